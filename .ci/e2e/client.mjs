@@ -1,0 +1,51 @@
+// End-to-end check with the official TypeScript MCP client: lists the tools, calls both tools and reads
+// the resources, over stdio (spawning the binary) or Streamable HTTP (with a bearer token).
+// The client validates every structuredContent against the tool's published outputSchema.
+import assert from "node:assert/strict";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+
+const [mode, target, who, expectedApps] = process.argv.slice(2);
+const transport =
+  mode === "http"
+    ? new StreamableHTTPClientTransport(new URL(target), { requestInit: { headers: { Authorization: `Bearer ${who}` } } })
+    : new StdioClientTransport({ command: target, args: ["serve", "--user", who], env: process.env, stderr: "inherit" });
+
+const client = new Client({ name: "lumo-e2e", version: "1.0.0" });
+await client.connect(transport);
+
+const { tools } = await client.listTools();
+assert.deepEqual(tools.map((t) => t.name).sort(), ["get_app", "search_catalog"]);
+for (const t of tools) {
+  assert.equal(t.annotations.readOnlyHint, true, t.name);
+  assert.equal(t.annotations.openWorldHint, false, t.name);
+  assert.ok(t.outputSchema, `${t.name} has an output schema`);
+}
+
+const catalog = await client.callTool({ name: "search_catalog", arguments: {} });
+assert.equal(catalog.isError ?? false, false, JSON.stringify(catalog));
+assert.equal(catalog.structuredContent.apps.length, Number(expectedApps));
+assert.match(catalog.content[0].text, /^Catálogo: /);
+
+const appId = catalog.structuredContent.apps[0].id;
+const app = await client.callTool({ name: "get_app", arguments: { appId } });
+assert.equal(app.isError ?? false, false, JSON.stringify(app));
+assert.ok(app.structuredContent.tables.length > 0);
+
+const search = await client.callTool({ name: "search_catalog", arguments: { terms: "faturamento" } });
+assert.ok(search.structuredContent.total > 0);
+
+const bad = await client.callTool({ name: "get_app", arguments: {} });
+assert.equal(bad.isError, true);
+assert.match(bad.content[0].text, /appId: campo obrigatório ausente/);
+
+const { resources } = await client.listResources();
+assert.deepEqual(resources.map((r) => r.uri), ["lumo://apps"]);
+const { resourceTemplates } = await client.listResourceTemplates();
+assert.deepEqual(resourceTemplates.map((r) => r.uriTemplate), ["lumo://app/{appId}"]);
+const res = await client.readResource({ uri: "lumo://apps" });
+assert.equal(res.contents[0].text, catalog.content[0].text);
+
+await client.close();
+console.log(`e2e ${mode}: ok (${tools.length} tools, ${expectedApps} apps, get_app ${appId})`);

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# End-to-end: the built binary over stdio and Streamable HTTP, driven by the official MCP conformance
+# suite and the TypeScript client. Uses a throwaway data directory, so the demo workspace is seeded.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+work=$(mktemp -d)
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"; }
+trap cleanup EXIT
+
+(cd "$root" && go build -o "$work/lumo" ./cmd/lumo)
+(cd "$here" && npm install --no-audit --no-fund --silent)
+export XDG_DATA_HOME="$work/data"
+
+wait_port() {
+  for _ in $(seq 1 100); do
+    if (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; then return 0; fi
+    sleep 0.1
+  done
+  echo "server on port $1 did not start" >&2
+  return 1
+}
+
+# 1. Conformance suite, single-user HTTP mode (the suite sends no token).
+"$work/lumo" serve --http 127.0.0.1:18451 --user ana 2>"$work/conf.log" &
+pids+=($!)
+wait_port 18451
+for s in server-initialize ping logging-set-level tools-list resources-list prompts-list server-sse-multiple-streams dns-rebinding-protection; do
+  echo "== conformance $s"
+  (cd "$here" && npx conformance server --url http://127.0.0.1:18451/mcp --scenario "$s")
+done
+
+# 2. HTTP with bearer tokens: 401 without or with a wrong token; the TypeScript client as two users.
+"$work/lumo" serve --http 127.0.0.1:18452 2>"$work/http.log" &
+pids+=($!)
+wait_port 18452
+init='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"curl","version":"1"}}}'
+for auth in "" "Authorization: Bearer wrong-token"; do
+  code=$(curl -s -o /dev/null -w '%{http_code}' -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' ${auth:+-H "$auth"} -d "$init" http://127.0.0.1:18452/mcp)
+  [ "$code" = 401 ] || { echo "expected 401 for '${auth:-no token}', got $code" >&2; exit 1; }
+done
+echo "== http: 401 without a valid token"
+(cd "$here" && node client.mjs http http://127.0.0.1:18452/mcp tok-ana-loja 3)
+(cd "$here" && node client.mjs http http://127.0.0.1:18452/mcp tok-carla-outra 1)
+if grep -q "tok-ana-loja\|wrong-token" "$work/http.log"; then echo "a token reached the log" >&2; exit 1; fi
+
+# 3. stdio: the client spawns the binary.
+(cd "$here" && node client.mjs stdio "$work/lumo" ana 3)
+(cd "$here" && node client.mjs stdio "$work/lumo" bruno 3)
+echo "e2e: all passed"

@@ -1,0 +1,252 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/lumo-caderninho/mcp/impl/lumo"
+	"github.com/lumo-caderninho/mcp/impl/store"
+)
+
+// defaultUser is the demo workspace's user a bare `lumo serve` acts as.
+const defaultUser = "ana"
+
+// openStore opens dsn, or the embedded default (created, migrated and seeded with the demo).
+func openStore(ctx context.Context, dsn string, log *slog.Logger) (*store.DB, error) {
+	seed := dsn == ""
+	if seed {
+		var err error
+		if dsn, err = store.DefaultDSN(); err != nil {
+			return nil, err
+		}
+	}
+	db, err := store.Open(ctx, dsn)
+	if err != nil {
+		return nil, err
+	}
+	if seed {
+		seeded, err := db.SeedDemoIfEmpty(ctx)
+		if err != nil {
+			db.Close()
+			return nil, fmt.Errorf("seeding the demo workspace: %w", err)
+		}
+		if seeded {
+			log.Info("demo workspace loaded", "db", dsn)
+		}
+	}
+	return db, nil
+}
+
+func serve(ctx context.Context, args []string, log *slog.Logger) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	dsn := dbFlag(fs)
+	login := fs.String("user", "", "usuário (login) em stdio; em HTTP, dispensa o token e atende só esse usuário (só em endereço local)")
+	addr := fs.String("http", "", "serve Streamable HTTP em /mcp neste endereço (ex.: 127.0.0.1:8080) em vez de stdio")
+	validate := fs.Bool("validate-output", false, "confere cada resultado contra o schema de saída publicado")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	db, err := openStore(ctx, *dsn, log)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	svc := &lumo.Service{DB: db, Log: log}
+	if *addr == "" {
+		u, err := userByLogin(ctx, db, orDefault(*login, defaultUser))
+		if err != nil {
+			return err
+		}
+		svc.Identity = lumo.FixedUser(u)
+		srv, err := lumo.NewServer(svc, lumo.Options{ValidateOutput: *validate})
+		if err != nil {
+			return err
+		}
+		log.Info("serving MCP on stdio", "user", u.Login)
+		return srv.Run(ctx, &mcp.StdioTransport{})
+	}
+	return serveHTTP(ctx, svc, db, *addr, *login, *validate, log)
+}
+
+func serveHTTP(ctx context.Context, svc *lumo.Service, db *store.DB, addr, login string, validate bool, log *slog.Logger) error {
+	var wrap func(http.Handler) http.Handler
+	if login != "" {
+		// Single-user mode, for local tools that cannot send a token: loopback only.
+		host, _, err := net.SplitHostPort(addr)
+		if ip := net.ParseIP(host); err != nil || (host != "localhost" && (ip == nil || !ip.IsLoopback())) {
+			return fmt.Errorf("--user com --http só é aceito em endereço local (127.0.0.1, ::1 ou localhost), não em %q", addr)
+		}
+		u, err := userByLogin(ctx, db, login)
+		if err != nil {
+			return err
+		}
+		svc.Identity = lumo.FixedUser(u)
+		wrap = func(h http.Handler) http.Handler { return h }
+	} else {
+		svc.Identity = lumo.TokenUser(db)
+		wrap = auth.RequireBearerToken(func(ctx context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
+			u, err := db.UserByToken(ctx, token)
+			if errors.Is(err, store.ErrNotFound) {
+				return nil, fmt.Errorf("%w: token desconhecido", auth.ErrInvalidToken)
+			}
+			if err != nil {
+				log.Error("verifying a bearer token", "err", err)
+				return nil, fmt.Errorf("%w: não foi possível verificar o token", auth.ErrInvalidToken)
+			}
+			return &auth.TokenInfo{UserID: u.Login, Expiration: time.Now().Add(time.Hour)}, nil
+		}, &auth.RequireBearerTokenOptions{})
+	}
+	srv, err := lumo.NewServer(svc, lumo.Options{ValidateOutput: validate})
+	if err != nil {
+		return err
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", wrap(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
+		&mcp.StreamableHTTPOptions{Logger: log})))
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 64 << 10}
+	go func() {
+		<-ctx.Done()
+		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		hs.Shutdown(shutdown)
+	}()
+	log.Info("serving MCP over HTTP", "url", "http://"+ln.Addr().String()+"/mcp", "auth", login == "")
+	if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+func importWorkspace(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger) error {
+	fs := flag.NewFlagSet("import", flag.ContinueOnError)
+	dsn := dbFlag(fs)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return errors.New("informe o caminho do workspace.yaml: lumo import [--db DSN] caminho/workspace.yaml")
+	}
+	path := fs.Arg(0)
+	if *dsn == "" {
+		var err error
+		if *dsn, err = store.DefaultDSN(); err != nil {
+			return err
+		}
+	}
+	db, err := store.Open(ctx, *dsn)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return err
+	}
+	sum, err := db.ImportWorkspace(ctx, os.DirFS(filepath.Dir(abs)), filepath.Base(abs))
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "Workspace importado: %d tenants, %d usuários, %d mesas, %d Aplicações, %d linhas.\n",
+		sum.Tenants, sum.Users, sum.Desks, sum.Apps, sum.Rows())
+	for _, t := range sum.Tables {
+		fmt.Fprintf(stdout, "  %s/%s %s: %d linhas\n", t.Tenant, t.App, t.Table, t.Rows)
+	}
+	return nil
+}
+
+func call(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger) error {
+	fs := flag.NewFlagSet("call", flag.ContinueOnError)
+	dsn := dbFlag(fs)
+	login := fs.String("user", defaultUser, "usuário (login) que faz a chamada")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() < 1 || fs.NArg() > 2 {
+		return errors.New(`uso: lumo call [--db DSN] [--user LOGIN] FERRAMENTA '{"arg": ...}'`)
+	}
+	argsJSON := "{}"
+	if fs.NArg() == 2 {
+		argsJSON = fs.Arg(1)
+	}
+	var toolArgs map[string]any
+	if err := json.Unmarshal([]byte(argsJSON), &toolArgs); err != nil {
+		return fmt.Errorf("os argumentos da ferramenta precisam ser um objeto JSON: %w", err)
+	}
+	db, err := openStore(ctx, *dsn, log)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	u, err := userByLogin(ctx, db, *login)
+	if err != nil {
+		return err
+	}
+	srv, err := lumo.NewServer(&lumo.Service{DB: db, Log: log, Identity: lumo.FixedUser(u)}, lumo.Options{ValidateOutput: true})
+	if err != nil {
+		return err
+	}
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := srv.Connect(ctx, st, nil)
+	if err != nil {
+		return err
+	}
+	defer ss.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "lumo-call", Version: lumo.Version}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		return err
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: fs.Arg(0), Arguments: toolArgs})
+	if err != nil {
+		return err
+	}
+	for _, c := range res.Content {
+		if t, ok := c.(*mcp.TextContent); ok {
+			fmt.Fprintln(stdout, t.Text)
+		}
+	}
+	if res.StructuredContent != nil {
+		b, err := json.MarshalIndent(res.StructuredContent, "", "  ")
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "\nstructuredContent:\n%s\n", b)
+	}
+	if res.IsError {
+		return errors.New("a ferramenta respondeu com erro")
+	}
+	return nil
+}
+
+func userByLogin(ctx context.Context, db *store.DB, login string) (*store.User, error) {
+	u, err := db.UserByLogin(ctx, login)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, fmt.Errorf("o usuário %q não existe neste banco; use --user com um login do workspace importado", login)
+	}
+	return u, err
+}
+
+func orDefault(s, def string) string {
+	if strings.TrimSpace(s) == "" {
+		return def
+	}
+	return s
+}

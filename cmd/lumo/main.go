@@ -1,0 +1,62 @@
+// Command lumo is the lumo MCP server: serve (stdio or HTTP), import a workspace, call a tool.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+const usage = `lumo: servidor MCP de BI somente leitura.
+
+Uso:
+  lumo serve  [--db DSN] [--user LOGIN] [--http 127.0.0.1:PORT] [--validate-output]
+  lumo import [--db DSN] caminho/workspace.yaml
+  lumo call   [--db DSN] [--user LOGIN] FERRAMENTA '{"arg": ...}'
+
+--db (ou LUMO_DB): postgres://... para PostgreSQL; qualquer outro valor é um arquivo SQLite.
+Sem --db, usa o SQLite em ~/.local/share/lumo/lumo.db, criado e carregado com o workspace de demonstração.
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	log := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	if err := run(ctx, os.Args[1:], os.Stdout, log); err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "lumo:", err)
+		}
+		os.Exit(2)
+	}
+}
+
+func run(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger) error {
+	if len(args) == 0 {
+		fmt.Fprint(os.Stderr, usage)
+		return flag.ErrHelp
+	}
+	switch args[0] {
+	case "serve":
+		return serve(ctx, args[1:], log)
+	case "import":
+		return importWorkspace(ctx, args[1:], stdout, log)
+	case "call":
+		return call(ctx, args[1:], stdout, log)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	fmt.Fprint(os.Stderr, usage)
+	return fmt.Errorf("comando desconhecido %q", args[0])
+}
+
+// dbFlag registers --db with LUMO_DB as its default.
+func dbFlag(fs *flag.FlagSet) *string {
+	return fs.String("db", os.Getenv("LUMO_DB"), "DSN: postgres://... ou caminho de arquivo SQLite (padrão: LUMO_DB, ou o SQLite embutido)")
+}

@@ -1,0 +1,6 @@
+// Package gen holds the generated code (ogen types, codecs, validators and a REST mirror of the tools) and every go:generate line that makes it.
+package gen
+
+// lumo: schemas/lumo -> lumo/openapi.json -> package lumoapi.
+//go:generate go run github.com/lumo-caderninho/mcp/impl/specgen/cmd/specgen -schemas ../schemas -server lumo -out lumo/openapi.json
+//go:generate go run github.com/ogen-go/ogen/cmd/ogen --target lumoapi --package lumoapi --clean --config ogen.yml lumo/openapi.json

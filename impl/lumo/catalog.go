@@ -1,0 +1,373 @@
+package lumo
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/lumo-caderninho/mcp/gen/lumoapi"
+	"github.com/lumo-caderninho/mcp/impl/fold"
+	"github.com/lumo-caderninho/mcp/impl/mcpserver"
+	"github.com/lumo-caderninho/mcp/impl/ptbr"
+	"github.com/lumo-caderninho/mcp/impl/semantic"
+)
+
+// terms accepts one string (one term) or a list; blank terms are dropped.
+func terms(in *lumoapi.SearchCatalogInput) []string {
+	var list []string
+	if t, ok := in.Terms.Get(); ok {
+		if t.IsString() {
+			list = []string{t.String}
+		} else {
+			list = t.StringArray
+		}
+	}
+	var out []string
+	for _, t := range list {
+		if strings.TrimSpace(t) != "" {
+			out = append(out, strings.TrimSpace(t))
+		}
+	}
+	return out
+}
+
+func (s *Service) searchCatalog(ctx context.Context, req *mcp.CallToolRequest, raw json.RawMessage) (mcpserver.Reply, error) {
+	var args lumoapi.SearchCatalogInput
+	if err := decode(raw, &args); err != nil {
+		return mcpserver.Reply{}, err
+	}
+	u, err := s.user(ctx, req.Extra)
+	if err != nil {
+		return mcpserver.Reply{}, err
+	}
+	apps, err := s.DB.VisibleApps(ctx, u)
+	if err != nil {
+		return mcpserver.Reply{}, fmt.Errorf("loading visible apps: %w", err)
+	}
+	scope := apps
+	if id, ok := args.AppId.Get(); ok {
+		scope = nil
+		for _, a := range apps {
+			if a.ID == int64(id) {
+				scope = []*semantic.App{a}
+			}
+		}
+		if scope == nil {
+			return mcpserver.Reply{}, appNotFound(int64(id))
+		}
+	}
+	ts := terms(&args)
+	if len(ts) == 0 {
+		return catalogReply(apps, scope), nil
+	}
+	return searchReply(scope, ts), nil
+}
+
+// ---- catalogue (no terms)
+
+type catalogIndicatorView struct {
+	Name        string       `json:"name"`
+	Description *string      `json:"description"`
+	Valid       bool         `json:"valid"`
+	AlsoIn      []appRefView `json:"alsoIn,omitempty"`
+}
+
+type catalogAppView struct {
+	appView
+	SameName   []appRefView           `json:"sameName"`
+	Indicators []catalogIndicatorView `json:"indicators"`
+}
+
+type catalogView struct {
+	Legend map[string]string `json:"legend"`
+	Apps   []catalogAppView  `json:"apps"`
+}
+
+var legend = map[string]string{
+	"id":          "Id da Aplicação: o appId de get_app, search_values e query.",
+	"desk":        "A mesa da Aplicação; null é Minha Mesa (cópia pessoal).",
+	"clonedFrom":  "A Aplicação de origem de uma cópia pessoal.",
+	"publishedAt": "Quando foi publicada; null se nunca foi.",
+	"sameName":    "Outras Aplicações com o mesmo nome; use desk, clonedFrom e publishedAt para distingui-las.",
+	"indicators":  "Indicadores prontos; valid false quando usam algo que não existe mais. alsoIn: outras Aplicações com Indicador de mesmo nome.",
+}
+
+// catalogTextBudget keeps the catalogue text well under what clients accept from a tool (~25k tokens).
+const catalogTextBudget = 60000
+
+func catalogReply(all, scope []*semantic.App) mcpserver.Reply {
+	view := catalogView{Legend: legend, Apps: []catalogAppView{}}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Catálogo: %s.\n", ptbr.Count(len(scope), "Aplicação", "Aplicações"))
+	if len(scope) == 0 {
+		b.WriteString("Você ainda não tem acesso a nenhuma Aplicação.\n")
+	}
+	left := 0
+	for _, a := range scope {
+		av := catalogAppView{appView: viewApp(a), SameName: []appRefView{}, Indicators: []catalogIndicatorView{}}
+		for _, o := range all {
+			if o != a && sameFolded(o.Name, a.Name) {
+				av.SameName = append(av.SameName, refOf(o))
+			}
+		}
+		for _, ind := range a.Indicators {
+			iv := catalogIndicatorView{Name: ind.Name, Description: nullable(ind.Description), Valid: ind.Problem == ""}
+			for _, o := range all {
+				if o == a {
+					continue
+				}
+				for _, oi := range o.Indicators {
+					if sameFolded(oi.Name, ind.Name) {
+						iv.AlsoIn = append(iv.AlsoIn, refOf(o))
+						break
+					}
+				}
+			}
+			av.Indicators = append(av.Indicators, iv)
+		}
+		view.Apps = append(view.Apps, av)
+		entry := catalogEntryText(a, av)
+		if b.Len()+len(entry) > catalogTextBudget {
+			left++
+			continue
+		}
+		b.WriteString(entry)
+	}
+	if left > 0 {
+		fmt.Fprintf(&b, "\n%s ficaram fora deste texto por tamanho; estão em apps no resultado estruturado, e get_app descreve cada uma.\n",
+			ptbr.Count(left, "Aplicação", "Aplicações"))
+	}
+	b.WriteString("\nO esquema completo de cada Aplicação vem de get_app; search_catalog com termos acha Indicadores e colunas.")
+	return mcpserver.Reply{Text: b.String(), Structured: view}
+}
+
+func describeApp(a *semantic.App) string {
+	var parts []string
+	if a.Desk != nil {
+		parts = append(parts, "mesa "+*a.Desk)
+	} else {
+		parts = append(parts, "Minha Mesa")
+	}
+	if a.ClonedFrom != nil {
+		parts = append(parts, fmt.Sprintf("cópia pessoal de [%d] %s", a.ClonedFrom.ID, a.ClonedFrom.Name))
+	}
+	if a.PublishedAt != nil {
+		parts = append(parts, "publicada em "+ptbr.DateTime(*a.PublishedAt))
+	} else {
+		parts = append(parts, "nunca publicada")
+	}
+	return fmt.Sprintf("[%d] %s (%s)", a.ID, a.Name, strings.Join(parts, "; "))
+}
+
+func catalogEntryText(a *semantic.App, av catalogAppView) string {
+	var b strings.Builder
+	b.WriteString("\n" + describeApp(a) + "\n")
+	if a.Description != "" {
+		b.WriteString("  " + a.Description + "\n")
+	}
+	if len(av.SameName) > 0 {
+		var names []string
+		for _, o := range av.SameName {
+			names = append(names, fmt.Sprintf("[%d]", o.ID))
+		}
+		b.WriteString("  Mesmo nome: " + ptbr.List(names) + ".\n")
+	}
+	if len(av.Indicators) > 0 {
+		var names []string
+		for _, iv := range av.Indicators {
+			n := iv.Name
+			if !iv.Valid {
+				n += " (inválido)"
+			}
+			if len(iv.AlsoIn) > 0 {
+				var ids []string
+				for _, o := range iv.AlsoIn {
+					ids = append(ids, fmt.Sprintf("[%d]", o.ID))
+				}
+				n += " (também em " + ptbr.List(ids) + ")"
+			}
+			names = append(names, n)
+		}
+		b.WriteString("  Indicadores: " + strings.Join(names, "; ") + ".\n")
+	}
+	if cols := columnSample(a); len(cols) > 0 {
+		b.WriteString("  Colunas (amostra): " + strings.Join(cols, "; ") + ".\n")
+	}
+	return b.String()
+}
+
+// columnSample lists an app's date columns and then its most used columns in dashboards.
+func columnSample(a *semantic.App) []string {
+	const most = 8
+	var dates, used []*semantic.Column
+	for _, t := range a.Tables {
+		for _, c := range t.Columns {
+			switch {
+			case c.Role == semantic.RoleKey:
+			case c.Type == semantic.TypeDate || c.Type == semantic.TypeDatetime:
+				dates = append(dates, c)
+			case c.Usage > 0:
+				used = append(used, c)
+			}
+		}
+	}
+	sort.SliceStable(used, func(i, j int) bool { return used[i].Usage > used[j].Usage })
+	if len(used) > most {
+		used = used[:most]
+	}
+	var out []string
+	for _, c := range append(dates, used...) {
+		desc := ptbr.ColumnType(c.Type)
+		if c.Unit != "" {
+			desc += ", " + c.Unit
+		}
+		out = append(out, c.Ref()+" ("+desc+")")
+	}
+	return out
+}
+
+// ---- search (with terms)
+
+type matchView struct {
+	Kind        string         `json:"kind"`
+	Name        string         `json:"name"`
+	App         appRefView     `json:"app"`
+	Description *string        `json:"description,omitempty"`
+	Valid       *bool          `json:"valid,omitempty"`
+	Example     *queryCallView `json:"example,omitempty"`
+	Ref         string         `json:"ref,omitempty"`
+	Field       *fieldView     `json:"field,omitempty"`
+	Table       string         `json:"table,omitempty"`
+	Type        string         `json:"type,omitempty"`
+	Unit        any            `json:"unit,omitempty"` // columns and expressions always say it, null included
+	rank        int
+}
+
+type searchView struct {
+	Terms   []string    `json:"terms"`
+	Total   int         `json:"total"`
+	Shown   int         `json:"shown"`
+	Matches []matchView `json:"matches"`
+}
+
+// maxMatches bounds a search answer; the text says how to narrow.
+const maxMatches = 50
+
+// matchRank scores how well a name matches any term: 0 exact, 1 prefix, 2 inside, -1 no match.
+func matchRank(name string, terms []string) int {
+	f, best := fold.Fold(name), -1
+	for _, t := range terms {
+		ft := fold.Fold(t)
+		r := -1
+		switch {
+		case f == ft:
+			r = 0
+		case strings.HasPrefix(f, ft):
+			r = 1
+		case strings.Contains(f, ft):
+			r = 2
+		}
+		if r >= 0 && (best < 0 || r < best) {
+			best = r
+		}
+	}
+	return best
+}
+
+func searchReply(scope []*semantic.App, terms []string) mcpserver.Reply {
+	var ms []matchView
+	kindOrder := map[string]int{"indicator": 0, "expression": 1, "column": 2}
+	add := func(m matchView, rank int) {
+		m.rank = kindOrder[m.Kind]*10 + rank
+		ms = append(ms, m)
+	}
+	for _, a := range scope {
+		for _, ind := range a.Indicators {
+			r := matchRank(ind.Name, terms)
+			if r < 0 && ind.Description != "" && matchRank(ind.Description, terms) >= 0 {
+				r = 3
+			}
+			if r < 0 {
+				continue
+			}
+			valid := ind.Problem == ""
+			add(matchView{Kind: "indicator", Name: ind.Name, App: refOf(a), Description: nullable(ind.Description),
+				Valid: &valid, Example: example(a, ind)}, r)
+		}
+		for _, e := range a.Expressions {
+			if r := matchRank(e.Label, terms); r >= 0 {
+				add(matchView{Kind: "expression", Name: e.Label, App: refOf(a), Ref: e.Label,
+					Field: &fieldView{Ref: e.Label}, Unit: nullableUnit(e.Unit)}, r)
+			}
+		}
+		for _, t := range a.Tables {
+			for _, c := range t.Columns {
+				r := matchRank(c.Label, terms)
+				if r < 0 {
+					continue
+				}
+				f := fieldFor(c)
+				add(matchView{Kind: "column", Name: c.Label, App: refOf(a), Description: nullable(c.Description),
+					Ref: c.Ref(), Field: &f, Table: t.Label, Type: c.Type, Unit: nullableUnit(c.Unit)}, r)
+			}
+		}
+	}
+	sort.SliceStable(ms, func(i, j int) bool { return ms[i].rank < ms[j].rank })
+	view := searchView{Terms: terms, Total: len(ms), Matches: ms}
+	if len(ms) > maxMatches {
+		view.Matches = ms[:maxMatches]
+	}
+	if view.Matches == nil {
+		view.Matches = []matchView{}
+	}
+	view.Shown = len(view.Matches)
+	return mcpserver.Reply{Text: searchText(view), Structured: view}
+}
+
+func searchText(v searchView) string {
+	var b strings.Builder
+	quoted := make([]string, len(v.Terms))
+	for i, t := range v.Terms {
+		quoted[i] = "\"" + t + "\""
+	}
+	if v.Total == 0 {
+		fmt.Fprintf(&b, "Nada encontrado para %s. Tente outro termo, ou search_catalog sem termos para ver o catálogo.", strings.Join(quoted, ", "))
+		return b.String()
+	}
+	fmt.Fprintf(&b, "%s para %s", ptbr.Count(v.Total, "resultado", "resultados"), strings.Join(quoted, ", "))
+	if v.Shown < v.Total {
+		fmt.Fprintf(&b, "; mostrando %d. Use termos mais específicos ou appId para ver o resto", v.Shown)
+	}
+	b.WriteString(".\n")
+	for _, m := range v.Matches {
+		app := fmt.Sprintf("[%d] %s", m.App.ID, m.App.Name)
+		switch m.Kind {
+		case "indicator":
+			line := "- Indicador " + m.Name + " em " + app
+			if m.Description != nil {
+				line += ": " + *m.Description
+			}
+			if m.Example != nil {
+				ex, _ := json.Marshal(m.Example)
+				line += "\n  query: " + string(ex)
+			} else {
+				line += " (inválido: usa algo que não existe mais; sem exemplo)"
+			}
+			b.WriteString(line + "\n")
+		case "expression":
+			fmt.Fprintf(&b, "- Expressão %s em %s; field {\"ref\": %q}\n", m.Name, app, m.Ref)
+		default:
+			f, _ := json.Marshal(m.Field)
+			desc := ptbr.ColumnType(m.Type)
+			if u, _ := m.Unit.(*string); u != nil {
+				desc += ", " + *u
+			}
+			fmt.Fprintf(&b, "- Coluna %s (%s) em %s; field %s\n", m.Ref, desc, app, f)
+		}
+	}
+	return strings.TrimRight(b.String(), "\n")
+}

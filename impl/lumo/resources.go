@@ -1,0 +1,58 @@
+package lumo
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/lumo-caderninho/mcp/impl/mcpserver"
+)
+
+// addResources publishes the catalogue and each app's description as text resources; they carry the
+// same texts as search_catalog without terms and get_app.
+func (s *Service) addResources(srv *mcp.Server) {
+	srv.AddResource(&mcp.Resource{
+		URI: "lumo://apps", Name: "apps", Title: "Catálogo de Aplicações", MIMEType: "text/plain",
+		Description: "O catálogo do usuário: o mesmo texto de search_catalog sem termos.",
+	}, s.readCatalog)
+	srv.AddResourceTemplate(&mcp.ResourceTemplate{
+		URITemplate: "lumo://app/{appId}", Name: "app", Title: "Descrição de uma Aplicação", MIMEType: "text/plain",
+		Description: "A descrição de uma Aplicação: o mesmo texto de get_app.",
+	}, s.readApp)
+}
+
+func (s *Service) readCatalog(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	u, err := s.user(ctx, req.Extra)
+	if err != nil {
+		return nil, err
+	}
+	apps, err := s.DB.VisibleApps(ctx, u)
+	if err != nil {
+		return nil, err
+	}
+	return textResource(req.Params.URI, catalogReply(apps, apps).Text), nil
+}
+
+func (s *Service) readApp(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	uri := req.Params.URI
+	id, err := strconv.ParseInt(strings.TrimPrefix(uri, "lumo://app/"), 10, 64)
+	if err != nil || id < 1 || !strings.HasPrefix(uri, "lumo://app/") {
+		return nil, mcp.ResourceNotFoundError(uri)
+	}
+	a, err := s.visibleApp(ctx, req.Extra, id)
+	var te *mcpserver.ToolError
+	if errors.As(err, &te) {
+		return nil, mcp.ResourceNotFoundError(uri)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return textResource(uri, getAppText(a)), nil
+}
+
+func textResource(uri, text string) *mcp.ReadResourceResult {
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "text/plain", Text: text}}}
+}

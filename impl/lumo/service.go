@@ -1,0 +1,124 @@
+// Package lumo implements the lumo MCP tools and resources over the store and the semantic model.
+package lumo
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/lumo-caderninho/mcp/impl/mcpserver"
+	"github.com/lumo-caderninho/mcp/impl/schemacheck"
+	"github.com/lumo-caderninho/mcp/impl/store"
+	"github.com/lumo-caderninho/mcp/schemas"
+)
+
+// Identity tells which user a request acts for: the --user of a stdio server, or the owner of the
+// bearer token on HTTP.
+type Identity func(ctx context.Context, extra *mcp.RequestExtra) (*store.User, error)
+
+// FixedUser is the Identity of a stdio server: every request acts as u.
+func FixedUser(u *store.User) Identity {
+	return func(context.Context, *mcp.RequestExtra) (*store.User, error) { return u, nil }
+}
+
+// TokenUser is the Identity of an HTTP server: the bearer token's verifier stored the login.
+func TokenUser(db *store.DB) Identity {
+	return func(ctx context.Context, extra *mcp.RequestExtra) (*store.User, error) {
+		if extra == nil || extra.TokenInfo == nil || extra.TokenInfo.UserID == "" {
+			return nil, errors.New("request without an authenticated user")
+		}
+		return db.UserByLogin(ctx, extra.TokenInfo.UserID)
+	}
+}
+
+// Service answers lumo requests for the users Identity names.
+type Service struct {
+	DB       *store.DB
+	Identity Identity
+	Log      *slog.Logger
+}
+
+// Options of a lumo MCP server.
+type Options struct {
+	ValidateOutput bool
+}
+
+// Version is the server version announced at initialize.
+const Version = "0.1.0"
+
+// NewServer builds the MCP server with every lumo tool and resource.
+func NewServer(svc *Service, opts Options) (*mcp.Server, error) {
+	set, err := schemacheck.Compile(schemas.FS, "lumo")
+	if err != nil {
+		return nil, err
+	}
+	srv := mcp.NewServer(&mcp.Implementation{Name: "lumo", Title: "Lumo", Version: Version}, &mcp.ServerOptions{
+		Logger:       svc.Log,
+		Instructions: instructions,
+	})
+	b := &mcpserver.Binder{FS: schemas.FS, Dir: "lumo", Schemas: set, Log: svc.Log, ValidateOutput: opts.ValidateOutput}
+	for _, t := range svc.Tools() {
+		if err := b.Add(srv, t); err != nil {
+			return nil, err
+		}
+	}
+	svc.addResources(srv)
+	return srv, nil
+}
+
+const instructions = "Lumo responde perguntas sobre os dados das Aplicações do usuário. Comece por search_catalog " +
+	"(sem termos para ver o catálogo, com termos para achar Indicadores e colunas) e get_app para o esquema completo."
+
+var readOnly = mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(false), DestructiveHint: new(false)}
+
+// Tools is the explicit list of lumo tools this server answers.
+func (s *Service) Tools() []mcpserver.Tool {
+	return []mcpserver.Tool{
+		{
+			Name:  "search_catalog",
+			Title: "Buscar no catálogo",
+			Description: "Procura Indicadores, expressões e colunas nas Aplicações do usuário, ou lista o catálogo quando não recebe termos. " +
+				"Use primeiro, para descobrir que Aplicações existem (id, mesa, cópias, publicação) e que ref usar em query. " +
+				"terms é uma lista de palavras, ou um texto só (um termo); casa sem diferença de acento ou caixa. appId limita a uma Aplicação.",
+			Annotations: readOnly,
+			Handler:     s.searchCatalog,
+		},
+		{
+			Name:  "get_app",
+			Title: "Descrever uma Aplicação",
+			Description: "Descreve uma Aplicação: tabelas (fato ou dimensão, quando foram carregadas), colunas com label, ref, field, type, role e unit, " +
+				"expressões, Indicadores e relacionamentos. Use quando precisar do esquema completo antes de montar uma query.",
+			Annotations: readOnly,
+			Handler:     s.getApp,
+		},
+	}
+}
+
+// user resolves the caller; failing to do so is internal (the transport already authenticated).
+func (s *Service) user(ctx context.Context, extra *mcp.RequestExtra) (*store.User, error) {
+	u, err := s.Identity(ctx, extra)
+	if err != nil {
+		return nil, fmt.Errorf("identifying the caller: %w", err)
+	}
+	return u, nil
+}
+
+// decode turns schema-validated arguments into the generated input type.
+func decode(args json.RawMessage, v json.Unmarshaler) error {
+	if err := v.UnmarshalJSON(args); err != nil {
+		return fmt.Errorf("decoding validated arguments: %w", err)
+	}
+	return nil
+}
+
+func appNotFound(id int64) *mcpserver.ToolError {
+	return &mcpserver.ToolError{
+		Code:        "NOT_FOUND",
+		Message:     fmt.Sprintf("A Aplicação %d não foi encontrada.", id),
+		Suggestions: []string{"Use search_catalog sem termos para ver as Aplicações que você pode consultar."},
+	}
+}

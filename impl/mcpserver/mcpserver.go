@@ -1,0 +1,155 @@
+// Package mcpserver binds the published schemas and hand-written handlers into an *mcp.Server:
+// input validation before decoding, output validation, and the three kinds of error.
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/lumo-caderninho/mcp/impl/schemabundle"
+	"github.com/lumo-caderninho/mcp/impl/schemacheck"
+)
+
+// Reply is a successful tool answer: the text the model reads and the structured result.
+type Reply struct {
+	Text       string
+	Structured any
+}
+
+// ToolError is a problem the caller can fix; it becomes an isError result with Portuguese text and
+// a structured {"error": {code, message, suggestions}}.
+type ToolError struct {
+	Code        string
+	Message     string
+	Suggestions []string
+}
+
+func (e *ToolError) Error() string { return e.Code + ": " + e.Message }
+
+// Handler answers one tool call. args has passed the input schema. Returning a *ToolError gives the
+// caller an error it can act on; any other error is logged and the caller gets a generic message.
+type Handler func(ctx context.Context, req *mcp.CallToolRequest, args json.RawMessage) (Reply, error)
+
+// Tool is one tool as declared by a server package.
+type Tool struct {
+	Name        string
+	Title       string
+	Description string
+	Annotations mcp.ToolAnnotations
+	Handler     Handler
+}
+
+// Binder registers tools whose schemas live in FS under Dir as <name>.input.json/<name>.output.json.
+type Binder struct {
+	FS             fs.FS
+	Dir            string
+	Schemas        *schemacheck.Set
+	Log            *slog.Logger
+	ValidateOutput bool // check every structured result against the output schema (tests, and a serve flag)
+}
+
+// Published returns the bundled input and output schemas of a tool, exactly as tools/list shows them.
+func (b *Binder) Published(name string) (in, out json.RawMessage, err error) {
+	if in, err = schemabundle.Bundle(b.FS, b.Dir, name+".input.json"); err != nil {
+		return nil, nil, fmt.Errorf("bundling %s input schema: %w", name, err)
+	}
+	if out, err = schemabundle.Bundle(b.FS, b.Dir, name+".output.json"); err != nil {
+		return nil, nil, fmt.Errorf("bundling %s output schema: %w", name, err)
+	}
+	return in, out, nil
+}
+
+// Add registers t on srv.
+func (b *Binder) Add(srv *mcp.Server, t Tool) error {
+	in, out, err := b.Published(t.Name)
+	if err != nil {
+		return err
+	}
+	ann := t.Annotations
+	srv.AddTool(&mcp.Tool{
+		Name: t.Name, Title: t.Title, Description: t.Description,
+		InputSchema: in, OutputSchema: out, Annotations: &ann,
+	}, b.handler(t))
+	return nil
+}
+
+// InternalErrorText is all a caller learns of an internal failure.
+const InternalErrorText = "Erro interno ao atender a chamada. Tente de novo em instantes; se persistir, avise o administrador."
+
+func (b *Binder) handler(t Tool) mcp.ToolHandler {
+	inFile, outFile := t.Name+".input.json", t.Name+".output.json"
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		args := req.Params.Arguments
+		if len(args) == 0 || string(args) == "null" {
+			args = json.RawMessage("{}")
+		}
+		if vs := b.Schemas.ValidateJSON(inFile, args); len(vs) > 0 {
+			return b.errorResult(t.Name, invalidArguments(t.Name, vs))
+		}
+		reply, err := t.Handler(ctx, req, args)
+		if err != nil {
+			var te *ToolError
+			if errors.As(err, &te) {
+				return b.errorResult(t.Name, te)
+			}
+			b.Log.ErrorContext(ctx, "tool failed", "tool", t.Name, "err", err)
+			return b.errorResult(t.Name, &ToolError{Code: "INTERNAL", Message: InternalErrorText, Suggestions: []string{}})
+		}
+		structured, err := json.Marshal(reply.Structured)
+		if err != nil {
+			b.Log.ErrorContext(ctx, "encoding result", "tool", t.Name, "err", err)
+			return b.errorResult(t.Name, &ToolError{Code: "INTERNAL", Message: InternalErrorText, Suggestions: []string{}})
+		}
+		if b.ValidateOutput {
+			if vs := b.Schemas.ValidateJSON(outFile, structured); len(vs) > 0 {
+				b.Log.ErrorContext(ctx, "result breaks the output schema", "tool", t.Name, "violations", fmt.Sprint(vs))
+				return b.errorResult(t.Name, &ToolError{Code: "INTERNAL", Message: InternalErrorText, Suggestions: []string{}})
+			}
+		}
+		return &mcp.CallToolResult{
+			Content:           []mcp.Content{&mcp.TextContent{Text: reply.Text}},
+			StructuredContent: json.RawMessage(structured),
+		}, nil
+	}
+}
+
+func invalidArguments(tool string, vs []schemacheck.Violation) *ToolError {
+	lines := make([]string, len(vs))
+	for i, v := range vs {
+		lines[i] = v.String()
+	}
+	return &ToolError{
+		Code:        "INVALID_ARGUMENTS",
+		Message:     "Argumentos inválidos para " + tool + ":\n- " + strings.Join(lines, "\n- "),
+		Suggestions: lines,
+	}
+}
+
+// errorResult renders a caller-fixable error: Portuguese text plus the structured error object.
+func (b *Binder) errorResult(tool string, te *ToolError) (*mcp.CallToolResult, error) {
+	if te.Suggestions == nil {
+		te.Suggestions = []string{}
+	}
+	structured, err := json.Marshal(map[string]any{"error": map[string]any{
+		"code": te.Code, "message": te.Message, "suggestions": te.Suggestions,
+	}})
+	if err != nil {
+		return nil, err
+	}
+	text := te.Message
+	if len(te.Suggestions) > 0 && te.Code != "INVALID_ARGUMENTS" {
+		text += "\nSugestões: " + strings.Join(te.Suggestions, "; ")
+	}
+	return &mcp.CallToolResult{
+		IsError:           true,
+		Content:           []mcp.Content{&mcp.TextContent{Text: text}},
+		StructuredContent: json.RawMessage(structured),
+	}, nil
+}

@@ -1,0 +1,88 @@
+// Package ptbr formats numbers, dates and plurals the Brazilian way for client-facing text.
+package ptbr
+
+import (
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Brasilia is the fixed -03:00 offset every client-facing time is shown in (Brazil has no DST).
+var Brasilia = time.FixedZone("-03", -3*60*60)
+
+// DateTime renders t as 15/10/2026 03:00 in Brasília time.
+func DateTime(t time.Time) string { return t.In(Brasilia).Format("02/01/2006 15:04") }
+
+// Date renders t as 15/10/2026 in Brasília time.
+func Date(t time.Time) string { return t.In(Brasilia).Format("02/01/2006") }
+
+// ISO renders t as ISO 8601 at -03:00 (2026-10-15T03:00:00-03:00).
+func ISO(t time.Time) string { return t.In(Brasilia).Format(time.RFC3339) }
+
+// Int renders n with dots between thousands: 1.000.000.
+func Int(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte('.')
+		}
+		b.WriteRune(r)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// Plural picks one or many by n.
+func Plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// Count renders "1 Aplicação" / "3 Aplicações".
+func Count(n int, one, many string) string { return Int(int64(n)) + " " + Plural(n, one, many) }
+
+// List joins items as "a, b e c".
+func List(items []string) string {
+	switch len(items) {
+	case 0:
+		return ""
+	case 1:
+		return items[0]
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " e " + items[len(items)-1]
+}
+
+var typeWords = map[string]string{"string": "texto", "number": "número", "date": "data", "datetime": "data e hora"}
+
+// ColumnType names a column type in Portuguese.
+func ColumnType(t string) string {
+	if w, ok := typeWords[t]; ok {
+		return w
+	}
+	return t
+}
+
+var roleWords = map[string]string{"dimension": "dimensão", "measure": "medida", "key": "chave técnica"}
+
+// Role names a column role in Portuguese.
+func Role(r string) string {
+	if w, ok := roleWords[r]; ok {
+		return w
+	}
+	return r
+}
+
+// TableKind names a table kind in Portuguese.
+func TableKind(k string) string {
+	if k == "fact" {
+		return "fato"
+	}
+	return "dimensão"
+}

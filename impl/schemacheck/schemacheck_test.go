@@ -1,0 +1,49 @@
+package schemacheck
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/lumo-caderninho/mcp/schemas"
+)
+
+func TestValidatePortugueseMessages(t *testing.T) {
+	set, err := Compile(schemas.FS, "lumo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		file, doc string
+		want      []string // each must appear in the joined report
+	}{
+		{"query.input.json", `{"appId":7,"fields":[{"ref":"Vendas.Valor da venda","agg":"sum"}]}`, nil},
+		{"query.input.json", `{"fields":[]}`, []string{"appId: campo obrigatório ausente", "fields: precisa de pelo menos 1 item"}},
+		{"query.input.json", `{"appId":"7","fields":[{"ref":"x","agg":"soma"}]}`, []string{"appId: deve ser número inteiro, mas veio texto", `fields[0].agg: o valor "soma" não é aceito; use um de: sum, avg`}},
+		{"query.input.json", `{"appId":7,"fields":[{"ref":"x","color":1}]}`, []string{"fields[0].color: campo não aceito aqui; remova-o (os campos aceitos são: agg, bucket, ref)"}},
+		{"query.input.json", `{"appId":7,"fields":[{"ref":"x"}],"filters":[{"ref":"x","op":"in","value":{"a":1}}]}`, []string{"filters[0].value: deve ser texto, número ou lista, mas veio objeto"}},
+		{"query.input.json", `{"appId":7,"fields":[{"ref":"x"}],"limit":0}`, []string{"limit: deve ser no mínimo 1 (veio 0)"}},
+		{"search_catalog.input.json", `{"terms":""}`, []string{"terms: não pode ser vazio"}},
+		{"search_catalog.input.json", `{"terms":["a", 3]}`, []string{"terms[1]: deve ser texto, mas veio número"}},
+		{"query.input.json", `[1]`, []string{"(argumentos): deve ser objeto, mas veio lista"}},
+		{"query.input.json", `{`, []string{"(argumentos): o conteúdo não é um JSON válido"}},
+	}
+	for _, c := range cases {
+		got := set.ValidateJSON(c.file, []byte(c.doc))
+		var lines []string
+		for _, v := range got {
+			lines = append(lines, v.String())
+		}
+		report := strings.Join(lines, "\n")
+		if c.want == nil && len(got) > 0 {
+			t.Errorf("%s %s: unexpected violations:\n%s", c.file, c.doc, report)
+		}
+		if c.want != nil && len(got) == 0 {
+			t.Errorf("%s %s: no violations, want %q", c.file, c.doc, c.want)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(report, w) {
+				t.Errorf("%s %s: report lacks %q:\n%s", c.file, c.doc, w, report)
+			}
+		}
+	}
+}

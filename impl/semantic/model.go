@@ -1,0 +1,93 @@
+// Package semantic is the model of a lumo Application: tables, columns, refs, relationships,
+// expressions and indicators, as the store loads it for one request.
+package semantic
+
+import "time"
+
+// Column types, roles, table kinds.
+const (
+	TypeString   = "string"
+	TypeNumber   = "number"
+	TypeDate     = "date"
+	TypeDatetime = "datetime"
+
+	RoleDimension = "dimension"
+	RoleMeasure   = "measure"
+	RoleKey       = "key"
+
+	KindFact      = "fact"
+	KindDimension = "dimension"
+)
+
+// AppRef names an application briefly (id and name), as catalogue items point at apps.
+type AppRef struct {
+	ID   int64
+	Name string
+}
+
+// App is one Application visible to a user, with its full model.
+type App struct {
+	ID          int64
+	Key         string
+	Name        string
+	Description string  // "" when absent
+	Desk        *string // nil = Minha Mesa (a personal copy)
+	ClonedFrom  *AppRef
+	PublishedAt *time.Time
+
+	Tables        []*Table
+	Relationships []Relationship
+	Expressions   []*Expression
+	Indicators    []*Indicator
+}
+
+// Table is a fact or dimension table of an app. SQLName is the physical table in the store
+// (identifiers come only from here, never from a request).
+type Table struct {
+	ID       int64
+	Label    string
+	Name     string // physical name in app.yaml
+	Kind     string
+	LoadedAt *time.Time // nil = never loaded
+	SQLName  string
+	Columns  []*Column
+}
+
+// Column is one column of a table. SQLName is the physical column in the store.
+type Column struct {
+	ID          int64
+	Table       *Table
+	Name        string // physical name in app.yaml
+	Label       string
+	Type        string
+	Role        string
+	Unit        string // "" = plain number or text
+	Usage       int
+	Description string
+	Scale       int // most decimals seen in the loaded data (numbers only)
+	SQLName     string
+	FoldSQLName string // folded copy of a text column ("" when none), for accent/case-insensitive search
+}
+
+// Relationship joins From (usually a fact's key) to To (a dimension's key).
+type Relationship struct {
+	From, To *Column
+}
+
+// Expression is a named formula over aggregated columns.
+type Expression struct {
+	ID      int64
+	Label   string
+	Formula string
+	Unit    string
+}
+
+// Indicator is a ready-made query. Items keep the raw query syntax of app.yaml; Problem is set
+// when a ref does not resolve (the indicator is listed as invalid, without an example).
+type Indicator struct {
+	Name        string
+	Description string
+	Fields      []map[string]any
+	Filters     []map[string]any
+	Problem     string
+}

@@ -1,0 +1,268 @@
+package specgen
+
+import (
+	"bytes"
+	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/lumo-caderninho/mcp/impl/schemabundle"
+	"github.com/lumo-caderninho/mcp/schemas"
+)
+
+// TestGeneratedUpToDate fails when gen/<server>/openapi.json differs from what the schemas give;
+// run `go generate ./gen/...` to fix it.
+func TestGeneratedUpToDate(t *testing.T) {
+	servers, err := fs.ReadDir(schemas.FS, ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range servers {
+		if !s.IsDir() {
+			continue
+		}
+		t.Run(s.Name(), func(t *testing.T) {
+			want, err := Generate(schemas.FS, s.Name())
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := os.ReadFile(filepath.Join("..", "..", "gen", s.Name(), "openapi.json"))
+			if err != nil {
+				t.Fatalf("%v (run go generate ./gen/...)", err)
+			}
+			if !bytes.Equal(want, got) {
+				t.Errorf("gen/%s/openapi.json is stale: run go generate ./gen/...\n%s",
+					s.Name(), cmp.Diff(string(want), string(got)))
+			}
+		})
+	}
+}
+
+func TestGenerateLumo(t *testing.T) {
+	out, err := Generate(schemas.FS, "lumo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := Generate(schemas.FS, "lumo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(out, again) {
+		t.Error("two runs differ")
+	}
+	v, err := schemabundle.Decode(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := v.(map[string]any)
+	components := doc["components"].(map[string]any)["schemas"].(map[string]any)
+
+	for _, name := range []string{
+		"Field", "Filter", "Error", "ErrorResponse", "QueryOutputResultColumn", "GetAppOutputApp",
+		"SearchCatalogInput", "SearchCatalogOutput", "GetAppInput", "GetAppOutput",
+		"SearchValuesInput", "SearchValuesOutput", "QueryInput", "QueryOutput",
+	} {
+		if _, ok := components[name]; !ok {
+			t.Errorf("no component %s", name)
+		}
+	}
+	for _, name := range []string{"Workspace", "App"} {
+		if _, ok := components[name]; ok {
+			t.Errorf("component %s: file formats are left out", name)
+		}
+	}
+
+	paths := doc["paths"].(map[string]any)
+	ops := map[string]string{}
+	for p, item := range paths {
+		ops[p] = item.(map[string]any)["post"].(map[string]any)["operationId"].(string)
+	}
+	wantOps := map[string]string{
+		"/tools/get_app": "getApp", "/tools/query": "query",
+		"/tools/search_catalog": "searchCatalog", "/tools/search_values": "searchValues",
+	}
+	if diff := cmp.Diff(wantOps, ops); diff != "" {
+		t.Errorf("operations (-want +got):\n%s", diff)
+	}
+
+	// Every ref points at a component, and nothing ogen cannot read is left.
+	for name, c := range components {
+		err := schemabundle.Walk(c, func(m map[string]any) error {
+			if ref, ok := m["$ref"].(string); ok {
+				target, found := strings.CutPrefix(ref, "#/components/schemas/")
+				if _, exists := components[target]; !found || !exists {
+					t.Errorf("%s: $ref %q does not resolve", name, ref)
+				}
+			}
+			for _, kw := range []string{"$defs", "$id", "$schema", "not", "if"} {
+				if _, ok := m[kw]; ok {
+					t.Errorf("%s: %s left in", name, kw)
+				}
+			}
+			if types, ok := m["type"].([]any); ok && len(types) > 2 {
+				t.Errorf("%s: type list %v left in", name, types)
+			}
+			if _, ok := m["const"]; ok && m["type"] == nil {
+				t.Errorf("%s: const without type", name)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	// The validation-only oneOf at the top of outputs is gone; a real one (terms) stays.
+	for _, name := range []string{"QueryOutput", "GetAppOutput", "SearchCatalogOutput", "SearchValuesOutput"} {
+		if _, ok := components[name].(map[string]any)["oneOf"]; ok {
+			t.Errorf("%s: validation-only oneOf left in", name)
+		}
+	}
+	terms := components["SearchCatalogInput"].(map[string]any)["properties"].(map[string]any)["terms"].(map[string]any)
+	if _, ok := terms["oneOf"]; !ok {
+		t.Error("SearchCatalogInput.terms lost its oneOf")
+	}
+	wantCell := map[string]any{
+		"description": "Um valor de linha: texto, número ou null.",
+		"oneOf":       []any{map[string]any{"type": "string"}, map[string]any{"type": "number"}, map[string]any{"type": "null"}},
+	}
+	if diff := cmp.Diff(wantCell, components["Cell"]); diff != "" {
+		t.Errorf("Cell (-want +got):\n%s", diff)
+	}
+}
+
+func TestRewrite(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{"nullable type stays", `{"type":["string","null"],"format":"date-time"}`, `{"type":["string","null"],"format":"date-time"}`},
+		{"nullable enum stays", `{"type":["string","null"],"enum":["a",null]}`, `{"type":["string","null"],"enum":["a",null]}`},
+		{"several types split", `{"type":["string","integer","null"],"maxLength":3,"minimum":0,"description":"d"}`,
+			`{"description":"d","oneOf":[{"type":"string","maxLength":3},{"type":"integer","minimum":0},{"type":"null"}]}`},
+		{"integer folds into number", `{"type":["integer","number"]}`, `{"type":"number"}`},
+		{"integer folds into number, nullable", `{"type":["number","integer","null"]}`, `{"type":["number","null"]}`},
+		{"const gets a type", `{"properties":{"k":{"const":"x"},"n":{"const":2},"f":{"enum":[1.5,2,null]}}}`,
+			`{"properties":{"k":{"const":"x","type":"string"},"n":{"const":2,"type":"integer"},"f":{"enum":[1.5,2,null],"type":["number","null"]}}}`},
+		{"validation-only oneOf goes", `{"type":"object","oneOf":[{"properties":{"mode":{"const":"a"}},"required":["mode","x"]},{"required":["error"]}]}`,
+			`{"type":"object"}`},
+		{"oneOf with not goes", `{"type":"object","oneOf":[{"required":["a"],"not":{"anyOf":[{"required":["b"]}]}},{"required":["b"],"not":{"required":["a"]}}]}`,
+			`{"type":"object"}`},
+		{"real oneOf stays", `{"oneOf":[{"type":"string"},{"required":["a"]}]}`, `{"oneOf":[{"type":"string"},{"required":["a"]}]}`},
+		{"exclusive bounds", `{"type":"number","exclusiveMinimum":0,"exclusiveMaximum":1}`,
+			`{"type":"number","minimum":0,"exclusiveMinimum":true,"maximum":1,"exclusiveMaximum":true}`},
+		{"not and if go", `{"type":"string","not":{"const":""},"if":{"minLength":1},"then":{"maxLength":2}}`, `{"type":"string"}`},
+		{"refs move", `{"$schema":"x","$id":"a.input.json","properties":{"a":{"$ref":"common.json#/$defs/field"},"b":{"$ref":"#/$defs/local"}}}`,
+			`{"properties":{"a":{"$ref":"#/components/schemas/Field"},"b":{"$ref":"#/components/schemas/AInputLocal"}}}`},
+	}
+	g := &generator{names: map[defKey]string{
+		{"common.json", "field"}:      "Field",
+		{"a.input.json", "local"}:     "AInputLocal",
+		{"a.input.json", ""}:          "AInput",
+		{"other.output.json", "item"}: "OtherOutputItem",
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in, err := schemabundle.Decode([]byte(tt.in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := g.rewrite(in, "a.input.json"); err != nil {
+				t.Fatal(err)
+			}
+			want, err := schemabundle.Decode([]byte(tt.want))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, in); diff != "" {
+				t.Errorf("rewrite (-want +got):\n%s", diff)
+			}
+		})
+	}
+
+	for _, bad := range []string{
+		`{"$ref":"common.json#/$defs/nope"}`,
+		`{"$ref":"common.json#/properties/x"}`,
+		`{"$ref":"https://example.com/x.json"}`,
+		`{"type":["string","number"],"oneOf":[{"minLength":1}]}`,
+	} {
+		in, err := schemabundle.Decode([]byte(bad))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := g.rewrite(in, "a.input.json"); err == nil {
+			t.Errorf("%s: got no error", bad)
+		}
+	}
+}
+
+func TestGenerateErrors(t *testing.T) {
+	common := `{"$defs":{"error":{"type":"object"}}}`
+	tests := []struct {
+		name string
+		fsys fstest.MapFS
+		want string
+	}{
+		{"clash", fstest.MapFS{
+			"s/common.json":   {Data: []byte(`{"$defs":{"error":{"type":"object"},"aInput":{"type":"string"}}}`)},
+			"s/a.input.json":  {Data: []byte(`{"type":"object"}`)},
+			"s/a.output.json": {Data: []byte(`{"type":"object"}`)},
+		}, "component name AInput"},
+		{"output without input", fstest.MapFS{
+			"s/common.json":   {Data: []byte(common)},
+			"s/b.output.json": {Data: []byte(`{"type":"object"}`)},
+		}, "has no b.input.json"},
+		{"input without output", fstest.MapFS{
+			"s/common.json":  {Data: []byte(common)},
+			"s/b.input.json": {Data: []byte(`{"type":"object"}`)},
+		}, "has no b.output.json"},
+		{"no error def", fstest.MapFS{
+			"s/common.json":   {Data: []byte(`{"$defs":{}}`)},
+			"s/b.input.json":  {Data: []byte(`{"type":"object"}`)},
+			"s/b.output.json": {Data: []byte(`{"type":"object"}`)},
+		}, "defines $defs/error"},
+		{"empty", fstest.MapFS{}, "no schemas"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Generate(tt.fsys, "s")
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("got error %v, want one containing %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestNames(t *testing.T) {
+	for in, want := range map[string][2]string{
+		"search_catalog": {"SearchCatalog", "searchCatalog"},
+		"query":          {"Query", "query"},
+		"resultColumn":   {"ResultColumn", "resultColumn"},
+		"list-items.v2":  {"ListItemsV2", "listItemsV2"},
+	} {
+		if got := goName(in); got != want[0] {
+			t.Errorf("goName(%q) = %q, want %q", in, got, want[0])
+		}
+		if got := camelName(in); got != want[1] {
+			t.Errorf("camelName(%q) = %q, want %q", in, got, want[1])
+		}
+	}
+}
+
+// jsonEqual compares two JSON texts by value.
+func jsonEqual(t *testing.T, a, b []byte) string {
+	t.Helper()
+	var va, vb any
+	if err := json.Unmarshal(a, &va); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &vb); err != nil {
+		t.Fatal(err)
+	}
+	return cmp.Diff(va, vb)
+}

@@ -1,0 +1,112 @@
+// Package store opens the lumo database (SQLite or PostgreSQL), migrates it, imports workspaces
+// into it and reads the catalogue back as semantic models.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	_ "github.com/lib/pq"  // registers "postgres"
+	_ "modernc.org/sqlite" // registers "sqlite"
+
+	"github.com/lumo-caderninho/mcp/impl/sqldialect"
+)
+
+// ErrNotFound is returned when a user or an app does not exist or is not visible to the user.
+var ErrNotFound = errors.New("not found")
+
+// DB is a migrated lumo database.
+type DB struct {
+	sql     *sql.DB
+	dialect sqldialect.Dialect
+	// importing serialises this process's imports before they reach the engine, so a second
+	// import waits for the first instead of failing on SQLite's busy timeout.
+	importing chan struct{}
+}
+
+// sqlitePragmas make a file database safe for concurrent readers and one writer: WAL, a busy
+// timeout instead of immediate "database is locked", foreign keys on, and write transactions
+// that take the write lock at BEGIN (no failed lock upgrades halfway through an import).
+const sqlitePragmas = "_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)" +
+	"&_pragma=foreign_keys(1)&_txlock=immediate"
+
+// IsPostgres reports whether dsn names a PostgreSQL database (a postgres:// or postgresql:// URL).
+func IsPostgres(dsn string) bool {
+	return strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://")
+}
+
+// Open connects to dsn and runs the migrations. A postgres:// or postgresql:// URL opens
+// PostgreSQL (lib/pq); anything else is the path of a SQLite file (created if missing).
+func Open(ctx context.Context, dsn string) (*DB, error) {
+	db := &DB{importing: make(chan struct{}, 1)}
+	var err error
+	if IsPostgres(dsn) {
+		db.dialect = sqldialect.Postgres{}
+		db.sql, err = sql.Open("postgres", dsn)
+	} else {
+		db.dialect = sqldialect.SQLite{}
+		sep := "?"
+		if strings.Contains(dsn, "?") {
+			sep = "&"
+		}
+		db.sql, err = sql.Open("sqlite", dsn+sep+sqlitePragmas)
+		if err == nil && (dsn == ":memory:" || strings.Contains(dsn, "mode=memory")) {
+			db.sql.SetMaxOpenConns(1) // every connection would be its own empty database
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("opening database: %w", err)
+	}
+	if err := db.sql.PingContext(ctx); err != nil {
+		db.sql.Close()
+		return nil, fmt.Errorf("connecting to database: %w", err)
+	}
+	if err := db.migrate(ctx); err != nil {
+		db.sql.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// DefaultDSN is the SQLite file used when no DSN is given: $XDG_DATA_HOME/lumo/lumo.db, or
+// ~/.local/share/lumo/lumo.db. It creates the folder.
+func DefaultDSN() (string, error) {
+	base := os.Getenv("XDG_DATA_HOME")
+	if !filepath.IsAbs(base) { // the XDG spec says to ignore a relative path
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("finding the data directory: %w", err)
+		}
+		base = filepath.Join(home, ".local", "share")
+	}
+	dir := filepath.Join(base, "lumo")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("creating the data directory: %w", err)
+	}
+	return filepath.Join(dir, "lumo.db"), nil
+}
+
+// Engine is "sqlite" or "postgres".
+func (db *DB) Engine() string { return db.dialect.Name() }
+
+// Dialect is the SQL dialect of the engine.
+func (db *DB) Dialect() sqldialect.Dialect { return db.dialect }
+
+// SQL is the underlying pool, for packages that run their own queries.
+func (db *DB) SQL() *sql.DB { return db.sql }
+
+// Close closes the pool.
+func (db *DB) Close() error { return db.sql.Close() }
+
+// q rewrites ? placeholders for the engine.
+func (db *DB) q(query string) string { return sqldialect.Rebind(db.dialect, query) }
+
+// inList is "?, ?, ?" for n values.
+func inList(n int) string {
+	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
+}

@@ -1,0 +1,74 @@
+// Package storetest gives each test a fresh, empty, migrated lumo database.
+package storetest
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"net/url"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/lumo-caderninho/mcp/impl/store"
+)
+
+// EnvDSN names the environment variable that selects PostgreSQL for tests, e.g.
+// postgres://postgres@127.0.0.1:5432/test?sslmode=disable. Unset: SQLite.
+const EnvDSN = "LUMO_TEST_DB"
+
+// Open returns a fresh migrated database closed when the test ends: a SQLite file in
+// t.TempDir(), or, when LUMO_TEST_DB is a postgres URL, a new uniquely named schema in that
+// database (made the connection's search_path, dropped at the end). Safe for parallel tests.
+func Open(t testing.TB) *store.DB {
+	t.Helper()
+	ctx := context.Background()
+	dsn := os.Getenv(EnvDSN)
+	if !store.IsPostgres(dsn) {
+		db, err := store.Open(ctx, filepath.Join(t.TempDir(), "lumo.db"))
+		if err != nil {
+			t.Fatalf("opening sqlite test database: %v", err)
+		}
+		t.Cleanup(func() { db.Close() })
+		return db
+	}
+	return openPostgres(t, ctx, dsn)
+}
+
+func openPostgres(t testing.TB, ctx context.Context, dsn string) *store.DB {
+	t.Helper()
+	admin, err := sql.Open("postgres", dsn)
+	if err != nil {
+		t.Fatalf("opening %s: %v", EnvDSN, err)
+	}
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		t.Fatalf("naming test schema: %v", err)
+	}
+	schema := "lumo_test_" + hex.EncodeToString(b[:])
+	if _, err := admin.ExecContext(ctx, "CREATE SCHEMA "+schema); err != nil {
+		admin.Close()
+		t.Fatalf("creating test schema in %s: %v", EnvDSN, err)
+	}
+	// Registered first, so it runs after the database below is closed.
+	t.Cleanup(func() {
+		if _, err := admin.ExecContext(context.Background(), "DROP SCHEMA "+schema+" CASCADE"); err != nil {
+			t.Errorf("dropping test schema %s: %v", schema, err)
+		}
+		admin.Close()
+	})
+	u, err := url.Parse(dsn)
+	if err != nil {
+		t.Fatalf("parsing %s: %v", EnvDSN, err)
+	}
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	db, err := store.Open(ctx, u.String())
+	if err != nil {
+		t.Fatalf("opening postgres test database: %v", err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
