@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/lumo-caderninho/mcp/impl/mcpserver"
@@ -27,11 +28,11 @@ func (s *Service) addResources(srv *mcp.Server) {
 func (s *Service) readCatalog(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	u, err := s.user(ctx, req.Extra)
 	if err != nil {
-		return nil, err
+		return nil, s.internal(ctx, req.Params.URI, err)
 	}
 	apps, err := s.DB.VisibleApps(ctx, u)
 	if err != nil {
-		return nil, err
+		return nil, s.internal(ctx, req.Params.URI, err)
 	}
 	return textResource(req.Params.URI, catalogReply(apps, apps).Text), nil
 }
@@ -48,9 +49,15 @@ func (s *Service) readApp(ctx context.Context, req *mcp.ReadResourceRequest) (*m
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
 	if err != nil {
-		return nil, err
+		return nil, s.internal(ctx, uri, err)
 	}
 	return textResource(uri, getAppText(a)), nil
+}
+
+// internal logs a failure and gives the client only a generic JSON-RPC error.
+func (s *Service) internal(ctx context.Context, uri string, err error) error {
+	s.Log.ErrorContext(ctx, "reading a resource", "uri", uri, "err", err)
+	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: mcpserver.InternalErrorText}
 }
 
 func textResource(uri, text string) *mcp.ReadResourceResult {

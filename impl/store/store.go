@@ -7,6 +7,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -49,6 +50,11 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 		db.dialect = sqldialect.Postgres{}
 		db.sql, err = sql.Open("postgres", dsn)
 	} else {
+		if dir := filepath.Dir(strings.TrimPrefix(strings.SplitN(dsn, "?", 2)[0], "file:")); dsn != ":memory:" {
+			if st, statErr := os.Stat(dir); statErr != nil || !st.IsDir() {
+				return nil, fmt.Errorf("a pasta do banco SQLite %q não existe; crie-a ou indique outro arquivo em --db", dir)
+			}
+		}
 		db.dialect = sqldialect.SQLite{}
 		sep := "?"
 		if strings.Contains(dsn, "?") {
@@ -64,13 +70,25 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 	}
 	if err := db.sql.PingContext(ctx); err != nil {
 		db.sql.Close()
-		return nil, fmt.Errorf("connecting to database: %w", err)
+		return nil, fmt.Errorf("connecting to database %s: %w", redact(dsn), err)
 	}
 	if err := db.migrate(ctx); err != nil {
 		db.sql.Close()
 		return nil, err
 	}
 	return db, nil
+}
+
+// redact hides the password of a URL DSN, so errors and logs can name the database.
+func redact(dsn string) string {
+	u, err := url.Parse(dsn)
+	if err != nil || u.User == nil {
+		return dsn
+	}
+	if _, ok := u.User.Password(); ok {
+		u.User = url.UserPassword(u.User.Username(), "xxxxx")
+	}
+	return u.String()
 }
 
 // DefaultDSN is the SQLite file used when no DSN is given: $XDG_DATA_HOME/lumo/lumo.db, or
