@@ -67,6 +67,7 @@ func initLumoSteps(t *testing.T, sc *godog.ScenarioContext) {
 	sc.Step(`^"([^"]*)" has (\d+) items?$`, w.hasItems)
 	sc.Step(`^"([^"]*)" includes:$`, w.includes)
 	sc.Step(`^"([^"]*)" is absent$`, w.absent)
+	sc.Step(`^"([^"]*)" includes the object '(.*)'$`, w.includesObject)
 	sc.Step(`^I read the resource "([^"]*)"$`, w.readResource)
 	sc.Step(`^reading the resource "([^"]*)" fails$`, w.readResourceFails)
 	sc.Step(`^the resource text is the text of "([^"]*)" with '(.*)'$`, w.resourceMatchesTool)
@@ -211,13 +212,30 @@ func (w *lumoWorld) textLacks(s string) error {
 	return nil
 }
 
-// subst replaces "$app:<key>" placeholders (quoted: a JSON number; bare: digits in text) by the
-// app's id, read straight from the database (not through the code under test).
+// subst replaces placeholders by ids read straight from the database (not through the code under
+// test): "$app:<key>" (quoted: a JSON number; bare: digits in text), <col:app:table:COLUMN> and
+// <expr:app:Label> (digits, for result keys such as "<col:vendas-comercial:vendas:VALOR>_SUM").
 func (w *lumoWorld) subst(s string) (string, error) {
 	var err error
+	ctx := context.Background()
 	s = appPlaceholder.ReplaceAllStringFunc(s, func(m string) string {
-		key := appPlaceholder.FindStringSubmatch(m)[2]
-		id, e := appID(context.Background(), w.db, key)
+		id, e := appID(ctx, w.db, appPlaceholder.FindStringSubmatch(m)[2])
+		if e != nil {
+			err = e
+		}
+		return strconv.FormatInt(id, 10)
+	})
+	s = idPlaceholder.ReplaceAllStringFunc(s, func(m string) string {
+		parts := strings.Split(strings.Trim(m, "<>"), ":")
+		var id int64
+		var e error
+		if parts[0] == "col" && len(parts) == 4 {
+			id, e = columnID(ctx, w.db, parts[1], parts[2], parts[3])
+		} else if parts[0] == "expr" && len(parts) == 3 {
+			id, e = expressionID(ctx, w.db, parts[1], parts[2])
+		} else {
+			e = fmt.Errorf("bad placeholder %s", m)
+		}
 		if e != nil {
 			err = e
 		}
@@ -226,7 +244,10 @@ func (w *lumoWorld) subst(s string) (string, error) {
 	return s, err
 }
 
-var appPlaceholder = regexp.MustCompile(`("?)\$app:([a-z0-9_-]+)("?)`)
+var (
+	appPlaceholder = regexp.MustCompile(`("?)\$app:([a-z0-9_-]+)("?)`)
+	idPlaceholder  = regexp.MustCompile(`<(col|expr):[^<>]+>`)
+)
 
 // expected decodes a JSON expectation after subst.
 func (w *lumoWorld) expected(doc string) (any, error) {
@@ -307,6 +328,23 @@ func (w *lumoWorld) includes(path string, doc *godog.DocString) error {
 			g, _ := json.MarshalIndent(list, "", " ")
 			return fmt.Errorf("%s has no item including %s; items:\n%s", path, b, g)
 		}
+	}
+	return nil
+}
+
+// includesObject checks that the object at path deep-includes the expectation.
+func (w *lumoWorld) includesObject(path, doc string) error {
+	want, err := w.expected(doc)
+	if err != nil {
+		return err
+	}
+	got, err := w.at(path)
+	if err != nil {
+		return err
+	}
+	if !subset(want, got) {
+		g, _ := json.Marshal(got)
+		return fmt.Errorf("%s is %s, which does not include %s", path, g, doc)
 	}
 	return nil
 }

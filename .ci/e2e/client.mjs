@@ -16,7 +16,7 @@ const client = new Client({ name: "lumo-e2e", version: "1.0.0" });
 await client.connect(transport);
 
 const { tools } = await client.listTools();
-assert.deepEqual(tools.map((t) => t.name).sort(), ["get_app", "search_catalog"]);
+assert.deepEqual(tools.map((t) => t.name).sort(), ["get_app", "query", "search_catalog"]);
 for (const t of tools) {
   assert.equal(t.annotations.readOnlyHint, true, t.name);
   assert.equal(t.annotations.openWorldHint, false, t.name);
@@ -35,6 +35,25 @@ assert.ok(app.structuredContent.tables.length > 0);
 
 const search = await client.callTool({ name: "search_catalog", arguments: { terms: "faturamento" } });
 assert.ok(search.structuredContent.total > 0);
+
+// A query whose structuredContent the client validates against the published output schema.
+if (Number(expectedApps) === 3) {
+  const vendas = catalog.structuredContent.apps.find((a) => a.desk === "Comercial" && a.name === "Vendas");
+  const q = await client.callTool({
+    name: "query",
+    arguments: {
+      appId: vendas.id,
+      fields: [{ ref: "Lojas.Loja" }, { ref: "Vendas.Valor da venda", agg: "sum" }],
+      filters: [{ ref: "Vendas.Situação", op: "=", value: "Ativa" }],
+      orderBy: [{ ref: "Vendas.Valor da venda", agg: "sum", dir: "desc" }],
+      limit: 3,
+    },
+  });
+  assert.equal(q.isError ?? false, false, JSON.stringify(q));
+  assert.equal(q.structuredContent.rowCount, 3);
+  assert.equal(q.structuredContent.truncated, true);
+  assert.match(q.content[0].text, /Linhas: 3 de 7; as outras 4 existem e não estão aqui\./);
+}
 
 const bad = await client.callTool({ name: "get_app", arguments: {} });
 assert.equal(bad.isError, true);

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -37,9 +38,10 @@ func TokenUser(db *store.DB) Identity {
 
 // Service answers lumo requests for the users Identity names.
 type Service struct {
-	DB       *store.DB
-	Identity Identity
-	Log      *slog.Logger
+	DB           *store.DB
+	Identity     Identity
+	Log          *slog.Logger
+	QueryTimeout time.Duration // per query; 0 = DefaultQueryTimeout
 }
 
 // Options of a lumo MCP server.
@@ -94,6 +96,17 @@ func (s *Service) Tools() []mcpserver.Tool {
 				"expressões, Indicadores e relacionamentos. Use quando precisar do esquema completo antes de montar uma query.",
 			Annotations: readOnly,
 			Handler:     s.getApp,
+		},
+		{
+			Name:  "query",
+			Title: "Consultar números",
+			Description: "Roda uma consulta agregada numa Aplicação e devolve os números crus, com a unidade de cada coluna. " +
+				"Use depois de achar as refs com search_catalog ou get_app. fields: sem agg a coluna agrupa, com agg mede; " +
+				"filters com ops =, !=, >, <, >=, <=, between, not between, in, not in, like, not like, is null, is not null; " +
+				"orderBy com refs de fields; limit padrão 10 (31 com data agrupada), teto 500. O resultado diz o total de linhas, " +
+				"o total de todas as linhas (summary), os filtros aplicados e a data da carga.",
+			Annotations: readOnly,
+			Handler:     s.query,
 		},
 	}
 }

@@ -86,3 +86,68 @@ func TableKind(k string) string {
 	}
 	return "dimensão"
 }
+
+// Number renders f the Brazilian way (1.234.567,89) with exactly decimals digits after the comma,
+// or, when decimals < 0, as many as it needs (up to 6).
+func Number(f float64, decimals int) string {
+	var s string
+	if decimals < 0 {
+		s = strconv.FormatFloat(f, 'f', -1, 64)
+		if i := strings.IndexByte(s, '.'); i >= 0 && len(s)-i-1 > 6 {
+			s = strings.TrimRight(strconv.FormatFloat(f, 'f', 6, 64), "0")
+		}
+	} else {
+		s = strconv.FormatFloat(f, 'f', decimals, 64)
+	}
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	intPart, frac, _ := strings.Cut(s, ".")
+	n, _ := strconv.ParseInt(intPart, 10, 64)
+	out := Int(n)
+	if len(intPart) > 18 { // beyond int64: group the digits by hand
+		out = groupDigits(intPart)
+	}
+	if frac = strings.TrimRight(frac, "\x00"); frac != "" {
+		out += "," + frac
+	}
+	if neg && strings.Trim(out, "0,.") != "" {
+		out = "-" + out
+	}
+	return out
+}
+
+func groupDigits(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte('.')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// Measure renders a number with its unit: R$ 4.695.447,08, US$ 10,00, 25,0%, 756 s.
+// decimals is the scale of the value (ignored for money, which shows 2, and percent, which shows 1).
+func Measure(f float64, unit string, decimals int) string {
+	switch unit {
+	case "BRL":
+		return "R$ " + Number(f, 2)
+	case "USD":
+		return "US$ " + Number(f, 2)
+	case "GBP":
+		return "£ " + Number(f, 2)
+	case "percent":
+		return Number(f*100, 1) + "%"
+	case "seconds":
+		return Number(f, min(decimals, 1)) + " s"
+	case "minutes":
+		return Number(f, min(decimals, 1)) + " min"
+	case "bytes":
+		return Number(f, 0) + " bytes"
+	}
+	if decimals > 4 {
+		decimals = 4
+	}
+	return Number(f, decimals)
+}

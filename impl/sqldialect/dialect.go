@@ -39,7 +39,7 @@ var (
 )
 
 func (SQLite) Name() string           { return SQLiteName }
-func (SQLite) Placeholder(int) string { return "?" }
+func (SQLite) Placeholder(i int) string { return "?" + strconv.Itoa(i) } // numbered: a fragment may repeat
 func (SQLite) QuoteIdent(name string) string {
 	return quoteIdent(name)
 }
@@ -75,9 +75,6 @@ func quoteIdent(name string) string {
 // Rebind rewrites the ? placeholders of query into d's placeholders, in order. It does not look
 // inside string literals, so queries passed here must not contain a literal "?".
 func Rebind(d Dialect, query string) string {
-	if d.Placeholder(1) == "?" {
-		return query
-	}
 	var b strings.Builder
 	n := 0
 	for {
@@ -91,4 +88,83 @@ func Rebind(d Dialect, query string) string {
 		b.WriteString(d.Placeholder(n))
 		query = query[i+1:]
 	}
+}
+
+// Query-compiler spellings, one per engine. Dates are ISO text on SQLite and DATE/TIMESTAMP on
+// PostgreSQL; both produce the same bucket values: day YYYY-MM-DD, month YYYY-MM, year and
+// month_of_year and day_of_week (0 = Sunday) integers, hour_of_day "HH:00".
+
+// Bucket cuts a date expression by bucket.
+func Bucket(d Dialect, expr, bucket string) string {
+	if d.Name() == PostgresName {
+		switch bucket {
+		case "day":
+			return "to_char(" + expr + ", 'YYYY-MM-DD')"
+		case "month":
+			return "to_char(" + expr + ", 'YYYY-MM')"
+		case "year":
+			return "CAST(EXTRACT(YEAR FROM " + expr + ") AS INTEGER)"
+		case "month_of_year":
+			return "CAST(EXTRACT(MONTH FROM " + expr + ") AS INTEGER)"
+		case "hour_of_day":
+			return "(to_char(" + expr + ", 'HH24') || ':00')"
+		case "day_of_week":
+			return "CAST(EXTRACT(DOW FROM " + expr + ") AS INTEGER)"
+		}
+		return expr
+	}
+	switch bucket {
+	case "day":
+		return "substr(" + expr + ", 1, 10)"
+	case "month":
+		return "substr(" + expr + ", 1, 7)"
+	case "year":
+		return "CAST(substr(" + expr + ", 1, 4) AS INTEGER)"
+	case "month_of_year":
+		return "CAST(substr(" + expr + ", 6, 2) AS INTEGER)"
+	case "hour_of_day":
+		return "(substr(" + expr + ", 12, 2) || ':00')"
+	case "day_of_week":
+		return "CAST(strftime('%w', " + expr + ") AS INTEGER)"
+	}
+	return expr
+}
+
+// NullSafeEq is a = b where NULL equals NULL.
+func NullSafeEq(d Dialect, a, b string) string {
+	if d.Name() == PostgresName {
+		return a + " IS NOT DISTINCT FROM " + b
+	}
+	return a + " IS " + b
+}
+
+// Float casts a numeric expression to floating point, so integer counts divide exactly.
+func Float(d Dialect, expr string) string {
+	if d.Name() == PostgresName {
+		return "CAST(" + expr + " AS DOUBLE PRECISION)"
+	}
+	return "CAST(" + expr + " AS REAL)"
+}
+
+// NullNumber is a typed numeric NULL (UNION branches agree on the type).
+func NullNumber(d Dialect) string { return Float(d, "NULL") }
+
+// Binary makes text compare and sort by code point on every engine (SQLite's default), instead of
+// PostgreSQL's locale order.
+func Binary(d Dialect, expr string) string {
+	if d.Name() == PostgresName {
+		return expr + ` COLLATE "C"`
+	}
+	return expr
+}
+
+// DateParam is a bind placeholder for a date or date-time given as ISO text, typed for the engine.
+func DateParam(d Dialect, placeholder, columnType string) string {
+	if d.Name() == PostgresName {
+		if columnType == "date" {
+			return "CAST(" + placeholder + " AS DATE)"
+		}
+		return "CAST(" + placeholder + " AS TIMESTAMP)"
+	}
+	return placeholder
 }

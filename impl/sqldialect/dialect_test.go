@@ -7,7 +7,7 @@ func TestDialects(t *testing.T) {
 		d                           Dialect
 		name, ph3, quoted, num, dts string
 	}{
-		{SQLite{}, "sqlite", "?", `"a""b"`, "REAL", "TEXT"},
+		{SQLite{}, "sqlite", "?3", `"a""b"`, "REAL", "TEXT"},
 		{Postgres{}, "postgres", "$3", `"a""b"`, "DOUBLE PRECISION", "TIMESTAMP"},
 	}
 	for _, tt := range tests {
@@ -36,8 +36,8 @@ func TestDialects(t *testing.T) {
 
 func TestRebind(t *testing.T) {
 	q := "SELECT a FROM t WHERE b = ? AND c IN (?, ?)"
-	if got := Rebind(SQLite{}, q); got != q {
-		t.Errorf("sqlite: %q", got)
+	if got, want := Rebind(SQLite{}, q), "SELECT a FROM t WHERE b = ?1 AND c IN (?2, ?3)"; got != want {
+		t.Errorf("sqlite: %q, want %q", got, want)
 	}
 	want := "SELECT a FROM t WHERE b = $1 AND c IN ($2, $3)"
 	if got := Rebind(Postgres{}, q); got != want {
