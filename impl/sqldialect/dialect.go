@@ -38,7 +38,7 @@ var (
 	_ Dialect = Postgres{}
 )
 
-func (SQLite) Name() string           { return SQLiteName }
+func (SQLite) Name() string             { return SQLiteName }
 func (SQLite) Placeholder(i int) string { return "?" + strconv.Itoa(i) } // numbered: a fragment may repeat
 func (SQLite) QuoteIdent(name string) string {
 	return quoteIdent(name)
