@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cucumber/godog"
 	"github.com/google/go-cmp/cmp"
@@ -33,7 +34,7 @@ type lumoWorld struct {
 	structured any
 	text       string
 	resource   string
-	importErr  error
+	timeout    time.Duration // query time limit of the next connection (0 = default)
 }
 
 func initLumoSteps(t *testing.T, sc *godog.ScenarioContext) {
@@ -52,6 +53,12 @@ func initLumoSteps(t *testing.T, sc *godog.ScenarioContext) {
 	initToolSteps(w, sc)
 	sc.Step(`^the demo workspace is imported$`, w.demoImported)
 	sc.Step(`^I am connected as "([^"]*)"$`, w.connectedAs)
+	sc.Step(`^the query time limit is (\d+) (nanosecond|seconds)$`, func(n int, unit string) {
+		w.timeout = time.Duration(n)
+		if unit == "seconds" {
+			w.timeout *= time.Second
+		}
+	})
 	sc.Step(`^I call "([^"]*)"$`, func(ctx context.Context, tool string) error { return w.call(ctx, tool, "{}") })
 	sc.Step(`^I call "([^"]*)" with:$`, func(ctx context.Context, tool string, doc *godog.DocString) error {
 		return w.call(ctx, tool, doc.Content)
@@ -84,7 +91,8 @@ func (w *lumoWorld) connectedAs(ctx context.Context, login string) error {
 		return fmt.Errorf("user %s: %w", login, err)
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	srv, err := lumo.NewServer(&lumo.Service{DB: w.db, Log: log, Identity: lumo.FixedUser(u)}, lumo.Options{ValidateOutput: true})
+	srv, err := lumo.NewServer(&lumo.Service{DB: w.db, Log: log, Identity: lumo.FixedUser(u), QueryTimeout: w.timeout},
+		lumo.Options{ValidateOutput: true})
 	if err != nil {
 		return err
 	}

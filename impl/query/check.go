@@ -33,8 +33,8 @@ func CheckValues(ctx context.Context, db *sql.DB, d sqldialect.Dialect, q *Query
 func checkValue(ctx context.Context, db *sql.DB, d sqldialect.Dialect, c *semantic.Column, v string) (string, error) {
 	table, col, folded := d.QuoteIdent(c.Table.SQLName), d.QuoteIdent(c.SQLName), d.QuoteIdent(c.FoldSQLName)
 	values := func(where string, limit int, args ...any) ([]string, error) {
-		query := sqldialect.Rebind(d, "SELECT DISTINCT "+col+" FROM "+table+" WHERE "+where+
-			" ORDER BY "+sqldialect.Binary(d, col)+" LIMIT "+itoa(limit))
+		query := sqldialect.Rebind(d, "SELECT DISTINCT "+sqldialect.Binary(d, col)+" FROM "+table+" WHERE "+where+
+			" ORDER BY 1 LIMIT "+itoa(limit))
 		rows, err := db.QueryContext(ctx, query, args...)
 		if err != nil {
 			return nil, fmt.Errorf("checking values of %s: %w", c.Ref(), err)

@@ -347,27 +347,19 @@ func (b *builder) pred(p *Pred, target, folded, kind string) string {
 	case "is not null":
 		return target + " IS NOT NULL"
 	case "=", "in", "!=", "not in":
-		var conds, filledVals []any
+		var parts []string
 		hasBlank := false
 		for _, v := range p.Values {
-			if v == "" {
+			switch {
+			case v == "":
 				hasBlank = true
-			} else {
-				filledVals = append(filledVals, v)
-			}
-		}
-		for _, v := range filledVals {
-			if wholeDay(v) {
-				conds = append(conds, "("+target+" >= "+val(v)+" AND "+target+" < "+next(v)+")")
-			} else {
-				conds = append(conds, cmpTarget+" = "+val(v))
+			case wholeDay(v):
+				parts = append(parts, "("+target+" >= "+val(v)+" AND "+target+" < "+next(v)+")")
+			default:
+				parts = append(parts, cmpTarget+" = "+val(v))
 			}
 		}
 		negate := p.Op == "!=" || p.Op == "not in"
-		var parts []string
-		for _, c := range conds {
-			parts = append(parts, c.(string))
-		}
 		if !negate {
 			if hasBlank {
 				parts = append(parts, blank())
@@ -383,17 +375,17 @@ func (b *builder) pred(p *Pred, target, folded, kind string) string {
 		}
 		return "(" + target + " IS NULL OR NOT (" + strings.Join(parts, " OR ") + "))"
 	case "between":
-		hi := cmpTarget + " <= " + val(p.Values[1])
+		lo := cmpTarget + " >= " + val(p.Values[0])
 		if wholeDay(p.Values[1]) {
-			hi = target + " < " + next(p.Values[1])
+			return "(" + lo + " AND " + target + " < " + next(p.Values[1]) + ")"
 		}
-		return "(" + cmpTarget + " >= " + val(p.Values[0]) + " AND " + hi + ")"
+		return "(" + lo + " AND " + cmpTarget + " <= " + val(p.Values[1]) + ")"
 	case "not between":
-		hi := cmpTarget + " > " + val(p.Values[1])
+		lo := target + " IS NULL OR " + cmpTarget + " < " + val(p.Values[0])
 		if wholeDay(p.Values[1]) {
-			hi = target + " >= " + next(p.Values[1])
+			return "(" + lo + " OR " + target + " >= " + next(p.Values[1]) + ")"
 		}
-		return "(" + target + " IS NULL OR " + cmpTarget + " < " + val(p.Values[0]) + " OR " + hi + ")"
+		return "(" + lo + " OR " + cmpTarget + " > " + val(p.Values[1]) + ")"
 	case "like":
 		return folded + " LIKE " + b.arg(fold.Fold(p.Values[0].(string)))
 	case "not like":

@@ -47,16 +47,21 @@ func openPostgres(t testing.TB, ctx context.Context, dsn string) *store.DB {
 		t.Fatalf("naming test schema: %v", err)
 	}
 	schema := "lumo_test_" + hex.EncodeToString(b[:])
-	if _, err := admin.ExecContext(ctx, "CREATE SCHEMA "+schema); err != nil {
-		admin.Close()
+	_, err = admin.ExecContext(ctx, "CREATE SCHEMA "+schema)
+	admin.Close() // no idle connection per test: suites open hundreds of schemas
+	if err != nil {
 		t.Fatalf("creating test schema in %s: %v", EnvDSN, err)
 	}
 	// Registered first, so it runs after the database below is closed.
 	t.Cleanup(func() {
-		if _, err := admin.ExecContext(context.Background(), "DROP SCHEMA "+schema+" CASCADE"); err != nil {
+		admin, err := sql.Open("postgres", dsn)
+		if err == nil {
+			_, err = admin.ExecContext(context.Background(), "DROP SCHEMA "+schema+" CASCADE")
+			admin.Close()
+		}
+		if err != nil {
 			t.Errorf("dropping test schema %s: %v", schema, err)
 		}
-		admin.Close()
 	})
 	u, err := url.Parse(dsn)
 	if err != nil {

@@ -1,0 +1,61 @@
+Feature: query results say how fresh, how empty and how complete they are
+
+  Background:
+    Given the demo workspace is imported
+
+  @L-R06
+  Scenario: dataAsOf is the oldest load among the tables used
+    Given I am connected as "ana"
+    # Vendas loaded 2026-10-15T03:00, Lojas 2026-10-14T22:30 (app.yaml)
+    When I call "query" with '{"appId": "$app:vendas-comercial", "fields": [{"ref": "Vendas.Valor da venda", "agg": "sum"}]}'
+    Then "dataAsOf" is '"2026-10-15T03:00:00-03:00"'
+    When I call "query" with '{"appId": "$app:vendas-comercial", "fields": [{"ref": "Lojas.Loja"}, {"ref": "Vendas.Valor da venda", "agg": "sum"}]}'
+    Then "dataAsOf" is '"2026-10-14T22:30:00-03:00"'
+    And the text contains "Dados carregados até 14/10/2026 22:30 (a carga mais antiga entre as tabelas usadas)."
+
+  @L-R06 @L-R09 @L-R13
+  Scenario: A table never loaded gives a null dataAsOf and no rows
+    Given I am connected as "ana"
+    When I call "query" with '{"appId": "$app:estoque", "fields": [{"ref": "Movimentos.Loja"}, {"ref": "Movimentos.Quantidade", "agg": "sum"}]}'
+    Then the call succeeds
+    And "dataAsOf" is 'null'
+    And "rows" is '[]'
+    And "empty" is '"zero_rows"'
+    And "summary" is absent
+    And the text contains "Nenhum registro para essa combinação de filtros."
+    And the text contains "Alguma tabela usada nunca foi carregada"
+
+  @L-R09 @L-R13
+  Scenario: No row for the filters
+    Given I am connected as "ana"
+    When I call "query" with '{"appId": "$app:vendas-comercial", "fields": [{"ref": "Vendas.Valor da venda", "agg": "sum"}], "filters": [{"ref": "Vendas.Data", "op": ">", "value": "2030-01-01"}]}'
+    Then "empty" is '"zero_rows"'
+    And "rowCount" is '0'
+    And "totalRows" is '0'
+    And "truncated" is 'false'
+    And the text contains "Nenhum registro para essa combinação de filtros."
+
+  @L-R09
+  Scenario: Only zeros
+    Given I am connected as "bruno"
+    # SELECT round(sum(TAXA),2) FROM recebimentos WHERE MEIO='Pix';  -> 0.0
+    When I call "query" with '{"appId": "$app:vendas-financeiro", "fields": [{"ref": "Recebimentos.Meio de pagamento"}, {"ref": "Recebimentos.Taxa", "agg": "sum"}], "filters": [{"ref": "Recebimentos.Meio de pagamento", "op": "=", "value": "Pix"}]}'
+    Then "rows" is '[["Pix", 0]]'
+    And "empty" is '"all_zero"'
+
+  @L-G05
+  Scenario: Another tenant's app is not found
+    Given I am connected as "carla"
+    When I call "query" with '{"appId": "$app:vendas-comercial", "fields": [{"ref": "Vendas.Valor da venda", "agg": "sum"}]}'
+    Then the call fails with code "NOT_FOUND"
+
+  Scenario: A query past its time limit is cancelled with a clear error, and the server keeps answering
+    Given the query time limit is 1 nanosecond
+    And I am connected as "ana"
+    When I call "query" with '{"appId": "$app:vendas-comercial", "fields": [{"ref": "Vendas.Cliente"}, {"ref": "Vendas.Valor da venda", "agg": "sum"}]}'
+    Then the call fails with code "TIMEOUT"
+    And the text contains "A consulta passou de 0 ms e foi cancelada."
+    Given the query time limit is 30 seconds
+    And I am connected as "ana"
+    When I call "query" with '{"appId": "$app:vendas-comercial", "fields": [{"ref": "Vendas.Valor da venda", "agg": "sum"}]}'
+    Then the call succeeds
