@@ -57,6 +57,7 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	login := fs.String("user", "", "usuário (login) em stdio; em HTTP, dispensa o token e atende só esse usuário (só em endereço local)")
 	addr := fs.String("http", "", "serve Streamable HTTP em /mcp neste endereço (ex.: 127.0.0.1:8080) em vez de stdio")
 	validate := fs.Bool("validate-output", false, "confere cada resultado contra o schema de saída publicado")
+	timeout := fs.Duration("query-timeout", lumo.DefaultQueryTimeout, "tempo máximo de cada consulta (query); a consulta é cancelada no banco")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -65,7 +66,7 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 		return err
 	}
 	defer db.Close()
-	svc := &lumo.Service{DB: db, Log: log}
+	svc := &lumo.Service{DB: db, Log: log, QueryTimeout: *timeout}
 	if *addr == "" {
 		u, err := userByLogin(ctx, db, orDefault(*login, defaultUser))
 		if err != nil {

@@ -16,7 +16,7 @@ import (
 const usage = `lumo: servidor MCP de BI somente leitura.
 
 Uso:
-  lumo serve  [--db DSN] [--user LOGIN] [--http 127.0.0.1:PORT] [--validate-output]
+  lumo serve  [--db DSN] [--user LOGIN] [--http 127.0.0.1:PORT] [--validate-output] [--query-timeout 30s]
   lumo import [--db DSN] caminho/workspace.yaml
   lumo call   [--db DSN] [--user LOGIN] FERRAMENTA '{"arg": ...}'
 

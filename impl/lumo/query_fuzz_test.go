@@ -1,0 +1,75 @@
+package lumo
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/lumo-caderninho/mcp/impl/demo"
+	"github.com/lumo-caderninho/mcp/impl/mcpserver"
+	"github.com/lumo-caderninho/mcp/impl/schemacheck"
+	"github.com/lumo-caderninho/mcp/impl/store"
+	"github.com/lumo-caderninho/mcp/schemas"
+)
+
+// FuzzQuery feeds arbitrary arguments through the whole query path (schema validation, decoding,
+// compiler, SQL on SQLite): nothing may panic, and every input that validates either answers or
+// gets an error the caller can act on; never an internal (SQL) error.
+func FuzzQuery(f *testing.F) {
+	ctx := context.Background()
+	db, err := store.Open(ctx, filepath.Join(f.TempDir(), "fuzz.db"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Cleanup(func() { db.Close() })
+	if _, err := db.ImportWorkspace(ctx, demo.Lumo, "workspace.yaml"); err != nil {
+		f.Fatal(err)
+	}
+	u, err := db.UserByLogin(ctx, "ana")
+	if err != nil {
+		f.Fatal(err)
+	}
+	apps, err := db.VisibleApps(ctx, u)
+	if err != nil {
+		f.Fatal(err)
+	}
+	set, err := schemacheck.Compile(schemas.FS, "lumo")
+	if err != nil {
+		f.Fatal(err)
+	}
+	svc := &Service{DB: db, Identity: FixedUser(u), Log: slog.New(slog.NewTextHandler(io.Discard, nil)), QueryTimeout: 5 * time.Second}
+	for _, seed := range []string{
+		`{"appId":1,"fields":[{"ref":"Lojas.Loja"},{"ref":"Vendas.Valor da venda","agg":"sum"}],"filters":[{"ref":"Vendas.Situação","op":"=","value":"Ativa"},{"ref":"Vendas.Data","op":"between","value":["2026-09-01","2026-09-30"]}],"orderBy":[{"ref":"Vendas.Valor da venda","agg":"sum","dir":"desc"}]}`,
+		`{"appId":1,"fields":[{"ref":"Vendas.Data","bucket":"hour_of_day"},{"ref":"Margem %"}],"filters":[{"ref":"Vendas.Cupom","op":"not in","value":["",  "PRIMAVERA"]}],"limit":600}`,
+		`{"appId":1,"fields":[{"ref":"Lojas.UF"},{"ref":"Metas.Meta","agg":"avg"},{"ref":"Vendas.Id","agg":"count_distinct"}],"filters":[{"ref":"Vendas.Valor da venda","agg":"sum","op":"between","value":[1,2]}]}`,
+		`{"appId":1,"fields":[{"ref":"Vendas.Cliente","agg":"count"}],"filters":[{"ref":"Vendas.Cliente","op":"like","value":"%'; DROP TABLE x; --%"},{"ref":"Ticket médio","op":">","value":0}]}`,
+		`{"appId":4,"fields":[{"ref":"Movimentos.Data","bucket":"day_of_week"},{"ref":"Saldos.Saldo","agg":"max"}]}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		if len(set.ValidateJSON("query.input.json", raw)) > 0 {
+			return
+		}
+		// Aim every valid request at an app the user sees, so it reaches the compiler.
+		var m map[string]any
+		if json.Unmarshal(raw, &m) != nil {
+			return
+		}
+		id, _ := m["appId"].(float64)
+		m["appId"] = apps[int(id)%len(apps)].ID
+		args, _ := json.Marshal(m)
+		_, err := svc.query(ctx, &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Arguments: args}}, args)
+		var te *mcpserver.ToolError
+		if err != nil && !errors.As(err, &te) {
+			t.Fatalf("internal error for %s: %v", args, err)
+		}
+	})
+}
