@@ -200,7 +200,8 @@ func call(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger
 	if err != nil {
 		return err
 	}
-	srv, err := lumo.NewServer(&lumo.Service{DB: db, Log: log, Identity: lumo.FixedUser(u)}, lumo.Options{ValidateOutput: true})
+	quiet := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})) // no session chatter
+	srv, err := lumo.NewServer(&lumo.Service{DB: db, Log: quiet, Identity: lumo.FixedUser(u)}, lumo.Options{ValidateOutput: true})
 	if err != nil {
 		return err
 	}

@@ -88,10 +88,6 @@ func (s *Service) query(ctx context.Context, req *mcp.CallToolRequest, raw json.
 	if err != nil {
 		return mcpserver.Reply{}, queryError(err)
 	}
-	plan, err := query.PlanQuery(q)
-	if err != nil {
-		return mcpserver.Reply{}, queryError(err)
-	}
 	timeout := s.QueryTimeout
 	if timeout <= 0 {
 		timeout = DefaultQueryTimeout
@@ -100,6 +96,10 @@ func (s *Service) query(ctx context.Context, req *mcp.CallToolRequest, raw json.
 	defer cancel()
 	if err := query.CheckValues(ctx, s.DB.SQL(), s.DB.Dialect(), q); err != nil {
 		return mcpserver.Reply{}, s.runError(ctx, err, timeout)
+	}
+	plan, err := query.PlanQuery(q) // after the checks, so its notes quote corrected values
+	if err != nil {
+		return mcpserver.Reply{}, queryError(err)
 	}
 	st := query.Build(q, plan, s.DB.Dialect())
 	res, err := query.Execute(ctx, s.DB.SQL(), q, plan, st)
