@@ -112,3 +112,16 @@ Feature: query filters: every op, blank semantics, dates, buckets, aggregates an
       | {"ref": "Vendas.Valor da venda", "op": ">", "value": "mil"}               | filters[0].value: esperava um número, veio "mil"                                 |
       | {"ref": "Vendas.Valor da venda", "op": "like", "value": "1%"}             | filters[0]: like vale só para coluna de texto.                                  |
       | {"ref": "Vendas.Data", "bucket": "month", "op": "=", "value": "2026-9"}   | filters[0].value: "2026-9" não está no formato AAAA-MM                           |
+
+  @L-Q03 @L-R05
+  Scenario: A distinct count's total is recounted over the rows that passed the aggregate filter
+    # SELECT l.NOME, count(DISTINCT v.PRODUTO_ID) FROM vendas v JOIN lojas l ON l.ID=v.LOJA_ID
+    #   WHERE v.DATA >= '2026-10-14' GROUP BY 1 HAVING sum(v.VALOR) > 1000 ORDER BY 1;
+    # total: SELECT count(DISTINCT v.PRODUTO_ID) ... WHERE v.DATA >= '2026-10-14' AND l.NOME IN (<the stores above>);  -> 10 (not 6+7+3)
+    When I call "query" with:
+      """
+      {"appId": "$app:vendas-comercial", "fields": [{"ref": "Lojas.Loja"}, {"ref": "Vendas.Produto id", "agg": "count_distinct"}],
+       "filters": [{"ref": "Vendas.Data", "op": ">=", "value": "2026-10-14"}, {"ref": "Vendas.Valor da venda", "agg": "sum", "op": ">", "value": 1000}]}
+      """
+    Then "rows" is '[["Boa Vista", 6], ["Centro", 7], ["São João", 3]]'
+    And "summary" is '{"<col:vendas-comercial:vendas:PRODUTO_ID>_CNTD": 10}'
