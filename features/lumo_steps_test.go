@@ -50,6 +50,7 @@ func initLumoSteps(t *testing.T, sc *godog.ScenarioContext) {
 		return ctx, nil
 	})
 	initToolSteps(w, sc)
+	initValuesSteps(w, sc)
 	sc.Step(`^the demo workspace is imported$`, w.demoImported)
 	sc.Step(`^I am connected as "([^"]*)"$`, w.connectedAs)
 	sc.Step(`^I call "([^"]*)"$`, func(ctx context.Context, tool string) error { return w.call(ctx, tool, "{}") })
