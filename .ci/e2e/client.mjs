@@ -1,4 +1,4 @@
-// End-to-end check with the official TypeScript MCP client: lists the tools, calls both tools and reads
+// End-to-end check with the official TypeScript MCP client: lists the tools, calls each of them and reads
 // the resources, over stdio (spawning the binary) or Streamable HTTP (with a bearer token).
 // The client validates every structuredContent against the tool's published outputSchema.
 import assert from "node:assert/strict";
@@ -16,7 +16,7 @@ const client = new Client({ name: "lumo-e2e", version: "1.0.0" });
 await client.connect(transport);
 
 const { tools } = await client.listTools();
-assert.deepEqual(tools.map((t) => t.name).sort(), ["get_app", "query", "search_catalog"]);
+assert.deepEqual(tools.map((t) => t.name).sort(), ["get_app", "query", "search_catalog", "search_values"]);
 for (const t of tools) {
   assert.equal(t.annotations.readOnlyHint, true, t.name);
   assert.equal(t.annotations.openWorldHint, false, t.name);
@@ -32,6 +32,17 @@ const appId = catalog.structuredContent.apps[0].id;
 const app = await client.callTool({ name: "get_app", arguments: { appId } });
 assert.equal(app.isError ?? false, false, JSON.stringify(app));
 assert.ok(app.structuredContent.tables.length > 0);
+
+const textColumn = app.structuredContent.tables.flatMap((t) => t.columns).find((c) => c.type === "string");
+const values = await client.callTool({ name: "search_values", arguments: { appId, ref: textColumn.ref } });
+assert.equal(values.isError ?? false, false, JSON.stringify(values));
+assert.equal(values.structuredContent.mode, "distinct");
+assert.ok(values.structuredContent.totalDistinct >= values.structuredContent.values.length);
+assert.ok(values.content[0].text.startsWith(`${textColumn.ref} `), values.content[0].text);
+const found = await client.callTool({ name: "search_values", arguments: { appId, contains: "a" } });
+assert.equal(found.isError ?? false, false, JSON.stringify(found));
+assert.equal(found.structuredContent.mode, "search");
+assert.ok(found.structuredContent.columnsSearched <= found.structuredContent.columnsTotal);
 
 const search = await client.callTool({ name: "search_catalog", arguments: { terms: "faturamento" } });
 assert.ok(search.structuredContent.total > 0);
@@ -67,4 +78,4 @@ const res = await client.readResource({ uri: "lumo://apps" });
 assert.equal(res.contents[0].text, catalog.content[0].text);
 
 await client.close();
-console.log(`e2e ${mode}: ok (${tools.length} tools, ${expectedApps} apps, get_app ${appId})`);
+console.log(`e2e ${mode}: ok (${tools.length} tools, ${expectedApps} apps, get_app ${appId}, search_values ${textColumn.ref})`);

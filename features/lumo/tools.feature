@@ -6,7 +6,7 @@ Feature: tools/list publishes the lumo tools with their schemas and annotations
 
   @L-G04
   Scenario: Every tool is read-only, idempotent and without effect outside the server
-    Then the listed tools are "search_catalog, get_app, query"
+    Then the listed tools are "search_catalog, get_app, search_values, query"
     And every tool is annotated read-only, idempotent, closed-world and not destructive
     And every tool has a title and a Portuguese description saying when to use it
 

@@ -42,6 +42,8 @@ type Service struct {
 	Identity     Identity
 	Log          *slog.Logger
 	QueryTimeout time.Duration // per query; 0 = DefaultQueryTimeout
+	// SearchBudget bounds a search_values search without ref; 0 means DefaultSearchBudget (20 s).
+	SearchBudget time.Duration
 }
 
 // Options of a lumo MCP server.
@@ -73,7 +75,8 @@ func NewServer(svc *Service, opts Options) (*mcp.Server, error) {
 }
 
 const instructions = "Lumo responde perguntas sobre os dados das Aplicações do usuário. Comece por search_catalog " +
-	"(sem termos para ver o catálogo, com termos para achar Indicadores e colunas) e get_app para o esquema completo."
+	"(sem termos para ver o catálogo, com termos para achar Indicadores e colunas) e get_app para o esquema completo. " +
+	"Use search_values para conferir como um valor está escrito antes de filtrar por ele."
 
 var readOnly = mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(false), DestructiveHint: new(false)}
 
@@ -96,6 +99,19 @@ func (s *Service) Tools() []mcpserver.Tool {
 				"expressões, Indicadores e relacionamentos. Use quando precisar do esquema completo antes de montar uma query.",
 			Annotations: readOnly,
 			Handler:     s.getApp,
+		},
+		{
+			Name:  "search_values",
+			Title: "Ver valores de colunas",
+			Description: "Lista os valores de uma coluna, procura um texto nas colunas de texto ou mostra linhas de exemplo. " +
+				"Com ref (Tabela.Coluna de texto ou data): até 50 valores distintos, em ordem, e o total. " +
+				"Sem ref, com contains: procura o texto nas colunas de texto da Aplicação (as de dimensão primeiro) e diz em quais aparece. " +
+				"mode \"sample\" com ref = uma tabela: 10 linhas de exemplo. " +
+				"contains: todas as palavras precisam aparecer, sem diferença de acento ou caixa. " +
+				"Use antes de filtrar em query, para achar o valor exato (filtros de texto com = ou in precisam dele) " +
+				"ou para descobrir em que coluna um nome aparece. Número não se lista aqui: consulte com query.",
+			Annotations: readOnly,
+			Handler:     s.searchValues,
 		},
 		{
 			Name:  "query",

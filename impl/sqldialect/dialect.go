@@ -30,7 +30,9 @@ const (
 // SQLite is the embedded engine (modernc.org/sqlite): ? placeholders, dates as ISO text.
 type SQLite struct{}
 
-// Postgres is PostgreSQL (lib/pq): $n placeholders, DATE and TIMESTAMP columns.
+// Postgres is PostgreSQL (lib/pq): $n placeholders, DATE and TIMESTAMP columns, and text columns
+// in the "C" collation, so that text sorts and compares by bytes exactly as on SQLite (and one
+// btree index serves both ORDER BY and GROUP BY on it).
 type Postgres struct{}
 
 var (
@@ -64,7 +66,7 @@ func (Postgres) ColumnType(semanticType string) string {
 	case "datetime":
 		return "TIMESTAMP"
 	}
-	return "TEXT"
+	return `TEXT COLLATE "C"`
 }
 
 // quoteIdent double-quotes name (both engines follow the SQL standard here), doubling inner quotes.

@@ -132,6 +132,7 @@ type pColumn struct {
 	sqlName  string
 	foldName string
 	scale    int
+	maxLen   int // longest text loaded (bytes, original or folded), for indexTable
 }
 
 func (im *importer) run(ctx context.Context) (Summary, error) {
@@ -154,6 +155,10 @@ func (im *importer) run(ctx context.Context) (Summary, error) {
 	if err := im.deleteTenants(ctx, oldTenants); err != nil {
 		return Summary{}, err
 	}
+	trgm, err := im.trgmSchema(ctx)
+	if err != nil {
+		return Summary{}, err
+	}
 	sum := Summary{Tenants: len(im.tenants)}
 	for _, a := range im.apps {
 		if a.data != a {
@@ -167,6 +172,9 @@ func (im *importer) run(ctx context.Context) (Summary, error) {
 				continue
 			}
 			if err := im.loadTable(ctx, t); err != nil {
+				return Summary{}, err
+			}
+			if err := im.indexTable(ctx, t, trgm); err != nil {
 				return Summary{}, err
 			}
 			sum.Tables = append(sum.Tables, TableLoad{Tenant: a.tenant.ws.Key, App: a.ws.Key, Table: t.t.Name, SQLName: t.sqlName, Rows: *t.rows})

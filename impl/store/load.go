@@ -2,12 +2,15 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/lumo-caderninho/mcp/impl/fold"
 	"github.com/lumo-caderninho/mcp/impl/semantic"
+	"github.com/lumo-caderninho/mcp/impl/sqldialect"
 	"github.com/lumo-caderninho/mcp/impl/workspace"
 )
 
@@ -58,7 +61,9 @@ func (im *importer) loadTable(ctx context.Context, t *pTable) error {
 	copyIn := im.db.Engine() == "postgres"
 	query := "INSERT INTO " + table + " VALUES (" + inList(len(names)) + ")"
 	if copyIn {
-		query = "COPY " + table + " FROM STDIN"
+		// FREEZE (allowed because the table was created in this transaction) writes the rows
+		// already visible to everyone, so index-only scans work from the first read on.
+		query = "COPY " + table + " FROM STDIN WITH (FREEZE)"
 	}
 	stmt, err := im.tx.PrepareContext(ctx, im.db.q(query))
 	if err != nil {
@@ -87,7 +92,9 @@ func (im *importer) loadTable(ctx context.Context, t *pTable) error {
 			j++
 			if c.foldName != "" {
 				if s, ok := v.(string); ok {
-					args[j] = fold.Fold(s)
+					f := fold.Fold(s)
+					args[j] = f
+					c.maxLen = max(c.maxLen, len(s), len(f))
 				} else {
 					args[j] = nil
 				}
@@ -112,4 +119,67 @@ func (im *importer) loadTable(ctx context.Context, t *pTable) error {
 		t.cols[i].scale = s
 	}
 	return nil
+}
+
+// indexMaxLen is the longest text (in bytes) a column may hold and still get a btree index: an
+// index entry holds the folded and the original text, and PostgreSQL refuses entries over about
+// 2.7 kB. Longer texts (descriptions, notes) are read by a full scan instead.
+const indexMaxLen = 1000
+
+// indexTable creates the indexes search_values reads a loaded table through:
+//   - every text column: a btree on (folded copy, value), which lists distinct values in order and
+//     counts them by walking the index only, and is scanned instead of the table when matching
+//     words in the folded copy; on PostgreSQL with the pg_trgm extension installed, also a trigram
+//     GIN index on the folded copy, which finds LIKE '%word%' without reading every entry;
+//   - every date column: a btree on the value, for distinct dates in order.
+//
+// The table is analysed afterwards, so the planner knows its size and spread right away.
+func (im *importer) indexTable(ctx context.Context, t *pTable, trgmSchema string) error {
+	d := im.db.dialect
+	table := d.QuoteIdent(t.sqlName)
+	var ddl []string
+	for _, c := range t.cols {
+		name := d.QuoteIdent(sqlName("i", c.id, c.c.Name, ""))
+		switch {
+		case c.foldName != "" && c.maxLen <= indexMaxLen:
+			ddl = append(ddl, "CREATE INDEX "+name+" ON "+table+" ("+d.QuoteIdent(c.foldName)+sqldialect.NullsFirst(d)+", "+d.QuoteIdent(c.sqlName)+")")
+		case c.c.Type == semantic.TypeDate || c.c.Type == semantic.TypeDatetime:
+			ddl = append(ddl, "CREATE INDEX "+name+" ON "+table+" ("+d.QuoteIdent(c.sqlName)+sqldialect.NullsFirst(d)+")")
+		}
+		if c.foldName != "" && trgmSchema != "" {
+			ddl = append(ddl, "CREATE INDEX "+d.QuoteIdent(sqlName("g", c.id, c.c.Name, ""))+" ON "+table+" USING gin ("+
+				d.QuoteIdent(c.foldName)+" "+d.QuoteIdent(trgmSchema)+".gin_trgm_ops)")
+		}
+	}
+	// Statistics let the planners pick these indexes; on SQLite they also enable skipping ahead
+	// to the next distinct key of an index (a sample of 1000 rows per index is enough).
+	if im.db.Engine() == sqldialect.PostgresName {
+		ddl = append(ddl, "ANALYZE "+table)
+	} else {
+		ddl = append(ddl, "PRAGMA analysis_limit = 1000", "ANALYZE "+table)
+	}
+	for _, q := range ddl {
+		if _, err := im.tx.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("indexing data table %s: %w", t.sqlName, err)
+		}
+	}
+	return nil
+}
+
+// trgmSchema is the schema of the pg_trgm extension when it is installed in the database, "" when
+// it is not (or on SQLite). lumo never installs it: an administrator may, to speed up searches.
+func (im *importer) trgmSchema(ctx context.Context) (string, error) {
+	if im.db.Engine() != sqldialect.PostgresName {
+		return "", nil
+	}
+	var schema string
+	err := im.tx.QueryRowContext(ctx, `SELECT n.nspname FROM pg_extension e
+		JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_trgm'`).Scan(&schema)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("looking for pg_trgm: %w", err)
+	}
+	return schema, nil
 }

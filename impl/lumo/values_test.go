@@ -1,0 +1,76 @@
+package lumo
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/lumo-caderninho/mcp/impl/demo"
+	"github.com/lumo-caderninho/mcp/impl/semantic"
+	"github.com/lumo-caderninho/mcp/impl/store/storetest"
+)
+
+// TestSearchOutOfTime: when the budget runs out the search answers with what it has, lists the
+// columns it did not finish and says why (the engines' cancellation is tested in impl/values).
+func TestSearchOutOfTime(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Open(t)
+	if _, err := db.ImportWorkspace(ctx, demo.Lumo, "workspace.yaml"); err != nil {
+		t.Fatal(err)
+	}
+	u, err := db.UserByLogin(ctx, "ana")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &Service{DB: db, Identity: FixedUser(u), Log: slog.New(slog.NewTextHandler(io.Discard, nil)), SearchBudget: time.Nanosecond}
+	apps, err := db.VisibleApps(ctx, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := json.RawMessage(`{"appId": ` + strconv.FormatInt(apps[0].ID, 10) + `, "contains": "sao"}`)
+	reply, err := s.searchValues(ctx, &mcp.CallToolRequest{}, args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := reply.Structured.(valuesSearchView)
+	want := []string{"Lojas.Loja", "Lojas.Cidade", "Lojas.UF", "Lojas.Gerente", "Produtos.Produto", "Produtos.Categoria",
+		"Vendas.Cliente", "Vendas.Situação", "Vendas.Canal", "Vendas.Cupom"}
+	if d := cmp.Diff(want, v.ColumnsLeftOut); d != "" || v.ColumnsSearched != 0 || v.ColumnsTotal != 10 || len(v.Matches) != 0 {
+		t.Errorf("left out (-want +got):\n%s\n%+v", d, v)
+	}
+	if len(v.Notes) != 1 || !strings.Contains(reply.Text, "O tempo da busca (0 ms) acabou antes de procurar em: Lojas.Loja, Lojas.Cidade,") ||
+		!strings.Contains(reply.Text, "Repita com ref para procurar em cada uma.") {
+		t.Errorf("text:\n%s\nnotes: %v", reply.Text, v.Notes)
+	}
+}
+
+func TestFormatNumber(t *testing.T) {
+	col := func(unit string, scale int) *semantic.Column { return &semantic.Column{Unit: unit, Scale: scale} }
+	tests := []struct {
+		n    float64
+		c    *semantic.Column
+		want string
+	}{
+		{4695447.08, col("BRL", 2), "R$ 4.695.447,08"},
+		{-1234.5, col("USD", 2), "US$ -1.234,50"},
+		{0.25, col("percent", 2), "25,0%"},
+		{0.0349, col("percent", 4), "3,49%"},
+		{756, col("seconds", 0), "756 s"},
+		{1000000, col("", 0), "1.000.000"},
+		{12.5, col("", 3), "12,500"},
+		{999, col("GBP", 2), "£ 999,00"},
+	}
+	for _, tt := range tests {
+		if got := formatNumber(tt.n, tt.c); got != tt.want {
+			t.Errorf("formatNumber(%v, %q) = %q, want %q", tt.n, tt.c.Unit, got, tt.want)
+		}
+	}
+}
