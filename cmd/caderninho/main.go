@@ -19,8 +19,8 @@ const usage = `caderninho: servidor MCP de finanças da casa.
 
 Uso:
   caderninho import [--db DSN] caminho/installation.yaml
-  caderninho serve  [--db DSN] [--assistant NOME] [--http 127.0.0.1:PORT] [--validate-output]
-  caderninho call   [--db DSN] [--assistant NOME] FERRAMENTA '{"arg": ...}'
+  caderninho serve  [--db DSN] [--http 127.0.0.1:PORT] [--validate-output]
+  caderninho call   [--db DSN] FERRAMENTA '{"arg": ...}'
 
 --db (ou CADERNINHO_DB): postgres://... para PostgreSQL; qualquer outro valor é um arquivo SQLite.
 Sem --db, usa o SQLite em ~/.local/share/caderninho/caderninho.db; serve e call o criam com a
