@@ -92,6 +92,7 @@ func initCaderninhoSteps(t *testing.T, sc *godog.ScenarioContext) {
 	sc.Step(`^FITID "([^"]*)" appears once in each of the accounts "([^"]*)"$`, w.fitidIn)
 	sc.Step(`^every transaction dated from "([^"]*)" to "([^"]*)"$`, w.datedWithin)
 	sc.Step(`^the statement "([^"]*)" is placed in the folder of "([^"]*)"$`, w.placeStatement)
+	sc.Step(`^a malformed statement "([^"]*)" is placed in the folder of "([^"]*)"$`, w.placeMalformed)
 }
 
 func (w *cadWorld) demoImported(ctx context.Context) error {
@@ -588,4 +589,22 @@ func (w *cadWorld) placeStatement(file, connection string) error {
 		return err
 	}
 	return os.WriteFile(filepath.Join(w.dir, "ofx", connection, filepath.Base(file)), b, 0o644)
+}
+
+// placeMalformed writes a copy of the connection's first statement whose first amount is "abc".
+func (w *cadWorld) placeMalformed(name, connection string) error {
+	folder := filepath.Join(w.dir, "ofx", connection)
+	entries, err := os.ReadDir(folder)
+	if err != nil || len(entries) == 0 {
+		return fmt.Errorf("reading %s: %v", folder, err)
+	}
+	b, err := os.ReadFile(filepath.Join(folder, entries[0].Name()))
+	if err != nil {
+		return err
+	}
+	bad := regexp.MustCompile(`<TRNAMT>[^\r\n<]*`).ReplaceAllString(string(b), "<TRNAMT>abc")
+	if bad == string(b) {
+		return fmt.Errorf("%s has no TRNAMT", entries[0].Name())
+	}
+	return os.WriteFile(filepath.Join(folder, name), []byte(bad), 0o644)
 }

@@ -90,8 +90,19 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 		log.Info("serving MCP on stdio", "assistant", caderninho.LocalAssistant)
 		return srv.Run(ctx, &mcp.StdioTransport{})
 	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	return serveHTTP(ctx, svc, ln, *validate, log)
+}
+
+// serveHTTP answers Streamable HTTP at /mcp on ln for the assistants of the installation: every
+// request needs the bearer token of one of them (401 otherwise).
+func serveHTTP(ctx context.Context, svc *caderninho.Service, ln net.Listener, validate bool, log *slog.Logger) error {
+	s := svc.Store
 	svc.Identity = caderninho.FromToken()
-	srv, err := caderninho.NewServer(svc, caderninho.Options{ValidateOutput: *validate})
+	srv, err := caderninho.NewServer(svc, caderninho.Options{ValidateOutput: validate})
 	if err != nil {
 		return err
 	}
@@ -109,10 +120,6 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", verify(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
 		&mcp.StreamableHTTPOptions{Logger: log})))
-	ln, err := net.Listen("tcp", *addr)
-	if err != nil {
-		return err
-	}
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 64 << 10}
 	go func() {
 		<-ctx.Done()

@@ -9,11 +9,14 @@ Feature: tools/list publishes the caderninho tools with their effects, schemas a
 
   @C-E01 @C-V01 @C-V03
   Scenario: The catalogue lists the origin tools, each stating its effect
-    Then the listed tools are "caderninho_accounts, caderninho_transactions, caderninho_bills"
+    Then the listed tools are "caderninho_accounts, caderninho_transactions, caderninho_bills, caderninho_sync"
     And the tools "caderninho_accounts, caderninho_transactions, caderninho_bills" are annotated read-only, idempotent, closed-world and not destructive
+    And the tool "caderninho_sync" is annotated as not read-only, idempotent, open-world and not destructive
     And the description of "caderninho_accounts" contains "Consulta (só leitura; não altera nada)"
     And the description of "caderninho_transactions" contains "Consulta (só leitura; não altera nada)"
     And the description of "caderninho_bills" contains "Consulta (só leitura; não paga nada)"
+    And the description of "caderninho_sync" contains "Pede uma importação dos extratos novos"
+    And the description of "caderninho_sync" contains "Efeito: altera só dados locais"
     And the server instructions contain "Consultas e prévias leem; escritas alteram dados locais; caderninho_sync pede uma importação."
     And the server instructions contain "As quatro ferramentas caderninho_* preservam a visão bancária da origem"
 
