@@ -68,6 +68,7 @@ func initCaderninhoSteps(t *testing.T, sc *godog.ScenarioContext) {
 	sc.Step(`^the description of "([^"]*)" contains "([^"]*)"$`, w.descriptionContains)
 	sc.Step(`^the server instructions contain "([^"]*)"$`, w.instructionsContain)
 	sc.Step(`^every tool publishes its output schema from schemas/caderninho, bundled$`, w.publishesSchemas)
+	sc.Step(`^every tool's input examples pass its published input schema, and validating them calls nothing$`, w.examplesPass)
 	sc.Step(`^I call "([^"]*)"$`, func(ctx context.Context, tool string) error { return w.call(ctx, tool, "{}") })
 	sc.Step(`^I call "([^"]*)" with:$`, func(ctx context.Context, tool string, doc *godog.DocString) error {
 		return w.call(ctx, tool, doc.Content)
@@ -607,4 +608,54 @@ func (w *cadWorld) placeMalformed(name, connection string) error {
 		return fmt.Errorf("%s has no TRNAMT", entries[0].Name())
 	}
 	return os.WriteFile(filepath.Join(folder, name), []byte(bad), 0o644)
+}
+
+// examplesPass validates the examples of each published input schema against that schema alone,
+// and checks that nothing ran meanwhile: no import request, no revision moved.
+func (w *cadWorld) examplesPass(ctx context.Context) error {
+	before, err := w.store.Spaces(ctx)
+	if err != nil {
+		return err
+	}
+	for name, t := range w.tools {
+		b, err := json.Marshal(t.InputSchema)
+		if err != nil {
+			return err
+		}
+		doc, err := jsonschema.UnmarshalJSON(strings.NewReader(string(b)))
+		if err != nil {
+			return err
+		}
+		c := jsonschema.NewCompiler()
+		c.DefaultDraft(jsonschema.Draft2020)
+		c.AssertFormat()
+		if err := c.AddResource("published://"+name+".input.json", doc); err != nil {
+			return err
+		}
+		sch, err := c.Compile("published://" + name + ".input.json")
+		if err != nil {
+			return err
+		}
+		examples, _ := doc.(map[string]any)["examples"].([]any)
+		if len(examples) == 0 {
+			return fmt.Errorf("%s publishes no examples", name)
+		}
+		for i, ex := range examples {
+			if err := sch.Validate(ex); err != nil {
+				return fmt.Errorf("%s example %d breaks its input schema: %v", name, i, err)
+			}
+		}
+	}
+	after, err := w.store.Spaces(ctx)
+	if err != nil {
+		return err
+	}
+	if d := cmp.Diff(before, after); d != "" {
+		return fmt.Errorf("revisions moved while validating examples:\n%s", d)
+	}
+	var n int
+	if err := w.store.DB().SQL().QueryRowContext(ctx, "SELECT COUNT(*) FROM cad_syncs").Scan(&n); err != nil || n != 0 {
+		return fmt.Errorf("%d import requests exist after validating examples (%v)", n, err)
+	}
+	return nil
 }

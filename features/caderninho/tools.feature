@@ -28,6 +28,10 @@ Feature: tools/list publishes the caderninho tools with their effects, schemas a
   Scenario: Every tool publishes its input and output schemas exactly as written in schemas/caderninho
     Then every tool publishes its output schema from schemas/caderninho, bundled
 
+  @C-S03
+  Scenario: Reference examples use fictitious names and ids and pass the input schemas without running anything
+    Then every tool's input examples pass its published input schema, and validating them calls nothing
+
   @C-S01
   Scenario: structuredContent is canonical and repeated as JSON text for compatibility
     When I call "caderninho_accounts"
