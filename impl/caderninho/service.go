@@ -137,7 +137,8 @@ func (s *Service) Tools() []mcpserver.Tool {
 			Description: "Pede uma importação dos extratos novos nas pastas das conexões (todas, ou as de connections) e devolve a solicitação " +
 				"com seu estado e o resultado por conexão. Efeito: altera só dados locais (traz transações novas para a visão de origem e " +
 				"aumenta a revisão dos espaços que mudaram); não acessa nem altera nada na instituição. Exige idempotency_key: repetir a mesma " +
-				"chave com os mesmos argumentos devolve a mesma solicitação e seu estado, sem importar de novo. Use depois de salvar extratos " +
+				"chave com os mesmos argumentos devolve a mesma solicitação e seu estado, sem importar de novo; com a rede incerta, repita " +
+				"apenas a mesma operação com a mesma chave. Use depois de salvar extratos " +
 				"novos, ou para acompanhar uma importação em segundo plano (waitSeconds: 0 responde sem esperar).",
 			Annotations: syncAnnotations,
 			Handler:     s.sync,

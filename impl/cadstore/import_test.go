@@ -360,3 +360,25 @@ func TestRegisterAgain(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+func TestConcurrentImportsDoNotDuplicate(t *testing.T) {
+	s, _ := setup(t)
+	errs := make(chan error, 3)
+	for range 3 {
+		go func() {
+			_, err := s.ImportConnections(ctx, nil)
+			errs <- err
+		}()
+	}
+	for range 3 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if d := cmp.Diff(demoFacts, accountFacts(t, s)); d != "" {
+		t.Errorf("accounts (-want +got):\n%s", d)
+	}
+	if got := revisions(t, s); !cmp.Equal(got, map[string]int64{"casa": 4, "atelie": 2}) {
+		t.Errorf("revisions: %v", got)
+	}
+}

@@ -248,9 +248,21 @@ func (s *Store) importFiles(ctx context.Context, c Connection, files []statement
 	}
 	defer tx.Rollback()
 	now := s.now()
-	// Locks the connection: a concurrent import of it (another replica) waits here.
+	// Lock order, as Register's: the space, then the connection. A concurrent import of the
+	// connection (another replica) waits here.
+	if _, err := tx.ExecContext(ctx, s.q("UPDATE cad_spaces SET revision = revision WHERE id = ?"), c.SpaceID); err != nil {
+		return nil, fmt.Errorf("locking space %s: %w", c.SpaceKey, err)
+	}
 	if _, err := tx.ExecContext(ctx, s.q("UPDATE cad_connections SET last_attempt_at = ? WHERE id = ?"), now, c.ID); err != nil {
 		return nil, fmt.Errorf("locking connection %s: %w", c.Key, err)
+	}
+	var spaceID int64
+	if err := tx.QueryRowContext(ctx, s.q("SELECT space_id FROM cad_connections WHERE id = ?"), c.ID).Scan(&spaceID); err != nil {
+		return nil, fmt.Errorf("reading connection %s: %w", c.Key, err)
+	}
+	if spaceID != c.SpaceID {
+		// Moved to another space by a registration since it was listed: retry later.
+		return &FileError{Message: "a conexão mudou de espaço durante a importação; peça a importação de novo"}, nil
 	}
 	known, err := s.knownFiles(ctx, tx, c.ID)
 	if err != nil {
