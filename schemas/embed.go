@@ -5,5 +5,5 @@ import "embed"
 
 // FS holds schemas/<server>/*.json exactly as written; bundled copies are derived from it.
 //
-//go:embed lumo/*.json
+//go:embed lumo/*.json caderninho/*.json
 var FS embed.FS

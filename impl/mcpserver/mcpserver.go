@@ -53,6 +53,9 @@ type Binder struct {
 	Schemas        *schemacheck.Set
 	Log            *slog.Logger
 	ValidateOutput bool // check every structured result against the output schema (tests, and a serve flag)
+	// TextJSON adds, after the text for the model, a second text block with the structuredContent
+	// serialised as JSON, for clients that do not read structuredContent (caderninho's contract).
+	TextJSON bool
 }
 
 // Published returns the bundled input and output schemas of a tool, exactly as tools/list shows them.
@@ -114,7 +117,7 @@ func (b *Binder) handler(t Tool) mcp.ToolHandler {
 			}
 		}
 		return &mcp.CallToolResult{
-			Content:           []mcp.Content{&mcp.TextContent{Text: reply.Text}},
+			Content:           b.content(reply.Text, structured),
 			StructuredContent: json.RawMessage(structured),
 		}, nil
 	}
@@ -149,7 +152,15 @@ func (b *Binder) errorResult(tool string, te *ToolError) (*mcp.CallToolResult, e
 	}
 	return &mcp.CallToolResult{
 		IsError:           true,
-		Content:           []mcp.Content{&mcp.TextContent{Text: text}},
+		Content:           b.content(text, structured),
 		StructuredContent: json.RawMessage(structured),
 	}, nil
+}
+
+// content is the text for the model and, with TextJSON, the structured result as JSON text.
+func (b *Binder) content(text string, structured []byte) []mcp.Content {
+	if !b.TextJSON {
+		return []mcp.Content{&mcp.TextContent{Text: text}}
+	}
+	return []mcp.Content{&mcp.TextContent{Text: text}, &mcp.TextContent{Text: string(structured)}}
 }

@@ -1,0 +1,116 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/lumo-caderninho/mcp/impl/cadstore"
+	"github.com/lumo-caderninho/mcp/impl/installation"
+	"github.com/lumo-caderninho/mcp/impl/ptbr"
+	"github.com/lumo-caderninho/mcp/impl/store"
+	"github.com/lumo-caderninho/mcp/impl/yamldoc"
+)
+
+func importInstallation(ctx context.Context, args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("import", flag.ContinueOnError)
+	dsn := dbFlag(fs)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return errors.New("informe o caminho do installation.yaml: caderninho import [--db DSN] caminho/installation.yaml")
+	}
+	if *dsn == "" {
+		dir, err := dataDir()
+		if err != nil {
+			return err
+		}
+		*dsn = filepath.Join(dir, "caderninho.db")
+	}
+	db, err := store.Open(ctx, *dsn)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	return importInto(ctx, cadstore.New(db), fs.Arg(0), stdout)
+}
+
+// importInto registers the installation at path and imports every connection's statements.
+func importInto(ctx context.Context, s *cadstore.Store, path string, stdout io.Writer) error {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return err
+	}
+	shown := filepath.Dir(path) // how the operator named the folder, for messages
+	if st, err := os.Stat(abs); err == nil && st.IsDir() {
+		abs, shown = filepath.Join(abs, "installation.yaml"), path
+	}
+	root := filepath.Dir(abs)
+	inst, err := installation.Load(os.DirFS(root), filepath.Base(abs))
+	var errs yamldoc.Errors
+	if errors.As(err, &errs) {
+		for _, e := range errs {
+			e.File = filepath.Join(shown, e.File)
+		}
+		return errs
+	}
+	if err != nil {
+		return err
+	}
+	sum, err := s.Register(ctx, inst, root)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "Instalação registrada: %s, %s, %s, %s.\n", ptbr.Count(sum.People, "pessoa", "pessoas"),
+		ptbr.Count(sum.Spaces, "espaço", "espaços"), ptbr.Count(sum.Connections, "conexão", "conexões"),
+		ptbr.Count(sum.Assistants, "assistente", "assistentes"))
+	if len(sum.Removed) > 0 {
+		fmt.Fprintf(stdout, "Removidos por não estarem mais no arquivo: %s.\n", ptbr.List(sum.Removed))
+	}
+	outs, err := s.ImportConnections(ctx, nil)
+	failed := 0
+	for _, o := range outs {
+		fmt.Fprintf(stdout, "  %s: %s\n", o.Connection, describeOutcome(o))
+		if o.Status == cadstore.StatusFailed {
+			failed++
+		}
+	}
+	if err != nil {
+		return err
+	}
+	if failed > 0 {
+		return fmt.Errorf("a importação de %s falhou e nada dela mudou; corrija o arquivo indicado e rode de novo (as outras foram importadas)",
+			ptbr.Count(failed, "conexão", "conexões"))
+	}
+	return nil
+}
+
+func describeOutcome(o cadstore.Outcome) string {
+	if o.Status == cadstore.StatusFailed {
+		return "ERRO " + o.Error.String()
+	}
+	if o.NewFiles == 0 {
+		return "nenhum extrato novo"
+	}
+	parts := []string{
+		ptbr.Count(o.NewFiles, "arquivo novo", "arquivos novos"),
+		ptbr.Count(o.NewTransactions, "transação nova", "transações novas"),
+	}
+	if o.Duplicates > 0 {
+		parts = append(parts, ptbr.Count(o.Duplicates, "já importada", "já importadas"))
+	}
+	if o.NewAccounts > 0 {
+		parts = append(parts, ptbr.Count(o.NewAccounts, "conta nova", "contas novas"))
+	}
+	s := strings.Join(parts, ", ")
+	if o.RevisionBumped {
+		s += "; nova revisão do espaço " + o.Space
+	}
+	return s
+}

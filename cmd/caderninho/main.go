@@ -1,0 +1,82 @@
+// Command caderninho is the caderninho MCP server: import an installation, serve (stdio or HTTP),
+// call a tool.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+)
+
+const usage = `caderninho: servidor MCP de finanças da casa.
+
+Uso:
+  caderninho import [--db DSN] caminho/installation.yaml
+  caderninho serve  [--db DSN] [--http 127.0.0.1:PORT] [--validate-output]
+  caderninho call   [--db DSN] FERRAMENTA '{"arg": ...}'
+
+--db (ou CADERNINHO_DB): postgres://... para PostgreSQL; qualquer outro valor é um arquivo SQLite.
+Sem --db, usa o SQLite em ~/.local/share/caderninho/caderninho.db; serve e call o criam com a
+instalação de demonstração (copiada para ~/.local/share/caderninho/demo) quando ele está vazio.
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	log := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	if err := run(ctx, os.Args[1:], os.Stdout, log); err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "caderninho:", err)
+		}
+		os.Exit(2)
+	}
+}
+
+func run(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger) error {
+	if len(args) == 0 {
+		fmt.Fprint(os.Stderr, usage)
+		return flag.ErrHelp
+	}
+	switch args[0] {
+	case "import":
+		return importInstallation(ctx, args[1:], stdout)
+	case "serve":
+		return serve(ctx, args[1:], log)
+	case "call":
+		return call(ctx, args[1:], stdout, log)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	fmt.Fprint(os.Stderr, usage)
+	return fmt.Errorf("comando desconhecido %q", args[0])
+}
+
+// dbFlag registers --db with CADERNINHO_DB as its default.
+func dbFlag(fs *flag.FlagSet) *string {
+	return fs.String("db", os.Getenv("CADERNINHO_DB"), "DSN: postgres://... ou caminho de arquivo SQLite (padrão: CADERNINHO_DB, ou o SQLite embutido)")
+}
+
+// dataDir is $XDG_DATA_HOME/caderninho or ~/.local/share/caderninho, created.
+func dataDir() (string, error) {
+	base := os.Getenv("XDG_DATA_HOME")
+	if !filepath.IsAbs(base) { // the XDG spec says to ignore a relative path
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("finding the data directory: %w", err)
+		}
+		base = filepath.Join(home, ".local", "share")
+	}
+	dir := filepath.Join(base, "caderninho")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("creating the data directory: %w", err)
+	}
+	return dir, nil
+}

@@ -1,0 +1,195 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/lumo-caderninho/mcp/impl/caderninho"
+	"github.com/lumo-caderninho/mcp/impl/cadstore"
+	"github.com/lumo-caderninho/mcp/impl/demo"
+	"github.com/lumo-caderninho/mcp/impl/store"
+)
+
+// openStore opens dsn, or the embedded default: created, migrated and, while it has no
+// installation, loaded with the demo installation copied into the data directory.
+func openStore(ctx context.Context, dsn string, log *slog.Logger) (*cadstore.Store, error) {
+	seed := dsn == ""
+	var dir string
+	if seed {
+		var err error
+		if dir, err = dataDir(); err != nil {
+			return nil, err
+		}
+		dsn = filepath.Join(dir, "caderninho.db")
+	}
+	db, err := store.Open(ctx, dsn)
+	if err != nil {
+		return nil, err
+	}
+	s := cadstore.New(db)
+	if !seed {
+		return s, nil
+	}
+	if _, err := s.Installation(ctx); !errors.Is(err, cadstore.ErrNoInstallation) {
+		if err != nil {
+			db.Close()
+			return nil, err
+		}
+		return s, nil
+	}
+	demoDir := filepath.Join(dir, "demo")
+	if err := os.MkdirAll(demoDir, 0o700); err != nil {
+		db.Close()
+		return nil, err
+	}
+	if err := demo.CopyCaderninho(demoDir); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("copying the demo installation: %w", err)
+	}
+	if err := importInto(ctx, s, filepath.Join(demoDir, "installation.yaml"), io.Discard); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("importing the demo installation: %w", err)
+	}
+	log.Info("demo installation loaded", "db", dsn, "statements", filepath.Join(demoDir, "ofx"))
+	return s, nil
+}
+
+func serve(ctx context.Context, args []string, log *slog.Logger) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	dsn := dbFlag(fs)
+	addr := fs.String("http", "", "serve Streamable HTTP em /mcp neste endereço (ex.: 127.0.0.1:8080) em vez de stdio; exige o token de um assistente")
+	validate := fs.Bool("validate-output", false, "confere cada resultado contra o schema de saída publicado")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	s, err := openStore(ctx, *dsn, log)
+	if err != nil {
+		return err
+	}
+	defer s.DB().Close()
+	svc := &caderninho.Service{Store: s, Log: log}
+	if *addr == "" {
+		svc.Identity = caderninho.Fixed(caderninho.LocalAssistant)
+		srv, err := caderninho.NewServer(svc, caderninho.Options{ValidateOutput: *validate})
+		if err != nil {
+			return err
+		}
+		log.Info("serving MCP on stdio", "assistant", caderninho.LocalAssistant)
+		return srv.Run(ctx, &mcp.StdioTransport{})
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	return serveHTTP(ctx, svc, ln, *validate, log)
+}
+
+// serveHTTP answers Streamable HTTP at /mcp on ln for the assistants of the installation: every
+// request needs the bearer token of one of them (401 otherwise).
+func serveHTTP(ctx context.Context, svc *caderninho.Service, ln net.Listener, validate bool, log *slog.Logger) error {
+	s := svc.Store
+	svc.Identity = caderninho.FromToken()
+	srv, err := caderninho.NewServer(svc, caderninho.Options{ValidateOutput: validate})
+	if err != nil {
+		return err
+	}
+	verify := auth.RequireBearerToken(func(ctx context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
+		a, err := s.AssistantByToken(ctx, token)
+		if errors.Is(err, cadstore.ErrNotFound) {
+			return nil, fmt.Errorf("%w: token desconhecido", auth.ErrInvalidToken)
+		}
+		if err != nil {
+			log.Error("verifying a bearer token", "err", err)
+			return nil, fmt.Errorf("%w: não foi possível verificar o token", auth.ErrInvalidToken)
+		}
+		return &auth.TokenInfo{UserID: a.Name, Expiration: time.Now().Add(time.Hour)}, nil
+	}, &auth.RequireBearerTokenOptions{})
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", verify(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
+		&mcp.StreamableHTTPOptions{Logger: log})))
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 64 << 10}
+	go func() {
+		<-ctx.Done()
+		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		hs.Shutdown(shutdown)
+	}()
+	log.Info("serving MCP over HTTP", "url", "http://"+ln.Addr().String()+"/mcp")
+	if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+func call(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger) error {
+	fs := flag.NewFlagSet("call", flag.ContinueOnError)
+	dsn := dbFlag(fs)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() < 1 || fs.NArg() > 2 {
+		return errors.New(`uso: caderninho call [--db DSN] FERRAMENTA '{"arg": ...}'`)
+	}
+	argsJSON := "{}"
+	if fs.NArg() == 2 {
+		argsJSON = fs.Arg(1)
+	}
+	var toolArgs map[string]any
+	if err := json.Unmarshal([]byte(argsJSON), &toolArgs); err != nil {
+		return fmt.Errorf("os argumentos da ferramenta precisam ser um objeto JSON: %w", err)
+	}
+	s, err := openStore(ctx, *dsn, log)
+	if err != nil {
+		return err
+	}
+	defer s.DB().Close()
+	svc := &caderninho.Service{Store: s, Log: log, Identity: caderninho.Fixed(caderninho.LocalAssistant)}
+	srv, err := caderninho.NewServer(svc, caderninho.Options{ValidateOutput: true})
+	if err != nil {
+		return err
+	}
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := srv.Connect(ctx, st, nil)
+	if err != nil {
+		return err
+	}
+	defer ss.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "caderninho-call", Version: caderninho.Version}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		return err
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: fs.Arg(0), Arguments: toolArgs})
+	if err != nil {
+		return err
+	}
+	if len(res.Content) > 0 { // the second block repeats structuredContent as JSON
+		if t, ok := res.Content[0].(*mcp.TextContent); ok {
+			fmt.Fprintln(stdout, t.Text)
+		}
+	}
+	if res.StructuredContent != nil {
+		b, err := json.MarshalIndent(res.StructuredContent, "", "  ")
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "\nstructuredContent:\n%s\n", b)
+	}
+	if res.IsError {
+		return errors.New("a ferramenta respondeu com erro")
+	}
+	return nil
+}

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/lumo-caderninho/mcp/impl/caderninho"
+	"github.com/lumo-caderninho/mcp/impl/cadstore"
+	"github.com/lumo-caderninho/mcp/impl/demo"
+	"github.com/lumo-caderninho/mcp/impl/store/storetest"
+)
+
+// bearer adds a token to every request.
+type bearer struct {
+	token string
+	base  http.RoundTripper
+}
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return b.base.RoundTrip(r)
+}
+
+func TestImportThenServeHTTPWithAssistantTokens(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	dir := t.TempDir()
+	if err := demo.CopyCaderninho(dir); err != nil {
+		t.Fatal(err)
+	}
+	s := cadstore.New(storetest.Open(t))
+	var out bytes.Buffer
+	if err := importInto(ctx, s, filepath.Join(dir, "installation.yaml"), &out); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"Instalação registrada: 2 pessoas, 2 espaços, 4 conexões, 1 assistente.",
+		"  aurora-marina: 3 arquivos novos, 132 transações novas, 13 já importadas, 1 conta nova; nova revisão do espaço casa",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("import output lacks %q:\n%s", want, out.String())
+		}
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	errc := make(chan error, 1)
+	go func() { errc <- serveHTTP(ctx, &caderninho.Service{Store: s, Log: log}, ln, true, log) }()
+	url := "http://" + ln.Addr().String() + "/mcp"
+
+	initialize := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+	for name, token := range map[string]string{"no token": "", "unknown token": "tok-outro"} {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(initialize))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusUnauthorized {
+			t.Errorf("%s: status %d, want 401", name, resp.StatusCode)
+		}
+	}
+
+	client := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil)
+	session, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url,
+		HTTPClient: &http.Client{Transport: bearer{"tok-assistente", http.DefaultTransport}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer session.Close()
+	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "caderninho_accounts", Arguments: map[string]any{"person": "rafael"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "2 contas e cartões") {
+		t.Errorf("accounts over HTTP: %+v", res.Content[0])
+	}
+	cancel()
+	if err := <-errc; err != nil {
+		t.Errorf("serve: %v", err)
+	}
+}

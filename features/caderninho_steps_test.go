@@ -1,0 +1,661 @@
+package features
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/cucumber/godog"
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/lumo-caderninho/mcp/impl/caderninho"
+	"github.com/lumo-caderninho/mcp/impl/cadstore"
+	"github.com/lumo-caderninho/mcp/impl/demo"
+	"github.com/lumo-caderninho/mcp/impl/installation"
+	"github.com/lumo-caderninho/mcp/impl/store/storetest"
+)
+
+// cadWorld is one caderninho scenario: a copy of the demo installation in a temporary folder,
+// a fresh database, a client session and the last answer.
+type cadWorld struct {
+	t          *testing.T
+	store      *cadstore.Store
+	dir        string
+	session    *mcp.ClientSession
+	tools      map[string]*mcp.Tool
+	schemas    map[string]*jsonschema.Schema
+	result     *mcp.CallToolResult
+	structured any
+	text       string // the first text block: what the model reads
+	jsonText   string // the second text block: structuredContent as JSON
+	saved      map[string]any
+	pages      []any // transactions gathered by reading every page
+}
+
+func initCaderninhoSteps(t *testing.T, sc *godog.ScenarioContext) {
+	w := &cadWorld{t: t}
+	sc.Before(func(ctx context.Context, _ *godog.Scenario) (context.Context, error) {
+		w.dir = t.TempDir()
+		if err := demo.CopyCaderninho(w.dir); err != nil {
+			return ctx, err
+		}
+		w.store = cadstore.New(storetest.Open(t))
+		w.saved = map[string]any{}
+		return ctx, nil
+	})
+	sc.After(func(ctx context.Context, _ *godog.Scenario, err error) (context.Context, error) {
+		if w.session != nil {
+			w.session.Close()
+		}
+		w.store.DB().Close()
+		return ctx, nil
+	})
+	sc.Step(`^the demo installation is imported$`, w.demoImported)
+	sc.Step(`^I am connected as the local assistant$`, w.connect)
+	sc.Step(`^the listed tools are "([^"]*)"$`, w.toolsAre)
+	sc.Step(`^the tools "([^"]*)" are annotated read-only, idempotent, closed-world and not destructive$`, w.annotatedReadOnly)
+	sc.Step(`^the tool "([^"]*)" is annotated as not read-only, idempotent, open-world and not destructive$`, w.annotatedSync)
+	sc.Step(`^the description of "([^"]*)" contains "([^"]*)"$`, w.descriptionContains)
+	sc.Step(`^the server instructions contain "([^"]*)"$`, w.instructionsContain)
+	sc.Step(`^every tool publishes its output schema from schemas/caderninho, bundled$`, w.publishesSchemas)
+	sc.Step(`^every tool's input examples pass its published input schema, and validating them calls nothing$`, w.examplesPass)
+	sc.Step(`^I call "([^"]*)"$`, func(ctx context.Context, tool string) error { return w.call(ctx, tool, "{}") })
+	sc.Step(`^I call "([^"]*)" with:$`, func(ctx context.Context, tool string, doc *godog.DocString) error {
+		return w.call(ctx, tool, doc.Content)
+	})
+	sc.Step(`^I call "([^"]*)" with '(.*)'$`, w.call)
+	sc.Step(`^the call succeeds$`, w.succeeds)
+	sc.Step(`^the call fails with code "([^"]*)"$`, w.failsWith)
+	sc.Step(`^the text contains "(.*)"$`, func(s string) error { return w.textContains(strings.ReplaceAll(s, `\"`, `"`)) })
+	sc.Step(`^the text contains:$`, func(doc *godog.DocString) error { return w.textContains(doc.Content) })
+	sc.Step(`^the text does not contain "(.*)"$`, w.textLacks)
+	sc.Step(`^the second text block is the structuredContent as JSON$`, w.jsonBlock)
+	sc.Step(`^"([^"]*)" is:$`, w.valueIs)
+	sc.Step(`^"([^"]*)" is '(.*)'$`, func(path, want string) error { return w.valueIs(path, &godog.DocString{Content: want}) })
+	sc.Step(`^"([^"]*)" has (\d+) items?$`, w.hasItems)
+	sc.Step(`^"([^"]*)" includes:$`, w.includes)
+	sc.Step(`^"([^"]*)" is a string of digits$`, w.isDigits)
+	sc.Step(`^I remember "([^"]*)" as "([^"]*)"$`, w.remember)
+	sc.Step(`^I read every page of "caderninho_transactions" with '(.*)'$`, w.readAllPages)
+	sc.Step(`^the pages hold (\d+) transactions$`, w.pagesHold)
+	sc.Step(`^their amounts sum to "(-?\d+)" "([A-Z]{3})"$`, w.pagesSum)
+	sc.Step(`^no transaction id repeats and no FITID repeats within an account$`, w.noRepeats)
+	sc.Step(`^FITID "([^"]*)" appears once in each of the accounts "([^"]*)"$`, w.fitidIn)
+	sc.Step(`^every transaction dated from "([^"]*)" to "([^"]*)"$`, w.datedWithin)
+	sc.Step(`^the statement "([^"]*)" is placed in the folder of "([^"]*)"$`, w.placeStatement)
+	sc.Step(`^a malformed statement "([^"]*)" is placed in the folder of "([^"]*)"$`, w.placeMalformed)
+}
+
+func (w *cadWorld) demoImported(ctx context.Context) error {
+	inst, err := installation.Load(os.DirFS(w.dir), "installation.yaml")
+	if err != nil {
+		return err
+	}
+	if _, err := w.store.Register(ctx, inst, w.dir); err != nil {
+		return err
+	}
+	outs, err := w.store.ImportConnections(ctx, nil)
+	if err != nil {
+		return err
+	}
+	for _, o := range outs {
+		if o.Status != cadstore.StatusImported {
+			return fmt.Errorf("importing %s: %+v", o.Connection, o)
+		}
+	}
+	return nil
+}
+
+func (w *cadWorld) connect(ctx context.Context) error {
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	svc := &caderninho.Service{Store: w.store, Log: log, Identity: caderninho.Fixed(caderninho.LocalAssistant)}
+	srv, err := caderninho.NewServer(svc, caderninho.Options{ValidateOutput: true})
+	if err != nil {
+		return err
+	}
+	ct, st := mcp.NewInMemoryTransports()
+	if _, err := srv.Connect(ctx, st, nil); err != nil {
+		return err
+	}
+	w.session, err = mcp.NewClient(&mcp.Implementation{Name: "features", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		return err
+	}
+	list, err := w.session.ListTools(ctx, nil)
+	if err != nil {
+		return err
+	}
+	w.tools, w.schemas = map[string]*mcp.Tool{}, map[string]*jsonschema.Schema{}
+	for _, tool := range list.Tools {
+		w.tools[tool.Name] = tool
+		sch, err := compilePublished(tool.Name, tool.OutputSchema)
+		if err != nil {
+			return err
+		}
+		w.schemas[tool.Name] = sch
+	}
+	return nil
+}
+
+func (w *cadWorld) toolsAre(list string) error {
+	var got []string
+	for name := range w.tools {
+		got = append(got, name)
+	}
+	sort.Strings(got)
+	want := strings.Split(list, ", ")
+	sort.Strings(want)
+	if d := cmp.Diff(want, got); d != "" {
+		return fmt.Errorf("tools differ (-want +got):\n%s", d)
+	}
+	return nil
+}
+
+func (w *cadWorld) annotatedReadOnly(list string) error {
+	for _, name := range strings.Split(list, ", ") {
+		t := w.tools[name]
+		if t == nil {
+			return fmt.Errorf("tool %s is not listed", name)
+		}
+		a := t.Annotations
+		if a == nil || !a.ReadOnlyHint || !a.IdempotentHint || a.OpenWorldHint == nil || *a.OpenWorldHint ||
+			a.DestructiveHint == nil || *a.DestructiveHint {
+			b, _ := json.Marshal(a)
+			return fmt.Errorf("tool %s annotations: %s", name, b)
+		}
+	}
+	return nil
+}
+
+func (w *cadWorld) annotatedSync(name string) error {
+	t := w.tools[name]
+	if t == nil {
+		return fmt.Errorf("tool %s is not listed", name)
+	}
+	a := t.Annotations
+	if a == nil || a.ReadOnlyHint || !a.IdempotentHint || a.OpenWorldHint == nil || !*a.OpenWorldHint ||
+		a.DestructiveHint == nil || *a.DestructiveHint {
+		b, _ := json.Marshal(a)
+		return fmt.Errorf("tool %s annotations: %s", name, b)
+	}
+	return nil
+}
+
+func (w *cadWorld) descriptionContains(name, s string) error {
+	t := w.tools[name]
+	if t == nil {
+		return fmt.Errorf("tool %s is not listed", name)
+	}
+	if t.Title == "" || !strings.Contains(t.Description, s) {
+		return fmt.Errorf("tool %s: title %q, description %q lacks %q", name, t.Title, t.Description, s)
+	}
+	return nil
+}
+
+func (w *cadWorld) instructionsContain(s string) error {
+	ins := w.session.InitializeResult().Instructions
+	if !strings.Contains(ins, s) {
+		return fmt.Errorf("instructions lack %q:\n%s", s, ins)
+	}
+	return nil
+}
+
+// publishesSchemas compares each published schema with its source file, refs to common.json
+// made local, independently of the bundler.
+func (w *cadWorld) publishesSchemas() error {
+	common, err := sourceSchema("caderninho", "common.json")
+	if err != nil {
+		return err
+	}
+	commonDefs, _ := common["$defs"].(map[string]any)
+	for name, t := range w.tools {
+		if t.OutputSchema == nil {
+			return fmt.Errorf("%s publishes no output schema", name)
+		}
+		for suffix, published := range map[string]any{".input.json": t.InputSchema, ".output.json": t.OutputSchema} {
+			src, err := sourceSchema("caderninho", name+suffix)
+			if err != nil {
+				return err
+			}
+			var pub map[string]any
+			b, _ := json.Marshal(published)
+			if err := json.Unmarshal(b, &pub); err != nil {
+				return err
+			}
+			if strings.Contains(string(b), ".json#") {
+				return fmt.Errorf("%s%s published with a reference to another file", name, suffix)
+			}
+			pubDefs, _ := pub["$defs"].(map[string]any)
+			srcDefs, _ := src["$defs"].(map[string]any)
+			delete(pub, "$defs")
+			delete(src, "$defs")
+			if d := cmp.Diff(src, pub); d != "" {
+				return fmt.Errorf("%s%s published differently from schemas/ (-source +published):\n%s", name, suffix, d)
+			}
+			for def, body := range pubDefs {
+				want, ok := srcDefs[def]
+				if !ok {
+					want = commonDefs[def]
+				}
+				if d := cmp.Diff(want, body); d != "" {
+					return fmt.Errorf("%s%s $defs/%s differs from its source:\n%s", name, suffix, def, d)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+var savedRef = regexp.MustCompile(`\{\{([a-zA-Z_]+)\}\}`)
+
+// subst replaces {{name}} by the JSON of a remembered value.
+func (w *cadWorld) subst(s string) (string, error) {
+	var err error
+	s = savedRef.ReplaceAllStringFunc(s, func(m string) string {
+		name := savedRef.FindStringSubmatch(m)[1]
+		v, ok := w.saved[name]
+		if !ok {
+			err = fmt.Errorf("nothing remembered as %q", name)
+			return m
+		}
+		b, _ := json.Marshal(v)
+		return string(b)
+	})
+	return s, err
+}
+
+// call runs a tool and checks the structured result against the published output schema, always.
+func (w *cadWorld) call(ctx context.Context, tool, args string) error {
+	args, err := w.subst(args)
+	if err != nil {
+		return err
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(args), &m); err != nil {
+		return fmt.Errorf("scenario arguments are not a JSON object: %w", err)
+	}
+	res, err := w.session.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: m})
+	if err != nil {
+		return err
+	}
+	w.result, w.text, w.jsonText = res, "", ""
+	if len(res.Content) != 2 {
+		return fmt.Errorf("%s returned %d content blocks, want the text and its JSON", tool, len(res.Content))
+	}
+	t0, ok0 := res.Content[0].(*mcp.TextContent)
+	t1, ok1 := res.Content[1].(*mcp.TextContent)
+	if !ok0 || !ok1 {
+		return fmt.Errorf("%s content blocks are not text", tool)
+	}
+	w.text, w.jsonText = t0.Text, t1.Text
+	if res.StructuredContent == nil {
+		return fmt.Errorf("%s returned no structuredContent (text: %s)", tool, w.text)
+	}
+	b, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		return err
+	}
+	w.structured = nil
+	if err := json.Unmarshal(b, &w.structured); err != nil {
+		return err
+	}
+	sch := w.schemas[tool]
+	if sch == nil {
+		return fmt.Errorf("tool %s is not listed", tool)
+	}
+	inst, err := jsonschema.UnmarshalJSON(strings.NewReader(string(b)))
+	if err != nil {
+		return err
+	}
+	if err := sch.Validate(inst); err != nil {
+		return fmt.Errorf("%s structuredContent breaks its published output schema: %v\n%s", tool, err, b)
+	}
+	return nil
+}
+
+func (w *cadWorld) succeeds() error {
+	if w.result.IsError {
+		return fmt.Errorf("call failed: %s", w.text)
+	}
+	return nil
+}
+
+func (w *cadWorld) failsWith(code string) error {
+	if !w.result.IsError {
+		return fmt.Errorf("call succeeded, want error %s; text: %s", code, w.text)
+	}
+	got, _ := lookup(w.structured, "error.code")
+	if len(got) != 1 || got[0] != code {
+		return fmt.Errorf("error code %v, want %s; text: %s", got, code, w.text)
+	}
+	return nil
+}
+
+func (w *cadWorld) textContains(s string) error {
+	if !strings.Contains(w.text, strings.TrimSpace(s)) {
+		return fmt.Errorf("text lacks %q; text is:\n%s", s, w.text)
+	}
+	return nil
+}
+
+func (w *cadWorld) textLacks(s string) error {
+	if strings.Contains(w.text, s) {
+		return fmt.Errorf("text contains %q; text is:\n%s", s, w.text)
+	}
+	return nil
+}
+
+func (w *cadWorld) jsonBlock() error {
+	var fromText any
+	if err := json.Unmarshal([]byte(w.jsonText), &fromText); err != nil {
+		return fmt.Errorf("second text block is not JSON: %v\n%s", err, w.jsonText)
+	}
+	if d := cmp.Diff(w.structured, fromText); d != "" {
+		return fmt.Errorf("JSON text differs from structuredContent:\n%s", d)
+	}
+	return nil
+}
+
+func (w *cadWorld) expected(doc string) (any, error) {
+	doc, err := w.subst(doc)
+	if err != nil {
+		return nil, err
+	}
+	var v any
+	if err := json.Unmarshal([]byte(doc), &v); err != nil {
+		return nil, fmt.Errorf("scenario expectation is not JSON: %w", err)
+	}
+	return v, nil
+}
+
+func (w *cadWorld) at(path string) (any, error) {
+	vals, multi := lookup(w.structured, path)
+	if multi {
+		if vals == nil {
+			vals = []any{}
+		}
+		return vals, nil
+	}
+	if len(vals) == 0 {
+		b, _ := json.Marshal(w.structured)
+		return nil, fmt.Errorf("%s is absent in %s", path, b)
+	}
+	return vals[0], nil
+}
+
+func (w *cadWorld) valueIs(path string, doc *godog.DocString) error {
+	want, err := w.expected(doc.Content)
+	if err != nil {
+		return err
+	}
+	got, err := w.at(path)
+	if err != nil {
+		return err
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		return fmt.Errorf("%s differs (-want +got):\n%s", path, d)
+	}
+	return nil
+}
+
+func (w *cadWorld) hasItems(path string, n int) error {
+	got, err := w.at(path)
+	if err != nil {
+		return err
+	}
+	list, ok := got.([]any)
+	if !ok || len(list) != n {
+		return fmt.Errorf("%s has %d items, want %d", path, len(list), n)
+	}
+	return nil
+}
+
+func (w *cadWorld) includes(path string, doc *godog.DocString) error {
+	want, err := w.expected(doc.Content)
+	if err != nil {
+		return err
+	}
+	got, err := w.at(path)
+	if err != nil {
+		return err
+	}
+	list, _ := got.([]any)
+	for _, wi := range want.([]any) {
+		found := false
+		for _, gi := range list {
+			if subset(wi, gi) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			b, _ := json.Marshal(wi)
+			g, _ := json.MarshalIndent(list, "", " ")
+			return fmt.Errorf("%s has no item including %s; items:\n%s", path, b, g)
+		}
+	}
+	return nil
+}
+
+var digitsOnly = regexp.MustCompile(`^-?[0-9]+$`)
+
+func (w *cadWorld) isDigits(path string) error {
+	vals, _ := lookup(w.structured, path)
+	if len(vals) == 0 {
+		return fmt.Errorf("%s is absent", path)
+	}
+	for _, v := range vals {
+		s, ok := v.(string)
+		if !ok || !digitsOnly.MatchString(s) {
+			return fmt.Errorf("%s holds %#v, not a string of digits", path, v)
+		}
+	}
+	return nil
+}
+
+func (w *cadWorld) remember(path, name string) error {
+	v, err := w.at(path)
+	if err != nil {
+		return err
+	}
+	w.saved[name] = v
+	return nil
+}
+
+// readAllPages calls caderninho_transactions with args, then with each nextCursor, collecting
+// every transaction; each page is validated like any call.
+func (w *cadWorld) readAllPages(ctx context.Context, args string) error {
+	w.pages = nil
+	var m map[string]any
+	if err := json.Unmarshal([]byte(args), &m); err != nil {
+		return err
+	}
+	for page := 0; ; page++ {
+		if page > 1000 {
+			return fmt.Errorf("more than 1000 pages")
+		}
+		b, _ := json.Marshal(m)
+		if err := w.call(ctx, "caderninho_transactions", string(b)); err != nil {
+			return err
+		}
+		if err := w.succeeds(); err != nil {
+			return err
+		}
+		list, _ := w.at("transactions")
+		w.pages = append(w.pages, list.([]any)...)
+		next, _ := w.at("nextCursor")
+		truncated, _ := w.at("truncated")
+		if next == nil {
+			if truncated != false {
+				return fmt.Errorf("last page says truncated %v", truncated)
+			}
+			return nil
+		}
+		if truncated != true {
+			return fmt.Errorf("a page with nextCursor says truncated %v", truncated)
+		}
+		m["cursor"] = next
+	}
+}
+
+func (w *cadWorld) pagesHold(n int) error {
+	if len(w.pages) != n {
+		return fmt.Errorf("the pages hold %d transactions, want %d", len(w.pages), n)
+	}
+	return nil
+}
+
+// pagesSum adds amountMinor exactly (as integers of the strings) for one currency.
+func (w *cadWorld) pagesSum(want, currency string) error {
+	var sum int64
+	for _, t := range w.pages {
+		amt := t.(map[string]any)["amount"].(map[string]any)
+		if amt["currency"] != currency {
+			return fmt.Errorf("transaction in %v among %s ones", amt["currency"], currency)
+		}
+		var n int64
+		if _, err := fmt.Sscan(amt["amountMinor"].(string), &n); err != nil {
+			return err
+		}
+		sum += n
+	}
+	if fmt.Sprint(sum) != want {
+		return fmt.Errorf("amounts sum to %d, want %s", sum, want)
+	}
+	return nil
+}
+
+func (w *cadWorld) noRepeats() error {
+	ids := map[any]bool{}
+	fitids := map[string]bool{}
+	for _, t := range w.pages {
+		m := t.(map[string]any)
+		if ids[m["id"]] {
+			return fmt.Errorf("transaction id %v repeats", m["id"])
+		}
+		ids[m["id"]] = true
+		if f, ok := m["fitid"].(string); ok {
+			k := m["accountId"].(string) + " " + f
+			if fitids[k] {
+				return fmt.Errorf("FITID %s repeats in %s", f, m["accountId"])
+			}
+			fitids[k] = true
+		}
+	}
+	return nil
+}
+
+func (w *cadWorld) fitidIn(fitid, accounts string) error {
+	got := map[string]int{}
+	for _, t := range w.pages {
+		m := t.(map[string]any)
+		if m["fitid"] == fitid {
+			got[m["accountId"].(string)]++
+		}
+	}
+	want := map[string]int{}
+	for _, a := range strings.Split(accounts, ", ") {
+		want[a] = 1
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		return fmt.Errorf("FITID %s per account (-want +got):\n%s", fitid, d)
+	}
+	return nil
+}
+
+func (w *cadWorld) datedWithin(from, to string) error {
+	for _, t := range w.pages {
+		d := t.(map[string]any)["date"].(string)
+		if d < from || d > to {
+			return fmt.Errorf("transaction dated %s outside %s..%s", d, from, to)
+		}
+	}
+	return nil
+}
+
+// placeStatement copies a file of the demo's next/ folder into a connection's statement folder.
+func (w *cadWorld) placeStatement(file, connection string) error {
+	b, err := os.ReadFile(filepath.Join(w.dir, filepath.FromSlash(file)))
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(w.dir, "ofx", connection, filepath.Base(file)), b, 0o644)
+}
+
+// placeMalformed writes a copy of the connection's first statement whose first amount is "abc".
+func (w *cadWorld) placeMalformed(name, connection string) error {
+	folder := filepath.Join(w.dir, "ofx", connection)
+	entries, err := os.ReadDir(folder)
+	if err != nil || len(entries) == 0 {
+		return fmt.Errorf("reading %s: %v", folder, err)
+	}
+	b, err := os.ReadFile(filepath.Join(folder, entries[0].Name()))
+	if err != nil {
+		return err
+	}
+	bad := regexp.MustCompile(`<TRNAMT>[^\r\n<]*`).ReplaceAllString(string(b), "<TRNAMT>abc")
+	if bad == string(b) {
+		return fmt.Errorf("%s has no TRNAMT", entries[0].Name())
+	}
+	return os.WriteFile(filepath.Join(folder, name), []byte(bad), 0o644)
+}
+
+// examplesPass validates the examples of each published input schema against that schema alone,
+// and checks that nothing ran meanwhile: no import request, no revision moved.
+func (w *cadWorld) examplesPass(ctx context.Context) error {
+	before, err := w.store.Spaces(ctx)
+	if err != nil {
+		return err
+	}
+	for name, t := range w.tools {
+		b, err := json.Marshal(t.InputSchema)
+		if err != nil {
+			return err
+		}
+		doc, err := jsonschema.UnmarshalJSON(strings.NewReader(string(b)))
+		if err != nil {
+			return err
+		}
+		c := jsonschema.NewCompiler()
+		c.DefaultDraft(jsonschema.Draft2020)
+		c.AssertFormat()
+		if err := c.AddResource("published://"+name+".input.json", doc); err != nil {
+			return err
+		}
+		sch, err := c.Compile("published://" + name + ".input.json")
+		if err != nil {
+			return err
+		}
+		examples, _ := doc.(map[string]any)["examples"].([]any)
+		if len(examples) == 0 {
+			return fmt.Errorf("%s publishes no examples", name)
+		}
+		for i, ex := range examples {
+			if err := sch.Validate(ex); err != nil {
+				return fmt.Errorf("%s example %d breaks its input schema: %v", name, i, err)
+			}
+		}
+	}
+	after, err := w.store.Spaces(ctx)
+	if err != nil {
+		return err
+	}
+	if d := cmp.Diff(before, after); d != "" {
+		return fmt.Errorf("revisions moved while validating examples:\n%s", d)
+	}
+	var n int
+	if err := w.store.DB().SQL().QueryRowContext(ctx, "SELECT COUNT(*) FROM cad_syncs").Scan(&n); err != nil || n != 0 {
+		return fmt.Errorf("%d import requests exist after validating examples (%v)", n, err)
+	}
+	return nil
+}

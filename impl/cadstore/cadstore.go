@@ -1,0 +1,132 @@
+// Package cadstore keeps caderninho's installation and the bank data imported from statements in
+// the shared database (tables cad_*), on SQLite and PostgreSQL alike.
+package cadstore
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/lumo-caderninho/mcp/impl/sqldialect"
+	"github.com/lumo-caderninho/mcp/impl/store"
+)
+
+// ErrNotFound is returned for an assistant token, connection or installation that does not exist.
+var ErrNotFound = errors.New("not found")
+
+// ErrNoInstallation is returned by reads before any installation was imported.
+var ErrNoInstallation = errors.New("no installation imported")
+
+// Store reads and writes caderninho data in a migrated database.
+type Store struct {
+	db *store.DB
+	// Now is the clock (UTC); tests may replace it.
+	Now func() time.Time
+	// beforeCommit, when set, runs just before an import transaction commits; tests use it to
+	// simulate a crash mid-import.
+	beforeCommit func(connection string) error
+}
+
+// New returns the caderninho store of db.
+func New(db *store.DB) *Store {
+	return &Store{db: db, Now: func() time.Time { return time.Now().UTC().Truncate(time.Second) }}
+}
+
+// DB is the underlying database.
+func (s *Store) DB() *store.DB { return s.db }
+
+func (s *Store) q(query string) string { return sqldialect.Rebind(s.db.Dialect(), query) }
+
+func (s *Store) now() string { return s.Now().UTC().Format(time.RFC3339) }
+
+// queryer is what both *sql.DB and *sql.Tx offer.
+type queryer interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
+// reserveIDs reserves n ids of kind and returns the first.
+func (s *Store) reserveIDs(ctx context.Context, tx *sql.Tx, kind string, n int) (int64, error) {
+	if n == 0 {
+		return 0, nil
+	}
+	if _, err := tx.ExecContext(ctx, s.q("UPDATE cad_ids SET last_id = last_id + ? WHERE kind = ?"), n, kind); err != nil {
+		return 0, fmt.Errorf("reserving %s ids: %w", kind, err)
+	}
+	var last int64
+	if err := tx.QueryRowContext(ctx, s.q("SELECT last_id FROM cad_ids WHERE kind = ?"), kind).Scan(&last); err != nil {
+		return 0, fmt.Errorf("reserving %s ids: %w", kind, err)
+	}
+	return last - int64(n) + 1, nil
+}
+
+// TokenHash is how assistant tokens are kept: the hex SHA-256, never the token.
+func TokenHash(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:])
+}
+
+// Assistant is an authorised MCP client of the installation.
+type Assistant struct {
+	ID   int64
+	Name string
+}
+
+// AssistantByToken finds the assistant a bearer token belongs to.
+func (s *Store) AssistantByToken(ctx context.Context, token string) (*Assistant, error) {
+	if token == "" {
+		return nil, ErrNotFound
+	}
+	a := &Assistant{}
+	err := s.db.SQL().QueryRowContext(ctx, s.q("SELECT id, name FROM cad_assistants WHERE token_sha256 = ?"), TokenHash(token)).Scan(&a.ID, &a.Name)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading assistant: %w", err)
+	}
+	return a, nil
+}
+
+// Installation is the installation-wide settings.
+type Installation struct {
+	Location     *time.Location
+	CursorSecret []byte
+}
+
+// Installation reads the time zone and the cursor secret; ErrNoInstallation before an import.
+func (s *Store) Installation(ctx context.Context) (*Installation, error) {
+	var tz, secret string
+	err := s.db.SQL().QueryRowContext(ctx, "SELECT timezone, cursor_secret FROM cad_installation WHERE id = 1").Scan(&tz, &secret)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrNoInstallation
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading installation: %w", err)
+	}
+	loc, err := time.LoadLocation(tz)
+	if err != nil {
+		return nil, fmt.Errorf("loading time zone %q: %w", tz, err)
+	}
+	key, err := hex.DecodeString(secret)
+	if err != nil {
+		return nil, fmt.Errorf("decoding the cursor secret: %w", err)
+	}
+	return &Installation{Location: loc, CursorSecret: key}, nil
+}
+
+// inList is "?, ?, ?" for n values.
+func inList(n int) string { return strings.TrimSuffix(strings.Repeat("?, ", n), ", ") }
+
+func nullString(s *string) any {
+	if s == nil {
+		return nil
+	}
+	return *s
+}

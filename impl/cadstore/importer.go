@@ -1,0 +1,596 @@
+package cadstore
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/lumo-caderninho/mcp/impl/fold"
+	"github.com/lumo-caderninho/mcp/impl/ofx"
+)
+
+// Outcome is what importing one connection's new statements did. It is also the per-connection
+// part of a caderninho_sync answer, hence the JSON names.
+type Outcome struct {
+	Connection      string     `json:"connection"`
+	Space           string     `json:"space"`
+	Status          string     `json:"status"` // pending, imported, unchanged, failed
+	NewFiles        int        `json:"newFiles"`
+	NewTransactions int        `json:"newTransactions"`
+	Duplicates      int        `json:"duplicates"`
+	NewAccounts     int        `json:"newAccounts"`
+	RevisionBumped  bool       `json:"revisionBumped"`
+	Error           *FileError `json:"error"`
+}
+
+// Outcome statuses.
+const (
+	StatusPending   = "pending"
+	StatusImported  = "imported"
+	StatusUnchanged = "unchanged"
+	StatusFailed    = "failed"
+)
+
+// FileError is why a connection's import was refused: the file (relative to the connection's
+// folder; nil when the folder itself is the problem), its line (nil when unknown) and the reason.
+type FileError struct {
+	File    *string `json:"file"`
+	Line    *int    `json:"line"`
+	Message string  `json:"message"`
+}
+
+func (e *FileError) String() string {
+	var b strings.Builder
+	if e.File != nil {
+		b.WriteString(*e.File)
+		if e.Line != nil {
+			b.WriteString(":" + strconv.Itoa(*e.Line))
+		}
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Message)
+	return b.String()
+}
+
+// Connection is a connection as stored.
+type Connection struct {
+	ID         int64
+	Key        string
+	SpaceID    int64
+	SpaceKey   string
+	SourcePath string
+}
+
+// Connections lists the stored connections by key.
+func (s *Store) Connections(ctx context.Context) ([]Connection, error) {
+	rows, err := s.db.SQL().QueryContext(ctx, `SELECT c.id, c.connection_key, c.space_id, sp.space_key, c.source_path
+		FROM cad_connections c JOIN cad_spaces sp ON sp.id = c.space_id ORDER BY c.connection_key`)
+	if err != nil {
+		return nil, fmt.Errorf("reading connections: %w", err)
+	}
+	defer rows.Close()
+	var out []Connection
+	for rows.Next() {
+		var c Connection
+		if err := rows.Scan(&c.ID, &c.Key, &c.SpaceID, &c.SpaceKey, &c.SourcePath); err != nil {
+			return nil, fmt.Errorf("reading connections: %w", err)
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// statementFile is a new statement file of a connection, read and parsed.
+type statementFile struct {
+	name       string // relative to the connection's folder
+	sha        string
+	statements []ofx.Statement
+}
+
+// maxFiles bounds the statement files a connection's folder may hold.
+const maxFiles = 10000
+
+// ImportConnection imports the statement files of c's folder that were not imported yet, in one
+// transaction: all of them or, when one is unreadable or malformed, none (the outcome names the
+// file, line and reason). Transactions already imported are recognised by account and FITID (or
+// by fingerprint when the bank repeats or omits FITIDs) and skipped. The connection's last
+// attempt, last success and last error are recorded either way; the space's revision moves when
+// readers would see something new. The error is for internal failures only.
+func (s *Store) ImportConnection(ctx context.Context, c Connection) (Outcome, error) {
+	out := Outcome{Connection: c.Key, Space: c.SpaceKey}
+	files, ferr := s.newFiles(ctx, c)
+	if ferr == nil && len(files) > 0 {
+		var err error
+		ferr, err = s.importFiles(ctx, c, files, &out)
+		if err != nil {
+			out = Outcome{Connection: c.Key, Space: c.SpaceKey, Status: StatusFailed,
+				Error: &FileError{Message: "erro interno ao gravar a importação; nada desta conexão mudou. Tente de novo."}}
+			s.recordAttempt(ctx, c, out.Error)
+			return out, err
+		}
+	}
+	if ferr != nil {
+		out = Outcome{Connection: c.Key, Space: c.SpaceKey, Status: StatusFailed, Error: ferr}
+		if err := s.recordAttempt(ctx, c, ferr); err != nil {
+			return out, err
+		}
+		return out, nil
+	}
+	if len(files) == 0 {
+		out.Status = StatusUnchanged
+		return out, s.recordAttempt(ctx, c, nil)
+	}
+	return out, nil
+}
+
+// recordAttempt notes an attempt that changed no data: a failure (fe) or nothing new.
+func (s *Store) recordAttempt(ctx context.Context, c Connection, fe *FileError) error {
+	now := s.now()
+	var err error
+	if fe != nil {
+		_, err = s.db.SQL().ExecContext(ctx, s.q("UPDATE cad_connections SET last_attempt_at = ?, last_error = ? WHERE id = ?"), now, fe.String(), c.ID)
+	} else {
+		_, err = s.db.SQL().ExecContext(ctx, s.q("UPDATE cad_connections SET last_attempt_at = ?, last_success_at = ?, last_error = NULL WHERE id = ?"), now, now, c.ID)
+	}
+	if err != nil {
+		return fmt.Errorf("recording the attempt of %s: %w", c.Key, err)
+	}
+	return nil
+}
+
+// newFiles reads and parses the files of c's folder whose content was not imported yet.
+func (s *Store) newFiles(ctx context.Context, c Connection) ([]statementFile, *FileError) {
+	entries, err := os.ReadDir(c.SourcePath)
+	if err != nil {
+		msg := "a pasta de extratos " + c.SourcePath + " não pôde ser lida: " + err.Error()
+		if errors.Is(err, fs.ErrNotExist) {
+			msg = "a pasta de extratos " + c.SourcePath + " não existe; crie-a ou corrija source no installation.yaml"
+		}
+		return nil, &FileError{Message: msg}
+	}
+	var names []string
+	for _, e := range entries {
+		ext := strings.ToLower(filepath.Ext(e.Name()))
+		if e.Type().IsRegular() && (ext == ".ofx" || ext == ".qfx") {
+			names = append(names, e.Name())
+		}
+	}
+	if len(names) > maxFiles {
+		return nil, &FileError{Message: fmt.Sprintf("a pasta de extratos tem %d arquivos OFX; o limite é %d", len(names), maxFiles)}
+	}
+	sort.Strings(names)
+	known, err := s.knownFiles(ctx, s.db.SQL(), c.ID)
+	if err != nil {
+		return nil, &FileError{Message: "erro interno ao ler os arquivos já importados; tente de novo"}
+	}
+	var out []statementFile
+	for _, name := range names {
+		name := name
+		b, err := os.ReadFile(filepath.Join(c.SourcePath, name))
+		if err != nil {
+			return nil, &FileError{File: &name, Message: "o arquivo não pôde ser lido: " + err.Error()}
+		}
+		sum := sha256.Sum256(b)
+		sha := hex.EncodeToString(sum[:])
+		if known[sha] {
+			continue
+		}
+		sts, err := ofx.Parse(b)
+		if err != nil {
+			fe := &FileError{File: &name, Message: err.Error()}
+			var oe *ofx.Error
+			if errors.As(err, &oe) {
+				fe.Message = oe.Reason
+				if oe.Line > 0 {
+					line := oe.Line
+					fe.Line = &line
+				}
+			}
+			return nil, fe
+		}
+		known[sha] = true // the same content twice in the folder is read once
+		out = append(out, statementFile{name: name, sha: sha, statements: sts})
+	}
+	return out, nil
+}
+
+func (s *Store) knownFiles(ctx context.Context, q queryer, connID int64) (map[string]bool, error) {
+	rows, err := q.QueryContext(ctx, s.q("SELECT sha256 FROM cad_files WHERE connection_id = ?"), connID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	known := map[string]bool{}
+	for rows.Next() {
+		var sha string
+		if err := rows.Scan(&sha); err != nil {
+			return nil, err
+		}
+		known[sha] = true
+	}
+	return known, rows.Err()
+}
+
+// account is an account being imported into: what is already stored, for deduplication and to
+// tell whether readers will see a change.
+type account struct {
+	id        int64
+	number    string
+	kind      string
+	currency  string
+	isNew     bool
+	keys      map[string]string // dedupe key -> fingerprint
+	fpCount   map[string]int    // fingerprint -> rows
+	fpNoFitid map[string]int    // fingerprint -> rows stored without FITID
+	claimed   map[string]int    // of fpNoFitid, matched by a FITID in this import
+	stmtNoFit map[string]int    // stored without FITID from the statement being imported
+	periods   [][2]string       // statement periods before this import
+	added     [][2]string
+	balDay    *string
+	balMinor  *int64
+	balChange bool
+}
+
+func (s *Store) importFiles(ctx context.Context, c Connection, files []statementFile, out *Outcome) (*FileError, error) {
+	tx, err := s.db.SQL().BeginTx(ctx, nil)
+	if err != nil {
+		return nil, fmt.Errorf("starting import of %s: %w", c.Key, err)
+	}
+	defer tx.Rollback()
+	now := s.now()
+	// Lock order, as Register's: the space, then the connection. A concurrent import of the
+	// connection (another replica) waits here.
+	if _, err := tx.ExecContext(ctx, s.q("UPDATE cad_spaces SET revision = revision WHERE id = ?"), c.SpaceID); err != nil {
+		return nil, fmt.Errorf("locking space %s: %w", c.SpaceKey, err)
+	}
+	if _, err := tx.ExecContext(ctx, s.q("UPDATE cad_connections SET last_attempt_at = ? WHERE id = ?"), now, c.ID); err != nil {
+		return nil, fmt.Errorf("locking connection %s: %w", c.Key, err)
+	}
+	var spaceID int64
+	if err := tx.QueryRowContext(ctx, s.q("SELECT space_id FROM cad_connections WHERE id = ?"), c.ID).Scan(&spaceID); err != nil {
+		return nil, fmt.Errorf("reading connection %s: %w", c.Key, err)
+	}
+	if spaceID != c.SpaceID {
+		// Moved to another space by a registration since it was listed: retry later.
+		return &FileError{Message: "a conexão mudou de espaço durante a importação; peça a importação de novo"}, nil
+	}
+	known, err := s.knownFiles(ctx, tx, c.ID)
+	if err != nil {
+		return nil, fmt.Errorf("reading imported files of %s: %w", c.Key, err)
+	}
+	accounts := map[string]*account{}
+	for _, f := range files {
+		if known[f.sha] {
+			continue // imported meanwhile by someone else
+		}
+		fileID, err := s.reserveIDs(ctx, tx, "file", 1)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := tx.ExecContext(ctx, s.q("INSERT INTO cad_files (id, connection_id, path, sha256, imported_at) VALUES (?, ?, ?, ?, ?)"),
+			fileID, c.ID, f.name, f.sha, now); err != nil {
+			return nil, fmt.Errorf("recording file %s: %w", f.name, err)
+		}
+		out.NewFiles++
+		for _, st := range f.statements {
+			a, fe, err := s.account(ctx, tx, c, accounts, st, f.name)
+			if err != nil || fe != nil {
+				return fe, err
+			}
+			if err := s.importStatement(ctx, tx, a, fileID, st, out); err != nil {
+				return nil, err
+			}
+		}
+	}
+	changed := false
+	for _, a := range accounts {
+		if a.isNew {
+			out.NewAccounts++
+		}
+		if a.balChange || a.isNew || !sameCoverage(a.periods, a.added) {
+			changed = true
+		}
+	}
+	changed = changed || out.NewTransactions > 0
+	if changed {
+		if _, err := tx.ExecContext(ctx, s.q("UPDATE cad_spaces SET revision = revision + 1 WHERE id = ?"), c.SpaceID); err != nil {
+			return nil, fmt.Errorf("bumping the revision of %s: %w", c.SpaceKey, err)
+		}
+	}
+	if _, err := tx.ExecContext(ctx, s.q("UPDATE cad_connections SET last_attempt_at = ?, last_success_at = ?, last_error = NULL WHERE id = ?"), now, now, c.ID); err != nil {
+		return nil, fmt.Errorf("recording success of %s: %w", c.Key, err)
+	}
+	if s.beforeCommit != nil {
+		if err := s.beforeCommit(c.Key); err != nil {
+			return nil, err
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, fmt.Errorf("committing import of %s: %w", c.Key, err)
+	}
+	out.RevisionBumped = changed
+	out.Status = StatusUnchanged
+	if changed {
+		out.Status = StatusImported
+	}
+	return nil, nil
+}
+
+var kindWords = map[string]string{"bank": "uma conta bancária", "creditcard": "um cartão de crédito"}
+
+// account finds or creates the account a statement is for, loading what dedupe needs.
+func (s *Store) account(ctx context.Context, tx *sql.Tx, c Connection, cache map[string]*account, st ofx.Statement, file string) (*account, *FileError, error) {
+	kind := string(st.Kind)
+	fe := func(format string, args ...any) *FileError {
+		line := st.Line
+		return &FileError{File: &file, Line: &line, Message: fmt.Sprintf(format, args...)}
+	}
+	if a, ok := cache[st.Account]; ok {
+		if a.kind != kind || a.currency != st.Currency {
+			return nil, fe("o número %s já é %s em %s nesta conexão; o extrato diz %s em %s", st.Account, kindWords[a.kind], a.currency, kindWords[kind], st.Currency), nil
+		}
+		return a, nil, nil
+	}
+	a := &account{number: st.Account, kind: kind, currency: st.Currency, keys: map[string]string{}, fpCount: map[string]int{},
+		fpNoFitid: map[string]int{}, claimed: map[string]int{}, stmtNoFit: map[string]int{}}
+	err := tx.QueryRowContext(ctx, s.q("SELECT id, kind, currency, balance_day, balance_minor FROM cad_accounts WHERE connection_id = ? AND acct_number = ?"),
+		c.ID, st.Account).Scan(&a.id, &a.kind, &a.currency, &a.balDay, &a.balMinor)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		a.isNew = true
+		a.kind, a.currency = kind, st.Currency
+		if a.id, err = s.reserveIDs(ctx, tx, "account", 1); err != nil {
+			return nil, nil, err
+		}
+		if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO cad_accounts (id, connection_id, acct_number, kind, acct_type, bank_id, branch_id, currency)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`), a.id, c.ID, st.Account, kind, st.Type, st.BankID, st.BranchID, st.Currency); err != nil {
+			return nil, nil, fmt.Errorf("inserting account: %w", err)
+		}
+	case err != nil:
+		return nil, nil, fmt.Errorf("reading account: %w", err)
+	default:
+		if a.kind != kind || a.currency != st.Currency {
+			return nil, fe("o número %s já é %s em %s nesta conexão; o extrato diz %s em %s", st.Account, kindWords[a.kind], a.currency, kindWords[kind], st.Currency), nil
+		}
+		if err := s.loadDedupe(ctx, tx, a); err != nil {
+			return nil, nil, err
+		}
+	}
+	cache[st.Account] = a
+	return a, nil, nil
+}
+
+func (s *Store) loadDedupe(ctx context.Context, tx *sql.Tx, a *account) error {
+	rows, err := tx.QueryContext(ctx, s.q("SELECT dedupe_key, fingerprint, fitid FROM cad_transactions WHERE account_id = ?"), a.id)
+	if err != nil {
+		return fmt.Errorf("reading imported transactions: %w", err)
+	}
+	for rows.Next() {
+		var key, fp, fitid string
+		if err := rows.Scan(&key, &fp, &fitid); err != nil {
+			rows.Close()
+			return fmt.Errorf("reading imported transactions: %w", err)
+		}
+		a.keys[key] = fp
+		a.fpCount[fp]++
+		if fitid == "" {
+			a.fpNoFitid[fp]++
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("reading imported transactions: %w", err)
+	}
+	rows, err = tx.QueryContext(ctx, s.q("SELECT start_day, end_day FROM cad_statements WHERE account_id = ? AND start_day IS NOT NULL"), a.id)
+	if err != nil {
+		return fmt.Errorf("reading statement periods: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var p [2]string
+		if err := rows.Scan(&p[0], &p[1]); err != nil {
+			return fmt.Errorf("reading statement periods: %w", err)
+		}
+		a.periods = append(a.periods, p)
+	}
+	return rows.Err()
+}
+
+// fingerprint identifies a transaction without its FITID: day, amount, currency, memo and name.
+func fingerprint(t ofx.Transaction) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x1f%d\x1f%s\x1f%s\x1f%s", t.Posted.Day, t.Amount, t.Currency, fold.Fold(t.Memo), fold.Fold(t.Name))
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// dedupe returns the key a transaction is stored under, or dup when it is already stored. occ is
+// its ordinal among the statement's transactions with the same fingerprint; fitidUnique says
+// whether its FITID names only this fingerprint within the statement.
+func (a *account) dedupe(fitid, fp string, occ int, fitidUnique bool) (key string, dup bool) {
+	if fitid != "" && fitidUnique {
+		key = "f:" + fitid
+		prev, seen := a.keys[key]
+		switch {
+		case seen && prev == fp:
+			return "", true
+		case !seen && a.fpNoFitid[fp] > a.claimed[fp]:
+			// The same transaction came earlier in a statement without FITIDs.
+			a.claimed[fp]++
+			return "", true
+		case !seen:
+			a.store(key, fp, false)
+			return key, false
+		}
+		// The bank gave this FITID to another transaction before: tell them apart by fingerprint.
+	}
+	if a.fpCount[fp] >= occ {
+		return "", true
+	}
+	for n := a.fpCount[fp] + 1; ; n++ {
+		key = "p:" + fp + "#" + strconv.Itoa(n)
+		if _, taken := a.keys[key]; !taken {
+			break
+		}
+	}
+	a.store(key, fp, fitid == "")
+	return key, false
+}
+
+func (a *account) store(key, fp string, noFitid bool) {
+	a.keys[key] = fp
+	a.fpCount[fp]++
+	if noFitid {
+		// Claimable by a FITID of a later statement, not of this one.
+		a.stmtNoFit[fp]++
+	}
+}
+
+type newTransaction struct {
+	key, fp string
+	t       ofx.Transaction
+}
+
+func (s *Store) importStatement(ctx context.Context, tx *sql.Tx, a *account, fileID int64, st ofx.Statement, out *Outcome) error {
+	fitidFPs := map[string]map[string]bool{}
+	fps := make([]string, len(st.Transactions))
+	for i, t := range st.Transactions {
+		fps[i] = fingerprint(t)
+		if fitidFPs[t.FITID] == nil {
+			fitidFPs[t.FITID] = map[string]bool{}
+		}
+		fitidFPs[t.FITID][fps[i]] = true
+	}
+	occ := map[string]int{}
+	var rows []newTransaction
+	for i, t := range st.Transactions {
+		fp := fps[i]
+		occ[fp]++
+		key, dup := a.dedupe(t.FITID, fp, occ[fp], len(fitidFPs[t.FITID]) == 1)
+		if dup {
+			out.Duplicates++
+			continue
+		}
+		rows = append(rows, newTransaction{key: key, fp: fp, t: t})
+	}
+	for fp, n := range a.stmtNoFit {
+		a.fpNoFitid[fp] += n
+	}
+	clear(a.stmtNoFit)
+	stID, err := s.reserveIDs(ctx, tx, "statement", 1)
+	if err != nil {
+		return err
+	}
+	var start, end, ledgerDay any
+	var ledger any
+	if st.HasPeriod {
+		start, end = st.Start, st.End
+		a.added = append(a.added, [2]string{st.Start, st.End})
+	}
+	if st.Ledger != nil {
+		ledger, ledgerDay = st.Ledger.Amount, st.Ledger.AsOf.Day
+		if a.balDay == nil || st.Ledger.AsOf.Day >= *a.balDay {
+			if a.balMinor == nil || *a.balMinor != st.Ledger.Amount || a.balDay == nil || *a.balDay != st.Ledger.AsOf.Day {
+				a.balChange = true
+			}
+			day, amt := st.Ledger.AsOf.Day, st.Ledger.Amount
+			a.balDay, a.balMinor = &day, &amt
+			var at any
+			if st.Ledger.AsOf.HasTime {
+				at = st.Ledger.AsOf.Instant.Format(time.RFC3339)
+			}
+			if _, err := tx.ExecContext(ctx, s.q("UPDATE cad_accounts SET balance_minor = ?, balance_day = ?, balance_at = ? WHERE id = ?"),
+				amt, day, at, a.id); err != nil {
+				return fmt.Errorf("updating balance: %w", err)
+			}
+		}
+	}
+	if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO cad_statements (id, account_id, file_id, start_day, end_day, ledger_minor, ledger_day, transactions, added)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`), stID, a.id, fileID, start, end, ledger, ledgerDay, len(st.Transactions), len(rows)); err != nil {
+		return fmt.Errorf("inserting statement: %w", err)
+	}
+	first, err := s.reserveIDs(ctx, tx, "transaction", len(rows))
+	if err != nil {
+		return err
+	}
+	ins, err := tx.PrepareContext(ctx, s.q(`INSERT INTO cad_transactions (id, account_id, statement_id, dedupe_key, fitid, fingerprint,
+		posted_day, posted_at, amount_minor, currency, trn_type, name, memo, search_fold, check_num, ref_num)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`))
+	if err != nil {
+		return fmt.Errorf("preparing transaction insert: %w", err)
+	}
+	defer ins.Close()
+	for i, r := range rows {
+		var at any
+		if r.t.Posted.HasTime {
+			at = r.t.Posted.Instant.Format(time.RFC3339)
+		}
+		if _, err := ins.ExecContext(ctx, first+int64(i), a.id, stID, r.key, r.t.FITID, r.fp, r.t.Posted.Day, at, r.t.Amount,
+			r.t.Currency, r.t.Type, r.t.Name, r.t.Memo, fold.Fold(r.t.Memo+" "+r.t.Name), r.t.CheckNum, r.t.RefNum); err != nil {
+			return fmt.Errorf("inserting transaction: %w", err)
+		}
+	}
+	out.NewTransactions += len(rows)
+	return nil
+}
+
+// sameCoverage reports whether adding periods to before leaves the covered days unchanged.
+func sameCoverage(before, added [][2]string) bool {
+	if len(added) == 0 {
+		return true
+	}
+	a := Merge(before)
+	b := Merge(append(append([][2]string(nil), before...), added...))
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// ImportConnections imports the named connections (all when keys is empty), one after the other
+// and each in its own transaction: a failing connection does not stop the others. Unknown keys
+// are an error before anything runs.
+func (s *Store) ImportConnections(ctx context.Context, keys []string) ([]Outcome, error) {
+	conns, err := s.Connections(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if len(keys) > 0 {
+		byKey := map[string]Connection{}
+		for _, c := range conns {
+			byKey[c.Key] = c
+		}
+		conns = conns[:0:0]
+		for _, k := range keys {
+			c, ok := byKey[k]
+			if !ok {
+				return nil, fmt.Errorf("connection %q: %w", k, ErrNotFound)
+			}
+			conns = append(conns, c)
+		}
+	}
+	var outs []Outcome
+	var errs []error
+	for _, c := range conns {
+		o, err := s.ImportConnection(ctx, c)
+		outs = append(outs, o)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("importing %s: %w", c.Key, err))
+		}
+	}
+	return outs, errors.Join(errs...)
+}

@@ -1,0 +1,354 @@
+package cadstore
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/lumo-caderninho/mcp/impl/installation"
+	"github.com/lumo-caderninho/mcp/impl/ptbr"
+	"github.com/lumo-caderninho/mcp/impl/yamldoc"
+)
+
+// RegisterSummary says what Register stored.
+type RegisterSummary struct {
+	People, Spaces, Connections, Assistants int
+	Removed                                 []string // connections, spaces and people no longer in the file
+}
+
+// Register stores the installation, in one transaction: time zone, people, spaces with their
+// categories, connections (with source folders resolved under root, the OS folder the
+// installation's file system stands for) and assistants (tokens hashed; the file's list replaces
+// the stored one). Keys keep their ids across imports. A connection, space or person missing from
+// the file is removed, unless a connection with imported accounts would go: that is refused.
+// A space whose definition changed gets a new revision. Statements are not read here.
+func (s *Store) Register(ctx context.Context, inst *installation.Installation, root string) (RegisterSummary, error) {
+	tx, err := s.db.SQL().BeginTx(ctx, nil)
+	if err != nil {
+		return RegisterSummary{}, fmt.Errorf("starting registration: %w", err)
+	}
+	defer tx.Rollback()
+	sum, err := s.register(ctx, tx, inst, root)
+	if err != nil {
+		return RegisterSummary{}, err
+	}
+	if err := tx.Commit(); err != nil {
+		return RegisterSummary{}, fmt.Errorf("committing registration: %w", err)
+	}
+	return sum, nil
+}
+
+func (s *Store) register(ctx context.Context, tx *sql.Tx, inst *installation.Installation, root string) (RegisterSummary, error) {
+	if _, err := tx.ExecContext(ctx, "UPDATE cad_ids SET last_id = last_id + 1 WHERE kind = 'lock'"); err != nil {
+		return RegisterSummary{}, fmt.Errorf("locking for registration: %w", err)
+	}
+	now := s.now()
+	res, err := tx.ExecContext(ctx, s.q("UPDATE cad_installation SET timezone = ?, imported_at = ? WHERE id = 1"), inst.Timezone, now)
+	if err != nil {
+		return RegisterSummary{}, fmt.Errorf("updating installation: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		var key [32]byte
+		if _, err := rand.Read(key[:]); err != nil {
+			return RegisterSummary{}, fmt.Errorf("making the cursor secret: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, s.q("INSERT INTO cad_installation (id, timezone, cursor_secret, imported_at) VALUES (1, ?, ?, ?)"),
+			inst.Timezone, hex.EncodeToString(key[:]), now); err != nil {
+			return RegisterSummary{}, fmt.Errorf("inserting installation: %w", err)
+		}
+	}
+	sum := RegisterSummary{People: len(inst.People), Spaces: len(inst.Spaces), Connections: len(inst.Connections), Assistants: len(inst.Assistants)}
+
+	oldConns, err := keyIDs(ctx, tx, "SELECT connection_key, id FROM cad_connections")
+	if err != nil {
+		return sum, err
+	}
+	inFile := map[string]bool{}
+	for _, c := range inst.Connections {
+		inFile[c.Key] = true
+	}
+	var gone []int64
+	var errs yamldoc.Errors
+	for _, key := range sortedKeys(oldConns) {
+		if inFile[key] {
+			continue
+		}
+		var n int
+		if err := tx.QueryRowContext(ctx, s.q("SELECT COUNT(*) FROM cad_accounts WHERE connection_id = ?"), oldConns[key]).Scan(&n); err != nil {
+			return sum, fmt.Errorf("counting accounts of %s: %w", key, err)
+		}
+		if n > 0 {
+			errs = append(errs, &yamldoc.Error{File: inst.File, Field: "connections", Message: fmt.Sprintf(
+				"a conexão %q já tem %s e não está no arquivo; mantenha-a em connections (remover dados bancários importados não é feito por importação)",
+				key, ptbr.Count(n, "conta importada", "contas importadas"))})
+			continue
+		}
+		gone = append(gone, oldConns[key])
+		sum.Removed = append(sum.Removed, "conexão "+key)
+	}
+	if len(errs) > 0 {
+		return sum, errs
+	}
+	for _, id := range gone {
+		if _, err := tx.ExecContext(ctx, s.q("DELETE FROM cad_connections WHERE id = ?"), id); err != nil {
+			return sum, fmt.Errorf("deleting connection: %w", err)
+		}
+	}
+
+	people, err := s.upsertPeople(ctx, tx, inst)
+	if err != nil {
+		return sum, err
+	}
+	spaces, err := s.upsertSpaces(ctx, tx, inst)
+	if err != nil {
+		return sum, err
+	}
+	if err := s.upsertConnections(ctx, tx, inst, root, people, spaces); err != nil {
+		return sum, err
+	}
+	removed, err := s.deleteMissing(ctx, tx, inst)
+	if err != nil {
+		return sum, err
+	}
+	sum.Removed = append(sum.Removed, removed...)
+	if _, err := tx.ExecContext(ctx, "DELETE FROM cad_assistants"); err != nil {
+		return sum, fmt.Errorf("replacing assistants: %w", err)
+	}
+	first, err := s.reserveIDs(ctx, tx, "assistant", len(inst.Assistants))
+	if err != nil {
+		return sum, err
+	}
+	for i, a := range inst.Assistants {
+		if _, err := tx.ExecContext(ctx, s.q("INSERT INTO cad_assistants (id, name, token_sha256) VALUES (?, ?, ?)"),
+			first+int64(i), a.Name, TokenHash(a.Token)); err != nil {
+			return sum, fmt.Errorf("inserting assistant: %w", err)
+		}
+	}
+	return sum, nil
+}
+
+func (s *Store) upsertPeople(ctx context.Context, tx *sql.Tx, inst *installation.Installation) (map[string]int64, error) {
+	ids, err := keyIDs(ctx, tx, "SELECT person_key, id FROM cad_people")
+	if err != nil {
+		return nil, err
+	}
+	var fresh []*installation.Person
+	for _, p := range inst.People {
+		if id, ok := ids[p.Key]; ok {
+			if _, err := tx.ExecContext(ctx, s.q("UPDATE cad_people SET name = ? WHERE id = ?"), p.Name, id); err != nil {
+				return nil, fmt.Errorf("updating person %s: %w", p.Key, err)
+			}
+			continue
+		}
+		fresh = append(fresh, p)
+	}
+	first, err := s.reserveIDs(ctx, tx, "person", len(fresh))
+	if err != nil {
+		return nil, err
+	}
+	for i, p := range fresh {
+		ids[p.Key] = first + int64(i)
+		if _, err := tx.ExecContext(ctx, s.q("INSERT INTO cad_people (id, person_key, name) VALUES (?, ?, ?)"), ids[p.Key], p.Key, p.Name); err != nil {
+			return nil, fmt.Errorf("inserting person %s: %w", p.Key, err)
+		}
+	}
+	return ids, nil
+}
+
+// definition digests what the file says about a space and its connections: a different digest
+// means readers see something else, so the space's revision moves.
+func definition(inst *installation.Installation, sp *installation.Space) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%q\n%q\n", sp.Name, sp.Categories)
+	var conns []string
+	for _, c := range inst.Connections {
+		if c.Space == sp.Key {
+			conns = append(conns, fmt.Sprintf("%q %q %q", c.Key, c.Institution, c.Holder))
+		}
+	}
+	sort.Strings(conns)
+	fmt.Fprintf(h, "%s\n", strings.Join(conns, "\n"))
+	for _, p := range inst.People {
+		fmt.Fprintf(h, "%q %q\n", p.Key, p.Name)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func (s *Store) upsertSpaces(ctx context.Context, tx *sql.Tx, inst *installation.Installation) (map[string]int64, error) {
+	type old struct {
+		id  int64
+		def string
+	}
+	rows, err := tx.QueryContext(ctx, "SELECT space_key, id, definition FROM cad_spaces")
+	if err != nil {
+		return nil, fmt.Errorf("reading spaces: %w", err)
+	}
+	existing := map[string]old{}
+	for rows.Next() {
+		var k string
+		var o old
+		if err := rows.Scan(&k, &o.id, &o.def); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("reading spaces: %w", err)
+		}
+		existing[k] = o
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("reading spaces: %w", err)
+	}
+	ids := map[string]int64{}
+	var fresh []*installation.Space
+	for _, sp := range inst.Spaces {
+		o, ok := existing[sp.Key]
+		if !ok {
+			fresh = append(fresh, sp)
+			continue
+		}
+		ids[sp.Key] = o.id
+		def := definition(inst, sp)
+		if def == o.def {
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, s.q("UPDATE cad_spaces SET name = ?, definition = ?, revision = revision + 1 WHERE id = ?"), sp.Name, def, o.id); err != nil {
+			return nil, fmt.Errorf("updating space %s: %w", sp.Key, err)
+		}
+		if err := s.insertCategories(ctx, tx, o.id, sp); err != nil {
+			return nil, err
+		}
+	}
+	first, err := s.reserveIDs(ctx, tx, "space", len(fresh))
+	if err != nil {
+		return nil, err
+	}
+	for i, sp := range fresh {
+		id := first + int64(i)
+		ids[sp.Key] = id
+		if _, err := tx.ExecContext(ctx, s.q("INSERT INTO cad_spaces (id, space_key, name, revision, definition) VALUES (?, ?, ?, 1, ?)"),
+			id, sp.Key, sp.Name, definition(inst, sp)); err != nil {
+			return nil, fmt.Errorf("inserting space %s: %w", sp.Key, err)
+		}
+		if err := s.insertCategories(ctx, tx, id, sp); err != nil {
+			return nil, err
+		}
+	}
+	return ids, nil
+}
+
+func (s *Store) insertCategories(ctx context.Context, tx *sql.Tx, spaceID int64, sp *installation.Space) error {
+	if _, err := tx.ExecContext(ctx, s.q("DELETE FROM cad_categories WHERE space_id = ?"), spaceID); err != nil {
+		return fmt.Errorf("replacing categories of %s: %w", sp.Key, err)
+	}
+	for i, c := range sp.Categories {
+		if _, err := tx.ExecContext(ctx, s.q("INSERT INTO cad_categories (space_id, pos, name) VALUES (?, ?, ?)"), spaceID, i, c); err != nil {
+			return fmt.Errorf("inserting category of %s: %w", sp.Key, err)
+		}
+	}
+	return nil
+}
+
+func (s *Store) upsertConnections(ctx context.Context, tx *sql.Tx, inst *installation.Installation, root string, people, spaces map[string]int64) error {
+	ids, err := keyIDs(ctx, tx, "SELECT connection_key, id FROM cad_connections")
+	if err != nil {
+		return err
+	}
+	var fresh []*installation.Connection
+	for _, c := range inst.Connections {
+		src := filepath.Join(root, filepath.FromSlash(c.Source))
+		if id, ok := ids[c.Key]; ok {
+			if _, err := tx.ExecContext(ctx, s.q("UPDATE cad_connections SET institution = ?, holder_id = ?, space_id = ?, source_path = ? WHERE id = ?"),
+				c.Institution, people[c.Holder], spaces[c.Space], src, id); err != nil {
+				return fmt.Errorf("updating connection %s: %w", c.Key, err)
+			}
+			continue
+		}
+		fresh = append(fresh, c)
+	}
+	first, err := s.reserveIDs(ctx, tx, "connection", len(fresh))
+	if err != nil {
+		return err
+	}
+	for i, c := range fresh {
+		src := filepath.Join(root, filepath.FromSlash(c.Source))
+		if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO cad_connections (id, connection_key, institution, holder_id, space_id, source_path)
+			VALUES (?, ?, ?, ?, ?, ?)`), first+int64(i), c.Key, c.Institution, people[c.Holder], spaces[c.Space], src); err != nil {
+			return fmt.Errorf("inserting connection %s: %w", c.Key, err)
+		}
+	}
+	return nil
+}
+
+// deleteMissing removes the spaces and people the file no longer names (connections went first).
+func (s *Store) deleteMissing(ctx context.Context, tx *sql.Tx, inst *installation.Installation) ([]string, error) {
+	var removed []string
+	spaces, err := keyIDs(ctx, tx, "SELECT space_key, id FROM cad_spaces")
+	if err != nil {
+		return nil, err
+	}
+	keep := map[string]bool{}
+	for _, sp := range inst.Spaces {
+		keep[sp.Key] = true
+	}
+	for _, k := range sortedKeys(spaces) {
+		if keep[k] {
+			continue
+		}
+		for _, q := range []string{"DELETE FROM cad_categories WHERE space_id = ?", "DELETE FROM cad_spaces WHERE id = ?"} {
+			if _, err := tx.ExecContext(ctx, s.q(q), spaces[k]); err != nil {
+				return nil, fmt.Errorf("deleting space %s: %w", k, err)
+			}
+		}
+		removed = append(removed, "espaço "+k)
+	}
+	people, err := keyIDs(ctx, tx, "SELECT person_key, id FROM cad_people")
+	if err != nil {
+		return nil, err
+	}
+	keep = map[string]bool{}
+	for _, p := range inst.People {
+		keep[p.Key] = true
+	}
+	for _, k := range sortedKeys(people) {
+		if keep[k] {
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, s.q("DELETE FROM cad_people WHERE id = ?"), people[k]); err != nil {
+			return nil, fmt.Errorf("deleting person %s: %w", k, err)
+		}
+		removed = append(removed, "pessoa "+k)
+	}
+	return removed, nil
+}
+
+func keyIDs(ctx context.Context, q queryer, query string) (map[string]int64, error) {
+	rows, err := q.QueryContext(ctx, query)
+	if err != nil {
+		return nil, fmt.Errorf("reading ids: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]int64{}
+	for rows.Next() {
+		var k string
+		var id int64
+		if err := rows.Scan(&k, &id); err != nil {
+			return nil, fmt.Errorf("reading ids: %w", err)
+		}
+		out[k] = id
+	}
+	return out, rows.Err()
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

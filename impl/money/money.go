@@ -1,0 +1,199 @@
+// Package money handles exact amounts as integers of a currency's minor unit (ISO 4217 exponent).
+package money
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"strings"
+
+	"golang.org/x/text/currency"
+)
+
+// exponents lists the ISO 4217 currencies whose minor unit is not 2 digits (ISO 4217 amendment 176).
+var exponents = map[string]int{
+	"BIF": 0, "CLP": 0, "DJF": 0, "GNF": 0, "ISK": 0, "JPY": 0, "KMF": 0, "KRW": 0, "PYG": 0, "RWF": 0,
+	"UGX": 0, "UYI": 0, "VND": 0, "VUV": 0, "XAF": 0, "XOF": 0, "XPF": 0,
+	"BHD": 3, "IQD": 3, "JOD": 3, "KWD": 3, "LYD": 3, "OMR": 3, "TND": 3,
+	"CLF": 4, "UYW": 4,
+}
+
+// noMinorUnit lists ISO 4217 codes without a minor unit (precious metals, testing, no currency):
+// they are not money an account can be kept in.
+var noMinorUnit = map[string]bool{
+	"XAG": true, "XAU": true, "XBA": true, "XBB": true, "XBC": true, "XBD": true, "XDR": true,
+	"XPD": true, "XPT": true, "XSU": true, "XTS": true, "XUA": true, "XXX": true,
+}
+
+// Exponent returns the number of minor-unit digits of an ISO 4217 currency code (2 for BRL and
+// USD, 0 for JPY, 3 for KWD). ok is false for a code that is not an ISO 4217 currency.
+func Exponent(code string) (exp int, ok bool) {
+	if len(code) != 3 || strings.ToUpper(code) != code || noMinorUnit[code] {
+		return 0, false
+	}
+	if _, err := currency.ParseISO(code); err != nil {
+		return 0, false
+	}
+	if e, ok := exponents[code]; ok {
+		return e, true
+	}
+	return 2, true
+}
+
+// Errors of ParseDecimal; the messages are Portuguese because they reach the operator.
+var (
+	ErrSyntax    = errors.New("não é um número (use dígitos, com vírgula ou ponto antes dos centavos)")
+	ErrPrecision = errors.New("tem mais casas decimais do que a moeda permite")
+	ErrRange     = errors.New("é grande demais")
+)
+
+// ParseDecimal reads a decimal amount written by a bank into minor units of a currency with exp
+// digits: "-2400.00", "383,43", "1.234,56", "1,234.56", "+10", ".5". The decimal separator is a
+// comma or a dot; when both appear, the last one is the decimal separator and the other must
+// group thousands. Digits beyond exp must be zeros: an amount is never rounded.
+func ParseDecimal(s string, exp int) (int64, error) {
+	s = strings.TrimSpace(s)
+	neg := false
+	switch {
+	case strings.HasPrefix(s, "-"):
+		neg, s = true, s[1:]
+	case strings.HasPrefix(s, "+"):
+		s = s[1:]
+	}
+	if s == "" {
+		return 0, ErrSyntax
+	}
+	intPart, frac, err := splitDecimal(s)
+	if err != nil {
+		return 0, err
+	}
+	if len(frac) > exp {
+		if strings.Trim(frac[exp:], "0") != "" {
+			return 0, ErrPrecision
+		}
+		frac = frac[:exp]
+	}
+	frac += strings.Repeat("0", exp-len(frac))
+	digits := strings.TrimLeft(intPart+frac, "0")
+	if digits == "" {
+		return 0, nil
+	}
+	if len(digits) > 18 {
+		return 0, ErrRange
+	}
+	var n int64
+	for _, c := range digits {
+		n = n*10 + int64(c-'0')
+	}
+	if neg {
+		n = -n
+	}
+	return n, nil
+}
+
+// splitDecimal splits unsigned s into its integer digits (grouping removed) and fraction digits.
+func splitDecimal(s string) (intPart, frac string, err error) {
+	for _, c := range s {
+		if (c < '0' || c > '9') && c != '.' && c != ',' {
+			return "", "", ErrSyntax
+		}
+	}
+	dots, commas := strings.Count(s, "."), strings.Count(s, ",")
+	var dec, group byte
+	switch {
+	case dots == 0 && commas == 0:
+		return s, "", nil
+	case dots > 0 && commas > 0:
+		if strings.LastIndexByte(s, '.') > strings.LastIndexByte(s, ',') {
+			dec, group = '.', ','
+		} else {
+			dec, group = ',', '.'
+		}
+		if strings.Count(s, string(dec)) != 1 {
+			return "", "", ErrSyntax
+		}
+	case dots == 1:
+		dec = '.'
+	case commas == 1:
+		dec = ','
+	case dots > 1:
+		group = '.'
+	default:
+		group = ','
+	}
+	whole := s
+	if dec != 0 {
+		i := strings.IndexByte(s, dec)
+		whole, frac = s[:i], s[i+1:]
+		if strings.ContainsAny(frac, ".,") {
+			return "", "", ErrSyntax
+		}
+	}
+	if group != 0 {
+		groups := strings.Split(whole, string(group))
+		if len(groups[0]) == 0 || len(groups[0]) > 3 {
+			return "", "", ErrSyntax
+		}
+		for _, g := range groups[1:] {
+			if len(g) != 3 {
+				return "", "", ErrSyntax
+			}
+		}
+		whole = strings.Join(groups, "")
+	}
+	if whole == "" && frac == "" {
+		return "", "", ErrSyntax
+	}
+	return whole, frac, nil
+}
+
+// Format writes minor units as a plain decimal with exp digits: 123456, 2 -> "1234.56".
+func Format(minor *big.Int, exp int) string {
+	s := new(big.Int).Abs(minor).String()
+	if len(s) <= exp {
+		s = strings.Repeat("0", exp-len(s)+1) + s
+	}
+	out := s
+	if exp > 0 {
+		out = s[:len(s)-exp] + "." + s[len(s)-exp:]
+	}
+	if minor.Sign() < 0 {
+		out = "-" + out
+	}
+	return out
+}
+
+// Sum is an exact running total in one currency; it never overflows.
+type Sum struct {
+	Currency string
+	total    big.Int
+}
+
+// Add adds minor units to the total.
+func (s *Sum) Add(minor int64) { s.total.Add(&s.total, big.NewInt(minor)) }
+
+// Minor is the total in minor units, as the string clients receive.
+func (s *Sum) Minor() string { return s.total.String() }
+
+// Int is a copy of the total.
+func (s *Sum) Int() *big.Int { return new(big.Int).Set(&s.total) }
+
+// Amount is an exact amount as clients receive it: minor units as a string and the ISO 4217 code.
+type Amount struct {
+	AmountMinor string `json:"amountMinor"`
+	Currency    string `json:"currency"`
+}
+
+// Of builds the client form of minor units of currency.
+func Of(minor int64, cur string) Amount {
+	return Amount{AmountMinor: fmt.Sprint(minor), Currency: cur}
+}
+
+// Checked adds two int64 amounts, reporting overflow.
+func Checked(a, b int64) (int64, bool) {
+	if (b > 0 && a > math.MaxInt64-b) || (b < 0 && a < math.MinInt64-b) {
+		return 0, false
+	}
+	return a + b, true
+}
