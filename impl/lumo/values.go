@@ -448,42 +448,21 @@ func cellText(c *semantic.Column, v any) string {
 func formatNumber(n float64, c *semantic.Column) string {
 	switch c.Unit {
 	case "BRL":
-		return "R$ " + brNumber(n, 2)
+		return "R$ " + ptbr.Number(n, 2)
 	case "USD":
-		return "US$ " + brNumber(n, 2)
+		return "US$ " + ptbr.Number(n, 2)
 	case "GBP":
-		return "£ " + brNumber(n, 2)
+		return "£ " + ptbr.Number(n, 2)
 	case "percent":
-		return brNumber(n*100, max(c.Scale-2, 1)) + "%"
+		return ptbr.Number(n*100, max(c.Scale-2, 1)) + "%"
 	case "seconds":
-		return brNumber(n, c.Scale) + " s"
+		return ptbr.Number(n, c.Scale) + " s"
 	case "minutes":
-		return brNumber(n, c.Scale) + " min"
+		return ptbr.Number(n, c.Scale) + " min"
 	case "bytes":
-		return brNumber(n, c.Scale) + " bytes"
+		return ptbr.Number(n, c.Scale) + " bytes"
 	}
-	return brNumber(n, c.Scale)
-}
-
-// brNumber renders n with decimals digits after a comma and dots between thousands.
-func brNumber(n float64, decimals int) string {
-	s := fmt.Sprintf("%.*f", decimals, n)
-	sign := ""
-	if strings.HasPrefix(s, "-") {
-		sign, s = "-", s[1:]
-	}
-	whole, frac, _ := strings.Cut(s, ".")
-	var b strings.Builder
-	for i, r := range whole {
-		if i > 0 && (len(whole)-i)%3 == 0 {
-			b.WriteByte('.')
-		}
-		b.WriteRune(r)
-	}
-	if frac != "" {
-		b.WriteString("," + frac)
-	}
-	return sign + b.String()
+	return ptbr.Number(n, c.Scale)
 }
 
 // ---- shared

@@ -23,12 +23,7 @@ func Money(amountMinor, currency string) string {
 	}
 	whole, frac := digits[:len(digits)-exp], digits[len(digits)-exp:]
 	var b strings.Builder
-	for i, r := range whole {
-		if i > 0 && (len(whole)-i)%3 == 0 {
-			b.WriteByte('.')
-		}
-		b.WriteRune(r)
-	}
+	b.WriteString(groupThousands(whole))
 	if frac != "" {
 		b.WriteString("," + frac)
 	}

@@ -22,17 +22,20 @@ func ISO(t time.Time) string { return t.In(Brasilia).Format(time.RFC3339) }
 // Int renders n with dots between thousands: 1.000.000.
 func Int(n int64) string {
 	s := strconv.FormatInt(n, 10)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
+	if strings.HasPrefix(s, "-") {
+		return "-" + groupThousands(s[1:])
+	}
+	return groupThousands(s)
+}
+
+// groupThousands puts dots between groups of three in a string of digits of any length.
+func groupThousands(digits string) string {
 	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
+	for i, r := range digits {
+		if i > 0 && (len(digits)-i)%3 == 0 {
 			b.WriteByte('.')
 		}
 		b.WriteRune(r)
-	}
-	if neg {
-		return "-" + b.String()
 	}
 	return b.String()
 }
@@ -102,29 +105,14 @@ func Number(f float64, decimals int) string {
 	neg := strings.HasPrefix(s, "-")
 	s = strings.TrimPrefix(s, "-")
 	intPart, frac, _ := strings.Cut(s, ".")
-	n, _ := strconv.ParseInt(intPart, 10, 64)
-	out := Int(n)
-	if len(intPart) > 18 { // beyond int64: group the digits by hand
-		out = groupDigits(intPart)
-	}
-	if frac = strings.TrimRight(frac, "\x00"); frac != "" {
+	out := groupThousands(intPart)
+	if frac != "" {
 		out += "," + frac
 	}
 	if neg && strings.Trim(out, "0,.") != "" {
 		out = "-" + out
 	}
 	return out
-}
-
-func groupDigits(s string) string {
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte('.')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }
 
 // Measure renders a number with its unit: R$ 4.695.447,08, US$ 10,00, 25,0%, 756 s.

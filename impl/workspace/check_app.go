@@ -3,6 +3,7 @@ package workspace
 import (
 	"errors"
 	"fmt"
+	"github.com/lumo-caderninho/mcp/impl/yamldoc"
 	"io/fs"
 	"path"
 	"strings"
@@ -58,14 +59,14 @@ var typeWords = map[string]string{
 
 // source reads the app folder named at srcPath of the workspace document: app.yaml, its model,
 // and each CSV header. It returns nil when the folder has errors (they are collected).
-func (l *loader) source(ws *doc, srcPath []string, folder string) *Source {
+func (l *loader) source(ws *yamldoc.Doc, srcPath []string, folder string) *Source {
 	file := path.Join(folder, "app.yaml")
 	if _, err := fs.Stat(l.fsys, file); err != nil {
 		msg := fmt.Sprintf("a pasta %q não tem app.yaml (%v)", folder, err)
 		if errors.Is(err, fs.ErrNotExist) {
 			msg = fmt.Sprintf("a pasta %q não tem app.yaml; confira o caminho, relativo ao workspace.yaml", folder)
 		}
-		l.c.add(ws.errAt(srcPath, "%s", msg))
+		l.c.add(ws.ErrAt(srcPath, "%s", msg))
 		return nil
 	}
 	var f appFile
@@ -81,20 +82,20 @@ func (l *loader) source(ws *doc, srcPath []string, folder string) *Source {
 	tableLabels := map[string]int{}
 	tableNames := map[string]int{}
 	for ti, ft := range f.Tables {
-		tp := p("tables", ti)
+		tp := yamldoc.Path("tables", ti)
 		if first, dup := tableLabels[fold.Fold(ft.Label)]; dup {
-			errs = append(errs, d.errAt(at(tp, "label"), "o rótulo %q já é usado por tables[%d]; cada tabela precisa de um rótulo próprio", ft.Label, first))
+			errs = append(errs, d.ErrAt(at(tp, "label"), "o rótulo %q já é usado por tables[%d]; cada tabela precisa de um rótulo próprio", ft.Label, first))
 		}
 		tableLabels[fold.Fold(ft.Label)] = ti
 		if first, dup := tableNames[strings.ToLower(ft.Name)]; dup {
-			errs = append(errs, d.errAt(at(tp, "name"), "o nome físico %q já é usado por tables[%d]; cada tabela precisa de um nome próprio", ft.Name, first))
+			errs = append(errs, d.ErrAt(at(tp, "name"), "o nome físico %q já é usado por tables[%d]; cada tabela precisa de um nome próprio", ft.Name, first))
 		}
 		tableNames[strings.ToLower(ft.Name)] = ti
 		t := &semantic.Table{Label: ft.Label, Name: ft.Name, Kind: ft.Kind, LoadedAt: parseTime(ft.LoadedAt)}
 		colNames := map[string]int{}
 		for ci, fc := range ft.Columns {
 			if first, dup := colNames[strings.ToLower(fc.Name)]; dup {
-				errs = append(errs, d.errAt(at(tp, "columns", ci, "name"), "o nome físico %q já é usado por tables[%d].columns[%d]; cada coluna da tabela precisa de um nome próprio", fc.Name, ti, first))
+				errs = append(errs, d.ErrAt(at(tp, "columns", ci, "name"), "o nome físico %q já é usado por tables[%d].columns[%d]; cada coluna da tabela precisa de um nome próprio", fc.Name, ti, first))
 			}
 			colNames[strings.ToLower(fc.Name)] = ci
 			role := fc.Role
@@ -111,12 +112,12 @@ func (l *loader) source(ws *doc, srcPath []string, folder string) *Source {
 		case ft.File != "":
 			csv = path.Join(folder, ft.File)
 			if !fs.ValidPath(csv) || !strings.HasPrefix(csv, folder+"/") {
-				errs = append(errs, d.errAt(at(tp, "file"), "o arquivo %q fica fora da pasta da Aplicação; use um caminho relativo ao app.yaml", ft.File))
+				errs = append(errs, d.ErrAt(at(tp, "file"), "o arquivo %q fica fora da pasta da Aplicação; use um caminho relativo ao app.yaml", ft.File))
 				csv = ""
 				break
 			}
 			if _, err := fs.Stat(l.fsys, csv); err != nil {
-				errs = append(errs, d.errAt(at(tp, "file"), "o arquivo %q não existe; confira o nome, relativo ao app.yaml, ou remova file se a tabela nunca foi carregada", csv))
+				errs = append(errs, d.ErrAt(at(tp, "file"), "o arquivo %q não existe; confira o nome, relativo ao app.yaml, ou remova file se a tabela nunca foi carregada", csv))
 				csv = ""
 				break
 			}
@@ -127,26 +128,26 @@ func (l *loader) source(ws *doc, srcPath []string, folder string) *Source {
 			}
 			rows.Close()
 		case ft.LoadedAt != "":
-			errs = append(errs, d.errAt(at(tp, "loadedAt"), "a tabela não tem file, então nunca foi carregada; informe file ou remova loadedAt"))
+			errs = append(errs, d.ErrAt(at(tp, "loadedAt"), "a tabela não tem file, então nunca foi carregada; informe file ou remova loadedAt"))
 		}
 		src.Files = append(src.Files, csv)
 	}
 
 	for ri, fr := range f.Relationships {
-		rp := p("relationships", ri)
+		rp := yamldoc.Path("relationships", ri)
 		from, err := m.ResolveColumn(fr.From)
 		if err != nil {
-			errs = append(errs, d.errAt(at(rp, "from"), "%s", refProblem(m, fr.From, err)))
+			errs = append(errs, d.ErrAt(at(rp, "from"), "%s", refProblem(m, fr.From, err)))
 		}
 		to, err2 := m.ResolveColumn(fr.To)
 		if err2 != nil {
-			errs = append(errs, d.errAt(at(rp, "to"), "%s", refProblem(m, fr.To, err2)))
+			errs = append(errs, d.ErrAt(at(rp, "to"), "%s", refProblem(m, fr.To, err2)))
 		}
 		if err != nil || err2 != nil {
 			continue
 		}
 		if from.Type != to.Type {
-			errs = append(errs, d.errAt(rp, "from (%s, %s) e to (%s, %s) têm tipos diferentes; relacione colunas do mesmo tipo",
+			errs = append(errs, d.ErrAt(rp, "from (%s, %s) e to (%s, %s) têm tipos diferentes; relacione colunas do mesmo tipo",
 				from.Ref(), typeWords[from.Type], to.Ref(), typeWords[to.Type]))
 			continue
 		}
@@ -156,26 +157,26 @@ func (l *loader) source(ws *doc, srcPath []string, folder string) *Source {
 	exprLabels := map[string]int{}
 	for ei, fe := range f.Expressions {
 		if first, dup := exprLabels[fold.Fold(fe.Label)]; dup {
-			errs = append(errs, d.errAt(p("expressions", ei, "label"), "o rótulo %q já é usado por expressions[%d]; cada expressão precisa de um rótulo próprio", fe.Label, first))
+			errs = append(errs, d.ErrAt(yamldoc.Path("expressions", ei, "label"), "o rótulo %q já é usado por expressions[%d]; cada expressão precisa de um rótulo próprio", fe.Label, first))
 		}
 		exprLabels[fold.Fold(fe.Label)] = ei
 		m.Expressions = append(m.Expressions, &semantic.Expression{Label: fe.Label, Formula: fe.Formula, Unit: fe.Unit})
 	}
 	for ei, fe := range f.Expressions {
-		fp := p("expressions", ei, "formula")
+		fp := yamldoc.Path("expressions", ei, "formula")
 		formula, err := semantic.ParseFormula(fe.Formula)
 		if err != nil {
-			errs = append(errs, d.errAt(fp, "a fórmula não pôde ser lida: %v", err))
+			errs = append(errs, d.ErrAt(fp, "a fórmula não pôde ser lida: %v", err))
 			continue
 		}
 		for _, a := range semantic.FormulaAggregates(formula) {
 			c, err := m.ResolveColumn(a.Ref)
 			if err != nil {
-				errs = append(errs, d.errAt(fp, "posição %d: %s", a.Position, refProblem(m, a.Ref, err)))
+				errs = append(errs, d.ErrAt(fp, "posição %d: %s", a.Position, refProblem(m, a.Ref, err)))
 				continue
 			}
 			if a.Func != "count" && a.Func != "count_distinct" && c.Type != semantic.TypeNumber {
-				errs = append(errs, d.errAt(fp, "posição %d: %s só vale para coluna numérica, e %s é %s; use count ou count_distinct, ou outra coluna",
+				errs = append(errs, d.ErrAt(fp, "posição %d: %s só vale para coluna numérica, e %s é %s; use count ou count_distinct, ou outra coluna",
 					a.Position, a.Func, c.Ref(), typeWords[c.Type]))
 			}
 		}

@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"fmt"
+	"github.com/lumo-caderninho/mcp/impl/yamldoc"
 	"io/fs"
 	"path"
 	"sort"
@@ -54,9 +55,9 @@ func (l *loader) workspace(file string) *Workspace {
 	}
 	var sources []pending
 	for ti, ft := range f.Tenants {
-		tp := p("tenants", ti)
+		tp := yamldoc.Path("tenants", ti)
 		if first, dup := tenantAt[ft.Key]; dup {
-			errs = append(errs, d.errAt(at(tp, "key"), "o tenant %q já foi definido em tenants[%d]; cada tenant precisa de uma chave própria", ft.Key, first))
+			errs = append(errs, d.ErrAt(at(tp, "key"), "o tenant %q já foi definido em tenants[%d]; cada tenant precisa de uma chave própria", ft.Key, first))
 			continue
 		}
 		tenantAt[ft.Key] = ti
@@ -68,17 +69,17 @@ func (l *loader) workspace(file string) *Workspace {
 		for ui, fu := range ft.Users {
 			up := at(tp, "users", ui)
 			if first, dup := loginAt[fu.Login]; dup {
-				errs = append(errs, d.errAt(at(up, "login"), "o login %q já existe em %s; cada login é único no workspace inteiro", fu.Login, first))
+				errs = append(errs, d.ErrAt(at(up, "login"), "o login %q já existe em %s; cada login é único no workspace inteiro", fu.Login, first))
 				continue
 			}
-			loginAt[fu.Login] = fieldName(up)
+			loginAt[fu.Login] = yamldoc.FieldName(up)
 			if other, dup := tokenOf[fu.Token]; dup {
-				errs = append(errs, d.errAt(at(up, "token"), "o token já é usado por %q; dê a cada usuário um token próprio", other))
+				errs = append(errs, d.ErrAt(at(up, "token"), "o token já é usado por %q; dê a cada usuário um token próprio", other))
 			}
 			tokenOf[fu.Token] = fu.Login
 			users[fu.Login] = true
 			logins = append(logins, fu.Login)
-			t.Users = append(t.Users, &User{Login: fu.Login, Name: fu.Name, Token: fu.Token, Line: d.line(up)})
+			t.Users = append(t.Users, &User{Login: fu.Login, Name: fu.Name, Token: fu.Token, Line: d.Line(up)})
 		}
 
 		desks := map[string]bool{}
@@ -86,7 +87,7 @@ func (l *loader) workspace(file string) *Workspace {
 		for di, fd := range ft.Desks {
 			dp := at(tp, "desks", di)
 			if desks[fd.Name] {
-				errs = append(errs, d.errAt(at(dp, "name"), "a mesa %q já existe neste tenant; dê outro nome ou junte as duas", fd.Name))
+				errs = append(errs, d.ErrAt(at(dp, "name"), "a mesa %q já existe neste tenant; dê outro nome ou junte as duas", fd.Name))
 				continue
 			}
 			desks[fd.Name] = true
@@ -95,7 +96,7 @@ func (l *loader) workspace(file string) *Workspace {
 			seen := map[string]bool{}
 			for mi, m := range fd.Members {
 				if !users[m] {
-					errs = append(errs, d.errAt(at(dp, "members", mi), "o usuário %q não existe no tenant %q; %s", m, ft.Key, choices(m, logins, "usuários", false)))
+					errs = append(errs, d.ErrAt(at(dp, "members", mi), "o usuário %q não existe no tenant %q; %s", m, ft.Key, choices(m, logins, "usuários", false)))
 					continue
 				}
 				if !seen[m] {
@@ -110,14 +111,14 @@ func (l *loader) workspace(file string) *Workspace {
 		for ai, fa := range ft.Apps {
 			ap := at(tp, "apps", ai)
 			if first, dup := apps[fa.Key]; dup {
-				errs = append(errs, d.errAt(at(ap, "key"), "a Aplicação %q já existe em tenants[%d].apps[%d]; cada Aplicação do tenant precisa de uma chave própria", fa.Key, ti, first))
+				errs = append(errs, d.ErrAt(at(ap, "key"), "a Aplicação %q já existe em tenants[%d].apps[%d]; cada Aplicação do tenant precisa de uma chave própria", fa.Key, ti, first))
 				continue
 			}
 			apps[fa.Key] = ai
 			a := &App{Key: fa.Key, Desk: fa.Desk, PublishedAt: parseTime(fa.PublishedAt), CloneOf: fa.CloneOf, Owner: fa.Owner}
 			t.Apps = append(t.Apps, a)
 			if fa.Desk != "" && !desks[fa.Desk] {
-				errs = append(errs, d.errAt(at(ap, "desk"), "a mesa %q não existe no tenant %q; %s", fa.Desk, ft.Key, choices(fa.Desk, deskNames, "mesas", true)))
+				errs = append(errs, d.ErrAt(at(ap, "desk"), "a mesa %q não existe no tenant %q; %s", fa.Desk, ft.Key, choices(fa.Desk, deskNames, "mesas", true)))
 			}
 			if fa.Source != "" {
 				a.Source = &Source{Dir: path.Join(dir, fa.Source)}
@@ -125,10 +126,10 @@ func (l *loader) workspace(file string) *Workspace {
 				continue
 			}
 			if !users[fa.Owner] {
-				errs = append(errs, d.errAt(at(ap, "owner"), "o usuário %q não existe no tenant %q; %s", fa.Owner, ft.Key, choices(fa.Owner, logins, "usuários", false)))
+				errs = append(errs, d.ErrAt(at(ap, "owner"), "o usuário %q não existe no tenant %q; %s", fa.Owner, ft.Key, choices(fa.Owner, logins, "usuários", false)))
 			}
 			if fa.PublishedAt != "" {
-				errs = append(errs, d.errAt(at(ap, "publishedAt"), "uma cópia pessoal (cloneOf) não é publicada; remova publishedAt"))
+				errs = append(errs, d.ErrAt(at(ap, "publishedAt"), "uma cópia pessoal (cloneOf) não é publicada; remova publishedAt"))
 			}
 		}
 		// Copies may name apps defined after them.
@@ -149,9 +150,9 @@ func (l *loader) workspace(file string) *Workspace {
 			}
 			switch {
 			case orig == nil:
-				errs = append(errs, d.errAt(cp, "a Aplicação %q não existe no tenant %q; %s", a.CloneOf, ft.Key, choices(a.CloneOf, keys, "Aplicações", true)))
+				errs = append(errs, d.ErrAt(cp, "a Aplicação %q não existe no tenant %q; %s", a.CloneOf, ft.Key, choices(a.CloneOf, keys, "Aplicações", true)))
 			case orig.CloneOf != "":
-				errs = append(errs, d.errAt(cp, "%q já é uma cópia pessoal; copie a Aplicação original, %q", a.CloneOf, orig.CloneOf))
+				errs = append(errs, d.ErrAt(cp, "%q já é uma cópia pessoal; copie a Aplicação original, %q", a.CloneOf, orig.CloneOf))
 			default:
 				a.Source = orig.Source // filled in below, shared
 			}
@@ -163,7 +164,7 @@ func (l *loader) workspace(file string) *Workspace {
 	for _, s := range sources {
 		folder := s.app.Source.Dir
 		if !fs.ValidPath(folder) || folder == "." {
-			l.c.add(d.errAt(s.path, "a pasta %q fica fora do workspace; use um caminho relativo ao workspace.yaml, dentro da pasta dele", folder))
+			l.c.add(d.ErrAt(s.path, "a pasta %q fica fora do workspace; use um caminho relativo ao workspace.yaml, dentro da pasta dele", folder))
 			continue
 		}
 		src, seen := l.sources[folder]
@@ -202,5 +203,5 @@ func choices(name string, names []string, what string, fem bool) string {
 
 // at extends a path with keys and indexes, always copying.
 func at(base []string, parts ...any) []string {
-	return append(append([]string(nil), base...), p(parts...)...)
+	return append(append([]string(nil), base...), yamldoc.Path(parts...)...)
 }

@@ -5,6 +5,7 @@ package workspace
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/lumo-caderninho/mcp/impl/yamldoc"
 	"io/fs"
 	"path"
 	"sync"
@@ -109,21 +110,21 @@ type loader struct {
 }
 
 // readValidated reads a YAML file, validates it against schema and decodes it into out.
-func (l *loader) readValidated(file, schema string, out any) (*doc, bool) {
-	d, errs := readDoc(l.fsys, file)
+func (l *loader) readValidated(file, schema string, out any) (*yamldoc.Doc, bool) {
+	d, errs := yamldoc.Read(l.fsys, file)
 	if errs != nil {
 		l.c.add(errs...)
 		return nil, false
 	}
-	if vs := l.set.Validate(schema, d.value); len(vs) > 0 {
+	if vs := l.set.Validate(schema, d.Value); len(vs) > 0 {
 		var errs []*Error
 		for _, v := range vs {
-			errs = append(errs, &Error{File: file, Line: d.line(v.Path), Field: fieldName(v.Path), Message: v.Message})
+			errs = append(errs, &Error{File: file, Line: d.Line(v.Path), Field: yamldoc.FieldName(v.Path), Message: v.Message})
 		}
 		l.c.add(errs...)
 		return nil, false
 	}
-	b, err := json.Marshal(d.value)
+	b, err := json.Marshal(d.Value)
 	if err == nil {
 		err = json.Unmarshal(b, out)
 	}
