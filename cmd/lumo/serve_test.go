@@ -189,3 +189,20 @@ func TestHTTPHealthReadyAndBodyLimit(t *testing.T) {
 		t.Errorf("tool work %d", work.Load())
 	}
 }
+
+func TestHTTPReadyzIs503WithoutTheDatabase(t *testing.T) {
+	db := storetest.Open(t)
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	h, err := httpHandler(context.Background(), &lumo.Service{DB: db, Log: log}, &ratelimit.Limiter{DB: db}, "", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	for path, want := range map[string]int{"/healthz": http.StatusOK, "/readyz": http.StatusServiceUnavailable} {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
+		if rec.Code != want {
+			t.Errorf("%s: %d, want %d", path, rec.Code, want)
+		}
+	}
+}
