@@ -19,6 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/lumo-caderninho/mcp/impl/lumo"
+	"github.com/lumo-caderninho/mcp/impl/ratelimit"
 	"github.com/lumo-caderninho/mcp/impl/store"
 )
 
@@ -58,8 +59,13 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	addr := fs.String("http", "", "serve Streamable HTTP em /mcp neste endereço (ex.: 127.0.0.1:8080) em vez de stdio")
 	validate := fs.Bool("validate-output", false, "confere cada resultado contra o schema de saída publicado")
 	timeout := fs.Duration("query-timeout", lumo.DefaultQueryTimeout, "tempo máximo de cada consulta (query); a consulta é cancelada no banco")
+	rateUser := fs.Int("rate-user", ratelimit.DefaultPerUser, "chamadas de ferramenta por minuto por usuário (0 = sem limite)")
+	rateTenant := fs.Int("rate-tenant", ratelimit.DefaultPerTenant, "chamadas de ferramenta por minuto por Tenant (0 = sem limite)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *rateUser < 0 || *rateTenant < 0 {
+		return errors.New("--rate-user e --rate-tenant não podem ser negativos (0 = sem limite)")
 	}
 	db, err := openStore(ctx, *dsn, log)
 	if err != nil {
@@ -67,7 +73,9 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	}
 	defer db.Close()
 	svc := &lumo.Service{DB: db, Log: log, QueryTimeout: *timeout}
+	limiter := &ratelimit.Limiter{DB: db, PerUser: *rateUser, PerTenant: *rateTenant, Log: log}
 	if *addr == "" {
+		svc.Limiter = limiter
 		u, err := userByLogin(ctx, db, orDefault(*login, defaultUser))
 		if err != nil {
 			return err
@@ -80,25 +88,43 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 		log.Info("serving MCP on stdio", "user", u.Login)
 		return srv.Run(ctx, &mcp.StdioTransport{})
 	}
-	return serveHTTP(ctx, svc, db, *addr, *login, *validate, log)
+	if *login != "" {
+		// Single-user mode, for local tools that cannot send a token: loopback only.
+		host, _, err := net.SplitHostPort(*addr)
+		if ip := net.ParseIP(host); err != nil || (host != "localhost" && (ip == nil || !ip.IsLoopback())) {
+			return fmt.Errorf("--user com --http só é aceito em endereço local (127.0.0.1, ::1 ou localhost), não em %q", *addr)
+		}
+	}
+	h, err := httpHandler(ctx, svc, limiter, *login, *validate)
+	if err != nil {
+		return err
+	}
+	return serveHTTP(ctx, h, *addr, *login, log)
 }
 
-func serveHTTP(ctx context.Context, svc *lumo.Service, db *store.DB, addr, login string, validate bool, log *slog.Logger) error {
+// httpHandler is the HTTP server: /mcp behind bearer auth (or fixed to login) and the rate
+// limits, /healthz and /readyz without auth. It sets svc.Identity.
+func httpHandler(ctx context.Context, svc *lumo.Service, limiter *ratelimit.Limiter, login string, validate bool) (http.Handler, error) {
+	db, log := svc.DB, svc.Log
 	var wrap func(http.Handler) http.Handler
+	var caller func(*http.Request) (*store.User, error)
 	if login != "" {
-		// Single-user mode, for local tools that cannot send a token: loopback only.
-		host, _, err := net.SplitHostPort(addr)
-		if ip := net.ParseIP(host); err != nil || (host != "localhost" && (ip == nil || !ip.IsLoopback())) {
-			return fmt.Errorf("--user com --http só é aceito em endereço local (127.0.0.1, ::1 ou localhost), não em %q", addr)
-		}
 		u, err := userByLogin(ctx, db, login)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		svc.Identity = lumo.FixedUser(u)
 		wrap = func(h http.Handler) http.Handler { return h }
+		caller = func(*http.Request) (*store.User, error) { return u, nil }
 	} else {
 		svc.Identity = lumo.TokenUser(db)
+		caller = func(r *http.Request) (*store.User, error) {
+			ti := auth.TokenInfoFromContext(r.Context())
+			if ti == nil || ti.UserID == "" {
+				return nil, errors.New("request without an authenticated user")
+			}
+			return db.UserByLogin(r.Context(), ti.UserID)
+		}
 		wrap = auth.RequireBearerToken(func(ctx context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
 			u, err := db.UserByToken(ctx, token)
 			if errors.Is(err, store.ErrNotFound) {
@@ -113,16 +139,37 @@ func serveHTTP(ctx context.Context, svc *lumo.Service, db *store.DB, addr, login
 	}
 	srv, err := lumo.NewServer(svc, lumo.Options{ValidateOutput: validate})
 	if err != nil {
-		return err
+		return nil, err
 	}
+	mcpHandler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
+		&mcp.StreamableHTTPOptions{Logger: log})
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", wrap(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
-		&mcp.StreamableHTTPOptions{Logger: log})))
+	mux.Handle("/mcp", wrap(limiter.Middleware(caller, log, mcpHandler)))
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		fmt.Fprintln(w, "ok")
+	})
+	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+		defer cancel()
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		if err := db.Ready(ctx); err != nil {
+			log.WarnContext(ctx, "not ready", "err", err)
+			w.WriteHeader(http.StatusServiceUnavailable)
+			fmt.Fprintln(w, "banco indisponível ou migrações pendentes")
+			return
+		}
+		fmt.Fprintln(w, "ok")
+	})
+	return mux, nil
+}
+
+func serveHTTP(ctx context.Context, h http.Handler, addr, login string, log *slog.Logger) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
-	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 64 << 10}
+	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 64 << 10}
 	go func() {
 		<-ctx.Done()
 		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)

@@ -17,6 +17,7 @@ const usage = `lumo: servidor MCP de BI somente leitura.
 
 Uso:
   lumo serve  [--db DSN] [--user LOGIN] [--http 127.0.0.1:PORT] [--validate-output] [--query-timeout 30s]
+              [--rate-user 60] [--rate-tenant 300]
   lumo import [--db DSN] caminho/workspace.yaml
   lumo call   [--db DSN] [--user LOGIN] FERRAMENTA '{"arg": ...}'
 

@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/lumo-caderninho/mcp/impl/mcpserver"
+	"github.com/lumo-caderninho/mcp/impl/ratelimit"
 	"github.com/lumo-caderninho/mcp/impl/schemacheck"
 	"github.com/lumo-caderninho/mcp/impl/store"
 	"github.com/lumo-caderninho/mcp/schemas"
@@ -44,6 +45,10 @@ type Service struct {
 	QueryTimeout time.Duration // per query; 0 = DefaultQueryTimeout
 	// SearchBudget bounds a search_values search without ref; 0 means DefaultSearchBudget (20 s).
 	SearchBudget time.Duration
+	// Limiter, when set, counts every tool call against the rate limits and refuses the calls over
+	// them with a RATE_LIMITED tool error (stdio). HTTP servers leave it nil: their middleware
+	// counts with the same Limiter and answers 429 before the call reaches a tool.
+	Limiter *ratelimit.Limiter
 }
 
 // Options of a lumo MCP server.
@@ -65,6 +70,9 @@ func NewServer(svc *Service, opts Options) (*mcp.Server, error) {
 		Instructions: instructions,
 	})
 	b := &mcpserver.Binder{FS: schemas.FS, Dir: "lumo", Schemas: set, Log: svc.Log, ValidateOutput: opts.ValidateOutput}
+	if svc.Limiter != nil {
+		b.Admit = svc.admit
+	}
 	for _, t := range svc.Tools() {
 		if err := b.Add(srv, t); err != nil {
 			return nil, err
@@ -134,6 +142,26 @@ func (s *Service) user(ctx context.Context, extra *mcp.RequestExtra) (*store.Use
 		return nil, fmt.Errorf("identifying the caller: %w", err)
 	}
 	return u, nil
+}
+
+// admit counts the call against the caller's rate limits.
+func (s *Service) admit(ctx context.Context, req *mcp.CallToolRequest) error {
+	u, err := s.user(ctx, req.Extra)
+	if err != nil {
+		return err
+	}
+	d, err := s.Limiter.Take(ctx, u)
+	if err != nil {
+		return err
+	}
+	if d != nil {
+		return &mcpserver.ToolError{
+			Code:        "RATE_LIMITED",
+			Message:     d.Message(),
+			Suggestions: []string{fmt.Sprintf("Espere %d s e repita a chamada.", d.RetryAfter)},
+		}
+	}
+	return nil
 }
 
 // decode turns schema-validated arguments into the generated input type.

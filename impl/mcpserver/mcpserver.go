@@ -56,6 +56,9 @@ type Binder struct {
 	// TextJSON adds, after the text for the model, a second text block with the structuredContent
 	// serialised as JSON, for clients that do not read structuredContent (caderninho's contract).
 	TextJSON bool
+	// Admit, when set, runs first on every call, before the arguments are checked: a *ToolError
+	// refuses the call (rate limits on stdio); another error is internal.
+	Admit func(ctx context.Context, req *mcp.CallToolRequest) error
 }
 
 // Published returns the bundled input and output schemas of a tool, exactly as tools/list shows them.
@@ -89,6 +92,11 @@ const InternalErrorText = "Erro interno ao atender a chamada. Tente de novo em i
 func (b *Binder) handler(t Tool) mcp.ToolHandler {
 	inFile, outFile := t.Name+".input.json", t.Name+".output.json"
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if b.Admit != nil {
+			if err := b.Admit(ctx, req); err != nil {
+				return b.fail(ctx, t.Name, err)
+			}
+		}
 		args := req.Params.Arguments
 		if len(args) == 0 || string(args) == "null" {
 			args = json.RawMessage("{}")
@@ -98,12 +106,7 @@ func (b *Binder) handler(t Tool) mcp.ToolHandler {
 		}
 		reply, err := t.Handler(ctx, req, args)
 		if err != nil {
-			var te *ToolError
-			if errors.As(err, &te) {
-				return b.errorResult(t.Name, te)
-			}
-			b.Log.ErrorContext(ctx, "tool failed", "tool", t.Name, "err", err)
-			return b.errorResult(t.Name, &ToolError{Code: "INTERNAL", Message: InternalErrorText, Suggestions: []string{}})
+			return b.fail(ctx, t.Name, err)
 		}
 		structured, err := json.Marshal(reply.Structured)
 		if err != nil {
@@ -121,6 +124,16 @@ func (b *Binder) handler(t Tool) mcp.ToolHandler {
 			StructuredContent: json.RawMessage(structured),
 		}, nil
 	}
+}
+
+// fail renders a handler's error: a *ToolError as it is, anything else logged and generic.
+func (b *Binder) fail(ctx context.Context, tool string, err error) (*mcp.CallToolResult, error) {
+	var te *ToolError
+	if errors.As(err, &te) {
+		return b.errorResult(tool, te)
+	}
+	b.Log.ErrorContext(ctx, "tool failed", "tool", tool, "err", err)
+	return b.errorResult(tool, &ToolError{Code: "INTERNAL", Message: InternalErrorText, Suggestions: []string{}})
 }
 
 func invalidArguments(tool string, vs []schemacheck.Violation) *ToolError {
