@@ -1,5 +1,6 @@
 // Package caderninho implements the caderninho MCP tools: the bank's origin view (accounts,
-// transactions, bills) and import requests, over cadstore.
+// transactions, bills), import requests and the planning reads over the effective view (origin
+// plus edits and manual records), over cadstore.
 package caderninho
 
 import (
@@ -142,6 +143,35 @@ func (s *Service) Tools() []mcpserver.Tool {
 				"novos, ou para acompanhar uma importação em segundo plano (waitSeconds: 0 responde sem esperar).",
 			Annotations: syncAnnotations,
 			Handler:     s.sync,
+		},
+		{
+			Name:  "plan_transactions",
+			Title: "Visão efetiva: lançamentos",
+			Description: "Consulta (só leitura; não altera nada) a visão efetiva do planejamento: as transações bancárias com as edições " +
+				"(categoria, descrição, nota, fora dos totais) e os registros manuais, da mais recente para a mais antiga. " +
+				"Filtros: space, person, accounts, from/to (datas locais, inclusivas), category, uncategorised, source (bank ou manual) e text. " +
+				"amount null é um valor desconhecido, não zero. Pagine com cursor: use o cursor com os mesmos filtros e a mesma revisão. " +
+				"Uma página de transações não é o total do período: para totais, use plan_totals.",
+			Annotations: readOnly,
+			Handler:     s.planTransactions,
+		},
+		{
+			Name:  "plan_totals",
+			Title: "Visão efetiva: totais",
+			Description: "Consulta (só leitura; não altera nada) os totais de toda a seleção da visão efetiva (mesmos filtros de plan_transactions), " +
+				"por moeda e nunca somando moedas diferentes: knownTotalMinor (string exata de unidades menores), knownCount e unknownCount " +
+				"(valores null, desconhecidos, que não entram na soma). Registros fora dos totais são contados à parte. groupBy opcional: " +
+				"category, month, person ou account. O texto diz o que os totais não sabem: valores desconhecidos e contas e períodos sem extrato.",
+			Annotations: readOnly,
+			Handler:     s.planTotals,
+		},
+		{
+			Name:  "plan_categories",
+			Title: "Categorias",
+			Description: "Consulta (só leitura; não altera nada) as categorias de cada espaço, na ordem da instalação, com quantos registros " +
+				"da visão efetiva usam cada uma e quantos estão sem categoria. Use para conhecer os nomes antes de filtrar por category.",
+			Annotations: readOnly,
+			Handler:     s.planCategories,
 		},
 	}
 }
