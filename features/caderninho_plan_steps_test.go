@@ -140,3 +140,28 @@ func (w *cadWorld) storeEdits(ctx context.Context, table *godog.Table) error {
 	}
 	return nil
 }
+
+// storeUnmatchedEdits inserts edits whose dedupe key no imported transaction has, as when a
+// transaction disappears from the bank's statements. Columns: account, space, category,
+// description, excluded (yes/no).
+func (w *cadWorld) storeUnmatchedEdits(ctx context.Context, table *godog.Table) error {
+	db := w.store.DB()
+	var header []string
+	for _, c := range table.Rows[0].Cells {
+		header = append(header, c.Value)
+	}
+	for i := 1; i < len(table.Rows); i++ {
+		get := func(name string) any { return cell(table, header, i, name) }
+		excluded := 0
+		if get("excluded") == "yes" {
+			excluded = 1
+		}
+		if _, err := db.SQL().ExecContext(ctx, sqldialect.Rebind(db.Dialect(), `INSERT INTO cad_edits (account_key, dedupe_key, space_key,
+			category, description, note, excluded, updated_at) VALUES (?, ?, ?, ?, ?, NULL, ?, ?)`),
+			get("account"), fmt.Sprintf("f:SUMIU-%d", i), get("space"), get("category"), get("description"), excluded,
+			"2026-11-01T12:00:00Z"); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -174,3 +174,40 @@ Feature: the planning reads use the effective view: the origin view, the user's 
     And "totals" is '[{"currency": "BRL", "knownTotalMinor": "-348058", "knownCount": 95, "unknownCount": 0}]'
     When I call "plan_totals" with '{}'
     Then "count" is '311'
+
+  # AUR20261031043 (-29.03, PIX ENVIADO - PADARIA PÃO QUENTE) is in both extrato-2026-10.ofx and
+  # next/aurora-marina/extrato-2026-11.ofx (Python over both files: the two FITIDs they share are
+  # AUR20261030042 and AUR20261031043). The edit is keyed by the transaction's identity in the
+  # bank, so the re-import that meets it again keeps the edit and does not duplicate it.
+  @C-V02
+  Scenario: An edit survives a re-import of an overlapping statement
+    Given these edits are stored directly in the tables, each bumping its space's revision:
+      | account               | fitid          | category | description    | note | excluded |
+      | aurora-marina:12345-6 | AUR20261031043 | Mercado  | Pão da semana  |      | no       |
+    And the statement "next/aurora-marina/extrato-2026-11.ofx" is placed in the folder of "aurora-marina"
+    When I call "caderninho_sync" with '{"idempotency_key": "sync-plano-1"}'
+    Then the call succeeds
+    When I call "plan_transactions" with '{"accounts": ["aurora-marina:12345-6"], "text": "padaria pao quente", "from": "2026-10-31", "to": "2026-10-31"}'
+    Then "records" has 1 item
+    And "records[0].description" is '"Pão da semana"'
+    And "records[0].category" is '"Mercado"'
+    And "records[0].amount" is '{"amountMinor": "-2903", "currency": "BRL"}'
+    When I call "plan_transactions" with '{"space": "casa", "category": "Mercado"}'
+    Then "records[*].id" has 1 item
+
+  @C-V02
+  Scenario: An edit whose transaction the bank no longer lists is reported, never silently dropped
+    Given these edits of transactions the bank no longer lists are stored directly in the tables:
+      | account               | space | category | description     | excluded |
+      | aurora-marina:12345-6 | casa  | Lazer    | Show de setembro | no       |
+    When I call "plan_totals" with '{"space": "casa"}'
+    Then the call succeeds
+    And "totals" is '[{"currency": "BRL", "knownTotalMinor": "-1171648", "knownCount": 227, "unknownCount": 0}]'
+    And "unmatchedEdits" is '[{"accountId": "aurora-marina:12345-6", "space": "casa", "category": "Lazer", "description": "Show de setembro", "excludedFromTotals": false}]'
+    And the text contains "- 1 edição de transações que o banco não lista mais (veja abaixo)."
+    And the text contains "- aurora-marina:12345-6 (espaço casa): categoria Lazer; descrição Show de setembro."
+    When I call "plan_transactions" with '{"space": "casa", "limit": 1}'
+    Then "unmatchedEdits" has 1 item
+    And the text contains "Atenção: 1 edição de transações que o banco não lista mais"
+    When I call "plan_totals" with '{"space": "atelie"}'
+    Then "unmatchedEdits" is '[]'

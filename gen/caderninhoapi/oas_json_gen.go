@@ -5671,19 +5671,30 @@ func (s *PlanTotalsOutput) encodeFields(e *jx.Encoder) {
 			e.ArrEnd()
 		}
 	}
+	{
+		if s.UnmatchedEdits != nil {
+			e.FieldStart("unmatchedEdits")
+			e.ArrStart()
+			for _, elem := range s.UnmatchedEdits {
+				elem.Encode(e)
+			}
+			e.ArrEnd()
+		}
+	}
 }
 
-var jsonFieldsNameOfPlanTotalsOutput = [10]string{
-	0: "count",
-	1: "coverage",
-	2: "error",
-	3: "excluded",
-	4: "groupBy",
-	5: "groups",
-	6: "partial",
-	7: "period",
-	8: "revisions",
-	9: "totals",
+var jsonFieldsNameOfPlanTotalsOutput = [11]string{
+	0:  "count",
+	1:  "coverage",
+	2:  "error",
+	3:  "excluded",
+	4:  "groupBy",
+	5:  "groups",
+	6:  "partial",
+	7:  "period",
+	8:  "revisions",
+	9:  "totals",
+	10: "unmatchedEdits",
 }
 
 // Decode decodes PlanTotalsOutput from json.
@@ -5814,6 +5825,23 @@ func (s *PlanTotalsOutput) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"totals\"")
+			}
+		case "unmatchedEdits":
+			if err := func() error {
+				s.UnmatchedEdits = make([]PlanTotalsOutputUnmatchedEditsItem, 0)
+				if err := d.Arr(func(d *jx.Decoder) error {
+					var elem PlanTotalsOutputUnmatchedEditsItem
+					if err := elem.Decode(d); err != nil {
+						return err
+					}
+					s.UnmatchedEdits = append(s.UnmatchedEdits, elem)
+					return nil
+				}); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"unmatchedEdits\"")
 			}
 		default:
 			return errors.Errorf("unexpected field %q", k)
@@ -6061,6 +6089,162 @@ func (s PlanTotalsOutputGroupBy) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON implements stdjson.Unmarshaler.
 func (s *PlanTotalsOutputGroupBy) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode implements json.Marshaler.
+func (s *PlanTotalsOutputUnmatchedEditsItem) Encode(e *jx.Encoder) {
+	e.ObjStart()
+	s.encodeFields(e)
+	e.ObjEnd()
+}
+
+// encodeFields encodes fields.
+func (s *PlanTotalsOutputUnmatchedEditsItem) encodeFields(e *jx.Encoder) {
+	{
+		e.FieldStart("accountId")
+		s.AccountId.Encode(e)
+	}
+	{
+		e.FieldStart("category")
+		s.Category.Encode(e)
+	}
+	{
+		e.FieldStart("description")
+		s.Description.Encode(e)
+	}
+	{
+		e.FieldStart("excludedFromTotals")
+		e.Bool(s.ExcludedFromTotals)
+	}
+	{
+		e.FieldStart("space")
+		s.Space.Encode(e)
+	}
+}
+
+var jsonFieldsNameOfPlanTotalsOutputUnmatchedEditsItem = [5]string{
+	0: "accountId",
+	1: "category",
+	2: "description",
+	3: "excludedFromTotals",
+	4: "space",
+}
+
+// Decode decodes PlanTotalsOutputUnmatchedEditsItem from json.
+func (s *PlanTotalsOutputUnmatchedEditsItem) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode PlanTotalsOutputUnmatchedEditsItem to nil")
+	}
+	var requiredBitSet [1]uint8
+
+	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
+		switch string(k) {
+		case "accountId":
+			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				if err := s.AccountId.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"accountId\"")
+			}
+		case "category":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				if err := s.Category.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"category\"")
+			}
+		case "description":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				if err := s.Description.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"description\"")
+			}
+		case "excludedFromTotals":
+			requiredBitSet[0] |= 1 << 3
+			if err := func() error {
+				v, err := d.Bool()
+				s.ExcludedFromTotals = bool(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"excludedFromTotals\"")
+			}
+		case "space":
+			requiredBitSet[0] |= 1 << 4
+			if err := func() error {
+				if err := s.Space.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"space\"")
+			}
+		default:
+			return errors.Errorf("unexpected field %q", k)
+		}
+		return nil
+	}); err != nil {
+		return errors.Wrap(err, "decode PlanTotalsOutputUnmatchedEditsItem")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b00011111,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfPlanTotalsOutputUnmatchedEditsItem) {
+					name = jsonFieldsNameOfPlanTotalsOutputUnmatchedEditsItem[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *PlanTotalsOutputUnmatchedEditsItem) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *PlanTotalsOutputUnmatchedEditsItem) UnmarshalJSON(data []byte) error {
 	d := jx.DecodeBytes(data)
 	return s.Decode(d)
 }
@@ -6414,9 +6598,19 @@ func (s *PlanTransactionsOutput) encodeFields(e *jx.Encoder) {
 			s.Truncated.Encode(e)
 		}
 	}
+	{
+		if s.UnmatchedEdits != nil {
+			e.FieldStart("unmatchedEdits")
+			e.ArrStart()
+			for _, elem := range s.UnmatchedEdits {
+				elem.Encode(e)
+			}
+			e.ArrEnd()
+		}
+	}
 }
 
-var jsonFieldsNameOfPlanTransactionsOutput = [8]string{
+var jsonFieldsNameOfPlanTransactionsOutput = [9]string{
 	0: "coverage",
 	1: "error",
 	2: "nextCursor",
@@ -6425,6 +6619,7 @@ var jsonFieldsNameOfPlanTransactionsOutput = [8]string{
 	5: "records",
 	6: "revisions",
 	7: "truncated",
+	8: "unmatchedEdits",
 }
 
 // Decode decodes PlanTransactionsOutput from json.
@@ -6528,6 +6723,23 @@ func (s *PlanTransactionsOutput) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"truncated\"")
+			}
+		case "unmatchedEdits":
+			if err := func() error {
+				s.UnmatchedEdits = make([]PlanTransactionsOutputUnmatchedEditsItem, 0)
+				if err := d.Arr(func(d *jx.Decoder) error {
+					var elem PlanTransactionsOutputUnmatchedEditsItem
+					if err := elem.Decode(d); err != nil {
+						return err
+					}
+					s.UnmatchedEdits = append(s.UnmatchedEdits, elem)
+					return nil
+				}); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"unmatchedEdits\"")
 			}
 		default:
 			return errors.Errorf("unexpected field %q", k)
@@ -6889,6 +7101,162 @@ func (s PlanTransactionsOutputRecordSource) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON implements stdjson.Unmarshaler.
 func (s *PlanTransactionsOutputRecordSource) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode implements json.Marshaler.
+func (s *PlanTransactionsOutputUnmatchedEditsItem) Encode(e *jx.Encoder) {
+	e.ObjStart()
+	s.encodeFields(e)
+	e.ObjEnd()
+}
+
+// encodeFields encodes fields.
+func (s *PlanTransactionsOutputUnmatchedEditsItem) encodeFields(e *jx.Encoder) {
+	{
+		e.FieldStart("accountId")
+		s.AccountId.Encode(e)
+	}
+	{
+		e.FieldStart("category")
+		s.Category.Encode(e)
+	}
+	{
+		e.FieldStart("description")
+		s.Description.Encode(e)
+	}
+	{
+		e.FieldStart("excludedFromTotals")
+		e.Bool(s.ExcludedFromTotals)
+	}
+	{
+		e.FieldStart("space")
+		s.Space.Encode(e)
+	}
+}
+
+var jsonFieldsNameOfPlanTransactionsOutputUnmatchedEditsItem = [5]string{
+	0: "accountId",
+	1: "category",
+	2: "description",
+	3: "excludedFromTotals",
+	4: "space",
+}
+
+// Decode decodes PlanTransactionsOutputUnmatchedEditsItem from json.
+func (s *PlanTransactionsOutputUnmatchedEditsItem) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode PlanTransactionsOutputUnmatchedEditsItem to nil")
+	}
+	var requiredBitSet [1]uint8
+
+	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
+		switch string(k) {
+		case "accountId":
+			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				if err := s.AccountId.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"accountId\"")
+			}
+		case "category":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				if err := s.Category.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"category\"")
+			}
+		case "description":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				if err := s.Description.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"description\"")
+			}
+		case "excludedFromTotals":
+			requiredBitSet[0] |= 1 << 3
+			if err := func() error {
+				v, err := d.Bool()
+				s.ExcludedFromTotals = bool(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"excludedFromTotals\"")
+			}
+		case "space":
+			requiredBitSet[0] |= 1 << 4
+			if err := func() error {
+				if err := s.Space.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"space\"")
+			}
+		default:
+			return errors.Errorf("unexpected field %q", k)
+		}
+		return nil
+	}); err != nil {
+		return errors.Wrap(err, "decode PlanTransactionsOutputUnmatchedEditsItem")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b00011111,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfPlanTransactionsOutputUnmatchedEditsItem) {
+					name = jsonFieldsNameOfPlanTransactionsOutputUnmatchedEditsItem[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *PlanTransactionsOutputUnmatchedEditsItem) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *PlanTransactionsOutputUnmatchedEditsItem) UnmarshalJSON(data []byte) error {
 	d := jx.DecodeBytes(data)
 	return s.Decode(d)
 }

@@ -3357,6 +3357,10 @@ type PlanTotalsOutput struct {
 	Revisions OptRevisions `json:"revisions"`
 	// Uma linha por moeda, ordenadas pelo código.
 	Totals []CurrencyTotal `json:"totals"`
+	// Edições cuja transação o banco não lista mais (a conta ou a transação sumiu dos extratos
+	// importados), nos espaços lidos: ficam registradas e são informadas, nunca descartadas em
+	// silêncio; não entram na visão efetiva nem nos totais.
+	UnmatchedEdits []PlanTotalsOutputUnmatchedEditsItem `json:"unmatchedEdits"`
 }
 
 // GetCount returns the value of Count.
@@ -3409,6 +3413,11 @@ func (s *PlanTotalsOutput) GetTotals() []CurrencyTotal {
 	return s.Totals
 }
 
+// GetUnmatchedEdits returns the value of UnmatchedEdits.
+func (s *PlanTotalsOutput) GetUnmatchedEdits() []PlanTotalsOutputUnmatchedEditsItem {
+	return s.UnmatchedEdits
+}
+
 // SetCount sets the value of Count.
 func (s *PlanTotalsOutput) SetCount(val OptInt) {
 	s.Count = val
@@ -3457,6 +3466,11 @@ func (s *PlanTotalsOutput) SetRevisions(val OptRevisions) {
 // SetTotals sets the value of Totals.
 func (s *PlanTotalsOutput) SetTotals(val []CurrencyTotal) {
 	s.Totals = val
+}
+
+// SetUnmatchedEdits sets the value of UnmatchedEdits.
+func (s *PlanTotalsOutput) SetUnmatchedEdits(val []PlanTotalsOutputUnmatchedEditsItem) {
+	s.UnmatchedEdits = val
 }
 
 // Ref: #/components/schemas/PlanTotalsOutputGroup
@@ -3572,6 +3586,64 @@ func (s *PlanTotalsOutputGroupBy) UnmarshalText(data []byte) error {
 	default:
 		return errors.Errorf("invalid value: %q", data)
 	}
+}
+
+type PlanTotalsOutputUnmatchedEditsItem struct {
+	AccountId          AccountId `json:"accountId"`
+	Category           NilString `json:"category"`
+	Description        NilString `json:"description"`
+	ExcludedFromTotals bool      `json:"excludedFromTotals"`
+	Space              Key       `json:"space"`
+}
+
+// GetAccountId returns the value of AccountId.
+func (s *PlanTotalsOutputUnmatchedEditsItem) GetAccountId() AccountId {
+	return s.AccountId
+}
+
+// GetCategory returns the value of Category.
+func (s *PlanTotalsOutputUnmatchedEditsItem) GetCategory() NilString {
+	return s.Category
+}
+
+// GetDescription returns the value of Description.
+func (s *PlanTotalsOutputUnmatchedEditsItem) GetDescription() NilString {
+	return s.Description
+}
+
+// GetExcludedFromTotals returns the value of ExcludedFromTotals.
+func (s *PlanTotalsOutputUnmatchedEditsItem) GetExcludedFromTotals() bool {
+	return s.ExcludedFromTotals
+}
+
+// GetSpace returns the value of Space.
+func (s *PlanTotalsOutputUnmatchedEditsItem) GetSpace() Key {
+	return s.Space
+}
+
+// SetAccountId sets the value of AccountId.
+func (s *PlanTotalsOutputUnmatchedEditsItem) SetAccountId(val AccountId) {
+	s.AccountId = val
+}
+
+// SetCategory sets the value of Category.
+func (s *PlanTotalsOutputUnmatchedEditsItem) SetCategory(val NilString) {
+	s.Category = val
+}
+
+// SetDescription sets the value of Description.
+func (s *PlanTotalsOutputUnmatchedEditsItem) SetDescription(val NilString) {
+	s.Description = val
+}
+
+// SetExcludedFromTotals sets the value of ExcludedFromTotals.
+func (s *PlanTotalsOutputUnmatchedEditsItem) SetExcludedFromTotals(val bool) {
+	s.ExcludedFromTotals = val
+}
+
+// SetSpace sets the value of Space.
+func (s *PlanTotalsOutputUnmatchedEditsItem) SetSpace(val Key) {
+	s.Space = val
 }
 
 // Ref: #/components/schemas/PlanTransactionsInput
@@ -3773,6 +3845,10 @@ type PlanTransactionsOutput struct {
 	Revisions OptRevisions                   `json:"revisions"`
 	// True quando há mais registros além desta página (siga nextCursor).
 	Truncated OptBool `json:"truncated"`
+	// Edições cuja transação o banco não lista mais (a conta ou a transação sumiu dos extratos
+	// importados), nos espaços lidos: ficam registradas e são informadas, nunca descartadas em
+	// silêncio; não entram na visão efetiva nem nos totais.
+	UnmatchedEdits []PlanTransactionsOutputUnmatchedEditsItem `json:"unmatchedEdits"`
 }
 
 // GetCoverage returns the value of Coverage.
@@ -3815,6 +3891,11 @@ func (s *PlanTransactionsOutput) GetTruncated() OptBool {
 	return s.Truncated
 }
 
+// GetUnmatchedEdits returns the value of UnmatchedEdits.
+func (s *PlanTransactionsOutput) GetUnmatchedEdits() []PlanTransactionsOutputUnmatchedEditsItem {
+	return s.UnmatchedEdits
+}
+
 // SetCoverage sets the value of Coverage.
 func (s *PlanTransactionsOutput) SetCoverage(val []Coverage) {
 	s.Coverage = val
@@ -3853,6 +3934,11 @@ func (s *PlanTransactionsOutput) SetRevisions(val OptRevisions) {
 // SetTruncated sets the value of Truncated.
 func (s *PlanTransactionsOutput) SetTruncated(val OptBool) {
 	s.Truncated = val
+}
+
+// SetUnmatchedEdits sets the value of UnmatchedEdits.
+func (s *PlanTransactionsOutput) SetUnmatchedEdits(val []PlanTransactionsOutputUnmatchedEditsItem) {
+	s.UnmatchedEdits = val
 }
 
 // Ref: #/components/schemas/PlanTransactionsOutputRecord
@@ -4062,6 +4148,64 @@ func (s *PlanTransactionsOutputRecordSource) UnmarshalText(data []byte) error {
 	default:
 		return errors.Errorf("invalid value: %q", data)
 	}
+}
+
+type PlanTransactionsOutputUnmatchedEditsItem struct {
+	AccountId          AccountId `json:"accountId"`
+	Category           NilString `json:"category"`
+	Description        NilString `json:"description"`
+	ExcludedFromTotals bool      `json:"excludedFromTotals"`
+	Space              Key       `json:"space"`
+}
+
+// GetAccountId returns the value of AccountId.
+func (s *PlanTransactionsOutputUnmatchedEditsItem) GetAccountId() AccountId {
+	return s.AccountId
+}
+
+// GetCategory returns the value of Category.
+func (s *PlanTransactionsOutputUnmatchedEditsItem) GetCategory() NilString {
+	return s.Category
+}
+
+// GetDescription returns the value of Description.
+func (s *PlanTransactionsOutputUnmatchedEditsItem) GetDescription() NilString {
+	return s.Description
+}
+
+// GetExcludedFromTotals returns the value of ExcludedFromTotals.
+func (s *PlanTransactionsOutputUnmatchedEditsItem) GetExcludedFromTotals() bool {
+	return s.ExcludedFromTotals
+}
+
+// GetSpace returns the value of Space.
+func (s *PlanTransactionsOutputUnmatchedEditsItem) GetSpace() Key {
+	return s.Space
+}
+
+// SetAccountId sets the value of AccountId.
+func (s *PlanTransactionsOutputUnmatchedEditsItem) SetAccountId(val AccountId) {
+	s.AccountId = val
+}
+
+// SetCategory sets the value of Category.
+func (s *PlanTransactionsOutputUnmatchedEditsItem) SetCategory(val NilString) {
+	s.Category = val
+}
+
+// SetDescription sets the value of Description.
+func (s *PlanTransactionsOutputUnmatchedEditsItem) SetDescription(val NilString) {
+	s.Description = val
+}
+
+// SetExcludedFromTotals sets the value of ExcludedFromTotals.
+func (s *PlanTransactionsOutputUnmatchedEditsItem) SetExcludedFromTotals(val bool) {
+	s.ExcludedFromTotals = val
+}
+
+// SetSpace sets the value of Space.
+func (s *PlanTransactionsOutputUnmatchedEditsItem) SetSpace(val Key) {
+	s.Space = val
 }
 
 // A revisão de cada espaço lido. Cada mudança confirmada (escrita ou importação) aumenta a

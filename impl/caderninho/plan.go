@@ -86,6 +86,16 @@ type effectiveView struct {
 	period   *cadstore.Period
 	coverage []coverageView
 	partial  bool
+	// unmatched are the edits in the spaces read whose transaction the bank no longer lists.
+	unmatched []unmatchedEditView
+}
+
+type unmatchedEditView struct {
+	AccountID          string  `json:"accountId"`
+	Space              string  `json:"space"`
+	Category           *string `json:"category"`
+	Description        *string `json:"description"`
+	ExcludedFromTotals bool    `json:"excludedFromTotals"`
 }
 
 // effective reads the effective view selected by f: the origin view of the selected accounts with
@@ -208,6 +218,17 @@ func (s *Service) effective(ctx context.Context, f planFilter) (*effectiveView, 
 		}
 		return 0
 	})
+	unmatched, err := s.Store.UnmatchedEdits(ctx)
+	if err != nil {
+		return nil, err
+	}
+	v.unmatched = []unmatchedEditView{}
+	for _, u := range unmatched {
+		if _, read := v.revs[u.Space]; read && (f.sel.Person == "" || holderOf[u.Account] == f.sel.Person || holderOf[u.Account] == "") {
+			v.unmatched = append(v.unmatched, unmatchedEditView{AccountID: u.Account, Space: u.Space, Category: u.Category,
+				Description: u.Description, ExcludedFromTotals: u.Excluded})
+		}
+	}
 	v.period = coveragePeriod(accounts, f.from, f.to)
 	v.coverage, v.partial = rc.coverage(accounts, v.period)
 	return v, nil

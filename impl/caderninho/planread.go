@@ -26,13 +26,14 @@ const (
 )
 
 type planTransactionsView struct {
-	Records    []*planRecord    `json:"records"`
-	NextCursor *string          `json:"nextCursor"`
-	Truncated  bool             `json:"truncated"`
-	Partial    bool             `json:"partial"`
-	Period     any              `json:"period"`
-	Coverage   []coverageView   `json:"coverage"`
-	Revisions  map[string]int64 `json:"revisions"`
+	Records        []*planRecord       `json:"records"`
+	NextCursor     *string             `json:"nextCursor"`
+	Truncated      bool                `json:"truncated"`
+	Partial        bool                `json:"partial"`
+	Period         any                 `json:"period"`
+	Coverage       []coverageView      `json:"coverage"`
+	UnmatchedEdits []unmatchedEditView `json:"unmatchedEdits"`
+	Revisions      map[string]int64    `json:"revisions"`
 }
 
 func (s *Service) planTransactions(ctx context.Context, _ *mcp.CallToolRequest, raw json.RawMessage) (mcpserver.Reply, error) {
@@ -75,7 +76,7 @@ func (s *Service) planTransactions(ctx context.Context, _ *mcp.CallToolRequest, 
 		}
 		recs, continued = recs[i:], true
 	}
-	out := planTransactionsView{Records: []*planRecord{}, Partial: v.partial, Coverage: v.coverage, Revisions: v.revs}
+	out := planTransactionsView{Records: []*planRecord{}, Partial: v.partial, Coverage: v.coverage, UnmatchedEdits: v.unmatched, Revisions: v.revs}
 	if v.period != nil {
 		out.Period = v.period
 	}
@@ -140,6 +141,7 @@ func planTransactionsText(out planTransactionsView, v *effectiveView, continued 
 		b.WriteString(personNote + "\n")
 	}
 	b.WriteString(moneyNote + " " + unknownNote + "\n")
+	b.WriteString(unmatchedText(v.unmatched))
 	b.WriteString(coverageText(v.coverage, v.period, v.partial))
 	return b.String()
 }
@@ -206,15 +208,16 @@ type totalsGroup struct {
 }
 
 type planTotalsView struct {
-	Count     int              `json:"count"`
-	Totals    []currencyTotal  `json:"totals"`
-	Excluded  []currencyTotal  `json:"excluded"`
-	GroupBy   *string          `json:"groupBy"`
-	Groups    []totalsGroup    `json:"groups"`
-	Partial   bool             `json:"partial"`
-	Period    any              `json:"period"`
-	Coverage  []coverageView   `json:"coverage"`
-	Revisions map[string]int64 `json:"revisions"`
+	Count          int                 `json:"count"`
+	Totals         []currencyTotal     `json:"totals"`
+	Excluded       []currencyTotal     `json:"excluded"`
+	GroupBy        *string             `json:"groupBy"`
+	Groups         []totalsGroup       `json:"groups"`
+	Partial        bool                `json:"partial"`
+	Period         any                 `json:"period"`
+	Coverage       []coverageView      `json:"coverage"`
+	UnmatchedEdits []unmatchedEditView `json:"unmatchedEdits"`
+	Revisions      map[string]int64    `json:"revisions"`
 }
 
 func (s *Service) planTotals(ctx context.Context, _ *mcp.CallToolRequest, raw json.RawMessage) (mcpserver.Reply, error) {
@@ -246,7 +249,7 @@ func (s *Service) planTotals(ctx context.Context, _ *mcp.CallToolRequest, raw js
 		groups[k].add(r)
 	}
 	out := planTotalsView{Count: all.count, Totals: listTotals(all.totals), Excluded: listTotals(all.excluded),
-		Partial: v.partial, Coverage: v.coverage, Revisions: v.revs}
+		Partial: v.partial, Coverage: v.coverage, UnmatchedEdits: v.unmatched, Revisions: v.revs}
 	if v.period != nil {
 		out.Period = v.period
 	}
@@ -360,12 +363,15 @@ func planTotalsText(out planTotalsView, v *effectiveView, f planFilter) string {
 			uncovered = append(uncovered, c.AccountID+" (sem extrato em "+periodsText(c.Uncovered)+")")
 		}
 	}
-	if unknownCount == 0 && len(uncovered) == 0 {
+	if unknownCount == 0 && len(uncovered) == 0 && len(v.unmatched) == 0 {
 		b.WriteString("O que estes totais não sabem: nenhum valor desconhecido na seleção e todas as contas têm extrato para todo o período avaliado; ainda assim, só entram transações importadas e registros manuais.\n")
 	} else {
 		b.WriteString("O que estes totais não sabem:\n")
 		if unknownCount > 0 {
 			b.WriteString("- " + ptbr.List(unknown) + ": esses registros existem, mas o valor não entra na soma.\n")
+		}
+		if len(v.unmatched) > 0 {
+			b.WriteString("- " + ptbr.Count(len(v.unmatched), "edição", "edições") + " de transações que o banco não lista mais (veja abaixo).\n")
 		}
 		if len(uncovered) > 0 {
 			b.WriteString("- contas sem extrato em parte do período: " + strings.Join(uncovered, "; ") +
@@ -376,7 +382,32 @@ func planTotalsText(out planTotalsView, v *effectiveView, f planFilter) string {
 	if f.sel.Person != "" {
 		b.WriteString(personNote + "\n")
 	}
+	b.WriteString(unmatchedText(v.unmatched))
 	b.WriteString(coverageText(v.coverage, v.period, v.partial))
+	return b.String()
+}
+
+// unmatchedText reports edits whose transaction the bank no longer lists: kept, never dropped.
+func unmatchedText(us []unmatchedEditView) string {
+	if len(us) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Atenção: %s de transações que o banco não lista mais; a edição foi mantida, mas não entra na visão efetiva nem nos totais:\n",
+		ptbr.Count(len(us), "edição", "edições"))
+	for _, u := range us {
+		var parts []string
+		if u.Category != nil {
+			parts = append(parts, "categoria "+*u.Category)
+		}
+		if u.Description != nil {
+			parts = append(parts, "descrição "+*u.Description)
+		}
+		if u.ExcludedFromTotals {
+			parts = append(parts, "fora dos totais")
+		}
+		fmt.Fprintf(&b, "- %s (espaço %s): %s.\n", u.AccountID, u.Space, strings.Join(parts, "; "))
+	}
 	return b.String()
 }
 

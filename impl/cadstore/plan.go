@@ -151,3 +151,35 @@ func (s *Store) Categories(ctx context.Context) (map[string][]string, error) {
 	}
 	return out, rows.Err()
 }
+
+// UnmatchedEdit is an edit whose transaction the bank no longer lists (its account or the
+// transaction is gone): reported to the user, never silently dropped.
+type UnmatchedEdit struct {
+	EditKey
+	Edit
+}
+
+// UnmatchedEdits returns the edits that match no imported transaction, by account then key.
+func (s *Store) UnmatchedEdits(ctx context.Context) ([]UnmatchedEdit, error) {
+	rows, err := s.db.SQL().QueryContext(ctx, `SELECT e.account_key, e.dedupe_key, e.space_key, e.category, e.description, e.note, e.excluded
+		FROM cad_edits e WHERE NOT EXISTS (
+			SELECT 1 FROM cad_transactions t JOIN cad_accounts a ON a.id = t.account_id
+			JOIN cad_connections c ON c.id = a.connection_id
+			WHERE t.dedupe_key = e.dedupe_key AND c.connection_key || ':' || a.acct_number = e.account_key)
+		ORDER BY e.account_key, e.dedupe_key`)
+	if err != nil {
+		return nil, fmt.Errorf("reading unmatched edits: %w", err)
+	}
+	defer rows.Close()
+	var out []UnmatchedEdit
+	for rows.Next() {
+		var u UnmatchedEdit
+		var excluded int
+		if err := rows.Scan(&u.Account, &u.Dedupe, &u.Space, &u.Category, &u.Description, &u.Note, &excluded); err != nil {
+			return nil, fmt.Errorf("reading unmatched edits: %w", err)
+		}
+		u.Excluded = excluded != 0
+		out = append(out, u)
+	}
+	return out, rows.Err()
+}
