@@ -8,12 +8,15 @@ Feature: the planning reads use the effective view: the origin view, the user's 
     Given the demo installation is imported
     And I am connected as the local assistant
 
-  @C-E01 @C-V02
+  @C-E01 @C-V02 @C-P02 @C-M03
   Scenario: The planning reads are listed as read-only queries over the effective view
     Then the tools "plan_transactions, plan_totals, plan_categories" are annotated read-only, idempotent, closed-world and not destructive
     And the description of "plan_transactions" contains "Consulta (só leitura; não altera nada) a visão efetiva"
     And the description of "plan_totals" contains "Consulta (só leitura; não altera nada) os totais de toda a seleção"
     And the description of "plan_categories" contains "Consulta (só leitura; não altera nada) as categorias"
+    And the server instructions contain "As ferramentas de planejamento usam a visão efetiva com edições e registros manuais"
+    And the server instructions contain "Para totais, use uma ferramenta agregadora de toda a seleção."
+    And the server instructions contain "null representa um valor desconhecido. Preserve contagem de desconhecidos e subtotais conhecidos. Um valor ausente não representa zero."
 
   # Expectations computed independently with Python over ofx/<connection>/*.ofx (cp1252), one
   # transaction per (connection, ACCTID, FITID), summing int(Decimal(TRNAMT with , -> .) * 100)

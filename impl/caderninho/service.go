@@ -81,14 +81,17 @@ func NewServer(svc *Service, opts Options) (*mcp.Server, error) {
 // instructions repeat the contract's rules a client must keep (spec: caderninho-contracts).
 const instructions = "O caderninho mostra as finanças da casa. As quatro ferramentas caderninho_* preservam a visão bancária da origem: " +
 	"contas e cartões (caderninho_accounts), transações (caderninho_transactions), faturas (caderninho_bills) e o pedido de importação " +
-	"dos extratos novos (caderninho_sync). O catálogo de ferramentas informa o efeito de cada chamada. Consultas e prévias leem; " +
+	"dos extratos novos (caderninho_sync). As ferramentas de planejamento usam a visão efetiva com edições e registros manuais: " +
+	"plan_transactions, plan_totals e plan_categories. O catálogo de ferramentas informa o efeito de cada chamada. Consultas e prévias leem; " +
 	"escritas alteram dados locais; caderninho_sync pede uma importação. Todas as escritas são locais. Nenhuma ferramenta paga faturas, " +
 	"envia Pix, contrata crédito ou altera um registro na instituição.\n" +
 	"Um filtro de pessoa seleciona dados para a consulta, mas não limita o acesso de um assistente autorizado: ele pode consultar " +
 	"todos os titulares da instalação.\n" +
 	"Campos como amountMinor e totalMinor são strings de unidades menores da moeda. Em BRL, \"10000\" representa R$ 100,00. " +
-	"Não converta valores grandes para ponto flutuante nem some moedas diferentes. null representa um valor desconhecido.\n" +
-	"Use o cursor com os mesmos filtros e a mesma revisão. Uma página de transações não é o total do período. " +
+	"Não converta valores grandes para ponto flutuante nem some moedas diferentes. null representa um valor desconhecido. " +
+	"Preserve contagem de desconhecidos e subtotais conhecidos. Um valor ausente não representa zero.\n" +
+	"Use o cursor com os mesmos filtros e a mesma revisão. Para totais, use uma ferramenta agregadora de toda a seleção. " +
+	"Uma página de transações não é o total do período. " +
 	"Em RESTART_REQUIRED, descarte o cursor e refaça a leitura. Não misture páginas de revisões diferentes.\n" +
 	"partial, truncated, cobertura, último sucesso e dia de referência explicam limites diferentes. " +
 	"partial: false não garante dados recentes nem todo o histórico disponibilizado pelo banco."
