@@ -86,7 +86,11 @@ func initCaderninhoSteps(t *testing.T, sc *godog.ScenarioContext) {
 	sc.Step(`^"([^"]*)" includes:$`, w.includes)
 	sc.Step(`^"([^"]*)" is a string of digits$`, w.isDigits)
 	sc.Step(`^I remember "([^"]*)" as "([^"]*)"$`, w.remember)
-	sc.Step(`^I read every page of "caderninho_transactions" with '(.*)'$`, w.readAllPages)
+	sc.Step(`^I read every page of "([^"]*)" with '(.*)'$`, w.readAllPages)
+	sc.Step(`^no record id repeats in the pages$`, w.noRecordRepeats)
+	sc.Step(`^these manual records are stored directly in the tables, each bumping its space's revision:$`, w.storeRecords)
+	sc.Step(`^these edits are stored directly in the tables, each bumping its space's revision:$`, w.storeEdits)
+	sc.Step(`^these edits of transactions the bank no longer lists are stored directly in the tables:$`, w.storeUnmatchedEdits)
 	sc.Step(`^the pages hold (\d+) transactions$`, w.pagesHold)
 	sc.Step(`^their amounts sum to "(-?\d+)" "([A-Z]{3})"$`, w.pagesSum)
 	sc.Step(`^no transaction id repeats and no FITID repeats within an account$`, w.noRepeats)
@@ -474,7 +478,11 @@ func (w *cadWorld) remember(path, name string) error {
 
 // readAllPages calls caderninho_transactions with args, then with each nextCursor, collecting
 // every transaction; each page is validated like any call.
-func (w *cadWorld) readAllPages(ctx context.Context, args string) error {
+func (w *cadWorld) readAllPages(ctx context.Context, tool, args string) error {
+	listKey := "transactions"
+	if tool == "plan_transactions" {
+		listKey = "records"
+	}
 	w.pages = nil
 	var m map[string]any
 	if err := json.Unmarshal([]byte(args), &m); err != nil {
@@ -485,13 +493,13 @@ func (w *cadWorld) readAllPages(ctx context.Context, args string) error {
 			return fmt.Errorf("more than 1000 pages")
 		}
 		b, _ := json.Marshal(m)
-		if err := w.call(ctx, "caderninho_transactions", string(b)); err != nil {
+		if err := w.call(ctx, tool, string(b)); err != nil {
 			return err
 		}
 		if err := w.succeeds(); err != nil {
 			return err
 		}
-		list, _ := w.at("transactions")
+		list, _ := w.at(listKey)
 		w.pages = append(w.pages, list.([]any)...)
 		next, _ := w.at("nextCursor")
 		truncated, _ := w.at("truncated")

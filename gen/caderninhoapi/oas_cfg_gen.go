@@ -13,6 +13,7 @@ import (
 )
 
 var regexMap = map[string]ogenregex.Regexp{
+	"^(bank|manual):[0-9]+$":     ogenregex.MustCompile("^(bank|manual):[0-9]+$"),
 	"^-?[0-9]+$":                 ogenregex.MustCompile("^-?[0-9]+$"),
 	"^[A-Z]{3}$":                 ogenregex.MustCompile("^[A-Z]{3}$"),
 	"^[A-Za-z0-9._:-]+$":         ogenregex.MustCompile("^[A-Za-z0-9._:-]+$"),

@@ -44,6 +44,24 @@ type Invoker interface {
 	//
 	// POST /tools/caderninho_transactions
 	CaderninhoTransactions(ctx context.Context, request *CaderninhoTransactionsInput) (*CaderninhoTransactionsOutput, error)
+	// PlanCategories invokes planCategories operation.
+	//
+	// Calls the plan_categories tool.
+	//
+	// POST /tools/plan_categories
+	PlanCategories(ctx context.Context, request *PlanCategoriesInput) (*PlanCategoriesOutput, error)
+	// PlanTotals invokes planTotals operation.
+	//
+	// Calls the plan_totals tool.
+	//
+	// POST /tools/plan_totals
+	PlanTotals(ctx context.Context, request *PlanTotalsInput) (*PlanTotalsOutput, error)
+	// PlanTransactions invokes planTransactions operation.
+	//
+	// Calls the plan_transactions tool.
+	//
+	// POST /tools/plan_transactions
+	PlanTransactions(ctx context.Context, request *PlanTransactionsInput) (*PlanTransactionsOutput, error)
 }
 
 // Client implements OAS client.
@@ -298,6 +316,171 @@ func (c *Client) sendCaderninhoTransactions(ctx context.Context, request *Cadern
 	}()
 
 	result, err := decodeCaderninhoTransactionsResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// PlanCategories invokes planCategories operation.
+//
+// Calls the plan_categories tool.
+//
+// POST /tools/plan_categories
+func (c *Client) PlanCategories(ctx context.Context, request *PlanCategoriesInput) (*PlanCategoriesOutput, error) {
+	res, err := c.sendPlanCategories(ctx, request)
+	return res, err
+}
+
+func (c *Client) sendPlanCategories(ctx context.Context, request *PlanCategoriesInput) (res *PlanCategoriesOutput, err error) {
+	// Validate request before sending.
+	if err := func() error {
+		if err := request.Validate(); err != nil {
+			return err
+		}
+		return nil
+	}(); err != nil {
+		return res, errors.Wrap(err, "validate")
+	}
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/tools/plan_categories"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodePlanCategoriesRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer func() {
+		// Drain the body to EOF before closing, so the underlying
+		// connection can be reused by the Transport regardless of the
+		// response status code. See https://github.com/ogen-go/ogen/issues/1670.
+		_, _ = io.Copy(io.Discard, body)
+		_ = body.Close()
+	}()
+
+	result, err := decodePlanCategoriesResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// PlanTotals invokes planTotals operation.
+//
+// Calls the plan_totals tool.
+//
+// POST /tools/plan_totals
+func (c *Client) PlanTotals(ctx context.Context, request *PlanTotalsInput) (*PlanTotalsOutput, error) {
+	res, err := c.sendPlanTotals(ctx, request)
+	return res, err
+}
+
+func (c *Client) sendPlanTotals(ctx context.Context, request *PlanTotalsInput) (res *PlanTotalsOutput, err error) {
+	// Validate request before sending.
+	if err := func() error {
+		if err := request.Validate(); err != nil {
+			return err
+		}
+		return nil
+	}(); err != nil {
+		return res, errors.Wrap(err, "validate")
+	}
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/tools/plan_totals"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodePlanTotalsRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer func() {
+		// Drain the body to EOF before closing, so the underlying
+		// connection can be reused by the Transport regardless of the
+		// response status code. See https://github.com/ogen-go/ogen/issues/1670.
+		_, _ = io.Copy(io.Discard, body)
+		_ = body.Close()
+	}()
+
+	result, err := decodePlanTotalsResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// PlanTransactions invokes planTransactions operation.
+//
+// Calls the plan_transactions tool.
+//
+// POST /tools/plan_transactions
+func (c *Client) PlanTransactions(ctx context.Context, request *PlanTransactionsInput) (*PlanTransactionsOutput, error) {
+	res, err := c.sendPlanTransactions(ctx, request)
+	return res, err
+}
+
+func (c *Client) sendPlanTransactions(ctx context.Context, request *PlanTransactionsInput) (res *PlanTransactionsOutput, err error) {
+	// Validate request before sending.
+	if err := func() error {
+		if err := request.Validate(); err != nil {
+			return err
+		}
+		return nil
+	}(); err != nil {
+		return res, errors.Wrap(err, "validate")
+	}
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/tools/plan_transactions"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodePlanTransactionsRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer func() {
+		// Drain the body to EOF before closing, so the underlying
+		// connection can be reused by the Transport regardless of the
+		// response status code. See https://github.com/ogen-go/ogen/issues/1670.
+		_, _ = io.Copy(io.Discard, body)
+		_ = body.Close()
+	}()
+
+	result, err := decodePlanTransactionsResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

@@ -10,4 +10,7 @@ const (
 	CaderninhoBillsOperation        OperationName = "CaderninhoBills"
 	CaderninhoSyncOperation         OperationName = "CaderninhoSync"
 	CaderninhoTransactionsOperation OperationName = "CaderninhoTransactions"
+	PlanCategoriesOperation         OperationName = "PlanCategories"
+	PlanTotalsOperation             OperationName = "PlanTotals"
+	PlanTransactionsOperation       OperationName = "PlanTransactions"
 )

@@ -23,6 +23,15 @@ var (
 	rn5AllowedHeaders = map[string]string{
 		"POST": "Content-Type",
 	}
+	rn7AllowedHeaders = map[string]string{
+		"POST": "Content-Type",
+	}
+	rn9AllowedHeaders = map[string]string{
+		"POST": "Content-Type",
+	}
+	rn11AllowedHeaders = map[string]string{
+		"POST": "Content-Type",
+	}
 )
 
 func (s *Server) cutPrefix(path string) (string, bool) {
@@ -63,9 +72,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			break
 		}
 		switch elem[0] {
-		case '/': // Prefix: "/tools/caderninho_"
+		case '/': // Prefix: "/tools/"
 
-			if l := len("/tools/caderninho_"); len(elem) >= l && elem[0:l] == "/tools/caderninho_" {
+			if l := len("/tools/"); len(elem) >= l && elem[0:l] == "/tools/" {
 				elem = elem[l:]
 			} else {
 				break
@@ -75,104 +84,221 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				break
 			}
 			switch elem[0] {
-			case 'a': // Prefix: "accounts"
+			case 'c': // Prefix: "caderninho_"
 
-				if l := len("accounts"); len(elem) >= l && elem[0:l] == "accounts" {
+				if l := len("caderninho_"); len(elem) >= l && elem[0:l] == "caderninho_" {
 					elem = elem[l:]
 				} else {
 					break
 				}
 
 				if len(elem) == 0 {
-					// Leaf node.
-					switch r.Method {
-					case "POST":
-						s.handleCaderninhoAccountsRequest([0]string{}, elemIsEscaped, w, r)
-					default:
-						s.notAllowed(w, r, notAllowedParams{
-							allowedMethods: "POST",
-							allowedHeaders: rn1AllowedHeaders,
-							acceptPost:     "application/json",
-							acceptPatch:    "",
-						})
+					break
+				}
+				switch elem[0] {
+				case 'a': // Prefix: "accounts"
+
+					if l := len("accounts"); len(elem) >= l && elem[0:l] == "accounts" {
+						elem = elem[l:]
+					} else {
+						break
 					}
 
-					return
+					if len(elem) == 0 {
+						// Leaf node.
+						switch r.Method {
+						case "POST":
+							s.handleCaderninhoAccountsRequest([0]string{}, elemIsEscaped, w, r)
+						default:
+							s.notAllowed(w, r, notAllowedParams{
+								allowedMethods: "POST",
+								allowedHeaders: rn1AllowedHeaders,
+								acceptPost:     "application/json",
+								acceptPatch:    "",
+							})
+						}
+
+						return
+					}
+
+				case 'b': // Prefix: "bills"
+
+					if l := len("bills"); len(elem) >= l && elem[0:l] == "bills" {
+						elem = elem[l:]
+					} else {
+						break
+					}
+
+					if len(elem) == 0 {
+						// Leaf node.
+						switch r.Method {
+						case "POST":
+							s.handleCaderninhoBillsRequest([0]string{}, elemIsEscaped, w, r)
+						default:
+							s.notAllowed(w, r, notAllowedParams{
+								allowedMethods: "POST",
+								allowedHeaders: rn3AllowedHeaders,
+								acceptPost:     "application/json",
+								acceptPatch:    "",
+							})
+						}
+
+						return
+					}
+
+				case 's': // Prefix: "sync"
+
+					if l := len("sync"); len(elem) >= l && elem[0:l] == "sync" {
+						elem = elem[l:]
+					} else {
+						break
+					}
+
+					if len(elem) == 0 {
+						// Leaf node.
+						switch r.Method {
+						case "POST":
+							s.handleCaderninhoSyncRequest([0]string{}, elemIsEscaped, w, r)
+						default:
+							s.notAllowed(w, r, notAllowedParams{
+								allowedMethods: "POST",
+								allowedHeaders: rn4AllowedHeaders,
+								acceptPost:     "application/json",
+								acceptPatch:    "",
+							})
+						}
+
+						return
+					}
+
+				case 't': // Prefix: "transactions"
+
+					if l := len("transactions"); len(elem) >= l && elem[0:l] == "transactions" {
+						elem = elem[l:]
+					} else {
+						break
+					}
+
+					if len(elem) == 0 {
+						// Leaf node.
+						switch r.Method {
+						case "POST":
+							s.handleCaderninhoTransactionsRequest([0]string{}, elemIsEscaped, w, r)
+						default:
+							s.notAllowed(w, r, notAllowedParams{
+								allowedMethods: "POST",
+								allowedHeaders: rn5AllowedHeaders,
+								acceptPost:     "application/json",
+								acceptPatch:    "",
+							})
+						}
+
+						return
+					}
+
 				}
 
-			case 'b': // Prefix: "bills"
+			case 'p': // Prefix: "plan_"
 
-				if l := len("bills"); len(elem) >= l && elem[0:l] == "bills" {
+				if l := len("plan_"); len(elem) >= l && elem[0:l] == "plan_" {
 					elem = elem[l:]
 				} else {
 					break
 				}
 
 				if len(elem) == 0 {
-					// Leaf node.
-					switch r.Method {
-					case "POST":
-						s.handleCaderninhoBillsRequest([0]string{}, elemIsEscaped, w, r)
-					default:
-						s.notAllowed(w, r, notAllowedParams{
-							allowedMethods: "POST",
-							allowedHeaders: rn3AllowedHeaders,
-							acceptPost:     "application/json",
-							acceptPatch:    "",
-						})
-					}
-
-					return
-				}
-
-			case 's': // Prefix: "sync"
-
-				if l := len("sync"); len(elem) >= l && elem[0:l] == "sync" {
-					elem = elem[l:]
-				} else {
 					break
 				}
+				switch elem[0] {
+				case 'c': // Prefix: "categories"
 
-				if len(elem) == 0 {
-					// Leaf node.
-					switch r.Method {
-					case "POST":
-						s.handleCaderninhoSyncRequest([0]string{}, elemIsEscaped, w, r)
-					default:
-						s.notAllowed(w, r, notAllowedParams{
-							allowedMethods: "POST",
-							allowedHeaders: rn4AllowedHeaders,
-							acceptPost:     "application/json",
-							acceptPatch:    "",
-						})
+					if l := len("categories"); len(elem) >= l && elem[0:l] == "categories" {
+						elem = elem[l:]
+					} else {
+						break
 					}
 
-					return
-				}
+					if len(elem) == 0 {
+						// Leaf node.
+						switch r.Method {
+						case "POST":
+							s.handlePlanCategoriesRequest([0]string{}, elemIsEscaped, w, r)
+						default:
+							s.notAllowed(w, r, notAllowedParams{
+								allowedMethods: "POST",
+								allowedHeaders: rn7AllowedHeaders,
+								acceptPost:     "application/json",
+								acceptPatch:    "",
+							})
+						}
 
-			case 't': // Prefix: "transactions"
-
-				if l := len("transactions"); len(elem) >= l && elem[0:l] == "transactions" {
-					elem = elem[l:]
-				} else {
-					break
-				}
-
-				if len(elem) == 0 {
-					// Leaf node.
-					switch r.Method {
-					case "POST":
-						s.handleCaderninhoTransactionsRequest([0]string{}, elemIsEscaped, w, r)
-					default:
-						s.notAllowed(w, r, notAllowedParams{
-							allowedMethods: "POST",
-							allowedHeaders: rn5AllowedHeaders,
-							acceptPost:     "application/json",
-							acceptPatch:    "",
-						})
+						return
 					}
 
-					return
+				case 't': // Prefix: "t"
+
+					if l := len("t"); len(elem) >= l && elem[0:l] == "t" {
+						elem = elem[l:]
+					} else {
+						break
+					}
+
+					if len(elem) == 0 {
+						break
+					}
+					switch elem[0] {
+					case 'o': // Prefix: "otals"
+
+						if l := len("otals"); len(elem) >= l && elem[0:l] == "otals" {
+							elem = elem[l:]
+						} else {
+							break
+						}
+
+						if len(elem) == 0 {
+							// Leaf node.
+							switch r.Method {
+							case "POST":
+								s.handlePlanTotalsRequest([0]string{}, elemIsEscaped, w, r)
+							default:
+								s.notAllowed(w, r, notAllowedParams{
+									allowedMethods: "POST",
+									allowedHeaders: rn9AllowedHeaders,
+									acceptPost:     "application/json",
+									acceptPatch:    "",
+								})
+							}
+
+							return
+						}
+
+					case 'r': // Prefix: "ransactions"
+
+						if l := len("ransactions"); len(elem) >= l && elem[0:l] == "ransactions" {
+							elem = elem[l:]
+						} else {
+							break
+						}
+
+						if len(elem) == 0 {
+							// Leaf node.
+							switch r.Method {
+							case "POST":
+								s.handlePlanTransactionsRequest([0]string{}, elemIsEscaped, w, r)
+							default:
+								s.notAllowed(w, r, notAllowedParams{
+									allowedMethods: "POST",
+									allowedHeaders: rn11AllowedHeaders,
+									acceptPost:     "application/json",
+									acceptPatch:    "",
+								})
+							}
+
+							return
+						}
+
+					}
+
 				}
 
 			}
@@ -263,9 +389,9 @@ func (s *Server) FindPath(method string, u *url.URL) (r Route, _ bool) {
 			break
 		}
 		switch elem[0] {
-		case '/': // Prefix: "/tools/caderninho_"
+		case '/': // Prefix: "/tools/"
 
-			if l := len("/tools/caderninho_"); len(elem) >= l && elem[0:l] == "/tools/caderninho_" {
+			if l := len("/tools/"); len(elem) >= l && elem[0:l] == "/tools/" {
 				elem = elem[l:]
 			} else {
 				break
@@ -275,104 +401,221 @@ func (s *Server) FindPath(method string, u *url.URL) (r Route, _ bool) {
 				break
 			}
 			switch elem[0] {
-			case 'a': // Prefix: "accounts"
+			case 'c': // Prefix: "caderninho_"
 
-				if l := len("accounts"); len(elem) >= l && elem[0:l] == "accounts" {
+				if l := len("caderninho_"); len(elem) >= l && elem[0:l] == "caderninho_" {
 					elem = elem[l:]
 				} else {
 					break
 				}
 
 				if len(elem) == 0 {
-					// Leaf node.
-					switch method {
-					case "POST":
-						r.name = CaderninhoAccountsOperation
-						r.summary = "Calls the caderninho_accounts tool."
-						r.operationID = "caderninhoAccounts"
-						r.operationGroup = ""
-						r.pathPattern = "/tools/caderninho_accounts"
-						r.args = args
-						r.count = 0
-						return r, true
-					default:
-						return
+					break
+				}
+				switch elem[0] {
+				case 'a': // Prefix: "accounts"
+
+					if l := len("accounts"); len(elem) >= l && elem[0:l] == "accounts" {
+						elem = elem[l:]
+					} else {
+						break
 					}
+
+					if len(elem) == 0 {
+						// Leaf node.
+						switch method {
+						case "POST":
+							r.name = CaderninhoAccountsOperation
+							r.summary = "Calls the caderninho_accounts tool."
+							r.operationID = "caderninhoAccounts"
+							r.operationGroup = ""
+							r.pathPattern = "/tools/caderninho_accounts"
+							r.args = args
+							r.count = 0
+							return r, true
+						default:
+							return
+						}
+					}
+
+				case 'b': // Prefix: "bills"
+
+					if l := len("bills"); len(elem) >= l && elem[0:l] == "bills" {
+						elem = elem[l:]
+					} else {
+						break
+					}
+
+					if len(elem) == 0 {
+						// Leaf node.
+						switch method {
+						case "POST":
+							r.name = CaderninhoBillsOperation
+							r.summary = "Calls the caderninho_bills tool."
+							r.operationID = "caderninhoBills"
+							r.operationGroup = ""
+							r.pathPattern = "/tools/caderninho_bills"
+							r.args = args
+							r.count = 0
+							return r, true
+						default:
+							return
+						}
+					}
+
+				case 's': // Prefix: "sync"
+
+					if l := len("sync"); len(elem) >= l && elem[0:l] == "sync" {
+						elem = elem[l:]
+					} else {
+						break
+					}
+
+					if len(elem) == 0 {
+						// Leaf node.
+						switch method {
+						case "POST":
+							r.name = CaderninhoSyncOperation
+							r.summary = "Calls the caderninho_sync tool."
+							r.operationID = "caderninhoSync"
+							r.operationGroup = ""
+							r.pathPattern = "/tools/caderninho_sync"
+							r.args = args
+							r.count = 0
+							return r, true
+						default:
+							return
+						}
+					}
+
+				case 't': // Prefix: "transactions"
+
+					if l := len("transactions"); len(elem) >= l && elem[0:l] == "transactions" {
+						elem = elem[l:]
+					} else {
+						break
+					}
+
+					if len(elem) == 0 {
+						// Leaf node.
+						switch method {
+						case "POST":
+							r.name = CaderninhoTransactionsOperation
+							r.summary = "Calls the caderninho_transactions tool."
+							r.operationID = "caderninhoTransactions"
+							r.operationGroup = ""
+							r.pathPattern = "/tools/caderninho_transactions"
+							r.args = args
+							r.count = 0
+							return r, true
+						default:
+							return
+						}
+					}
+
 				}
 
-			case 'b': // Prefix: "bills"
+			case 'p': // Prefix: "plan_"
 
-				if l := len("bills"); len(elem) >= l && elem[0:l] == "bills" {
+				if l := len("plan_"); len(elem) >= l && elem[0:l] == "plan_" {
 					elem = elem[l:]
 				} else {
 					break
 				}
 
 				if len(elem) == 0 {
-					// Leaf node.
-					switch method {
-					case "POST":
-						r.name = CaderninhoBillsOperation
-						r.summary = "Calls the caderninho_bills tool."
-						r.operationID = "caderninhoBills"
-						r.operationGroup = ""
-						r.pathPattern = "/tools/caderninho_bills"
-						r.args = args
-						r.count = 0
-						return r, true
-					default:
-						return
-					}
-				}
-
-			case 's': // Prefix: "sync"
-
-				if l := len("sync"); len(elem) >= l && elem[0:l] == "sync" {
-					elem = elem[l:]
-				} else {
 					break
 				}
+				switch elem[0] {
+				case 'c': // Prefix: "categories"
 
-				if len(elem) == 0 {
-					// Leaf node.
-					switch method {
-					case "POST":
-						r.name = CaderninhoSyncOperation
-						r.summary = "Calls the caderninho_sync tool."
-						r.operationID = "caderninhoSync"
-						r.operationGroup = ""
-						r.pathPattern = "/tools/caderninho_sync"
-						r.args = args
-						r.count = 0
-						return r, true
-					default:
-						return
+					if l := len("categories"); len(elem) >= l && elem[0:l] == "categories" {
+						elem = elem[l:]
+					} else {
+						break
 					}
-				}
 
-			case 't': // Prefix: "transactions"
-
-				if l := len("transactions"); len(elem) >= l && elem[0:l] == "transactions" {
-					elem = elem[l:]
-				} else {
-					break
-				}
-
-				if len(elem) == 0 {
-					// Leaf node.
-					switch method {
-					case "POST":
-						r.name = CaderninhoTransactionsOperation
-						r.summary = "Calls the caderninho_transactions tool."
-						r.operationID = "caderninhoTransactions"
-						r.operationGroup = ""
-						r.pathPattern = "/tools/caderninho_transactions"
-						r.args = args
-						r.count = 0
-						return r, true
-					default:
-						return
+					if len(elem) == 0 {
+						// Leaf node.
+						switch method {
+						case "POST":
+							r.name = PlanCategoriesOperation
+							r.summary = "Calls the plan_categories tool."
+							r.operationID = "planCategories"
+							r.operationGroup = ""
+							r.pathPattern = "/tools/plan_categories"
+							r.args = args
+							r.count = 0
+							return r, true
+						default:
+							return
+						}
 					}
+
+				case 't': // Prefix: "t"
+
+					if l := len("t"); len(elem) >= l && elem[0:l] == "t" {
+						elem = elem[l:]
+					} else {
+						break
+					}
+
+					if len(elem) == 0 {
+						break
+					}
+					switch elem[0] {
+					case 'o': // Prefix: "otals"
+
+						if l := len("otals"); len(elem) >= l && elem[0:l] == "otals" {
+							elem = elem[l:]
+						} else {
+							break
+						}
+
+						if len(elem) == 0 {
+							// Leaf node.
+							switch method {
+							case "POST":
+								r.name = PlanTotalsOperation
+								r.summary = "Calls the plan_totals tool."
+								r.operationID = "planTotals"
+								r.operationGroup = ""
+								r.pathPattern = "/tools/plan_totals"
+								r.args = args
+								r.count = 0
+								return r, true
+							default:
+								return
+							}
+						}
+
+					case 'r': // Prefix: "ransactions"
+
+						if l := len("ransactions"); len(elem) >= l && elem[0:l] == "ransactions" {
+							elem = elem[l:]
+						} else {
+							break
+						}
+
+						if len(elem) == 0 {
+							// Leaf node.
+							switch method {
+							case "POST":
+								r.name = PlanTransactionsOperation
+								r.summary = "Calls the plan_transactions tool."
+								r.operationID = "planTransactions"
+								r.operationGroup = ""
+								r.pathPattern = "/tools/plan_transactions"
+								r.args = args
+								r.count = 0
+								return r, true
+							default:
+								return
+							}
+						}
+
+					}
+
 				}
 
 			}

@@ -1595,6 +1595,59 @@ func (s *Coverage) SetUncovered(val []Period) {
 	s.Uncovered = val
 }
 
+// Total de uma moeda: knownTotalMinor soma, em unidades menores, só os valores conhecidos; knownCount
+// conta esses valores; unknownCount conta os registros com valor null (desconhecido), que não entram
+// na soma. Um valor ausente não representa zero.
+// Ref: #/components/schemas/CurrencyTotal
+type CurrencyTotal struct {
+	// Código ISO 4217.
+	Currency   string `json:"currency"`
+	KnownCount int    `json:"knownCount"`
+	// Soma exata dos valores conhecidos, string de unidades menores da moeda.
+	KnownTotalMinor string `json:"knownTotalMinor"`
+	UnknownCount    int    `json:"unknownCount"`
+}
+
+// GetCurrency returns the value of Currency.
+func (s *CurrencyTotal) GetCurrency() string {
+	return s.Currency
+}
+
+// GetKnownCount returns the value of KnownCount.
+func (s *CurrencyTotal) GetKnownCount() int {
+	return s.KnownCount
+}
+
+// GetKnownTotalMinor returns the value of KnownTotalMinor.
+func (s *CurrencyTotal) GetKnownTotalMinor() string {
+	return s.KnownTotalMinor
+}
+
+// GetUnknownCount returns the value of UnknownCount.
+func (s *CurrencyTotal) GetUnknownCount() int {
+	return s.UnknownCount
+}
+
+// SetCurrency sets the value of Currency.
+func (s *CurrencyTotal) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetKnownCount sets the value of KnownCount.
+func (s *CurrencyTotal) SetKnownCount(val int) {
+	s.KnownCount = val
+}
+
+// SetKnownTotalMinor sets the value of KnownTotalMinor.
+func (s *CurrencyTotal) SetKnownTotalMinor(val string) {
+	s.KnownTotalMinor = val
+}
+
+// SetUnknownCount sets the value of UnknownCount.
+func (s *CurrencyTotal) SetUnknownCount(val int) {
+	s.UnknownCount = val
+}
+
 type Day time.Time
 
 // Uma recusa que quem chamou pode resolver: code (NOT_FOUND, INVALID_FILTER, RESTART_REQUIRED, ...), a
@@ -1707,6 +1760,51 @@ func (s *Money) SetAmountMinor(val string) {
 // SetCurrency sets the value of Currency.
 func (s *Money) SetCurrency(val string) {
 	s.Currency = val
+}
+
+// NewNilAccountId returns new NilAccountId with value set to v.
+func NewNilAccountId(v AccountId) NilAccountId {
+	return NilAccountId{
+		Value: v,
+	}
+}
+
+// NilAccountId is nullable AccountId.
+type NilAccountId struct {
+	Value AccountId
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilAccountId) SetTo(v AccountId) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilAccountId) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilAccountId) SetToNull() {
+	o.Null = true
+	var v AccountId
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilAccountId) Get() (v AccountId, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilAccountId) Or(d AccountId) AccountId {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
 }
 
 // NewNilCaderninhoSyncOutputOutcomeError returns new NilCaderninhoSyncOutputOutcomeError with value set to v.
@@ -2369,6 +2467,142 @@ func (o OptNilPeriod) Or(d Period) Period {
 	return d
 }
 
+// NewOptNilPlanTotalsOutputGroupArray returns new OptNilPlanTotalsOutputGroupArray with value set to v.
+func NewOptNilPlanTotalsOutputGroupArray(v []PlanTotalsOutputGroup) OptNilPlanTotalsOutputGroupArray {
+	return OptNilPlanTotalsOutputGroupArray{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptNilPlanTotalsOutputGroupArray is optional nullable []PlanTotalsOutputGroup.
+type OptNilPlanTotalsOutputGroupArray struct {
+	Value []PlanTotalsOutputGroup
+	Set   bool
+	Null  bool
+}
+
+// IsSet returns true if OptNilPlanTotalsOutputGroupArray was set.
+func (o OptNilPlanTotalsOutputGroupArray) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptNilPlanTotalsOutputGroupArray) Reset() {
+	var v []PlanTotalsOutputGroup
+	o.Value = v
+	o.Set = false
+	o.Null = false
+}
+
+// SetTo sets value to v.
+func (o *OptNilPlanTotalsOutputGroupArray) SetTo(v []PlanTotalsOutputGroup) {
+	o.Set = true
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o OptNilPlanTotalsOutputGroupArray) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *OptNilPlanTotalsOutputGroupArray) SetToNull() {
+	o.Set = true
+	o.Null = true
+	var v []PlanTotalsOutputGroup
+	o.Value = v
+}
+
+// IsEmpty returns true if the field was omitted from the payload (not Set and not Null).
+func (o OptNilPlanTotalsOutputGroupArray) IsEmpty() bool {
+	return !o.Set && !o.Null
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptNilPlanTotalsOutputGroupArray) Get() (v []PlanTotalsOutputGroup, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptNilPlanTotalsOutputGroupArray) Or(d []PlanTotalsOutputGroup) []PlanTotalsOutputGroup {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptNilPlanTotalsOutputGroupBy returns new OptNilPlanTotalsOutputGroupBy with value set to v.
+func NewOptNilPlanTotalsOutputGroupBy(v PlanTotalsOutputGroupBy) OptNilPlanTotalsOutputGroupBy {
+	return OptNilPlanTotalsOutputGroupBy{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptNilPlanTotalsOutputGroupBy is optional nullable PlanTotalsOutputGroupBy.
+type OptNilPlanTotalsOutputGroupBy struct {
+	Value PlanTotalsOutputGroupBy
+	Set   bool
+	Null  bool
+}
+
+// IsSet returns true if OptNilPlanTotalsOutputGroupBy was set.
+func (o OptNilPlanTotalsOutputGroupBy) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptNilPlanTotalsOutputGroupBy) Reset() {
+	var v PlanTotalsOutputGroupBy
+	o.Value = v
+	o.Set = false
+	o.Null = false
+}
+
+// SetTo sets value to v.
+func (o *OptNilPlanTotalsOutputGroupBy) SetTo(v PlanTotalsOutputGroupBy) {
+	o.Set = true
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o OptNilPlanTotalsOutputGroupBy) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *OptNilPlanTotalsOutputGroupBy) SetToNull() {
+	o.Set = true
+	o.Null = true
+	var v PlanTotalsOutputGroupBy
+	o.Value = v
+}
+
+// IsEmpty returns true if the field was omitted from the payload (not Set and not Null).
+func (o OptNilPlanTotalsOutputGroupBy) IsEmpty() bool {
+	return !o.Set && !o.Null
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptNilPlanTotalsOutputGroupBy) Get() (v PlanTotalsOutputGroupBy, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptNilPlanTotalsOutputGroupBy) Or(d PlanTotalsOutputGroupBy) PlanTotalsOutputGroupBy {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewOptNilString returns new OptNilString with value set to v.
 func NewOptNilString(v string) OptNilString {
 	return OptNilString{
@@ -2431,6 +2665,144 @@ func (o OptNilString) Get() (v string, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o OptNilString) Or(d string) string {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptPlanTotalsInputGroupBy returns new OptPlanTotalsInputGroupBy with value set to v.
+func NewOptPlanTotalsInputGroupBy(v PlanTotalsInputGroupBy) OptPlanTotalsInputGroupBy {
+	return OptPlanTotalsInputGroupBy{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptPlanTotalsInputGroupBy is optional PlanTotalsInputGroupBy.
+type OptPlanTotalsInputGroupBy struct {
+	Value PlanTotalsInputGroupBy
+	Set   bool
+}
+
+// IsSet returns true if OptPlanTotalsInputGroupBy was set.
+func (o OptPlanTotalsInputGroupBy) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptPlanTotalsInputGroupBy) Reset() {
+	var v PlanTotalsInputGroupBy
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptPlanTotalsInputGroupBy) SetTo(v PlanTotalsInputGroupBy) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptPlanTotalsInputGroupBy) Get() (v PlanTotalsInputGroupBy, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptPlanTotalsInputGroupBy) Or(d PlanTotalsInputGroupBy) PlanTotalsInputGroupBy {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptPlanTotalsInputSource returns new OptPlanTotalsInputSource with value set to v.
+func NewOptPlanTotalsInputSource(v PlanTotalsInputSource) OptPlanTotalsInputSource {
+	return OptPlanTotalsInputSource{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptPlanTotalsInputSource is optional PlanTotalsInputSource.
+type OptPlanTotalsInputSource struct {
+	Value PlanTotalsInputSource
+	Set   bool
+}
+
+// IsSet returns true if OptPlanTotalsInputSource was set.
+func (o OptPlanTotalsInputSource) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptPlanTotalsInputSource) Reset() {
+	var v PlanTotalsInputSource
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptPlanTotalsInputSource) SetTo(v PlanTotalsInputSource) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptPlanTotalsInputSource) Get() (v PlanTotalsInputSource, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptPlanTotalsInputSource) Or(d PlanTotalsInputSource) PlanTotalsInputSource {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptPlanTransactionsInputSource returns new OptPlanTransactionsInputSource with value set to v.
+func NewOptPlanTransactionsInputSource(v PlanTransactionsInputSource) OptPlanTransactionsInputSource {
+	return OptPlanTransactionsInputSource{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptPlanTransactionsInputSource is optional PlanTransactionsInputSource.
+type OptPlanTransactionsInputSource struct {
+	Value PlanTransactionsInputSource
+	Set   bool
+}
+
+// IsSet returns true if OptPlanTransactionsInputSource was set.
+func (o OptPlanTransactionsInputSource) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptPlanTransactionsInputSource) Reset() {
+	var v PlanTransactionsInputSource
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptPlanTransactionsInputSource) SetTo(v PlanTransactionsInputSource) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptPlanTransactionsInputSource) Get() (v PlanTransactionsInputSource, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptPlanTransactionsInputSource) Or(d PlanTransactionsInputSource) PlanTransactionsInputSource {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -2580,6 +2952,1260 @@ func (s *Person) SetKey(val Key) {
 // SetName sets the value of Name.
 func (s *Person) SetName(val string) {
 	s.Name = val
+}
+
+// Ref: #/components/schemas/PlanCategoriesInput
+type PlanCategoriesInput struct {
+	// Só as categorias deste espaço; sem space, as de todos.
+	Space OptKey `json:"space"`
+}
+
+// GetSpace returns the value of Space.
+func (s *PlanCategoriesInput) GetSpace() OptKey {
+	return s.Space
+}
+
+// SetSpace sets the value of Space.
+func (s *PlanCategoriesInput) SetSpace(val OptKey) {
+	s.Space = val
+}
+
+// As categorias de cada espaço, na ordem da instalação, com quantos registros da visão efetiva
+// usam cada uma. Em erro: error.
+// Ref: #/components/schemas/PlanCategoriesOutput
+type PlanCategoriesOutput struct {
+	Error     OptError                    `json:"error"`
+	Revisions OptRevisions                `json:"revisions"`
+	Spaces    []PlanCategoriesOutputSpace `json:"spaces"`
+}
+
+// GetError returns the value of Error.
+func (s *PlanCategoriesOutput) GetError() OptError {
+	return s.Error
+}
+
+// GetRevisions returns the value of Revisions.
+func (s *PlanCategoriesOutput) GetRevisions() OptRevisions {
+	return s.Revisions
+}
+
+// GetSpaces returns the value of Spaces.
+func (s *PlanCategoriesOutput) GetSpaces() []PlanCategoriesOutputSpace {
+	return s.Spaces
+}
+
+// SetError sets the value of Error.
+func (s *PlanCategoriesOutput) SetError(val OptError) {
+	s.Error = val
+}
+
+// SetRevisions sets the value of Revisions.
+func (s *PlanCategoriesOutput) SetRevisions(val OptRevisions) {
+	s.Revisions = val
+}
+
+// SetSpaces sets the value of Spaces.
+func (s *PlanCategoriesOutput) SetSpaces(val []PlanCategoriesOutputSpace) {
+	s.Spaces = val
+}
+
+// Ref: #/components/schemas/PlanCategoriesOutputCategory
+type PlanCategoriesOutputCategory struct {
+	// Registros da visão efetiva com esta categoria.
+	Count int `json:"count"`
+	// False para uma categoria usada em registros mas que a instalação não lista mais.
+	InInstallation bool   `json:"inInstallation"`
+	Name           string `json:"name"`
+}
+
+// GetCount returns the value of Count.
+func (s *PlanCategoriesOutputCategory) GetCount() int {
+	return s.Count
+}
+
+// GetInInstallation returns the value of InInstallation.
+func (s *PlanCategoriesOutputCategory) GetInInstallation() bool {
+	return s.InInstallation
+}
+
+// GetName returns the value of Name.
+func (s *PlanCategoriesOutputCategory) GetName() string {
+	return s.Name
+}
+
+// SetCount sets the value of Count.
+func (s *PlanCategoriesOutputCategory) SetCount(val int) {
+	s.Count = val
+}
+
+// SetInInstallation sets the value of InInstallation.
+func (s *PlanCategoriesOutputCategory) SetInInstallation(val bool) {
+	s.InInstallation = val
+}
+
+// SetName sets the value of Name.
+func (s *PlanCategoriesOutputCategory) SetName(val string) {
+	s.Name = val
+}
+
+// Ref: #/components/schemas/PlanCategoriesOutputSpace
+type PlanCategoriesOutputSpace struct {
+	Categories []PlanCategoriesOutputCategory `json:"categories"`
+	// Registros da visão efetiva do espaço.
+	Count int    `json:"count"`
+	Key   Key    `json:"key"`
+	Name  string `json:"name"`
+	// Registros sem categoria.
+	UncategorisedCount int `json:"uncategorisedCount"`
+}
+
+// GetCategories returns the value of Categories.
+func (s *PlanCategoriesOutputSpace) GetCategories() []PlanCategoriesOutputCategory {
+	return s.Categories
+}
+
+// GetCount returns the value of Count.
+func (s *PlanCategoriesOutputSpace) GetCount() int {
+	return s.Count
+}
+
+// GetKey returns the value of Key.
+func (s *PlanCategoriesOutputSpace) GetKey() Key {
+	return s.Key
+}
+
+// GetName returns the value of Name.
+func (s *PlanCategoriesOutputSpace) GetName() string {
+	return s.Name
+}
+
+// GetUncategorisedCount returns the value of UncategorisedCount.
+func (s *PlanCategoriesOutputSpace) GetUncategorisedCount() int {
+	return s.UncategorisedCount
+}
+
+// SetCategories sets the value of Categories.
+func (s *PlanCategoriesOutputSpace) SetCategories(val []PlanCategoriesOutputCategory) {
+	s.Categories = val
+}
+
+// SetCount sets the value of Count.
+func (s *PlanCategoriesOutputSpace) SetCount(val int) {
+	s.Count = val
+}
+
+// SetKey sets the value of Key.
+func (s *PlanCategoriesOutputSpace) SetKey(val Key) {
+	s.Key = val
+}
+
+// SetName sets the value of Name.
+func (s *PlanCategoriesOutputSpace) SetName(val string) {
+	s.Name = val
+}
+
+// SetUncategorisedCount sets the value of UncategorisedCount.
+func (s *PlanCategoriesOutputSpace) SetUncategorisedCount(val int) {
+	s.UncategorisedCount = val
+}
+
+// Ref: #/components/schemas/PlanTotalsInput
+type PlanTotalsInput struct {
+	// Só estas contas (registros manuais só quando ligados a uma delas).
+	Accounts []AccountId `json:"accounts"`
+	// Só esta categoria do espaço (sem diferença de acento ou caixa).
+	Category OptString `json:"category"`
+	// Primeiro dia (data local), inclusive.
+	From OptDay `json:"from"`
+	// Agrupa os totais por category, month (AAAA-MM), person ou account; sem groupBy, só os totais da
+	// seleção.
+	GroupBy OptPlanTotalsInputGroupBy `json:"groupBy"`
+	// Só os registros desta pessoa (titular da conta, ou a pessoa de um registro manual). Seleciona
+	// dados; não limita o acesso.
+	Person OptKey `json:"person"`
+	// Bank: só transações bancárias (com as edições); manual: só registros manuais.
+	Source OptPlanTotalsInputSource `json:"source"`
+	// Só os registros deste espaço.
+	Space OptKey `json:"space"`
+	// Palavras que precisam aparecer todas na descrição (do banco ou editada) ou na nota, sem diferença
+	// de acento ou caixa.
+	Text OptString `json:"text"`
+	// Último dia (data local), inclusive.
+	To OptDay `json:"to"`
+	// True: só os registros sem categoria. Não combine com category.
+	Uncategorised OptBool `json:"uncategorised"`
+}
+
+// GetAccounts returns the value of Accounts.
+func (s *PlanTotalsInput) GetAccounts() []AccountId {
+	return s.Accounts
+}
+
+// GetCategory returns the value of Category.
+func (s *PlanTotalsInput) GetCategory() OptString {
+	return s.Category
+}
+
+// GetFrom returns the value of From.
+func (s *PlanTotalsInput) GetFrom() OptDay {
+	return s.From
+}
+
+// GetGroupBy returns the value of GroupBy.
+func (s *PlanTotalsInput) GetGroupBy() OptPlanTotalsInputGroupBy {
+	return s.GroupBy
+}
+
+// GetPerson returns the value of Person.
+func (s *PlanTotalsInput) GetPerson() OptKey {
+	return s.Person
+}
+
+// GetSource returns the value of Source.
+func (s *PlanTotalsInput) GetSource() OptPlanTotalsInputSource {
+	return s.Source
+}
+
+// GetSpace returns the value of Space.
+func (s *PlanTotalsInput) GetSpace() OptKey {
+	return s.Space
+}
+
+// GetText returns the value of Text.
+func (s *PlanTotalsInput) GetText() OptString {
+	return s.Text
+}
+
+// GetTo returns the value of To.
+func (s *PlanTotalsInput) GetTo() OptDay {
+	return s.To
+}
+
+// GetUncategorised returns the value of Uncategorised.
+func (s *PlanTotalsInput) GetUncategorised() OptBool {
+	return s.Uncategorised
+}
+
+// SetAccounts sets the value of Accounts.
+func (s *PlanTotalsInput) SetAccounts(val []AccountId) {
+	s.Accounts = val
+}
+
+// SetCategory sets the value of Category.
+func (s *PlanTotalsInput) SetCategory(val OptString) {
+	s.Category = val
+}
+
+// SetFrom sets the value of From.
+func (s *PlanTotalsInput) SetFrom(val OptDay) {
+	s.From = val
+}
+
+// SetGroupBy sets the value of GroupBy.
+func (s *PlanTotalsInput) SetGroupBy(val OptPlanTotalsInputGroupBy) {
+	s.GroupBy = val
+}
+
+// SetPerson sets the value of Person.
+func (s *PlanTotalsInput) SetPerson(val OptKey) {
+	s.Person = val
+}
+
+// SetSource sets the value of Source.
+func (s *PlanTotalsInput) SetSource(val OptPlanTotalsInputSource) {
+	s.Source = val
+}
+
+// SetSpace sets the value of Space.
+func (s *PlanTotalsInput) SetSpace(val OptKey) {
+	s.Space = val
+}
+
+// SetText sets the value of Text.
+func (s *PlanTotalsInput) SetText(val OptString) {
+	s.Text = val
+}
+
+// SetTo sets the value of To.
+func (s *PlanTotalsInput) SetTo(val OptDay) {
+	s.To = val
+}
+
+// SetUncategorised sets the value of Uncategorised.
+func (s *PlanTotalsInput) SetUncategorised(val OptBool) {
+	s.Uncategorised = val
+}
+
+// Agrupa os totais por category, month (AAAA-MM), person ou account; sem groupBy, só os totais da
+// seleção.
+type PlanTotalsInputGroupBy string
+
+const (
+	PlanTotalsInputGroupByCategory PlanTotalsInputGroupBy = "category"
+	PlanTotalsInputGroupByMonth    PlanTotalsInputGroupBy = "month"
+	PlanTotalsInputGroupByPerson   PlanTotalsInputGroupBy = "person"
+	PlanTotalsInputGroupByAccount  PlanTotalsInputGroupBy = "account"
+)
+
+// AllValues returns all PlanTotalsInputGroupBy values.
+func (PlanTotalsInputGroupBy) AllValues() []PlanTotalsInputGroupBy {
+	return []PlanTotalsInputGroupBy{
+		PlanTotalsInputGroupByCategory,
+		PlanTotalsInputGroupByMonth,
+		PlanTotalsInputGroupByPerson,
+		PlanTotalsInputGroupByAccount,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s PlanTotalsInputGroupBy) MarshalText() ([]byte, error) {
+	switch s {
+	case PlanTotalsInputGroupByCategory:
+		return []byte(s), nil
+	case PlanTotalsInputGroupByMonth:
+		return []byte(s), nil
+	case PlanTotalsInputGroupByPerson:
+		return []byte(s), nil
+	case PlanTotalsInputGroupByAccount:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *PlanTotalsInputGroupBy) UnmarshalText(data []byte) error {
+	switch PlanTotalsInputGroupBy(data) {
+	case PlanTotalsInputGroupByCategory:
+		*s = PlanTotalsInputGroupByCategory
+		return nil
+	case PlanTotalsInputGroupByMonth:
+		*s = PlanTotalsInputGroupByMonth
+		return nil
+	case PlanTotalsInputGroupByPerson:
+		*s = PlanTotalsInputGroupByPerson
+		return nil
+	case PlanTotalsInputGroupByAccount:
+		*s = PlanTotalsInputGroupByAccount
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Bank: só transações bancárias (com as edições); manual: só registros manuais.
+type PlanTotalsInputSource string
+
+const (
+	PlanTotalsInputSourceBank   PlanTotalsInputSource = "bank"
+	PlanTotalsInputSourceManual PlanTotalsInputSource = "manual"
+)
+
+// AllValues returns all PlanTotalsInputSource values.
+func (PlanTotalsInputSource) AllValues() []PlanTotalsInputSource {
+	return []PlanTotalsInputSource{
+		PlanTotalsInputSourceBank,
+		PlanTotalsInputSourceManual,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s PlanTotalsInputSource) MarshalText() ([]byte, error) {
+	switch s {
+	case PlanTotalsInputSourceBank:
+		return []byte(s), nil
+	case PlanTotalsInputSourceManual:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *PlanTotalsInputSource) UnmarshalText(data []byte) error {
+	switch PlanTotalsInputSource(data) {
+	case PlanTotalsInputSourceBank:
+		*s = PlanTotalsInputSourceBank
+		return nil
+	case PlanTotalsInputSourceManual:
+		*s = PlanTotalsInputSourceManual
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Os totais de toda a seleção da visão efetiva, por moeda (nunca somando moedas diferentes):
+// knownTotalMinor, knownCount e unknownCount. Registros fora dos totais ficam em excluded. Em erro:
+// error.
+// Ref: #/components/schemas/PlanTotalsOutput
+type PlanTotalsOutput struct {
+	// Registros selecionados, inclusive os fora dos totais.
+	Count    OptInt     `json:"count"`
+	Coverage []Coverage `json:"coverage"`
+	Error    OptError   `json:"error"`
+	// Os registros marcados como fora dos totais, contados à parte, por moeda; não entram em totals.
+	Excluded []CurrencyTotal               `json:"excluded"`
+	GroupBy  OptNilPlanTotalsOutputGroupBy `json:"groupBy"`
+	// Os totais de cada grupo quando groupBy foi pedido; null sem groupBy. key null: sem categoria, sem
+	// pessoa ou sem conta.
+	Groups OptNilPlanTotalsOutputGroupArray `json:"groups"`
+	// True quando alguma conta selecionada não tem extrato para todo o período lido: os totais não
+	// sabem dos dias sem extrato.
+	Partial   OptBool      `json:"partial"`
+	Period    OptNilPeriod `json:"period"`
+	Revisions OptRevisions `json:"revisions"`
+	// Uma linha por moeda, ordenadas pelo código.
+	Totals []CurrencyTotal `json:"totals"`
+	// Edições cuja transação o banco não lista mais (a conta ou a transação sumiu dos extratos
+	// importados), nos espaços lidos: ficam registradas e são informadas, nunca descartadas em
+	// silêncio; não entram na visão efetiva nem nos totais.
+	UnmatchedEdits []PlanTotalsOutputUnmatchedEditsItem `json:"unmatchedEdits"`
+}
+
+// GetCount returns the value of Count.
+func (s *PlanTotalsOutput) GetCount() OptInt {
+	return s.Count
+}
+
+// GetCoverage returns the value of Coverage.
+func (s *PlanTotalsOutput) GetCoverage() []Coverage {
+	return s.Coverage
+}
+
+// GetError returns the value of Error.
+func (s *PlanTotalsOutput) GetError() OptError {
+	return s.Error
+}
+
+// GetExcluded returns the value of Excluded.
+func (s *PlanTotalsOutput) GetExcluded() []CurrencyTotal {
+	return s.Excluded
+}
+
+// GetGroupBy returns the value of GroupBy.
+func (s *PlanTotalsOutput) GetGroupBy() OptNilPlanTotalsOutputGroupBy {
+	return s.GroupBy
+}
+
+// GetGroups returns the value of Groups.
+func (s *PlanTotalsOutput) GetGroups() OptNilPlanTotalsOutputGroupArray {
+	return s.Groups
+}
+
+// GetPartial returns the value of Partial.
+func (s *PlanTotalsOutput) GetPartial() OptBool {
+	return s.Partial
+}
+
+// GetPeriod returns the value of Period.
+func (s *PlanTotalsOutput) GetPeriod() OptNilPeriod {
+	return s.Period
+}
+
+// GetRevisions returns the value of Revisions.
+func (s *PlanTotalsOutput) GetRevisions() OptRevisions {
+	return s.Revisions
+}
+
+// GetTotals returns the value of Totals.
+func (s *PlanTotalsOutput) GetTotals() []CurrencyTotal {
+	return s.Totals
+}
+
+// GetUnmatchedEdits returns the value of UnmatchedEdits.
+func (s *PlanTotalsOutput) GetUnmatchedEdits() []PlanTotalsOutputUnmatchedEditsItem {
+	return s.UnmatchedEdits
+}
+
+// SetCount sets the value of Count.
+func (s *PlanTotalsOutput) SetCount(val OptInt) {
+	s.Count = val
+}
+
+// SetCoverage sets the value of Coverage.
+func (s *PlanTotalsOutput) SetCoverage(val []Coverage) {
+	s.Coverage = val
+}
+
+// SetError sets the value of Error.
+func (s *PlanTotalsOutput) SetError(val OptError) {
+	s.Error = val
+}
+
+// SetExcluded sets the value of Excluded.
+func (s *PlanTotalsOutput) SetExcluded(val []CurrencyTotal) {
+	s.Excluded = val
+}
+
+// SetGroupBy sets the value of GroupBy.
+func (s *PlanTotalsOutput) SetGroupBy(val OptNilPlanTotalsOutputGroupBy) {
+	s.GroupBy = val
+}
+
+// SetGroups sets the value of Groups.
+func (s *PlanTotalsOutput) SetGroups(val OptNilPlanTotalsOutputGroupArray) {
+	s.Groups = val
+}
+
+// SetPartial sets the value of Partial.
+func (s *PlanTotalsOutput) SetPartial(val OptBool) {
+	s.Partial = val
+}
+
+// SetPeriod sets the value of Period.
+func (s *PlanTotalsOutput) SetPeriod(val OptNilPeriod) {
+	s.Period = val
+}
+
+// SetRevisions sets the value of Revisions.
+func (s *PlanTotalsOutput) SetRevisions(val OptRevisions) {
+	s.Revisions = val
+}
+
+// SetTotals sets the value of Totals.
+func (s *PlanTotalsOutput) SetTotals(val []CurrencyTotal) {
+	s.Totals = val
+}
+
+// SetUnmatchedEdits sets the value of UnmatchedEdits.
+func (s *PlanTotalsOutput) SetUnmatchedEdits(val []PlanTotalsOutputUnmatchedEditsItem) {
+	s.UnmatchedEdits = val
+}
+
+// Ref: #/components/schemas/PlanTotalsOutputGroup
+type PlanTotalsOutputGroup struct {
+	Count    int             `json:"count"`
+	Excluded []CurrencyTotal `json:"excluded"`
+	// Categoria, mês AAAA-MM, chave da pessoa ou id da conta; null quando não há.
+	Key    NilString       `json:"key"`
+	Label  string          `json:"label"`
+	Totals []CurrencyTotal `json:"totals"`
+}
+
+// GetCount returns the value of Count.
+func (s *PlanTotalsOutputGroup) GetCount() int {
+	return s.Count
+}
+
+// GetExcluded returns the value of Excluded.
+func (s *PlanTotalsOutputGroup) GetExcluded() []CurrencyTotal {
+	return s.Excluded
+}
+
+// GetKey returns the value of Key.
+func (s *PlanTotalsOutputGroup) GetKey() NilString {
+	return s.Key
+}
+
+// GetLabel returns the value of Label.
+func (s *PlanTotalsOutputGroup) GetLabel() string {
+	return s.Label
+}
+
+// GetTotals returns the value of Totals.
+func (s *PlanTotalsOutputGroup) GetTotals() []CurrencyTotal {
+	return s.Totals
+}
+
+// SetCount sets the value of Count.
+func (s *PlanTotalsOutputGroup) SetCount(val int) {
+	s.Count = val
+}
+
+// SetExcluded sets the value of Excluded.
+func (s *PlanTotalsOutputGroup) SetExcluded(val []CurrencyTotal) {
+	s.Excluded = val
+}
+
+// SetKey sets the value of Key.
+func (s *PlanTotalsOutputGroup) SetKey(val NilString) {
+	s.Key = val
+}
+
+// SetLabel sets the value of Label.
+func (s *PlanTotalsOutputGroup) SetLabel(val string) {
+	s.Label = val
+}
+
+// SetTotals sets the value of Totals.
+func (s *PlanTotalsOutputGroup) SetTotals(val []CurrencyTotal) {
+	s.Totals = val
+}
+
+type PlanTotalsOutputGroupBy string
+
+const (
+	PlanTotalsOutputGroupByCategory PlanTotalsOutputGroupBy = "category"
+	PlanTotalsOutputGroupByMonth    PlanTotalsOutputGroupBy = "month"
+	PlanTotalsOutputGroupByPerson   PlanTotalsOutputGroupBy = "person"
+	PlanTotalsOutputGroupByAccount  PlanTotalsOutputGroupBy = "account"
+)
+
+// AllValues returns all PlanTotalsOutputGroupBy values.
+func (PlanTotalsOutputGroupBy) AllValues() []PlanTotalsOutputGroupBy {
+	return []PlanTotalsOutputGroupBy{
+		PlanTotalsOutputGroupByCategory,
+		PlanTotalsOutputGroupByMonth,
+		PlanTotalsOutputGroupByPerson,
+		PlanTotalsOutputGroupByAccount,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s PlanTotalsOutputGroupBy) MarshalText() ([]byte, error) {
+	switch s {
+	case PlanTotalsOutputGroupByCategory:
+		return []byte(s), nil
+	case PlanTotalsOutputGroupByMonth:
+		return []byte(s), nil
+	case PlanTotalsOutputGroupByPerson:
+		return []byte(s), nil
+	case PlanTotalsOutputGroupByAccount:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *PlanTotalsOutputGroupBy) UnmarshalText(data []byte) error {
+	switch PlanTotalsOutputGroupBy(data) {
+	case PlanTotalsOutputGroupByCategory:
+		*s = PlanTotalsOutputGroupByCategory
+		return nil
+	case PlanTotalsOutputGroupByMonth:
+		*s = PlanTotalsOutputGroupByMonth
+		return nil
+	case PlanTotalsOutputGroupByPerson:
+		*s = PlanTotalsOutputGroupByPerson
+		return nil
+	case PlanTotalsOutputGroupByAccount:
+		*s = PlanTotalsOutputGroupByAccount
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type PlanTotalsOutputUnmatchedEditsItem struct {
+	AccountId          AccountId `json:"accountId"`
+	Category           NilString `json:"category"`
+	Description        NilString `json:"description"`
+	ExcludedFromTotals bool      `json:"excludedFromTotals"`
+	Space              Key       `json:"space"`
+}
+
+// GetAccountId returns the value of AccountId.
+func (s *PlanTotalsOutputUnmatchedEditsItem) GetAccountId() AccountId {
+	return s.AccountId
+}
+
+// GetCategory returns the value of Category.
+func (s *PlanTotalsOutputUnmatchedEditsItem) GetCategory() NilString {
+	return s.Category
+}
+
+// GetDescription returns the value of Description.
+func (s *PlanTotalsOutputUnmatchedEditsItem) GetDescription() NilString {
+	return s.Description
+}
+
+// GetExcludedFromTotals returns the value of ExcludedFromTotals.
+func (s *PlanTotalsOutputUnmatchedEditsItem) GetExcludedFromTotals() bool {
+	return s.ExcludedFromTotals
+}
+
+// GetSpace returns the value of Space.
+func (s *PlanTotalsOutputUnmatchedEditsItem) GetSpace() Key {
+	return s.Space
+}
+
+// SetAccountId sets the value of AccountId.
+func (s *PlanTotalsOutputUnmatchedEditsItem) SetAccountId(val AccountId) {
+	s.AccountId = val
+}
+
+// SetCategory sets the value of Category.
+func (s *PlanTotalsOutputUnmatchedEditsItem) SetCategory(val NilString) {
+	s.Category = val
+}
+
+// SetDescription sets the value of Description.
+func (s *PlanTotalsOutputUnmatchedEditsItem) SetDescription(val NilString) {
+	s.Description = val
+}
+
+// SetExcludedFromTotals sets the value of ExcludedFromTotals.
+func (s *PlanTotalsOutputUnmatchedEditsItem) SetExcludedFromTotals(val bool) {
+	s.ExcludedFromTotals = val
+}
+
+// SetSpace sets the value of Space.
+func (s *PlanTotalsOutputUnmatchedEditsItem) SetSpace(val Key) {
+	s.Space = val
+}
+
+// Ref: #/components/schemas/PlanTransactionsInput
+type PlanTransactionsInput struct {
+	// Só estas contas (registros manuais só quando ligados a uma delas).
+	Accounts []AccountId `json:"accounts"`
+	// Só esta categoria do espaço (sem diferença de acento ou caixa).
+	Category OptString `json:"category"`
+	// O nextCursor da página anterior, com os mesmos filtros. Em RESTART_REQUIRED, descarte o cursor e
+	// refaça a leitura.
+	Cursor OptString `json:"cursor"`
+	// Primeiro dia (data local), inclusive.
+	From OptDay `json:"from"`
+	// Registros por página: de 1 a 200; padrão 50.
+	Limit OptInt `json:"limit"`
+	// Só os registros desta pessoa (titular da conta, ou a pessoa de um registro manual). Seleciona
+	// dados; não limita o acesso.
+	Person OptKey `json:"person"`
+	// Bank: só transações bancárias (com as edições); manual: só registros manuais.
+	Source OptPlanTransactionsInputSource `json:"source"`
+	// Só os registros deste espaço.
+	Space OptKey `json:"space"`
+	// Palavras que precisam aparecer todas na descrição (do banco ou editada) ou na nota, sem diferença
+	// de acento ou caixa.
+	Text OptString `json:"text"`
+	// Último dia (data local), inclusive.
+	To OptDay `json:"to"`
+	// True: só os registros sem categoria. Não combine com category.
+	Uncategorised OptBool `json:"uncategorised"`
+}
+
+// GetAccounts returns the value of Accounts.
+func (s *PlanTransactionsInput) GetAccounts() []AccountId {
+	return s.Accounts
+}
+
+// GetCategory returns the value of Category.
+func (s *PlanTransactionsInput) GetCategory() OptString {
+	return s.Category
+}
+
+// GetCursor returns the value of Cursor.
+func (s *PlanTransactionsInput) GetCursor() OptString {
+	return s.Cursor
+}
+
+// GetFrom returns the value of From.
+func (s *PlanTransactionsInput) GetFrom() OptDay {
+	return s.From
+}
+
+// GetLimit returns the value of Limit.
+func (s *PlanTransactionsInput) GetLimit() OptInt {
+	return s.Limit
+}
+
+// GetPerson returns the value of Person.
+func (s *PlanTransactionsInput) GetPerson() OptKey {
+	return s.Person
+}
+
+// GetSource returns the value of Source.
+func (s *PlanTransactionsInput) GetSource() OptPlanTransactionsInputSource {
+	return s.Source
+}
+
+// GetSpace returns the value of Space.
+func (s *PlanTransactionsInput) GetSpace() OptKey {
+	return s.Space
+}
+
+// GetText returns the value of Text.
+func (s *PlanTransactionsInput) GetText() OptString {
+	return s.Text
+}
+
+// GetTo returns the value of To.
+func (s *PlanTransactionsInput) GetTo() OptDay {
+	return s.To
+}
+
+// GetUncategorised returns the value of Uncategorised.
+func (s *PlanTransactionsInput) GetUncategorised() OptBool {
+	return s.Uncategorised
+}
+
+// SetAccounts sets the value of Accounts.
+func (s *PlanTransactionsInput) SetAccounts(val []AccountId) {
+	s.Accounts = val
+}
+
+// SetCategory sets the value of Category.
+func (s *PlanTransactionsInput) SetCategory(val OptString) {
+	s.Category = val
+}
+
+// SetCursor sets the value of Cursor.
+func (s *PlanTransactionsInput) SetCursor(val OptString) {
+	s.Cursor = val
+}
+
+// SetFrom sets the value of From.
+func (s *PlanTransactionsInput) SetFrom(val OptDay) {
+	s.From = val
+}
+
+// SetLimit sets the value of Limit.
+func (s *PlanTransactionsInput) SetLimit(val OptInt) {
+	s.Limit = val
+}
+
+// SetPerson sets the value of Person.
+func (s *PlanTransactionsInput) SetPerson(val OptKey) {
+	s.Person = val
+}
+
+// SetSource sets the value of Source.
+func (s *PlanTransactionsInput) SetSource(val OptPlanTransactionsInputSource) {
+	s.Source = val
+}
+
+// SetSpace sets the value of Space.
+func (s *PlanTransactionsInput) SetSpace(val OptKey) {
+	s.Space = val
+}
+
+// SetText sets the value of Text.
+func (s *PlanTransactionsInput) SetText(val OptString) {
+	s.Text = val
+}
+
+// SetTo sets the value of To.
+func (s *PlanTransactionsInput) SetTo(val OptDay) {
+	s.To = val
+}
+
+// SetUncategorised sets the value of Uncategorised.
+func (s *PlanTransactionsInput) SetUncategorised(val OptBool) {
+	s.Uncategorised = val
+}
+
+// Bank: só transações bancárias (com as edições); manual: só registros manuais.
+type PlanTransactionsInputSource string
+
+const (
+	PlanTransactionsInputSourceBank   PlanTransactionsInputSource = "bank"
+	PlanTransactionsInputSourceManual PlanTransactionsInputSource = "manual"
+)
+
+// AllValues returns all PlanTransactionsInputSource values.
+func (PlanTransactionsInputSource) AllValues() []PlanTransactionsInputSource {
+	return []PlanTransactionsInputSource{
+		PlanTransactionsInputSourceBank,
+		PlanTransactionsInputSourceManual,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s PlanTransactionsInputSource) MarshalText() ([]byte, error) {
+	switch s {
+	case PlanTransactionsInputSourceBank:
+		return []byte(s), nil
+	case PlanTransactionsInputSourceManual:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *PlanTransactionsInputSource) UnmarshalText(data []byte) error {
+	switch PlanTransactionsInputSource(data) {
+	case PlanTransactionsInputSourceBank:
+		*s = PlanTransactionsInputSourceBank
+		return nil
+	case PlanTransactionsInputSourceManual:
+		*s = PlanTransactionsInputSourceManual
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Uma página da visão efetiva (transações bancárias com as edições, e registros manuais), da
+// mais recente para a mais antiga. Uma página de transações não é o total do período: para
+// totais, use plan_totals. Em erro: error.
+// Ref: #/components/schemas/PlanTransactionsOutput
+type PlanTransactionsOutput struct {
+	Coverage []Coverage `json:"coverage"`
+	Error    OptError   `json:"error"`
+	// Para a próxima página; null na última.
+	NextCursor OptNilString `json:"nextCursor"`
+	// True quando alguma conta selecionada não tem extrato para todo o período lido.
+	Partial OptBool `json:"partial"`
+	// O período lido: o dos filtros, ou do primeiro ao último dia coberto pelas contas selecionadas;
+	// null sem extratos.
+	Period    OptNilPeriod                   `json:"period"`
+	Records   []PlanTransactionsOutputRecord `json:"records"`
+	Revisions OptRevisions                   `json:"revisions"`
+	// True quando há mais registros além desta página (siga nextCursor).
+	Truncated OptBool `json:"truncated"`
+	// Edições cuja transação o banco não lista mais (a conta ou a transação sumiu dos extratos
+	// importados), nos espaços lidos: ficam registradas e são informadas, nunca descartadas em
+	// silêncio; não entram na visão efetiva nem nos totais.
+	UnmatchedEdits []PlanTransactionsOutputUnmatchedEditsItem `json:"unmatchedEdits"`
+}
+
+// GetCoverage returns the value of Coverage.
+func (s *PlanTransactionsOutput) GetCoverage() []Coverage {
+	return s.Coverage
+}
+
+// GetError returns the value of Error.
+func (s *PlanTransactionsOutput) GetError() OptError {
+	return s.Error
+}
+
+// GetNextCursor returns the value of NextCursor.
+func (s *PlanTransactionsOutput) GetNextCursor() OptNilString {
+	return s.NextCursor
+}
+
+// GetPartial returns the value of Partial.
+func (s *PlanTransactionsOutput) GetPartial() OptBool {
+	return s.Partial
+}
+
+// GetPeriod returns the value of Period.
+func (s *PlanTransactionsOutput) GetPeriod() OptNilPeriod {
+	return s.Period
+}
+
+// GetRecords returns the value of Records.
+func (s *PlanTransactionsOutput) GetRecords() []PlanTransactionsOutputRecord {
+	return s.Records
+}
+
+// GetRevisions returns the value of Revisions.
+func (s *PlanTransactionsOutput) GetRevisions() OptRevisions {
+	return s.Revisions
+}
+
+// GetTruncated returns the value of Truncated.
+func (s *PlanTransactionsOutput) GetTruncated() OptBool {
+	return s.Truncated
+}
+
+// GetUnmatchedEdits returns the value of UnmatchedEdits.
+func (s *PlanTransactionsOutput) GetUnmatchedEdits() []PlanTransactionsOutputUnmatchedEditsItem {
+	return s.UnmatchedEdits
+}
+
+// SetCoverage sets the value of Coverage.
+func (s *PlanTransactionsOutput) SetCoverage(val []Coverage) {
+	s.Coverage = val
+}
+
+// SetError sets the value of Error.
+func (s *PlanTransactionsOutput) SetError(val OptError) {
+	s.Error = val
+}
+
+// SetNextCursor sets the value of NextCursor.
+func (s *PlanTransactionsOutput) SetNextCursor(val OptNilString) {
+	s.NextCursor = val
+}
+
+// SetPartial sets the value of Partial.
+func (s *PlanTransactionsOutput) SetPartial(val OptBool) {
+	s.Partial = val
+}
+
+// SetPeriod sets the value of Period.
+func (s *PlanTransactionsOutput) SetPeriod(val OptNilPeriod) {
+	s.Period = val
+}
+
+// SetRecords sets the value of Records.
+func (s *PlanTransactionsOutput) SetRecords(val []PlanTransactionsOutputRecord) {
+	s.Records = val
+}
+
+// SetRevisions sets the value of Revisions.
+func (s *PlanTransactionsOutput) SetRevisions(val OptRevisions) {
+	s.Revisions = val
+}
+
+// SetTruncated sets the value of Truncated.
+func (s *PlanTransactionsOutput) SetTruncated(val OptBool) {
+	s.Truncated = val
+}
+
+// SetUnmatchedEdits sets the value of UnmatchedEdits.
+func (s *PlanTransactionsOutput) SetUnmatchedEdits(val []PlanTransactionsOutputUnmatchedEditsItem) {
+	s.UnmatchedEdits = val
+}
+
+// Ref: #/components/schemas/PlanTransactionsOutputRecord
+type PlanTransactionsOutputRecord struct {
+	// A conta; null num registro manual sem conta.
+	AccountId NilAccountId `json:"accountId"`
+	// Valor exato; null quando o valor é desconhecido (não é zero).
+	Amount NilMoney `json:"amount"`
+	// A descrição como o banco informou (nome e memo); null num registro manual.
+	BankDescription NilString `json:"bankDescription"`
+	// Categoria do espaço; null sem categoria.
+	Category NilString `json:"category"`
+	// Código ISO 4217, conhecido mesmo quando o valor não é.
+	Currency string `json:"currency"`
+	Date     Day    `json:"date"`
+	// A descrição efetiva: a editada, ou a do banco.
+	Description string `json:"description"`
+	// True quando uma edição muda a transação bancária.
+	Edited bool `json:"edited"`
+	// True quando o registro fica fora dos totais.
+	ExcludedFromTotals bool `json:"excludedFromTotals"`
+	// Bank:<id da transação> ou manual:.
+	ID   string    `json:"id"`
+	Note NilString `json:"note"`
+	// Titular da conta ou pessoa do registro manual; null quando não há.
+	Person NilString                          `json:"person"`
+	Source PlanTransactionsOutputRecordSource `json:"source"`
+	Space  Key                                `json:"space"`
+}
+
+// GetAccountId returns the value of AccountId.
+func (s *PlanTransactionsOutputRecord) GetAccountId() NilAccountId {
+	return s.AccountId
+}
+
+// GetAmount returns the value of Amount.
+func (s *PlanTransactionsOutputRecord) GetAmount() NilMoney {
+	return s.Amount
+}
+
+// GetBankDescription returns the value of BankDescription.
+func (s *PlanTransactionsOutputRecord) GetBankDescription() NilString {
+	return s.BankDescription
+}
+
+// GetCategory returns the value of Category.
+func (s *PlanTransactionsOutputRecord) GetCategory() NilString {
+	return s.Category
+}
+
+// GetCurrency returns the value of Currency.
+func (s *PlanTransactionsOutputRecord) GetCurrency() string {
+	return s.Currency
+}
+
+// GetDate returns the value of Date.
+func (s *PlanTransactionsOutputRecord) GetDate() Day {
+	return s.Date
+}
+
+// GetDescription returns the value of Description.
+func (s *PlanTransactionsOutputRecord) GetDescription() string {
+	return s.Description
+}
+
+// GetEdited returns the value of Edited.
+func (s *PlanTransactionsOutputRecord) GetEdited() bool {
+	return s.Edited
+}
+
+// GetExcludedFromTotals returns the value of ExcludedFromTotals.
+func (s *PlanTransactionsOutputRecord) GetExcludedFromTotals() bool {
+	return s.ExcludedFromTotals
+}
+
+// GetID returns the value of ID.
+func (s *PlanTransactionsOutputRecord) GetID() string {
+	return s.ID
+}
+
+// GetNote returns the value of Note.
+func (s *PlanTransactionsOutputRecord) GetNote() NilString {
+	return s.Note
+}
+
+// GetPerson returns the value of Person.
+func (s *PlanTransactionsOutputRecord) GetPerson() NilString {
+	return s.Person
+}
+
+// GetSource returns the value of Source.
+func (s *PlanTransactionsOutputRecord) GetSource() PlanTransactionsOutputRecordSource {
+	return s.Source
+}
+
+// GetSpace returns the value of Space.
+func (s *PlanTransactionsOutputRecord) GetSpace() Key {
+	return s.Space
+}
+
+// SetAccountId sets the value of AccountId.
+func (s *PlanTransactionsOutputRecord) SetAccountId(val NilAccountId) {
+	s.AccountId = val
+}
+
+// SetAmount sets the value of Amount.
+func (s *PlanTransactionsOutputRecord) SetAmount(val NilMoney) {
+	s.Amount = val
+}
+
+// SetBankDescription sets the value of BankDescription.
+func (s *PlanTransactionsOutputRecord) SetBankDescription(val NilString) {
+	s.BankDescription = val
+}
+
+// SetCategory sets the value of Category.
+func (s *PlanTransactionsOutputRecord) SetCategory(val NilString) {
+	s.Category = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *PlanTransactionsOutputRecord) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetDate sets the value of Date.
+func (s *PlanTransactionsOutputRecord) SetDate(val Day) {
+	s.Date = val
+}
+
+// SetDescription sets the value of Description.
+func (s *PlanTransactionsOutputRecord) SetDescription(val string) {
+	s.Description = val
+}
+
+// SetEdited sets the value of Edited.
+func (s *PlanTransactionsOutputRecord) SetEdited(val bool) {
+	s.Edited = val
+}
+
+// SetExcludedFromTotals sets the value of ExcludedFromTotals.
+func (s *PlanTransactionsOutputRecord) SetExcludedFromTotals(val bool) {
+	s.ExcludedFromTotals = val
+}
+
+// SetID sets the value of ID.
+func (s *PlanTransactionsOutputRecord) SetID(val string) {
+	s.ID = val
+}
+
+// SetNote sets the value of Note.
+func (s *PlanTransactionsOutputRecord) SetNote(val NilString) {
+	s.Note = val
+}
+
+// SetPerson sets the value of Person.
+func (s *PlanTransactionsOutputRecord) SetPerson(val NilString) {
+	s.Person = val
+}
+
+// SetSource sets the value of Source.
+func (s *PlanTransactionsOutputRecord) SetSource(val PlanTransactionsOutputRecordSource) {
+	s.Source = val
+}
+
+// SetSpace sets the value of Space.
+func (s *PlanTransactionsOutputRecord) SetSpace(val Key) {
+	s.Space = val
+}
+
+type PlanTransactionsOutputRecordSource string
+
+const (
+	PlanTransactionsOutputRecordSourceBank   PlanTransactionsOutputRecordSource = "bank"
+	PlanTransactionsOutputRecordSourceManual PlanTransactionsOutputRecordSource = "manual"
+)
+
+// AllValues returns all PlanTransactionsOutputRecordSource values.
+func (PlanTransactionsOutputRecordSource) AllValues() []PlanTransactionsOutputRecordSource {
+	return []PlanTransactionsOutputRecordSource{
+		PlanTransactionsOutputRecordSourceBank,
+		PlanTransactionsOutputRecordSourceManual,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s PlanTransactionsOutputRecordSource) MarshalText() ([]byte, error) {
+	switch s {
+	case PlanTransactionsOutputRecordSourceBank:
+		return []byte(s), nil
+	case PlanTransactionsOutputRecordSourceManual:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *PlanTransactionsOutputRecordSource) UnmarshalText(data []byte) error {
+	switch PlanTransactionsOutputRecordSource(data) {
+	case PlanTransactionsOutputRecordSourceBank:
+		*s = PlanTransactionsOutputRecordSourceBank
+		return nil
+	case PlanTransactionsOutputRecordSourceManual:
+		*s = PlanTransactionsOutputRecordSourceManual
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type PlanTransactionsOutputUnmatchedEditsItem struct {
+	AccountId          AccountId `json:"accountId"`
+	Category           NilString `json:"category"`
+	Description        NilString `json:"description"`
+	ExcludedFromTotals bool      `json:"excludedFromTotals"`
+	Space              Key       `json:"space"`
+}
+
+// GetAccountId returns the value of AccountId.
+func (s *PlanTransactionsOutputUnmatchedEditsItem) GetAccountId() AccountId {
+	return s.AccountId
+}
+
+// GetCategory returns the value of Category.
+func (s *PlanTransactionsOutputUnmatchedEditsItem) GetCategory() NilString {
+	return s.Category
+}
+
+// GetDescription returns the value of Description.
+func (s *PlanTransactionsOutputUnmatchedEditsItem) GetDescription() NilString {
+	return s.Description
+}
+
+// GetExcludedFromTotals returns the value of ExcludedFromTotals.
+func (s *PlanTransactionsOutputUnmatchedEditsItem) GetExcludedFromTotals() bool {
+	return s.ExcludedFromTotals
+}
+
+// GetSpace returns the value of Space.
+func (s *PlanTransactionsOutputUnmatchedEditsItem) GetSpace() Key {
+	return s.Space
+}
+
+// SetAccountId sets the value of AccountId.
+func (s *PlanTransactionsOutputUnmatchedEditsItem) SetAccountId(val AccountId) {
+	s.AccountId = val
+}
+
+// SetCategory sets the value of Category.
+func (s *PlanTransactionsOutputUnmatchedEditsItem) SetCategory(val NilString) {
+	s.Category = val
+}
+
+// SetDescription sets the value of Description.
+func (s *PlanTransactionsOutputUnmatchedEditsItem) SetDescription(val NilString) {
+	s.Description = val
+}
+
+// SetExcludedFromTotals sets the value of ExcludedFromTotals.
+func (s *PlanTransactionsOutputUnmatchedEditsItem) SetExcludedFromTotals(val bool) {
+	s.ExcludedFromTotals = val
+}
+
+// SetSpace sets the value of Space.
+func (s *PlanTransactionsOutputUnmatchedEditsItem) SetSpace(val Key) {
+	s.Space = val
 }
 
 // A revisão de cada espaço lido. Cada mudança confirmada (escrita ou importação) aumenta a

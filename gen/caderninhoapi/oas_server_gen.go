@@ -32,6 +32,24 @@ type Handler interface {
 	//
 	// POST /tools/caderninho_transactions
 	CaderninhoTransactions(ctx context.Context, req *CaderninhoTransactionsInput) (*CaderninhoTransactionsOutput, error)
+	// PlanCategories implements planCategories operation.
+	//
+	// Calls the plan_categories tool.
+	//
+	// POST /tools/plan_categories
+	PlanCategories(ctx context.Context, req *PlanCategoriesInput) (*PlanCategoriesOutput, error)
+	// PlanTotals implements planTotals operation.
+	//
+	// Calls the plan_totals tool.
+	//
+	// POST /tools/plan_totals
+	PlanTotals(ctx context.Context, req *PlanTotalsInput) (*PlanTotalsOutput, error)
+	// PlanTransactions implements planTransactions operation.
+	//
+	// Calls the plan_transactions tool.
+	//
+	// POST /tools/plan_transactions
+	PlanTransactions(ctx context.Context, req *PlanTransactionsInput) (*PlanTransactionsOutput, error)
 	// NewError creates *ErrorResponseStatusCode from error returned by handler.
 	//
 	// Used for common default response.

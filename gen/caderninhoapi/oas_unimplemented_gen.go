@@ -49,6 +49,33 @@ func (UnimplementedHandler) CaderninhoTransactions(ctx context.Context, req *Cad
 	return r, ht.ErrNotImplemented
 }
 
+// PlanCategories implements planCategories operation.
+//
+// Calls the plan_categories tool.
+//
+// POST /tools/plan_categories
+func (UnimplementedHandler) PlanCategories(ctx context.Context, req *PlanCategoriesInput) (r *PlanCategoriesOutput, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// PlanTotals implements planTotals operation.
+//
+// Calls the plan_totals tool.
+//
+// POST /tools/plan_totals
+func (UnimplementedHandler) PlanTotals(ctx context.Context, req *PlanTotalsInput) (r *PlanTotalsOutput, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// PlanTransactions implements planTransactions operation.
+//
+// Calls the plan_transactions tool.
+//
+// POST /tools/plan_transactions
+func (UnimplementedHandler) PlanTransactions(ctx context.Context, req *PlanTransactionsInput) (r *PlanTransactionsOutput, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // NewError creates *ErrorResponseStatusCode from error returned by handler.
 //
 // Used for common default response.

@@ -16,6 +16,7 @@ type cursorState struct {
 	Filters   string           `json:"f"`
 	Revisions map[string]int64 `json:"r"`
 	Day       string           `json:"d"`
+	Rank      int              `json:"k,omitempty"` // plan_transactions: manual (1) before bank (0) within a day
 	ID        int64            `json:"i"`
 }
 

@@ -1,5 +1,6 @@
 // Package caderninho implements the caderninho MCP tools: the bank's origin view (accounts,
-// transactions, bills) and import requests, over cadstore.
+// transactions, bills), import requests and the planning reads over the effective view (origin
+// plus edits and manual records), over cadstore.
 package caderninho
 
 import (
@@ -80,14 +81,17 @@ func NewServer(svc *Service, opts Options) (*mcp.Server, error) {
 // instructions repeat the contract's rules a client must keep (spec: caderninho-contracts).
 const instructions = "O caderninho mostra as finanças da casa. As quatro ferramentas caderninho_* preservam a visão bancária da origem: " +
 	"contas e cartões (caderninho_accounts), transações (caderninho_transactions), faturas (caderninho_bills) e o pedido de importação " +
-	"dos extratos novos (caderninho_sync). O catálogo de ferramentas informa o efeito de cada chamada. Consultas e prévias leem; " +
+	"dos extratos novos (caderninho_sync). As ferramentas de planejamento usam a visão efetiva com edições e registros manuais: " +
+	"plan_transactions, plan_totals e plan_categories. O catálogo de ferramentas informa o efeito de cada chamada. Consultas e prévias leem; " +
 	"escritas alteram dados locais; caderninho_sync pede uma importação. Todas as escritas são locais. Nenhuma ferramenta paga faturas, " +
 	"envia Pix, contrata crédito ou altera um registro na instituição.\n" +
 	"Um filtro de pessoa seleciona dados para a consulta, mas não limita o acesso de um assistente autorizado: ele pode consultar " +
 	"todos os titulares da instalação.\n" +
 	"Campos como amountMinor e totalMinor são strings de unidades menores da moeda. Em BRL, \"10000\" representa R$ 100,00. " +
-	"Não converta valores grandes para ponto flutuante nem some moedas diferentes. null representa um valor desconhecido.\n" +
-	"Use o cursor com os mesmos filtros e a mesma revisão. Uma página de transações não é o total do período. " +
+	"Não converta valores grandes para ponto flutuante nem some moedas diferentes. null representa um valor desconhecido. " +
+	"Preserve contagem de desconhecidos e subtotais conhecidos. Um valor ausente não representa zero.\n" +
+	"Use o cursor com os mesmos filtros e a mesma revisão. Para totais, use uma ferramenta agregadora de toda a seleção. " +
+	"Uma página de transações não é o total do período. " +
 	"Em RESTART_REQUIRED, descarte o cursor e refaça a leitura. Não misture páginas de revisões diferentes.\n" +
 	"partial, truncated, cobertura, último sucesso e dia de referência explicam limites diferentes. " +
 	"partial: false não garante dados recentes nem todo o histórico disponibilizado pelo banco."
@@ -142,6 +146,35 @@ func (s *Service) Tools() []mcpserver.Tool {
 				"novos, ou para acompanhar uma importação em segundo plano (waitSeconds: 0 responde sem esperar).",
 			Annotations: syncAnnotations,
 			Handler:     s.sync,
+		},
+		{
+			Name:  "plan_transactions",
+			Title: "Visão efetiva: lançamentos",
+			Description: "Consulta (só leitura; não altera nada) a visão efetiva do planejamento: as transações bancárias com as edições " +
+				"(categoria, descrição, nota, fora dos totais) e os registros manuais, da mais recente para a mais antiga. " +
+				"Filtros: space, person, accounts, from/to (datas locais, inclusivas), category, uncategorised, source (bank ou manual) e text. " +
+				"amount null é um valor desconhecido, não zero. Pagine com cursor: use o cursor com os mesmos filtros e a mesma revisão. " +
+				"Uma página de transações não é o total do período: para totais, use plan_totals.",
+			Annotations: readOnly,
+			Handler:     s.planTransactions,
+		},
+		{
+			Name:  "plan_totals",
+			Title: "Visão efetiva: totais",
+			Description: "Consulta (só leitura; não altera nada) os totais de toda a seleção da visão efetiva (mesmos filtros de plan_transactions), " +
+				"por moeda e nunca somando moedas diferentes: knownTotalMinor (string exata de unidades menores), knownCount e unknownCount " +
+				"(valores null, desconhecidos, que não entram na soma). Registros fora dos totais são contados à parte. groupBy opcional: " +
+				"category, month, person ou account. O texto diz o que os totais não sabem: valores desconhecidos e contas e períodos sem extrato.",
+			Annotations: readOnly,
+			Handler:     s.planTotals,
+		},
+		{
+			Name:  "plan_categories",
+			Title: "Categorias",
+			Description: "Consulta (só leitura; não altera nada) as categorias de cada espaço, na ordem da instalação, com quantos registros " +
+				"da visão efetiva usam cada uma e quantos estão sem categoria. Use para conhecer os nomes antes de filtrar por category.",
+			Annotations: readOnly,
+			Handler:     s.planCategories,
 		},
 	}
 }

@@ -1,0 +1,496 @@
+package caderninho
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"sort"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/lumo-caderninho/mcp/gen/caderninhoapi"
+	"github.com/lumo-caderninho/mcp/impl/fold"
+	"github.com/lumo-caderninho/mcp/impl/mcpserver"
+	"github.com/lumo-caderninho/mcp/impl/money"
+	"github.com/lumo-caderninho/mcp/impl/ptbr"
+)
+
+// Sentences of the contract the planning texts repeat, exact.
+const (
+	effectiveNote = "As ferramentas de planejamento usam a visão efetiva com edições e registros manuais."
+	totalsNote    = "Para totais, use uma ferramenta agregadora de toda a seleção."
+	unknownNote   = "null representa um valor desconhecido. Preserve contagem de desconhecidos e subtotais conhecidos. Um valor ausente não representa zero."
+	personNote    = "Um filtro de pessoa seleciona dados para a consulta, mas não limita o acesso de um assistente autorizado: ele pode consultar todos os titulares da instalação."
+)
+
+type planTransactionsView struct {
+	Records        []*planRecord       `json:"records"`
+	NextCursor     *string             `json:"nextCursor"`
+	Truncated      bool                `json:"truncated"`
+	Partial        bool                `json:"partial"`
+	Period         any                 `json:"period"`
+	Coverage       []coverageView      `json:"coverage"`
+	UnmatchedEdits []unmatchedEditView `json:"unmatchedEdits"`
+	Revisions      map[string]int64    `json:"revisions"`
+}
+
+func (s *Service) planTransactions(ctx context.Context, _ *mcp.CallToolRequest, raw json.RawMessage) (mcpserver.Reply, error) {
+	var args caderninhoapi.PlanTransactionsInput
+	if err := decode(raw, &args); err != nil {
+		return mcpserver.Reply{}, err
+	}
+	f, err := planFilterOf(args.Space, args.Person, args.Accounts, args.From, args.To, args.Category, args.Uncategorised,
+		string(args.Source.Or("")), args.Text.Or(""))
+	if err != nil {
+		return mcpserver.Reply{}, err
+	}
+	v, err := s.effective(ctx, f)
+	if err != nil {
+		return mcpserver.Reply{}, err
+	}
+	limit := args.Limit.Or(defaultPageSize)
+	digest := f.digest("plan_transactions")
+	recs := v.records
+	continued := false
+	if c, ok := args.Cursor.Get(); ok {
+		st, valid := decodeCursor(v.rc.inst.CursorSecret, c)
+		switch {
+		case !valid:
+			return mcpserver.Reply{}, invalidFilter("cursor: o cursor não foi emitido por esta instalação ou foi alterado.",
+				"Refaça a leitura sem cursor.")
+		case st.Filters != digest:
+			return mcpserver.Reply{}, invalidFilter("cursor: o cursor foi emitido para outros filtros. "+cursorNote,
+				"Repita a chamada com os mesmos filtros da página anterior, ou refaça a leitura sem cursor.")
+		case !maps.Equal(st.Revisions, v.revs):
+			return mcpserver.Reply{}, &mcpserver.ToolError{Code: "RESTART_REQUIRED",
+				Message: fmt.Sprintf("Os dados mudaram depois que o cursor foi emitido (%s; agora %s). %s",
+					revisionsText(st.Revisions), revisionsText(v.revs), restartNote),
+				Suggestions: []string{nextRestart, "Chame plan_transactions de novo sem cursor."}}
+		}
+		i := sort.Search(len(recs), func(i int) bool { return !recs[i].before(st.Day, st.Rank, st.ID) })
+		// the record at the position itself was on the previous page
+		for i < len(recs) && recs[i].Date == st.Day && recs[i].rank == st.Rank && recs[i].num == st.ID {
+			i++
+		}
+		recs, continued = recs[i:], true
+	}
+	out := planTransactionsView{Records: []*planRecord{}, Partial: v.partial, Coverage: v.coverage, UnmatchedEdits: v.unmatched, Revisions: v.revs}
+	if v.period != nil {
+		out.Period = v.period
+	}
+	if len(recs) > limit {
+		recs = recs[:limit]
+		last := recs[len(recs)-1]
+		c := encodeCursor(v.rc.inst.CursorSecret, cursorState{Filters: digest, Revisions: v.revs, Day: last.Date, Rank: last.rank, ID: last.num})
+		out.NextCursor, out.Truncated = &c, true
+	}
+	out.Records = append(out.Records, recs...)
+	return mcpserver.Reply{Text: planTransactionsText(out, v, continued, f), Structured: out}, nil
+}
+
+func amountText(r *planRecord) string {
+	if r.Amount == nil {
+		return "valor desconhecido (" + r.Currency + ")"
+	}
+	return ptbr.Money(r.Amount.AmountMinor, r.Amount.Currency)
+}
+
+func planTransactionsText(out planTransactionsView, v *effectiveView, continued bool, f planFilter) string {
+	var b strings.Builder
+	what := "Visão efetiva"
+	if continued {
+		what = "Continuação da visão efetiva"
+	}
+	if v.period != nil {
+		what += " de " + ptbr.Day(v.period.From) + " a " + ptbr.Day(v.period.To)
+	}
+	fmt.Fprintf(&b, "%s (%s), mais recentes primeiro: %s nesta página.\n", what, revisionsText(out.Revisions),
+		ptbr.Count(len(out.Records), "registro", "registros"))
+	for _, r := range out.Records {
+		var extra []string
+		if r.Category != nil {
+			extra = append(extra, "categoria "+*r.Category)
+		}
+		if r.Source == "manual" {
+			extra = append(extra, "registro manual")
+		} else if r.Edited {
+			extra = append(extra, "editado")
+		}
+		if r.ExcludedFromTotals {
+			extra = append(extra, "fora dos totais")
+		}
+		where := stringOr(r.AccountID)
+		if where == "" {
+			where = r.Space
+		}
+		line := fmt.Sprintf("- %s %s %s %s [id %s]", ptbr.Day(r.Date), where, amountText(r), r.Description, r.ID)
+		if len(extra) > 0 {
+			line += " (" + strings.Join(extra, "; ") + ")"
+		}
+		b.WriteString(line + "\n")
+	}
+	if out.Truncated {
+		b.WriteString("truncated: true — há mais registros: chame de novo com cursor igual a nextCursor. " + cursorNote + "\n")
+	} else {
+		b.WriteString("truncated: false — esta é a última página.\n")
+	}
+	b.WriteString(effectiveNote + " " + pageNote + " " + totalsNote + " Use plan_totals.\n")
+	if f.sel.Person != "" {
+		b.WriteString(personNote + "\n")
+	}
+	b.WriteString(moneyNote + " " + unknownNote + "\n")
+	b.WriteString(unmatchedText(v.unmatched))
+	b.WriteString(coverageText(v.coverage, v.period, v.partial))
+	return b.String()
+}
+
+// currencyTotal is the exact total of one currency: known amounts summed with math/big, unknown
+// ones counted.
+type currencyTotal struct {
+	Currency        string `json:"currency"`
+	KnownTotalMinor string `json:"knownTotalMinor"`
+	KnownCount      int    `json:"knownCount"`
+	UnknownCount    int    `json:"unknownCount"`
+}
+
+// tally sums records per currency; records excluded from totals go to a separate tally.
+type tally struct {
+	count    int
+	totals   map[string]*sumCount
+	excluded map[string]*sumCount
+}
+
+type sumCount struct {
+	sum            money.Sum
+	known, unknown int
+}
+
+func newTally() *tally {
+	return &tally{totals: map[string]*sumCount{}, excluded: map[string]*sumCount{}}
+}
+
+func (t *tally) add(r *planRecord) {
+	t.count++
+	m := t.totals
+	if r.ExcludedFromTotals {
+		m = t.excluded
+	}
+	sc := m[r.Currency]
+	if sc == nil {
+		sc = &sumCount{sum: money.Sum{Currency: r.Currency}}
+		m[r.Currency] = sc
+	}
+	if r.minor == nil {
+		sc.unknown++
+		return
+	}
+	sc.known++
+	sc.sum.Add(*r.minor)
+}
+
+func listTotals(m map[string]*sumCount) []currencyTotal {
+	out := []currencyTotal{}
+	for _, c := range sortedKeys(m) {
+		sc := m[c]
+		out = append(out, currencyTotal{Currency: c, KnownTotalMinor: sc.sum.Minor(), KnownCount: sc.known, UnknownCount: sc.unknown})
+	}
+	return out
+}
+
+type totalsGroup struct {
+	Key      *string         `json:"key"`
+	Label    string          `json:"label"`
+	Count    int             `json:"count"`
+	Totals   []currencyTotal `json:"totals"`
+	Excluded []currencyTotal `json:"excluded"`
+}
+
+type planTotalsView struct {
+	Count          int                 `json:"count"`
+	Totals         []currencyTotal     `json:"totals"`
+	Excluded       []currencyTotal     `json:"excluded"`
+	GroupBy        *string             `json:"groupBy"`
+	Groups         []totalsGroup       `json:"groups"`
+	Partial        bool                `json:"partial"`
+	Period         any                 `json:"period"`
+	Coverage       []coverageView      `json:"coverage"`
+	UnmatchedEdits []unmatchedEditView `json:"unmatchedEdits"`
+	Revisions      map[string]int64    `json:"revisions"`
+}
+
+func (s *Service) planTotals(ctx context.Context, _ *mcp.CallToolRequest, raw json.RawMessage) (mcpserver.Reply, error) {
+	var args caderninhoapi.PlanTotalsInput
+	if err := decode(raw, &args); err != nil {
+		return mcpserver.Reply{}, err
+	}
+	f, err := planFilterOf(args.Space, args.Person, args.Accounts, args.From, args.To, args.Category, args.Uncategorised,
+		string(args.Source.Or("")), args.Text.Or(""))
+	if err != nil {
+		return mcpserver.Reply{}, err
+	}
+	v, err := s.effective(ctx, f)
+	if err != nil {
+		return mcpserver.Reply{}, err
+	}
+	all := newTally()
+	groups := map[string]*tally{}
+	groupBy := string(args.GroupBy.Or(""))
+	for _, r := range v.records {
+		all.add(r)
+		if groupBy == "" {
+			continue
+		}
+		k := groupKey(groupBy, r)
+		if groups[k] == nil {
+			groups[k] = newTally()
+		}
+		groups[k].add(r)
+	}
+	out := planTotalsView{Count: all.count, Totals: listTotals(all.totals), Excluded: listTotals(all.excluded),
+		Partial: v.partial, Coverage: v.coverage, UnmatchedEdits: v.unmatched, Revisions: v.revs}
+	if v.period != nil {
+		out.Period = v.period
+	}
+	if groupBy != "" {
+		out.GroupBy = &groupBy
+		out.Groups = []totalsGroup{}
+		keys := sortedKeys(groups)
+		// "" (no category, person or account) goes last
+		if len(keys) > 0 && keys[0] == "" {
+			keys = append(keys[1:], "")
+		}
+		for _, k := range keys {
+			g := groups[k]
+			tg := totalsGroup{Label: groupLabel(groupBy, k, v.rc), Count: g.count, Totals: listTotals(g.totals), Excluded: listTotals(g.excluded)}
+			if k != "" {
+				tg.Key = &k
+			}
+			out.Groups = append(out.Groups, tg)
+		}
+	}
+	return mcpserver.Reply{Text: planTotalsText(out, v, f), Structured: out}, nil
+}
+
+func groupKey(by string, r *planRecord) string {
+	switch by {
+	case "category":
+		return stringOr(r.Category)
+	case "month":
+		return r.Date[:7]
+	case "person":
+		return stringOr(r.Person)
+	default:
+		return stringOr(r.AccountID)
+	}
+}
+
+func groupLabel(by, key string, rc *readContext) string {
+	switch {
+	case by == "category" && key == "":
+		return "sem categoria"
+	case by == "person" && key == "":
+		return "sem pessoa"
+	case by == "account" && key == "":
+		return "sem conta"
+	case by == "month":
+		return key[5:7] + "/" + key[:4]
+	case by == "person":
+		if n, ok := rc.people[key]; ok {
+			return n
+		}
+	}
+	return key
+}
+
+func totalsLines(ts []currencyTotal) []string {
+	var out []string
+	for _, t := range ts {
+		line := fmt.Sprintf("%s: %s conhecidos em %s", t.Currency, ptbr.Money(t.KnownTotalMinor, t.Currency),
+			ptbr.Count(t.KnownCount, "registro", "registros"))
+		if t.UnknownCount > 0 {
+			line += fmt.Sprintf("; mais %s com valor desconhecido (null), fora da soma",
+				ptbr.Count(t.UnknownCount, "registro", "registros"))
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+func planTotalsText(out planTotalsView, v *effectiveView, f planFilter) string {
+	var b strings.Builder
+	what := "Totais da visão efetiva (edições e registros manuais)"
+	if v.period != nil {
+		what += " de " + ptbr.Day(v.period.From) + " a " + ptbr.Day(v.period.To)
+	}
+	fmt.Fprintf(&b, "%s (%s), sobre toda a seleção: %s.\n", what, revisionsText(out.Revisions),
+		ptbr.Count(out.Count, "registro selecionado", "registros selecionados"))
+	if len(out.Totals) == 0 {
+		b.WriteString("Nenhum registro entra nos totais.\n")
+	}
+	for _, l := range totalsLines(out.Totals) {
+		b.WriteString("- " + l + ".\n")
+	}
+	if len(out.Totals) > 1 {
+		b.WriteString("Cada moeda tem seu próprio total; as moedas não foram somadas entre si.\n")
+	}
+	if len(out.Excluded) > 0 {
+		b.WriteString("Fora dos totais (marcados para não entrar na soma), contados à parte:\n")
+		for _, l := range totalsLines(out.Excluded) {
+			b.WriteString("- " + l + ".\n")
+		}
+	}
+	for _, g := range out.Groups {
+		fmt.Fprintf(&b, "%s (%s): %s.\n", g.Label, ptbr.Count(g.Count, "registro", "registros"), strings.Join(append(totalsLines(g.Totals),
+			prefixed("fora dos totais ", totalsLines(g.Excluded))...), "; "))
+	}
+	// what the totals do not know
+	var unknown []string
+	unknownCount := 0
+	for _, t := range out.Totals {
+		if t.UnknownCount > 0 {
+			unknownCount += t.UnknownCount
+			unknown = append(unknown, fmt.Sprintf("%s em %s", ptbr.Count(t.UnknownCount, "valor desconhecido", "valores desconhecidos"), t.Currency))
+		}
+	}
+	var uncovered []string
+	for _, c := range out.Coverage {
+		switch {
+		case c.CoveredFrom == nil:
+			uncovered = append(uncovered, c.AccountID+" (nenhum extrato importado)")
+		case len(c.Uncovered) > 0:
+			uncovered = append(uncovered, c.AccountID+" (sem extrato em "+periodsText(c.Uncovered)+")")
+		}
+	}
+	if unknownCount == 0 && len(uncovered) == 0 && len(v.unmatched) == 0 {
+		b.WriteString("O que estes totais não sabem: nenhum valor desconhecido na seleção e todas as contas têm extrato para todo o período avaliado; ainda assim, só entram transações importadas e registros manuais.\n")
+	} else {
+		b.WriteString("O que estes totais não sabem:\n")
+		if unknownCount > 0 {
+			b.WriteString("- " + ptbr.List(unknown) + ": esses registros existem, mas o valor não entra na soma.\n")
+		}
+		if len(v.unmatched) > 0 {
+			b.WriteString("- " + ptbr.Count(len(v.unmatched), "edição", "edições") + " de transações que o banco não lista mais (veja abaixo).\n")
+		}
+		if len(uncovered) > 0 {
+			b.WriteString("- contas sem extrato em parte do período: " + strings.Join(uncovered, "; ") +
+				". Transações desses dias não estão nos totais. " + nextPartial + ".\n")
+		}
+	}
+	b.WriteString(effectiveNote + " " + moneyNote + " " + unknownNote + "\n")
+	if f.sel.Person != "" {
+		b.WriteString(personNote + "\n")
+	}
+	b.WriteString(unmatchedText(v.unmatched))
+	b.WriteString(coverageText(v.coverage, v.period, v.partial))
+	return b.String()
+}
+
+// unmatchedText reports edits whose transaction the bank no longer lists: kept, never dropped.
+func unmatchedText(us []unmatchedEditView) string {
+	if len(us) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Atenção: %s de transações que o banco não lista mais; a edição foi mantida, mas não entra na visão efetiva nem nos totais:\n",
+		ptbr.Count(len(us), "edição", "edições"))
+	for _, u := range us {
+		var parts []string
+		if u.Category != nil {
+			parts = append(parts, "categoria "+*u.Category)
+		}
+		if u.Description != nil {
+			parts = append(parts, "descrição "+*u.Description)
+		}
+		if u.ExcludedFromTotals {
+			parts = append(parts, "fora dos totais")
+		}
+		fmt.Fprintf(&b, "- %s (espaço %s): %s.\n", u.AccountID, u.Space, strings.Join(parts, "; "))
+	}
+	return b.String()
+}
+
+func prefixed(p string, ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = p + s
+	}
+	return out
+}
+
+type categoryView struct {
+	Name           string `json:"name"`
+	Count          int    `json:"count"`
+	InInstallation bool   `json:"inInstallation"`
+}
+
+type categorySpaceView struct {
+	Key                string         `json:"key"`
+	Name               string         `json:"name"`
+	Categories         []categoryView `json:"categories"`
+	Count              int            `json:"count"`
+	UncategorisedCount int            `json:"uncategorisedCount"`
+}
+
+type planCategoriesView struct {
+	Spaces    []categorySpaceView `json:"spaces"`
+	Revisions map[string]int64    `json:"revisions"`
+}
+
+func (s *Service) planCategories(ctx context.Context, _ *mcp.CallToolRequest, raw json.RawMessage) (mcpserver.Reply, error) {
+	var args caderninhoapi.PlanCategoriesInput
+	if err := decode(raw, &args); err != nil {
+		return mcpserver.Reply{}, err
+	}
+	f := planFilter{sel: selection{Space: string(args.Space.Or(""))}}
+	v, err := s.effective(ctx, f)
+	if err != nil {
+		return mcpserver.Reply{}, err
+	}
+	cats, err := s.Store.Categories(ctx)
+	if err != nil {
+		return mcpserver.Reply{}, err
+	}
+	out := planCategoriesView{Spaces: []categorySpaceView{}, Revisions: v.revs}
+	for _, key := range sortedKeys(v.revs) {
+		sv := categorySpaceView{Key: key, Name: v.rc.spaces[key].Name, Categories: []categoryView{}}
+		index := map[string]int{}
+		for _, c := range cats[key] {
+			index[fold.Fold(c)] = len(sv.Categories)
+			sv.Categories = append(sv.Categories, categoryView{Name: c, InInstallation: true})
+		}
+		for _, r := range v.records {
+			if r.Space != key {
+				continue
+			}
+			sv.Count++
+			if r.Category == nil {
+				sv.UncategorisedCount++
+				continue
+			}
+			i, ok := index[fold.Fold(*r.Category)]
+			if !ok {
+				i = len(sv.Categories)
+				index[fold.Fold(*r.Category)] = i
+				sv.Categories = append(sv.Categories, categoryView{Name: *r.Category})
+			}
+			sv.Categories[i].Count++
+		}
+		out.Spaces = append(out.Spaces, sv)
+	}
+	var b strings.Builder
+	for _, sv := range out.Spaces {
+		fmt.Fprintf(&b, "Espaço %s (%s): %s, %s sem categoria.\n", sv.Name, sv.Key, ptbr.Count(sv.Count, "registro", "registros"),
+			ptbr.Int(int64(sv.UncategorisedCount)))
+		for _, c := range sv.Categories {
+			note := ""
+			if !c.InInstallation {
+				note = " (a instalação não lista mais esta categoria)"
+			}
+			fmt.Fprintf(&b, "- %s: %s%s\n", c.Name, ptbr.Count(c.Count, "registro", "registros"), note)
+		}
+	}
+	b.WriteString(effectiveNote + " Contagens de registros, não totais: para valores, use plan_totals.")
+	return mcpserver.Reply{Text: b.String(), Structured: out}, nil
+}
