@@ -18,8 +18,11 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/lumo-caderninho/mcp/gen"
 	"github.com/lumo-caderninho/mcp/impl/lumo"
+	"github.com/lumo-caderninho/mcp/impl/schemapub"
 	"github.com/lumo-caderninho/mcp/impl/store"
+	"github.com/lumo-caderninho/mcp/schemas"
 )
 
 // defaultUser is the demo workspace's user a bare `lumo serve` acts as.
@@ -115,7 +118,12 @@ func serveHTTP(ctx context.Context, svc *lumo.Service, db *store.DB, addr, login
 	if err != nil {
 		return err
 	}
+	cat, err := schemapub.New(schemas.FS, gen.OpenAPI, "lumo")
+	if err != nil {
+		return err
+	}
 	mux := http.NewServeMux()
+	cat.Register(mux) // /schemas/ and /openapi.json: public, no token
 	mux.Handle("/mcp", wrap(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
 		&mcp.StreamableHTTPOptions{Logger: log})))
 	ln, err := net.Listen("tcp", addr)
