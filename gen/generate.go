@@ -8,3 +8,10 @@ package gen
 // caderninho: schemas/caderninho -> caderninho/openapi.json -> package caderninhoapi.
 //go:generate go run github.com/lumo-caderninho/mcp/impl/specgen/cmd/specgen -schemas ../schemas -server caderninho -out caderninho/openapi.json
 //go:generate go run github.com/ogen-go/ogen/cmd/ogen --target caderninhoapi --package caderninhoapi --clean --config ogen.yml caderninho/openapi.json
+
+import "embed"
+
+// OpenAPI holds the assembled OpenAPI documents, <server>/openapi.json, served at /openapi.json.
+//
+//go:embed lumo/openapi.json caderninho/openapi.json
+var OpenAPI embed.FS

@@ -13,6 +13,10 @@ import (
 	"os/signal"
 	"path/filepath"
 	"syscall"
+
+	"github.com/lumo-caderninho/mcp/gen"
+	"github.com/lumo-caderninho/mcp/impl/schemapub"
+	"github.com/lumo-caderninho/mcp/schemas"
 )
 
 const usage = `caderninho: servidor MCP de finanças da casa.
@@ -21,10 +25,14 @@ Uso:
   caderninho import [--db DSN] caminho/installation.yaml
   caderninho serve  [--db DSN] [--http 127.0.0.1:PORT] [--validate-output]
   caderninho call   [--db DSN] FERRAMENTA '{"arg": ...}'
+  caderninho schemas list | show FERRAMENTA input|output | validate [--tool FERRAMENTA] [--kind input|output] ARQUIVO
 
 --db (ou CADERNINHO_DB): postgres://... para PostgreSQL; qualquer outro valor é um arquivo SQLite.
 Sem --db, usa o SQLite em ~/.local/share/caderninho/caderninho.db; serve e call o criam com a
 instalação de demonstração (copiada para ~/.local/share/caderninho/demo) quando ele está vazio.
+
+schemas confere payloads contra os schemas publicados sem abrir o banco (0 válido, 1 inválido, 2 uso).
+Com --http, GET /schemas/ e GET /openapi.json publicam os schemas e o OpenAPI sem autenticação.
 `
 
 func main() {
@@ -32,6 +40,10 @@ func main() {
 	defer stop()
 	log := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	if err := run(ctx, os.Args[1:], os.Stdout, log); err != nil {
+		var code schemapub.ExitCode
+		if errors.As(err, &code) {
+			os.Exit(int(code))
+		}
 		if !errors.Is(err, flag.ErrHelp) {
 			fmt.Fprintln(os.Stderr, "caderninho:", err)
 		}
@@ -51,6 +63,12 @@ func run(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger)
 		return serve(ctx, args[1:], log)
 	case "call":
 		return call(ctx, args[1:], stdout, log)
+	case "schemas":
+		cat, err := schemapub.New(schemas.FS, gen.OpenAPI, "caderninho")
+		if err != nil {
+			return err
+		}
+		return cat.Run(args[1:], os.Stdin, stdout, os.Stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

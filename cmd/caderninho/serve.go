@@ -17,10 +17,13 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/lumo-caderninho/mcp/gen"
 	"github.com/lumo-caderninho/mcp/impl/caderninho"
 	"github.com/lumo-caderninho/mcp/impl/cadstore"
 	"github.com/lumo-caderninho/mcp/impl/demo"
+	"github.com/lumo-caderninho/mcp/impl/schemapub"
 	"github.com/lumo-caderninho/mcp/impl/store"
+	"github.com/lumo-caderninho/mcp/schemas"
 )
 
 // openStore opens dsn, or the embedded default: created, migrated and, while it has no
@@ -117,7 +120,12 @@ func serveHTTP(ctx context.Context, svc *caderninho.Service, ln net.Listener, va
 		}
 		return &auth.TokenInfo{UserID: a.Name, Expiration: time.Now().Add(time.Hour)}, nil
 	}, &auth.RequireBearerTokenOptions{})
+	cat, err := schemapub.New(schemas.FS, gen.OpenAPI, "caderninho")
+	if err != nil {
+		return err
+	}
 	mux := http.NewServeMux()
+	cat.Register(mux) // /schemas/ and /openapi.json: public, no token
 	mux.Handle("/mcp", verify(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
 		&mcp.StreamableHTTPOptions{Logger: log})))
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 64 << 10}

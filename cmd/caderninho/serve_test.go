@@ -3,10 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -92,8 +94,43 @@ func TestImportThenServeHTTPWithAssistantTokens(t *testing.T) {
 	if res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "2 contas e cartões") {
 		t.Errorf("accounts over HTTP: %+v", res.Content[0])
 	}
+	// The published schemas and the OpenAPI document need no token.
+	base := "http://" + ln.Addr().String()
+	for _, path := range []string{"/schemas/", "/schemas/caderninho_sync.input.json", "/openapi.json"} {
+		resp, err := http.Get(base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK || !json.Valid(body) {
+			t.Errorf("GET %s without a token: %d %.80s", path, resp.StatusCode, body)
+		}
+	}
 	cancel()
 	if err := <-errc; err != nil {
 		t.Errorf("serve: %v", err)
+	}
+}
+
+func TestSchemasValidateOpensNoDatabase(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("XDG_DATA_HOME", filepath.Join(dir, "data"))
+	t.Setenv("CADERNINHO_DB", filepath.Join(dir, "caderninho.db"))
+	payload := filepath.Join(dir, "sync.json")
+	if err := os.WriteFile(payload, []byte(`{"idempotency_key": "chave-0001", "connections": ["x"]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	if err := run(context.Background(), []string{"schemas", "validate", "--tool", "caderninho_sync", payload}, &out, log); err != nil {
+		t.Fatalf("validate: %v\n%s", err, &out)
+	}
+	if !strings.Contains(out.String(), "válido") {
+		t.Errorf("validate printed %q", &out)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("validating created files: %v", entries)
 	}
 }

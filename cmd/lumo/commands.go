@@ -18,9 +18,12 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/lumo-caderninho/mcp/gen"
 	"github.com/lumo-caderninho/mcp/impl/lumo"
 	"github.com/lumo-caderninho/mcp/impl/ratelimit"
+	"github.com/lumo-caderninho/mcp/impl/schemapub"
 	"github.com/lumo-caderninho/mcp/impl/store"
+	"github.com/lumo-caderninho/mcp/schemas"
 )
 
 // defaultUser is the demo workspace's user a bare `lumo serve` acts as.
@@ -143,7 +146,12 @@ func httpHandler(ctx context.Context, svc *lumo.Service, limiter *ratelimit.Limi
 	}
 	mcpHandler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
 		&mcp.StreamableHTTPOptions{Logger: log})
+	cat, err := schemapub.New(schemas.FS, gen.OpenAPI, "lumo")
+	if err != nil {
+		return nil, err
+	}
 	mux := http.NewServeMux()
+	cat.Register(mux) // /schemas/ and /openapi.json: public, no token
 	mux.Handle("/mcp", wrap(limiter.Middleware(caller, log, mcpHandler)))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")

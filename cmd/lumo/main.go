@@ -11,6 +11,10 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/lumo-caderninho/mcp/gen"
+	"github.com/lumo-caderninho/mcp/impl/schemapub"
+	"github.com/lumo-caderninho/mcp/schemas"
 )
 
 const usage = `lumo: servidor MCP de BI somente leitura.
@@ -20,9 +24,13 @@ Uso:
               [--rate-user 60] [--rate-tenant 300]
   lumo import [--db DSN] caminho/workspace.yaml
   lumo call   [--db DSN] [--user LOGIN] FERRAMENTA '{"arg": ...}'
+  lumo schemas list | show FERRAMENTA input|output | validate [--tool FERRAMENTA] [--kind input|output] ARQUIVO
 
 --db (ou LUMO_DB): postgres://... para PostgreSQL; qualquer outro valor é um arquivo SQLite.
 Sem --db, usa o SQLite em ~/.local/share/lumo/lumo.db, criado e carregado com o workspace de demonstração.
+
+schemas confere payloads contra os schemas publicados sem abrir o banco (0 válido, 1 inválido, 2 uso).
+Com --http, GET /schemas/ e GET /openapi.json publicam os schemas e o OpenAPI sem autenticação.
 `
 
 func main() {
@@ -30,6 +38,10 @@ func main() {
 	defer stop()
 	log := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	if err := run(ctx, os.Args[1:], os.Stdout, log); err != nil {
+		var code schemapub.ExitCode
+		if errors.As(err, &code) {
+			os.Exit(int(code))
+		}
 		if !errors.Is(err, flag.ErrHelp) {
 			fmt.Fprintln(os.Stderr, "lumo:", err)
 		}
@@ -49,6 +61,12 @@ func run(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger)
 		return importWorkspace(ctx, args[1:], stdout, log)
 	case "call":
 		return call(ctx, args[1:], stdout, log)
+	case "schemas":
+		cat, err := schemapub.New(schemas.FS, gen.OpenAPI, "lumo")
+		if err != nil {
+			return err
+		}
+		return cat.Run(args[1:], os.Stdin, stdout, os.Stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

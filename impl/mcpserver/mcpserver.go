@@ -3,6 +3,7 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,6 +11,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -101,6 +103,16 @@ func (b *Binder) handler(t Tool) mcp.ToolHandler {
 		if len(args) == 0 || string(args) == "null" {
 			args = json.RawMessage("{}")
 		}
+		if !utf8.Valid(args) { // JSON text must be UTF-8; such bytes would reach the database as they are
+			return b.errorResult(t.Name, &ToolError{Code: "INVALID_ARGUMENTS",
+				Message:     "Argumentos inválidos para " + t.Name + ": há texto que não é UTF-8 válido.",
+				Suggestions: []string{"Envie todo texto em UTF-8."}})
+		}
+		if hasNUL(args) { // PostgreSQL text cannot hold it; no tool needs it
+			return b.errorResult(t.Name, &ToolError{Code: "INVALID_ARGUMENTS",
+				Message:     "Argumentos inválidos para " + t.Name + ": há texto com o caractere nulo (\\u0000), que não é aceito.",
+				Suggestions: []string{"Remova o caractere nulo do texto."}})
+		}
 		if vs := b.Schemas.ValidateJSON(inFile, args); len(vs) > 0 {
 			return b.errorResult(t.Name, invalidArguments(t.Name, vs))
 		}
@@ -136,10 +148,22 @@ func (b *Binder) fail(ctx context.Context, tool string, err error) (*mcp.CallToo
 	return b.errorResult(tool, &ToolError{Code: "INTERNAL", Message: InternalErrorText, Suggestions: []string{}})
 }
 
+// maxViolations bounds how many violations one error lists, so a hostile payload with thousands
+// of mistakes gets a short answer.
+const maxViolations = 20
+
 func invalidArguments(tool string, vs []schemacheck.Violation) *ToolError {
-	lines := make([]string, len(vs))
-	for i, v := range vs {
+	n := min(len(vs), maxViolations)
+	lines := make([]string, n, n+1)
+	for i, v := range vs[:n] {
 		lines[i] = v.String()
+	}
+	if rest := len(vs) - n; rest > 0 {
+		more := fmt.Sprintf("e mais %d problemas; corrija estes e chame de novo.", rest)
+		if rest == 1 {
+			more = "e mais 1 problema; corrija estes e chame de novo."
+		}
+		lines = append(lines, more)
 	}
 	return &ToolError{
 		Code:        "INVALID_ARGUMENTS",
@@ -176,4 +200,37 @@ func (b *Binder) content(text string, structured []byte) []mcp.Content {
 		return []mcp.Content{&mcp.TextContent{Text: text}}
 	}
 	return []mcp.Content{&mcp.TextContent{Text: text}, &mcp.TextContent{Text: string(structured)}}
+}
+
+// hasNUL reports whether a string or object key of the JSON document args holds U+0000 (which
+// JSON can only carry escaped, as \u0000).
+func hasNUL(args json.RawMessage) bool {
+	if !bytes.Contains(args, []byte(`\u0000`)) {
+		return false
+	}
+	var v any
+	if err := json.Unmarshal(args, &v); err != nil {
+		return false // the schema check reports it
+	}
+	var walk func(v any) bool
+	walk = func(v any) bool {
+		switch x := v.(type) {
+		case string:
+			return strings.ContainsRune(x, 0)
+		case []any:
+			for _, e := range x {
+				if walk(e) {
+					return true
+				}
+			}
+		case map[string]any:
+			for k, e := range x {
+				if strings.ContainsRune(k, 0) || walk(e) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return walk(v)
 }

@@ -171,12 +171,26 @@ func (s *Set) bestBranch(e *jsonschema.ValidationError) []*jsonschema.Validation
 
 const rootField = "(argumentos)"
 
+// maxShown bounds how much of a field name or value a message repeats: hostile input must not
+// come back whole.
+const maxShown = 80
+
+// abbreviate cuts s to maxShown runes, saying how long it was.
+func abbreviate(s string) string {
+	r := []rune(s)
+	if len(r) <= maxShown {
+		return s
+	}
+	return string(r[:maxShown]) + fmt.Sprintf("… (%d caracteres)", len(r))
+}
+
 func fieldName(loc []string) string {
 	if len(loc) == 0 {
 		return rootField
 	}
 	var b strings.Builder
 	for _, t := range loc {
+		t = abbreviate(t)
 		if _, err := strconv.Atoi(t); err == nil {
 			b.WriteString("[" + t + "]")
 			continue
@@ -318,7 +332,7 @@ func formatWord(f string) string {
 func show(v any) string {
 	switch x := v.(type) {
 	case string:
-		return strconv.Quote(x)
+		return strconv.Quote(abbreviate(x))
 	case nil:
 		return "null"
 	}
