@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/lumo-caderninho/mcp/impl/safestdio"
 	"io"
 	"log/slog"
 	"net"
@@ -91,7 +92,7 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 			return err
 		}
 		log.Info("serving MCP on stdio", "assistant", caderninho.LocalAssistant)
-		return srv.Run(ctx, &mcp.StdioTransport{})
+		return srv.Run(ctx, safestdio.Transport(log))
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {

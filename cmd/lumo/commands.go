@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/lumo-caderninho/mcp/impl/safestdio"
 	"io"
 	"log/slog"
 	"net"
@@ -89,7 +90,7 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 			return err
 		}
 		log.Info("serving MCP on stdio", "user", u.Login)
-		return srv.Run(ctx, &mcp.StdioTransport{})
+		return srv.Run(ctx, safestdio.Transport(log))
 	}
 	if *login != "" {
 		// Single-user mode, for local tools that cannot send a token: loopback only.
