@@ -15,7 +15,6 @@ import (
 
 	"github.com/cucumber/godog"
 	"github.com/google/go-cmp/cmp"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/lumo-caderninho/mcp/impl/caderninho"
@@ -28,22 +27,24 @@ import (
 // cadWorld is one caderninho scenario: a copy of the demo installation in a temporary folder,
 // a fresh database, a client session and the last answer.
 type cadWorld struct {
-	t          *testing.T
-	store      *cadstore.Store
-	dir        string
-	session    *mcp.ClientSession
-	tools      map[string]*mcp.Tool
-	schemas    map[string]*jsonschema.Schema
-	result     *mcp.CallToolResult
-	structured any
-	text       string // the first text block: what the model reads
-	jsonText   string // the second text block: structuredContent as JSON
-	saved      map[string]any
-	pages      []any // transactions gathered by reading every page
+	mcpWorld
+	t     *testing.T
+	store *cadstore.Store
+	dir   string
+	saved map[string]any
+	pages []any // transactions gathered by reading every page
 }
 
 func initCaderninhoSteps(t *testing.T, sc *godog.ScenarioContext) {
 	w := &cadWorld{t: t}
+	w.mcpWorld.subst = w.recall
+	w.afterCall = func(tool string) error { // the structuredContent is repeated as a JSON text block
+		if len(w.texts) != 2 || len(w.result.Content) != 2 {
+			return fmt.Errorf("%s returned %d content blocks, want the text and its JSON", tool, len(w.result.Content))
+		}
+		return nil
+	}
+	w.addGenericSteps(sc)
 	sc.Before(func(ctx context.Context, _ *godog.Scenario) (context.Context, error) {
 		w.dir = t.TempDir()
 		if err := demo.CopyCaderninho(w.dir); err != nil {
@@ -69,21 +70,7 @@ func initCaderninhoSteps(t *testing.T, sc *godog.ScenarioContext) {
 	sc.Step(`^the server instructions contain "([^"]*)"$`, w.instructionsContain)
 	sc.Step(`^every tool publishes its output schema from schemas/caderninho, bundled$`, w.publishesSchemas)
 	sc.Step(`^every tool's input examples pass its published input schema, and validating them calls nothing$`, w.examplesPass)
-	sc.Step(`^I call "([^"]*)"$`, func(ctx context.Context, tool string) error { return w.call(ctx, tool, "{}") })
-	sc.Step(`^I call "([^"]*)" with:$`, func(ctx context.Context, tool string, doc *godog.DocString) error {
-		return w.call(ctx, tool, doc.Content)
-	})
-	sc.Step(`^I call "([^"]*)" with '(.*)'$`, w.call)
-	sc.Step(`^the call succeeds$`, w.succeeds)
-	sc.Step(`^the call fails with code "([^"]*)"$`, w.failsWith)
-	sc.Step(`^the text contains "(.*)"$`, func(s string) error { return w.textContains(strings.ReplaceAll(s, `\"`, `"`)) })
-	sc.Step(`^the text contains:$`, func(doc *godog.DocString) error { return w.textContains(doc.Content) })
-	sc.Step(`^the text does not contain "(.*)"$`, w.textLacks)
 	sc.Step(`^the second text block is the structuredContent as JSON$`, w.jsonBlock)
-	sc.Step(`^"([^"]*)" is:$`, w.valueIs)
-	sc.Step(`^"([^"]*)" is '(.*)'$`, func(path, want string) error { return w.valueIs(path, &godog.DocString{Content: want}) })
-	sc.Step(`^"([^"]*)" has (\d+) items?$`, w.hasItems)
-	sc.Step(`^"([^"]*)" includes:$`, w.includes)
 	sc.Step(`^"([^"]*)" is a string of digits$`, w.isDigits)
 	sc.Step(`^I remember "([^"]*)" as "([^"]*)"$`, w.remember)
 	sc.Step(`^I read every page of "([^"]*)" with '(.*)'$`, w.readAllPages)
@@ -127,28 +114,7 @@ func (w *cadWorld) connect(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	ct, st := mcp.NewInMemoryTransports()
-	if _, err := srv.Connect(ctx, st, nil); err != nil {
-		return err
-	}
-	w.session, err = mcp.NewClient(&mcp.Implementation{Name: "features", Version: "1"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		return err
-	}
-	list, err := w.session.ListTools(ctx, nil)
-	if err != nil {
-		return err
-	}
-	w.tools, w.schemas = map[string]*mcp.Tool{}, map[string]*jsonschema.Schema{}
-	for _, tool := range list.Tools {
-		w.tools[tool.Name] = tool
-		sch, err := compilePublished(tool.Name, tool.OutputSchema)
-		if err != nil {
-			return err
-		}
-		w.schemas[tool.Name] = sch
-	}
-	return nil
+	return w.mcpWorld.connect(ctx, srv)
 }
 
 func (w *cadWorld) toolsAre(list string) error {
@@ -262,8 +228,8 @@ func (w *cadWorld) publishesSchemas() error {
 
 var savedRef = regexp.MustCompile(`\{\{([a-zA-Z_]+)\}\}`)
 
-// subst replaces {{name}} by the JSON of a remembered value.
-func (w *cadWorld) subst(s string) (string, error) {
+// recall replaces {{name}} by the JSON of a remembered value.
+func (w *cadWorld) recall(s string) (string, error) {
 	var err error
 	s = savedRef.ReplaceAllStringFunc(s, func(m string) string {
 		name := savedRef.FindStringSubmatch(m)[1]
@@ -278,175 +244,13 @@ func (w *cadWorld) subst(s string) (string, error) {
 	return s, err
 }
 
-// call runs a tool and checks the structured result against the published output schema, always.
-func (w *cadWorld) call(ctx context.Context, tool, args string) error {
-	args, err := w.subst(args)
-	if err != nil {
-		return err
-	}
-	var m map[string]any
-	if err := json.Unmarshal([]byte(args), &m); err != nil {
-		return fmt.Errorf("scenario arguments are not a JSON object: %w", err)
-	}
-	res, err := w.session.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: m})
-	if err != nil {
-		return err
-	}
-	w.result, w.text, w.jsonText = res, "", ""
-	if len(res.Content) != 2 {
-		return fmt.Errorf("%s returned %d content blocks, want the text and its JSON", tool, len(res.Content))
-	}
-	t0, ok0 := res.Content[0].(*mcp.TextContent)
-	t1, ok1 := res.Content[1].(*mcp.TextContent)
-	if !ok0 || !ok1 {
-		return fmt.Errorf("%s content blocks are not text", tool)
-	}
-	w.text, w.jsonText = t0.Text, t1.Text
-	if res.StructuredContent == nil {
-		return fmt.Errorf("%s returned no structuredContent (text: %s)", tool, w.text)
-	}
-	b, err := json.Marshal(res.StructuredContent)
-	if err != nil {
-		return err
-	}
-	w.structured = nil
-	if err := json.Unmarshal(b, &w.structured); err != nil {
-		return err
-	}
-	sch := w.schemas[tool]
-	if sch == nil {
-		return fmt.Errorf("tool %s is not listed", tool)
-	}
-	inst, err := jsonschema.UnmarshalJSON(strings.NewReader(string(b)))
-	if err != nil {
-		return err
-	}
-	if err := sch.Validate(inst); err != nil {
-		return fmt.Errorf("%s structuredContent breaks its published output schema: %v\n%s", tool, err, b)
-	}
-	return nil
-}
-
-func (w *cadWorld) succeeds() error {
-	if w.result.IsError {
-		return fmt.Errorf("call failed: %s", w.text)
-	}
-	return nil
-}
-
-func (w *cadWorld) failsWith(code string) error {
-	if !w.result.IsError {
-		return fmt.Errorf("call succeeded, want error %s; text: %s", code, w.text)
-	}
-	got, _ := lookup(w.structured, "error.code")
-	if len(got) != 1 || got[0] != code {
-		return fmt.Errorf("error code %v, want %s; text: %s", got, code, w.text)
-	}
-	return nil
-}
-
-func (w *cadWorld) textContains(s string) error {
-	if !strings.Contains(w.text, strings.TrimSpace(s)) {
-		return fmt.Errorf("text lacks %q; text is:\n%s", s, w.text)
-	}
-	return nil
-}
-
-func (w *cadWorld) textLacks(s string) error {
-	if strings.Contains(w.text, s) {
-		return fmt.Errorf("text contains %q; text is:\n%s", s, w.text)
-	}
-	return nil
-}
-
 func (w *cadWorld) jsonBlock() error {
 	var fromText any
-	if err := json.Unmarshal([]byte(w.jsonText), &fromText); err != nil {
-		return fmt.Errorf("second text block is not JSON: %v\n%s", err, w.jsonText)
+	if err := json.Unmarshal([]byte(w.texts[1]), &fromText); err != nil {
+		return fmt.Errorf("second text block is not JSON: %v\n%s", err, w.texts[1])
 	}
 	if d := cmp.Diff(w.structured, fromText); d != "" {
 		return fmt.Errorf("JSON text differs from structuredContent:\n%s", d)
-	}
-	return nil
-}
-
-func (w *cadWorld) expected(doc string) (any, error) {
-	doc, err := w.subst(doc)
-	if err != nil {
-		return nil, err
-	}
-	var v any
-	if err := json.Unmarshal([]byte(doc), &v); err != nil {
-		return nil, fmt.Errorf("scenario expectation is not JSON: %w", err)
-	}
-	return v, nil
-}
-
-func (w *cadWorld) at(path string) (any, error) {
-	vals, multi := lookup(w.structured, path)
-	if multi {
-		if vals == nil {
-			vals = []any{}
-		}
-		return vals, nil
-	}
-	if len(vals) == 0 {
-		b, _ := json.Marshal(w.structured)
-		return nil, fmt.Errorf("%s is absent in %s", path, b)
-	}
-	return vals[0], nil
-}
-
-func (w *cadWorld) valueIs(path string, doc *godog.DocString) error {
-	want, err := w.expected(doc.Content)
-	if err != nil {
-		return err
-	}
-	got, err := w.at(path)
-	if err != nil {
-		return err
-	}
-	if d := cmp.Diff(want, got); d != "" {
-		return fmt.Errorf("%s differs (-want +got):\n%s", path, d)
-	}
-	return nil
-}
-
-func (w *cadWorld) hasItems(path string, n int) error {
-	got, err := w.at(path)
-	if err != nil {
-		return err
-	}
-	list, ok := got.([]any)
-	if !ok || len(list) != n {
-		return fmt.Errorf("%s has %d items, want %d", path, len(list), n)
-	}
-	return nil
-}
-
-func (w *cadWorld) includes(path string, doc *godog.DocString) error {
-	want, err := w.expected(doc.Content)
-	if err != nil {
-		return err
-	}
-	got, err := w.at(path)
-	if err != nil {
-		return err
-	}
-	list, _ := got.([]any)
-	for _, wi := range want.([]any) {
-		found := false
-		for _, gi := range list {
-			if subset(wi, gi) {
-				found = true
-				break
-			}
-		}
-		if !found {
-			b, _ := json.Marshal(wi)
-			g, _ := json.MarshalIndent(list, "", " ")
-			return fmt.Errorf("%s has no item including %s; items:\n%s", path, b, g)
-		}
 	}
 	return nil
 }
