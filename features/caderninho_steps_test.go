@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 	"testing"
 
@@ -63,12 +62,12 @@ func initCaderninhoSteps(t *testing.T, sc *godog.ScenarioContext) {
 	})
 	sc.Step(`^the demo installation is imported$`, w.demoImported)
 	sc.Step(`^I am connected as the local assistant$`, w.connect)
-	sc.Step(`^the listed tools are "([^"]*)"$`, w.toolsAre)
 	sc.Step(`^the tools "([^"]*)" are annotated read-only, idempotent, closed-world and not destructive$`, w.annotatedReadOnly)
 	sc.Step(`^the tool "([^"]*)" is annotated as not read-only, idempotent, open-world and not destructive$`, w.annotatedSync)
 	sc.Step(`^the description of "([^"]*)" contains "([^"]*)"$`, w.descriptionContains)
 	sc.Step(`^the server instructions contain "([^"]*)"$`, w.instructionsContain)
-	sc.Step(`^every tool publishes its output schema from schemas/caderninho, bundled$`, w.publishesSchemas)
+	initToolSteps(&w.mcpWorld, sc)
+	sc.Step(`^every tool publishes its output schema from schemas/caderninho, bundled$`, func() error { return w.toolsPublishSchemas("caderninho") })
 	sc.Step(`^every tool's input examples pass its published input schema, and validating them calls nothing$`, w.examplesPass)
 	sc.Step(`^the second text block is the structuredContent as JSON$`, w.jsonBlock)
 	sc.Step(`^"([^"]*)" is a string of digits$`, w.isDigits)
@@ -117,20 +116,6 @@ func (w *cadWorld) connect(ctx context.Context) error {
 	return w.mcpWorld.connect(ctx, srv)
 }
 
-func (w *cadWorld) toolsAre(list string) error {
-	var got []string
-	for name := range w.tools {
-		got = append(got, name)
-	}
-	sort.Strings(got)
-	want := strings.Split(list, ", ")
-	sort.Strings(want)
-	if d := cmp.Diff(want, got); d != "" {
-		return fmt.Errorf("tools differ (-want +got):\n%s", d)
-	}
-	return nil
-}
-
 func (w *cadWorld) annotatedReadOnly(list string) error {
 	for _, name := range strings.Split(list, ", ") {
 		t := w.tools[name]
@@ -176,52 +161,6 @@ func (w *cadWorld) instructionsContain(s string) error {
 	ins := w.session.InitializeResult().Instructions
 	if !strings.Contains(ins, s) {
 		return fmt.Errorf("instructions lack %q:\n%s", s, ins)
-	}
-	return nil
-}
-
-// publishesSchemas compares each published schema with its source file, refs to common.json
-// made local, independently of the bundler.
-func (w *cadWorld) publishesSchemas() error {
-	common, err := sourceSchema("caderninho", "common.json")
-	if err != nil {
-		return err
-	}
-	commonDefs, _ := common["$defs"].(map[string]any)
-	for name, t := range w.tools {
-		if t.OutputSchema == nil {
-			return fmt.Errorf("%s publishes no output schema", name)
-		}
-		for suffix, published := range map[string]any{".input.json": t.InputSchema, ".output.json": t.OutputSchema} {
-			src, err := sourceSchema("caderninho", name+suffix)
-			if err != nil {
-				return err
-			}
-			var pub map[string]any
-			b, _ := json.Marshal(published)
-			if err := json.Unmarshal(b, &pub); err != nil {
-				return err
-			}
-			if strings.Contains(string(b), ".json#") {
-				return fmt.Errorf("%s%s published with a reference to another file", name, suffix)
-			}
-			pubDefs, _ := pub["$defs"].(map[string]any)
-			srcDefs, _ := src["$defs"].(map[string]any)
-			delete(pub, "$defs")
-			delete(src, "$defs")
-			if d := cmp.Diff(src, pub); d != "" {
-				return fmt.Errorf("%s%s published differently from schemas/ (-source +published):\n%s", name, suffix, d)
-			}
-			for def, body := range pubDefs {
-				want, ok := srcDefs[def]
-				if !ok {
-					want = commonDefs[def]
-				}
-				if d := cmp.Diff(want, body); d != "" {
-					return fmt.Errorf("%s%s $defs/%s differs from its source:\n%s", name, suffix, def, d)
-				}
-			}
-		}
 	}
 	return nil
 }

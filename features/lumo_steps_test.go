@@ -45,7 +45,7 @@ func initLumoSteps(t *testing.T, sc *godog.ScenarioContext) {
 		w.db.Close()
 		return ctx, nil
 	})
-	initToolSteps(w, sc)
+	initToolSteps(&w.mcpWorld, sc)
 	initValuesSteps(w, sc)
 	initLimitsSteps(w, sc)
 	sc.Step(`^the demo workspace is imported$`, w.demoImported)

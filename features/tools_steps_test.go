@@ -12,14 +12,14 @@ import (
 	"github.com/lumo-caderninho/mcp/schemas"
 )
 
-func initToolSteps(w *lumoWorld, sc *godog.ScenarioContext) {
+func initToolSteps(w *mcpWorld, sc *godog.ScenarioContext) {
 	sc.Step(`^the listed tools are "([^"]*)"$`, w.toolsAre)
 	sc.Step(`^every tool is annotated read-only, idempotent, closed-world and not destructive$`, w.toolsReadOnly)
 	sc.Step(`^every tool has a title and a Portuguese description saying when to use it$`, w.toolsDescribed)
 	sc.Step(`^every tool publishes the schemas of "([^"]*)" bundled, without references to other files$`, w.toolsPublishSchemas)
 }
 
-func (w *lumoWorld) toolsAre(list string) error {
+func (w *mcpWorld) toolsAre(list string) error {
 	var got []string
 	for name := range w.tools {
 		got = append(got, name)
@@ -33,7 +33,7 @@ func (w *lumoWorld) toolsAre(list string) error {
 	return nil
 }
 
-func (w *lumoWorld) toolsReadOnly() error {
+func (w *mcpWorld) toolsReadOnly() error {
 	for name, t := range w.tools {
 		a := t.Annotations
 		if a == nil || !a.ReadOnlyHint || !a.IdempotentHint || a.OpenWorldHint == nil || *a.OpenWorldHint ||
@@ -45,7 +45,7 @@ func (w *lumoWorld) toolsReadOnly() error {
 	return nil
 }
 
-func (w *lumoWorld) toolsDescribed() error {
+func (w *mcpWorld) toolsDescribed() error {
 	for name, t := range w.tools {
 		if t.Title == "" || !strings.Contains(t.Description, "Use ") {
 			return fmt.Errorf("tool %s: title %q, description %q", name, t.Title, t.Description)
@@ -57,13 +57,16 @@ func (w *lumoWorld) toolsDescribed() error {
 // toolsPublishSchemas checks each published schema against the source files independently of the
 // bundler: the document equals its source file, shared refs pointing at local $defs, and every
 // $defs entry equals the tool file's own definition or common.json's.
-func (w *lumoWorld) toolsPublishSchemas(dir string) error {
+func (w *mcpWorld) toolsPublishSchemas(dir string) error {
 	common, err := sourceSchema(dir, "common.json")
 	if err != nil {
 		return err
 	}
 	commonDefs, _ := common["$defs"].(map[string]any)
 	for name, t := range w.tools {
+		if t.OutputSchema == nil {
+			return fmt.Errorf("%s publishes no output schema", name)
+		}
 		for suffix, published := range map[string]any{".input.json": t.InputSchema, ".output.json": t.OutputSchema} {
 			src, err := sourceSchema(dir, name+suffix)
 			if err != nil {
