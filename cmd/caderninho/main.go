@@ -7,11 +7,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/lumo-caderninho/mcp/impl/store"
 	"io"
 	"log/slog"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"syscall"
 
 	"github.com/lumo-caderninho/mcp/gen"
@@ -83,18 +83,4 @@ func dbFlag(fs *flag.FlagSet) *string {
 }
 
 // dataDir is $XDG_DATA_HOME/caderninho or ~/.local/share/caderninho, created.
-func dataDir() (string, error) {
-	base := os.Getenv("XDG_DATA_HOME")
-	if !filepath.IsAbs(base) { // the XDG spec says to ignore a relative path
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return "", fmt.Errorf("finding the data directory: %w", err)
-		}
-		base = filepath.Join(home, ".local", "share")
-	}
-	dir := filepath.Join(base, "caderninho")
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", fmt.Errorf("creating the data directory: %w", err)
-	}
-	return dir, nil
-}
+func dataDir() (string, error) { return store.DataDir("caderninho") }

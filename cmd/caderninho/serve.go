@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/lumo-caderninho/mcp/impl/mcpserver"
 	"github.com/lumo-caderninho/mcp/impl/safestdio"
 	"io"
 	"log/slog"
@@ -170,18 +171,7 @@ func call(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger
 	if err != nil {
 		return err
 	}
-	ct, st := mcp.NewInMemoryTransports()
-	ss, err := srv.Connect(ctx, st, nil)
-	if err != nil {
-		return err
-	}
-	defer ss.Close()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "caderninho-call", Version: caderninho.Version}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		return err
-	}
-	defer cs.Close()
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: fs.Arg(0), Arguments: toolArgs})
+	res, err := mcpserver.CallInProcess(ctx, srv, "caderninho-call", fs.Arg(0), toolArgs)
 	if err != nil {
 		return err
 	}

@@ -234,3 +234,20 @@ func hasNUL(args json.RawMessage) bool {
 	}
 	return walk(v)
 }
+
+// CallInProcess runs one tool call on srv through an in-memory client session (the `call` command
+// of both servers).
+func CallInProcess(ctx context.Context, srv *mcp.Server, client string, tool string, args map[string]any) (*mcp.CallToolResult, error) {
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := srv.Connect(ctx, st, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer ss.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: client, Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer cs.Close()
+	return cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+}

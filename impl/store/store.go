@@ -94,6 +94,16 @@ func redact(dsn string) string {
 // DefaultDSN is the SQLite file used when no DSN is given: $XDG_DATA_HOME/lumo/lumo.db, or
 // ~/.local/share/lumo/lumo.db. It creates the folder.
 func DefaultDSN() (string, error) {
+	dir, err := DataDir("lumo")
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, "lumo.db"), nil
+}
+
+// DataDir is a server's folder in the user's data directory ($XDG_DATA_HOME/<name>, or
+// ~/.local/share/<name>), created.
+func DataDir(name string) (string, error) {
 	base := os.Getenv("XDG_DATA_HOME")
 	if !filepath.IsAbs(base) { // the XDG spec says to ignore a relative path
 		home, err := os.UserHomeDir()
@@ -102,11 +112,11 @@ func DefaultDSN() (string, error) {
 		}
 		base = filepath.Join(home, ".local", "share")
 	}
-	dir := filepath.Join(base, "lumo")
+	dir := filepath.Join(base, name)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", fmt.Errorf("creating the data directory: %w", err)
 	}
-	return filepath.Join(dir, "lumo.db"), nil
+	return dir, nil
 }
 
 // Engine is "sqlite" or "postgres".
