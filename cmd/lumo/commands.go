@@ -23,6 +23,7 @@ import (
 	"github.com/lumo-caderninho/mcp/gen"
 	"github.com/lumo-caderninho/mcp/impl/lumo"
 	"github.com/lumo-caderninho/mcp/impl/ratelimit"
+	"github.com/lumo-caderninho/mcp/impl/report"
 	"github.com/lumo-caderninho/mcp/impl/schemapub"
 	"github.com/lumo-caderninho/mcp/impl/store"
 	"github.com/lumo-caderninho/mcp/schemas"
@@ -66,8 +67,15 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	timeout := fs.Duration("query-timeout", lumo.DefaultQueryTimeout, "tempo máximo de cada consulta (query); a consulta é cancelada no banco")
 	rateUser := fs.Int("rate-user", ratelimit.DefaultPerUser, "chamadas de ferramenta por minuto por usuário (0 = sem limite)")
 	rateTenant := fs.Int("rate-tenant", ratelimit.DefaultPerTenant, "chamadas de ferramenta por minuto por Tenant (0 = sem limite)")
+	publicURL := fs.String("public-url", "", "endereço público deste servidor (ex.: https://lumo.exemplo.com.br); com ele, cada query traz permalink para o relatório")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *publicURL != "" {
+		var err error
+		if *publicURL, err = report.ParsePublicURL(*publicURL); err != nil {
+			return err
+		}
 	}
 	if *rateUser < 0 || *rateTenant < 0 {
 		return errors.New("--rate-user e --rate-tenant não podem ser negativos (0 = sem limite)")
@@ -77,7 +85,7 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 		return err
 	}
 	defer db.Close()
-	svc := &lumo.Service{DB: db, Log: log, QueryTimeout: *timeout}
+	svc := &lumo.Service{DB: db, Log: log, QueryTimeout: *timeout, PublicURL: *publicURL}
 	limiter := &ratelimit.Limiter{DB: db, PerUser: *rateUser, PerTenant: *rateTenant, Log: log}
 	if *addr == "" {
 		svc.Limiter = limiter
@@ -113,12 +121,14 @@ func httpHandler(ctx context.Context, svc *lumo.Service, limiter *ratelimit.Limi
 	db, log := svc.DB, svc.Log
 	var wrap func(http.Handler) http.Handler
 	var caller func(*http.Request) (*store.User, error)
+	reports := &report.Handler{DB: db, Runner: svc, Log: log, PublicURL: svc.PublicURL}
 	if login != "" {
 		u, err := userByLogin(ctx, db, login)
 		if err != nil {
 			return nil, err
 		}
 		svc.Identity = lumo.FixedUser(u)
+		reports.User = u
 		wrap = func(h http.Handler) http.Handler { return h }
 		caller = func(*http.Request) (*store.User, error) { return u, nil }
 	} else {
@@ -155,6 +165,7 @@ func httpHandler(ctx context.Context, svc *lumo.Service, limiter *ratelimit.Limi
 	mux := http.NewServeMux()
 	cat.Register(mux) // /schemas/ and /openapi.json: public, no token
 	mux.Handle("/mcp", wrap(limiter.Middleware(caller, log, mcpHandler)))
+	reports.Register(mux) // permalink pages: their own login (token form or bearer)
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		fmt.Fprintln(w, "ok")

@@ -14,6 +14,7 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/mcpserver"
 	"github.com/lumo-caderninho/mcp/impl/ptbr"
 	"github.com/lumo-caderninho/mcp/impl/query"
+	"github.com/lumo-caderninho/mcp/impl/semantic"
 )
 
 // DefaultQueryTimeout bounds one query's statements.
@@ -38,6 +39,7 @@ type queryView struct {
 	FiltersApplied []string           `json:"filtersApplied"`
 	Empty          string             `json:"empty,omitempty"`
 	Notes          []string           `json:"notes,omitempty"`
+	Permalink      string             `json:"permalink,omitempty"`
 }
 
 // request turns the generated input into the compiler's request.
@@ -84,9 +86,24 @@ func (s *Service) query(ctx context.Context, req *mcp.CallToolRequest, raw json.
 	if err != nil {
 		return mcpserver.Reply{}, err
 	}
-	q, err := query.Analyze(app, request(&in))
+	q, plan, res, err := s.execQuery(ctx, app, &in)
 	if err != nil {
-		return mcpserver.Reply{}, queryError(err)
+		return mcpserver.Reply{}, err
+	}
+	view := viewQuery(app.ID, q, plan, res)
+	if s.PublicURL != "" {
+		if view.Permalink, err = s.permalink(ctx, app.ID, raw); err != nil {
+			return mcpserver.Reply{}, err
+		}
+	}
+	return mcpserver.Reply{Text: queryText(app.Name, app.ID, q, view), Structured: view}, nil
+}
+
+// execQuery checks, plans and runs a decoded query on app, which the caller may see.
+func (s *Service) execQuery(ctx context.Context, app *semantic.App, in *lumoapi.QueryInput) (*query.Query, *query.Plan, *query.Result, error) {
+	q, err := query.Analyze(app, request(in))
+	if err != nil {
+		return nil, nil, nil, queryError(err)
 	}
 	timeout := s.QueryTimeout
 	if timeout <= 0 {
@@ -95,19 +112,18 @@ func (s *Service) query(ctx context.Context, req *mcp.CallToolRequest, raw json.
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	if err := query.CheckValues(ctx, s.DB.SQL(), s.DB.Dialect(), q); err != nil {
-		return mcpserver.Reply{}, s.runError(ctx, err, timeout)
+		return nil, nil, nil, s.runError(ctx, err, timeout)
 	}
 	plan, err := query.PlanQuery(q) // after the checks, so its notes quote corrected values
 	if err != nil {
-		return mcpserver.Reply{}, queryError(err)
+		return nil, nil, nil, queryError(err)
 	}
 	st := query.Build(q, plan, s.DB.Dialect())
 	res, err := query.Execute(ctx, s.DB.SQL(), q, plan, st)
 	if err != nil {
-		return mcpserver.Reply{}, s.runError(ctx, err, timeout)
+		return nil, nil, nil, s.runError(ctx, err, timeout)
 	}
-	view := viewQuery(app.ID, q, plan, res)
-	return mcpserver.Reply{Text: queryText(app.Name, app.ID, q, view), Structured: view}, nil
+	return q, plan, res, nil
 }
 
 func queryError(err error) error {
@@ -220,21 +236,9 @@ func queryText(appName string, appID int64, q *query.Query, v queryView) string 
 			b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
 		}
 		if v.Truncated {
-			if v.TotalRows > query.TotalCap {
-				fmt.Fprintf(&b, "Linhas: %s de mais de %s; as outras existem e não estão aqui.\n",
-					ptbr.Int(int64(v.RowCount)), ptbr.Int(query.TotalCap))
-			} else {
-				fmt.Fprintf(&b, "Linhas: %s de %s; as outras %s existem e não estão aqui.\n",
-					ptbr.Int(int64(v.RowCount)), ptbr.Int(v.TotalRows), ptbr.Int(v.TotalRows-int64(v.RowCount)))
-			}
+			b.WriteString(rowsText(v) + "\n")
 		}
-		if len(v.Summary) > 0 {
-			var totals []string
-			for _, c := range q.Out {
-				if x, ok := v.Summary[c.Key]; ok {
-					totals = append(totals, c.Label+" "+formatCell(x, c))
-				}
-			}
+		if totals := totalsText(q, v); len(totals) > 0 {
 			b.WriteString("Total de todas as linhas: " + strings.Join(totals, "; ") + ".\n")
 		}
 		if v.Empty == "all_zero" {
@@ -253,5 +257,29 @@ func queryText(appName string, appID int64, q *query.Query, v queryView) string 
 	for _, n := range v.Notes {
 		b.WriteString("Nota: " + n + "\n")
 	}
+	if v.Permalink != "" {
+		b.WriteString("Relatório na Aplicação: " + v.Permalink + "\n")
+	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// rowsText is the spec's truncation sentence, for a truncated result.
+func rowsText(v queryView) string {
+	if v.TotalRows > query.TotalCap {
+		return fmt.Sprintf("Linhas: %s de mais de %s; as outras existem e não estão aqui.",
+			ptbr.Int(int64(v.RowCount)), ptbr.Int(query.TotalCap))
+	}
+	return fmt.Sprintf("Linhas: %s de %s; as outras %s existem e não estão aqui.",
+		ptbr.Int(int64(v.RowCount)), ptbr.Int(v.TotalRows), ptbr.Int(v.TotalRows-int64(v.RowCount)))
+}
+
+// totalsText is "<label> <total>" for each column with a summary.
+func totalsText(q *query.Query, v queryView) []string {
+	var totals []string
+	for _, c := range q.Out {
+		if x, ok := v.Summary[c.Key]; ok {
+			totals = append(totals, c.Label+" "+formatCell(x, c))
+		}
+	}
+	return totals
 }

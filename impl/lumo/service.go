@@ -49,6 +49,9 @@ type Service struct {
 	// them with a RATE_LIMITED tool error (stdio). HTTP servers leave it nil: their middleware
 	// counts with the same Limiter and answers 429 before the call reaches a tool.
 	Limiter *ratelimit.Limiter
+	// PublicURL, when set (absolute, no trailing slash), makes every query result carry a
+	// permalink: <PublicURL>/app/<appId>/report/<id>.
+	PublicURL string
 }
 
 // Options of a lumo MCP server.

@@ -37,9 +37,9 @@ func (db *DB) UserByToken(ctx context.Context, token string) (*User, error) {
 	return db.user(ctx, "WHERE u.token_sha256 = ?", tokenHash(token))
 }
 
-func (db *DB) user(ctx context.Context, where string, arg any) (*User, error) {
+func (db *DB) user(ctx context.Context, where string, args ...any) (*User, error) {
 	u := &User{}
-	err := db.sql.QueryRowContext(ctx, db.q(userSelect+where), arg).Scan(&u.ID, &u.TenantID, &u.TenantKey, &u.Login, &u.Name)
+	err := db.sql.QueryRowContext(ctx, db.q(userSelect+where), args...).Scan(&u.ID, &u.TenantID, &u.TenantKey, &u.Login, &u.Name)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}
