@@ -24,10 +24,12 @@ import (
 // lumoWorld is one scenario's state: its database, its client session and the last answer.
 type lumoWorld struct {
 	mcpWorld
-	t        *testing.T
-	db       *store.DB
-	resource string
-	timeout  time.Duration // query time limit of the next connection (0 = default)
+	t             *testing.T
+	db            *store.DB
+	resource      string
+	timeout       time.Duration // query time limit of the next connection (0 = default)
+	publicURL     string        // --public-url of the next connection ("" = none)
+	lastPermalink string
 }
 
 func initLumoSteps(t *testing.T, sc *godog.ScenarioContext) {
@@ -48,6 +50,7 @@ func initLumoSteps(t *testing.T, sc *godog.ScenarioContext) {
 	initToolSteps(&w.mcpWorld, sc)
 	initValuesSteps(w, sc)
 	initLimitsSteps(w, sc)
+	initPermalinkSteps(w, sc)
 	sc.Step(`^the demo workspace is imported$`, w.demoImported)
 	sc.Step(`^I am connected as "([^"]*)"$`, w.connectedAs)
 	sc.Step(`^the query time limit is (\d+) (nanosecond|seconds)$`, func(n int, unit string) {
@@ -72,7 +75,8 @@ func (w *lumoWorld) connectedAs(ctx context.Context, login string) error {
 		return fmt.Errorf("user %s: %w", login, err)
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	srv, err := lumo.NewServer(&lumo.Service{DB: w.db, Log: log, Identity: lumo.FixedUser(u), QueryTimeout: w.timeout},
+	srv, err := lumo.NewServer(&lumo.Service{DB: w.db, Log: log, Identity: lumo.FixedUser(u), QueryTimeout: w.timeout,
+		PublicURL: w.publicURL},
 		lumo.Options{ValidateOutput: true})
 	if err != nil {
 		return err
