@@ -48,4 +48,13 @@ if grep -q "tok-ana-loja\|wrong-token" "$work/http.log"; then echo "a token reac
 # 3. stdio: the client spawns the binary.
 (cd "$here" && node client.mjs stdio "$work/lumo" ana 3)
 (cd "$here" && node client.mjs stdio "$work/lumo" bruno 3)
+# 4. Permalink reports in real headless Chromium (Debian's package; installed when missing).
+if [ ! -x /usr/bin/chromium ]; then
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
+fi
+"$work/lumo" serve --http 127.0.0.1:18453 --public-url http://127.0.0.1:18453 2>"$work/report.log" &
+pids+=($!)
+wait_port 18453
+(cd "$here" && node report.mjs http://127.0.0.1:18453 tok-ana-loja tok-carla-outra)
+if grep -q "tok-ana-loja\|tok-carla-outra\|wrong-token" "$work/report.log"; then echo "a token reached the log" >&2; exit 1; fi
 echo "e2e: all passed"
