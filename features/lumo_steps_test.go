@@ -30,6 +30,7 @@ type lumoWorld struct {
 	timeout       time.Duration // query time limit of the next connection (0 = default)
 	publicURL     string        // --public-url of the next connection ("" = none)
 	lastPermalink string
+	page          reportPage
 }
 
 func initLumoSteps(t *testing.T, sc *godog.ScenarioContext) {

@@ -1,13 +1,29 @@
 package features
 
 import (
+	"context"
 	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"regexp"
+	"strings"
 
 	"github.com/cucumber/godog"
+
+	"github.com/lumo-caderninho/mcp/impl/lumo"
+	"github.com/lumo-caderninho/mcp/impl/report"
 )
 
+// reportPage is the last report page opened: status and HTML.
+type reportPage struct {
+	status int
+	body   string
+}
+
 func initPermalinkSteps(w *lumoWorld, sc *godog.ScenarioContext) {
+	unescape := func(s string) string { return strings.ReplaceAll(s, `\"`, `"`) }
 	sc.Step(`^the server's public URL is "([^"]*)"$`, func(u string) { w.publicURL = u })
 	sc.Step(`^"permalink" is a report link under "([^"]*)"$`, func(base string) error {
 		m, _ := w.structured.(map[string]any)
@@ -29,4 +45,33 @@ func initPermalinkSteps(w *lumoWorld, sc *godog.ScenarioContext) {
 		}
 		return nil
 	})
+	sc.Step(`^"([^"]*)" opens the permalink in a browser$`, w.opensPermalink)
+	sc.Step(`^the report page answers (\d+) and contains "(.*)"$`, func(status int, want string) error {
+		if w.page.status != status || !strings.Contains(w.page.body, unescape(want)) {
+			return fmt.Errorf("report page: status %d, want %d containing %q:\n%s", w.page.status, status, want, w.page.body)
+		}
+		return nil
+	})
+	sc.Step(`^the report page does not contain "(.*)"$`, func(s string) error {
+		if strings.Contains(w.page.body, unescape(s)) {
+			return fmt.Errorf("report page contains %q:\n%s", s, w.page.body)
+		}
+		return nil
+	})
+}
+
+// opensPermalink opens the last permalink on the report pages as login (the single-user viewer
+// identity, so the page runs under that user's access).
+func (w *lumoWorld) opensPermalink(ctx context.Context, login string) error {
+	u, err := w.db.UserByLogin(ctx, login)
+	if err != nil {
+		return fmt.Errorf("user %s: %w", login, err)
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	mux := http.NewServeMux()
+	(&report.Handler{DB: w.db, Runner: &lumo.Service{DB: w.db, Log: log}, Log: log, PublicURL: w.publicURL, User: u}).Register(mux)
+	rec := httptest.NewRecorder()
+	mux.ServeHTTP(rec, httptest.NewRequestWithContext(ctx, "GET", strings.TrimPrefix(w.lastPermalink, w.publicURL), nil))
+	w.page = reportPage{status: rec.Code, body: rec.Body.String()}
+	return nil
 }
