@@ -121,7 +121,7 @@ func httpHandler(ctx context.Context, svc *lumo.Service, limiter *ratelimit.Limi
 	db, log := svc.DB, svc.Log
 	var wrap func(http.Handler) http.Handler
 	var caller func(*http.Request) (*store.User, error)
-	reports := &report.Handler{DB: db, Runner: svc, Log: log, PublicURL: svc.PublicURL}
+	reports := &report.Handler{DB: db, Runner: svc, Log: log, PublicURL: svc.PublicURL, Limiter: limiter}
 	if login != "" {
 		u, err := userByLogin(ctx, db, login)
 		if err != nil {

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/lumo-caderninho/mcp/impl/lumo"
+	"github.com/lumo-caderninho/mcp/impl/ratelimit"
 	"github.com/lumo-caderninho/mcp/impl/store"
 )
 
@@ -41,7 +42,10 @@ type Handler struct {
 	// the prefix a reverse proxy strips, used in redirects; https makes the cookie Secure.
 	PublicURL string
 	// User, when set, is the only viewer (single-user loopback mode): no login needed.
-	User       *store.User
+	User *store.User
+	// Limiter, when set, counts every report page view (a query re-run) against the viewer's
+	// rate limits, as a tool call; over them the page answers 429 with Retry-After.
+	Limiter    *ratelimit.Limiter
 	SessionTTL time.Duration    // 0 = DefaultSessionTTL
 	Now        func() time.Time // nil = time.Now
 }
@@ -94,6 +98,18 @@ func (h *Handler) report(w http.ResponseWriter, r *http.Request) {
 	u, ok := h.viewer(w, r)
 	if !ok {
 		return
+	}
+	if h.Limiter != nil {
+		d, err := h.Limiter.Take(r.Context(), u)
+		if err != nil {
+			h.failed(w, r, "counting a report view", err)
+			return
+		}
+		if d != nil {
+			w.Header().Set("Retry-After", strconv.Itoa(d.RetryAfter))
+			h.page(w, http.StatusTooManyRequests, &errorPage{Title: "Muitas requisições", Message: d.Message()})
+			return
+		}
 	}
 	storedApp, args, err := h.DB.Permalink(r.Context(), r.PathValue("id"))
 	if errors.Is(err, store.ErrNotFound) || (err == nil && storedApp != appID) {
