@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end: the built binary over stdio and Streamable HTTP, driven by the official MCP conformance
-# suite and the TypeScript client. Uses a throwaway data directory, so the demo workspace is seeded.
+# suite, the TypeScript client and headless Chromium (report pages). Uses a throwaway data directory, so the
+# demo workspace is seeded.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
