@@ -238,6 +238,14 @@ Feature: planning writes are local, confirmed, idempotent, atomic and bounded
         "actual": {"currency": "BRL", "knownTotalMinor": "-6000", "knownCount": 1, "unknownCount": 1}, "remainingMinor": "44000"}]
       """
     And the text contains "os desconhecidos podem consumir mais"
+    When I call "plan_totals" with '{"space": "casa", "from": "2026-11-01", "to": "2026-11-30", "groupBy": "category"}'
+    Then "totals" is '[{"currency": "BRL", "knownTotalMinor": "-10000", "knownCount": 1, "unknownCount": 1}]'
+    And "groups[*].key" is '["Lazer", "Mercado"]'
+    And "groups[*].totals" is:
+      """
+      [[{"currency": "BRL", "knownTotalMinor": "-4000", "knownCount": 1, "unknownCount": 0}],
+       [{"currency": "BRL", "knownTotalMinor": "-6000", "knownCount": 1, "unknownCount": 1}]]
+      """
     When I call "plan_set_budget" with '{"space": "casa", "confirmed": true, "idempotency_key": "budget-mercado-11-fora", "month": "2026-11", "category": "Mercado", "currency": "BRL", "amount": null}'
     Then the call succeeds
     And "changes[0].after" is 'null'

@@ -74,23 +74,14 @@ func (s *Service) planBudget(ctx context.Context, _ *mcp.CallToolRequest, raw js
 		if r.ExcludedFromTotals {
 			continue
 		}
-		month := r.Date[:7]
-		if r.Splits != nil {
-			for _, sp := range r.Splits {
-				var n big.Int
-				n.SetString(sp.Amount.AmountMinor, 10)
-				br := row(r.Space, month, sp.Category, r.Currency)
+		for _, part := range byCategoryParts("category", r) {
+			br := row(r.Space, r.Date[:7], part.Category, r.Currency)
+			if part.minor == nil {
+				br.sum.unknown++
+			} else {
 				br.sum.known++
-				br.sum.sum.Add(n.Int64())
+				br.sum.sum.Add(*part.minor)
 			}
-			continue
-		}
-		br := row(r.Space, month, r.Category, r.Currency)
-		if r.minor == nil {
-			br.sum.unknown++
-		} else {
-			br.sum.known++
-			br.sum.sum.Add(*r.minor)
 		}
 	}
 	budgets, err := s.Store.Budgets(ctx)

@@ -49,6 +49,9 @@ type Service struct {
 
 	// schemas are the tools' compiled schemas; plan_preview checks a write's arguments with them.
 	schemas *schemacheck.Set
+	// beforeCommit, when set, runs after a write's changes and before its commit; tests use it to
+	// simulate a crash mid-write.
+	beforeCommit func() error
 
 	// syncs are the import requests this process runs, so a call can wait for its own.
 	syncs sync.Map // request id -> chan struct{} closed when done

@@ -148,6 +148,11 @@ func (s *Service) write(ctx context.Context, tool string, raw json.RawMessage, a
 			if err := p.apply(ctx, w); err != nil {
 				return "", err
 			}
+			if s.beforeCommit != nil {
+				if err := s.beforeCommit(); err != nil {
+					return "", err
+				}
+			}
 			out = writeView{Tool: tool, Space: p.space, IdempotencyKey: a.key, Revision: rev, Count: len(p.changes),
 				IDs: []string{}, Changes: []*change{}}
 			for i, c := range p.changes {

@@ -189,3 +189,36 @@ func TestNormalisedArguments(t *testing.T) {
 		t.Errorf("digests: %s %s %s %s", a, b, c, d)
 	}
 }
+
+// TestWriteAllOrNothing: a write that fails after changing some records (a crash before the
+// commit) leaves nothing: no edit, the same revision, and the key free for the same request.
+func TestWriteAllOrNothing(t *testing.T) {
+	s := demoService(t)
+	ctx := context.Background()
+	revBefore := countRows(t, s, "SELECT revision FROM cad_spaces WHERE space_key = 'casa'")
+	args := json.RawMessage(`{"space": "casa", "confirmed": true, "idempotency_key": "tudo-ou-nada-1", "category": "Mercado",
+		"selection": {"from": "2026-10-01", "to": "2026-10-31"}}`)
+	s.beforeCommit = func() error { return errors.New("the process dies") }
+	if _, err := s.planCategorize(ctx, nil, args); err == nil {
+		t.Fatal("the failing write succeeded")
+	}
+	if got := countRows(t, s, "SELECT COUNT(*) FROM cad_edits"); got != 0 {
+		t.Errorf("%d edits after a failed write, want 0", got)
+	}
+	if got := countRows(t, s, "SELECT revision FROM cad_spaces WHERE space_key = 'casa'"); got != revBefore {
+		t.Errorf("revision %d after a failed write, want %d", got, revBefore)
+	}
+	if got := countRows(t, s, "SELECT COUNT(*) FROM cad_writes"); got != 0 {
+		t.Errorf("%d idempotency rows after a failed write, want 0", got)
+	}
+	s.beforeCommit = nil
+	r, err := s.planCategorize(ctx, nil, args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := r.Structured.(writeView)
+	if out.Replay || out.Count == 0 || countRows(t, s, "SELECT COUNT(*) FROM cad_edits") != out.Count {
+		t.Errorf("retry: %+v, edits %d", out, countRows(t, s, "SELECT COUNT(*) FROM cad_edits"))
+	}
+	t.Logf("%d records categorised in one transaction", out.Count)
+}
