@@ -168,6 +168,9 @@ Feature: planning writes are local, confirmed, idempotent, atomic and bounded
     When I call "plan_add_record" with '{"space": "atelie", "confirmed": true, "idempotency_key": "add-eur-3", "day": "2026-10-24", "amount": {"amountMinor": "99999999999999999999", "currency": "EUR"}, "currency": "EUR", "description": "Grande demais"}'
     Then the call fails with code "INVALID_FILTER"
     And the text contains "amount.amountMinor"
+    When I call "plan_add_record" with '{"space": "atelie", "confirmed": true, "idempotency_key": "add-branco-1", "day": "2026-10-24", "amount": null, "currency": "EUR", "description": "   "}'
+    Then the call fails with code "INVALID_FILTER"
+    And the text contains "description: o texto está em branco"
     When I call "plan_add_record" with '{"space": "atelie", "confirmed": true, "idempotency_key": "add-eur-4", "day": "2026-10-24", "amount": {"amountMinor": "100", "currency": "USD"}, "currency": "EUR", "description": "Moedas trocadas"}'
     Then the call fails with code "INVALID_FILTER"
     And the text contains "amount.currency: USD difere de currency (EUR)"
@@ -223,6 +226,13 @@ Feature: planning writes are local, confirmed, idempotent, atomic and bounded
     And the text contains "as partes precisam somar exatamente o valor"
     When I call "plan_edit_transaction" with '{"space": "casa", "confirmed": true, "idempotency_key": "split-bom-001", "id": {{compra}}, "splits": [{"amount": {"amountMinor": "-6000", "currency": "BRL"}, "category": "Mercado"}, {"amount": {"amountMinor": "-4000", "currency": "BRL"}, "category": "Lazer"}]}'
     Then the call succeeds
+    When I call "plan_transactions" with '{"space": "casa", "source": "manual"}'
+    Then "records[0].splits" is:
+      """
+      [{"amount": {"amountMinor": "-6000", "currency": "BRL"}, "category": "Mercado", "note": null},
+       {"amount": {"amountMinor": "-4000", "currency": "BRL"}, "category": "Lazer", "note": null}]
+      """
+    And the text contains "dividido: Mercado -R$ 60,00, Lazer -R$ 40,00"
     When I call "plan_add_record" with '{"space": "casa", "confirmed": true, "idempotency_key": "add-mercado-002", "day": "2026-11-06", "amount": null, "currency": "BRL", "description": "Feira sem nota", "category": "Mercado"}'
     And I call "plan_set_budget" with '{"space": "casa", "confirmed": true, "idempotency_key": "budget-mercado-11", "month": "2026-11", "category": "mercado", "currency": "BRL", "amount": {"amountMinor": "50000", "currency": "BRL"}}'
     Then the call succeeds

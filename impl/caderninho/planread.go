@@ -122,6 +122,17 @@ func planTransactionsText(out planTransactionsView, v *effectiveView, continued 
 		if r.ExcludedFromTotals {
 			extra = append(extra, "fora dos totais")
 		}
+		if len(r.Splits) > 0 {
+			var parts []string
+			for _, sp := range r.Splits {
+				c := "sem categoria"
+				if sp.Category != nil {
+					c = *sp.Category
+				}
+				parts = append(parts, c+" "+ptbr.Money(sp.Amount.AmountMinor, sp.Amount.Currency))
+			}
+			extra = append(extra, "dividido: "+strings.Join(parts, ", "))
+		}
 		where := stringOr(r.AccountID)
 		if where == "" {
 			where = r.Space

@@ -329,7 +329,9 @@ func (s *Service) planEditPlan(ctx context.Context, args *caderninhoapi.PlanEdit
 	if args.Description.Set {
 		switch {
 		case !args.Description.Null:
-			a.Description = strings.TrimSpace(args.Description.Value)
+			if a.Description = strings.TrimSpace(args.Description.Value); a.Description == "" {
+				return nil, invalidFilter("description: o texto está em branco; envie uma descrição, ou null para voltar à do banco.")
+			}
 		case r.Source == "bank":
 			a.Description = *r.BankDescription
 		default:
@@ -402,6 +404,9 @@ func (s *Service) planAddPlan(ctx context.Context, args *caderninhoapi.PlanAddRe
 	}
 	rec := cadstore.Record{Space: space, Day: time.Time(args.Day).Format("2006-01-02"), Currency: args.Currency,
 		Description: strings.TrimSpace(args.Description), Excluded: args.ExcludedFromTotals.Or(false)}
+	if rec.Description == "" {
+		return nil, invalidFilter("description: o texto está em branco; descreva o registro (por exemplo, \"Feira em dinheiro\").")
+	}
 	if !args.Amount.Null {
 		n, err := parseMoney("amount", args.Amount.Value, args.Currency)
 		if err != nil {

@@ -60,6 +60,8 @@ func TestParallelWritesOneKey(t *testing.T) {
 	revBefore := countRows(t, s, "SELECT revision FROM cad_spaces WHERE space_key = 'casa'")
 	args := json.RawMessage(`{"space": "casa", "confirmed": true, "idempotency_key": "paralelo-0001", "day": "2026-11-05",
 		"amount": {"amountMinor": "-4500", "currency": "BRL"}, "currency": "BRL", "description": "Feira"}`)
+	// the write lingers before its commit, so duplicates arrive while it runs
+	s.beforeCommit = func() error { time.Sleep(300 * time.Millisecond); return nil }
 	const n = 20
 	var wg sync.WaitGroup
 	replies := make([]mcpserver.Reply, n)
@@ -109,6 +111,7 @@ func TestParallelWritesOneKey(t *testing.T) {
 		t.Errorf("revision %d, want %d", got, revBefore+1)
 	}
 	// after the race every repetition is a replay
+	s.beforeCommit = nil
 	r, err := s.planAddRecord(context.Background(), nil, args)
 	if err != nil || !r.Structured.(writeView).Replay {
 		t.Errorf("repetition after the race: %v, %+v", err, r.Structured)
