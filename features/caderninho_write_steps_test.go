@@ -2,12 +2,14 @@ package features
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"unicode"
 
 	"github.com/cucumber/godog"
 
+	"github.com/lumo-caderninho/mcp/impl/caderninho"
 	"github.com/lumo-caderninho/mcp/impl/sqldialect"
 )
 
@@ -18,6 +20,7 @@ func (w *cadWorld) addWriteSteps(sc *godog.ScenarioContext) {
 	sc.Step(`^space "([^"]*)" holds (\d+) edits?$`, w.spaceHoldsEdits)
 	sc.Step(`^the revision of space "([^"]*)" is (\d+)$`, w.revisionIs)
 	sc.Step(`^the server restarts on the same database$`, w.restart)
+	sc.Step(`^another process is running "([^"]*)" with '(.*)'$`, w.claimRunning)
 	sc.Step(`^no listed tool's name or title offers to "([^"]*)"$`, w.noToolOffers)
 	sc.Step(`^the tools "([^"]*)" are annotated as local writes: not read-only, idempotent, closed-world, destructive "(yes|no)"$`, w.annotatedWrite)
 }
@@ -87,6 +90,25 @@ func (w *cadWorld) revisionIs(ctx context.Context, space string, want int) error
 	n, err := w.count(ctx, "SELECT revision FROM cad_spaces WHERE space_key = ?", space)
 	if err == nil && n != want {
 		err = fmt.Errorf("space %s is at revision %d, want %d", space, n, want)
+	}
+	return err
+}
+
+// claimRunning claims the call's key as a write that started and has not committed yet.
+func (w *cadWorld) claimRunning(ctx context.Context, tool, args string) error {
+	digest, err := caderninho.ArgumentsDigest(tool, json.RawMessage(args))
+	if err != nil {
+		return err
+	}
+	var m struct {
+		Key string `json:"idempotency_key"`
+	}
+	if err := json.Unmarshal([]byte(args), &m); err != nil {
+		return err
+	}
+	claim, _, err := w.store.ClaimWrite(ctx, m.Key, tool, digest)
+	if err == nil && claim == nil {
+		err = fmt.Errorf("key %s was already stored", m.Key)
 	}
 	return err
 }

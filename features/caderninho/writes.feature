@@ -72,6 +72,15 @@ Feature: planning writes are local, confirmed, idempotent, atomic and bounded
     And "ids" is '{{firstIds}}'
     And space "casa" holds 1 manual record
 
+  @C-W02 @C-R04
+  Scenario: A duplicate arriving while the first write still runs is told to repeat the same call later
+    Given another process is running "plan_add_record" with '{"space": "casa", "confirmed": true, "idempotency_key": "add-lento-001", "day": "2026-11-05", "amount": null, "currency": "BRL", "description": "Feira"}'
+    When I call "plan_add_record" with '{"space": "casa", "confirmed": true, "idempotency_key": "add-lento-001", "day": "2026-11-05", "amount": null, "currency": "BRL", "description": "Feira"}'
+    Then the call fails with code "IDEMPOTENCY_IN_PROGRESS"
+    And the text contains "Repita apenas a mesma operação com a mesma chave"
+    And space "casa" holds 0 manual records
+    And the revision of space "casa" is 4
+
   @C-W03
   Scenario: A key reused for different data is refused and writes nothing
     When I call "plan_add_record" with '{"space": "casa", "confirmed": true, "idempotency_key": "add-feira-001", "day": "2026-11-05", "amount": {"amountMinor": "-4500", "currency": "BRL"}, "currency": "BRL", "description": "Feira"}'

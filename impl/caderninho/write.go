@@ -73,6 +73,12 @@ type storedResult struct {
 	Structured writeView `json:"structured"`
 }
 
+// ArgumentsDigest is how a write's arguments are compared for idempotency (tests claim keys
+// with it, as a running write would).
+func ArgumentsDigest(tool string, raw json.RawMessage) (string, error) {
+	return normalisedDigest(tool, raw)
+}
+
 // normalisedDigest names a write's arguments for idempotency: everything but the key and the
 // confirmation, with object keys sorted.
 func normalisedDigest(tool string, raw json.RawMessage) (string, error) {
