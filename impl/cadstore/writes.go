@@ -47,6 +47,19 @@ type Claim struct {
 // row. When the key is already stored it returns the stored row instead (claim nil), unless that
 // row is a running claim older than ClaimExpiry, which is taken over.
 func (s *Store) ClaimWrite(ctx context.Context, key, tool, arguments string) (*Claim, *WriteRow, error) {
+	for range 3 {
+		c, row, err := s.claimWrite(ctx, key, tool, arguments)
+		if err != errReleased {
+			return c, row, err
+		}
+	}
+	return nil, nil, fmt.Errorf("claiming idempotency key %s: claimed and released repeatedly", key)
+}
+
+// errReleased: the key was released between the insert and the read; claiming again may succeed.
+var errReleased = errors.New("released meanwhile")
+
+func (s *Store) claimWrite(ctx context.Context, key, tool, arguments string) (*Claim, *WriteRow, error) {
 	token := newToken()
 	now := s.now()
 	res, err := s.db.SQL().ExecContext(ctx, s.q(`INSERT INTO cad_writes (idempotency_key, tool, arguments, status, claim, claimed_at)
@@ -63,8 +76,8 @@ func (s *Store) ClaimWrite(ctx context.Context, key, tool, arguments string) (*C
 	var claimedAt string
 	err = s.db.SQL().QueryRowContext(ctx, s.q(`SELECT idempotency_key, tool, arguments, status, claimed_at, result FROM cad_writes
 		WHERE idempotency_key = ?`), key).Scan(&row.Key, &row.Tool, &row.Arguments, &row.Status, &claimedAt, &row.Result)
-	if errors.Is(err, sql.ErrNoRows) { // released between our insert and read: try once more
-		return s.ClaimWrite(ctx, key, tool, arguments)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil, errReleased
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("reading idempotency key: %w", err)
