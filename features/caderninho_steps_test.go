@@ -84,6 +84,7 @@ func initCaderninhoSteps(t *testing.T, sc *godog.ScenarioContext) {
 	sc.Step(`^every transaction dated from "([^"]*)" to "([^"]*)"$`, w.datedWithin)
 	sc.Step(`^the statement "([^"]*)" is placed in the folder of "([^"]*)"$`, w.placeStatement)
 	sc.Step(`^a malformed statement "([^"]*)" is placed in the folder of "([^"]*)"$`, w.placeMalformed)
+	w.addWriteSteps(sc)
 }
 
 func (w *cadWorld) demoImported(ctx context.Context) error {

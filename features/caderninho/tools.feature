@@ -9,7 +9,7 @@ Feature: tools/list publishes the caderninho tools with their effects, schemas a
 
   @C-E01 @C-V01 @C-V03
   Scenario: The catalogue lists the origin tools, each stating its effect
-    Then the listed tools are "caderninho_accounts, caderninho_transactions, caderninho_bills, caderninho_sync, plan_transactions, plan_totals, plan_categories"
+    Then the listed tools are "caderninho_accounts, caderninho_transactions, caderninho_bills, caderninho_sync, plan_transactions, plan_totals, plan_categories, plan_budget, plan_preview, plan_categorize, plan_edit_transaction, plan_add_record, plan_delete_record, plan_set_budget"
     And the tools "caderninho_accounts, caderninho_transactions, caderninho_bills" are annotated read-only, idempotent, closed-world and not destructive
     And the tool "caderninho_sync" is annotated as not read-only, idempotent, open-world and not destructive
     And the description of "caderninho_accounts" contains "Consulta (só leitura; não altera nada)"

@@ -44,12 +44,54 @@ type Invoker interface {
 	//
 	// POST /tools/caderninho_transactions
 	CaderninhoTransactions(ctx context.Context, request *CaderninhoTransactionsInput) (*CaderninhoTransactionsOutput, error)
+	// PlanAddRecord invokes planAddRecord operation.
+	//
+	// Calls the plan_add_record tool.
+	//
+	// POST /tools/plan_add_record
+	PlanAddRecord(ctx context.Context, request *PlanAddRecordInput) (*PlanAddRecordOutput, error)
+	// PlanBudget invokes planBudget operation.
+	//
+	// Calls the plan_budget tool.
+	//
+	// POST /tools/plan_budget
+	PlanBudget(ctx context.Context, request *PlanBudgetInput) (*PlanBudgetOutput, error)
 	// PlanCategories invokes planCategories operation.
 	//
 	// Calls the plan_categories tool.
 	//
 	// POST /tools/plan_categories
 	PlanCategories(ctx context.Context, request *PlanCategoriesInput) (*PlanCategoriesOutput, error)
+	// PlanCategorize invokes planCategorize operation.
+	//
+	// Calls the plan_categorize tool.
+	//
+	// POST /tools/plan_categorize
+	PlanCategorize(ctx context.Context, request *PlanCategorizeInput) (*PlanCategorizeOutput, error)
+	// PlanDeleteRecord invokes planDeleteRecord operation.
+	//
+	// Calls the plan_delete_record tool.
+	//
+	// POST /tools/plan_delete_record
+	PlanDeleteRecord(ctx context.Context, request *PlanDeleteRecordInput) (*PlanDeleteRecordOutput, error)
+	// PlanEditTransaction invokes planEditTransaction operation.
+	//
+	// Calls the plan_edit_transaction tool.
+	//
+	// POST /tools/plan_edit_transaction
+	PlanEditTransaction(ctx context.Context, request *PlanEditTransactionInput) (*PlanEditTransactionOutput, error)
+	// PlanPreview invokes planPreview operation.
+	//
+	// Calls the plan_preview tool.
+	//
+	// POST /tools/plan_preview
+	PlanPreview(ctx context.Context, request *PlanPreviewInput) (*PlanPreviewOutput, error)
+	// PlanSetBudget invokes planSetBudget operation.
+	//
+	// Calls the plan_set_budget tool.
+	//
+	// POST /tools/plan_set_budget
+	PlanSetBudget(ctx context.Context, request *PlanSetBudgetInput) (*PlanSetBudgetOutput, error)
 	// PlanTotals invokes planTotals operation.
 	//
 	// Calls the plan_totals tool.
@@ -323,6 +365,116 @@ func (c *Client) sendCaderninhoTransactions(ctx context.Context, request *Cadern
 	return result, nil
 }
 
+// PlanAddRecord invokes planAddRecord operation.
+//
+// Calls the plan_add_record tool.
+//
+// POST /tools/plan_add_record
+func (c *Client) PlanAddRecord(ctx context.Context, request *PlanAddRecordInput) (*PlanAddRecordOutput, error) {
+	res, err := c.sendPlanAddRecord(ctx, request)
+	return res, err
+}
+
+func (c *Client) sendPlanAddRecord(ctx context.Context, request *PlanAddRecordInput) (res *PlanAddRecordOutput, err error) {
+	// Validate request before sending.
+	if err := func() error {
+		if err := request.Validate(); err != nil {
+			return err
+		}
+		return nil
+	}(); err != nil {
+		return res, errors.Wrap(err, "validate")
+	}
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/tools/plan_add_record"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodePlanAddRecordRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer func() {
+		// Drain the body to EOF before closing, so the underlying
+		// connection can be reused by the Transport regardless of the
+		// response status code. See https://github.com/ogen-go/ogen/issues/1670.
+		_, _ = io.Copy(io.Discard, body)
+		_ = body.Close()
+	}()
+
+	result, err := decodePlanAddRecordResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// PlanBudget invokes planBudget operation.
+//
+// Calls the plan_budget tool.
+//
+// POST /tools/plan_budget
+func (c *Client) PlanBudget(ctx context.Context, request *PlanBudgetInput) (*PlanBudgetOutput, error) {
+	res, err := c.sendPlanBudget(ctx, request)
+	return res, err
+}
+
+func (c *Client) sendPlanBudget(ctx context.Context, request *PlanBudgetInput) (res *PlanBudgetOutput, err error) {
+	// Validate request before sending.
+	if err := func() error {
+		if err := request.Validate(); err != nil {
+			return err
+		}
+		return nil
+	}(); err != nil {
+		return res, errors.Wrap(err, "validate")
+	}
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/tools/plan_budget"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodePlanBudgetRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer func() {
+		// Drain the body to EOF before closing, so the underlying
+		// connection can be reused by the Transport regardless of the
+		// response status code. See https://github.com/ogen-go/ogen/issues/1670.
+		_, _ = io.Copy(io.Discard, body)
+		_ = body.Close()
+	}()
+
+	result, err := decodePlanBudgetResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // PlanCategories invokes planCategories operation.
 //
 // Calls the plan_categories tool.
@@ -371,6 +523,281 @@ func (c *Client) sendPlanCategories(ctx context.Context, request *PlanCategories
 	}()
 
 	result, err := decodePlanCategoriesResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// PlanCategorize invokes planCategorize operation.
+//
+// Calls the plan_categorize tool.
+//
+// POST /tools/plan_categorize
+func (c *Client) PlanCategorize(ctx context.Context, request *PlanCategorizeInput) (*PlanCategorizeOutput, error) {
+	res, err := c.sendPlanCategorize(ctx, request)
+	return res, err
+}
+
+func (c *Client) sendPlanCategorize(ctx context.Context, request *PlanCategorizeInput) (res *PlanCategorizeOutput, err error) {
+	// Validate request before sending.
+	if err := func() error {
+		if err := request.Validate(); err != nil {
+			return err
+		}
+		return nil
+	}(); err != nil {
+		return res, errors.Wrap(err, "validate")
+	}
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/tools/plan_categorize"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodePlanCategorizeRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer func() {
+		// Drain the body to EOF before closing, so the underlying
+		// connection can be reused by the Transport regardless of the
+		// response status code. See https://github.com/ogen-go/ogen/issues/1670.
+		_, _ = io.Copy(io.Discard, body)
+		_ = body.Close()
+	}()
+
+	result, err := decodePlanCategorizeResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// PlanDeleteRecord invokes planDeleteRecord operation.
+//
+// Calls the plan_delete_record tool.
+//
+// POST /tools/plan_delete_record
+func (c *Client) PlanDeleteRecord(ctx context.Context, request *PlanDeleteRecordInput) (*PlanDeleteRecordOutput, error) {
+	res, err := c.sendPlanDeleteRecord(ctx, request)
+	return res, err
+}
+
+func (c *Client) sendPlanDeleteRecord(ctx context.Context, request *PlanDeleteRecordInput) (res *PlanDeleteRecordOutput, err error) {
+	// Validate request before sending.
+	if err := func() error {
+		if err := request.Validate(); err != nil {
+			return err
+		}
+		return nil
+	}(); err != nil {
+		return res, errors.Wrap(err, "validate")
+	}
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/tools/plan_delete_record"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodePlanDeleteRecordRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer func() {
+		// Drain the body to EOF before closing, so the underlying
+		// connection can be reused by the Transport regardless of the
+		// response status code. See https://github.com/ogen-go/ogen/issues/1670.
+		_, _ = io.Copy(io.Discard, body)
+		_ = body.Close()
+	}()
+
+	result, err := decodePlanDeleteRecordResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// PlanEditTransaction invokes planEditTransaction operation.
+//
+// Calls the plan_edit_transaction tool.
+//
+// POST /tools/plan_edit_transaction
+func (c *Client) PlanEditTransaction(ctx context.Context, request *PlanEditTransactionInput) (*PlanEditTransactionOutput, error) {
+	res, err := c.sendPlanEditTransaction(ctx, request)
+	return res, err
+}
+
+func (c *Client) sendPlanEditTransaction(ctx context.Context, request *PlanEditTransactionInput) (res *PlanEditTransactionOutput, err error) {
+	// Validate request before sending.
+	if err := func() error {
+		if err := request.Validate(); err != nil {
+			return err
+		}
+		return nil
+	}(); err != nil {
+		return res, errors.Wrap(err, "validate")
+	}
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/tools/plan_edit_transaction"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodePlanEditTransactionRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer func() {
+		// Drain the body to EOF before closing, so the underlying
+		// connection can be reused by the Transport regardless of the
+		// response status code. See https://github.com/ogen-go/ogen/issues/1670.
+		_, _ = io.Copy(io.Discard, body)
+		_ = body.Close()
+	}()
+
+	result, err := decodePlanEditTransactionResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// PlanPreview invokes planPreview operation.
+//
+// Calls the plan_preview tool.
+//
+// POST /tools/plan_preview
+func (c *Client) PlanPreview(ctx context.Context, request *PlanPreviewInput) (*PlanPreviewOutput, error) {
+	res, err := c.sendPlanPreview(ctx, request)
+	return res, err
+}
+
+func (c *Client) sendPlanPreview(ctx context.Context, request *PlanPreviewInput) (res *PlanPreviewOutput, err error) {
+	// Validate request before sending.
+	if err := func() error {
+		if err := request.Validate(); err != nil {
+			return err
+		}
+		return nil
+	}(); err != nil {
+		return res, errors.Wrap(err, "validate")
+	}
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/tools/plan_preview"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodePlanPreviewRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer func() {
+		// Drain the body to EOF before closing, so the underlying
+		// connection can be reused by the Transport regardless of the
+		// response status code. See https://github.com/ogen-go/ogen/issues/1670.
+		_, _ = io.Copy(io.Discard, body)
+		_ = body.Close()
+	}()
+
+	result, err := decodePlanPreviewResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// PlanSetBudget invokes planSetBudget operation.
+//
+// Calls the plan_set_budget tool.
+//
+// POST /tools/plan_set_budget
+func (c *Client) PlanSetBudget(ctx context.Context, request *PlanSetBudgetInput) (*PlanSetBudgetOutput, error) {
+	res, err := c.sendPlanSetBudget(ctx, request)
+	return res, err
+}
+
+func (c *Client) sendPlanSetBudget(ctx context.Context, request *PlanSetBudgetInput) (res *PlanSetBudgetOutput, err error) {
+	// Validate request before sending.
+	if err := func() error {
+		if err := request.Validate(); err != nil {
+			return err
+		}
+		return nil
+	}(); err != nil {
+		return res, errors.Wrap(err, "validate")
+	}
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/tools/plan_set_budget"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodePlanSetBudgetRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer func() {
+		// Drain the body to EOF before closing, so the underlying
+		// connection can be reused by the Transport regardless of the
+		// response status code. See https://github.com/ogen-go/ogen/issues/1670.
+		_, _ = io.Copy(io.Discard, body)
+		_ = body.Close()
+	}()
+
+	result, err := decodePlanSetBudgetResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

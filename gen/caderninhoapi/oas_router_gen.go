@@ -29,7 +29,28 @@ var (
 	rn9AllowedHeaders = map[string]string{
 		"POST": "Content-Type",
 	}
-	rn11AllowedHeaders = map[string]string{
+	rn10AllowedHeaders = map[string]string{
+		"POST": "Content-Type",
+	}
+	rn12AllowedHeaders = map[string]string{
+		"POST": "Content-Type",
+	}
+	rn13AllowedHeaders = map[string]string{
+		"POST": "Content-Type",
+	}
+	rn14AllowedHeaders = map[string]string{
+		"POST": "Content-Type",
+	}
+	rn15AllowedHeaders = map[string]string{
+		"POST": "Content-Type",
+	}
+	rn16AllowedHeaders = map[string]string{
+		"POST": "Content-Type",
+	}
+	rn17AllowedHeaders = map[string]string{
+		"POST": "Content-Type",
+	}
+	rn19AllowedHeaders = map[string]string{
 		"POST": "Content-Type",
 	}
 )
@@ -210,9 +231,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 					break
 				}
 				switch elem[0] {
-				case 'c': // Prefix: "categories"
+				case 'a': // Prefix: "add_record"
 
-					if l := len("categories"); len(elem) >= l && elem[0:l] == "categories" {
+					if l := len("add_record"); len(elem) >= l && elem[0:l] == "add_record" {
 						elem = elem[l:]
 					} else {
 						break
@@ -222,11 +243,200 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 						// Leaf node.
 						switch r.Method {
 						case "POST":
-							s.handlePlanCategoriesRequest([0]string{}, elemIsEscaped, w, r)
+							s.handlePlanAddRecordRequest([0]string{}, elemIsEscaped, w, r)
 						default:
 							s.notAllowed(w, r, notAllowedParams{
 								allowedMethods: "POST",
 								allowedHeaders: rn7AllowedHeaders,
+								acceptPost:     "application/json",
+								acceptPatch:    "",
+							})
+						}
+
+						return
+					}
+
+				case 'b': // Prefix: "budget"
+
+					if l := len("budget"); len(elem) >= l && elem[0:l] == "budget" {
+						elem = elem[l:]
+					} else {
+						break
+					}
+
+					if len(elem) == 0 {
+						// Leaf node.
+						switch r.Method {
+						case "POST":
+							s.handlePlanBudgetRequest([0]string{}, elemIsEscaped, w, r)
+						default:
+							s.notAllowed(w, r, notAllowedParams{
+								allowedMethods: "POST",
+								allowedHeaders: rn9AllowedHeaders,
+								acceptPost:     "application/json",
+								acceptPatch:    "",
+							})
+						}
+
+						return
+					}
+
+				case 'c': // Prefix: "categori"
+
+					if l := len("categori"); len(elem) >= l && elem[0:l] == "categori" {
+						elem = elem[l:]
+					} else {
+						break
+					}
+
+					if len(elem) == 0 {
+						break
+					}
+					switch elem[0] {
+					case 'e': // Prefix: "es"
+
+						if l := len("es"); len(elem) >= l && elem[0:l] == "es" {
+							elem = elem[l:]
+						} else {
+							break
+						}
+
+						if len(elem) == 0 {
+							// Leaf node.
+							switch r.Method {
+							case "POST":
+								s.handlePlanCategoriesRequest([0]string{}, elemIsEscaped, w, r)
+							default:
+								s.notAllowed(w, r, notAllowedParams{
+									allowedMethods: "POST",
+									allowedHeaders: rn10AllowedHeaders,
+									acceptPost:     "application/json",
+									acceptPatch:    "",
+								})
+							}
+
+							return
+						}
+
+					case 'z': // Prefix: "ze"
+
+						if l := len("ze"); len(elem) >= l && elem[0:l] == "ze" {
+							elem = elem[l:]
+						} else {
+							break
+						}
+
+						if len(elem) == 0 {
+							// Leaf node.
+							switch r.Method {
+							case "POST":
+								s.handlePlanCategorizeRequest([0]string{}, elemIsEscaped, w, r)
+							default:
+								s.notAllowed(w, r, notAllowedParams{
+									allowedMethods: "POST",
+									allowedHeaders: rn12AllowedHeaders,
+									acceptPost:     "application/json",
+									acceptPatch:    "",
+								})
+							}
+
+							return
+						}
+
+					}
+
+				case 'd': // Prefix: "delete_record"
+
+					if l := len("delete_record"); len(elem) >= l && elem[0:l] == "delete_record" {
+						elem = elem[l:]
+					} else {
+						break
+					}
+
+					if len(elem) == 0 {
+						// Leaf node.
+						switch r.Method {
+						case "POST":
+							s.handlePlanDeleteRecordRequest([0]string{}, elemIsEscaped, w, r)
+						default:
+							s.notAllowed(w, r, notAllowedParams{
+								allowedMethods: "POST",
+								allowedHeaders: rn13AllowedHeaders,
+								acceptPost:     "application/json",
+								acceptPatch:    "",
+							})
+						}
+
+						return
+					}
+
+				case 'e': // Prefix: "edit_transaction"
+
+					if l := len("edit_transaction"); len(elem) >= l && elem[0:l] == "edit_transaction" {
+						elem = elem[l:]
+					} else {
+						break
+					}
+
+					if len(elem) == 0 {
+						// Leaf node.
+						switch r.Method {
+						case "POST":
+							s.handlePlanEditTransactionRequest([0]string{}, elemIsEscaped, w, r)
+						default:
+							s.notAllowed(w, r, notAllowedParams{
+								allowedMethods: "POST",
+								allowedHeaders: rn14AllowedHeaders,
+								acceptPost:     "application/json",
+								acceptPatch:    "",
+							})
+						}
+
+						return
+					}
+
+				case 'p': // Prefix: "preview"
+
+					if l := len("preview"); len(elem) >= l && elem[0:l] == "preview" {
+						elem = elem[l:]
+					} else {
+						break
+					}
+
+					if len(elem) == 0 {
+						// Leaf node.
+						switch r.Method {
+						case "POST":
+							s.handlePlanPreviewRequest([0]string{}, elemIsEscaped, w, r)
+						default:
+							s.notAllowed(w, r, notAllowedParams{
+								allowedMethods: "POST",
+								allowedHeaders: rn15AllowedHeaders,
+								acceptPost:     "application/json",
+								acceptPatch:    "",
+							})
+						}
+
+						return
+					}
+
+				case 's': // Prefix: "set_budget"
+
+					if l := len("set_budget"); len(elem) >= l && elem[0:l] == "set_budget" {
+						elem = elem[l:]
+					} else {
+						break
+					}
+
+					if len(elem) == 0 {
+						// Leaf node.
+						switch r.Method {
+						case "POST":
+							s.handlePlanSetBudgetRequest([0]string{}, elemIsEscaped, w, r)
+						default:
+							s.notAllowed(w, r, notAllowedParams{
+								allowedMethods: "POST",
+								allowedHeaders: rn16AllowedHeaders,
 								acceptPost:     "application/json",
 								acceptPatch:    "",
 							})
@@ -263,7 +473,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 							default:
 								s.notAllowed(w, r, notAllowedParams{
 									allowedMethods: "POST",
-									allowedHeaders: rn9AllowedHeaders,
+									allowedHeaders: rn17AllowedHeaders,
 									acceptPost:     "application/json",
 									acceptPatch:    "",
 								})
@@ -288,7 +498,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 							default:
 								s.notAllowed(w, r, notAllowedParams{
 									allowedMethods: "POST",
-									allowedHeaders: rn11AllowedHeaders,
+									allowedHeaders: rn19AllowedHeaders,
 									acceptPost:     "application/json",
 									acceptPatch:    "",
 								})
@@ -527,9 +737,9 @@ func (s *Server) FindPath(method string, u *url.URL) (r Route, _ bool) {
 					break
 				}
 				switch elem[0] {
-				case 'c': // Prefix: "categories"
+				case 'a': // Prefix: "add_record"
 
-					if l := len("categories"); len(elem) >= l && elem[0:l] == "categories" {
+					if l := len("add_record"); len(elem) >= l && elem[0:l] == "add_record" {
 						elem = elem[l:]
 					} else {
 						break
@@ -539,11 +749,200 @@ func (s *Server) FindPath(method string, u *url.URL) (r Route, _ bool) {
 						// Leaf node.
 						switch method {
 						case "POST":
-							r.name = PlanCategoriesOperation
-							r.summary = "Calls the plan_categories tool."
-							r.operationID = "planCategories"
+							r.name = PlanAddRecordOperation
+							r.summary = "Calls the plan_add_record tool."
+							r.operationID = "planAddRecord"
 							r.operationGroup = ""
-							r.pathPattern = "/tools/plan_categories"
+							r.pathPattern = "/tools/plan_add_record"
+							r.args = args
+							r.count = 0
+							return r, true
+						default:
+							return
+						}
+					}
+
+				case 'b': // Prefix: "budget"
+
+					if l := len("budget"); len(elem) >= l && elem[0:l] == "budget" {
+						elem = elem[l:]
+					} else {
+						break
+					}
+
+					if len(elem) == 0 {
+						// Leaf node.
+						switch method {
+						case "POST":
+							r.name = PlanBudgetOperation
+							r.summary = "Calls the plan_budget tool."
+							r.operationID = "planBudget"
+							r.operationGroup = ""
+							r.pathPattern = "/tools/plan_budget"
+							r.args = args
+							r.count = 0
+							return r, true
+						default:
+							return
+						}
+					}
+
+				case 'c': // Prefix: "categori"
+
+					if l := len("categori"); len(elem) >= l && elem[0:l] == "categori" {
+						elem = elem[l:]
+					} else {
+						break
+					}
+
+					if len(elem) == 0 {
+						break
+					}
+					switch elem[0] {
+					case 'e': // Prefix: "es"
+
+						if l := len("es"); len(elem) >= l && elem[0:l] == "es" {
+							elem = elem[l:]
+						} else {
+							break
+						}
+
+						if len(elem) == 0 {
+							// Leaf node.
+							switch method {
+							case "POST":
+								r.name = PlanCategoriesOperation
+								r.summary = "Calls the plan_categories tool."
+								r.operationID = "planCategories"
+								r.operationGroup = ""
+								r.pathPattern = "/tools/plan_categories"
+								r.args = args
+								r.count = 0
+								return r, true
+							default:
+								return
+							}
+						}
+
+					case 'z': // Prefix: "ze"
+
+						if l := len("ze"); len(elem) >= l && elem[0:l] == "ze" {
+							elem = elem[l:]
+						} else {
+							break
+						}
+
+						if len(elem) == 0 {
+							// Leaf node.
+							switch method {
+							case "POST":
+								r.name = PlanCategorizeOperation
+								r.summary = "Calls the plan_categorize tool."
+								r.operationID = "planCategorize"
+								r.operationGroup = ""
+								r.pathPattern = "/tools/plan_categorize"
+								r.args = args
+								r.count = 0
+								return r, true
+							default:
+								return
+							}
+						}
+
+					}
+
+				case 'd': // Prefix: "delete_record"
+
+					if l := len("delete_record"); len(elem) >= l && elem[0:l] == "delete_record" {
+						elem = elem[l:]
+					} else {
+						break
+					}
+
+					if len(elem) == 0 {
+						// Leaf node.
+						switch method {
+						case "POST":
+							r.name = PlanDeleteRecordOperation
+							r.summary = "Calls the plan_delete_record tool."
+							r.operationID = "planDeleteRecord"
+							r.operationGroup = ""
+							r.pathPattern = "/tools/plan_delete_record"
+							r.args = args
+							r.count = 0
+							return r, true
+						default:
+							return
+						}
+					}
+
+				case 'e': // Prefix: "edit_transaction"
+
+					if l := len("edit_transaction"); len(elem) >= l && elem[0:l] == "edit_transaction" {
+						elem = elem[l:]
+					} else {
+						break
+					}
+
+					if len(elem) == 0 {
+						// Leaf node.
+						switch method {
+						case "POST":
+							r.name = PlanEditTransactionOperation
+							r.summary = "Calls the plan_edit_transaction tool."
+							r.operationID = "planEditTransaction"
+							r.operationGroup = ""
+							r.pathPattern = "/tools/plan_edit_transaction"
+							r.args = args
+							r.count = 0
+							return r, true
+						default:
+							return
+						}
+					}
+
+				case 'p': // Prefix: "preview"
+
+					if l := len("preview"); len(elem) >= l && elem[0:l] == "preview" {
+						elem = elem[l:]
+					} else {
+						break
+					}
+
+					if len(elem) == 0 {
+						// Leaf node.
+						switch method {
+						case "POST":
+							r.name = PlanPreviewOperation
+							r.summary = "Calls the plan_preview tool."
+							r.operationID = "planPreview"
+							r.operationGroup = ""
+							r.pathPattern = "/tools/plan_preview"
+							r.args = args
+							r.count = 0
+							return r, true
+						default:
+							return
+						}
+					}
+
+				case 's': // Prefix: "set_budget"
+
+					if l := len("set_budget"); len(elem) >= l && elem[0:l] == "set_budget" {
+						elem = elem[l:]
+					} else {
+						break
+					}
+
+					if len(elem) == 0 {
+						// Leaf node.
+						switch method {
+						case "POST":
+							r.name = PlanSetBudgetOperation
+							r.summary = "Calls the plan_set_budget tool."
+							r.operationID = "planSetBudget"
+							r.operationGroup = ""
+							r.pathPattern = "/tools/plan_set_budget"
 							r.args = args
 							r.count = 0
 							return r, true

@@ -1484,6 +1484,49 @@ func (s *CaderninhoTransactionsOutputTransactionDirection) UnmarshalText(data []
 	}
 }
 
+type CategoryName string
+
+// Uma mudança: before null numa criação, after null numa remoção.
+// Ref: #/components/schemas/Change
+type Change struct {
+	After  NilSnapshot `json:"after"`
+	Before NilSnapshot `json:"before"`
+	// O registro (bank:…, manual:…) ou o orçamento (budget:<espaço>:<mês>::).
+	ID string `json:"id"`
+}
+
+// GetAfter returns the value of After.
+func (s *Change) GetAfter() NilSnapshot {
+	return s.After
+}
+
+// GetBefore returns the value of Before.
+func (s *Change) GetBefore() NilSnapshot {
+	return s.Before
+}
+
+// GetID returns the value of ID.
+func (s *Change) GetID() string {
+	return s.ID
+}
+
+// SetAfter sets the value of After.
+func (s *Change) SetAfter(val NilSnapshot) {
+	s.After = val
+}
+
+// SetBefore sets the value of Before.
+func (s *Change) SetBefore(val NilSnapshot) {
+	s.Before = val
+}
+
+// SetID sets the value of ID.
+func (s *Change) SetID(val string) {
+	s.ID = val
+}
+
+type Confirmed bool
+
 // Cobertura de uma conta: o período que os extratos importados cobrem, os dias sem extrato, a última
 // tentativa e o último sucesso de importação, o último erro e o dia de referência do saldo.
 // Ref: #/components/schemas/Coverage
@@ -1731,6 +1774,10 @@ func (s *ErrorResponseStatusCode) SetResponse(val ErrorResponse) {
 	s.Response = val
 }
 
+type ExpectedRevision int
+
+type IdempotencyKey string
+
 type Key string
 
 // Valor exato: amountMinor é uma string de unidades menores da moeda (em BRL, "10000" representa R$
@@ -1761,6 +1808,8 @@ func (s *Money) SetAmountMinor(val string) {
 func (s *Money) SetCurrency(val string) {
 	s.Currency = val
 }
+
+type Month string
 
 // NewNilAccountId returns new NilAccountId with value set to v.
 func NewNilAccountId(v AccountId) NilAccountId {
@@ -1846,6 +1895,51 @@ func (o NilCaderninhoSyncOutputOutcomeError) Get() (v CaderninhoSyncOutputOutcom
 
 // Or returns value if set, or given parameter if does not.
 func (o NilCaderninhoSyncOutputOutcomeError) Or(d CaderninhoSyncOutputOutcomeError) CaderninhoSyncOutputOutcomeError {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewNilCategoryName returns new NilCategoryName with value set to v.
+func NewNilCategoryName(v CategoryName) NilCategoryName {
+	return NilCategoryName{
+		Value: v,
+	}
+}
+
+// NilCategoryName is nullable CategoryName.
+type NilCategoryName struct {
+	Value CategoryName
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilCategoryName) SetTo(v CategoryName) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilCategoryName) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilCategoryName) SetToNull() {
+	o.Null = true
+	var v CategoryName
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilCategoryName) Get() (v CategoryName, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilCategoryName) Or(d CategoryName) CategoryName {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -2032,6 +2126,51 @@ func (o NilMoney) Or(d Money) Money {
 	return d
 }
 
+// NewNilSnapshot returns new NilSnapshot with value set to v.
+func NewNilSnapshot(v Snapshot) NilSnapshot {
+	return NilSnapshot{
+		Value: v,
+	}
+}
+
+// NilSnapshot is nullable Snapshot.
+type NilSnapshot struct {
+	Value Snapshot
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilSnapshot) SetTo(v Snapshot) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilSnapshot) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilSnapshot) SetToNull() {
+	o.Null = true
+	var v Snapshot
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilSnapshot) Get() (v Snapshot, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilSnapshot) Or(d Snapshot) Snapshot {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewNilString returns new NilString with value set to v.
 func NewNilString(v string) NilString {
 	return NilString{
@@ -2071,6 +2210,52 @@ func (o NilString) Get() (v string, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o NilString) Or(d string) string {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptAccountId returns new OptAccountId with value set to v.
+func NewOptAccountId(v AccountId) OptAccountId {
+	return OptAccountId{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptAccountId is optional AccountId.
+type OptAccountId struct {
+	Value AccountId
+	Set   bool
+}
+
+// IsSet returns true if OptAccountId was set.
+func (o OptAccountId) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptAccountId) Reset() {
+	var v AccountId
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptAccountId) SetTo(v AccountId) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptAccountId) Get() (v AccountId, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptAccountId) Or(d AccountId) AccountId {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -2215,6 +2400,98 @@ func (o OptCaderninhoTransactionsInputDirection) Or(d CaderninhoTransactionsInpu
 	return d
 }
 
+// NewOptCategoryName returns new OptCategoryName with value set to v.
+func NewOptCategoryName(v CategoryName) OptCategoryName {
+	return OptCategoryName{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptCategoryName is optional CategoryName.
+type OptCategoryName struct {
+	Value CategoryName
+	Set   bool
+}
+
+// IsSet returns true if OptCategoryName was set.
+func (o OptCategoryName) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptCategoryName) Reset() {
+	var v CategoryName
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptCategoryName) SetTo(v CategoryName) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptCategoryName) Get() (v CategoryName, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptCategoryName) Or(d CategoryName) CategoryName {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptConfirmed returns new OptConfirmed with value set to v.
+func NewOptConfirmed(v Confirmed) OptConfirmed {
+	return OptConfirmed{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptConfirmed is optional Confirmed.
+type OptConfirmed struct {
+	Value Confirmed
+	Set   bool
+}
+
+// IsSet returns true if OptConfirmed was set.
+func (o OptConfirmed) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptConfirmed) Reset() {
+	var v Confirmed
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptConfirmed) SetTo(v Confirmed) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptConfirmed) Get() (v Confirmed, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptConfirmed) Or(d Confirmed) Confirmed {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewOptDay returns new OptDay with value set to v.
 func NewOptDay(v Day) OptDay {
 	return OptDay{
@@ -2301,6 +2578,52 @@ func (o OptError) Get() (v Error, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o OptError) Or(d Error) Error {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptExpectedRevision returns new OptExpectedRevision with value set to v.
+func NewOptExpectedRevision(v ExpectedRevision) OptExpectedRevision {
+	return OptExpectedRevision{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptExpectedRevision is optional ExpectedRevision.
+type OptExpectedRevision struct {
+	Value ExpectedRevision
+	Set   bool
+}
+
+// IsSet returns true if OptExpectedRevision was set.
+func (o OptExpectedRevision) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptExpectedRevision) Reset() {
+	var v ExpectedRevision
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptExpectedRevision) SetTo(v ExpectedRevision) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptExpectedRevision) Get() (v ExpectedRevision, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptExpectedRevision) Or(d ExpectedRevision) ExpectedRevision {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -2399,6 +2722,188 @@ func (o OptKey) Or(d Key) Key {
 	return d
 }
 
+// NewOptMonth returns new OptMonth with value set to v.
+func NewOptMonth(v Month) OptMonth {
+	return OptMonth{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptMonth is optional Month.
+type OptMonth struct {
+	Value Month
+	Set   bool
+}
+
+// IsSet returns true if OptMonth was set.
+func (o OptMonth) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptMonth) Reset() {
+	var v Month
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptMonth) SetTo(v Month) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptMonth) Get() (v Month, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptMonth) Or(d Month) Month {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptNilCategoryName returns new OptNilCategoryName with value set to v.
+func NewOptNilCategoryName(v CategoryName) OptNilCategoryName {
+	return OptNilCategoryName{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptNilCategoryName is optional nullable CategoryName.
+type OptNilCategoryName struct {
+	Value CategoryName
+	Set   bool
+	Null  bool
+}
+
+// IsSet returns true if OptNilCategoryName was set.
+func (o OptNilCategoryName) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptNilCategoryName) Reset() {
+	var v CategoryName
+	o.Value = v
+	o.Set = false
+	o.Null = false
+}
+
+// SetTo sets value to v.
+func (o *OptNilCategoryName) SetTo(v CategoryName) {
+	o.Set = true
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o OptNilCategoryName) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *OptNilCategoryName) SetToNull() {
+	o.Set = true
+	o.Null = true
+	var v CategoryName
+	o.Value = v
+}
+
+// IsEmpty returns true if the field was omitted from the payload (not Set and not Null).
+func (o OptNilCategoryName) IsEmpty() bool {
+	return !o.Set && !o.Null
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptNilCategoryName) Get() (v CategoryName, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptNilCategoryName) Or(d CategoryName) CategoryName {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptNilMoney returns new OptNilMoney with value set to v.
+func NewOptNilMoney(v Money) OptNilMoney {
+	return OptNilMoney{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptNilMoney is optional nullable Money.
+type OptNilMoney struct {
+	Value Money
+	Set   bool
+	Null  bool
+}
+
+// IsSet returns true if OptNilMoney was set.
+func (o OptNilMoney) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptNilMoney) Reset() {
+	var v Money
+	o.Value = v
+	o.Set = false
+	o.Null = false
+}
+
+// SetTo sets value to v.
+func (o *OptNilMoney) SetTo(v Money) {
+	o.Set = true
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o OptNilMoney) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *OptNilMoney) SetToNull() {
+	o.Set = true
+	o.Null = true
+	var v Money
+	o.Value = v
+}
+
+// IsEmpty returns true if the field was omitted from the payload (not Set and not Null).
+func (o OptNilMoney) IsEmpty() bool {
+	return !o.Set && !o.Null
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptNilMoney) Get() (v Money, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptNilMoney) Or(d Money) Money {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewOptNilPeriod returns new OptNilPeriod with value set to v.
 func NewOptNilPeriod(v Period) OptNilPeriod {
 	return OptNilPeriod{
@@ -2461,6 +2966,74 @@ func (o OptNilPeriod) Get() (v Period, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o OptNilPeriod) Or(d Period) Period {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptNilPlanPreviewOutputSubtotals returns new OptNilPlanPreviewOutputSubtotals with value set to v.
+func NewOptNilPlanPreviewOutputSubtotals(v PlanPreviewOutputSubtotals) OptNilPlanPreviewOutputSubtotals {
+	return OptNilPlanPreviewOutputSubtotals{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptNilPlanPreviewOutputSubtotals is optional nullable PlanPreviewOutputSubtotals.
+type OptNilPlanPreviewOutputSubtotals struct {
+	Value PlanPreviewOutputSubtotals
+	Set   bool
+	Null  bool
+}
+
+// IsSet returns true if OptNilPlanPreviewOutputSubtotals was set.
+func (o OptNilPlanPreviewOutputSubtotals) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptNilPlanPreviewOutputSubtotals) Reset() {
+	var v PlanPreviewOutputSubtotals
+	o.Value = v
+	o.Set = false
+	o.Null = false
+}
+
+// SetTo sets value to v.
+func (o *OptNilPlanPreviewOutputSubtotals) SetTo(v PlanPreviewOutputSubtotals) {
+	o.Set = true
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o OptNilPlanPreviewOutputSubtotals) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *OptNilPlanPreviewOutputSubtotals) SetToNull() {
+	o.Set = true
+	o.Null = true
+	var v PlanPreviewOutputSubtotals
+	o.Value = v
+}
+
+// IsEmpty returns true if the field was omitted from the payload (not Set and not Null).
+func (o OptNilPlanPreviewOutputSubtotals) IsEmpty() bool {
+	return !o.Set && !o.Null
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptNilPlanPreviewOutputSubtotals) Get() (v PlanPreviewOutputSubtotals, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptNilPlanPreviewOutputSubtotals) Or(d PlanPreviewOutputSubtotals) PlanPreviewOutputSubtotals {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -2597,6 +3170,74 @@ func (o OptNilPlanTotalsOutputGroupBy) Get() (v PlanTotalsOutputGroupBy, ok bool
 
 // Or returns value if set, or given parameter if does not.
 func (o OptNilPlanTotalsOutputGroupBy) Or(d PlanTotalsOutputGroupBy) PlanTotalsOutputGroupBy {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptNilSplitArray returns new OptNilSplitArray with value set to v.
+func NewOptNilSplitArray(v []Split) OptNilSplitArray {
+	return OptNilSplitArray{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptNilSplitArray is optional nullable []Split.
+type OptNilSplitArray struct {
+	Value []Split
+	Set   bool
+	Null  bool
+}
+
+// IsSet returns true if OptNilSplitArray was set.
+func (o OptNilSplitArray) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptNilSplitArray) Reset() {
+	var v []Split
+	o.Value = v
+	o.Set = false
+	o.Null = false
+}
+
+// SetTo sets value to v.
+func (o *OptNilSplitArray) SetTo(v []Split) {
+	o.Set = true
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o OptNilSplitArray) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *OptNilSplitArray) SetToNull() {
+	o.Set = true
+	o.Null = true
+	var v []Split
+	o.Value = v
+}
+
+// IsEmpty returns true if the field was omitted from the payload (not Set and not Null).
+func (o OptNilSplitArray) IsEmpty() bool {
+	return !o.Set && !o.Null
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptNilSplitArray) Get() (v []Split, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptNilSplitArray) Or(d []Split) []Split {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -2855,6 +3496,98 @@ func (o OptRevisions) Or(d Revisions) Revisions {
 	return d
 }
 
+// NewOptSelection returns new OptSelection with value set to v.
+func NewOptSelection(v Selection) OptSelection {
+	return OptSelection{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptSelection is optional Selection.
+type OptSelection struct {
+	Value Selection
+	Set   bool
+}
+
+// IsSet returns true if OptSelection was set.
+func (o OptSelection) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptSelection) Reset() {
+	var v Selection
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptSelection) SetTo(v Selection) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptSelection) Get() (v Selection, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptSelection) Or(d Selection) Selection {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptSelectionSource returns new OptSelectionSource with value set to v.
+func NewOptSelectionSource(v SelectionSource) OptSelectionSource {
+	return OptSelectionSource{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptSelectionSource is optional SelectionSource.
+type OptSelectionSource struct {
+	Value SelectionSource
+	Set   bool
+}
+
+// IsSet returns true if OptSelectionSource was set.
+func (o OptSelectionSource) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptSelectionSource) Reset() {
+	var v SelectionSource
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptSelectionSource) SetTo(v SelectionSource) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptSelectionSource) Get() (v SelectionSource, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptSelectionSource) Or(d SelectionSource) SelectionSource {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewOptString returns new OptString with value set to v.
 func NewOptString(v string) OptString {
 	return OptString{
@@ -2952,6 +3685,446 @@ func (s *Person) SetKey(val Key) {
 // SetName sets the value of Name.
 func (s *Person) SetName(val string) {
 	s.Name = val
+}
+
+// Ref: #/components/schemas/PlanAddRecordInput
+type PlanAddRecordInput struct {
+	// A conta do espaço ligada ao registro (opcional).
+	Account OptAccountId `json:"account"`
+	// Valor exato em unidades menores (negativo para gastos); null quando o valor é desconhecido (não é
+	// zero).
+	Amount    NilMoney        `json:"amount"`
+	Category  OptCategoryName `json:"category"`
+	Confirmed OptConfirmed    `json:"confirmed"`
+	// Código ISO 4217 da moeda; igual a amount.currency quando há valor.
+	Currency string `json:"currency"`
+	// O dia do registro (data local).
+	Day                Day                 `json:"day"`
+	Description        string              `json:"description"`
+	ExcludedFromTotals OptBool             `json:"excludedFromTotals"`
+	ExpectedRevision   OptExpectedRevision `json:"expectedRevision"`
+	IdempotencyKey     IdempotencyKey      `json:"idempotency_key"`
+	Note               OptString           `json:"note"`
+	// A pessoa do registro (opcional).
+	Person OptKey `json:"person"`
+	// O espaço onde a escrita acontece (explícito, obrigatório).
+	Space Key `json:"space"`
+}
+
+// GetAccount returns the value of Account.
+func (s *PlanAddRecordInput) GetAccount() OptAccountId {
+	return s.Account
+}
+
+// GetAmount returns the value of Amount.
+func (s *PlanAddRecordInput) GetAmount() NilMoney {
+	return s.Amount
+}
+
+// GetCategory returns the value of Category.
+func (s *PlanAddRecordInput) GetCategory() OptCategoryName {
+	return s.Category
+}
+
+// GetConfirmed returns the value of Confirmed.
+func (s *PlanAddRecordInput) GetConfirmed() OptConfirmed {
+	return s.Confirmed
+}
+
+// GetCurrency returns the value of Currency.
+func (s *PlanAddRecordInput) GetCurrency() string {
+	return s.Currency
+}
+
+// GetDay returns the value of Day.
+func (s *PlanAddRecordInput) GetDay() Day {
+	return s.Day
+}
+
+// GetDescription returns the value of Description.
+func (s *PlanAddRecordInput) GetDescription() string {
+	return s.Description
+}
+
+// GetExcludedFromTotals returns the value of ExcludedFromTotals.
+func (s *PlanAddRecordInput) GetExcludedFromTotals() OptBool {
+	return s.ExcludedFromTotals
+}
+
+// GetExpectedRevision returns the value of ExpectedRevision.
+func (s *PlanAddRecordInput) GetExpectedRevision() OptExpectedRevision {
+	return s.ExpectedRevision
+}
+
+// GetIdempotencyKey returns the value of IdempotencyKey.
+func (s *PlanAddRecordInput) GetIdempotencyKey() IdempotencyKey {
+	return s.IdempotencyKey
+}
+
+// GetNote returns the value of Note.
+func (s *PlanAddRecordInput) GetNote() OptString {
+	return s.Note
+}
+
+// GetPerson returns the value of Person.
+func (s *PlanAddRecordInput) GetPerson() OptKey {
+	return s.Person
+}
+
+// GetSpace returns the value of Space.
+func (s *PlanAddRecordInput) GetSpace() Key {
+	return s.Space
+}
+
+// SetAccount sets the value of Account.
+func (s *PlanAddRecordInput) SetAccount(val OptAccountId) {
+	s.Account = val
+}
+
+// SetAmount sets the value of Amount.
+func (s *PlanAddRecordInput) SetAmount(val NilMoney) {
+	s.Amount = val
+}
+
+// SetCategory sets the value of Category.
+func (s *PlanAddRecordInput) SetCategory(val OptCategoryName) {
+	s.Category = val
+}
+
+// SetConfirmed sets the value of Confirmed.
+func (s *PlanAddRecordInput) SetConfirmed(val OptConfirmed) {
+	s.Confirmed = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *PlanAddRecordInput) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetDay sets the value of Day.
+func (s *PlanAddRecordInput) SetDay(val Day) {
+	s.Day = val
+}
+
+// SetDescription sets the value of Description.
+func (s *PlanAddRecordInput) SetDescription(val string) {
+	s.Description = val
+}
+
+// SetExcludedFromTotals sets the value of ExcludedFromTotals.
+func (s *PlanAddRecordInput) SetExcludedFromTotals(val OptBool) {
+	s.ExcludedFromTotals = val
+}
+
+// SetExpectedRevision sets the value of ExpectedRevision.
+func (s *PlanAddRecordInput) SetExpectedRevision(val OptExpectedRevision) {
+	s.ExpectedRevision = val
+}
+
+// SetIdempotencyKey sets the value of IdempotencyKey.
+func (s *PlanAddRecordInput) SetIdempotencyKey(val IdempotencyKey) {
+	s.IdempotencyKey = val
+}
+
+// SetNote sets the value of Note.
+func (s *PlanAddRecordInput) SetNote(val OptString) {
+	s.Note = val
+}
+
+// SetPerson sets the value of Person.
+func (s *PlanAddRecordInput) SetPerson(val OptKey) {
+	s.Person = val
+}
+
+// SetSpace sets the value of Space.
+func (s *PlanAddRecordInput) SetSpace(val Key) {
+	s.Space = val
+}
+
+// O resultado durável da escrita local (nada muda na instituição). Em erro: error.
+// Ref: #/components/schemas/PlanAddRecordOutput
+type PlanAddRecordOutput struct {
+	// Antes e depois de até 20 das mudanças.
+	Changes []Change `json:"changes"`
+	// Quantos registros (ou orçamentos) mudaram.
+	Count          OptInt    `json:"count"`
+	Error          OptError  `json:"error"`
+	IdempotencyKey OptString `json:"idempotencyKey"`
+	// Todos os registros (ou orçamentos) que mudaram.
+	Ids []string `json:"ids"`
+	// True quando esta resposta é o resultado durável de uma chamada anterior com a mesma chave (nada
+	// foi escrito de novo).
+	Replay OptBool `json:"replay"`
+	// A revisão do espaço depois da escrita.
+	Revision OptInt    `json:"revision"`
+	Space    OptKey    `json:"space"`
+	Tool     OptString `json:"tool"`
+}
+
+// GetChanges returns the value of Changes.
+func (s *PlanAddRecordOutput) GetChanges() []Change {
+	return s.Changes
+}
+
+// GetCount returns the value of Count.
+func (s *PlanAddRecordOutput) GetCount() OptInt {
+	return s.Count
+}
+
+// GetError returns the value of Error.
+func (s *PlanAddRecordOutput) GetError() OptError {
+	return s.Error
+}
+
+// GetIdempotencyKey returns the value of IdempotencyKey.
+func (s *PlanAddRecordOutput) GetIdempotencyKey() OptString {
+	return s.IdempotencyKey
+}
+
+// GetIds returns the value of Ids.
+func (s *PlanAddRecordOutput) GetIds() []string {
+	return s.Ids
+}
+
+// GetReplay returns the value of Replay.
+func (s *PlanAddRecordOutput) GetReplay() OptBool {
+	return s.Replay
+}
+
+// GetRevision returns the value of Revision.
+func (s *PlanAddRecordOutput) GetRevision() OptInt {
+	return s.Revision
+}
+
+// GetSpace returns the value of Space.
+func (s *PlanAddRecordOutput) GetSpace() OptKey {
+	return s.Space
+}
+
+// GetTool returns the value of Tool.
+func (s *PlanAddRecordOutput) GetTool() OptString {
+	return s.Tool
+}
+
+// SetChanges sets the value of Changes.
+func (s *PlanAddRecordOutput) SetChanges(val []Change) {
+	s.Changes = val
+}
+
+// SetCount sets the value of Count.
+func (s *PlanAddRecordOutput) SetCount(val OptInt) {
+	s.Count = val
+}
+
+// SetError sets the value of Error.
+func (s *PlanAddRecordOutput) SetError(val OptError) {
+	s.Error = val
+}
+
+// SetIdempotencyKey sets the value of IdempotencyKey.
+func (s *PlanAddRecordOutput) SetIdempotencyKey(val OptString) {
+	s.IdempotencyKey = val
+}
+
+// SetIds sets the value of Ids.
+func (s *PlanAddRecordOutput) SetIds(val []string) {
+	s.Ids = val
+}
+
+// SetReplay sets the value of Replay.
+func (s *PlanAddRecordOutput) SetReplay(val OptBool) {
+	s.Replay = val
+}
+
+// SetRevision sets the value of Revision.
+func (s *PlanAddRecordOutput) SetRevision(val OptInt) {
+	s.Revision = val
+}
+
+// SetSpace sets the value of Space.
+func (s *PlanAddRecordOutput) SetSpace(val OptKey) {
+	s.Space = val
+}
+
+// SetTool sets the value of Tool.
+func (s *PlanAddRecordOutput) SetTool(val OptString) {
+	s.Tool = val
+}
+
+// Ref: #/components/schemas/PlanBudgetInput
+type PlanBudgetInput struct {
+	// Só esta categoria.
+	Category OptCategoryName `json:"category"`
+	// Primeiro mês, inclusive.
+	From OptMonth `json:"from"`
+	// Só este espaço.
+	Space OptKey `json:"space"`
+	// Último mês, inclusive.
+	To OptMonth `json:"to"`
+}
+
+// GetCategory returns the value of Category.
+func (s *PlanBudgetInput) GetCategory() OptCategoryName {
+	return s.Category
+}
+
+// GetFrom returns the value of From.
+func (s *PlanBudgetInput) GetFrom() OptMonth {
+	return s.From
+}
+
+// GetSpace returns the value of Space.
+func (s *PlanBudgetInput) GetSpace() OptKey {
+	return s.Space
+}
+
+// GetTo returns the value of To.
+func (s *PlanBudgetInput) GetTo() OptMonth {
+	return s.To
+}
+
+// SetCategory sets the value of Category.
+func (s *PlanBudgetInput) SetCategory(val OptCategoryName) {
+	s.Category = val
+}
+
+// SetFrom sets the value of From.
+func (s *PlanBudgetInput) SetFrom(val OptMonth) {
+	s.From = val
+}
+
+// SetSpace sets the value of Space.
+func (s *PlanBudgetInput) SetSpace(val OptKey) {
+	s.Space = val
+}
+
+// SetTo sets the value of To.
+func (s *PlanBudgetInput) SetTo(val OptMonth) {
+	s.To = val
+}
+
+// Orçamento e realizado por mês, categoria e moeda, na visão efetiva; registros fora dos totais
+// não entram. Em erro: error.
+// Ref: #/components/schemas/PlanBudgetOutput
+type PlanBudgetOutput struct {
+	Error     OptError              `json:"error"`
+	Revisions OptRevisions          `json:"revisions"`
+	Rows      []PlanBudgetOutputRow `json:"rows"`
+}
+
+// GetError returns the value of Error.
+func (s *PlanBudgetOutput) GetError() OptError {
+	return s.Error
+}
+
+// GetRevisions returns the value of Revisions.
+func (s *PlanBudgetOutput) GetRevisions() OptRevisions {
+	return s.Revisions
+}
+
+// GetRows returns the value of Rows.
+func (s *PlanBudgetOutput) GetRows() []PlanBudgetOutputRow {
+	return s.Rows
+}
+
+// SetError sets the value of Error.
+func (s *PlanBudgetOutput) SetError(val OptError) {
+	s.Error = val
+}
+
+// SetRevisions sets the value of Revisions.
+func (s *PlanBudgetOutput) SetRevisions(val OptRevisions) {
+	s.Revisions = val
+}
+
+// SetRows sets the value of Rows.
+func (s *PlanBudgetOutput) SetRows(val []PlanBudgetOutputRow) {
+	s.Rows = val
+}
+
+// Ref: #/components/schemas/PlanBudgetOutputRow
+type PlanBudgetOutputRow struct {
+	Actual CurrencyTotal `json:"actual"`
+	// O orçamento do mês, string exata de unidades menores; null sem orçamento.
+	BudgetMinor NilString `json:"budgetMinor"`
+	// Null: registros sem categoria.
+	Category NilString `json:"category"`
+	Currency string    `json:"currency"`
+	Month    Month     `json:"month"`
+	// BudgetMinor + knownTotalMinor (gastos são negativos): o que sobra do orçamento pelos valores
+	// conhecidos; null sem orçamento. Valores desconhecidos (unknownCount) podem consumir mais.
+	RemainingMinor NilString `json:"remainingMinor"`
+	Space          Key       `json:"space"`
+}
+
+// GetActual returns the value of Actual.
+func (s *PlanBudgetOutputRow) GetActual() CurrencyTotal {
+	return s.Actual
+}
+
+// GetBudgetMinor returns the value of BudgetMinor.
+func (s *PlanBudgetOutputRow) GetBudgetMinor() NilString {
+	return s.BudgetMinor
+}
+
+// GetCategory returns the value of Category.
+func (s *PlanBudgetOutputRow) GetCategory() NilString {
+	return s.Category
+}
+
+// GetCurrency returns the value of Currency.
+func (s *PlanBudgetOutputRow) GetCurrency() string {
+	return s.Currency
+}
+
+// GetMonth returns the value of Month.
+func (s *PlanBudgetOutputRow) GetMonth() Month {
+	return s.Month
+}
+
+// GetRemainingMinor returns the value of RemainingMinor.
+func (s *PlanBudgetOutputRow) GetRemainingMinor() NilString {
+	return s.RemainingMinor
+}
+
+// GetSpace returns the value of Space.
+func (s *PlanBudgetOutputRow) GetSpace() Key {
+	return s.Space
+}
+
+// SetActual sets the value of Actual.
+func (s *PlanBudgetOutputRow) SetActual(val CurrencyTotal) {
+	s.Actual = val
+}
+
+// SetBudgetMinor sets the value of BudgetMinor.
+func (s *PlanBudgetOutputRow) SetBudgetMinor(val NilString) {
+	s.BudgetMinor = val
+}
+
+// SetCategory sets the value of Category.
+func (s *PlanBudgetOutputRow) SetCategory(val NilString) {
+	s.Category = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *PlanBudgetOutputRow) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetMonth sets the value of Month.
+func (s *PlanBudgetOutputRow) SetMonth(val Month) {
+	s.Month = val
+}
+
+// SetRemainingMinor sets the value of RemainingMinor.
+func (s *PlanBudgetOutputRow) SetRemainingMinor(val NilString) {
+	s.RemainingMinor = val
+}
+
+// SetSpace sets the value of Space.
+func (s *PlanBudgetOutputRow) SetSpace(val Key) {
+	s.Space = val
 }
 
 // Ref: #/components/schemas/PlanCategoriesInput
@@ -3107,6 +4280,1041 @@ func (s *PlanCategoriesOutputSpace) SetName(val string) {
 // SetUncategorisedCount sets the value of UncategorisedCount.
 func (s *PlanCategoriesOutputSpace) SetUncategorisedCount(val int) {
 	s.UncategorisedCount = val
+}
+
+// Ref: #/components/schemas/PlanCategorizeInput
+type PlanCategorizeInput struct {
+	// A categoria a aplicar; null tira a categoria.
+	Category         NilCategoryName     `json:"category"`
+	Confirmed        OptConfirmed        `json:"confirmed"`
+	ExpectedRevision OptExpectedRevision `json:"expectedRevision"`
+	IdempotencyKey   IdempotencyKey      `json:"idempotency_key"`
+	// Os registros a categorizar (ou use selection).
+	Ids       []RecordId   `json:"ids"`
+	Selection OptSelection `json:"selection"`
+	// O espaço onde a escrita acontece (explícito, obrigatório).
+	Space Key `json:"space"`
+}
+
+// GetCategory returns the value of Category.
+func (s *PlanCategorizeInput) GetCategory() NilCategoryName {
+	return s.Category
+}
+
+// GetConfirmed returns the value of Confirmed.
+func (s *PlanCategorizeInput) GetConfirmed() OptConfirmed {
+	return s.Confirmed
+}
+
+// GetExpectedRevision returns the value of ExpectedRevision.
+func (s *PlanCategorizeInput) GetExpectedRevision() OptExpectedRevision {
+	return s.ExpectedRevision
+}
+
+// GetIdempotencyKey returns the value of IdempotencyKey.
+func (s *PlanCategorizeInput) GetIdempotencyKey() IdempotencyKey {
+	return s.IdempotencyKey
+}
+
+// GetIds returns the value of Ids.
+func (s *PlanCategorizeInput) GetIds() []RecordId {
+	return s.Ids
+}
+
+// GetSelection returns the value of Selection.
+func (s *PlanCategorizeInput) GetSelection() OptSelection {
+	return s.Selection
+}
+
+// GetSpace returns the value of Space.
+func (s *PlanCategorizeInput) GetSpace() Key {
+	return s.Space
+}
+
+// SetCategory sets the value of Category.
+func (s *PlanCategorizeInput) SetCategory(val NilCategoryName) {
+	s.Category = val
+}
+
+// SetConfirmed sets the value of Confirmed.
+func (s *PlanCategorizeInput) SetConfirmed(val OptConfirmed) {
+	s.Confirmed = val
+}
+
+// SetExpectedRevision sets the value of ExpectedRevision.
+func (s *PlanCategorizeInput) SetExpectedRevision(val OptExpectedRevision) {
+	s.ExpectedRevision = val
+}
+
+// SetIdempotencyKey sets the value of IdempotencyKey.
+func (s *PlanCategorizeInput) SetIdempotencyKey(val IdempotencyKey) {
+	s.IdempotencyKey = val
+}
+
+// SetIds sets the value of Ids.
+func (s *PlanCategorizeInput) SetIds(val []RecordId) {
+	s.Ids = val
+}
+
+// SetSelection sets the value of Selection.
+func (s *PlanCategorizeInput) SetSelection(val OptSelection) {
+	s.Selection = val
+}
+
+// SetSpace sets the value of Space.
+func (s *PlanCategorizeInput) SetSpace(val Key) {
+	s.Space = val
+}
+
+// O resultado durável da escrita local (nada muda na instituição). Em erro: error.
+// Ref: #/components/schemas/PlanCategorizeOutput
+type PlanCategorizeOutput struct {
+	// Antes e depois de até 20 das mudanças.
+	Changes []Change `json:"changes"`
+	// Quantos registros (ou orçamentos) mudaram.
+	Count          OptInt    `json:"count"`
+	Error          OptError  `json:"error"`
+	IdempotencyKey OptString `json:"idempotencyKey"`
+	// Todos os registros (ou orçamentos) que mudaram.
+	Ids []string `json:"ids"`
+	// True quando esta resposta é o resultado durável de uma chamada anterior com a mesma chave (nada
+	// foi escrito de novo).
+	Replay OptBool `json:"replay"`
+	// A revisão do espaço depois da escrita.
+	Revision OptInt    `json:"revision"`
+	Space    OptKey    `json:"space"`
+	Tool     OptString `json:"tool"`
+}
+
+// GetChanges returns the value of Changes.
+func (s *PlanCategorizeOutput) GetChanges() []Change {
+	return s.Changes
+}
+
+// GetCount returns the value of Count.
+func (s *PlanCategorizeOutput) GetCount() OptInt {
+	return s.Count
+}
+
+// GetError returns the value of Error.
+func (s *PlanCategorizeOutput) GetError() OptError {
+	return s.Error
+}
+
+// GetIdempotencyKey returns the value of IdempotencyKey.
+func (s *PlanCategorizeOutput) GetIdempotencyKey() OptString {
+	return s.IdempotencyKey
+}
+
+// GetIds returns the value of Ids.
+func (s *PlanCategorizeOutput) GetIds() []string {
+	return s.Ids
+}
+
+// GetReplay returns the value of Replay.
+func (s *PlanCategorizeOutput) GetReplay() OptBool {
+	return s.Replay
+}
+
+// GetRevision returns the value of Revision.
+func (s *PlanCategorizeOutput) GetRevision() OptInt {
+	return s.Revision
+}
+
+// GetSpace returns the value of Space.
+func (s *PlanCategorizeOutput) GetSpace() OptKey {
+	return s.Space
+}
+
+// GetTool returns the value of Tool.
+func (s *PlanCategorizeOutput) GetTool() OptString {
+	return s.Tool
+}
+
+// SetChanges sets the value of Changes.
+func (s *PlanCategorizeOutput) SetChanges(val []Change) {
+	s.Changes = val
+}
+
+// SetCount sets the value of Count.
+func (s *PlanCategorizeOutput) SetCount(val OptInt) {
+	s.Count = val
+}
+
+// SetError sets the value of Error.
+func (s *PlanCategorizeOutput) SetError(val OptError) {
+	s.Error = val
+}
+
+// SetIdempotencyKey sets the value of IdempotencyKey.
+func (s *PlanCategorizeOutput) SetIdempotencyKey(val OptString) {
+	s.IdempotencyKey = val
+}
+
+// SetIds sets the value of Ids.
+func (s *PlanCategorizeOutput) SetIds(val []string) {
+	s.Ids = val
+}
+
+// SetReplay sets the value of Replay.
+func (s *PlanCategorizeOutput) SetReplay(val OptBool) {
+	s.Replay = val
+}
+
+// SetRevision sets the value of Revision.
+func (s *PlanCategorizeOutput) SetRevision(val OptInt) {
+	s.Revision = val
+}
+
+// SetSpace sets the value of Space.
+func (s *PlanCategorizeOutput) SetSpace(val OptKey) {
+	s.Space = val
+}
+
+// SetTool sets the value of Tool.
+func (s *PlanCategorizeOutput) SetTool(val OptString) {
+	s.Tool = val
+}
+
+// Ref: #/components/schemas/PlanDeleteRecordInput
+type PlanDeleteRecordInput struct {
+	Confirmed        OptConfirmed        `json:"confirmed"`
+	ExpectedRevision OptExpectedRevision `json:"expectedRevision"`
+	// O registro manual a apagar (manual:). Transações bancárias não são apagadas: use
+	// plan_edit_transaction com excludedFromTotals: true.
+	ID             string         `json:"id"`
+	IdempotencyKey IdempotencyKey `json:"idempotency_key"`
+	// O espaço onde a escrita acontece (explícito, obrigatório).
+	Space Key `json:"space"`
+}
+
+// GetConfirmed returns the value of Confirmed.
+func (s *PlanDeleteRecordInput) GetConfirmed() OptConfirmed {
+	return s.Confirmed
+}
+
+// GetExpectedRevision returns the value of ExpectedRevision.
+func (s *PlanDeleteRecordInput) GetExpectedRevision() OptExpectedRevision {
+	return s.ExpectedRevision
+}
+
+// GetID returns the value of ID.
+func (s *PlanDeleteRecordInput) GetID() string {
+	return s.ID
+}
+
+// GetIdempotencyKey returns the value of IdempotencyKey.
+func (s *PlanDeleteRecordInput) GetIdempotencyKey() IdempotencyKey {
+	return s.IdempotencyKey
+}
+
+// GetSpace returns the value of Space.
+func (s *PlanDeleteRecordInput) GetSpace() Key {
+	return s.Space
+}
+
+// SetConfirmed sets the value of Confirmed.
+func (s *PlanDeleteRecordInput) SetConfirmed(val OptConfirmed) {
+	s.Confirmed = val
+}
+
+// SetExpectedRevision sets the value of ExpectedRevision.
+func (s *PlanDeleteRecordInput) SetExpectedRevision(val OptExpectedRevision) {
+	s.ExpectedRevision = val
+}
+
+// SetID sets the value of ID.
+func (s *PlanDeleteRecordInput) SetID(val string) {
+	s.ID = val
+}
+
+// SetIdempotencyKey sets the value of IdempotencyKey.
+func (s *PlanDeleteRecordInput) SetIdempotencyKey(val IdempotencyKey) {
+	s.IdempotencyKey = val
+}
+
+// SetSpace sets the value of Space.
+func (s *PlanDeleteRecordInput) SetSpace(val Key) {
+	s.Space = val
+}
+
+// O resultado durável da escrita local (nada muda na instituição). Em erro: error.
+// Ref: #/components/schemas/PlanDeleteRecordOutput
+type PlanDeleteRecordOutput struct {
+	// Antes e depois de até 20 das mudanças.
+	Changes []Change `json:"changes"`
+	// Quantos registros (ou orçamentos) mudaram.
+	Count          OptInt    `json:"count"`
+	Error          OptError  `json:"error"`
+	IdempotencyKey OptString `json:"idempotencyKey"`
+	// Todos os registros (ou orçamentos) que mudaram.
+	Ids []string `json:"ids"`
+	// True quando esta resposta é o resultado durável de uma chamada anterior com a mesma chave (nada
+	// foi escrito de novo).
+	Replay OptBool `json:"replay"`
+	// A revisão do espaço depois da escrita.
+	Revision OptInt    `json:"revision"`
+	Space    OptKey    `json:"space"`
+	Tool     OptString `json:"tool"`
+}
+
+// GetChanges returns the value of Changes.
+func (s *PlanDeleteRecordOutput) GetChanges() []Change {
+	return s.Changes
+}
+
+// GetCount returns the value of Count.
+func (s *PlanDeleteRecordOutput) GetCount() OptInt {
+	return s.Count
+}
+
+// GetError returns the value of Error.
+func (s *PlanDeleteRecordOutput) GetError() OptError {
+	return s.Error
+}
+
+// GetIdempotencyKey returns the value of IdempotencyKey.
+func (s *PlanDeleteRecordOutput) GetIdempotencyKey() OptString {
+	return s.IdempotencyKey
+}
+
+// GetIds returns the value of Ids.
+func (s *PlanDeleteRecordOutput) GetIds() []string {
+	return s.Ids
+}
+
+// GetReplay returns the value of Replay.
+func (s *PlanDeleteRecordOutput) GetReplay() OptBool {
+	return s.Replay
+}
+
+// GetRevision returns the value of Revision.
+func (s *PlanDeleteRecordOutput) GetRevision() OptInt {
+	return s.Revision
+}
+
+// GetSpace returns the value of Space.
+func (s *PlanDeleteRecordOutput) GetSpace() OptKey {
+	return s.Space
+}
+
+// GetTool returns the value of Tool.
+func (s *PlanDeleteRecordOutput) GetTool() OptString {
+	return s.Tool
+}
+
+// SetChanges sets the value of Changes.
+func (s *PlanDeleteRecordOutput) SetChanges(val []Change) {
+	s.Changes = val
+}
+
+// SetCount sets the value of Count.
+func (s *PlanDeleteRecordOutput) SetCount(val OptInt) {
+	s.Count = val
+}
+
+// SetError sets the value of Error.
+func (s *PlanDeleteRecordOutput) SetError(val OptError) {
+	s.Error = val
+}
+
+// SetIdempotencyKey sets the value of IdempotencyKey.
+func (s *PlanDeleteRecordOutput) SetIdempotencyKey(val OptString) {
+	s.IdempotencyKey = val
+}
+
+// SetIds sets the value of Ids.
+func (s *PlanDeleteRecordOutput) SetIds(val []string) {
+	s.Ids = val
+}
+
+// SetReplay sets the value of Replay.
+func (s *PlanDeleteRecordOutput) SetReplay(val OptBool) {
+	s.Replay = val
+}
+
+// SetRevision sets the value of Revision.
+func (s *PlanDeleteRecordOutput) SetRevision(val OptInt) {
+	s.Revision = val
+}
+
+// SetSpace sets the value of Space.
+func (s *PlanDeleteRecordOutput) SetSpace(val OptKey) {
+	s.Space = val
+}
+
+// SetTool sets the value of Tool.
+func (s *PlanDeleteRecordOutput) SetTool(val OptString) {
+	s.Tool = val
+}
+
+// Ref: #/components/schemas/PlanEditTransactionInput
+type PlanEditTransactionInput struct {
+	// Nova categoria; null tira a categoria.
+	Category  OptNilCategoryName `json:"category"`
+	Confirmed OptConfirmed       `json:"confirmed"`
+	// Nova descrição; null volta à descrição do banco.
+	Description OptNilString `json:"description"`
+	// True: o registro fica fora dos totais (sem apagar nada).
+	ExcludedFromTotals OptBool             `json:"excludedFromTotals"`
+	ExpectedRevision   OptExpectedRevision `json:"expectedRevision"`
+	ID                 RecordId            `json:"id"`
+	IdempotencyKey     IdempotencyKey      `json:"idempotency_key"`
+	// Nota; null apaga a nota.
+	Note OptNilString `json:"note"`
+	// O espaço onde a escrita acontece (explícito, obrigatório).
+	Space Key `json:"space"`
+	// Divide o registro em partes por categoria, que somam exatamente o valor; null desfaz a divisão.
+	Splits OptNilSplitArray `json:"splits"`
+}
+
+// GetCategory returns the value of Category.
+func (s *PlanEditTransactionInput) GetCategory() OptNilCategoryName {
+	return s.Category
+}
+
+// GetConfirmed returns the value of Confirmed.
+func (s *PlanEditTransactionInput) GetConfirmed() OptConfirmed {
+	return s.Confirmed
+}
+
+// GetDescription returns the value of Description.
+func (s *PlanEditTransactionInput) GetDescription() OptNilString {
+	return s.Description
+}
+
+// GetExcludedFromTotals returns the value of ExcludedFromTotals.
+func (s *PlanEditTransactionInput) GetExcludedFromTotals() OptBool {
+	return s.ExcludedFromTotals
+}
+
+// GetExpectedRevision returns the value of ExpectedRevision.
+func (s *PlanEditTransactionInput) GetExpectedRevision() OptExpectedRevision {
+	return s.ExpectedRevision
+}
+
+// GetID returns the value of ID.
+func (s *PlanEditTransactionInput) GetID() RecordId {
+	return s.ID
+}
+
+// GetIdempotencyKey returns the value of IdempotencyKey.
+func (s *PlanEditTransactionInput) GetIdempotencyKey() IdempotencyKey {
+	return s.IdempotencyKey
+}
+
+// GetNote returns the value of Note.
+func (s *PlanEditTransactionInput) GetNote() OptNilString {
+	return s.Note
+}
+
+// GetSpace returns the value of Space.
+func (s *PlanEditTransactionInput) GetSpace() Key {
+	return s.Space
+}
+
+// GetSplits returns the value of Splits.
+func (s *PlanEditTransactionInput) GetSplits() OptNilSplitArray {
+	return s.Splits
+}
+
+// SetCategory sets the value of Category.
+func (s *PlanEditTransactionInput) SetCategory(val OptNilCategoryName) {
+	s.Category = val
+}
+
+// SetConfirmed sets the value of Confirmed.
+func (s *PlanEditTransactionInput) SetConfirmed(val OptConfirmed) {
+	s.Confirmed = val
+}
+
+// SetDescription sets the value of Description.
+func (s *PlanEditTransactionInput) SetDescription(val OptNilString) {
+	s.Description = val
+}
+
+// SetExcludedFromTotals sets the value of ExcludedFromTotals.
+func (s *PlanEditTransactionInput) SetExcludedFromTotals(val OptBool) {
+	s.ExcludedFromTotals = val
+}
+
+// SetExpectedRevision sets the value of ExpectedRevision.
+func (s *PlanEditTransactionInput) SetExpectedRevision(val OptExpectedRevision) {
+	s.ExpectedRevision = val
+}
+
+// SetID sets the value of ID.
+func (s *PlanEditTransactionInput) SetID(val RecordId) {
+	s.ID = val
+}
+
+// SetIdempotencyKey sets the value of IdempotencyKey.
+func (s *PlanEditTransactionInput) SetIdempotencyKey(val IdempotencyKey) {
+	s.IdempotencyKey = val
+}
+
+// SetNote sets the value of Note.
+func (s *PlanEditTransactionInput) SetNote(val OptNilString) {
+	s.Note = val
+}
+
+// SetSpace sets the value of Space.
+func (s *PlanEditTransactionInput) SetSpace(val Key) {
+	s.Space = val
+}
+
+// SetSplits sets the value of Splits.
+func (s *PlanEditTransactionInput) SetSplits(val OptNilSplitArray) {
+	s.Splits = val
+}
+
+// O resultado durável da escrita local (nada muda na instituição). Em erro: error.
+// Ref: #/components/schemas/PlanEditTransactionOutput
+type PlanEditTransactionOutput struct {
+	// Antes e depois de até 20 das mudanças.
+	Changes []Change `json:"changes"`
+	// Quantos registros (ou orçamentos) mudaram.
+	Count          OptInt    `json:"count"`
+	Error          OptError  `json:"error"`
+	IdempotencyKey OptString `json:"idempotencyKey"`
+	// Todos os registros (ou orçamentos) que mudaram.
+	Ids []string `json:"ids"`
+	// True quando esta resposta é o resultado durável de uma chamada anterior com a mesma chave (nada
+	// foi escrito de novo).
+	Replay OptBool `json:"replay"`
+	// A revisão do espaço depois da escrita.
+	Revision OptInt    `json:"revision"`
+	Space    OptKey    `json:"space"`
+	Tool     OptString `json:"tool"`
+}
+
+// GetChanges returns the value of Changes.
+func (s *PlanEditTransactionOutput) GetChanges() []Change {
+	return s.Changes
+}
+
+// GetCount returns the value of Count.
+func (s *PlanEditTransactionOutput) GetCount() OptInt {
+	return s.Count
+}
+
+// GetError returns the value of Error.
+func (s *PlanEditTransactionOutput) GetError() OptError {
+	return s.Error
+}
+
+// GetIdempotencyKey returns the value of IdempotencyKey.
+func (s *PlanEditTransactionOutput) GetIdempotencyKey() OptString {
+	return s.IdempotencyKey
+}
+
+// GetIds returns the value of Ids.
+func (s *PlanEditTransactionOutput) GetIds() []string {
+	return s.Ids
+}
+
+// GetReplay returns the value of Replay.
+func (s *PlanEditTransactionOutput) GetReplay() OptBool {
+	return s.Replay
+}
+
+// GetRevision returns the value of Revision.
+func (s *PlanEditTransactionOutput) GetRevision() OptInt {
+	return s.Revision
+}
+
+// GetSpace returns the value of Space.
+func (s *PlanEditTransactionOutput) GetSpace() OptKey {
+	return s.Space
+}
+
+// GetTool returns the value of Tool.
+func (s *PlanEditTransactionOutput) GetTool() OptString {
+	return s.Tool
+}
+
+// SetChanges sets the value of Changes.
+func (s *PlanEditTransactionOutput) SetChanges(val []Change) {
+	s.Changes = val
+}
+
+// SetCount sets the value of Count.
+func (s *PlanEditTransactionOutput) SetCount(val OptInt) {
+	s.Count = val
+}
+
+// SetError sets the value of Error.
+func (s *PlanEditTransactionOutput) SetError(val OptError) {
+	s.Error = val
+}
+
+// SetIdempotencyKey sets the value of IdempotencyKey.
+func (s *PlanEditTransactionOutput) SetIdempotencyKey(val OptString) {
+	s.IdempotencyKey = val
+}
+
+// SetIds sets the value of Ids.
+func (s *PlanEditTransactionOutput) SetIds(val []string) {
+	s.Ids = val
+}
+
+// SetReplay sets the value of Replay.
+func (s *PlanEditTransactionOutput) SetReplay(val OptBool) {
+	s.Replay = val
+}
+
+// SetRevision sets the value of Revision.
+func (s *PlanEditTransactionOutput) SetRevision(val OptInt) {
+	s.Revision = val
+}
+
+// SetSpace sets the value of Space.
+func (s *PlanEditTransactionOutput) SetSpace(val OptKey) {
+	s.Space = val
+}
+
+// SetTool sets the value of Tool.
+func (s *PlanEditTransactionOutput) SetTool(val OptString) {
+	s.Tool = val
+}
+
+// Ref: #/components/schemas/PlanPreviewInput
+type PlanPreviewInput struct {
+	// Os argumentos da escrita, como seriam enviados a ela (confirmed e idempotency_key podem faltar).
+	// Nada é escrito.
+	Arguments PlanPreviewInputArguments `json:"arguments"`
+	// A escrita a simular.
+	Tool PlanPreviewInputTool `json:"tool"`
+}
+
+// GetArguments returns the value of Arguments.
+func (s *PlanPreviewInput) GetArguments() PlanPreviewInputArguments {
+	return s.Arguments
+}
+
+// GetTool returns the value of Tool.
+func (s *PlanPreviewInput) GetTool() PlanPreviewInputTool {
+	return s.Tool
+}
+
+// SetArguments sets the value of Arguments.
+func (s *PlanPreviewInput) SetArguments(val PlanPreviewInputArguments) {
+	s.Arguments = val
+}
+
+// SetTool sets the value of Tool.
+func (s *PlanPreviewInput) SetTool(val PlanPreviewInputTool) {
+	s.Tool = val
+}
+
+// Os argumentos da escrita, como seriam enviados a ela (confirmed e idempotency_key podem faltar).
+// Nada é escrito.
+type PlanPreviewInputArguments struct{}
+
+// A escrita a simular.
+type PlanPreviewInputTool string
+
+const (
+	PlanPreviewInputToolPlanCategorize      PlanPreviewInputTool = "plan_categorize"
+	PlanPreviewInputToolPlanEditTransaction PlanPreviewInputTool = "plan_edit_transaction"
+	PlanPreviewInputToolPlanAddRecord       PlanPreviewInputTool = "plan_add_record"
+	PlanPreviewInputToolPlanDeleteRecord    PlanPreviewInputTool = "plan_delete_record"
+	PlanPreviewInputToolPlanSetBudget       PlanPreviewInputTool = "plan_set_budget"
+)
+
+// AllValues returns all PlanPreviewInputTool values.
+func (PlanPreviewInputTool) AllValues() []PlanPreviewInputTool {
+	return []PlanPreviewInputTool{
+		PlanPreviewInputToolPlanCategorize,
+		PlanPreviewInputToolPlanEditTransaction,
+		PlanPreviewInputToolPlanAddRecord,
+		PlanPreviewInputToolPlanDeleteRecord,
+		PlanPreviewInputToolPlanSetBudget,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s PlanPreviewInputTool) MarshalText() ([]byte, error) {
+	switch s {
+	case PlanPreviewInputToolPlanCategorize:
+		return []byte(s), nil
+	case PlanPreviewInputToolPlanEditTransaction:
+		return []byte(s), nil
+	case PlanPreviewInputToolPlanAddRecord:
+		return []byte(s), nil
+	case PlanPreviewInputToolPlanDeleteRecord:
+		return []byte(s), nil
+	case PlanPreviewInputToolPlanSetBudget:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *PlanPreviewInputTool) UnmarshalText(data []byte) error {
+	switch PlanPreviewInputTool(data) {
+	case PlanPreviewInputToolPlanCategorize:
+		*s = PlanPreviewInputToolPlanCategorize
+		return nil
+	case PlanPreviewInputToolPlanEditTransaction:
+		*s = PlanPreviewInputToolPlanEditTransaction
+		return nil
+	case PlanPreviewInputToolPlanAddRecord:
+		*s = PlanPreviewInputToolPlanAddRecord
+		return nil
+	case PlanPreviewInputToolPlanDeleteRecord:
+		*s = PlanPreviewInputToolPlanDeleteRecord
+		return nil
+	case PlanPreviewInputToolPlanSetBudget:
+		*s = PlanPreviewInputToolPlanSetBudget
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// O que a escrita mudaria, sem escrever nada. Em erro: error.
+// Ref: #/components/schemas/PlanPreviewOutput
+type PlanPreviewOutput struct {
+	// Antes e depois de até 20 das mudanças.
+	Changes []Change `json:"changes"`
+	// Quantos registros (ou orçamentos) mudariam.
+	Count OptInt   `json:"count"`
+	Error OptError `json:"error"`
+	// O limite atômico de uma escrita por seleção ou período.
+	Limit OptInt `json:"limit"`
+	// True quando a seleção passa do limite: a escrita seria recusada (SELECTION_TOO_LARGE).
+	OverLimit OptBool `json:"overLimit"`
+	// A revisão atual do espaço; passe-a como expectedRevision na escrita.
+	Revision OptInt `json:"revision"`
+	Space    OptKey `json:"space"`
+	// Subtotais por moeda dos registros afetados (nunca somando moedas diferentes); null para orçamentos.
+	Subtotals OptNilPlanPreviewOutputSubtotals `json:"subtotals"`
+	Tool      OptString                        `json:"tool"`
+}
+
+// GetChanges returns the value of Changes.
+func (s *PlanPreviewOutput) GetChanges() []Change {
+	return s.Changes
+}
+
+// GetCount returns the value of Count.
+func (s *PlanPreviewOutput) GetCount() OptInt {
+	return s.Count
+}
+
+// GetError returns the value of Error.
+func (s *PlanPreviewOutput) GetError() OptError {
+	return s.Error
+}
+
+// GetLimit returns the value of Limit.
+func (s *PlanPreviewOutput) GetLimit() OptInt {
+	return s.Limit
+}
+
+// GetOverLimit returns the value of OverLimit.
+func (s *PlanPreviewOutput) GetOverLimit() OptBool {
+	return s.OverLimit
+}
+
+// GetRevision returns the value of Revision.
+func (s *PlanPreviewOutput) GetRevision() OptInt {
+	return s.Revision
+}
+
+// GetSpace returns the value of Space.
+func (s *PlanPreviewOutput) GetSpace() OptKey {
+	return s.Space
+}
+
+// GetSubtotals returns the value of Subtotals.
+func (s *PlanPreviewOutput) GetSubtotals() OptNilPlanPreviewOutputSubtotals {
+	return s.Subtotals
+}
+
+// GetTool returns the value of Tool.
+func (s *PlanPreviewOutput) GetTool() OptString {
+	return s.Tool
+}
+
+// SetChanges sets the value of Changes.
+func (s *PlanPreviewOutput) SetChanges(val []Change) {
+	s.Changes = val
+}
+
+// SetCount sets the value of Count.
+func (s *PlanPreviewOutput) SetCount(val OptInt) {
+	s.Count = val
+}
+
+// SetError sets the value of Error.
+func (s *PlanPreviewOutput) SetError(val OptError) {
+	s.Error = val
+}
+
+// SetLimit sets the value of Limit.
+func (s *PlanPreviewOutput) SetLimit(val OptInt) {
+	s.Limit = val
+}
+
+// SetOverLimit sets the value of OverLimit.
+func (s *PlanPreviewOutput) SetOverLimit(val OptBool) {
+	s.OverLimit = val
+}
+
+// SetRevision sets the value of Revision.
+func (s *PlanPreviewOutput) SetRevision(val OptInt) {
+	s.Revision = val
+}
+
+// SetSpace sets the value of Space.
+func (s *PlanPreviewOutput) SetSpace(val OptKey) {
+	s.Space = val
+}
+
+// SetSubtotals sets the value of Subtotals.
+func (s *PlanPreviewOutput) SetSubtotals(val OptNilPlanPreviewOutputSubtotals) {
+	s.Subtotals = val
+}
+
+// SetTool sets the value of Tool.
+func (s *PlanPreviewOutput) SetTool(val OptString) {
+	s.Tool = val
+}
+
+type PlanPreviewOutputSubtotals struct {
+	After  []CurrencyTotal `json:"after"`
+	Before []CurrencyTotal `json:"before"`
+}
+
+// GetAfter returns the value of After.
+func (s *PlanPreviewOutputSubtotals) GetAfter() []CurrencyTotal {
+	return s.After
+}
+
+// GetBefore returns the value of Before.
+func (s *PlanPreviewOutputSubtotals) GetBefore() []CurrencyTotal {
+	return s.Before
+}
+
+// SetAfter sets the value of After.
+func (s *PlanPreviewOutputSubtotals) SetAfter(val []CurrencyTotal) {
+	s.After = val
+}
+
+// SetBefore sets the value of Before.
+func (s *PlanPreviewOutputSubtotals) SetBefore(val []CurrencyTotal) {
+	s.Before = val
+}
+
+// Ref: #/components/schemas/PlanSetBudgetInput
+type PlanSetBudgetInput struct {
+	// O orçamento do mês (positivo: quanto se pode gastar); null remove o orçamento dessa categoria,
+	// mês e moeda.
+	Amount NilMoney `json:"amount"`
+	// A categoria do espaço.
+	Category  CategoryName `json:"category"`
+	Confirmed OptConfirmed `json:"confirmed"`
+	// Código ISO 4217; igual a amount.currency.
+	Currency         string              `json:"currency"`
+	ExpectedRevision OptExpectedRevision `json:"expectedRevision"`
+	IdempotencyKey   IdempotencyKey      `json:"idempotency_key"`
+	// O mês do orçamento.
+	Month Month `json:"month"`
+	// O espaço onde a escrita acontece (explícito, obrigatório).
+	Space Key `json:"space"`
+}
+
+// GetAmount returns the value of Amount.
+func (s *PlanSetBudgetInput) GetAmount() NilMoney {
+	return s.Amount
+}
+
+// GetCategory returns the value of Category.
+func (s *PlanSetBudgetInput) GetCategory() CategoryName {
+	return s.Category
+}
+
+// GetConfirmed returns the value of Confirmed.
+func (s *PlanSetBudgetInput) GetConfirmed() OptConfirmed {
+	return s.Confirmed
+}
+
+// GetCurrency returns the value of Currency.
+func (s *PlanSetBudgetInput) GetCurrency() string {
+	return s.Currency
+}
+
+// GetExpectedRevision returns the value of ExpectedRevision.
+func (s *PlanSetBudgetInput) GetExpectedRevision() OptExpectedRevision {
+	return s.ExpectedRevision
+}
+
+// GetIdempotencyKey returns the value of IdempotencyKey.
+func (s *PlanSetBudgetInput) GetIdempotencyKey() IdempotencyKey {
+	return s.IdempotencyKey
+}
+
+// GetMonth returns the value of Month.
+func (s *PlanSetBudgetInput) GetMonth() Month {
+	return s.Month
+}
+
+// GetSpace returns the value of Space.
+func (s *PlanSetBudgetInput) GetSpace() Key {
+	return s.Space
+}
+
+// SetAmount sets the value of Amount.
+func (s *PlanSetBudgetInput) SetAmount(val NilMoney) {
+	s.Amount = val
+}
+
+// SetCategory sets the value of Category.
+func (s *PlanSetBudgetInput) SetCategory(val CategoryName) {
+	s.Category = val
+}
+
+// SetConfirmed sets the value of Confirmed.
+func (s *PlanSetBudgetInput) SetConfirmed(val OptConfirmed) {
+	s.Confirmed = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *PlanSetBudgetInput) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetExpectedRevision sets the value of ExpectedRevision.
+func (s *PlanSetBudgetInput) SetExpectedRevision(val OptExpectedRevision) {
+	s.ExpectedRevision = val
+}
+
+// SetIdempotencyKey sets the value of IdempotencyKey.
+func (s *PlanSetBudgetInput) SetIdempotencyKey(val IdempotencyKey) {
+	s.IdempotencyKey = val
+}
+
+// SetMonth sets the value of Month.
+func (s *PlanSetBudgetInput) SetMonth(val Month) {
+	s.Month = val
+}
+
+// SetSpace sets the value of Space.
+func (s *PlanSetBudgetInput) SetSpace(val Key) {
+	s.Space = val
+}
+
+// O resultado durável da escrita local (nada muda na instituição). Em erro: error.
+// Ref: #/components/schemas/PlanSetBudgetOutput
+type PlanSetBudgetOutput struct {
+	// Antes e depois de até 20 das mudanças.
+	Changes []Change `json:"changes"`
+	// Quantos registros (ou orçamentos) mudaram.
+	Count          OptInt    `json:"count"`
+	Error          OptError  `json:"error"`
+	IdempotencyKey OptString `json:"idempotencyKey"`
+	// Todos os registros (ou orçamentos) que mudaram.
+	Ids []string `json:"ids"`
+	// True quando esta resposta é o resultado durável de uma chamada anterior com a mesma chave (nada
+	// foi escrito de novo).
+	Replay OptBool `json:"replay"`
+	// A revisão do espaço depois da escrita.
+	Revision OptInt    `json:"revision"`
+	Space    OptKey    `json:"space"`
+	Tool     OptString `json:"tool"`
+}
+
+// GetChanges returns the value of Changes.
+func (s *PlanSetBudgetOutput) GetChanges() []Change {
+	return s.Changes
+}
+
+// GetCount returns the value of Count.
+func (s *PlanSetBudgetOutput) GetCount() OptInt {
+	return s.Count
+}
+
+// GetError returns the value of Error.
+func (s *PlanSetBudgetOutput) GetError() OptError {
+	return s.Error
+}
+
+// GetIdempotencyKey returns the value of IdempotencyKey.
+func (s *PlanSetBudgetOutput) GetIdempotencyKey() OptString {
+	return s.IdempotencyKey
+}
+
+// GetIds returns the value of Ids.
+func (s *PlanSetBudgetOutput) GetIds() []string {
+	return s.Ids
+}
+
+// GetReplay returns the value of Replay.
+func (s *PlanSetBudgetOutput) GetReplay() OptBool {
+	return s.Replay
+}
+
+// GetRevision returns the value of Revision.
+func (s *PlanSetBudgetOutput) GetRevision() OptInt {
+	return s.Revision
+}
+
+// GetSpace returns the value of Space.
+func (s *PlanSetBudgetOutput) GetSpace() OptKey {
+	return s.Space
+}
+
+// GetTool returns the value of Tool.
+func (s *PlanSetBudgetOutput) GetTool() OptString {
+	return s.Tool
+}
+
+// SetChanges sets the value of Changes.
+func (s *PlanSetBudgetOutput) SetChanges(val []Change) {
+	s.Changes = val
+}
+
+// SetCount sets the value of Count.
+func (s *PlanSetBudgetOutput) SetCount(val OptInt) {
+	s.Count = val
+}
+
+// SetError sets the value of Error.
+func (s *PlanSetBudgetOutput) SetError(val OptError) {
+	s.Error = val
+}
+
+// SetIdempotencyKey sets the value of IdempotencyKey.
+func (s *PlanSetBudgetOutput) SetIdempotencyKey(val OptString) {
+	s.IdempotencyKey = val
+}
+
+// SetIds sets the value of Ids.
+func (s *PlanSetBudgetOutput) SetIds(val []string) {
+	s.Ids = val
+}
+
+// SetReplay sets the value of Replay.
+func (s *PlanSetBudgetOutput) SetReplay(val OptBool) {
+	s.Replay = val
+}
+
+// SetRevision sets the value of Revision.
+func (s *PlanSetBudgetOutput) SetRevision(val OptInt) {
+	s.Revision = val
+}
+
+// SetSpace sets the value of Space.
+func (s *PlanSetBudgetOutput) SetSpace(val OptKey) {
+	s.Space = val
+}
+
+// SetTool sets the value of Tool.
+func (s *PlanSetBudgetOutput) SetTool(val OptString) {
+	s.Tool = val
 }
 
 // Ref: #/components/schemas/PlanTotalsInput
@@ -3967,6 +6175,8 @@ type PlanTransactionsOutputRecord struct {
 	Person NilString                          `json:"person"`
 	Source PlanTransactionsOutputRecordSource `json:"source"`
 	Space  Key                                `json:"space"`
+	// As partes de um registro dividido por categoria; null quando não dividido.
+	Splits []Split `json:"splits"`
 }
 
 // GetAccountId returns the value of AccountId.
@@ -4039,6 +6249,11 @@ func (s *PlanTransactionsOutputRecord) GetSpace() Key {
 	return s.Space
 }
 
+// GetSplits returns the value of Splits.
+func (s *PlanTransactionsOutputRecord) GetSplits() []Split {
+	return s.Splits
+}
+
 // SetAccountId sets the value of AccountId.
 func (s *PlanTransactionsOutputRecord) SetAccountId(val NilAccountId) {
 	s.AccountId = val
@@ -4107,6 +6322,11 @@ func (s *PlanTransactionsOutputRecord) SetSource(val PlanTransactionsOutputRecor
 // SetSpace sets the value of Space.
 func (s *PlanTransactionsOutputRecord) SetSpace(val Key) {
 	s.Space = val
+}
+
+// SetSplits sets the value of Splits.
+func (s *PlanTransactionsOutputRecord) SetSplits(val []Split) {
+	s.Splits = val
 }
 
 type PlanTransactionsOutputRecordSource string
@@ -4208,6 +6428,8 @@ func (s *PlanTransactionsOutputUnmatchedEditsItem) SetSpace(val Key) {
 	s.Space = val
 }
 
+type RecordId string
+
 // A revisão de cada espaço lido. Cada mudança confirmada (escrita ou importação) aumenta a
 // revisão do espaço.
 // Ref: #/components/schemas/Revisions
@@ -4220,6 +6442,254 @@ func (s *Revisions) init() Revisions {
 		*s = m
 	}
 	return m
+}
+
+// Os mesmos filtros de plan_transactions, dentro do espaço da escrita: seleciona os registros da
+// visão efetiva. Escritas por seleção ou período recusam seleções acima do limite atômico de
+// 500 registros.
+// Ref: #/components/schemas/Selection
+type Selection struct {
+	// Só estas contas.
+	Accounts []AccountId `json:"accounts"`
+	// Só os registros desta categoria.
+	Category OptCategoryName `json:"category"`
+	// Primeiro dia (data local), inclusive.
+	From OptDay `json:"from"`
+	// Só os registros desta pessoa.
+	Person OptKey             `json:"person"`
+	Source OptSelectionSource `json:"source"`
+	// Palavras que precisam aparecer todas na descrição ou na nota.
+	Text OptString `json:"text"`
+	// Último dia (data local), inclusive.
+	To OptDay `json:"to"`
+	// True: só os registros sem categoria.
+	Uncategorised OptBool `json:"uncategorised"`
+}
+
+// GetAccounts returns the value of Accounts.
+func (s *Selection) GetAccounts() []AccountId {
+	return s.Accounts
+}
+
+// GetCategory returns the value of Category.
+func (s *Selection) GetCategory() OptCategoryName {
+	return s.Category
+}
+
+// GetFrom returns the value of From.
+func (s *Selection) GetFrom() OptDay {
+	return s.From
+}
+
+// GetPerson returns the value of Person.
+func (s *Selection) GetPerson() OptKey {
+	return s.Person
+}
+
+// GetSource returns the value of Source.
+func (s *Selection) GetSource() OptSelectionSource {
+	return s.Source
+}
+
+// GetText returns the value of Text.
+func (s *Selection) GetText() OptString {
+	return s.Text
+}
+
+// GetTo returns the value of To.
+func (s *Selection) GetTo() OptDay {
+	return s.To
+}
+
+// GetUncategorised returns the value of Uncategorised.
+func (s *Selection) GetUncategorised() OptBool {
+	return s.Uncategorised
+}
+
+// SetAccounts sets the value of Accounts.
+func (s *Selection) SetAccounts(val []AccountId) {
+	s.Accounts = val
+}
+
+// SetCategory sets the value of Category.
+func (s *Selection) SetCategory(val OptCategoryName) {
+	s.Category = val
+}
+
+// SetFrom sets the value of From.
+func (s *Selection) SetFrom(val OptDay) {
+	s.From = val
+}
+
+// SetPerson sets the value of Person.
+func (s *Selection) SetPerson(val OptKey) {
+	s.Person = val
+}
+
+// SetSource sets the value of Source.
+func (s *Selection) SetSource(val OptSelectionSource) {
+	s.Source = val
+}
+
+// SetText sets the value of Text.
+func (s *Selection) SetText(val OptString) {
+	s.Text = val
+}
+
+// SetTo sets the value of To.
+func (s *Selection) SetTo(val OptDay) {
+	s.To = val
+}
+
+// SetUncategorised sets the value of Uncategorised.
+func (s *Selection) SetUncategorised(val OptBool) {
+	s.Uncategorised = val
+}
+
+type SelectionSource string
+
+const (
+	SelectionSourceBank   SelectionSource = "bank"
+	SelectionSourceManual SelectionSource = "manual"
+)
+
+// AllValues returns all SelectionSource values.
+func (SelectionSource) AllValues() []SelectionSource {
+	return []SelectionSource{
+		SelectionSourceBank,
+		SelectionSourceManual,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s SelectionSource) MarshalText() ([]byte, error) {
+	switch s {
+	case SelectionSourceBank:
+		return []byte(s), nil
+	case SelectionSourceManual:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *SelectionSource) UnmarshalText(data []byte) error {
+	switch SelectionSource(data) {
+	case SelectionSourceBank:
+		*s = SelectionSourceBank
+		return nil
+	case SelectionSourceManual:
+		*s = SelectionSourceManual
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// O estado de um registro (ou orçamento) antes ou depois da escrita.
+// Ref: #/components/schemas/Snapshot
+type Snapshot struct {
+	// Valor exato; null quando desconhecido (não é zero).
+	Amount             OptNilMoney      `json:"amount"`
+	Category           OptNilString     `json:"category"`
+	Currency           OptString        `json:"currency"`
+	Date               OptDay           `json:"date"`
+	Description        OptString        `json:"description"`
+	ExcludedFromTotals OptBool          `json:"excludedFromTotals"`
+	Month              OptMonth         `json:"month"`
+	Note               OptNilString     `json:"note"`
+	Splits             OptNilSplitArray `json:"splits"`
+}
+
+// GetAmount returns the value of Amount.
+func (s *Snapshot) GetAmount() OptNilMoney {
+	return s.Amount
+}
+
+// GetCategory returns the value of Category.
+func (s *Snapshot) GetCategory() OptNilString {
+	return s.Category
+}
+
+// GetCurrency returns the value of Currency.
+func (s *Snapshot) GetCurrency() OptString {
+	return s.Currency
+}
+
+// GetDate returns the value of Date.
+func (s *Snapshot) GetDate() OptDay {
+	return s.Date
+}
+
+// GetDescription returns the value of Description.
+func (s *Snapshot) GetDescription() OptString {
+	return s.Description
+}
+
+// GetExcludedFromTotals returns the value of ExcludedFromTotals.
+func (s *Snapshot) GetExcludedFromTotals() OptBool {
+	return s.ExcludedFromTotals
+}
+
+// GetMonth returns the value of Month.
+func (s *Snapshot) GetMonth() OptMonth {
+	return s.Month
+}
+
+// GetNote returns the value of Note.
+func (s *Snapshot) GetNote() OptNilString {
+	return s.Note
+}
+
+// GetSplits returns the value of Splits.
+func (s *Snapshot) GetSplits() OptNilSplitArray {
+	return s.Splits
+}
+
+// SetAmount sets the value of Amount.
+func (s *Snapshot) SetAmount(val OptNilMoney) {
+	s.Amount = val
+}
+
+// SetCategory sets the value of Category.
+func (s *Snapshot) SetCategory(val OptNilString) {
+	s.Category = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *Snapshot) SetCurrency(val OptString) {
+	s.Currency = val
+}
+
+// SetDate sets the value of Date.
+func (s *Snapshot) SetDate(val OptDay) {
+	s.Date = val
+}
+
+// SetDescription sets the value of Description.
+func (s *Snapshot) SetDescription(val OptString) {
+	s.Description = val
+}
+
+// SetExcludedFromTotals sets the value of ExcludedFromTotals.
+func (s *Snapshot) SetExcludedFromTotals(val OptBool) {
+	s.ExcludedFromTotals = val
+}
+
+// SetMonth sets the value of Month.
+func (s *Snapshot) SetMonth(val OptMonth) {
+	s.Month = val
+}
+
+// SetNote sets the value of Note.
+func (s *Snapshot) SetNote(val OptNilString) {
+	s.Note = val
+}
+
+// SetSplits sets the value of Splits.
+func (s *Snapshot) SetSplits(val OptNilSplitArray) {
+	s.Splits = val
 }
 
 // Ref: #/components/schemas/Space
@@ -4246,4 +6716,43 @@ func (s *Space) SetKey(val Key) {
 // SetName sets the value of Name.
 func (s *Space) SetName(val string) {
 	s.Name = val
+}
+
+// Uma parte de um registro dividido: valor exato e categoria. As partes somam exatamente o valor do
+// registro, na mesma moeda.
+// Ref: #/components/schemas/Split
+type Split struct {
+	Amount   Money           `json:"amount"`
+	Category NilCategoryName `json:"category"`
+	Note     OptNilString    `json:"note"`
+}
+
+// GetAmount returns the value of Amount.
+func (s *Split) GetAmount() Money {
+	return s.Amount
+}
+
+// GetCategory returns the value of Category.
+func (s *Split) GetCategory() NilCategoryName {
+	return s.Category
+}
+
+// GetNote returns the value of Note.
+func (s *Split) GetNote() OptNilString {
+	return s.Note
+}
+
+// SetAmount sets the value of Amount.
+func (s *Split) SetAmount(val Money) {
+	s.Amount = val
+}
+
+// SetCategory sets the value of Category.
+func (s *Split) SetCategory(val NilCategoryName) {
+	s.Category = val
+}
+
+// SetNote sets the value of Note.
+func (s *Split) SetNote(val OptNilString) {
+	s.Note = val
 }

@@ -32,12 +32,54 @@ type Handler interface {
 	//
 	// POST /tools/caderninho_transactions
 	CaderninhoTransactions(ctx context.Context, req *CaderninhoTransactionsInput) (*CaderninhoTransactionsOutput, error)
+	// PlanAddRecord implements planAddRecord operation.
+	//
+	// Calls the plan_add_record tool.
+	//
+	// POST /tools/plan_add_record
+	PlanAddRecord(ctx context.Context, req *PlanAddRecordInput) (*PlanAddRecordOutput, error)
+	// PlanBudget implements planBudget operation.
+	//
+	// Calls the plan_budget tool.
+	//
+	// POST /tools/plan_budget
+	PlanBudget(ctx context.Context, req *PlanBudgetInput) (*PlanBudgetOutput, error)
 	// PlanCategories implements planCategories operation.
 	//
 	// Calls the plan_categories tool.
 	//
 	// POST /tools/plan_categories
 	PlanCategories(ctx context.Context, req *PlanCategoriesInput) (*PlanCategoriesOutput, error)
+	// PlanCategorize implements planCategorize operation.
+	//
+	// Calls the plan_categorize tool.
+	//
+	// POST /tools/plan_categorize
+	PlanCategorize(ctx context.Context, req *PlanCategorizeInput) (*PlanCategorizeOutput, error)
+	// PlanDeleteRecord implements planDeleteRecord operation.
+	//
+	// Calls the plan_delete_record tool.
+	//
+	// POST /tools/plan_delete_record
+	PlanDeleteRecord(ctx context.Context, req *PlanDeleteRecordInput) (*PlanDeleteRecordOutput, error)
+	// PlanEditTransaction implements planEditTransaction operation.
+	//
+	// Calls the plan_edit_transaction tool.
+	//
+	// POST /tools/plan_edit_transaction
+	PlanEditTransaction(ctx context.Context, req *PlanEditTransactionInput) (*PlanEditTransactionOutput, error)
+	// PlanPreview implements planPreview operation.
+	//
+	// Calls the plan_preview tool.
+	//
+	// POST /tools/plan_preview
+	PlanPreview(ctx context.Context, req *PlanPreviewInput) (*PlanPreviewOutput, error)
+	// PlanSetBudget implements planSetBudget operation.
+	//
+	// Calls the plan_set_budget tool.
+	//
+	// POST /tools/plan_set_budget
+	PlanSetBudget(ctx context.Context, req *PlanSetBudgetInput) (*PlanSetBudgetOutput, error)
 	// PlanTotals implements planTotals operation.
 	//
 	// Calls the plan_totals tool.

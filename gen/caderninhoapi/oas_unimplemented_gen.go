@@ -49,12 +49,75 @@ func (UnimplementedHandler) CaderninhoTransactions(ctx context.Context, req *Cad
 	return r, ht.ErrNotImplemented
 }
 
+// PlanAddRecord implements planAddRecord operation.
+//
+// Calls the plan_add_record tool.
+//
+// POST /tools/plan_add_record
+func (UnimplementedHandler) PlanAddRecord(ctx context.Context, req *PlanAddRecordInput) (r *PlanAddRecordOutput, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// PlanBudget implements planBudget operation.
+//
+// Calls the plan_budget tool.
+//
+// POST /tools/plan_budget
+func (UnimplementedHandler) PlanBudget(ctx context.Context, req *PlanBudgetInput) (r *PlanBudgetOutput, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // PlanCategories implements planCategories operation.
 //
 // Calls the plan_categories tool.
 //
 // POST /tools/plan_categories
 func (UnimplementedHandler) PlanCategories(ctx context.Context, req *PlanCategoriesInput) (r *PlanCategoriesOutput, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// PlanCategorize implements planCategorize operation.
+//
+// Calls the plan_categorize tool.
+//
+// POST /tools/plan_categorize
+func (UnimplementedHandler) PlanCategorize(ctx context.Context, req *PlanCategorizeInput) (r *PlanCategorizeOutput, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// PlanDeleteRecord implements planDeleteRecord operation.
+//
+// Calls the plan_delete_record tool.
+//
+// POST /tools/plan_delete_record
+func (UnimplementedHandler) PlanDeleteRecord(ctx context.Context, req *PlanDeleteRecordInput) (r *PlanDeleteRecordOutput, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// PlanEditTransaction implements planEditTransaction operation.
+//
+// Calls the plan_edit_transaction tool.
+//
+// POST /tools/plan_edit_transaction
+func (UnimplementedHandler) PlanEditTransaction(ctx context.Context, req *PlanEditTransactionInput) (r *PlanEditTransactionOutput, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// PlanPreview implements planPreview operation.
+//
+// Calls the plan_preview tool.
+//
+// POST /tools/plan_preview
+func (UnimplementedHandler) PlanPreview(ctx context.Context, req *PlanPreviewInput) (r *PlanPreviewOutput, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// PlanSetBudget implements planSetBudget operation.
+//
+// Calls the plan_set_budget tool.
+//
+// POST /tools/plan_set_budget
+func (UnimplementedHandler) PlanSetBudget(ctx context.Context, req *PlanSetBudgetInput) (r *PlanSetBudgetOutput, _ error) {
 	return r, ht.ErrNotImplemented
 }
 

@@ -2,6 +2,7 @@ package caderninho
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -59,10 +60,12 @@ type planRecord struct {
 	Note               *string       `json:"note"`
 	ExcludedFromTotals bool          `json:"excludedFromTotals"`
 	Edited             bool          `json:"edited"`
+	Splits             []splitView   `json:"splits"` // nil (null) when not split
 
-	minor *int64 // the amount, nil when unknown
-	rank  int    // order within a day: manual (1) before bank (0)
-	num   int64  // transaction or record id
+	minor  *int64 // the amount, nil when unknown
+	dedupe string // a bank transaction's identity in its account (the edits' key)
+	rank   int    // order within a day: manual (1) before bank (0)
+	num    int64  // transaction or record id
 }
 
 // before reports whether r comes before the position (day, rank, num) in the view's order:
@@ -160,7 +163,7 @@ func (s *Service) effective(ctx context.Context, f planFilter) (*effectiveView, 
 			amount := money.Of(minor, t.Currency)
 			r := &planRecord{ID: "bank:" + strconv.FormatInt(t.ID, 10), Source: "bank", AccountID: &a.Key, Space: a.SpaceKey,
 				Person: &a.HolderKey, Date: t.Day, Amount: &amount, Currency: t.Currency, Description: bankDesc, BankDescription: &bankDesc,
-				minor: &minor, num: t.ID}
+				minor: &minor, num: t.ID, dedupe: t.DedupeKey}
 			search := t.SearchFold
 			if e, ok := edits[cadstore.EditKey{Account: a.Key, Dedupe: t.DedupeKey}]; ok {
 				r.Edited = true
@@ -168,6 +171,9 @@ func (s *Service) effective(ctx context.Context, f planFilter) (*effectiveView, 
 					r.Description = *e.Description
 				}
 				r.Category, r.Note, r.ExcludedFromTotals = e.Category, e.Note, e.Excluded
+				if r.Splits, err = decodeSplits(e.Splits); err != nil {
+					return nil, err
+				}
 				search += " " + fold.Fold(r.Description+" "+stringOr(r.Note))
 			}
 			if keep(r, search) {
@@ -203,6 +209,9 @@ func (s *Service) effective(ctx context.Context, f planFilter) (*effectiveView, 
 			if m.AmountMinor != nil {
 				amount := money.Of(*m.AmountMinor, m.Currency)
 				r.Amount = &amount
+			}
+			if r.Splits, err = decodeSplits(m.Splits); err != nil {
+				return nil, err
 			}
 			if keep(r, m.SearchFold) {
 				v.records = append(v.records, r)
@@ -277,4 +286,22 @@ func stringOr(s *string) string {
 		return ""
 	}
 	return *s
+}
+
+// splitView is one part of a split record, as stored (JSON) and as clients receive it.
+type splitView struct {
+	Amount   money.Amount `json:"amount"`
+	Category *string      `json:"category"`
+	Note     *string      `json:"note"`
+}
+
+func decodeSplits(js *string) ([]splitView, error) {
+	if js == nil {
+		return nil, nil
+	}
+	var out []splitView
+	if err := json.Unmarshal([]byte(*js), &out); err != nil {
+		return nil, fmt.Errorf("decoding stored splits: %w", err)
+	}
+	return out, nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -120,6 +121,17 @@ func planTransactionsText(out planTransactionsView, v *effectiveView, continued 
 		}
 		if r.ExcludedFromTotals {
 			extra = append(extra, "fora dos totais")
+		}
+		if len(r.Splits) > 0 {
+			var parts []string
+			for _, sp := range r.Splits {
+				c := "sem categoria"
+				if sp.Category != nil {
+					c = *sp.Category
+				}
+				parts = append(parts, c+" "+ptbr.Money(sp.Amount.AmountMinor, sp.Amount.Currency))
+			}
+			extra = append(extra, "dividido: "+strings.Join(parts, ", "))
 		}
 		where := stringOr(r.AccountID)
 		if where == "" {
@@ -242,11 +254,13 @@ func (s *Service) planTotals(ctx context.Context, _ *mcp.CallToolRequest, raw js
 		if groupBy == "" {
 			continue
 		}
-		k := groupKey(groupBy, r)
-		if groups[k] == nil {
-			groups[k] = newTally()
+		for _, part := range byCategoryParts(groupBy, r) {
+			k := groupKey(groupBy, part)
+			if groups[k] == nil {
+				groups[k] = newTally()
+			}
+			groups[k].add(part)
 		}
-		groups[k].add(r)
 	}
 	out := planTotalsView{Count: all.count, Totals: listTotals(all.totals), Excluded: listTotals(all.excluded),
 		Partial: v.partial, Coverage: v.coverage, UnmatchedEdits: v.unmatched, Revisions: v.revs}
@@ -271,6 +285,23 @@ func (s *Service) planTotals(ctx context.Context, _ *mcp.CallToolRequest, raw js
 		}
 	}
 	return mcpserver.Reply{Text: planTotalsText(out, v, f), Structured: out}, nil
+}
+
+// byCategoryParts is what a record adds to its groups: grouped by category, a split record adds
+// each part to the part's category; otherwise the record itself.
+func byCategoryParts(by string, r *planRecord) []*planRecord {
+	if by != "category" || r.Splits == nil {
+		return []*planRecord{r}
+	}
+	parts := make([]*planRecord, 0, len(r.Splits))
+	for _, sp := range r.Splits {
+		n, err := strconv.ParseInt(sp.Amount.AmountMinor, 10, 64)
+		if err != nil { // stored splits were checked on write; keep the record whole rather than guess
+			return []*planRecord{r}
+		}
+		parts = append(parts, &planRecord{Currency: r.Currency, Category: sp.Category, ExcludedFromTotals: r.ExcludedFromTotals, minor: &n})
+	}
+	return parts
 }
 
 func groupKey(by string, r *planRecord) string {

@@ -47,6 +47,12 @@ type Service struct {
 	Identity Identity
 	Log      *slog.Logger
 
+	// schemas are the tools' compiled schemas; plan_preview checks a write's arguments with them.
+	schemas *schemacheck.Set
+	// beforeCommit, when set, runs after a write's changes and before its commit; tests use it to
+	// simulate a crash mid-write.
+	beforeCommit func() error
+
 	// syncs are the import requests this process runs, so a call can wait for its own.
 	syncs sync.Map // request id -> chan struct{} closed when done
 }
@@ -65,6 +71,7 @@ func NewServer(svc *Service, opts Options) (*mcp.Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	svc.schemas = set
 	srv := mcp.NewServer(&mcp.Implementation{Name: "caderninho", Title: "Caderninho", Version: Version}, &mcp.ServerOptions{
 		Logger:       svc.Log,
 		Instructions: instructions,
@@ -82,7 +89,8 @@ func NewServer(svc *Service, opts Options) (*mcp.Server, error) {
 const instructions = "O caderninho mostra as finanças da casa. As quatro ferramentas caderninho_* preservam a visão bancária da origem: " +
 	"contas e cartões (caderninho_accounts), transações (caderninho_transactions), faturas (caderninho_bills) e o pedido de importação " +
 	"dos extratos novos (caderninho_sync). As ferramentas de planejamento usam a visão efetiva com edições e registros manuais: " +
-	"plan_transactions, plan_totals e plan_categories. O catálogo de ferramentas informa o efeito de cada chamada. Consultas e prévias leem; " +
+	"plan_transactions, plan_totals, plan_categories e plan_budget (consultas); plan_preview (prévia de uma escrita, sem escrever); " +
+	"plan_categorize, plan_edit_transaction, plan_add_record, plan_delete_record e plan_set_budget (escritas locais). O catálogo de ferramentas informa o efeito de cada chamada. Consultas e prévias leem; " +
 	"escritas alteram dados locais; caderninho_sync pede uma importação. Todas as escritas são locais. Nenhuma ferramenta paga faturas, " +
 	"envia Pix, contrata crédito ou altera um registro na instituição.\n" +
 	"Um filtro de pessoa seleciona dados para a consulta, mas não limita o acesso de um assistente autorizado: ele pode consultar " +
@@ -92,7 +100,12 @@ const instructions = "O caderninho mostra as finanças da casa. As quatro ferram
 	"Preserve contagem de desconhecidos e subtotais conhecidos. Um valor ausente não representa zero.\n" +
 	"Use o cursor com os mesmos filtros e a mesma revisão. Para totais, use uma ferramenta agregadora de toda a seleção. " +
 	"Uma página de transações não é o total do período. " +
-	"Em RESTART_REQUIRED, descarte o cursor e refaça a leitura. Não misture páginas de revisões diferentes.\n" +
+	"Em RESTART_REQUIRED, descarte o cursor e refaça a leitura. Não misture páginas de revisões diferentes. " +
+	"Escritas por seleção ou período recusam seleções acima do limite atômico de 500 registros.\n" +
+	"Toda escrita de planejamento exige o espaço explícito, confirmed: true e uma idempotency_key única para a solicitação. " +
+	"Obtenha a confirmação do proprietário antes de executar. Uma repetição com a mesma chave e os mesmos argumentos normalizados " +
+	"devolve o resultado durável anterior. Outra solicitação precisa de outra chave. Uma chave reutilizada para dados diferentes é recusada. " +
+	"Com a rede incerta após uma escrita, repita apenas a mesma operação com a mesma chave.\n" +
 	"partial, truncated, cobertura, último sucesso e dia de referência explicam limites diferentes. " +
 	"partial: false não garante dados recentes nem todo o histórico disponibilizado pelo banco."
 
@@ -101,7 +114,19 @@ var (
 	// syncAnnotations: it changes local data (imports), reaches the statement folders (open
 	// world) and is retry-safe through its idempotency key.
 	syncAnnotations = mcp.ToolAnnotations{ReadOnlyHint: false, IdempotentHint: true, OpenWorldHint: new(true), DestructiveHint: new(false)}
+	// writeAnnotations: planning writes change local data only; the idempotency key makes a
+	// repetition harmless.
+	writeAnnotations = mcp.ToolAnnotations{ReadOnlyHint: false, IdempotentHint: true, OpenWorldHint: new(false), DestructiveHint: new(false)}
+	// removeAnnotations: writes that can remove something (a manual record, a budget).
+	removeAnnotations = mcp.ToolAnnotations{ReadOnlyHint: false, IdempotentHint: true, OpenWorldHint: new(false), DestructiveHint: new(true)}
 )
+
+// writeContract is what every planning write's description repeats.
+const writeContract = " Efeito: altera só dados locais, numa transação (tudo ou nada), e aumenta a revisão do espaço; nada muda na instituição. " +
+	"Exige space, confirmed: true (obtenha a confirmação do proprietário antes de executar) e uma idempotency_key única; " +
+	"expectedRevision opcional (outra revisão atual: RESTART_REQUIRED). Repetir a mesma chave com os mesmos argumentos devolve o " +
+	"resultado durável anterior (replay: true), sem escrever de novo; com a rede incerta, repita apenas a mesma operação com a mesma chave. " +
+	"Use plan_preview antes para mostrar o que mudará."
 
 // Tools is the explicit list of caderninho tools this server answers.
 func (s *Service) Tools() []mcpserver.Tool {
@@ -175,6 +200,67 @@ func (s *Service) Tools() []mcpserver.Tool {
 				"da visão efetiva usam cada uma e quantos estão sem categoria. Use para conhecer os nomes antes de filtrar por category.",
 			Annotations: readOnly,
 			Handler:     s.planCategories,
+		},
+		{
+			Name:  "plan_budget",
+			Title: "Orçamento e realizado",
+			Description: "Consulta (só leitura; não altera nada) o orçamento e o realizado por mês, categoria e moeda na visão efetiva: " +
+				"budgetMinor, actual (knownTotalMinor, knownCount, unknownCount) e remainingMinor, strings exatas de unidades menores, " +
+				"sem somar moedas. Valores null são desconhecidos e contados à parte. Filtros: space, from/to (meses AAAA-MM), category.",
+			Annotations: readOnly,
+			Handler:     s.planBudget,
+		},
+		{
+			Name:  "plan_preview",
+			Title: "Prévia de uma escrita",
+			Description: "Prévia (só leitura; não escreve nada) do que uma escrita de planejamento mudaria: tool é a escrita e arguments os " +
+				"argumentos dela. Devolve quantos registros mudariam, uma amostra de antes e depois, subtotais por moeda, overLimit " +
+				"(seleção acima do limite atômico de 500 registros) e a revisão atual do espaço, para passar como expectedRevision.",
+			Annotations: readOnly,
+			Handler:     s.planPreview,
+		},
+		{
+			Name:  "plan_categorize",
+			Title: "Categorizar registros",
+			Description: "Escrita local: aplica uma categoria do espaço (ou null, sem categoria) aos registros da visão efetiva, por ids " +
+				"ou por selection (os filtros de plan_transactions). Escritas por seleção ou período recusam seleções acima do limite " +
+				"atômico de 500 registros (SELECTION_TOO_LARGE, nada escrito)." + writeContract,
+			Annotations: writeAnnotations,
+			Handler:     s.planCategorize,
+		},
+		{
+			Name:  "plan_edit_transaction",
+			Title: "Editar um registro",
+			Description: "Escrita local: edita um registro da visão efetiva (transação bancária ou registro manual): category, description, " +
+				"note, excludedFromTotals e splits (partes por categoria que somam exatamente o valor). A transação do banco não é alterada: " +
+				"a edição fica numa camada própria e sobrevive a novas importações." + writeContract,
+			Annotations: writeAnnotations,
+			Handler:     s.planEditTransaction,
+		},
+		{
+			Name:  "plan_add_record",
+			Title: "Adicionar registro manual",
+			Description: "Escrita local: adiciona um registro manual (dinheiro, uma conta fora dos extratos) ao espaço: day, amount " +
+				"{amountMinor, currency} ou null quando o valor é desconhecido (não é zero), currency, description e, opcionais, person, " +
+				"account, category, note, excludedFromTotals." + writeContract,
+			Annotations: writeAnnotations,
+			Handler:     s.planAddRecord,
+		},
+		{
+			Name:  "plan_delete_record",
+			Title: "Apagar registro manual",
+			Description: "Escrita local: apaga um registro manual (manual:<id>). Transações bancárias não são apagadas: para tirá-las dos " +
+				"totais, use plan_edit_transaction com excludedFromTotals: true." + writeContract,
+			Annotations: removeAnnotations,
+			Handler:     s.planDeleteRecord,
+		},
+		{
+			Name:  "plan_set_budget",
+			Title: "Definir orçamento",
+			Description: "Escrita local: define o orçamento de um mês para uma categoria do espaço, numa moeda (amount {amountMinor, currency}); " +
+				"amount null remove esse orçamento. Compare com o realizado em plan_budget." + writeContract,
+			Annotations: removeAnnotations,
+			Handler:     s.planSetBudget,
 		},
 	}
 }

@@ -63,11 +63,12 @@ type Edit struct {
 	Description *string
 	Note        *string
 	Excluded    bool
+	Splits      *string // JSON, nil when not split
 }
 
 // Edits returns every edit by the identity of its transaction.
 func (s *Store) Edits(ctx context.Context) (map[EditKey]Edit, error) {
-	rows, err := s.db.SQL().QueryContext(ctx, "SELECT account_key, dedupe_key, space_key, category, description, note, excluded FROM cad_edits")
+	rows, err := s.db.SQL().QueryContext(ctx, "SELECT account_key, dedupe_key, space_key, category, description, note, excluded, splits FROM cad_edits")
 	if err != nil {
 		return nil, fmt.Errorf("reading edits: %w", err)
 	}
@@ -77,7 +78,7 @@ func (s *Store) Edits(ctx context.Context) (map[EditKey]Edit, error) {
 		var k EditKey
 		var e Edit
 		var excluded int
-		if err := rows.Scan(&k.Account, &k.Dedupe, &e.Space, &e.Category, &e.Description, &e.Note, &excluded); err != nil {
+		if err := rows.Scan(&k.Account, &k.Dedupe, &e.Space, &e.Category, &e.Description, &e.Note, &excluded, &e.Splits); err != nil {
 			return nil, fmt.Errorf("reading edits: %w", err)
 		}
 		e.Excluded = excluded != 0
@@ -100,6 +101,7 @@ type Record struct {
 	Category    *string
 	Note        *string
 	Excluded    bool
+	Splits      *string // JSON, nil when not split
 }
 
 // Records returns the manual records within the inclusive days ("" = open).
@@ -112,7 +114,7 @@ func (s *Store) Records(ctx context.Context, from, to string) ([]Record, error) 
 	if to != "" {
 		where, args = append(where, "record_day <= ?"), append(args, to)
 	}
-	q := `SELECT id, space_key, person_key, account_key, record_day, amount_minor, currency, description, search_fold, category, note, excluded
+	q := `SELECT id, space_key, person_key, account_key, record_day, amount_minor, currency, description, search_fold, category, note, excluded, splits
 		FROM cad_records WHERE ` + strings.Join(where, " AND ")
 	rows, err := s.db.SQL().QueryContext(ctx, s.q(q), args...)
 	if err != nil {
@@ -124,7 +126,7 @@ func (s *Store) Records(ctx context.Context, from, to string) ([]Record, error) 
 		var r Record
 		var excluded int
 		if err := rows.Scan(&r.ID, &r.Space, &r.Person, &r.Account, &r.Day, &r.AmountMinor, &r.Currency, &r.Description, &r.SearchFold,
-			&r.Category, &r.Note, &excluded); err != nil {
+			&r.Category, &r.Note, &excluded, &r.Splits); err != nil {
 			return nil, fmt.Errorf("reading records: %w", err)
 		}
 		r.Excluded = excluded != 0

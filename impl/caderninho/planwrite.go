@@ -1,0 +1,591 @@
+package caderninho
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/lumo-caderninho/mcp/gen/caderninhoapi"
+	"github.com/lumo-caderninho/mcp/impl/cadstore"
+	"github.com/lumo-caderninho/mcp/impl/fold"
+	"github.com/lumo-caderninho/mcp/impl/mcpserver"
+	"github.com/lumo-caderninho/mcp/impl/money"
+	"github.com/lumo-caderninho/mcp/impl/ptbr"
+)
+
+// recordSnapshot is a record before or after a write.
+type recordSnapshot struct {
+	Date               string        `json:"date"`
+	Amount             *money.Amount `json:"amount"`
+	Currency           string        `json:"currency"`
+	Description        string        `json:"description"`
+	Category           *string       `json:"category"`
+	Note               *string       `json:"note"`
+	ExcludedFromTotals bool          `json:"excludedFromTotals"`
+	Splits             []splitView   `json:"splits"`
+}
+
+// budgetSnapshot is a budget before or after a write.
+type budgetSnapshot struct {
+	Month    string       `json:"month"`
+	Category string       `json:"category"`
+	Currency string       `json:"currency"`
+	Amount   money.Amount `json:"amount"`
+}
+
+func snapshotOf(r *planRecord) *recordSnapshot {
+	return &recordSnapshot{Date: r.Date, Amount: r.Amount, Currency: r.Currency, Description: r.Description, Category: r.Category,
+		Note: r.Note, ExcludedFromTotals: r.ExcludedFromTotals, Splits: r.Splits}
+}
+
+// recordChange pairs a record with its state after the write (nil: removed).
+func recordChange(before, after *planRecord) *change {
+	c := &change{beforeRec: before, afterRec: after}
+	if before != nil {
+		c.ID, c.Before = before.ID, snapshotOf(before)
+	}
+	if after != nil {
+		c.ID, c.After = after.ID, snapshotOf(after)
+	}
+	return c
+}
+
+// changeText says what changed, field by field.
+func changeText(c *change) string {
+	b, a := c.Before, c.After
+	switch {
+	case b == nil:
+		return c.ID + ": criado (" + describeSnapshot(a) + ")"
+	case a == nil:
+		return c.ID + ": removido (era " + describeSnapshot(b) + ")"
+	}
+	if bb, ok := b.(*budgetSnapshot); ok {
+		ab := a.(*budgetSnapshot)
+		return c.ID + ": orçamento " + ptbr.Money(bb.Amount.AmountMinor, bb.Currency) + " → " + ptbr.Money(ab.Amount.AmountMinor, ab.Currency)
+	}
+	br, ar := b.(*recordSnapshot), a.(*recordSnapshot)
+	var diffs []string
+	opt := func(p *string) string {
+		if p == nil {
+			return "(nenhuma)"
+		}
+		return *p
+	}
+	if opt(br.Category) != opt(ar.Category) {
+		diffs = append(diffs, "categoria "+opt(br.Category)+" → "+opt(ar.Category))
+	}
+	if br.Description != ar.Description {
+		diffs = append(diffs, "descrição "+br.Description+" → "+ar.Description)
+	}
+	if opt(br.Note) != opt(ar.Note) {
+		diffs = append(diffs, "nota "+opt(br.Note)+" → "+opt(ar.Note))
+	}
+	if br.ExcludedFromTotals != ar.ExcludedFromTotals {
+		if ar.ExcludedFromTotals {
+			diffs = append(diffs, "fica fora dos totais")
+		} else {
+			diffs = append(diffs, "volta aos totais")
+		}
+	}
+	if len(br.Splits) != len(ar.Splits) || !slices.EqualFunc(br.Splits, ar.Splits, func(x, y splitView) bool {
+		return x.Amount == y.Amount && opt(x.Category) == opt(y.Category) && opt(x.Note) == opt(y.Note)
+	}) {
+		if ar.Splits == nil {
+			diffs = append(diffs, "divisão desfeita")
+		} else {
+			diffs = append(diffs, "dividido em "+ptbr.Count(len(ar.Splits), "parte", "partes"))
+		}
+	}
+	if len(diffs) == 0 {
+		diffs = append(diffs, "sem mudança de valor")
+	}
+	return c.ID + " (" + br.Description + "): " + strings.Join(diffs, "; ")
+}
+
+func describeSnapshot(s any) string {
+	switch v := s.(type) {
+	case *budgetSnapshot:
+		return fmt.Sprintf("orçamento %s de %s em %s", ptbr.Money(v.Amount.AmountMinor, v.Currency), v.Category, v.Month)
+	case *recordSnapshot:
+		amount := "valor desconhecido (" + v.Currency + ")"
+		if v.Amount != nil {
+			amount = ptbr.Money(v.Amount.AmountMinor, v.Amount.Currency)
+		}
+		return fmt.Sprintf("%s %s %s", ptbr.Day(v.Date), amount, v.Description)
+	}
+	return ""
+}
+
+// spaceView reads the effective view of one space for a write: NOT_FOUND for an unknown space.
+func (s *Service) spaceView(ctx context.Context, f planFilter) (*effectiveView, int64, error) {
+	v, err := s.effective(ctx, f)
+	if err != nil {
+		return nil, 0, err
+	}
+	rev, ok := v.revs[f.sel.Space]
+	if !ok {
+		return nil, 0, notFound(fmt.Sprintf("space: o espaço %q não existe nesta instalação.", f.sel.Space))
+	}
+	return v, rev, nil
+}
+
+// spaceRevision is a space's revision, read before anything else of the plan.
+func (s *Service) spaceRevision(ctx context.Context, space string) (*readContext, int64, error) {
+	rc, err := s.readContext(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	sp, ok := rc.spaces[space]
+	if !ok {
+		return nil, 0, notFound(fmt.Sprintf("space: o espaço %q não existe nesta instalação.", space), "Espaços: "+strings.Join(sortedKeys(rc.spaces), ", ")+".")
+	}
+	return rc, sp.Revision, nil
+}
+
+// spaceCategory finds a category of the space (accent and case-insensitive) and returns its
+// name as the installation writes it.
+func (s *Service) spaceCategory(ctx context.Context, space, field, name string) (string, error) {
+	cats, err := s.Store.Categories(ctx)
+	if err != nil {
+		return "", err
+	}
+	for _, c := range cats[space] {
+		if fold.Fold(c) == fold.Fold(name) {
+			return c, nil
+		}
+	}
+	return "", invalidFilter(fmt.Sprintf("%s: %q não é uma categoria do espaço %s.", field, name, space),
+		"Categorias: "+strings.Join(cats[space], ", ")+".", "Use plan_categories para ver as categorias de cada espaço.")
+}
+
+func (s *Service) optCategory(ctx context.Context, space, field string, c caderninhoapi.NilCategoryName) (*string, error) {
+	if c.Null {
+		return nil, nil
+	}
+	name, err := s.spaceCategory(ctx, space, field, string(c.Value))
+	return &name, err
+}
+
+// parseMoney reads an exact amount of currency; field names it in errors.
+func parseMoney(field string, m caderninhoapi.Money, currency string) (int64, error) {
+	if m.Currency != currency {
+		return 0, invalidFilter(fmt.Sprintf("%s.currency: %s difere de currency (%s); use a mesma moeda.", field, m.Currency, currency))
+	}
+	n, err := strconv.ParseInt(m.AmountMinor, 10, 64)
+	if err != nil {
+		return 0, invalidFilter(fmt.Sprintf("%s.amountMinor: %q está fora do intervalo aceito (de -9223372036854775808 a 9223372036854775807 unidades menores).",
+			field, m.AmountMinor))
+	}
+	return n, nil
+}
+
+func checkCurrency(field, c string) error {
+	if _, ok := money.Exponent(c); !ok {
+		return invalidFilter(fmt.Sprintf("%s: %q não é um código de moeda ISO 4217 conhecido.", field, c))
+	}
+	return nil
+}
+
+func clone(r *planRecord) *planRecord {
+	c := *r
+	return &c
+}
+
+// ---- plan_categorize
+
+func (s *Service) planCategorizePlan(ctx context.Context, args *caderninhoapi.PlanCategorizeInput) (*planned, error) {
+	space := string(args.Space)
+	sel, hasSel := args.Selection.Get()
+	switch {
+	case len(args.Ids) == 0 && !hasSel:
+		return nil, invalidFilter("ids ou selection: informe os registros a categorizar, por ids ou por selection.")
+	case len(args.Ids) > 0 && hasSel:
+		return nil, invalidFilter("ids e selection se excluem: use um dos dois.")
+	}
+	f := planFilter{sel: selection{Space: space}}
+	if hasSel {
+		var err error
+		cat := caderninhoapi.OptString{}
+		if c, ok := sel.Category.Get(); ok {
+			cat = caderninhoapi.NewOptString(string(c))
+		}
+		f, err = planFilterOf(caderninhoapi.NewOptKey(args.Space), sel.Person, sel.Accounts, sel.From, sel.To, cat,
+			sel.Uncategorised, string(sel.Source.Or("")), sel.Text.Or(""))
+		if err != nil {
+			return nil, err
+		}
+	}
+	if _, _, err := s.spaceRevision(ctx, space); err != nil {
+		return nil, err
+	}
+	target, err := s.optCategory(ctx, space, "category", args.Category)
+	if err != nil {
+		return nil, err
+	}
+	v, rev, err := s.spaceView(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	recs := v.records
+	if !hasSel {
+		if recs, err = byIDs(v.records, args.Ids, space); err != nil {
+			return nil, err
+		}
+	}
+	p := &planned{tool: "plan_categorize", space: space, revision: rev, bySelection: hasSel}
+	var afters []*planRecord
+	for _, r := range recs {
+		a := clone(r)
+		a.Category = target
+		afters = append(afters, a)
+		p.changes = append(p.changes, recordChange(r, a))
+	}
+	p.apply = func(ctx context.Context, w *cadstore.WriteTx) error {
+		for _, a := range afters {
+			if err := putRecord(ctx, w, a); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return p, nil
+}
+
+func byIDs(recs []*planRecord, ids []caderninhoapi.RecordId, space string) ([]*planRecord, error) {
+	index := map[string]*planRecord{}
+	for _, r := range recs {
+		index[r.ID] = r
+	}
+	var out []*planRecord
+	var missing []string
+	for _, id := range ids {
+		if r, ok := index[string(id)]; ok {
+			out = append(out, r)
+		} else {
+			missing = append(missing, string(id))
+		}
+	}
+	if len(missing) > 0 {
+		return nil, notFound(fmt.Sprintf("ids: %s não %s na visão efetiva do espaço %s. Nada foi escrito.", strings.Join(missing, ", "),
+			map[bool]string{true: "está", false: "estão"}[len(missing) == 1], space), "Use plan_transactions com space "+space+" para ver os ids.")
+	}
+	return out, nil
+}
+
+// putRecord writes a record's editable state: the edit layer of a bank transaction, or the
+// manual record itself.
+func putRecord(ctx context.Context, w *cadstore.WriteTx, r *planRecord) error {
+	var splits *string
+	if r.Splits != nil {
+		b, err := json.Marshal(r.Splits)
+		if err != nil {
+			return err
+		}
+		js := string(b)
+		splits = &js
+	}
+	if r.Source == "bank" {
+		var desc *string
+		if r.BankDescription == nil || r.Description != *r.BankDescription {
+			desc = &r.Description
+		}
+		return w.PutEdit(ctx, cadstore.EditRow{Key: cadstore.EditKey{Account: *r.AccountID, Dedupe: r.dedupe}, Space: r.Space,
+			Category: r.Category, Description: desc, Note: r.Note, Excluded: r.ExcludedFromTotals, Splits: splits})
+	}
+	return w.UpdateRecord(ctx, cadstore.Record{ID: r.num, Space: r.Space, Description: r.Description,
+		SearchFold: fold.Fold(r.Description + " " + stringOr(r.Note)), Category: r.Category, Note: r.Note, Excluded: r.ExcludedFromTotals,
+		Splits: splits})
+}
+
+// ---- plan_edit_transaction
+
+func (s *Service) planEditPlan(ctx context.Context, args *caderninhoapi.PlanEditTransactionInput) (*planned, error) {
+	space := string(args.Space)
+	if _, _, err := s.spaceRevision(ctx, space); err != nil {
+		return nil, err
+	}
+	v, rev, err := s.spaceView(ctx, planFilter{sel: selection{Space: space}})
+	if err != nil {
+		return nil, err
+	}
+	recs, err := byIDs(v.records, []caderninhoapi.RecordId{args.ID}, space)
+	if err != nil {
+		return nil, err
+	}
+	r := recs[0]
+	a := clone(r)
+	if c, ok := args.Category.Get(); ok || args.Category.Null {
+		if a.Category, err = s.optCategory(ctx, space, "category", caderninhoapi.NilCategoryName{Value: c, Null: args.Category.Null}); err != nil {
+			return nil, err
+		}
+	}
+	if args.Description.Set {
+		switch {
+		case !args.Description.Null:
+			if a.Description = strings.TrimSpace(args.Description.Value); a.Description == "" {
+				return nil, invalidFilter("description: o texto está em branco; envie uma descrição, ou null para voltar à do banco.")
+			}
+		case r.Source == "bank":
+			a.Description = *r.BankDescription
+		default:
+			return nil, invalidFilter("description: um registro manual precisa de descrição; envie o novo texto em vez de null.")
+		}
+	}
+	if args.Note.Set {
+		a.Note = nil
+		if !args.Note.Null {
+			a.Note = &args.Note.Value
+		}
+	}
+	if x, ok := args.ExcludedFromTotals.Get(); ok {
+		a.ExcludedFromTotals = x
+	}
+	if args.Splits.Set {
+		a.Splits = nil
+		if !args.Splits.Null {
+			if a.Splits, err = s.checkSplits(ctx, r, args.Splits.Value); err != nil {
+				return nil, err
+			}
+		}
+	}
+	p := &planned{tool: "plan_edit_transaction", space: space, revision: rev, changes: []*change{recordChange(r, a)}}
+	p.apply = func(ctx context.Context, w *cadstore.WriteTx) error { return putRecord(ctx, w, a) }
+	return p, nil
+}
+
+// checkSplits accepts parts in the record's currency summing exactly to its known amount.
+func (s *Service) checkSplits(ctx context.Context, r *planRecord, parts []caderninhoapi.Split) ([]splitView, error) {
+	if r.minor == nil {
+		return nil, invalidFilter("splits: o valor deste registro é desconhecido (null); só um valor conhecido pode ser dividido.")
+	}
+	sum := new(big.Int)
+	var out []splitView
+	for i, sp := range parts {
+		field := fmt.Sprintf("splits[%d].amount", i)
+		n, err := parseMoney(field, sp.Amount, r.Currency)
+		if err != nil {
+			return nil, err
+		}
+		sum.Add(sum, big.NewInt(n))
+		cat, err := s.optCategory(ctx, r.Space, fmt.Sprintf("splits[%d].category", i), sp.Category)
+		if err != nil {
+			return nil, err
+		}
+		v := splitView{Amount: money.Of(n, r.Currency), Category: cat}
+		if note, ok := sp.Note.Get(); ok {
+			v.Note = &note
+		}
+		out = append(out, v)
+	}
+	if sum.Cmp(big.NewInt(*r.minor)) != 0 {
+		return nil, invalidFilter(fmt.Sprintf("splits: as partes somam %s, mas o registro vale %s; as partes precisam somar exatamente o valor.",
+			ptbr.Money(sum.String(), r.Currency), ptbr.Money(strconv.FormatInt(*r.minor, 10), r.Currency)))
+	}
+	return out, nil
+}
+
+// ---- plan_add_record
+
+func (s *Service) planAddPlan(ctx context.Context, args *caderninhoapi.PlanAddRecordInput) (*planned, error) {
+	space := string(args.Space)
+	rc, rev, err := s.spaceRevision(ctx, space)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkCurrency("currency", args.Currency); err != nil {
+		return nil, err
+	}
+	rec := cadstore.Record{Space: space, Day: time.Time(args.Day).Format("2006-01-02"), Currency: args.Currency,
+		Description: strings.TrimSpace(args.Description), Excluded: args.ExcludedFromTotals.Or(false)}
+	if rec.Description == "" {
+		return nil, invalidFilter("description: o texto está em branco; descreva o registro (por exemplo, \"Feira em dinheiro\").")
+	}
+	if !args.Amount.Null {
+		n, err := parseMoney("amount", args.Amount.Value, args.Currency)
+		if err != nil {
+			return nil, err
+		}
+		rec.AmountMinor = &n
+	}
+	if p, ok := args.Person.Get(); ok {
+		if _, known := rc.people[string(p)]; !known {
+			return nil, notFound(fmt.Sprintf("person: %q não é uma pessoa desta instalação.", string(p)), "Pessoas: "+strings.Join(sortedKeys(rc.people), ", ")+".")
+		}
+		k := string(p)
+		rec.Person = &k
+	}
+	if acc, ok := args.Account.Get(); ok {
+		accounts, err := s.Store.Accounts(ctx, cadstore.AccountFilter{})
+		if err != nil {
+			return nil, err
+		}
+		i := slices.IndexFunc(accounts, func(a *cadstore.Account) bool { return a.Key == string(acc) })
+		if i < 0 || accounts[i].SpaceKey != space {
+			return nil, notFound(fmt.Sprintf("account: a conta %q não existe no espaço %s.", string(acc), space), "Use caderninho_accounts com space "+space+".")
+		}
+		k := string(acc)
+		rec.Account = &k
+	}
+	if c, ok := args.Category.Get(); ok {
+		name, err := s.spaceCategory(ctx, space, "category", string(c))
+		if err != nil {
+			return nil, err
+		}
+		rec.Category = &name
+	}
+	if n, ok := args.Note.Get(); ok {
+		rec.Note = &n
+	}
+	rec.SearchFold = fold.Fold(rec.Description + " " + stringOr(rec.Note))
+	after := &planRecord{ID: "manual:novo", Source: "manual", AccountID: rec.Account, Space: space, Person: rec.Person, Date: rec.Day,
+		Currency: rec.Currency, Description: rec.Description, Category: rec.Category, Note: rec.Note, ExcludedFromTotals: rec.Excluded,
+		minor: rec.AmountMinor}
+	if rec.AmountMinor != nil {
+		a := money.Of(*rec.AmountMinor, rec.Currency)
+		after.Amount = &a
+	}
+	c := recordChange(nil, after)
+	p := &planned{tool: "plan_add_record", space: space, revision: rev, changes: []*change{c}}
+	p.apply = func(ctx context.Context, w *cadstore.WriteTx) error {
+		id, err := w.AddRecord(ctx, rec)
+		if err == nil {
+			c.ID = "manual:" + strconv.FormatInt(id, 10)
+		}
+		return err
+	}
+	return p, nil
+}
+
+// ---- plan_delete_record
+
+func (s *Service) planDeletePlan(ctx context.Context, args *caderninhoapi.PlanDeleteRecordInput) (*planned, error) {
+	space := string(args.Space)
+	if strings.HasPrefix(args.ID, "bank:") {
+		return nil, invalidFilter(fmt.Sprintf("id: %s é uma transação bancária; só registros manuais (manual:…) podem ser apagados. Nada foi escrito.", args.ID),
+			"Para tirá-la dos totais sem apagar nada, use plan_edit_transaction com excludedFromTotals: true.")
+	}
+	if _, _, err := s.spaceRevision(ctx, space); err != nil {
+		return nil, err
+	}
+	v, rev, err := s.spaceView(ctx, planFilter{sel: selection{Space: space}, source: "manual"})
+	if err != nil {
+		return nil, err
+	}
+	recs, err := byIDs(v.records, []caderninhoapi.RecordId{caderninhoapi.RecordId(args.ID)}, space)
+	if err != nil {
+		return nil, err
+	}
+	r := recs[0]
+	p := &planned{tool: "plan_delete_record", space: space, revision: rev, changes: []*change{recordChange(r, nil)}}
+	p.apply = func(ctx context.Context, w *cadstore.WriteTx) error { return w.DeleteRecord(ctx, space, r.num) }
+	return p, nil
+}
+
+// ---- plan_set_budget
+
+func (s *Service) planSetBudgetPlan(ctx context.Context, args *caderninhoapi.PlanSetBudgetInput) (*planned, error) {
+	space := string(args.Space)
+	_, rev, err := s.spaceRevision(ctx, space)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkCurrency("currency", args.Currency); err != nil {
+		return nil, err
+	}
+	cat, err := s.spaceCategory(ctx, space, "category", string(args.Category))
+	if err != nil {
+		return nil, err
+	}
+	b := cadstore.Budget{Space: space, Month: string(args.Month), Category: cat, Currency: args.Currency}
+	if !args.Amount.Null {
+		if b.AmountMinor, err = parseMoney("amount", args.Amount.Value, args.Currency); err != nil {
+			return nil, err
+		}
+	}
+	budgets, err := s.Store.Budgets(ctx)
+	if err != nil {
+		return nil, err
+	}
+	c := &change{ID: "budget:" + space + ":" + b.Month + ":" + cat + ":" + b.Currency}
+	for _, old := range budgets {
+		if old.Space == space && old.Month == b.Month && old.Category == cat && old.Currency == b.Currency {
+			c.Before = &budgetSnapshot{Month: old.Month, Category: old.Category, Currency: old.Currency, Amount: money.Of(old.AmountMinor, old.Currency)}
+		}
+	}
+	if !args.Amount.Null {
+		c.After = &budgetSnapshot{Month: b.Month, Category: cat, Currency: b.Currency, Amount: money.Of(b.AmountMinor, b.Currency)}
+	}
+	p := &planned{tool: "plan_set_budget", space: space, revision: rev}
+	if c.Before != nil || c.After != nil {
+		p.changes = []*change{c}
+	}
+	p.apply = func(ctx context.Context, w *cadstore.WriteTx) error { return w.SetBudget(ctx, b, args.Amount.Null) }
+	return p, nil
+}
+
+// ---- handlers
+
+func optRevision(o caderninhoapi.OptExpectedRevision) *int64 {
+	if v, ok := o.Get(); ok {
+		n := int64(v)
+		return &n
+	}
+	return nil
+}
+
+func (s *Service) planCategorize(ctx context.Context, _ *mcp.CallToolRequest, raw json.RawMessage) (mcpserver.Reply, error) {
+	var args caderninhoapi.PlanCategorizeInput
+	if err := decode(raw, &args); err != nil {
+		return mcpserver.Reply{}, err
+	}
+	return s.write(ctx, "plan_categorize", raw, writeArgs{space: string(args.Space), confirmed: bool(args.Confirmed.Or(false)),
+		key: string(args.IdempotencyKey), expectedRevision: optRevision(args.ExpectedRevision)},
+		func(ctx context.Context) (*planned, error) { return s.planCategorizePlan(ctx, &args) })
+}
+
+func (s *Service) planEditTransaction(ctx context.Context, _ *mcp.CallToolRequest, raw json.RawMessage) (mcpserver.Reply, error) {
+	var args caderninhoapi.PlanEditTransactionInput
+	if err := decode(raw, &args); err != nil {
+		return mcpserver.Reply{}, err
+	}
+	return s.write(ctx, "plan_edit_transaction", raw, writeArgs{space: string(args.Space), confirmed: bool(args.Confirmed.Or(false)),
+		key: string(args.IdempotencyKey), expectedRevision: optRevision(args.ExpectedRevision)},
+		func(ctx context.Context) (*planned, error) { return s.planEditPlan(ctx, &args) })
+}
+
+func (s *Service) planAddRecord(ctx context.Context, _ *mcp.CallToolRequest, raw json.RawMessage) (mcpserver.Reply, error) {
+	var args caderninhoapi.PlanAddRecordInput
+	if err := decode(raw, &args); err != nil {
+		return mcpserver.Reply{}, err
+	}
+	return s.write(ctx, "plan_add_record", raw, writeArgs{space: string(args.Space), confirmed: bool(args.Confirmed.Or(false)),
+		key: string(args.IdempotencyKey), expectedRevision: optRevision(args.ExpectedRevision)},
+		func(ctx context.Context) (*planned, error) { return s.planAddPlan(ctx, &args) })
+}
+
+func (s *Service) planDeleteRecord(ctx context.Context, _ *mcp.CallToolRequest, raw json.RawMessage) (mcpserver.Reply, error) {
+	var args caderninhoapi.PlanDeleteRecordInput
+	if err := decode(raw, &args); err != nil {
+		return mcpserver.Reply{}, err
+	}
+	return s.write(ctx, "plan_delete_record", raw, writeArgs{space: string(args.Space), confirmed: bool(args.Confirmed.Or(false)),
+		key: string(args.IdempotencyKey), expectedRevision: optRevision(args.ExpectedRevision)},
+		func(ctx context.Context) (*planned, error) { return s.planDeletePlan(ctx, &args) })
+}
+
+func (s *Service) planSetBudget(ctx context.Context, _ *mcp.CallToolRequest, raw json.RawMessage) (mcpserver.Reply, error) {
+	var args caderninhoapi.PlanSetBudgetInput
+	if err := decode(raw, &args); err != nil {
+		return mcpserver.Reply{}, err
+	}
+	return s.write(ctx, "plan_set_budget", raw, writeArgs{space: string(args.Space), confirmed: bool(args.Confirmed.Or(false)),
+		key: string(args.IdempotencyKey), expectedRevision: optRevision(args.ExpectedRevision)},
+		func(ctx context.Context) (*planned, error) { return s.planSetBudgetPlan(ctx, &args) })
+}

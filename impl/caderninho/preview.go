@@ -1,0 +1,139 @@
+package caderninho
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/lumo-caderninho/mcp/gen/caderninhoapi"
+	"github.com/lumo-caderninho/mcp/impl/mcpserver"
+	"github.com/lumo-caderninho/mcp/impl/ptbr"
+)
+
+type subtotalsView struct {
+	Before []currencyTotal `json:"before"`
+	After  []currencyTotal `json:"after"`
+}
+
+type previewView struct {
+	Tool      string         `json:"tool"`
+	Space     string         `json:"space"`
+	Count     int            `json:"count"`
+	Limit     int            `json:"limit"`
+	OverLimit bool           `json:"overLimit"`
+	Revision  int64          `json:"revision"`
+	Subtotals *subtotalsView `json:"subtotals"`
+	Changes   []*change      `json:"changes"`
+}
+
+// previewPlanner decodes a write's arguments and plans it; the same functions the writes use.
+func (s *Service) previewPlanner(tool string, raw json.RawMessage) (func(context.Context) (*planned, error), error) {
+	switch tool {
+	case "plan_categorize":
+		var a caderninhoapi.PlanCategorizeInput
+		return func(ctx context.Context) (*planned, error) { return s.planCategorizePlan(ctx, &a) }, decode(raw, &a)
+	case "plan_edit_transaction":
+		var a caderninhoapi.PlanEditTransactionInput
+		return func(ctx context.Context) (*planned, error) { return s.planEditPlan(ctx, &a) }, decode(raw, &a)
+	case "plan_add_record":
+		var a caderninhoapi.PlanAddRecordInput
+		return func(ctx context.Context) (*planned, error) { return s.planAddPlan(ctx, &a) }, decode(raw, &a)
+	case "plan_delete_record":
+		var a caderninhoapi.PlanDeleteRecordInput
+		return func(ctx context.Context) (*planned, error) { return s.planDeletePlan(ctx, &a) }, decode(raw, &a)
+	case "plan_set_budget":
+		var a caderninhoapi.PlanSetBudgetInput
+		return func(ctx context.Context) (*planned, error) { return s.planSetBudgetPlan(ctx, &a) }, decode(raw, &a)
+	}
+	return nil, fmt.Errorf("no planner for %s", tool)
+}
+
+func (s *Service) planPreview(ctx context.Context, _ *mcp.CallToolRequest, raw json.RawMessage) (mcpserver.Reply, error) {
+	var in struct {
+		Tool      string         `json:"tool"`
+		Arguments map[string]any `json:"arguments"`
+	}
+	if err := json.Unmarshal(raw, &in); err != nil {
+		return mcpserver.Reply{}, fmt.Errorf("decoding validated arguments: %w", err)
+	}
+	// a preview needs neither the confirmation nor a key: fill them so the write's schema applies
+	if _, ok := in.Arguments["idempotency_key"]; !ok {
+		in.Arguments["idempotency_key"] = "previa-sem-chave"
+	}
+	in.Arguments["confirmed"] = true
+	args, err := json.Marshal(in.Arguments)
+	if err != nil {
+		return mcpserver.Reply{}, err
+	}
+	if vs := s.schemas.ValidateJSON(in.Tool+".input.json", args); len(vs) > 0 {
+		lines := make([]string, 0, len(vs))
+		for _, v := range vs {
+			field := "arguments." + v.Field
+			if strings.HasPrefix(v.Field, "(") { // the root
+				field = "arguments"
+			}
+			lines = append(lines, field+": "+v.Message)
+		}
+		return mcpserver.Reply{}, &mcpserver.ToolError{Code: "INVALID_ARGUMENTS",
+			Message: "Argumentos inválidos para " + in.Tool + " (em plan_preview):\n- " + strings.Join(lines, "\n- "), Suggestions: lines}
+	}
+	plan, err := s.previewPlanner(in.Tool, args)
+	if err != nil {
+		return mcpserver.Reply{}, err
+	}
+	p, err := plan(ctx)
+	if err != nil {
+		return mcpserver.Reply{}, err
+	}
+	out := previewView{Tool: in.Tool, Space: p.space, Count: len(p.changes), Limit: SelectionLimit,
+		OverLimit: p.bySelection && len(p.changes) > SelectionLimit, Revision: p.revision, Changes: []*change{}}
+	if in.Tool != "plan_set_budget" {
+		before, after := newTally(), newTally()
+		for _, c := range p.changes {
+			if c.beforeRec != nil {
+				before.add(c.beforeRec)
+			}
+			if c.afterRec != nil {
+				after.add(c.afterRec)
+			}
+		}
+		out.Subtotals = &subtotalsView{Before: listTotals(before.totals), After: listTotals(after.totals)}
+	}
+	for i, c := range p.changes {
+		if i == maxChangesListed {
+			break
+		}
+		out.Changes = append(out.Changes, c)
+	}
+	return mcpserver.Reply{Text: previewText(out), Structured: out}, nil
+}
+
+func previewText(out previewView) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Prévia de %s no espaço %s (revisão %d): nada foi escrito. A escrita mudaria %s.\n", out.Tool, out.Space, out.Revision,
+		ptbr.Count(out.Count, "registro", "registros"))
+	if out.OverLimit {
+		fmt.Fprintf(&b, "overLimit: true — a seleção passa do limite atômico de %d registros; a escrita seria recusada (SELECTION_TOO_LARGE). %s\n",
+			SelectionLimit, selectionNote)
+	}
+	for _, c := range out.Changes {
+		b.WriteString("- " + changeText(c) + "\n")
+	}
+	if out.Count > len(out.Changes) {
+		fmt.Fprintf(&b, "… e mais %s.\n", ptbr.Count(out.Count-len(out.Changes), "registro", "registros"))
+	}
+	if out.Subtotals != nil {
+		if l := totalsLines(out.Subtotals.Before); len(l) > 0 {
+			b.WriteString("Nos totais, antes: " + strings.Join(l, "; ") + ".\n")
+		}
+		if l := totalsLines(out.Subtotals.After); len(l) > 0 {
+			b.WriteString("Nos totais, depois: " + strings.Join(l, "; ") + ".\n")
+		}
+	}
+	fmt.Fprintf(&b, "Para escrever, obtenha a confirmação do proprietário e chame %s com confirmed: true, uma idempotency_key nova e expectedRevision: %d. %s",
+		out.Tool, out.Revision, localWritesNote)
+	return b.String()
+}
