@@ -227,6 +227,12 @@ func importWorkspace(ctx context.Context, args []string, stdout io.Writer, log *
 	for _, t := range sum.Tables {
 		fmt.Fprintf(stdout, "  %s/%s %s: %d linhas\n", t.Tenant, t.App, t.Table, t.Rows)
 	}
+	if sum.TokensKept > 0 || len(sum.TokensDropped) > 0 {
+		fmt.Fprintf(stdout, "Tokens emitidos mantidos: %d.\n", sum.TokensKept)
+	}
+	if len(sum.TokensDropped) > 0 {
+		fmt.Fprintf(stdout, "Tokens apagados com usuários que o arquivo não lista mais: %s.\n", strings.Join(sum.TokensDropped, ", "))
+	}
 	return nil
 }
 

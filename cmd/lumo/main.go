@@ -24,6 +24,7 @@ Uso:
               [--rate-user 60] [--rate-tenant 300]
   lumo import [--db DSN] caminho/workspace.yaml
   lumo call   [--db DSN] [--user LOGIN] FERRAMENTA '{"arg": ...}'
+  lumo admin  tenant|user|desk|member|token|publish ... (lumo admin help)
   lumo schemas list | show FERRAMENTA input|output | validate [--tool FERRAMENTA] [--kind input|output] ARQUIVO
 
 --db (ou LUMO_DB): postgres://... para PostgreSQL; qualquer outro valor é um arquivo SQLite.
@@ -61,6 +62,8 @@ func run(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger)
 		return importWorkspace(ctx, args[1:], stdout, log)
 	case "call":
 		return call(ctx, args[1:], stdout, log)
+	case "admin":
+		return adminCommand(ctx, args[1:], stdout, log)
 	case "schemas":
 		cat, err := schemapub.New(schemas.FS, gen.OpenAPI, "lumo")
 		if err != nil {
