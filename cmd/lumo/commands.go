@@ -25,6 +25,7 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/ratelimit"
 	"github.com/lumo-caderninho/mcp/impl/schemapub"
 	"github.com/lumo-caderninho/mcp/impl/store"
+	"github.com/lumo-caderninho/mcp/impl/telemetry"
 	"github.com/lumo-caderninho/mcp/schemas"
 )
 
@@ -66,6 +67,9 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	timeout := fs.Duration("query-timeout", lumo.DefaultQueryTimeout, "tempo máximo de cada consulta (query); a consulta é cancelada no banco")
 	rateUser := fs.Int("rate-user", ratelimit.DefaultPerUser, "chamadas de ferramenta por minuto por usuário (0 = sem limite)")
 	rateTenant := fs.Int("rate-tenant", ratelimit.DefaultPerTenant, "chamadas de ferramenta por minuto por Tenant (0 = sem limite)")
+	var ops serveOps
+	fs.BoolVar(&ops.stateless, "stateless", false, "HTTP sem sessão (cada POST se basta): qualquer réplica atende qualquer chamada")
+	fs.DurationVar(&ops.shutdownTimeout, "shutdown-timeout", 20*time.Second, "no SIGTERM, espera as chamadas em andamento até este tempo")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -100,16 +104,28 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 			return fmt.Errorf("--user com --http só é aceito em endereço local (127.0.0.1, ::1 ou localhost), não em %q", *addr)
 		}
 	}
-	h, err := httpHandler(ctx, svc, limiter, *login, *validate)
+	ops.metrics = telemetry.NewMetrics("lumo", db.SQL())
+	h, err := httpHandlerWith(ctx, svc, limiter, *login, *validate, ops)
 	if err != nil {
 		return err
 	}
-	return serveHTTP(ctx, h, *addr, *login, log)
+	return serveHTTP(ctx, h, *addr, *login, ops.shutdownTimeout, log)
 }
 
 // httpHandler is the HTTP server: /mcp behind bearer auth (or fixed to login) and the rate
 // limits, /healthz and /readyz without auth. It sets svc.Identity.
 func httpHandler(ctx context.Context, svc *lumo.Service, limiter *ratelimit.Limiter, login string, validate bool) (http.Handler, error) {
+	return httpHandlerWith(ctx, svc, limiter, login, validate, serveOps{})
+}
+
+// serveOps are the operational settings of `serve --http`.
+type serveOps struct {
+	stateless       bool
+	shutdownTimeout time.Duration
+	metrics         *telemetry.Metrics // nil: no /metrics
+}
+
+func httpHandlerWith(ctx context.Context, svc *lumo.Service, limiter *ratelimit.Limiter, login string, validate bool, ops serveOps) (http.Handler, error) {
 	db, log := svc.DB, svc.Log
 	var wrap func(http.Handler) http.Handler
 	var caller func(*http.Request) (*store.User, error)
@@ -146,8 +162,9 @@ func httpHandler(ctx context.Context, svc *lumo.Service, limiter *ratelimit.Limi
 	if err != nil {
 		return nil, err
 	}
+	srv.AddReceivingMiddleware(ops.metrics.MCP(log))
 	mcpHandler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
-		&mcp.StreamableHTTPOptions{Logger: log})
+		&mcp.StreamableHTTPOptions{Logger: log, Stateless: ops.stateless})
 	cat, err := schemapub.New(schemas.FS, gen.OpenAPI, "lumo")
 	if err != nil {
 		return nil, err
@@ -171,25 +188,39 @@ func httpHandler(ctx context.Context, svc *lumo.Service, limiter *ratelimit.Limi
 		}
 		fmt.Fprintln(w, "ok")
 	})
-	return mux, nil
+	if ops.metrics != nil {
+		mux.Handle("GET /metrics", ops.metrics.Handler())
+	}
+	return ops.metrics.HTTP(log, mux), nil
 }
 
-func serveHTTP(ctx context.Context, h http.Handler, addr, login string, log *slog.Logger) error {
+// serveHTTP serves h on addr until ctx ends (SIGTERM, SIGINT); then it stops accepting
+// connections, lets in-flight requests finish for up to grace, and cuts the rest. The caller
+// closes the pool after it returns.
+func serveHTTP(ctx context.Context, h http.Handler, addr, login string, grace time.Duration, log *slog.Logger) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
 	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 64 << 10}
+	done := make(chan struct{})
 	go func() {
+		defer close(done)
 		<-ctx.Done()
-		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		log.Info("shutting down: refusing new requests, waiting for the ones in flight", "timeout", grace.String())
+		shutdown, cancel := context.WithTimeout(context.Background(), grace)
 		defer cancel()
-		hs.Shutdown(shutdown)
+		if err := hs.Shutdown(shutdown); err != nil {
+			log.Warn("shutdown timeout: closing the remaining connections", "err", err)
+			hs.Close()
+		}
 	}()
 	log.Info("serving MCP over HTTP", "url", "http://"+ln.Addr().String()+"/mcp", "auth", login == "")
 	if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
+	<-done
+	log.Info("server stopped")
 	return nil
 }
 
