@@ -66,8 +66,10 @@ func (h LogHandler) Handle(ctx context.Context, r slog.Record) error {
 	return h.Handler.Handle(ctx, r)
 }
 
-func (h LogHandler) WithAttrs(as []slog.Attr) slog.Handler { return LogHandler{h.Handler.WithAttrs(as)} }
-func (h LogHandler) WithGroup(g string) slog.Handler     { return LogHandler{h.Handler.WithGroup(g)} }
+func (h LogHandler) WithAttrs(as []slog.Attr) slog.Handler {
+	return LogHandler{h.Handler.WithAttrs(as)}
+}
+func (h LogHandler) WithGroup(g string) slog.Handler { return LogHandler{h.Handler.WithGroup(g)} }
 
 // Metrics are one server's Prometheus collectors, on their own registry.
 type Metrics struct {
