@@ -249,10 +249,19 @@ func importWorkspace(ctx context.Context, args []string, stdout io.Writer, log *
 	if err != nil {
 		return err
 	}
-	sum, err := db.ImportWorkspace(ctx, os.DirFS(filepath.Dir(abs)), filepath.Base(abs))
+	prog := &importProgress{w: stderr, start: time.Now()}
+	var onProgress func(store.Progress)
+	if isTerminal(stderr) {
+		onProgress = prog.update
+	}
+	sum, err := db.ImportWorkspaceProgress(ctx, os.DirFS(filepath.Dir(abs)), filepath.Base(abs), onProgress)
 	if err != nil {
+		if prog.drawn {
+			fmt.Fprintln(stderr)
+		}
 		return err
 	}
+	prog.summary(sum.Rows())
 	fmt.Fprintf(stdout, "Workspace importado: %d tenants, %d usuários, %d mesas, %d Aplicações, %d linhas.\n",
 		sum.Tenants, sum.Users, sum.Desks, sum.Apps, sum.Rows())
 	for _, t := range sum.Tables {

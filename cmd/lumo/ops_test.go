@@ -10,6 +10,8 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -20,6 +22,7 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/demo"
 	"github.com/lumo-caderninho/mcp/impl/lumo"
 	"github.com/lumo-caderninho/mcp/impl/ratelimit"
+	"github.com/lumo-caderninho/mcp/impl/store"
 	"github.com/lumo-caderninho/mcp/impl/store/storetest"
 	"github.com/lumo-caderninho/mcp/impl/telemetry"
 )
@@ -199,7 +202,9 @@ func TestGracefulShutdownIsBounded(t *testing.T) {
 	ln.Close()
 	ctx, stop := context.WithCancel(context.Background())
 	served := make(chan error, 1)
-	go func() { served <- serveHTTP(ctx, h, addr, "", 200*time.Millisecond, slog.New(slog.NewTextHandler(io.Discard, nil))) }()
+	go func() {
+		served <- serveHTTP(ctx, h, addr, "", 200*time.Millisecond, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	}()
 	for i := 0; i < 50; i++ {
 		if c, err := net.Dial("tcp", addr); err == nil {
 			c.Close()
@@ -221,5 +226,34 @@ func TestGracefulShutdownIsBounded(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("shutdown not bounded")
+	}
+}
+
+func TestImportPrintsASummaryLineAndProgressOnATerminal(t *testing.T) {
+	var errOut bytes.Buffer
+	old := stderr
+	stderr = &errOut
+	defer func() { stderr = old }()
+	db := filepath.Join(t.TempDir(), "lumo.db")
+	var out bytes.Buffer
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	ws, err := filepath.Abs("../../impl/demo/lumo/workspace.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := run(context.Background(), []string{"import", "--db", db, ws}, &out, log); err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`^Importação concluída: 21\.697 linhas em \d+,\d s \([\d.]+ linhas/s\)\.\n$`).MatchString(errOut.String()) {
+		t.Errorf("not a terminal: stderr %q, want only the summary line", errOut.String())
+	}
+	// On a terminal: rewritten progress lines with rows, rate and ETA.
+	var term bytes.Buffer
+	p := &importProgress{w: &term, start: time.Now().Add(-2 * time.Second)}
+	p.update(store.Progress{Rows: 10000, TotalRows: 30000})
+	p.summary(30000)
+	if got := term.String(); !regexp.MustCompile(`^\r\033\[K10\.000 de 30\.000 linhas, [45]\.\d{3} linhas/s, faltam ~4,\d s` +
+		`\r\033\[KImportação concluída: 30\.000 linhas em 2,0 s \([\d.]+ linhas/s\)\.\n$`).MatchString(got) {
+		t.Errorf("terminal output %q", got)
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lumo-caderninho/mcp/impl/demo"
 	"github.com/lumo-caderninho/mcp/impl/store"
+	"github.com/lumo-caderninho/mcp/impl/store/storetest"
 )
 
 func refused(t *testing.T, err error, want string) {
@@ -160,4 +161,22 @@ func TestReimportKeepsIssuedTokens(t *testing.T) {
 func hexSHA(s string) string {
 	sum := sha256.Sum256([]byte(s))
 	return hex.EncodeToString(sum[:])
+}
+
+func TestImportProgress(t *testing.T) {
+	db := storetest.Open(t)
+	var calls []store.Progress
+	sum, err := db.ImportWorkspaceProgress(ctx, demo.Lumo, "workspace.yaml", func(p store.Progress) { calls = append(calls, p) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := calls[len(calls)-1]
+	if len(calls) < 20 || last.Rows != sum.Rows() || last.TotalRows != sum.Rows() {
+		t.Fatalf("%d progress calls, last %+v, loaded %d", len(calls), last, sum.Rows())
+	}
+	for i := 1; i < len(calls); i++ {
+		if calls[i].Rows < calls[i-1].Rows {
+			t.Fatalf("progress went back: %+v then %+v", calls[i-1], calls[i])
+		}
+	}
 }

@@ -54,6 +54,21 @@ func (s Summary) Rows() int64 {
 // field. Ids of tenants, users, desks, apps, tables, columns and expressions are kept for the
 // same natural keys.
 func (db *DB) ImportWorkspace(ctx context.Context, fsys fs.FS, path string) (Summary, error) {
+	return db.ImportWorkspaceProgress(ctx, fsys, path, nil)
+}
+
+// Progress is how far an import's data load is: rows loaded so far and the rows the CSVs hold
+// (counted by lines before loading; a quoted line break makes it a slight over-estimate).
+type Progress struct {
+	Rows, TotalRows int64
+}
+
+// progressEvery is how many rows pass between two progress calls.
+const progressEvery = 1000
+
+// ImportWorkspaceProgress is ImportWorkspace calling progress (when not nil) as rows load,
+// every progressEvery rows and at the end of each table.
+func (db *DB) ImportWorkspaceProgress(ctx context.Context, fsys fs.FS, path string, progress func(Progress)) (Summary, error) {
 	ws, err := workspace.Load(fsys, path)
 	if err != nil {
 		return Summary{}, err
@@ -69,7 +84,7 @@ func (db *DB) ImportWorkspace(ctx context.Context, fsys fs.FS, path string) (Sum
 		return Summary{}, fmt.Errorf("starting import: %w", err)
 	}
 	defer tx.Rollback()
-	im := &importer{db: db, tx: tx, fsys: fsys, ws: ws, now: time.Now().UTC().Truncate(time.Second)}
+	im := &importer{db: db, tx: tx, fsys: fsys, ws: ws, now: time.Now().UTC().Truncate(time.Second), progress: progress}
 	sum, err := im.run(ctx)
 	if err != nil {
 		return Summary{}, err
@@ -89,6 +104,62 @@ type importer struct {
 
 	tenants []*pTenant
 	apps    []*pApp // sources first, then personal copies: the order rows are inserted
+
+	progress func(Progress)
+	done     Progress
+}
+
+// countRows counts the data lines of every CSV to load, for the progress total.
+func (im *importer) countRows() {
+	for _, a := range im.apps {
+		if a.data != a {
+			continue
+		}
+		for _, t := range a.tables {
+			if t.file == "" {
+				continue
+			}
+			f, err := im.fsys.Open(t.file)
+			if err != nil {
+				continue // the load reports it
+			}
+			buf := make([]byte, 64<<10)
+			var lines int64
+			var last byte = '\n'
+			for {
+				n, err := f.Read(buf)
+				for _, c := range buf[:n] {
+					if c == '\n' {
+						lines++
+					}
+				}
+				if n > 0 {
+					last = buf[n-1]
+				}
+				if err != nil {
+					break
+				}
+			}
+			f.Close()
+			if last != '\n' {
+				lines++
+			}
+			im.done.TotalRows += max(lines-1, 0)
+		}
+	}
+}
+
+// loaded reports one more row (end marks a table's end).
+func (im *importer) loaded(end bool) {
+	if im.progress == nil {
+		return
+	}
+	if !end {
+		im.done.Rows++
+	}
+	if end || im.done.Rows%progressEvery == 0 {
+		im.progress(im.done)
+	}
 }
 
 type pTenant struct {
@@ -156,6 +227,9 @@ func (im *importer) run(ctx context.Context) (Summary, error) {
 		return Summary{}, err
 	}
 	im.nameTables()
+	if im.progress != nil {
+		im.countRows()
+	}
 	saved, err := im.saveTokens(ctx, oldTenants)
 	if err != nil {
 		return Summary{}, err
