@@ -146,17 +146,7 @@ func httpHandlerWith(ctx context.Context, svc *lumo.Service, limiter *ratelimit.
 			}
 			return db.UserByLogin(r.Context(), ti.UserID)
 		}
-		wrap = auth.RequireBearerToken(func(ctx context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
-			u, err := db.UserByToken(ctx, token)
-			if errors.Is(err, store.ErrNotFound) {
-				return nil, fmt.Errorf("%w: token desconhecido", auth.ErrInvalidToken)
-			}
-			if err != nil {
-				log.Error("verifying a bearer token", "err", err)
-				return nil, fmt.Errorf("%w: não foi possível verificar o token", auth.ErrInvalidToken)
-			}
-			return &auth.TokenInfo{UserID: u.Login, Expiration: time.Now().Add(time.Hour)}, nil
-		}, &auth.RequireBearerTokenOptions{})
+		wrap = lumo.BearerAuth(db, log)
 	}
 	srv, err := lumo.NewServer(svc, lumo.Options{ValidateOutput: validate})
 	if err != nil {
