@@ -111,5 +111,3 @@ func (a *adminWorld) connectHTTP(ctx context.Context, token string) error {
 	return a.connectClient(ctx, &mcp.StreamableClientTransport{Endpoint: a.server.URL + "/mcp",
 		HTTPClient: &http.Client{Transport: statusRecorder{a}}, DisableStandaloneSSE: true, MaxRetries: -1})
 }
-
-
