@@ -21,6 +21,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/lumo-caderninho/mcp/gen"
+	"github.com/lumo-caderninho/mcp/impl/httpserve"
 	"github.com/lumo-caderninho/mcp/impl/lumo"
 	"github.com/lumo-caderninho/mcp/impl/ratelimit"
 	"github.com/lumo-caderninho/mcp/impl/schemapub"
@@ -69,7 +70,7 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	rateTenant := fs.Int("rate-tenant", ratelimit.DefaultPerTenant, "chamadas de ferramenta por minuto por Tenant (0 = sem limite)")
 	var ops serveOps
 	fs.BoolVar(&ops.stateless, "stateless", false, "HTTP sem sessão (cada POST se basta): qualquer réplica atende qualquer chamada")
-	fs.DurationVar(&ops.shutdownTimeout, "shutdown-timeout", 20*time.Second, "no SIGTERM, espera as chamadas em andamento até este tempo")
+	fs.DurationVar(&ops.shutdownTimeout, "shutdown-timeout", httpserve.DefaultGrace, "no SIGTERM, espera as chamadas em andamento até este tempo")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -192,26 +193,8 @@ func serveHTTP(ctx context.Context, h http.Handler, addr, login string, grace ti
 	if err != nil {
 		return err
 	}
-	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 64 << 10}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		<-ctx.Done()
-		log.Info("shutting down: refusing new requests, waiting for the ones in flight", "timeout", grace.String())
-		shutdown, cancel := context.WithTimeout(context.Background(), grace)
-		defer cancel()
-		if err := hs.Shutdown(shutdown); err != nil {
-			log.Warn("shutdown timeout: closing the remaining connections", "err", err)
-			hs.Close()
-		}
-	}()
 	log.Info("serving MCP over HTTP", "url", "http://"+ln.Addr().String()+"/mcp", "auth", login == "")
-	if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	<-done
-	log.Info("server stopped")
-	return nil
+	return httpserve.Serve(ctx, ln, h, grace, log)
 }
 
 func importWorkspace(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger) error {
