@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/cucumber/godog"
@@ -20,6 +21,7 @@ type limitsWorld struct {
 	*lumoWorld
 	perUser, perTenant int
 	now                time.Time
+	maxResult          int // bytes per answer; 0 = the server's default
 }
 
 func initLimitsSteps(w *lumoWorld, sc *godog.ScenarioContext) {
@@ -31,6 +33,16 @@ func initLimitsSteps(w *lumoWorld, sc *godog.ScenarioContext) {
 		l.now = time.Date(2026, 11, 29, h, m, s, 0, time.UTC)
 	})
 	sc.Step(`^I am connected as "([^"]*)" under those limits$`, l.connectLimited)
+	sc.Step(`^answers are limited to (\d+) bytes$`, func(n int) { l.maxResult = n })
+	// Large arguments without pasting them: PLACEHOLDER in the JSON becomes n copies of a piece.
+	sc.Step(`^I call "([^"]*)" with '(.*)', (\w+) being (\d+) copies of '(.*)' (joined by commas|together)$`,
+		func(ctx context.Context, tool, args, placeholder string, n int, piece, how string) error {
+			sep := ""
+			if how == "joined by commas" {
+				sep = ","
+			}
+			return w.call(ctx, tool, strings.Replace(args, placeholder, strings.Repeat(piece+sep, n)[:n*len(piece+sep)-len(sep)], 1))
+		})
 	sc.Step(`^I call "([^"]*)" (\d+) times successfully$`, func(ctx context.Context, tool string, n int) error {
 		for i := range n {
 			if err := w.call(ctx, tool, "{}"); err != nil {
@@ -62,7 +74,7 @@ func (l *limitsWorld) connectLimited(ctx context.Context, login string) error {
 	limiter := &ratelimit.Limiter{DB: l.db, PerUser: l.perUser, PerTenant: l.perTenant, Log: log,
 		Now: func() time.Time { return l.now }}
 	srv, err := lumo.NewServer(&lumo.Service{DB: l.db, Log: log, Identity: lumo.FixedUser(u), Limiter: limiter},
-		lumo.Options{ValidateOutput: true})
+		lumo.Options{ValidateOutput: true, MaxResultBytes: l.maxResult})
 	if err != nil {
 		return err
 	}

@@ -54,8 +54,13 @@ func (w *mcpWorld) connect(ctx context.Context, srv *mcp.Server) error {
 	if _, err := srv.Connect(ctx, st, nil); err != nil {
 		return err
 	}
+	return w.connectClient(ctx, ct)
+}
+
+// connectClient opens the scenario's session over t and reads the published tools.
+func (w *mcpWorld) connectClient(ctx context.Context, t mcp.Transport) error {
 	var err error
-	if w.session, err = mcp.NewClient(&mcp.Implementation{Name: "features", Version: "1"}, nil).Connect(ctx, ct, nil); err != nil {
+	if w.session, err = mcp.NewClient(&mcp.Implementation{Name: "features", Version: "1"}, nil).Connect(ctx, t, nil); err != nil {
 		return err
 	}
 	list, err := w.session.ListTools(ctx, nil)

@@ -23,6 +23,7 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/caderninho"
 	"github.com/lumo-caderninho/mcp/impl/cadstore"
 	"github.com/lumo-caderninho/mcp/impl/demo"
+	"github.com/lumo-caderninho/mcp/impl/httpserve"
 	"github.com/lumo-caderninho/mcp/impl/schemapub"
 	"github.com/lumo-caderninho/mcp/impl/store"
 	"github.com/lumo-caderninho/mcp/schemas"
@@ -130,18 +131,8 @@ func serveHTTP(ctx context.Context, svc *caderninho.Service, ln net.Listener, va
 	cat.Register(mux) // /schemas/ and /openapi.json: public, no token
 	mux.Handle("/mcp", verify(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
 		&mcp.StreamableHTTPOptions{Logger: log})))
-	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 64 << 10}
-	go func() {
-		<-ctx.Done()
-		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		hs.Shutdown(shutdown)
-	}()
 	log.Info("serving MCP over HTTP", "url", "http://"+ln.Addr().String()+"/mcp")
-	if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return nil
+	return httpserve.Serve(ctx, ln, mux, httpserve.DefaultGrace, log)
 }
 
 func call(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger) error {

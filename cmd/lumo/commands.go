@@ -21,11 +21,13 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/lumo-caderninho/mcp/gen"
+	"github.com/lumo-caderninho/mcp/impl/httpserve"
 	"github.com/lumo-caderninho/mcp/impl/lumo"
 	"github.com/lumo-caderninho/mcp/impl/ratelimit"
 	"github.com/lumo-caderninho/mcp/impl/report"
 	"github.com/lumo-caderninho/mcp/impl/schemapub"
 	"github.com/lumo-caderninho/mcp/impl/store"
+	"github.com/lumo-caderninho/mcp/impl/telemetry"
 	"github.com/lumo-caderninho/mcp/schemas"
 )
 
@@ -68,6 +70,9 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	rateUser := fs.Int("rate-user", ratelimit.DefaultPerUser, "chamadas de ferramenta por minuto por usuário (0 = sem limite)")
 	rateTenant := fs.Int("rate-tenant", ratelimit.DefaultPerTenant, "chamadas de ferramenta por minuto por Tenant (0 = sem limite)")
 	publicURL := fs.String("public-url", "", "endereço público deste servidor (ex.: https://lumo.exemplo.com.br); com ele, cada query traz permalink para o relatório")
+	var ops serveOps
+	fs.BoolVar(&ops.stateless, "stateless", false, "HTTP sem sessão (cada POST se basta): qualquer réplica atende qualquer chamada")
+	fs.DurationVar(&ops.shutdownTimeout, "shutdown-timeout", httpserve.DefaultGrace, "no SIGTERM, espera as chamadas em andamento até este tempo")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -108,16 +113,28 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 			return fmt.Errorf("--user com --http só é aceito em endereço local (127.0.0.1, ::1 ou localhost), não em %q", *addr)
 		}
 	}
-	h, err := httpHandler(ctx, svc, limiter, *login, *validate)
+	ops.metrics = telemetry.NewMetrics("lumo", db.SQL())
+	h, err := httpHandlerWith(ctx, svc, limiter, *login, *validate, ops)
 	if err != nil {
 		return err
 	}
-	return serveHTTP(ctx, h, *addr, *login, log)
+	return serveHTTP(ctx, h, *addr, *login, ops.shutdownTimeout, log)
 }
 
 // httpHandler is the HTTP server: /mcp behind bearer auth (or fixed to login) and the rate
 // limits, /healthz and /readyz without auth. It sets svc.Identity.
 func httpHandler(ctx context.Context, svc *lumo.Service, limiter *ratelimit.Limiter, login string, validate bool) (http.Handler, error) {
+	return httpHandlerWith(ctx, svc, limiter, login, validate, serveOps{})
+}
+
+// serveOps are the operational settings of `serve --http`.
+type serveOps struct {
+	stateless       bool
+	shutdownTimeout time.Duration
+	metrics         *telemetry.Metrics // nil: no /metrics
+}
+
+func httpHandlerWith(ctx context.Context, svc *lumo.Service, limiter *ratelimit.Limiter, login string, validate bool, ops serveOps) (http.Handler, error) {
 	db, log := svc.DB, svc.Log
 	var wrap func(http.Handler) http.Handler
 	var caller func(*http.Request) (*store.User, error)
@@ -140,24 +157,15 @@ func httpHandler(ctx context.Context, svc *lumo.Service, limiter *ratelimit.Limi
 			}
 			return db.UserByLogin(r.Context(), ti.UserID)
 		}
-		wrap = auth.RequireBearerToken(func(ctx context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
-			u, err := db.UserByToken(ctx, token)
-			if errors.Is(err, store.ErrNotFound) {
-				return nil, fmt.Errorf("%w: token desconhecido", auth.ErrInvalidToken)
-			}
-			if err != nil {
-				log.Error("verifying a bearer token", "err", err)
-				return nil, fmt.Errorf("%w: não foi possível verificar o token", auth.ErrInvalidToken)
-			}
-			return &auth.TokenInfo{UserID: u.Login, Expiration: time.Now().Add(time.Hour)}, nil
-		}, &auth.RequireBearerTokenOptions{})
+		wrap = lumo.BearerAuth(db, log)
 	}
 	srv, err := lumo.NewServer(svc, lumo.Options{ValidateOutput: validate})
 	if err != nil {
 		return nil, err
 	}
+	srv.AddReceivingMiddleware(ops.metrics.MCP(log))
 	mcpHandler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
-		&mcp.StreamableHTTPOptions{Logger: log})
+		&mcp.StreamableHTTPOptions{Logger: log, Stateless: ops.stateless})
 	cat, err := schemapub.New(schemas.FS, gen.OpenAPI, "lumo")
 	if err != nil {
 		return nil, err
@@ -182,26 +190,22 @@ func httpHandler(ctx context.Context, svc *lumo.Service, limiter *ratelimit.Limi
 		}
 		fmt.Fprintln(w, "ok")
 	})
-	return mux, nil
+	if ops.metrics != nil {
+		mux.Handle("GET /metrics", ops.metrics.Handler())
+	}
+	return ops.metrics.HTTP(log, mux), nil
 }
 
-func serveHTTP(ctx context.Context, h http.Handler, addr, login string, log *slog.Logger) error {
+// serveHTTP serves h on addr until ctx ends (SIGTERM, SIGINT); then it stops accepting
+// connections, lets in-flight requests finish for up to grace, and cuts the rest. The caller
+// closes the pool after it returns.
+func serveHTTP(ctx context.Context, h http.Handler, addr, login string, grace time.Duration, log *slog.Logger) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
-	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 64 << 10}
-	go func() {
-		<-ctx.Done()
-		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		hs.Shutdown(shutdown)
-	}()
 	log.Info("serving MCP over HTTP", "url", "http://"+ln.Addr().String()+"/mcp", "auth", login == "")
-	if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return nil
+	return httpserve.Serve(ctx, ln, h, grace, log)
 }
 
 func importWorkspace(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger) error {
@@ -229,14 +233,29 @@ func importWorkspace(ctx context.Context, args []string, stdout io.Writer, log *
 	if err != nil {
 		return err
 	}
-	sum, err := db.ImportWorkspace(ctx, os.DirFS(filepath.Dir(abs)), filepath.Base(abs))
+	prog := &importProgress{w: stderr, start: time.Now()}
+	var onProgress func(store.Progress)
+	if isTerminal(stderr) {
+		onProgress = prog.update
+	}
+	sum, err := db.ImportWorkspaceProgress(ctx, os.DirFS(filepath.Dir(abs)), filepath.Base(abs), onProgress)
 	if err != nil {
+		if prog.drawn {
+			fmt.Fprintln(stderr)
+		}
 		return err
 	}
+	prog.summary(sum.Rows())
 	fmt.Fprintf(stdout, "Workspace importado: %d tenants, %d usuários, %d mesas, %d Aplicações, %d linhas.\n",
 		sum.Tenants, sum.Users, sum.Desks, sum.Apps, sum.Rows())
 	for _, t := range sum.Tables {
 		fmt.Fprintf(stdout, "  %s/%s %s: %d linhas\n", t.Tenant, t.App, t.Table, t.Rows)
+	}
+	if sum.TokensKept > 0 || len(sum.TokensDropped) > 0 {
+		fmt.Fprintf(stdout, "Tokens emitidos mantidos: %d.\n", sum.TokensKept)
+	}
+	if len(sum.TokensDropped) > 0 {
+		fmt.Fprintf(stdout, "Tokens apagados com usuários que o arquivo não lista mais: %s.\n", strings.Join(sum.TokensDropped, ", "))
 	}
 	return nil
 }

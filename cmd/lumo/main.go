@@ -14,6 +14,7 @@ import (
 
 	"github.com/lumo-caderninho/mcp/gen"
 	"github.com/lumo-caderninho/mcp/impl/schemapub"
+	"github.com/lumo-caderninho/mcp/impl/telemetry"
 	"github.com/lumo-caderninho/mcp/schemas"
 )
 
@@ -21,9 +22,10 @@ const usage = `lumo: servidor MCP de BI somente leitura.
 
 Uso:
   lumo serve  [--db DSN] [--user LOGIN] [--http 127.0.0.1:PORT] [--validate-output] [--query-timeout 30s]
-              [--rate-user 60] [--rate-tenant 300]
+              [--rate-user 60] [--rate-tenant 300] [--stateless] [--shutdown-timeout 20s]
   lumo import [--db DSN] caminho/workspace.yaml
   lumo call   [--db DSN] [--user LOGIN] FERRAMENTA '{"arg": ...}'
+  lumo admin  tenant|user|desk|member|token|publish ... (lumo admin help)
   lumo schemas list | show FERRAMENTA input|output | validate [--tool FERRAMENTA] [--kind input|output] ARQUIVO
 
 --db (ou LUMO_DB): postgres://... para PostgreSQL; qualquer outro valor é um arquivo SQLite.
@@ -36,7 +38,7 @@ Com --http, GET /schemas/ e GET /openapi.json publicam os schemas e o OpenAPI se
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	log := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	log := slog.New(telemetry.LogHandler{Handler: slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo})})
 	if err := run(ctx, os.Args[1:], os.Stdout, log); err != nil {
 		var code schemapub.ExitCode
 		if errors.As(err, &code) {
@@ -61,6 +63,8 @@ func run(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger)
 		return importWorkspace(ctx, args[1:], stdout, log)
 	case "call":
 		return call(ctx, args[1:], stdout, log)
+	case "admin":
+		return adminCommand(ctx, args[1:], stdout, log)
 	case "schemas":
 		cat, err := schemapub.New(schemas.FS, gen.OpenAPI, "lumo")
 		if err != nil {

@@ -47,3 +47,47 @@ Feature: Rate limits per user and per tenant
     Then the call fails with code "RATE_LIMITED"
     Given I am connected as "carla" under those limits
     Then I call "search_catalog" 2 times successfully
+
+  # Size limits: every argument is bounded by the published input schema (README, "Size limits")
+  # and an answer by the server (4 MiB by default); each overrun is an error naming the field.
+
+  @L-G03 @L-G07
+  Scenario: Too many search terms, or one too long, is refused naming the field and the bound
+    Given I am connected as "ana"
+    When I call "search_catalog" with '{"terms": [ITEMS]}', ITEMS being 21 copies of '"venda"' joined by commas
+    Then the call fails with code "INVALID_ARGUMENTS"
+    And the text contains "- terms: aceita no máximo 20 itens (veio com 21)."
+    When I call "search_catalog" with '{"terms": "TEXT"}', TEXT being 201 copies of 'a' together
+    Then the call fails with code "INVALID_ARGUMENTS"
+    And the text contains "- terms: deve ter no máximo 200 caracteres (veio com 201)."
+    When I call "search_values" with '{"appId": "$app:vendas-comercial", "contains": "TEXT"}', TEXT being 201 copies of 'a' together
+    Then the call fails with code "INVALID_ARGUMENTS"
+    And the text contains "- contains: deve ter no máximo 200 caracteres (veio com 201)."
+
+  @L-G03 @L-G07
+  Scenario: A query with too many fields, filters or values in a list is refused before it runs
+    Given I am connected as "ana"
+    When I call "query" with '{"appId": "$app:vendas-comercial", "fields": [FIELDS]}', FIELDS being 51 copies of '{"ref": "Lojas.Loja"}' joined by commas
+    Then the call fails with code "INVALID_ARGUMENTS"
+    And the text contains "- fields: aceita no máximo 50 itens (veio com 51)."
+    When I call "query" with '{"appId": "$app:vendas-comercial", "fields": [{"ref": "Lojas.Loja"}], "filters": [FILTERS]}', FILTERS being 51 copies of '{"ref": "Lojas.Loja", "op": "is not null"}' joined by commas
+    Then the call fails with code "INVALID_ARGUMENTS"
+    And the text contains "- filters: aceita no máximo 50 itens (veio com 51)."
+    When I call "query" with '{"appId": "$app:vendas-comercial", "fields": [{"ref": "Lojas.Loja"}], "filters": [{"ref": "Lojas.Loja", "op": "in", "value": [VALUES]}]}', VALUES being 1001 copies of '"Centro"' joined by commas
+    Then the call fails with code "INVALID_ARGUMENTS"
+    And the text contains "- filters[0].value: aceita no máximo 1000 itens (veio com 1001)."
+    When I call "query" with '{"appId": "$app:vendas-comercial", "fields": [{"ref": "Lojas.Loja"}], "filters": [{"ref": "Lojas.Loja", "op": "=", "value": "TEXT"}]}', TEXT being 1001 copies of 'x' together
+    Then the call fails with code "INVALID_ARGUMENTS"
+    And the text contains "filters[0].value"
+    And the text contains "no máximo 1000 caracteres (veio com 1001)"
+
+  @L-G03 @L-G07
+  Scenario: An answer over the size limit is an error that says how to ask for less
+    Given answers are limited to 2000 bytes
+    And I am connected as "ana" under those limits
+    When I call "get_app" with '{"appId": "$app:vendas-comercial"}'
+    Then the call fails with code "RESULT_TOO_LARGE"
+    And the text contains "acima do limite de 2.000 bytes por resposta."
+    And "error.suggestions" is '["Peça menos linhas (limit), menos colunas (fields) ou filtre mais (filters)."]'
+    When I call "search_catalog" with '{"terms": "faturamento"}'
+    Then the call succeeds

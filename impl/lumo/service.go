@@ -57,7 +57,13 @@ type Service struct {
 // Options of a lumo MCP server.
 type Options struct {
 	ValidateOutput bool
+	// MaxResultBytes bounds one answer (text plus structuredContent); 0 means
+	// DefaultMaxResultBytes.
+	MaxResultBytes int
 }
+
+// DefaultMaxResultBytes is the largest answer a lumo tool gives: 4 MiB.
+const DefaultMaxResultBytes = 4 << 20
 
 // Version is the server version announced at initialize.
 const Version = "0.1.0"
@@ -72,7 +78,11 @@ func NewServer(svc *Service, opts Options) (*mcp.Server, error) {
 		Logger:       svc.Log,
 		Instructions: instructions,
 	})
-	b := &mcpserver.Binder{FS: schemas.FS, Dir: "lumo", Schemas: set, Log: svc.Log, ValidateOutput: opts.ValidateOutput}
+	b := &mcpserver.Binder{FS: schemas.FS, Dir: "lumo", Schemas: set, Log: svc.Log, ValidateOutput: opts.ValidateOutput,
+		MaxResultBytes: opts.MaxResultBytes}
+	if b.MaxResultBytes <= 0 {
+		b.MaxResultBytes = DefaultMaxResultBytes
+	}
 	if svc.Limiter != nil {
 		b.Admit = svc.admit
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/lumo-caderninho/mcp/impl/ptbr"
 	"github.com/lumo-caderninho/mcp/impl/schemabundle"
 	"github.com/lumo-caderninho/mcp/impl/schemacheck"
 )
@@ -61,6 +62,9 @@ type Binder struct {
 	// Admit, when set, runs first on every call, before the arguments are checked: a *ToolError
 	// refuses the call (rate limits on stdio); another error is internal.
 	Admit func(ctx context.Context, req *mcp.CallToolRequest) error
+	// MaxResultBytes, when positive, bounds a successful answer (text plus structuredContent);
+	// a larger one becomes a RESULT_TOO_LARGE error, so no client gets an answer it cannot hold.
+	MaxResultBytes int
 }
 
 // Published returns the bundled input and output schemas of a tool, exactly as tools/list shows them.
@@ -130,6 +134,13 @@ func (b *Binder) handler(t Tool) mcp.ToolHandler {
 				b.Log.ErrorContext(ctx, "result breaks the output schema", "tool", t.Name, "violations", fmt.Sprint(vs))
 				return b.errorResult(t.Name, &ToolError{Code: "INTERNAL", Message: InternalErrorText, Suggestions: []string{}})
 			}
+		}
+		if size := len(reply.Text) + len(structured); b.MaxResultBytes > 0 && size > b.MaxResultBytes {
+			b.Log.WarnContext(ctx, "result over the size limit", "tool", t.Name, "bytes", size, "limit", b.MaxResultBytes)
+			return b.errorResult(t.Name, &ToolError{Code: "RESULT_TOO_LARGE",
+				Message: fmt.Sprintf("A resposta de %s teria %s bytes, acima do limite de %s bytes por resposta.",
+					t.Name, ptbr.Int(int64(size)), ptbr.Int(int64(b.MaxResultBytes))),
+				Suggestions: []string{"Peça menos linhas (limit), menos colunas (fields) ou filtre mais (filters)."}})
 		}
 		return &mcp.CallToolResult{
 			Content:           b.content(reply.Text, structured),

@@ -23,6 +23,10 @@ type Summary struct {
 	Desks   int
 	Apps    int         // personal copies included
 	Tables  []TableLoad // one per data table filled from a CSV, in file order
+	// Issued tokens (lumo admin) of the file's tenants: kept for users still listed, dropped
+	// ("tenant/login (label)") with the users the file no longer lists.
+	TokensKept    int
+	TokensDropped []string
 }
 
 // TableLoad is one data table an import filled.
@@ -50,6 +54,21 @@ func (s Summary) Rows() int64 {
 // field. Ids of tenants, users, desks, apps, tables, columns and expressions are kept for the
 // same natural keys.
 func (db *DB) ImportWorkspace(ctx context.Context, fsys fs.FS, path string) (Summary, error) {
+	return db.ImportWorkspaceProgress(ctx, fsys, path, nil)
+}
+
+// Progress is how far an import's data load is: rows loaded so far and the rows the CSVs hold
+// (counted by lines before loading; a quoted line break makes it a slight over-estimate).
+type Progress struct {
+	Rows, TotalRows int64
+}
+
+// progressEvery is how many rows pass between two progress calls.
+const progressEvery = 1000
+
+// ImportWorkspaceProgress is ImportWorkspace calling progress (when not nil) as rows load,
+// every progressEvery rows and at the end of each table.
+func (db *DB) ImportWorkspaceProgress(ctx context.Context, fsys fs.FS, path string, progress func(Progress)) (Summary, error) {
 	ws, err := workspace.Load(fsys, path)
 	if err != nil {
 		return Summary{}, err
@@ -65,7 +84,7 @@ func (db *DB) ImportWorkspace(ctx context.Context, fsys fs.FS, path string) (Sum
 		return Summary{}, fmt.Errorf("starting import: %w", err)
 	}
 	defer tx.Rollback()
-	im := &importer{db: db, tx: tx, fsys: fsys, ws: ws, now: time.Now().UTC().Truncate(time.Second)}
+	im := &importer{db: db, tx: tx, fsys: fsys, ws: ws, now: time.Now().UTC().Truncate(time.Second), progress: progress}
 	sum, err := im.run(ctx)
 	if err != nil {
 		return Summary{}, err
@@ -85,6 +104,62 @@ type importer struct {
 
 	tenants []*pTenant
 	apps    []*pApp // sources first, then personal copies: the order rows are inserted
+
+	progress func(Progress)
+	done     Progress
+}
+
+// countRows counts the data lines of every CSV to load, for the progress total.
+func (im *importer) countRows() {
+	for _, a := range im.apps {
+		if a.data != a {
+			continue
+		}
+		for _, t := range a.tables {
+			if t.file == "" {
+				continue
+			}
+			f, err := im.fsys.Open(t.file)
+			if err != nil {
+				continue // the load reports it
+			}
+			buf := make([]byte, 64<<10)
+			var lines int64
+			var last byte = '\n'
+			for {
+				n, err := f.Read(buf)
+				for _, c := range buf[:n] {
+					if c == '\n' {
+						lines++
+					}
+				}
+				if n > 0 {
+					last = buf[n-1]
+				}
+				if err != nil {
+					break
+				}
+			}
+			f.Close()
+			if last != '\n' {
+				lines++
+			}
+			im.done.TotalRows += max(lines-1, 0)
+		}
+	}
+}
+
+// loaded reports one more row (end marks a table's end).
+func (im *importer) loaded(end bool) {
+	if im.progress == nil {
+		return
+	}
+	if !end {
+		im.done.Rows++
+	}
+	if end || im.done.Rows%progressEvery == 0 {
+		im.progress(im.done)
+	}
 }
 
 type pTenant struct {
@@ -152,7 +227,14 @@ func (im *importer) run(ctx context.Context) (Summary, error) {
 		return Summary{}, err
 	}
 	im.nameTables()
-	if err := im.deleteTenants(ctx, oldTenants); err != nil {
+	if im.progress != nil {
+		im.countRows()
+	}
+	saved, err := im.saveTokens(ctx, oldTenants)
+	if err != nil {
+		return Summary{}, err
+	}
+	if err := deleteTenants(ctx, im.db, im.tx, oldTenants); err != nil {
 		return Summary{}, err
 	}
 	trgm, err := im.trgmSchema(ctx)
@@ -181,6 +263,9 @@ func (im *importer) run(ctx context.Context) (Summary, error) {
 		}
 	}
 	if err := im.insertCatalogue(ctx); err != nil {
+		return Summary{}, err
+	}
+	if err := im.restoreTokens(ctx, saved, &sum); err != nil {
 		return Summary{}, err
 	}
 	for _, t := range im.tenants {
@@ -422,14 +507,15 @@ func sqlName(prefix string, id int64, name, suffix string) string {
 	return head + body + suffix
 }
 
-// deleteTenants drops the data tables and catalogue rows of the tenants being replaced.
-func (im *importer) deleteTenants(ctx context.Context, tenantIDs []int64) error {
+// deleteTenants drops the data tables and every catalogue row of the tenants being replaced,
+// including the users' issued tokens.
+func deleteTenants(ctx context.Context, db *DB, tx *sql.Tx, tenantIDs []int64) error {
 	if len(tenantIDs) == 0 {
 		return nil
 	}
 	in := inList(len(tenantIDs))
 	args := int64Args(tenantIDs)
-	rows, err := im.tx.QueryContext(ctx, im.db.q(`SELECT tb.sql_name FROM lumo_tables tb
+	rows, err := tx.QueryContext(ctx, db.q(`SELECT tb.sql_name FROM lumo_tables tb
 		JOIN lumo_apps a ON a.id = tb.app_id
 		WHERE a.data_app_id = a.id AND a.tenant_id IN (`+in+`)`), args...)
 	if err != nil {
@@ -449,27 +535,80 @@ func (im *importer) deleteTenants(ctx context.Context, tenantIDs []int64) error 
 		return fmt.Errorf("listing old data tables: %w", err)
 	}
 	for _, name := range tables {
-		if _, err := im.tx.ExecContext(ctx, "DROP TABLE IF EXISTS "+im.db.dialect.QuoteIdent(name)); err != nil {
+		if _, err := tx.ExecContext(ctx, "DROP TABLE IF EXISTS "+db.dialect.QuoteIdent(name)); err != nil {
 			return fmt.Errorf("dropping data table %s: %w", name, err)
 		}
 	}
-	apps := "SELECT id FROM lumo_apps WHERE tenant_id IN (" + in + ")"
+	// Copies first: they reference their origins.
+	if err := deleteAppCatalogue(ctx, db, tx, "SELECT id FROM lumo_apps WHERE clone_of IS NOT NULL AND tenant_id IN ("+in+")", args...); err != nil {
+		return err
+	}
+	if err := deleteAppCatalogue(ctx, db, tx, "SELECT id FROM lumo_apps WHERE tenant_id IN ("+in+")", args...); err != nil {
+		return err
+	}
 	deletes := []struct{ what, sql string }{
-		{"indicators", "DELETE FROM lumo_indicators WHERE app_id IN (" + apps + ")"},
-		{"expressions", "DELETE FROM lumo_expressions WHERE app_id IN (" + apps + ")"},
-		{"relationships", "DELETE FROM lumo_relationships WHERE app_id IN (" + apps + ")"},
-		{"columns", "DELETE FROM lumo_columns WHERE table_id IN (SELECT id FROM lumo_tables WHERE app_id IN (" + apps + "))"},
-		{"tables", "DELETE FROM lumo_tables WHERE app_id IN (" + apps + ")"},
-		{"apps", "DELETE FROM lumo_apps WHERE tenant_id IN (" + in + ")"},
 		{"desk members", "DELETE FROM lumo_desk_members WHERE desk_id IN (SELECT id FROM lumo_desks WHERE tenant_id IN (" + in + "))"},
 		{"desks", "DELETE FROM lumo_desks WHERE tenant_id IN (" + in + ")"},
+		{"tokens", "DELETE FROM lumo_tokens WHERE user_id IN (SELECT id FROM lumo_users WHERE tenant_id IN (" + in + "))"},
 		{"users", "DELETE FROM lumo_users WHERE tenant_id IN (" + in + ")"},
 		{"tenants", "DELETE FROM lumo_tenants WHERE id IN (" + in + ")"},
 	}
 	for _, d := range deletes {
-		if _, err := im.tx.ExecContext(ctx, im.db.q(d.sql), args...); err != nil {
+		if _, err := tx.ExecContext(ctx, db.q(d.sql), args...); err != nil {
 			return fmt.Errorf("deleting old %s: %w", d.what, err)
 		}
+	}
+	return nil
+}
+
+// savedToken is an issued token kept across a re-import.
+type savedToken struct {
+	tenant, login, hash, label, created string
+}
+
+// saveTokens reads the issued tokens of the tenants being replaced, to restore those of the
+// users the file still lists (admin-issued tokens must survive a re-import).
+func (im *importer) saveTokens(ctx context.Context, tenantIDs []int64) ([]savedToken, error) {
+	if len(tenantIDs) == 0 {
+		return nil, nil
+	}
+	rows, err := im.tx.QueryContext(ctx, im.db.q(`SELECT t.tenant_key, u.login, k.token_sha256, k.label, k.created_at
+		FROM lumo_tokens k JOIN lumo_users u ON u.id = k.user_id JOIN lumo_tenants t ON t.id = u.tenant_id
+		WHERE t.id IN (`+inList(len(tenantIDs))+`) ORDER BY t.tenant_key, u.login, k.label`), int64Args(tenantIDs)...)
+	if err != nil {
+		return nil, fmt.Errorf("reading issued tokens: %w", err)
+	}
+	defer rows.Close()
+	var out []savedToken
+	for rows.Next() {
+		var s savedToken
+		if err := rows.Scan(&s.tenant, &s.login, &s.hash, &s.label, &s.created); err != nil {
+			return nil, fmt.Errorf("reading issued tokens: %w", err)
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+// restoreTokens re-inserts the saved tokens of users still in the file; the others are
+// dropped with their user and reported by login in the summary.
+func (im *importer) restoreTokens(ctx context.Context, saved []savedToken, sum *Summary) error {
+	byKey := map[string]*pTenant{}
+	for _, t := range im.tenants {
+		byKey[t.ws.Key] = t
+	}
+	for _, s := range saved {
+		t := byKey[s.tenant]
+		u := t.users[s.login]
+		if u == nil {
+			sum.TokensDropped = append(sum.TokensDropped, s.tenant+"/"+s.login+" ("+s.label+")")
+			continue
+		}
+		if _, err := im.tx.ExecContext(ctx, im.db.q("INSERT INTO lumo_tokens (token_sha256, user_id, label, created_at) VALUES (?, ?, ?, ?)"),
+			s.hash, u.id, s.label, s.created); err != nil {
+			return fmt.Errorf("restoring issued tokens: %w", err)
+		}
+		sum.TokensKept++
 	}
 	return nil
 }

@@ -104,6 +104,7 @@ func (im *importer) loadTable(ctx context.Context, t *pTable) error {
 		if _, err := stmt.ExecContext(ctx, args...); err != nil {
 			return fmt.Errorf("loading %s line %d into %s: %w", t.file, rows.Line(), t.sqlName, err)
 		}
+		im.loaded(false)
 	}
 	if err := rows.Err(); err != nil {
 		return err
@@ -115,6 +116,7 @@ func (im *importer) loadTable(ctx context.Context, t *pTable) error {
 	}
 	n := rows.Count()
 	t.rows = &n
+	im.loaded(true)
 	for i, s := range rows.Scales() {
 		t.cols[i].scale = s
 	}

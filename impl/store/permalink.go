@@ -70,7 +70,9 @@ func (db *DB) ReportSessionUser(ctx context.Context, sessionID string, now time.
 	if sessionID == "" {
 		return nil, ErrNotFound
 	}
+	// The session's token must still be the user's: the workspace token or an issued, unrevoked one.
 	return db.user(ctx, `JOIN lumo_report_sessions s ON s.token_sha256 = u.token_sha256
+			OR s.token_sha256 IN (SELECT k.token_sha256 FROM lumo_tokens k WHERE k.user_id = u.id)
 		WHERE s.id_sha256 = ? AND s.expires_at > ?`, tokenHash(sessionID), now.Unix())
 }
 

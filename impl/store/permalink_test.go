@@ -78,3 +78,30 @@ func TestReportSessions(t *testing.T) {
 		t.Errorf("ended session: %v", err)
 	}
 }
+
+// A session opened with an issued token lasts only while that token is not revoked.
+func TestReportSessionOfRevokedToken(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := storetest.Open(t)
+	if _, err := db.ImportWorkspace(ctx, demo.Lumo, "workspace.yaml"); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	token, err := db.IssueToken(ctx, "ana", "notebook")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u, err := db.CreateReportSession(ctx, "sid-issued", token, now.Add(time.Hour)); err != nil || u.Login != "ana" {
+		t.Fatalf("create with an issued token: %v %v", u, err)
+	}
+	if u, err := db.ReportSessionUser(ctx, "sid-issued", now); err != nil || u.Login != "ana" {
+		t.Fatalf("session of an issued token: %v %v", u, err)
+	}
+	if err := db.RevokeToken(ctx, "ana", "notebook"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.ReportSessionUser(ctx, "sid-issued", now); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("session of a revoked token: %v", err)
+	}
+}

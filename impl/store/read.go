@@ -28,13 +28,15 @@ func (db *DB) UserByLogin(ctx context.Context, login string) (*User, error) {
 	return db.user(ctx, "WHERE u.login = ?", strings.ToLower(strings.TrimSpace(login)))
 }
 
-// UserByToken finds the user whose token is token, comparing SHA-256 digests (the token itself
-// is never stored). ErrNotFound if none.
+// UserByToken finds the user whose token is token, the workspace one or one issued with
+// IssueToken, comparing SHA-256 digests (the token itself is never stored). ErrNotFound if
+// none. Nothing is cached, so a revoked token fails at its next request on every replica.
 func (db *DB) UserByToken(ctx context.Context, token string) (*User, error) {
 	if token == "" {
 		return nil, ErrNotFound
 	}
-	return db.user(ctx, "WHERE u.token_sha256 = ?", tokenHash(token))
+	h := tokenHash(token)
+	return db.user(ctx, "WHERE u.token_sha256 = ? OR u.id = (SELECT k.user_id FROM lumo_tokens k WHERE k.token_sha256 = ?)", h, h)
 }
 
 func (db *DB) user(ctx context.Context, where string, args ...any) (*User, error) {

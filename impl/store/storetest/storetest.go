@@ -23,20 +23,29 @@ const EnvDSN = "LUMO_TEST_DB"
 // database (made the connection's search_path, dropped at the end). Safe for parallel tests.
 func Open(t testing.TB) *store.DB {
 	t.Helper()
+	db, _ := OpenDSN(t)
+	return db
+}
+
+// OpenDSN is Open that also returns the DSN of the fresh database, for tests that start
+// server processes on it.
+func OpenDSN(t testing.TB) (*store.DB, string) {
+	t.Helper()
 	ctx := context.Background()
 	dsn := os.Getenv(EnvDSN)
 	if !store.IsPostgres(dsn) {
-		db, err := store.Open(ctx, filepath.Join(t.TempDir(), "lumo.db"))
+		file := filepath.Join(t.TempDir(), "lumo.db")
+		db, err := store.Open(ctx, file)
 		if err != nil {
 			t.Fatalf("opening sqlite test database: %v", err)
 		}
 		t.Cleanup(func() { db.Close() })
-		return db
+		return db, file
 	}
 	return openPostgres(t, ctx, dsn)
 }
 
-func openPostgres(t testing.TB, ctx context.Context, dsn string) *store.DB {
+func openPostgres(t testing.TB, ctx context.Context, dsn string) (*store.DB, string) {
 	t.Helper()
 	admin, err := sql.Open("postgres", dsn)
 	if err != nil {
@@ -75,5 +84,5 @@ func openPostgres(t testing.TB, ctx context.Context, dsn string) *store.DB {
 		t.Fatalf("opening postgres test database: %v", err)
 	}
 	t.Cleanup(func() { db.Close() })
-	return db
+	return db, u.String()
 }

@@ -1,0 +1,43 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+
+	"github.com/lumo-caderninho/mcp/impl/admin"
+	"github.com/lumo-caderninho/mcp/impl/store"
+)
+
+// adminCommand runs `lumo admin ...`. It never seeds the demo: administration acts on the
+// database it is pointed at (the embedded default file when --db is not given).
+func adminCommand(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger) error {
+	if len(args) == 1 && (args[0] == "help" || args[0] == "-h" || args[0] == "--help") {
+		fmt.Fprint(stdout, admin.Usage)
+		return nil
+	}
+	cmd, err := admin.Parse(args, os.Getenv("LUMO_DB"))
+	var ue *admin.UsageError
+	if errors.As(err, &ue) {
+		fmt.Fprint(os.Stderr, admin.Usage)
+		return err
+	}
+	if err != nil {
+		return err
+	}
+	dsn := cmd.DB
+	if dsn == "" {
+		if dsn, err = store.DefaultDSN(); err != nil {
+			return err
+		}
+	}
+	db, err := store.Open(ctx, dsn)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	return cmd.Run(ctx, db, stdout)
+}

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/lumo-caderninho/mcp/impl/ptbr"
+	"github.com/lumo-caderninho/mcp/impl/store"
+)
+
+// stderr is where import progress and its summary go (a variable for tests).
+var stderr io.Writer = os.Stderr
+
+// isTerminal reports whether w is a character device (a terminal), where a progress line that
+// rewrites itself makes sense; a file or a pipe gets only the summary line.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// importProgress prints rows, rows/s and the ETA on one rewritten line, at most 4 times a second.
+type importProgress struct {
+	w     io.Writer
+	start time.Time
+	last  time.Time
+	drawn bool
+}
+
+func (p *importProgress) update(pr store.Progress) {
+	now := time.Now()
+	if now.Sub(p.last) < 250*time.Millisecond && pr.Rows < pr.TotalRows {
+		return
+	}
+	p.last = now
+	elapsed := now.Sub(p.start).Seconds()
+	rate := 0.0
+	if elapsed > 0 {
+		rate = float64(pr.Rows) / elapsed
+	}
+	eta := "?"
+	if rate > 0 && pr.TotalRows >= pr.Rows {
+		eta = seconds(float64(pr.TotalRows-pr.Rows) / rate)
+	}
+	fmt.Fprintf(p.w, "\r\033[K%s de %s linhas, %s linhas/s, faltam ~%s", ptbr.Int(pr.Rows), ptbr.Int(pr.TotalRows), ptbr.Int(int64(rate)), eta)
+	p.drawn = true
+}
+
+// summary ends the progress line and always prints one line: rows, time and rate.
+func (p *importProgress) summary(rows int64) {
+	if p.drawn {
+		fmt.Fprint(p.w, "\r\033[K")
+	}
+	elapsed := time.Since(p.start).Seconds()
+	rate := int64(0)
+	if elapsed > 0 {
+		rate = int64(float64(rows) / elapsed)
+	}
+	fmt.Fprintf(p.w, "Importação concluída: %s linhas em %s (%s linhas/s).\n", ptbr.Int(rows), seconds(elapsed), ptbr.Int(rate))
+}
+
+// seconds is a duration in seconds with a decimal comma (1,5 s).
+func seconds(s float64) string {
+	return strings.Replace(strconv.FormatFloat(s, 'f', 1, 64), ".", ",", 1) + " s"
+}
