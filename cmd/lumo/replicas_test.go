@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -125,7 +126,7 @@ func lumoCLI(t *testing.T, bin string, args ...string) (string, error) {
 
 // TestTwoReplicasBehaveAsOneService starts two `lumo serve --http --stateless` processes on
 // one PostgreSQL database behind a round-robin client: one rate-limit budget, one session
-// across both, tokens issued and revoked with `lumo admin` on both, and SIGTERM.
+// across both, one permalink that opens on both under the viewer's access, tokens issued and revoked with `lumo admin` on both, and SIGTERM.
 func TestTwoReplicasBehaveAsOneService(t *testing.T) {
 	if !store.IsPostgres(os.Getenv(storetest.EnvDSN)) {
 		t.Skip("needs PostgreSQL: set LUMO_TEST_DB=postgres://... to start two replicas on one database")
@@ -136,8 +137,9 @@ func TestTwoReplicasBehaveAsOneService(t *testing.T) {
 		t.Fatal(err)
 	}
 	bin := buildLumo(t)
-	a := startReplica(t, bin, dsn, "--rate-user", "10", "--rate-tenant", "0", "--stateless")
-	b := startReplica(t, bin, dsn, "--rate-user", "10", "--rate-tenant", "0", "--stateless")
+	const publicURL = "https://lumo.exemplo.com.br" // the load balancer's address
+	a := startReplica(t, bin, dsn, "--rate-user", "10", "--rate-tenant", "0", "--stateless", "--public-url", publicURL)
+	b := startReplica(t, bin, dsn, "--rate-user", "10", "--rate-tenant", "0", "--stateless", "--public-url", publicURL)
 	hosts := []string{strings.TrimPrefix(a.url, "http://"), strings.TrimPrefix(b.url, "http://")}
 
 	// One window of the per-user limit: keep the 20 calls inside one minute.
@@ -160,6 +162,43 @@ func TestTwoReplicasBehaveAsOneService(t *testing.T) {
 	}
 	if admitted != 10 || refused != 10 {
 		t.Fatalf("--rate-user 10 on two replicas: %d admitted, %d refused; want 10 and 10", admitted, refused)
+	}
+
+	// Permalinks: the same query asked on each replica gets one link, and the link opens on both
+	// replicas for a viewer who sees the app, never for one who does not.
+	var appID int64
+	if err := db.SQL().QueryRowContext(ctx, "SELECT id FROM lumo_apps WHERE app_key = 'vendas-comercial'").Scan(&appID); err != nil {
+		t.Fatal(err)
+	}
+	bruno0 := (&roundRobin{hosts: hosts, token: "tok-bruno-loja"}).connect(t, a.url)
+	var links []string
+	for i := 0; i < 2; i++ { // round robin: one call on each replica
+		res, err := bruno0.CallTool(ctx, &mcp.CallToolParams{Name: "query", Arguments: map[string]any{"appId": appID,
+			"fields": []any{map[string]any{"ref": "Lojas.Loja"}, map[string]any{"ref": "Vendas.Valor da venda", "agg": "sum"}}}})
+		if err != nil || res.IsError {
+			t.Fatalf("query %d: %v %v", i+1, err, res)
+		}
+		link, _ := res.StructuredContent.(map[string]any)["permalink"].(string)
+		links = append(links, link)
+	}
+	if links[0] == "" || links[0] != links[1] || !strings.HasPrefix(links[0], publicURL+"/app/") {
+		t.Fatalf("permalinks from the two replicas: %q", links)
+	}
+	path := strings.TrimPrefix(links[0], publicURL)
+	for _, r := range []*replica{a, b} {
+		for token, want := range map[string]int{"tok-bruno-loja": http.StatusOK, "tok-carla-outra": http.StatusNotFound} {
+			req, _ := http.NewRequest("GET", r.url+path, nil)
+			req.Header.Set("Authorization", "Bearer "+token)
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != want || (want == http.StatusOK) != strings.Contains(string(body), `<td class="num">R$ `) {
+				t.Errorf("report on %s with %s: %d (want %d)\n%.300s", r.url, token, resp.StatusCode, want, body)
+			}
+		}
 	}
 
 	// A token issued with lumo admin works on both replicas; revoked, it fails on both at once.
