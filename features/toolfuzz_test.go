@@ -167,4 +167,3 @@ func depth(args []byte) int {
 	}
 	return max
 }
-
