@@ -54,6 +54,11 @@ func (w *mcpWorld) connect(ctx context.Context, srv *mcp.Server) error {
 	if _, err := srv.Connect(ctx, st, nil); err != nil {
 		return err
 	}
+	return w.connectTransport(ctx, ct)
+}
+
+// connectTransport opens a client session over ct and compiles every published output schema.
+func (w *mcpWorld) connectTransport(ctx context.Context, ct mcp.Transport) error {
 	var err error
 	if w.session, err = mcp.NewClient(&mcp.Implementation{Name: "features", Version: "1"}, nil).Connect(ctx, ct, nil); err != nil {
 		return err

@@ -48,4 +48,17 @@ if grep -q "tok-ana-loja\|wrong-token" "$work/http.log"; then echo "a token reac
 # 3. stdio: the client spawns the binary.
 (cd "$here" && node client.mjs stdio "$work/lumo" ana 3)
 (cd "$here" && node client.mjs stdio "$work/lumo" bruno 3)
+# 4. Our Gherkin suite as a conformance suite for a foreign server: the lumo features (less those
+#    tagged @own-setup) against the built binary over HTTP with tokens, and as a stdio command.
+"$work/lumo" serve --http 127.0.0.1:18453 --rate-user 0 --rate-tenant 0 2>"$work/features.log" &
+pids+=($!)
+wait_port 18453
+ids=$(sqlite3 "$XDG_DATA_HOME/lumo/lumo.db" "SELECT group_concat(app_key || '=' || id, ',') FROM lumo_apps")
+echo "== features against the binary over HTTP"
+(cd "$root" && go test -count=1 -run TestLumoFeatures ./features/ -args -target=http://127.0.0.1:18453/mcp -app-ids="$ids" -format=progress)
+echo "== features against the binary on stdio (JUnit report)"
+(cd "$root" && go test -count=1 -run TestLumoFeatures ./features/ -args -target-cmd="$work/lumo serve --rate-user 0 --rate-tenant 0 --user {user}" \
+  -app-ids="$ids" -format="progress,junit:$work/features-junit.xml")
+grep -o '<testsuites [^>]*>' "$work/features-junit.xml"
+
 echo "e2e: all passed"
