@@ -76,7 +76,7 @@ func (w *lumoWorld) demoImported(ctx context.Context) error {
 
 func (w *lumoWorld) connectedAs(ctx context.Context, login string) error {
 	if external() {
-		return w.connectTarget(ctx, login)
+		return w.connectTarget(ctx, login, fixtureToken)
 	}
 	u, err := w.db.UserByLogin(ctx, login)
 	if err != nil {

@@ -64,6 +64,21 @@ func externalAppID(key string) (int64, error) {
 	return 0, fmt.Errorf("no -app-ids entry for %q: %w", key, errNeedsOwnSetup)
 }
 
+// cadFixtureToken is the demo installation's first assistant token.
+func cadFixtureToken(string) (string, error) {
+	b, err := fs.ReadFile(demo.Caderninho, "installation.yaml")
+	if err != nil {
+		return "", err
+	}
+	var inst struct {
+		Assistants []struct{ Token string } `yaml:"assistants"`
+	}
+	if err := yaml.Unmarshal(b, &inst); err != nil || len(inst.Assistants) == 0 {
+		return "", fmt.Errorf("the fixture has no assistant token: %v", err)
+	}
+	return inst.Assistants[0].Token, nil
+}
+
 // fixtureToken is the demo workspace's token of login.
 func fixtureToken(login string) (string, error) {
 	b, err := fs.ReadFile(demo.Lumo, "workspace.yaml")
@@ -99,15 +114,16 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	return b.next.RoundTrip(r)
 }
 
-// targetTransport is a client transport to the foreign target as login.
-func targetTransport(login string) (mcp.Transport, error) {
+// targetTransport is a client transport to the foreign target as login; fixture gives the token
+// when -token does not.
+func targetTransport(login string, fixture func(string) (string, error)) (mcp.Transport, error) {
 	if *targetCmd != "" {
 		return &mcp.CommandTransport{Command: exec.Command("sh", "-c", strings.ReplaceAll(*targetCmd, "{user}", login))}, nil
 	}
 	tok := *token
 	if tok == "" {
 		var err error
-		if tok, err = fixtureToken(login); err != nil {
+		if tok, err = fixture(login); err != nil {
 			return nil, err
 		}
 	}
@@ -116,8 +132,8 @@ func targetTransport(login string) (mcp.Transport, error) {
 }
 
 // connectTarget opens a session on the foreign target as login.
-func (w *mcpWorld) connectTarget(ctx context.Context, login string) error {
-	ct, err := targetTransport(login)
+func (w *mcpWorld) connectTarget(ctx context.Context, login string, fixture func(string) (string, error)) error {
+	ct, err := targetTransport(login, fixture)
 	if err != nil {
 		return err
 	}

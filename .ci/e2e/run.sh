@@ -60,5 +60,13 @@ echo "== features against the binary on stdio (JUnit report)"
 (cd "$root" && go test -count=1 -run TestLumoFeatures ./features/ -args -target-cmd="$work/lumo serve --rate-user 0 --rate-tenant 0 --user {user}" \
   -app-ids="$ids" -format="progress,junit:$work/features-junit.xml")
 grep -o '<testsuites [^>]*>' "$work/features-junit.xml"
+(cd "$root" && go build -o "$work/caderninho" ./cmd/caderninho)
+"$work/caderninho" call caderninho_accounts '{}' >/dev/null # seeds the demo installation
+"$work/caderninho" serve --http 127.0.0.1:18454 2>"$work/cad-features.log" &
+pids+=($!)
+wait_port 18454
+echo "== caderninho features against the binary over HTTP and on stdio"
+(cd "$root" && go test -count=1 -run TestCaderninhoFeatures ./features/ -args -target=http://127.0.0.1:18454/mcp -format=progress)
+(cd "$root" && go test -count=1 -run TestCaderninhoFeatures ./features/ -args -target-cmd="$work/caderninho serve" -format=progress)
 
 echo "e2e: all passed"
