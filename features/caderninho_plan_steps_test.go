@@ -41,6 +41,9 @@ func cell(row *godog.Table, header []string, i int, name string) any {
 // from cad_ids and a bumped revision of the record's space. Columns: space, person, account,
 // day, amountMinor (empty = unknown), currency, description, category, excluded (yes/no).
 func (w *cadWorld) storeRecords(ctx context.Context, table *godog.Table) error {
+	if external() {
+		return errNeedsOwnSetup
+	}
 	db := w.store.DB()
 	q := func(s string) string { return sqldialect.Rebind(db.Dialect(), s) }
 	var header []string
@@ -98,6 +101,9 @@ func (w *cadWorld) storeRecords(ctx context.Context, table *godog.Table) error {
 // bank (its account and dedupe key), and bumps the space's revision. Columns: account, fitid,
 // category, description, note, excluded (yes/no).
 func (w *cadWorld) storeEdits(ctx context.Context, table *godog.Table) error {
+	if external() {
+		return errNeedsOwnSetup
+	}
 	db := w.store.DB()
 	q := func(s string) string { return sqldialect.Rebind(db.Dialect(), s) }
 	var header []string
@@ -145,6 +151,9 @@ func (w *cadWorld) storeEdits(ctx context.Context, table *godog.Table) error {
 // transaction disappears from the bank's statements. Columns: account, space, category,
 // description, excluded (yes/no).
 func (w *cadWorld) storeUnmatchedEdits(ctx context.Context, table *godog.Table) error {
+	if external() {
+		return errNeedsOwnSetup
+	}
 	db := w.store.DB()
 	var header []string
 	for _, c := range table.Rows[0].Cells {

@@ -13,7 +13,7 @@ func TestCaderninhoFeatures(t *testing.T) {
 		Name:                "caderninho",
 		ScenarioInitializer: func(sc *godog.ScenarioContext) { initCaderninhoSteps(t, sc) },
 		Options: &godog.Options{
-			Format:   *godogFormat,
+			Format:   suiteFormat(),
 			Output:   colors.Colored(os.Stdout),
 			Paths:    []string{"caderninho"},
 			Strict:   true,

@@ -38,14 +38,19 @@ func initLumoSteps(t *testing.T, sc *godog.ScenarioContext) {
 	w.mcpWorld.subst = w.ids
 	w.addGenericSteps(sc)
 	sc.Before(func(ctx context.Context, _ *godog.Scenario) (context.Context, error) {
-		w.db = storetest.Open(t)
+		if !external() {
+			w.db = storetest.Open(t)
+		}
 		return ctx, nil
 	})
 	sc.After(func(ctx context.Context, _ *godog.Scenario, err error) (context.Context, error) {
 		if w.session != nil {
 			w.session.Close()
+			w.session = nil
 		}
-		w.db.Close()
+		if w.db != nil {
+			w.db.Close()
+		}
 		return ctx, nil
 	})
 	initToolSteps(&w.mcpWorld, sc)
@@ -67,11 +72,17 @@ func initLumoSteps(t *testing.T, sc *godog.ScenarioContext) {
 }
 
 func (w *lumoWorld) demoImported(ctx context.Context) error {
+	if external() { // a foreign target holds the fixture already
+		return nil
+	}
 	_, err := w.db.ImportWorkspace(ctx, demo.Lumo, "workspace.yaml")
 	return err
 }
 
 func (w *lumoWorld) connectedAs(ctx context.Context, login string) error {
+	if external() {
+		return w.connectTarget(ctx, login, fixtureToken)
+	}
 	u, err := w.db.UserByLogin(ctx, login)
 	if err != nil {
 		return fmt.Errorf("user %s: %w", login, err)
@@ -93,7 +104,14 @@ func (w *lumoWorld) ids(s string) (string, error) {
 	var err error
 	ctx := context.Background()
 	s = appPlaceholder.ReplaceAllStringFunc(s, func(m string) string {
-		id, e := appID(ctx, w.db, appPlaceholder.FindStringSubmatch(m)[2])
+		key := appPlaceholder.FindStringSubmatch(m)[2]
+		var id int64
+		var e error
+		if external() {
+			id, e = externalAppID(key)
+		} else {
+			id, e = appID(ctx, w.db, key)
+		}
 		if e != nil {
 			err = e
 		}
@@ -103,7 +121,9 @@ func (w *lumoWorld) ids(s string) (string, error) {
 		parts := strings.Split(strings.Trim(m, "<>"), ":")
 		var id int64
 		var e error
-		if parts[0] == "col" && len(parts) == 4 {
+		if external() {
+			e = errNeedsOwnSetup
+		} else if parts[0] == "col" && len(parts) == 4 {
 			id, e = columnID(ctx, w.db, parts[1], parts[2], parts[3])
 		} else if parts[0] == "expr" && len(parts) == 3 {
 			id, e = expressionID(ctx, w.db, parts[1], parts[2])

@@ -18,7 +18,8 @@ func TestLumoFeatures(t *testing.T) {
 		Name:                "lumo",
 		ScenarioInitializer: func(sc *godog.ScenarioContext) { initLumoSteps(t, sc) },
 		Options: &godog.Options{
-			Format:   *godogFormat,
+			Format:   suiteFormat(),
+			Tags:     suiteTags(),
 			Output:   colors.Colored(os.Stdout),
 			Paths:    []string{"lumo"},
 			Strict:   true,

@@ -58,4 +58,25 @@ pids+=($!)
 wait_port 18453
 (cd "$here" && node report.mjs http://127.0.0.1:18453 tok-ana-loja tok-carla-outra)
 if grep -q "tok-ana-loja\|tok-carla-outra\|wrong-token" "$work/report.log"; then echo "a token reached the log" >&2; exit 1; fi
+# 4. Our Gherkin suite as a conformance suite for a foreign server: the lumo features (less those
+#    tagged @own-setup) against the built binary over HTTP with tokens, and as a stdio command.
+"$work/lumo" serve --http 127.0.0.1:18455 --rate-user 0 --rate-tenant 0 2>"$work/features.log" &
+pids+=($!)
+wait_port 18455
+ids=$(sqlite3 "$XDG_DATA_HOME/lumo/lumo.db" "SELECT group_concat(app_key || '=' || id, ',') FROM lumo_apps")
+echo "== features against the binary over HTTP"
+(cd "$root" && go test -count=1 -run TestLumoFeatures ./features/ -args -target=http://127.0.0.1:18455/mcp -app-ids="$ids" -format=progress)
+echo "== features against the binary on stdio (JUnit report)"
+(cd "$root" && go test -count=1 -run TestLumoFeatures ./features/ -args -target-cmd="$work/lumo serve --rate-user 0 --rate-tenant 0 --user {user}" \
+  -app-ids="$ids" -format="progress,junit:$work/features-junit.xml")
+grep -o '<testsuites [^>]*>' "$work/features-junit.xml"
+(cd "$root" && go build -o "$work/caderninho" ./cmd/caderninho)
+"$work/caderninho" call caderninho_accounts '{}' >/dev/null # seeds the demo installation
+"$work/caderninho" serve --http 127.0.0.1:18454 2>"$work/cad-features.log" &
+pids+=($!)
+wait_port 18454
+echo "== caderninho features against the binary over HTTP and on stdio"
+(cd "$root" && go test -count=1 -run TestCaderninhoFeatures ./features/ -args -target=http://127.0.0.1:18454/mcp -format=progress)
+(cd "$root" && go test -count=1 -run TestCaderninhoFeatures ./features/ -args -target-cmd="$work/caderninho serve" -format=progress)
+
 echo "e2e: all passed"

@@ -10,7 +10,7 @@ Feature: Rate limits per user and per tenant
     And the rate limits are 2 calls per minute per user and 3 per tenant
     And the clock says 12:00:37
 
-  @L-G07
+  @L-G07 @own-setup
   Scenario: A user over the per-user limit gets a tool error saying when to retry
     Given I am connected as "ana" under those limits
     When I call "search_catalog" 2 times successfully
@@ -19,7 +19,7 @@ Feature: Rate limits per user and per tenant
     And the text contains "Limite de 2 requisições por minuto por usuário atingido; tente de novo em 23 s."
     And "error.suggestions" is '["Espere 23 s e repita a chamada."]'
 
-  @L-G07
+  @L-G07 @own-setup
   Scenario: Invalid calls count too, and the next window starts afresh
     Given I am connected as "ana" under those limits
     When I call "get_app" with '{"appId": "sete"}'
@@ -33,7 +33,7 @@ Feature: Rate limits per user and per tenant
     Then the call fails with code "RATE_LIMITED"
     And the text contains "tente de novo em 60 s."
 
-  @L-G07
+  @L-G07 @own-setup
   Scenario: The users of one Tenant share the per-tenant limit; other Tenants do not
     Given I am connected as "ana" under those limits
     When I call "search_catalog" 2 times successfully

@@ -36,7 +36,7 @@ Feature: query runs an aggregated query and returns raw numbers with units
     And the text contains "Total de todas as linhas: Valor da venda (soma) R$ 273.430,90."
     And the text contains "Filtros: Situação = Ativa; Data entre 01/09/2026 e 30/09/2026."
 
-  @L-R02 @L-R05
+  @L-R02 @L-R05 @own-setup
   Scenario: Keys name the column and the aggregate; the summary is the total over every row
     When I call "query" with '{"appId": "$app:vendas-comercial", "fields": [{"ref": "Vendas.Canal"}, {"ref": "Vendas.Valor da venda", "agg": "sum"}, {"ref": "Vendas.Valor da venda", "agg": "avg"}]}'
     Then "columns[*].key" is '["<col:vendas-comercial:vendas:CANAL>_AGP", "<col:vendas-comercial:vendas:VALOR>_SUM", "<col:vendas-comercial:vendas:VALOR>_AVG"]'
@@ -49,7 +49,7 @@ Feature: query runs an aggregated query and returns raw numbers with units
     # SELECT round(sum(VALOR),2), round(avg(VALOR),6) FROM vendas;  -> 7797029.7 | 389.851485
     And "summary" is '{"<col:vendas-comercial:vendas:VALOR>_SUM": 7797029.7, "<col:vendas-comercial:vendas:VALOR>_AVG": 389.851485}'
 
-  @L-Q05 @L-R03 @L-R04 @L-R12
+  @L-Q05 @L-R03 @L-R04 @L-R12 @own-setup
   Scenario: Without limit, 10 rows; the text says how many exist and are not here
     # SELECT count(DISTINCT coalesce(CLIENTE,'<null>')) FROM vendas;  -> 16 groups (15 names and the blank)
     When I call "query" with '{"appId": "$app:vendas-comercial", "fields": [{"ref": "Vendas.Cliente"}, {"ref": "Vendas.Id", "agg": "count"}]}'

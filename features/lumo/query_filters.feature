@@ -62,7 +62,7 @@ Feature: query filters: every op, blank semantics, dates, buckets, aggregates an
     And "filtersApplied" is '["Data (mês) = 2026-09"]'
     And "notes" is absent
 
-  @L-Q03 @L-Q04
+  @L-Q03 @L-Q04 @own-setup
   Scenario: A filter with agg cuts by the aggregated value
     # SELECT l.NOME, round(sum(v.VALOR),2) FROM vendas v LEFT JOIN lojas l ON l.ID=v.LOJA_ID GROUP BY 1 HAVING sum(v.VALOR) > 1134350 ORDER BY 1;
     When I call "query" with:
@@ -113,7 +113,7 @@ Feature: query filters: every op, blank semantics, dates, buckets, aggregates an
       | {"ref": "Vendas.Valor da venda", "op": "like", "value": "1%"}             | filters[0]: like vale só para coluna de texto.                                  |
       | {"ref": "Vendas.Data", "bucket": "month", "op": "=", "value": "2026-9"}   | filters[0].value: "2026-9" não está no formato AAAA-MM                           |
 
-  @L-Q03 @L-R05
+  @L-Q03 @L-R05 @own-setup
   Scenario: A distinct count's total is recounted over the rows that passed the aggregate filter
     # SELECT l.NOME, count(DISTINCT v.PRODUTO_ID) FROM vendas v JOIN lojas l ON l.ID=v.LOJA_ID
     #   WHERE v.DATA >= '2026-10-14' GROUP BY 1 HAVING sum(v.VALOR) > 1000 ORDER BY 1;

@@ -39,13 +39,13 @@ Feature: query refs, expressions, buckets and joins follow the app's model
       | Vendas:Valor da venda     |
       | Vendas.Valor da vendas    |
 
-  @L-Q11
+  @L-Q11 @own-setup
   Scenario: A column id is not a ref
     When I call "query" with '{"appId": "$app:vendas-comercial", "fields": [{"ref": "<col:vendas-comercial:vendas:VALOR>", "agg": "sum"}]}'
     Then the call fails with code "UNKNOWN_REF"
     And the text contains "não está no formato Tabela.Coluna"
 
-  @L-Q09 @L-R11
+  @L-Q09 @L-R11 @own-setup
   Scenario: Expressions enter as {ref}; percent is a fraction
     # SELECT round((sum(VALOR_LIQ)-sum(CUSTO))/sum(VALOR_LIQ),6), round(sum(VALOR)/count(DISTINCT ID),6) FROM vendas;
     When I call "query" with '{"appId": "$app:vendas-comercial", "fields": [{"ref": "Margem %"}, {"ref": "ticket medio"}]}'
@@ -57,7 +57,7 @@ Feature: query refs, expressions, buckets and joins follow the app's model
       """
     And the text contains "| 43,3% | R$ 389,85 |"
 
-  @L-Q09 @L-R05
+  @L-Q09 @L-R05 @own-setup
   Scenario: An expression per group, and its total recomputed from all rows
     # SELECT CANAL, round((sum(VALOR_LIQ)-sum(CUSTO))/sum(VALOR_LIQ),6) FROM vendas GROUP BY 1 ORDER BY 1;  total 0.432655
     When I call "query" with '{"appId": "$app:vendas-comercial", "fields": [{"ref": "Vendas.Canal"}, {"ref": "Margem %"}]}'
@@ -93,7 +93,7 @@ Feature: query refs, expressions, buckets and joins follow the app's model
     Then the call fails with code "INVALID_FIELD"
     And the text contains "fields[0]: hour_of_day só faz sentido em coluna com hora, e Metas.Mês tem só a data."
 
-  @L-Q23 @L-R10
+  @L-Q23 @L-R10 @own-setup
   Scenario: Two facts sharing a dimension are aggregated separately, never multiplied
     # SELECT l.NOME, round(v.s,2), round(m.s,2) FROM lojas l
     #   LEFT JOIN (SELECT LOJA_ID, sum(VALOR) s FROM vendas WHERE DATA >= '2026-01-01' GROUP BY 1) v ON v.LOJA_ID=l.ID

@@ -49,6 +49,7 @@ Feature: query results say how fresh, how empty and how complete they are
     When I call "query" with '{"appId": "$app:vendas-comercial", "fields": [{"ref": "Vendas.Valor da venda", "agg": "sum"}]}'
     Then the call fails with code "NOT_FOUND"
 
+  @own-setup
   Scenario: A query past its time limit is cancelled with a clear error, and the server keeps answering
     Given the query time limit is 1 nanosecond
     And I am connected as "ana"

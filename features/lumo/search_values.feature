@@ -180,7 +180,7 @@ Feature: search_values lists a column's values, searches text columns and shows 
     And "columnsSearched" is '10'
     And the text contains "Nenhum valor com \"xyzzy\" nas 10 colunas de texto procuradas (de 10)."
 
-  @L-V05 @L-V07
+  @L-V05 @L-V07 @own-setup
   Scenario: Past 20 text columns the search stops, and the text lists the columns left out
     Given the workspace in "testdata/wide" is imported
     And I am connected as "lia"

@@ -47,6 +47,31 @@ func OpenDSN(t testing.TB) (*store.DB, string) {
 
 func openPostgres(t testing.TB, ctx context.Context, dsn string) (*store.DB, string) {
 	t.Helper()
+	schemaDSN := postgresSchema(t, ctx, dsn)
+	db, err := store.Open(ctx, schemaDSN)
+	if err != nil {
+		t.Fatalf("opening postgres test database: %v", err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db, schemaDSN
+}
+
+// DSN returns the address of a fresh, empty database for another process (a built binary) to
+// open and migrate: a SQLite file in t.TempDir(), or, with LUMO_TEST_DB, a postgres URL whose
+// search_path is a new schema, dropped when the test ends.
+func DSN(t testing.TB) string {
+	t.Helper()
+	dsn := os.Getenv(EnvDSN)
+	if !store.IsPostgres(dsn) {
+		return filepath.Join(t.TempDir(), "lumo.db")
+	}
+	return postgresSchema(t, context.Background(), dsn)
+}
+
+// postgresSchema creates a uniquely named schema, dropped when the test ends, and returns dsn
+// with it as the search_path.
+func postgresSchema(t testing.TB, ctx context.Context, dsn string) string {
+	t.Helper()
 	admin, err := sql.Open("postgres", dsn)
 	if err != nil {
 		t.Fatalf("opening %s: %v", EnvDSN, err)
@@ -61,7 +86,7 @@ func openPostgres(t testing.TB, ctx context.Context, dsn string) (*store.DB, str
 	if err != nil {
 		t.Fatalf("creating test schema in %s: %v", EnvDSN, err)
 	}
-	// Registered first, so it runs after the database below is closed.
+	// Registered first, so it runs after the database users are closed.
 	t.Cleanup(func() {
 		admin, err := sql.Open("postgres", dsn)
 		if err == nil {
@@ -79,10 +104,5 @@ func openPostgres(t testing.TB, ctx context.Context, dsn string) (*store.DB, str
 	q := u.Query()
 	q.Set("search_path", schema)
 	u.RawQuery = q.Encode()
-	db, err := store.Open(ctx, u.String())
-	if err != nil {
-		t.Fatalf("opening postgres test database: %v", err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return db, u.String()
+	return u.String()
 }

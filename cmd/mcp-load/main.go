@@ -1,0 +1,491 @@
+// Command mcp-load is a bounded loopback load test of the real lumo and caderninho binaries over
+// Streamable HTTP: many concurrent MCP clients call read tools for a while and it reports calls/s,
+// p50/p99 latency, errors by kind and the server's peak RSS. For lumo a second, short run at the
+// default rate limits checks that the only errors are the documented 429s and that the calls
+// admitted are exactly the per-minute budget.
+//
+//	go run ./cmd/mcp-load -clients 50 -duration 30s
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+func main() {
+	clients := flag.Int("clients", 50, "concurrent MCP clients")
+	duration := flag.Duration("duration", 30*time.Second, "length of the throughput run of each server")
+	limited := flag.Duration("limited", 3*time.Second, "length of lumo's run at the default rate limits (0 skips it)")
+	servers := flag.String("servers", "lumo,caderninho", "servers to load, comma separated")
+	bin := flag.String("bin", "", "folder holding built lumo and caderninho binaries (default: build them)")
+	flag.Parse()
+	if err := run(*clients, *duration, *limited, strings.Split(*servers, ","), *bin); err != nil {
+		fmt.Fprintln(os.Stderr, "mcp-load:", err)
+		os.Exit(1)
+	}
+}
+
+func run(clients int, duration, limited time.Duration, servers []string, bin string) error {
+	tmp, err := os.MkdirTemp("", "mcp-load-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	if bin == "" {
+		bin = filepath.Join(tmp, "bin")
+		for _, s := range servers {
+			if out, err := exec.Command("go", "build", "-o", filepath.Join(bin, s), "github.com/lumo-caderninho/mcp/cmd/"+s).CombinedOutput(); err != nil {
+				return fmt.Errorf("go build %s: %v\n%s", s, err, out)
+			}
+		}
+	}
+	failed := false
+	for _, s := range servers {
+		var r *report
+		switch s {
+		case "lumo":
+			r, err = loadLumo(filepath.Join(bin, "lumo"), filepath.Join(tmp, "lumo"), clients, duration, []string{"--rate-user", "0", "--rate-tenant", "0"})
+		case "caderninho":
+			r, err = loadCaderninho(filepath.Join(bin, "caderninho"), filepath.Join(tmp, "caderninho"), clients, duration)
+		default:
+			return fmt.Errorf("unknown server %q", s)
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", s, err)
+		}
+		r.print(map[string]string{"lumo": "lumo (rate limits off)", "caderninho": "caderninho (has no rate limits)"}[s])
+		if len(r.errors) > 0 {
+			failed = true
+		}
+		if s == "lumo" && limited > 0 {
+			alignToWindow(limited)
+			r, err = loadLumo(filepath.Join(bin, "lumo"), filepath.Join(tmp, "lumo-limited"), clients, limited, nil)
+			if err != nil {
+				return fmt.Errorf("lumo at default limits: %w", err)
+			}
+			r.print("lumo (default limits: 60/min per user)")
+			if msg := r.checkBudget(60); msg != "" {
+				fmt.Println("  FAIL:", msg)
+				failed = true
+			} else {
+				fmt.Printf("  admitted %d = 60 x %d window(s); every other call was a 429 with Retry-After\n", r.ok+r.toolErrors, r.windows())
+			}
+		}
+	}
+	if failed {
+		return errors.New("errors other than the documented 429s")
+	}
+	return nil
+}
+
+// alignToWindow waits for the next minute when a run of d would otherwise start in the last
+// seconds of one, so a window is either saturated or not touched.
+func alignToWindow(d time.Duration) {
+	now := time.Now()
+	into := now.Sub(now.Truncate(time.Minute))
+	if into+d+2*time.Second > time.Minute {
+		time.Sleep(time.Minute - into + 200*time.Millisecond)
+	}
+}
+
+type server struct {
+	cmd  *exec.Cmd
+	url  string
+	logs bytes.Buffer
+}
+
+// start runs bin serve on a free loopback port with its data in dataHome and waits until /mcp answers.
+func start(bin, dataHome string, args ...string) (*server, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	s := &server{url: "http://" + addr + "/mcp"}
+	s.cmd = exec.Command(bin, append([]string{"serve", "--http", addr}, args...)...)
+	s.cmd.Env = append(os.Environ(), "XDG_DATA_HOME="+dataHome)
+	s.cmd.Stderr = &s.logs
+	if err := s.cmd.Start(); err != nil {
+		return nil, err
+	}
+	for i := 0; i < 300; i++ {
+		if c, err := net.Dial("tcp", addr); err == nil {
+			c.Close()
+			return s, nil
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	s.stop()
+	return nil, fmt.Errorf("the server did not listen on %s:\n%s", addr, s.logs.String())
+}
+
+// peakRSS is the server's VmHWM (peak resident set) in KiB.
+func (s *server) peakRSS() string {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", s.cmd.Process.Pid))
+	if err != nil {
+		return "?"
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, "VmHWM:") {
+			return strings.TrimSpace(strings.TrimPrefix(l, "VmHWM:"))
+		}
+	}
+	return "?"
+}
+
+func (s *server) stop() {
+	s.cmd.Process.Signal(os.Interrupt)
+	done := make(chan struct{})
+	go func() { s.cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		s.cmd.Process.Kill()
+		<-done
+	}
+}
+
+type call struct {
+	tool string
+	args map[string]any
+}
+
+func loadLumo(bin, dataHome string, clients int, d time.Duration, limits []string) (*report, error) {
+	s, err := start(bin, dataHome, append([]string{"--user", "ana"}, limits...)...)
+	if err != nil {
+		return nil, err
+	}
+	defer s.stop()
+	c, err := connect(s.url, "")
+	if err != nil {
+		return nil, err
+	}
+	var cat struct {
+		Apps []struct {
+			ID int64 `json:"id"`
+		} `json:"apps"`
+	}
+	if err := c.structured("search_catalog", map[string]any{}, &cat); err != nil || len(cat.Apps) == 0 {
+		return nil, fmt.Errorf("reading the catalogue: %v", err)
+	}
+	app := cat.Apps[0].ID
+	mix := []call{
+		{"search_catalog", map[string]any{"terms": "faturamento"}},
+		{"get_app", map[string]any{"appId": app}},
+		{"search_values", map[string]any{"appId": app, "contains": "ana"}},
+		{"query", map[string]any{"appId": app, "fields": []any{map[string]any{"ref": "Vendas.Canal"}, map[string]any{"ref": "Vendas.Valor da venda", "agg": "sum"}}}},
+	}
+	if limits == nil { // the budget counts from the first call: the catalogue read above spent one
+		r := hammer(s, clients, d, mix, "")
+		r.ok++
+		return r, nil
+	}
+	return hammer(s, clients, d, mix, ""), nil
+}
+
+func loadCaderninho(bin, dataHome string, clients int, d time.Duration) (*report, error) {
+	// A call on stdio creates the default database with the demo installation.
+	cmd := exec.Command(bin, "call", "caderninho_accounts", "{}")
+	cmd.Env = append(os.Environ(), "XDG_DATA_HOME="+dataHome)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("seeding the demo: %v\n%s", err, out)
+	}
+	s, err := start(bin, dataHome)
+	if err != nil {
+		return nil, err
+	}
+	defer s.stop()
+	mix := []call{
+		{"caderninho_accounts", map[string]any{}},
+		{"caderninho_transactions", map[string]any{"space": "casa", "limit": 20}},
+		{"caderninho_bills", map[string]any{}},
+		{"plan_totals", map[string]any{"space": "casa"}},
+	}
+	return hammer(s, clients, d, mix, "tok-assistente"), nil
+}
+
+type report struct {
+	calls      int
+	ok         int
+	toolErrors int // admitted calls that answered isError (counted in the budget)
+	limited    int // 429s
+	noRetry    int // 429s without Retry-After
+	errors     map[string]int
+	latencies  []time.Duration
+	byTool     map[string][]time.Duration
+	elapsed    time.Duration
+	rss        string
+	start, end time.Time
+}
+
+// hammer runs clients sessions calling mix round-robin for d.
+func hammer(s *server, clients int, d time.Duration, mix []call, token string) *report {
+	r := &report{errors: map[string]int{}, byTool: map[string][]time.Duration{}}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	var seq atomic.Int64
+	r.start = time.Now()
+	deadline := r.start.Add(d)
+	for i := 0; i < clients; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var lat []time.Duration
+			byTool := map[string][]time.Duration{}
+			local := report{errors: map[string]int{}}
+			c, err := connect(s.url, token)
+			if err != nil {
+				local.errors["connect: "+err.Error()]++
+			}
+			for c != nil && time.Now().Before(deadline) {
+				m := mix[int(seq.Add(1))%len(mix)]
+				t0 := time.Now()
+				out := c.call(m.tool, m.args)
+				lat = append(lat, time.Since(t0))
+				byTool[m.tool] = append(byTool[m.tool], time.Since(t0))
+				local.calls++
+				switch {
+				case out.status == http.StatusTooManyRequests:
+					local.limited++
+					if out.retryAfter == "" {
+						local.noRetry++
+					}
+				case out.kind != "":
+					local.errors[m.tool+": "+out.kind]++
+					if strings.HasPrefix(out.kind, "tool error") {
+						local.toolErrors++
+					}
+				default:
+					local.ok++
+				}
+			}
+			mu.Lock()
+			r.calls += local.calls
+			r.ok += local.ok
+			r.toolErrors += local.toolErrors
+			r.limited += local.limited
+			r.noRetry += local.noRetry
+			for k, v := range local.errors {
+				r.errors[k] += v
+			}
+			r.latencies = append(r.latencies, lat...)
+			for k, v := range byTool {
+				r.byTool[k] = append(r.byTool[k], v...)
+			}
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	r.end = time.Now()
+	r.elapsed = r.end.Sub(r.start)
+	r.rss = s.peakRSS()
+	return r
+}
+
+func (r *report) pct(p float64) time.Duration { return pct(r.latencies, p) }
+
+func pct(ls []time.Duration, p float64) time.Duration {
+	if len(ls) == 0 {
+		return 0
+	}
+	sort.Slice(ls, func(i, j int) bool { return ls[i] < ls[j] })
+	return ls[int(p*float64(len(ls)-1))].Round(100 * time.Microsecond)
+}
+
+func (r *report) print(title string) {
+	fmt.Printf("%s: %d calls in %.1fs = %.0f calls/s; p50 %v, p99 %v; ok %d, 429 %d; server peak RSS %s\n",
+		title, r.calls, r.elapsed.Seconds(), float64(r.calls)/r.elapsed.Seconds(), r.pct(0.50), r.pct(0.99), r.ok, r.limited, r.rss)
+	tools := make([]string, 0, len(r.byTool))
+	for k := range r.byTool {
+		tools = append(tools, k)
+	}
+	sort.Strings(tools)
+	for _, k := range tools {
+		fmt.Printf("  %s: %d calls, p50 %v, p99 %v\n", k, len(r.byTool[k]), pct(r.byTool[k], 0.5), pct(r.byTool[k], 0.99))
+	}
+	keys := make([]string, 0, len(r.errors))
+	for k := range r.errors {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		fmt.Printf("  error %s: %d\n", k, r.errors[k])
+	}
+	if r.noRetry > 0 {
+		fmt.Printf("  error 429 without Retry-After: %d\n", r.noRetry)
+	}
+}
+
+// windows is how many one-minute windows the run touched.
+func (r *report) windows() int {
+	return int(r.end.Unix()/60-r.start.Unix()/60) + 1
+}
+
+// checkBudget says what is wrong with a run at perUser calls a minute, "" when nothing.
+func (r *report) checkBudget(perUser int) string {
+	if len(r.errors) > 0 || r.noRetry > 0 {
+		return "errors other than 429 with Retry-After"
+	}
+	if admitted, want := r.ok+r.toolErrors, perUser*r.windows(); admitted != want {
+		return fmt.Sprintf("admitted %d calls, want exactly %d (%d per window x %d)", admitted, want, perUser, r.windows())
+	}
+	return ""
+}
+
+// client is a minimal Streamable HTTP MCP client: it sees every HTTP status, which is the point.
+type client struct {
+	url, token, session string
+	http                *http.Client
+	id                  atomic.Int64
+}
+
+func connect(url, token string) (*client, error) {
+	c := &client{url: url, token: token, http: &http.Client{Timeout: 60 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 4}}}
+	out := c.rpc("initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{},
+		"clientInfo": map[string]any{"name": "mcp-load", "version": "1"}}, true)
+	if out.kind != "" {
+		return nil, errors.New(out.kind)
+	}
+	if out := c.rpc("notifications/initialized", map[string]any{}, false); out.kind != "" {
+		return nil, errors.New(out.kind)
+	}
+	return c, nil
+}
+
+type outcome struct {
+	status     int
+	retryAfter string
+	kind       string // "" = a successful result
+	result     json.RawMessage
+}
+
+func (c *client) call(tool string, args map[string]any) outcome {
+	out := c.rpc("tools/call", map[string]any{"name": tool, "arguments": args}, true)
+	if out.kind != "" {
+		return out
+	}
+	var res struct {
+		IsError           bool `json:"isError"`
+		StructuredContent struct {
+			Error struct {
+				Code string `json:"code"`
+			} `json:"error"`
+		} `json:"structuredContent"`
+	}
+	if err := json.Unmarshal(out.result, &res); err != nil {
+		out.kind = "undecodable result"
+	} else if res.IsError {
+		out.kind = "tool error " + res.StructuredContent.Error.Code
+	}
+	return out
+}
+
+func (c *client) structured(tool string, args map[string]any, v any) error {
+	out := c.call(tool, args)
+	if out.kind != "" {
+		return errors.New(out.kind)
+	}
+	var res struct {
+		StructuredContent json.RawMessage `json:"structuredContent"`
+	}
+	if err := json.Unmarshal(out.result, &res); err != nil {
+		return err
+	}
+	return json.Unmarshal(res.StructuredContent, v)
+}
+
+func (c *client) rpc(method string, params any, request bool) outcome {
+	msg := map[string]any{"jsonrpc": "2.0", "method": method, "params": params}
+	id := c.id.Add(1)
+	if request {
+		msg["id"] = id
+	}
+	body, _ := json.Marshal(msg)
+	req, _ := http.NewRequestWithContext(context.Background(), http.MethodPost, c.url, bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if c.token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.token)
+	}
+	if c.session != "" {
+		req.Header.Set("Mcp-Session-Id", c.session)
+		req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return outcome{kind: "transport: " + err.Error()}
+	}
+	defer resp.Body.Close()
+	out := outcome{status: resp.StatusCode, retryAfter: resp.Header.Get("Retry-After")}
+	if sid := resp.Header.Get("Mcp-Session-Id"); sid != "" {
+		c.session = sid
+	}
+	if resp.StatusCode == http.StatusTooManyRequests {
+		io.Copy(io.Discard, resp.Body)
+		return out
+	}
+	if !request {
+		io.Copy(io.Discard, resp.Body)
+		if resp.StatusCode/100 != 2 {
+			out.kind = fmt.Sprintf("HTTP %d", resp.StatusCode)
+		}
+		return out
+	}
+	if resp.StatusCode != http.StatusOK {
+		io.Copy(io.Discard, resp.Body)
+		out.kind = fmt.Sprintf("HTTP %d", resp.StatusCode)
+		return out
+	}
+	var payload []byte
+	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		sc := bufio.NewScanner(resp.Body)
+		sc.Buffer(make([]byte, 1<<20), 64<<20)
+		for sc.Scan() {
+			if line, ok := strings.CutPrefix(sc.Text(), "data:"); ok {
+				var probe struct {
+					ID json.RawMessage `json:"id"`
+				}
+				if json.Unmarshal([]byte(line), &probe) == nil && string(probe.ID) == fmt.Sprint(id) {
+					payload = []byte(line)
+					break
+				}
+			}
+		}
+	} else {
+		payload, _ = io.ReadAll(resp.Body)
+	}
+	var rpc struct {
+		Result json.RawMessage `json:"result"`
+		Error  *struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal(payload, &rpc); err != nil {
+		out.kind = "no JSON-RPC response"
+		return out
+	}
+	if rpc.Error != nil {
+		out.kind = fmt.Sprintf("JSON-RPC error %d", rpc.Error.Code)
+		return out
+	}
+	out.result = rpc.Result
+	return out
+}
