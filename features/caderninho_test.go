@@ -14,6 +14,7 @@ func TestCaderninhoFeatures(t *testing.T) {
 		ScenarioInitializer: func(sc *godog.ScenarioContext) { initCaderninhoSteps(t, sc) },
 		Options: &godog.Options{
 			Format:   suiteFormat(),
+			Tags:     suiteTags(),
 			Output:   colors.Colored(os.Stdout),
 			Paths:    []string{"caderninho"},
 			Strict:   true,

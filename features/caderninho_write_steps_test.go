@@ -27,6 +27,9 @@ func (w *cadWorld) addWriteSteps(sc *godog.ScenarioContext) {
 
 // storeManyRecords inserts n manual records in one transaction, as an import of many would.
 func (w *cadWorld) storeManyRecords(ctx context.Context, n int, amount int64, currency, space, day string) error {
+	if external() { // writes behind the server need our database
+		return errNeedsOwnSetup
+	}
 	db := w.store.DB()
 	q := func(s string) string { return sqldialect.Rebind(db.Dialect(), s) }
 	tx, err := db.SQL().BeginTx(ctx, nil)
@@ -56,6 +59,9 @@ func (w *cadWorld) storeManyRecords(ctx context.Context, n int, amount int64, cu
 }
 
 func (w *cadWorld) count(ctx context.Context, query string, args ...any) (int, error) {
+	if external() { // reads our database
+		return 0, errNeedsOwnSetup
+	}
 	db := w.store.DB()
 	var n int
 	err := db.SQL().QueryRowContext(ctx, sqldialect.Rebind(db.Dialect(), query), args...).Scan(&n)
@@ -96,6 +102,9 @@ func (w *cadWorld) revisionIs(ctx context.Context, space string, want int) error
 
 // claimRunning claims the call's key as a write that started and has not committed yet.
 func (w *cadWorld) claimRunning(ctx context.Context, tool, args string) error {
+	if external() { // writes behind the server need our database
+		return errNeedsOwnSetup
+	}
 	digest, err := caderninho.ArgumentsDigest(tool, json.RawMessage(args))
 	if err != nil {
 		return err
@@ -116,6 +125,9 @@ func (w *cadWorld) claimRunning(ctx context.Context, tool, args string) error {
 // restart drops the session and the service and starts a new server on the same database: only
 // what the database keeps survives.
 func (w *cadWorld) restart(ctx context.Context) error {
+	if external() { // restarting is ours to do
+		return errNeedsOwnSetup
+	}
 	if w.session != nil {
 		w.session.Close()
 	}

@@ -33,7 +33,13 @@ func initLimitsSteps(w *lumoWorld, sc *godog.ScenarioContext) {
 		l.now = time.Date(2026, 11, 29, h, m, s, 0, time.UTC)
 	})
 	sc.Step(`^I am connected as "([^"]*)" under those limits$`, l.connectLimited)
-	sc.Step(`^answers are limited to (\d+) bytes$`, func(n int) { l.maxResult = n })
+	sc.Step(`^answers are limited to (\d+) bytes$`, func(n int) error {
+		if external() {
+			return errNeedsOwnSetup
+		}
+		l.maxResult = n
+		return nil
+	})
 	// Large arguments without pasting them: PLACEHOLDER in the JSON becomes n copies of a piece.
 	sc.Step(`^I call "([^"]*)" with '(.*)', (\w+) being (\d+) copies of '(.*)' (joined by commas|together)$`,
 		func(ctx context.Context, tool, args, placeholder string, n int, piece, how string) error {

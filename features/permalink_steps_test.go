@@ -24,7 +24,13 @@ type reportPage struct {
 
 func initPermalinkSteps(w *lumoWorld, sc *godog.ScenarioContext) {
 	unescape := func(s string) string { return strings.ReplaceAll(s, `\"`, `"`) }
-	sc.Step(`^the server's public URL is "([^"]*)"$`, func(u string) { w.publicURL = u })
+	sc.Step(`^the server's public URL is "([^"]*)"$`, func(u string) error {
+		if external() { // a foreign server's public URL is its own
+			return errNeedsOwnSetup
+		}
+		w.publicURL = u
+		return nil
+	})
 	sc.Step(`^"permalink" is a report link under "([^"]*)"$`, func(base string) error {
 		m, _ := w.structured.(map[string]any)
 		v, ok := m["permalink"].(string)

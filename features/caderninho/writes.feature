@@ -1,3 +1,5 @@
+# Writes change the server's data and the scenarios read our database: not for a foreign target.
+@own-setup
 Feature: planning writes are local, confirmed, idempotent, atomic and bounded
   Every planning write needs the explicit space, confirmed: true and an idempotency_key. The same
   key with the same normalised arguments returns the stored durable result (a replay, also after a

@@ -1,3 +1,4 @@
+@own-setup
 Feature: Tokens issued and revoked by the administrator
 
   `lumo admin token issue` gives a user a new token (several per user, each with a label; the

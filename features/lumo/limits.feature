@@ -81,7 +81,7 @@ Feature: Rate limits per user and per tenant
     And the text contains "filters[0].value"
     And the text contains "no máximo 1000 caracteres (veio com 1001)"
 
-  @L-G03 @L-G07
+  @L-G03 @L-G07 @own-setup
   Scenario: An answer over the size limit is an error that says how to ask for less
     Given answers are limited to 2000 bytes
     And I am connected as "ana" under those limits

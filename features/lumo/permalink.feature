@@ -1,3 +1,4 @@
+@own-setup
 Feature: query results link to a report of the same query when the server has a public URL
 
   Background:
