@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"runtime/pprof"
 	"strings"
 	"time"
 
@@ -43,6 +44,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	peer := fs.Bool("peer", false, "mede também o servidor npm "+bench.PeerPackage+" (só no PostgreSQL)")
 	peerDir := fs.String("peer-dir", filepath.Join(os.TempDir(), "lumo-bench-peer"), "pasta onde o npm instala o servidor de comparação")
 	lumo := fs.String("lumo", "", "binário do lumo (padrão: compilado de ./cmd/lumo numa pasta temporária)")
+	cpuProfile := fs.String("cpuprofile", "", "grava o perfil de CPU deste processo (importação, SQL direto, cliente) neste arquivo")
 	serverLog := fs.String("server-log", "", "grava o stderr dos servidores neste arquivo (padrão: descartado)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -61,6 +63,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("--engines: %q não é um banco conhecido; use sqlite, postgres ou os dois separados por vírgula", e)
 		}
 		c.Engines = append(c.Engines, strings.TrimSpace(e))
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
 	}
 	if *serverLog != "" {
 		f, err := os.Create(*serverLog)
