@@ -29,7 +29,9 @@ type EngineReport struct {
 	SearchCatalog Timing        `json:"search_catalog"`
 	Load          LoadReport    `json:"http_load"`
 	ServerMemory  Memory        `json:"server_memory"`
-	Peer          *PeerReport   `json:"peer,omitempty"`
+	// CatalogServerMemory is the search_catalog server's (a user seeing CatalogApps apps).
+	CatalogServerMemory Memory      `json:"catalog_server_memory"`
+	Peer                *PeerReport `json:"peer,omitempty"`
 }
 
 type ImportReport struct {
@@ -102,6 +104,7 @@ func (r *Report) Markdown(w io.Writer) {
 		fmt.Fprintf(w, "| search_values search mode p50 / p99 | %.1f / %.1f ms |\n", e.SearchValues.P50, e.SearchValues.P99)
 		if r.CatalogApps > 0 {
 			fmt.Fprintf(w, "| search_catalog p50 / p99, %d apps | %.1f / %.1f ms |\n", r.CatalogApps, e.SearchCatalog.P50, e.SearchCatalog.P99)
+			fmt.Fprintf(w, "| search_catalog server peak RSS | %.1f MiB |\n", e.CatalogServerMemory.PeakMiB)
 		}
 		fmt.Fprintf(w, "| server peak RSS (VmHWM) after the load | **%.1f MiB** |\n", e.ServerMemory.PeakMiB)
 		if p := e.Peer; p != nil {

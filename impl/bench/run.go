@@ -172,7 +172,7 @@ func runEngine(ctx context.Context, c Config, engine string) (*EngineReport, err
 
 	if c.CatalogApps > 0 {
 		c.logf("%s: search_catalog over %d apps", engine, c.CatalogApps)
-		if e.SearchCatalog, err = timeCatalog(ctx, c, dsn); err != nil {
+		if e.SearchCatalog, e.CatalogServerMemory, err = timeCatalog(ctx, c, dsn); err != nil {
 			return nil, err
 		}
 	}
@@ -299,15 +299,15 @@ func load(ctx context.Context, clients int, d time.Duration,
 	return LoadReport{Clients: clients, Calls: n.Load(), Seconds: el, CallsPerSecond: float64(n.Load()) / el}, firstErr
 }
 
-func timeCatalog(ctx context.Context, c Config, dsn string) (Timing, error) {
+func timeCatalog(ctx context.Context, c Config, dsn string) (Timing, Memory, error) {
 	srv, err := startServer(ctx, c.Lumo, dsn, CatalogLogin, c.ServerEnv, c.ServerLog)
 	if err != nil {
-		return Timing{}, err
+		return Timing{}, Memory{}, err
 	}
 	defer srv.stop()
 	cs, err := srv.connect(ctx)
 	if err != nil {
-		return Timing{}, err
+		return Timing{}, Memory{}, err
 	}
 	defer cs.Close()
 	var d []time.Duration
@@ -315,17 +315,17 @@ func timeCatalog(ctx context.Context, c Config, dsn string) (Timing, error) {
 		t0 := time.Now()
 		sc, err := call(ctx, cs, "search_catalog", map[string]any{"terms": []any{"financeiro", "cobrança"}})
 		if err != nil {
-			return Timing{}, err
+			return Timing{}, Memory{}, err
 		}
 		if i == 0 {
 			if items, _ := sc["items"].([]any); sc == nil || len(items) == 0 && len(sc) == 0 {
-				return Timing{}, errors.New("search_catalog found nothing")
+				return Timing{}, Memory{}, errors.New("search_catalog found nothing")
 			}
 			continue
 		}
 		d = append(d, time.Since(t0))
 	}
-	return timing(d), nil
+	return timing(d), memoryOf(srv.cmd.Process.Pid), nil
 }
 
 func salesApp(ctx context.Context, db *store.DB) (*semantic.App, error) {

@@ -18,7 +18,7 @@ import (
 // cacheMaxApps and cacheMaxKeys bound the models kept (a user seeing thousands of apps is read
 // each time; unknown app ids asked over and over cannot grow the map).
 const (
-	cacheMaxApps = 2000
+	cacheMaxApps = 20000
 	cacheMaxKeys = 4096
 )
 
