@@ -39,6 +39,7 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	log := slog.New(telemetry.LogHandler{Handler: slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo})})
+	startPprof(log)
 	if err := run(ctx, os.Args[1:], os.Stdout, log); err != nil {
 		var code schemapub.ExitCode
 		if errors.As(err, &code) {

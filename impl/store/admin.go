@@ -52,6 +52,11 @@ func (db *DB) adminTx(ctx context.Context, f func(tx *sql.Tx) error) error {
 	if err := f(tx); err != nil {
 		return err
 	}
+	// Admin changes who sees which app: move the generation that versions cached models, as an
+	// import does, so every replica reads the catalogue afresh at its next call.
+	if _, err := tx.ExecContext(ctx, "UPDATE lumo_ids SET last_id = last_id + 1 WHERE kind = 'import'"); err != nil {
+		return fmt.Errorf("moving the catalogue generation: %w", err)
+	}
 	return tx.Commit()
 }
 

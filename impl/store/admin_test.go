@@ -3,7 +3,9 @@ package store_test
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -178,5 +180,48 @@ func TestImportProgress(t *testing.T) {
 		if calls[i].Rows < calls[i-1].Rows {
 			t.Fatalf("progress went back: %+v then %+v", calls[i-1], calls[i])
 		}
+	}
+}
+
+// Cached models follow admin changes: a member removed from a desk stops seeing its apps at the
+// next read, and sees them again when added back.
+func TestAdminChangesReachCachedModels(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := storetest.Open(t)
+	if _, err := db.ImportWorkspace(ctx, demo.Lumo, "workspace.yaml"); err != nil {
+		t.Fatal(err)
+	}
+	bruno, err := db.UserByLogin(ctx, "bruno")
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := func() []string {
+		t.Helper()
+		apps, err := db.VisibleApps(ctx, bruno)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ks []string
+		for _, a := range apps {
+			ks = append(ks, a.Key)
+		}
+		return ks
+	}
+	before := keys() // read twice: the second read comes from the cache
+	if again := keys(); !slices.Equal(before, again) || !slices.Contains(before, "vendas-financeiro") {
+		t.Fatalf("bruno sees %v, then %v", before, again)
+	}
+	if err := db.RemoveMember(ctx, "Financeiro", "bruno"); err != nil {
+		t.Fatal(err)
+	}
+	if after := keys(); slices.Contains(after, "vendas-financeiro") {
+		t.Errorf("removed from Financeiro, bruno still sees %v", after)
+	}
+	if err := db.AddMember(ctx, "Financeiro", "bruno"); err != nil {
+		t.Fatal(err)
+	}
+	if back := keys(); !slices.Contains(back, "vendas-financeiro") {
+		t.Errorf("added back to Financeiro, bruno sees %v", back)
 	}
 }

@@ -82,6 +82,14 @@ func (db *DB) apps(ctx context.Context, u *User, appID int64) ([]*semantic.App, 
 	if u == nil {
 		return nil, ErrNotFound
 	}
+	key := modelKey{user: u.ID, tenant: u.TenantID, app: appID}
+	gen, err := importGeneration(ctx, db.sql)
+	if err != nil {
+		return nil, err
+	}
+	if apps, ok := db.models.get(gen, key); ok {
+		return apps, nil
+	}
 	scope := visibleApps
 	args := []any{u.TenantID, u.ID, u.ID}
 	if appID != 0 {
@@ -98,6 +106,10 @@ func (db *DB) apps(ctx context.Context, u *User, appID int64) ([]*semantic.App, 
 		return nil, fmt.Errorf("starting to read apps: %w", err)
 	}
 	defer tx.Rollback()
+	// Read again inside the transaction: the models below belong to exactly this generation.
+	if gen, err = importGeneration(ctx, tx); err != nil {
+		return nil, err
+	}
 	l := &modelLoader{db: db, tx: tx, scope: scope, args: args, apps: map[int64]*semantic.App{},
 		tables: map[int64]*semantic.Table{}, cols: map[int64]*semantic.Column{}}
 	steps := []struct {
@@ -116,9 +128,11 @@ func (db *DB) apps(ctx context.Context, u *User, appID int64) ([]*semantic.App, 
 			return nil, fmt.Errorf("reading app %s: %w", s.what, err)
 		}
 		if len(l.order) == 0 {
+			db.models.put(gen, key, nil)
 			return nil, nil
 		}
 	}
+	db.models.put(gen, key, l.order)
 	return l.order, nil
 }
 

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	_ "github.com/lib/pq"  // registers "postgres"
 	_ "modernc.org/sqlite" // registers "sqlite"
@@ -28,6 +29,7 @@ type DB struct {
 	// importing serialises this process's imports before they reach the engine, so a second
 	// import waits for the first instead of failing on SQLite's busy timeout.
 	importing chan struct{}
+	models    modelCache
 }
 
 // sqlitePragmas make a file database safe for concurrent readers and one writer: WAL, a busy
@@ -35,6 +37,9 @@ type DB struct {
 // that take the write lock at BEGIN (no failed lock upgrades halfway through an import).
 const sqlitePragmas = "_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)" +
 	"&_pragma=foreign_keys(1)&_txlock=immediate"
+
+// poolIdle is how many idle connections the pool keeps for the next calls.
+const poolIdle = 16
 
 // IsPostgres reports whether dsn names a PostgreSQL database (a postgres:// or postgresql:// URL).
 func IsPostgres(dsn string) bool {
@@ -68,6 +73,10 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening database: %w", err)
 	}
+	// database/sql keeps 2 idle connections by default: under a few concurrent callers every
+	// call past the second opened a new one (a new PostgreSQL backend, SQLite's pragmas again).
+	db.sql.SetMaxIdleConns(poolIdle)
+	db.sql.SetConnMaxIdleTime(5 * time.Minute)
 	if err := db.sql.PingContext(ctx); err != nil {
 		db.sql.Close()
 		return nil, fmt.Errorf("connecting to database %s: %w", redact(dsn), err)

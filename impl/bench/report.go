@@ -1,0 +1,126 @@
+package bench
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+	"time"
+)
+
+// Report is one run, every engine side by side.
+type Report struct {
+	Rows        int             `json:"rows"`
+	Iterations  int             `json:"iterations"`
+	Clients     int             `json:"clients"`
+	CatalogApps int             `json:"catalog_apps"`
+	CPUs        int             `json:"cpus"`
+	Started     time.Time       `json:"started"`
+	Elapsed     string          `json:"elapsed"`
+	Engines     []*EngineReport `json:"engines"`
+}
+
+type EngineReport struct {
+	Engine        string        `json:"engine"`
+	Import        ImportReport  `json:"import"`
+	Queries       []QueryReport `json:"queries"`
+	Small         SmallReport   `json:"small_call"`
+	SearchValues  Timing        `json:"search_values_search"`
+	SearchCatalog Timing        `json:"search_catalog"`
+	Load          LoadReport    `json:"http_load"`
+	ServerMemory  Memory        `json:"server_memory"`
+	// CatalogServerMemory is the search_catalog server's (a user seeing CatalogApps apps).
+	CatalogServerMemory Memory      `json:"catalog_server_memory"`
+	Peer                *PeerReport `json:"peer,omitempty"`
+}
+
+type ImportReport struct {
+	Rows           int64   `json:"rows"`
+	Seconds        float64 `json:"seconds"`
+	RowsPerSecond  float64 `json:"rows_per_second"`
+	CatalogSeconds float64 `json:"catalog_seconds"`
+}
+
+type QueryReport struct {
+	Name         string  `json:"name"`
+	SQL          string  `json:"sql"`
+	RowsReturned int     `json:"rows_returned"`
+	TotalRows    float64 `json:"total_rows"`
+	MCP          Timing  `json:"mcp"`
+	RawSQL       Timing  `json:"raw_sql"`
+	RatioP50     float64 `json:"ratio_p50"`
+	RatioP99     float64 `json:"ratio_p99"`
+}
+
+type SmallReport struct {
+	Tool      Timing  `json:"tool_call"`
+	SelectOne Timing  `json:"select_1"`
+	Ping      Timing  `json:"mcp_ping"`
+	AddedMs   float64 `json:"added_p50_ms"`
+}
+
+type LoadReport struct {
+	Clients        int     `json:"clients"`
+	Calls          int64   `json:"calls"`
+	Seconds        float64 `json:"seconds"`
+	CallsPerSecond float64 `json:"calls_per_second"`
+}
+
+type PeerReport struct {
+	Package string      `json:"package"`
+	Peer    StdioReport `json:"peer"`
+	Lumo    StdioReport `json:"lumo"`
+}
+
+type StdioReport struct {
+	Call   Timing     `json:"trivial_call"`
+	Load   LoadReport `json:"load"`
+	Memory Memory     `json:"memory"`
+}
+
+func cpus() int { return runtime.NumCPU() }
+
+// Markdown writes the report as tables.
+func (r *Report) Markdown(w io.Writer) {
+	fmt.Fprintf(w, "## lumo-bench: %d sales rows, %d iterations, %d clients, %d catalogue apps, %d CPUs (%s, took %s)\n\n",
+		r.Rows, r.Iterations, r.Clients, r.CatalogApps, r.CPUs, r.Started.Format(time.RFC3339), r.Elapsed)
+	for _, e := range r.Engines {
+		fmt.Fprintf(w, "### %s\n\n", e.Engine)
+		fmt.Fprintf(w, "Import: %d rows in %.1f s = **%.0f rows/s** (catalogue of %d apps: %.1f s)\n\n",
+			e.Import.Rows, e.Import.Seconds, e.Import.RowsPerSecond, r.CatalogApps, e.Import.CatalogSeconds)
+		fmt.Fprintln(w, "| query | rows | MCP p50 ms | MCP p99 ms | SQL p50 ms | SQL p99 ms | ratio p50 | ratio p99 |")
+		fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|")
+		for _, q := range e.Queries {
+			fmt.Fprintf(w, "| %s | %d of %.0f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n", q.Name, q.RowsReturned, q.TotalRows,
+				q.MCP.P50, q.MCP.P99, q.RawSQL.P50, q.RawSQL.P99, q.RatioP50, q.RatioP99)
+		}
+		fmt.Fprintln(w)
+		fmt.Fprintf(w, "| measure | value |\n|---|---:|\n")
+		fmt.Fprintf(w, "| small tool call (query, 50-row table) p50 / p99 | %.3f / %.3f ms |\n", e.Small.Tool.P50, e.Small.Tool.P99)
+		fmt.Fprintf(w, "| raw `SELECT 1` p50 | %.3f ms |\n", e.Small.SelectOne.P50)
+		fmt.Fprintf(w, "| added per small call (p50) | **%.3f ms** |\n", e.Small.AddedMs)
+		fmt.Fprintf(w, "| MCP ping p50 | %.3f ms |\n", e.Small.Ping.P50)
+		fmt.Fprintf(w, "| small tool calls/s over HTTP, %d clients | **%.0f** |\n", e.Load.Clients, e.Load.CallsPerSecond)
+		fmt.Fprintf(w, "| search_values search mode p50 / p99 | %.1f / %.1f ms |\n", e.SearchValues.P50, e.SearchValues.P99)
+		if r.CatalogApps > 0 {
+			fmt.Fprintf(w, "| search_catalog p50 / p99, %d apps | %.1f / %.1f ms |\n", r.CatalogApps, e.SearchCatalog.P50, e.SearchCatalog.P99)
+			fmt.Fprintf(w, "| search_catalog server peak RSS | %.1f MiB |\n", e.CatalogServerMemory.PeakMiB)
+		}
+		fmt.Fprintf(w, "| server peak RSS (VmHWM) after the load | **%.1f MiB** |\n", e.ServerMemory.PeakMiB)
+		if p := e.Peer; p != nil {
+			fmt.Fprintf(w, "\nstdio, same client, same database (%s):\n\n", p.Package)
+			fmt.Fprintln(w, "| server | trivial call p50 ms | p99 ms | trivial calls/s ("+fmt.Sprint(p.Lumo.Load.Clients)+" clients) | RSS MiB |")
+			fmt.Fprintln(w, "|---|---:|---:|---:|---:|")
+			fmt.Fprintf(w, "| peer: `query` SELECT 1 | %.3f | %.3f | %.0f | %.1f |\n", p.Peer.Call.P50, p.Peer.Call.P99, p.Peer.Load.CallsPerSecond, p.Peer.Memory.PeakMiB)
+			fmt.Fprintf(w, "| lumo: `query` on the 50-row table | %.3f | %.3f | %.0f | %.1f |\n", p.Lumo.Call.P50, p.Lumo.Call.P99, p.Lumo.Load.CallsPerSecond, p.Lumo.Memory.PeakMiB)
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintln(w, "Hand-written SQL of each query (as run on the last engine):")
+	fmt.Fprintln(w)
+	if n := len(r.Engines); n > 0 {
+		for _, q := range r.Engines[n-1].Queries {
+			fmt.Fprintf(w, "- %s: `%s`\n", q.Name, strings.ReplaceAll(q.SQL, "`", "'"))
+		}
+	}
+}

@@ -1,0 +1,106 @@
+package bench
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// server is a `lumo serve --http` child process.
+type server struct {
+	cmd *exec.Cmd
+	url string
+}
+
+// startServer runs the lumo binary on a free loopback port for login, with the rate limits off
+// (the bench is one user hammering the server on purpose), and waits until it answers.
+func startServer(ctx context.Context, lumo, dsn, login string, env []string, stderr io.Writer) (*server, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	cmd := exec.Command(lumo, "serve", "--http", addr, "--user", login, "--db", dsn, "--rate-user", "0", "--rate-tenant", "0")
+	cmd.Env = append(os.Environ(), env...)
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("starting %s: %w", lumo, err)
+	}
+	s := &server{cmd: cmd, url: "http://" + addr}
+	for deadline := time.Now().Add(60 * time.Second); ; {
+		resp, err := http.Get(s.url + "/healthz")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return s, nil
+			}
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			s.stop()
+			return nil, fmt.Errorf("the server at %s did not answer /healthz: %v", addr, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func (s *server) stop() {
+	s.cmd.Process.Signal(os.Interrupt)
+	done := make(chan struct{})
+	go func() { s.cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		s.cmd.Process.Kill()
+		<-done
+	}
+}
+
+// connect opens an MCP session over Streamable HTTP with the go-sdk client.
+func (s *server) connect(ctx context.Context) (*mcp.ClientSession, error) {
+	return mcp.NewClient(&mcp.Implementation{Name: "lumo-bench", Version: "1"}, nil).Connect(ctx,
+		&mcp.StreamableClientTransport{Endpoint: s.url + "/mcp", DisableStandaloneSSE: true, MaxRetries: -1}, nil)
+}
+
+// Memory is a process's resident memory from /proc/<pid>/status, in MiB.
+type Memory struct {
+	PeakMiB    float64 `json:"peak_rss_mib"` // VmHWM
+	CurrentMiB float64 `json:"rss_mib"`      // VmRSS
+}
+
+func memoryOf(pid int) Memory {
+	f, err := os.Open("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return Memory{}
+	}
+	defer f.Close()
+	var m Memory
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		k, v, ok := strings.Cut(sc.Text(), ":")
+		if !ok {
+			continue
+		}
+		kb, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 64)
+		if err != nil {
+			continue
+		}
+		switch k {
+		case "VmHWM":
+			m.PeakMiB = kb / 1024
+		case "VmRSS":
+			m.CurrentMiB = kb / 1024
+		}
+	}
+	return m
+}
