@@ -1,9 +1,9 @@
 package store_test
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"context"
 	"errors"
 	"slices"
 	"strings"
