@@ -4,7 +4,7 @@ Feature: tools/list publishes the lumo tools with their schemas and annotations
     Given the demo workspace is imported
     And I am connected as "ana"
 
-  @L-G04
+  @L-G01 @L-G04
   Scenario: Every tool is read-only, idempotent and without effect outside the server
     Then the listed tools are "search_catalog, get_app, search_values, query"
     And every tool is annotated read-only, idempotent, closed-world and not destructive
