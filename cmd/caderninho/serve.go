@@ -94,7 +94,9 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 			return err
 		}
 		log.Info("serving MCP on stdio", "assistant", caderninho.LocalAssistant)
-		return srv.Run(ctx, safestdio.Transport(log))
+		err = srv.Run(ctx, safestdio.Transport(log))
+		finishBackground(ctx, svc, log)
+		return err
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
@@ -163,6 +165,9 @@ func call(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger
 		return err
 	}
 	res, err := mcpserver.CallInProcess(ctx, srv, "caderninho-call", fs.Arg(0), toolArgs)
+	// An import the call started (caderninho_sync answers before it ends when waitSeconds is
+	// short) runs to its end before the process exits, so its outcome is recorded.
+	defer finishBackground(ctx, svc, log)
 	if err != nil {
 		return err
 	}
@@ -182,4 +187,12 @@ func call(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger
 		return errors.New("a ferramenta respondeu com erro")
 	}
 	return nil
+}
+
+// finishBackground waits for the imports svc started, until ctx ends (a signal): then they are
+// left to be marked interrupted.
+func finishBackground(ctx context.Context, svc *caderninho.Service, log *slog.Logger) {
+	if err := svc.WaitBackground(ctx); err != nil {
+		log.Warn("exiting before a background import finished; it will count as interrupted", "err", err)
+	}
 }

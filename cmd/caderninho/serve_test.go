@@ -18,6 +18,7 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/caderninho"
 	"github.com/lumo-caderninho/mcp/impl/cadstore"
 	"github.com/lumo-caderninho/mcp/impl/demo"
+	"github.com/lumo-caderninho/mcp/impl/installation"
 	"github.com/lumo-caderninho/mcp/impl/store/storetest"
 )
 
@@ -132,5 +133,45 @@ func TestSchemasValidateOpensNoDatabase(t *testing.T) {
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 1 {
 		t.Errorf("validating created files: %v", entries)
+	}
+}
+
+// A one-shot call of caderninho_sync answers at once (waitSeconds 0) but exits only after the
+// import it started has recorded its outcome: the request is completed, never left running.
+func TestCallSyncFinishesItsImportBeforeExiting(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	if err := demo.CopyCaderninho(dir); err != nil {
+		t.Fatal(err)
+	}
+	db, dsn := storetest.OpenDSN(t)
+	s := cadstore.New(db)
+	inst, err := installation.Load(os.DirFS(dir), "installation.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Register(ctx, inst, dir); err != nil { // registered, nothing imported yet
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	args := []string{"call", "--db", dsn, "caderninho_sync", `{"idempotency_key": "chave-call-0001", "waitSeconds": 0}`}
+	if err := run(ctx, args, &out, log); err != nil {
+		t.Fatalf("call: %v\n%s", err, &out)
+	}
+	if !strings.Contains(out.String(), "Solicitação de importação") {
+		t.Errorf("call printed %q", &out)
+	}
+	r, err := s.SyncByKey(ctx, "chave-call-0001")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != cadstore.SyncCompleted || r.FinishedAt == nil {
+		t.Fatalf("after the call exited the request is %q, want %q", r.Status, cadstore.SyncCompleted)
+	}
+	for _, o := range r.Outcomes {
+		if o.Status == cadstore.StatusPending || o.Status == cadstore.StatusFailed {
+			t.Errorf("connection %s: %s", o.Connection, o.Status)
+		}
 	}
 }
