@@ -308,3 +308,32 @@ Feature: planning writes are local, confirmed, idempotent, atomic and bounded
       [[{"currency": "BRL", "knownTotalMinor": "-4000", "knownCount": 1, "unknownCount": 0}],
        [{"currency": "BRL", "knownTotalMinor": "-6000", "knownCount": 1, "unknownCount": 0}]]
       """
+
+  @C-V02
+  Scenario: An edit whose fields all return to the bank's values is dropped, so the transaction is no longer edited
+    When I call "plan_transactions" with '{"space": "casa", "source": "bank", "limit": 1}'
+    And I remember "records[0].id" as "bankId"
+    And I remember "records[0].description" as "bankDescription"
+    And I call "plan_edit_transaction" with '{"space": "casa", "confirmed": true, "idempotency_key": "volta-001", "id": {{bankId}}, "category": "Mercado", "description": "Feira do sábado", "note": "com a vizinha"}'
+    Then the call succeeds
+    And space "casa" holds 1 edit
+    # a partial revert keeps the edit: the note still differs from the bank
+    When I call "plan_edit_transaction" with '{"space": "casa", "confirmed": true, "idempotency_key": "volta-002", "id": {{bankId}}, "category": null, "description": null}'
+    Then the call succeeds
+    And "changes[0].after.description" is '{{bankDescription}}'
+    And space "casa" holds 1 edit
+    When I call "plan_transactions" with '{"space": "casa", "source": "bank", "limit": 1}'
+    Then "records[0].edited" is 'true'
+    And "records[0].note" is '"com a vizinha"'
+    When I call "plan_edit_transaction" with '{"space": "casa", "confirmed": true, "idempotency_key": "volta-003", "id": {{bankId}}, "note": null}'
+    Then the call succeeds
+    And space "casa" holds 0 edits
+    When I call "plan_transactions" with '{"space": "casa", "source": "bank", "limit": 1}'
+    Then "records[0].id" is '{{bankId}}'
+    And "records[0].edited" is 'false'
+    And "records[0].category" is 'null'
+    And "records[0].description" is '{{bankDescription}}'
+    # setting a field to the bank's value on an unedited transaction writes no edit either
+    When I call "plan_categorize" with '{"space": "casa", "confirmed": true, "idempotency_key": "volta-004", "category": null, "ids": [{{bankId}}]}'
+    Then the call succeeds
+    And space "casa" holds 0 edits

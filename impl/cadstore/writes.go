@@ -191,6 +191,15 @@ func (w *WriteTx) PutEdit(ctx context.Context, e EditRow) error {
 	return nil
 }
 
+// DeleteEdit removes the edit of a bank transaction, if any: the transaction shows the bank's
+// values again.
+func (w *WriteTx) DeleteEdit(ctx context.Context, key EditKey) error {
+	if _, err := w.tx.ExecContext(ctx, w.s.q(`DELETE FROM cad_edits WHERE account_key = ? AND dedupe_key = ?`), key.Account, key.Dedupe); err != nil {
+		return fmt.Errorf("deleting edit: %w", err)
+	}
+	return nil
+}
+
 // AddRecord inserts a manual record and returns its id.
 func (w *WriteTx) AddRecord(ctx context.Context, r Record) (int64, error) {
 	s := w.s
