@@ -22,7 +22,7 @@ type subtotalsView struct {
 // categorySubtotal is one category the write touches, before and after; split records count
 // per part, in the part's category, as plan_totals grouped by category does.
 type categorySubtotal struct {
-	Category *string        `json:"category"`
+	Category *string         `json:"category"`
 	Before   []currencyTotal `json:"before"`
 	After    []currencyTotal `json:"after"`
 }
