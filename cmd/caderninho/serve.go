@@ -78,14 +78,20 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	dsn := dbFlag(fs)
 	addr := fs.String("http", "", "serve Streamable HTTP em /mcp neste endereço (ex.: 127.0.0.1:8080) em vez de stdio; exige o token de um assistente")
 	validate := fs.Bool("validate-output", false, "confere cada resultado contra o schema de saída publicado")
+	retention := fs.Duration("idempotency-retention", cadstore.DefaultWriteRetention,
+		"por quanto tempo o resultado de uma escrita fica guardado para repetições com a mesma idempotency_key (ex.: 720h; 0 guarda para sempre)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *retention < 0 {
+		return fmt.Errorf("--idempotency-retention: %s é negativo; use uma duração positiva (ex.: 720h) ou 0 para guardar para sempre", *retention)
 	}
 	s, err := openStore(ctx, *dsn, log)
 	if err != nil {
 		return err
 	}
 	defer s.DB().Close()
+	s.WriteRetention = *retention
 	svc := &caderninho.Service{Store: s, Log: log}
 	if *addr == "" {
 		svc.Identity = caderninho.Fixed(caderninho.LocalAssistant)

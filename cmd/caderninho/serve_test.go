@@ -175,3 +175,11 @@ func TestCallSyncFinishesItsImportBeforeExiting(t *testing.T) {
 		}
 	}
 }
+
+func TestServeRefusesANegativeRetention(t *testing.T) {
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	err := run(context.Background(), []string{"serve", "--db", filepath.Join(t.TempDir(), "c.db"), "--idempotency-retention", "-1h"}, io.Discard, log)
+	if err == nil || !strings.Contains(err.Error(), "--idempotency-retention: -1h0m0s é negativo") {
+		t.Errorf("serve with a negative retention: %v", err)
+	}
+}
