@@ -80,6 +80,9 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	validate := fs.Bool("validate-output", false, "confere cada resultado contra o schema de saída publicado")
 	retention := fs.Duration("idempotency-retention", cadstore.DefaultWriteRetention,
 		"por quanto tempo o resultado de uma escrita fica guardado para repetições com a mesma idempotency_key (ex.: 720h; 0 guarda para sempre)")
+	// caderninho sends the client no requests (no sampling, elicitation or roots) and keeps an
+	// import request's state in the database, so no call needs the session: safe without one.
+	stateless := fs.Bool("stateless", false, "HTTP sem sessão (cada POST se basta): qualquer réplica atende qualquer chamada")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -108,15 +111,21 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	return serveHTTP(ctx, svc, ln, *validate, log)
+	return serveHTTP(ctx, svc, ln, httpOptions{validate: *validate, stateless: *stateless}, log)
+}
+
+// httpOptions are serve's HTTP settings.
+type httpOptions struct {
+	validate  bool
+	stateless bool // go-sdk stateless mode: no Mcp-Session-Id, any replica answers any POST
 }
 
 // serveHTTP answers Streamable HTTP at /mcp on ln for the assistants of the installation: every
 // request needs the bearer token of one of them (401 otherwise).
-func serveHTTP(ctx context.Context, svc *caderninho.Service, ln net.Listener, validate bool, log *slog.Logger) error {
+func serveHTTP(ctx context.Context, svc *caderninho.Service, ln net.Listener, opts httpOptions, log *slog.Logger) error {
 	s := svc.Store
 	svc.Identity = caderninho.FromToken()
-	srv, err := caderninho.NewServer(svc, caderninho.Options{ValidateOutput: validate})
+	srv, err := caderninho.NewServer(svc, caderninho.Options{ValidateOutput: opts.validate})
 	if err != nil {
 		return err
 	}
@@ -138,7 +147,7 @@ func serveHTTP(ctx context.Context, svc *caderninho.Service, ln net.Listener, va
 	mux := http.NewServeMux()
 	cat.Register(mux) // /schemas/ and /openapi.json: public, no token
 	mux.Handle("/mcp", verify(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
-		&mcp.StreamableHTTPOptions{Logger: log})))
+		&mcp.StreamableHTTPOptions{Logger: log, Stateless: opts.stateless})))
 	log.Info("serving MCP over HTTP", "url", "http://"+ln.Addr().String()+"/mcp")
 	return httpserve.Serve(ctx, ln, mux, httpserve.DefaultGrace, log)
 }
