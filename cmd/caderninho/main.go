@@ -23,7 +23,7 @@ const usage = `caderninho: servidor MCP de finanças da casa.
 
 Uso:
   caderninho import [--db DSN] caminho/installation.yaml
-  caderninho serve  [--db DSN] [--http 127.0.0.1:PORT] [--validate-output]
+  caderninho serve  [--db DSN] [--http 127.0.0.1:PORT] [--validate-output] [--idempotency-retention 720h] [--stateless]
   caderninho call   [--db DSN] FERRAMENTA '{"arg": ...}'
   caderninho schemas list | show FERRAMENTA input|output | validate [--tool FERRAMENTA] [--kind input|output] ARQUIVO
 

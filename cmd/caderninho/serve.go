@@ -78,14 +78,23 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	dsn := dbFlag(fs)
 	addr := fs.String("http", "", "serve Streamable HTTP em /mcp neste endereço (ex.: 127.0.0.1:8080) em vez de stdio; exige o token de um assistente")
 	validate := fs.Bool("validate-output", false, "confere cada resultado contra o schema de saída publicado")
+	retention := fs.Duration("idempotency-retention", cadstore.DefaultWriteRetention,
+		"por quanto tempo o resultado de uma escrita fica guardado para repetições com a mesma idempotency_key (ex.: 720h; 0 guarda para sempre)")
+	// caderninho sends the client no requests (no sampling, elicitation or roots) and keeps an
+	// import request's state in the database, so no call needs the session: safe without one.
+	stateless := fs.Bool("stateless", false, "HTTP sem sessão (cada POST se basta): qualquer réplica atende qualquer chamada")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *retention < 0 {
+		return fmt.Errorf("--idempotency-retention: %s é negativo; use uma duração positiva (ex.: 720h) ou 0 para guardar para sempre", *retention)
 	}
 	s, err := openStore(ctx, *dsn, log)
 	if err != nil {
 		return err
 	}
 	defer s.DB().Close()
+	s.WriteRetention = *retention
 	svc := &caderninho.Service{Store: s, Log: log}
 	if *addr == "" {
 		svc.Identity = caderninho.Fixed(caderninho.LocalAssistant)
@@ -94,21 +103,29 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 			return err
 		}
 		log.Info("serving MCP on stdio", "assistant", caderninho.LocalAssistant)
-		return srv.Run(ctx, safestdio.Transport(log))
+		err = srv.Run(ctx, safestdio.Transport(log))
+		finishBackground(ctx, svc, log)
+		return err
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return err
 	}
-	return serveHTTP(ctx, svc, ln, *validate, log)
+	return serveHTTP(ctx, svc, ln, httpOptions{validate: *validate, stateless: *stateless}, log)
+}
+
+// httpOptions are serve's HTTP settings.
+type httpOptions struct {
+	validate  bool
+	stateless bool // go-sdk stateless mode: no Mcp-Session-Id, any replica answers any POST
 }
 
 // serveHTTP answers Streamable HTTP at /mcp on ln for the assistants of the installation: every
 // request needs the bearer token of one of them (401 otherwise).
-func serveHTTP(ctx context.Context, svc *caderninho.Service, ln net.Listener, validate bool, log *slog.Logger) error {
+func serveHTTP(ctx context.Context, svc *caderninho.Service, ln net.Listener, opts httpOptions, log *slog.Logger) error {
 	s := svc.Store
 	svc.Identity = caderninho.FromToken()
-	srv, err := caderninho.NewServer(svc, caderninho.Options{ValidateOutput: validate})
+	srv, err := caderninho.NewServer(svc, caderninho.Options{ValidateOutput: opts.validate})
 	if err != nil {
 		return err
 	}
@@ -130,7 +147,7 @@ func serveHTTP(ctx context.Context, svc *caderninho.Service, ln net.Listener, va
 	mux := http.NewServeMux()
 	cat.Register(mux) // /schemas/ and /openapi.json: public, no token
 	mux.Handle("/mcp", verify(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
-		&mcp.StreamableHTTPOptions{Logger: log})))
+		&mcp.StreamableHTTPOptions{Logger: log, Stateless: opts.stateless})))
 	log.Info("serving MCP over HTTP", "url", "http://"+ln.Addr().String()+"/mcp")
 	return httpserve.Serve(ctx, ln, mux, httpserve.DefaultGrace, log)
 }
@@ -163,6 +180,9 @@ func call(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger
 		return err
 	}
 	res, err := mcpserver.CallInProcess(ctx, srv, "caderninho-call", fs.Arg(0), toolArgs)
+	// An import the call started (caderninho_sync answers before it ends when waitSeconds is
+	// short) runs to its end before the process exits, so its outcome is recorded.
+	defer finishBackground(ctx, svc, log)
 	if err != nil {
 		return err
 	}
@@ -182,4 +202,12 @@ func call(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger
 		return errors.New("a ferramenta respondeu com erro")
 	}
 	return nil
+}
+
+// finishBackground waits for the imports svc started, until ctx ends (a signal): then they are
+// left to be marked interrupted.
+func finishBackground(ctx context.Context, svc *caderninho.Service, log *slog.Logger) {
+	if err := svc.WaitBackground(ctx); err != nil {
+		log.Warn("exiting before a background import finished; it will count as interrupted", "err", err)
+	}
 }

@@ -10,14 +10,17 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/lumo-caderninho/mcp/impl/caderninho"
 	"github.com/lumo-caderninho/mcp/impl/cadstore"
 	"github.com/lumo-caderninho/mcp/impl/demo"
+	"github.com/lumo-caderninho/mcp/impl/installation"
 	"github.com/lumo-caderninho/mcp/impl/store/storetest"
 )
 
@@ -59,7 +62,9 @@ func TestImportThenServeHTTPWithAssistantTokens(t *testing.T) {
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	errc := make(chan error, 1)
-	go func() { errc <- serveHTTP(ctx, &caderninho.Service{Store: s, Log: log}, ln, true, log) }()
+	go func() {
+		errc <- serveHTTP(ctx, &caderninho.Service{Store: s, Log: log}, ln, httpOptions{validate: true}, log)
+	}()
 	url := "http://" + ln.Addr().String() + "/mcp"
 
 	initialize := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
@@ -132,5 +137,133 @@ func TestSchemasValidateOpensNoDatabase(t *testing.T) {
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 1 {
 		t.Errorf("validating created files: %v", entries)
+	}
+}
+
+// A one-shot call of caderninho_sync answers at once (waitSeconds 0) but exits only after the
+// import it started has recorded its outcome: the request is completed, never left running.
+func TestCallSyncFinishesItsImportBeforeExiting(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	if err := demo.CopyCaderninho(dir); err != nil {
+		t.Fatal(err)
+	}
+	db, dsn := storetest.OpenDSN(t)
+	s := cadstore.New(db)
+	inst, err := installation.Load(os.DirFS(dir), "installation.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Register(ctx, inst, dir); err != nil { // registered, nothing imported yet
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	args := []string{"call", "--db", dsn, "caderninho_sync", `{"idempotency_key": "chave-call-0001", "waitSeconds": 0}`}
+	if err := run(ctx, args, &out, log); err != nil {
+		t.Fatalf("call: %v\n%s", err, &out)
+	}
+	if !strings.Contains(out.String(), "Solicitação de importação") {
+		t.Errorf("call printed %q", &out)
+	}
+	r, err := s.SyncByKey(ctx, "chave-call-0001")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != cadstore.SyncCompleted || r.FinishedAt == nil {
+		t.Fatalf("after the call exited the request is %q, want %q", r.Status, cadstore.SyncCompleted)
+	}
+	for _, o := range r.Outcomes {
+		if o.Status == cadstore.StatusPending || o.Status == cadstore.StatusFailed {
+			t.Errorf("connection %s: %s", o.Connection, o.Status)
+		}
+	}
+}
+
+func TestServeRefusesANegativeRetention(t *testing.T) {
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	err := run(context.Background(), []string{"serve", "--db", filepath.Join(t.TempDir(), "c.db"), "--idempotency-retention", "-1h"}, io.Discard, log)
+	if err == nil || !strings.Contains(err.Error(), "--idempotency-retention: -1h0m0s é negativo") {
+		t.Errorf("serve with a negative retention: %v", err)
+	}
+}
+
+// TestServeHTTPStateless: with --stateless every POST stands alone (no initialize, no
+// Mcp-Session-Id), and an import request started by one POST is read by a later one, as another
+// replica would: its state lives in the database.
+func TestServeHTTPStateless(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	dir := t.TempDir()
+	if err := demo.CopyCaderninho(dir); err != nil {
+		t.Fatal(err)
+	}
+	s := cadstore.New(storetest.Open(t))
+	if err := importInto(ctx, s, filepath.Join(dir, "installation.yaml"), io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	svc := &caderninho.Service{Store: s, Log: log}
+	errc := make(chan error, 1)
+	go func() { errc <- serveHTTP(ctx, svc, ln, httpOptions{validate: true, stateless: true}, log) }()
+	url := "http://" + ln.Addr().String() + "/mcp"
+
+	callSync := func(id int) map[string]any {
+		t.Helper()
+		body := `{"jsonrpc":"2.0","id":` + strconv.Itoa(id) + `,"method":"tools/call","params":{"name":"caderninho_sync",` +
+			`"arguments":{"idempotency_key":"sem-sessao-0001","waitSeconds":0}}}`
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Authorization", "Bearer tok-assistente")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		raw, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != http.StatusOK || resp.Header.Get("Mcp-Session-Id") != "" {
+			t.Fatalf("stateless POST: %d, session %q: %s", resp.StatusCode, resp.Header.Get("Mcp-Session-Id"), raw)
+		}
+		payload := raw
+		if i := bytes.Index(raw, []byte("data: ")); i >= 0 { // an SSE answer carries one message
+			payload, _, _ = bytes.Cut(raw[i+len("data: "):], []byte("\n"))
+		}
+		var msg struct {
+			Result struct {
+				IsError           bool           `json:"isError"`
+				StructuredContent map[string]any `json:"structuredContent"`
+			} `json:"result"`
+		}
+		if err := json.Unmarshal(payload, &msg); err != nil || msg.Result.IsError || msg.Result.StructuredContent == nil {
+			t.Fatalf("tools/call without a session: %v %s", err, raw)
+		}
+		return msg.Result.StructuredContent["request"].(map[string]any)
+	}
+	first := callSync(1)
+	if first["replay"] != false {
+		t.Errorf("first call: %v", first)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		r := callSync(2)
+		if r["replay"] != true || r["id"] != first["id"] {
+			t.Fatalf("repeated key: %v, first %v", r, first)
+		}
+		if r["status"] == cadstore.SyncCompleted {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the import is still %v", r["status"])
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	cancel()
+	if err := <-errc; err != nil {
+		t.Errorf("serve: %v", err)
 	}
 }

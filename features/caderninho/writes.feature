@@ -272,3 +272,68 @@ Feature: planning writes are local, confirmed, idempotent, atomic and bounded
     And "changes[0].after" is 'null'
     When I call "plan_budget" with '{"space": "casa", "from": "2026-11", "category": "Mercado"}'
     Then "rows[*].budgetMinor" is '[null]'
+
+  @C-M03 @C-P02
+  Scenario: The preview's subtotals count a split record per part in each part's category, like plan_totals
+    When I call "plan_add_record" with '{"space": "casa", "confirmed": true, "idempotency_key": "add-previa-split-1", "day": "2026-11-05", "amount": {"amountMinor": "-10000", "currency": "BRL"}, "currency": "BRL", "description": "Compra grande", "category": "Lazer"}'
+    And I remember "ids[0]" as "compra"
+    And I call "plan_preview" with '{"tool": "plan_edit_transaction", "arguments": {"space": "casa", "id": {{compra}}, "splits": [{"amount": {"amountMinor": "-6000", "currency": "BRL"}, "category": "Mercado"}, {"amount": {"amountMinor": "-4000", "currency": "BRL"}, "category": "Lazer"}]}}'
+    Then the call succeeds
+    And "subtotals.before" is '[{"currency": "BRL", "knownTotalMinor": "-10000", "knownCount": 1, "unknownCount": 0}]'
+    And "subtotals.after" is '[{"currency": "BRL", "knownTotalMinor": "-10000", "knownCount": 1, "unknownCount": 0}]'
+    And "subtotals.byCategory" is:
+      """
+      [{"category": "Lazer", "before": [{"currency": "BRL", "knownTotalMinor": "-10000", "knownCount": 1, "unknownCount": 0}],
+                             "after": [{"currency": "BRL", "knownTotalMinor": "-4000", "knownCount": 1, "unknownCount": 0}]},
+       {"category": "Mercado", "before": [],
+                               "after": [{"currency": "BRL", "knownTotalMinor": "-6000", "knownCount": 1, "unknownCount": 0}]}]
+      """
+    When I call "plan_edit_transaction" with '{"space": "casa", "confirmed": true, "idempotency_key": "split-previa-001", "id": {{compra}}, "splits": [{"amount": {"amountMinor": "-6000", "currency": "BRL"}, "category": "Mercado"}, {"amount": {"amountMinor": "-4000", "currency": "BRL"}, "category": "Lazer"}]}'
+    Then the call succeeds
+    When I call "plan_preview" with '{"tool": "plan_categorize", "arguments": {"space": "casa", "category": "Mercado", "ids": [{{compra}}]}}'
+    Then the call succeeds
+    And "subtotals.byCategory" is:
+      """
+      [{"category": "Lazer", "before": [{"currency": "BRL", "knownTotalMinor": "-4000", "knownCount": 1, "unknownCount": 0}],
+                             "after": [{"currency": "BRL", "knownTotalMinor": "-4000", "knownCount": 1, "unknownCount": 0}]},
+       {"category": "Mercado", "before": [{"currency": "BRL", "knownTotalMinor": "-6000", "knownCount": 1, "unknownCount": 0}],
+                               "after": [{"currency": "BRL", "knownTotalMinor": "-6000", "knownCount": 1, "unknownCount": 0}]}]
+      """
+    And the text contains "Por categoria (um registro dividido conta cada parte na sua categoria):"
+    And the text contains "- Lazer: antes BRL: -R$ 40,00 conhecidos em 1 registro; depois BRL: -R$ 40,00 conhecidos em 1 registro."
+    When I call "plan_totals" with '{"space": "casa", "source": "manual", "groupBy": "category"}'
+    Then "groups[*].key" is '["Lazer", "Mercado"]'
+    And "groups[*].totals" is:
+      """
+      [[{"currency": "BRL", "knownTotalMinor": "-4000", "knownCount": 1, "unknownCount": 0}],
+       [{"currency": "BRL", "knownTotalMinor": "-6000", "knownCount": 1, "unknownCount": 0}]]
+      """
+
+  @C-V02
+  Scenario: An edit whose fields all return to the bank's values is dropped, so the transaction is no longer edited
+    When I call "plan_transactions" with '{"space": "casa", "source": "bank", "limit": 1}'
+    And I remember "records[0].id" as "bankId"
+    And I remember "records[0].description" as "bankDescription"
+    And I call "plan_edit_transaction" with '{"space": "casa", "confirmed": true, "idempotency_key": "volta-001", "id": {{bankId}}, "category": "Mercado", "description": "Feira do sábado", "note": "com a vizinha"}'
+    Then the call succeeds
+    And space "casa" holds 1 edit
+    # a partial revert keeps the edit: the note still differs from the bank
+    When I call "plan_edit_transaction" with '{"space": "casa", "confirmed": true, "idempotency_key": "volta-002", "id": {{bankId}}, "category": null, "description": null}'
+    Then the call succeeds
+    And "changes[0].after.description" is '{{bankDescription}}'
+    And space "casa" holds 1 edit
+    When I call "plan_transactions" with '{"space": "casa", "source": "bank", "limit": 1}'
+    Then "records[0].edited" is 'true'
+    And "records[0].note" is '"com a vizinha"'
+    When I call "plan_edit_transaction" with '{"space": "casa", "confirmed": true, "idempotency_key": "volta-003", "id": {{bankId}}, "note": null}'
+    Then the call succeeds
+    And space "casa" holds 0 edits
+    When I call "plan_transactions" with '{"space": "casa", "source": "bank", "limit": 1}'
+    Then "records[0].id" is '{{bankId}}'
+    And "records[0].edited" is 'false'
+    And "records[0].category" is 'null'
+    And "records[0].description" is '{{bankDescription}}'
+    # setting a field to the bank's value on an unedited transaction writes no edit either
+    When I call "plan_categorize" with '{"space": "casa", "confirmed": true, "idempotency_key": "volta-004", "category": null, "ids": [{{bankId}}]}'
+    Then the call succeeds
+    And space "casa" holds 0 edits

@@ -8766,11 +8766,20 @@ func (s *PlanPreviewOutputSubtotals) encodeFields(e *jx.Encoder) {
 		}
 		e.ArrEnd()
 	}
+	{
+		e.FieldStart("byCategory")
+		e.ArrStart()
+		for _, elem := range s.ByCategory {
+			elem.Encode(e)
+		}
+		e.ArrEnd()
+	}
 }
 
-var jsonFieldsNameOfPlanPreviewOutputSubtotals = [2]string{
+var jsonFieldsNameOfPlanPreviewOutputSubtotals = [3]string{
 	0: "after",
 	1: "before",
+	2: "byCategory",
 }
 
 // Decode decodes PlanPreviewOutputSubtotals from json.
@@ -8818,6 +8827,24 @@ func (s *PlanPreviewOutputSubtotals) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"before\"")
 			}
+		case "byCategory":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				s.ByCategory = make([]PlanPreviewOutputSubtotalsByCategoryItem, 0)
+				if err := d.Arr(func(d *jx.Decoder) error {
+					var elem PlanPreviewOutputSubtotalsByCategoryItem
+					if err := elem.Decode(d); err != nil {
+						return err
+					}
+					s.ByCategory = append(s.ByCategory, elem)
+					return nil
+				}); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"byCategory\"")
+			}
 		default:
 			return errors.Errorf("unexpected field %q", k)
 		}
@@ -8828,7 +8855,7 @@ func (s *PlanPreviewOutputSubtotals) Decode(d *jx.Decoder) error {
 	// Validate required fields.
 	var failures []validate.FieldError
 	for i, mask := range [1]uint8{
-		0b00000011,
+		0b00000111,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.
@@ -8870,6 +8897,154 @@ func (s *PlanPreviewOutputSubtotals) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON implements stdjson.Unmarshaler.
 func (s *PlanPreviewOutputSubtotals) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode implements json.Marshaler.
+func (s *PlanPreviewOutputSubtotalsByCategoryItem) Encode(e *jx.Encoder) {
+	e.ObjStart()
+	s.encodeFields(e)
+	e.ObjEnd()
+}
+
+// encodeFields encodes fields.
+func (s *PlanPreviewOutputSubtotalsByCategoryItem) encodeFields(e *jx.Encoder) {
+	{
+		e.FieldStart("after")
+		e.ArrStart()
+		for _, elem := range s.After {
+			elem.Encode(e)
+		}
+		e.ArrEnd()
+	}
+	{
+		e.FieldStart("before")
+		e.ArrStart()
+		for _, elem := range s.Before {
+			elem.Encode(e)
+		}
+		e.ArrEnd()
+	}
+	{
+		e.FieldStart("category")
+		s.Category.Encode(e)
+	}
+}
+
+var jsonFieldsNameOfPlanPreviewOutputSubtotalsByCategoryItem = [3]string{
+	0: "after",
+	1: "before",
+	2: "category",
+}
+
+// Decode decodes PlanPreviewOutputSubtotalsByCategoryItem from json.
+func (s *PlanPreviewOutputSubtotalsByCategoryItem) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode PlanPreviewOutputSubtotalsByCategoryItem to nil")
+	}
+	var requiredBitSet [1]uint8
+
+	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
+		switch string(k) {
+		case "after":
+			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				s.After = make([]CurrencyTotal, 0)
+				if err := d.Arr(func(d *jx.Decoder) error {
+					var elem CurrencyTotal
+					if err := elem.Decode(d); err != nil {
+						return err
+					}
+					s.After = append(s.After, elem)
+					return nil
+				}); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"after\"")
+			}
+		case "before":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				s.Before = make([]CurrencyTotal, 0)
+				if err := d.Arr(func(d *jx.Decoder) error {
+					var elem CurrencyTotal
+					if err := elem.Decode(d); err != nil {
+						return err
+					}
+					s.Before = append(s.Before, elem)
+					return nil
+				}); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"before\"")
+			}
+		case "category":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				if err := s.Category.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"category\"")
+			}
+		default:
+			return errors.Errorf("unexpected field %q", k)
+		}
+		return nil
+	}); err != nil {
+		return errors.Wrap(err, "decode PlanPreviewOutputSubtotalsByCategoryItem")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b00000111,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfPlanPreviewOutputSubtotalsByCategoryItem) {
+					name = jsonFieldsNameOfPlanPreviewOutputSubtotalsByCategoryItem[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *PlanPreviewOutputSubtotalsByCategoryItem) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *PlanPreviewOutputSubtotalsByCategoryItem) UnmarshalJSON(data []byte) error {
 	d := jx.DecodeBytes(data)
 	return s.Decode(d)
 }

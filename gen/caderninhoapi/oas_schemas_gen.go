@@ -5087,6 +5087,10 @@ func (s *PlanPreviewOutput) SetTool(val OptString) {
 type PlanPreviewOutputSubtotals struct {
 	After  []CurrencyTotal `json:"after"`
 	Before []CurrencyTotal `json:"before"`
+	// Por categoria tocada pela escrita, os subtotais por moeda antes e depois; um registro dividido conta
+	// cada parte na categoria da parte (como plan_totals com groupBy category). category null: sem
+	// categoria.
+	ByCategory []PlanPreviewOutputSubtotalsByCategoryItem `json:"byCategory"`
 }
 
 // GetAfter returns the value of After.
@@ -5099,6 +5103,11 @@ func (s *PlanPreviewOutputSubtotals) GetBefore() []CurrencyTotal {
 	return s.Before
 }
 
+// GetByCategory returns the value of ByCategory.
+func (s *PlanPreviewOutputSubtotals) GetByCategory() []PlanPreviewOutputSubtotalsByCategoryItem {
+	return s.ByCategory
+}
+
 // SetAfter sets the value of After.
 func (s *PlanPreviewOutputSubtotals) SetAfter(val []CurrencyTotal) {
 	s.After = val
@@ -5107,6 +5116,47 @@ func (s *PlanPreviewOutputSubtotals) SetAfter(val []CurrencyTotal) {
 // SetBefore sets the value of Before.
 func (s *PlanPreviewOutputSubtotals) SetBefore(val []CurrencyTotal) {
 	s.Before = val
+}
+
+// SetByCategory sets the value of ByCategory.
+func (s *PlanPreviewOutputSubtotals) SetByCategory(val []PlanPreviewOutputSubtotalsByCategoryItem) {
+	s.ByCategory = val
+}
+
+type PlanPreviewOutputSubtotalsByCategoryItem struct {
+	After    []CurrencyTotal `json:"after"`
+	Before   []CurrencyTotal `json:"before"`
+	Category NilString       `json:"category"`
+}
+
+// GetAfter returns the value of After.
+func (s *PlanPreviewOutputSubtotalsByCategoryItem) GetAfter() []CurrencyTotal {
+	return s.After
+}
+
+// GetBefore returns the value of Before.
+func (s *PlanPreviewOutputSubtotalsByCategoryItem) GetBefore() []CurrencyTotal {
+	return s.Before
+}
+
+// GetCategory returns the value of Category.
+func (s *PlanPreviewOutputSubtotalsByCategoryItem) GetCategory() NilString {
+	return s.Category
+}
+
+// SetAfter sets the value of After.
+func (s *PlanPreviewOutputSubtotalsByCategoryItem) SetAfter(val []CurrencyTotal) {
+	s.After = val
+}
+
+// SetBefore sets the value of Before.
+func (s *PlanPreviewOutputSubtotalsByCategoryItem) SetBefore(val []CurrencyTotal) {
+	s.Before = val
+}
+
+// SetCategory sets the value of Category.
+func (s *PlanPreviewOutputSubtotalsByCategoryItem) SetCategory(val NilString) {
+	s.Category = val
 }
 
 // Ref: #/components/schemas/PlanSetBudgetInput

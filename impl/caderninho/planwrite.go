@@ -296,12 +296,23 @@ func putRecord(ctx context.Context, w *cadstore.WriteTx, r *planRecord) error {
 		if r.BankDescription == nil || r.Description != *r.BankDescription {
 			desc = &r.Description
 		}
-		return w.PutEdit(ctx, cadstore.EditRow{Key: cadstore.EditKey{Account: *r.AccountID, Dedupe: r.dedupe}, Space: r.Space,
+		key := cadstore.EditKey{Account: *r.AccountID, Dedupe: r.dedupe}
+		if asBank(r) { // nothing differs from the bank any more: no edit, so not edited
+			return w.DeleteEdit(ctx, key)
+		}
+		return w.PutEdit(ctx, cadstore.EditRow{Key: key, Space: r.Space,
 			Category: r.Category, Description: desc, Note: r.Note, Excluded: r.ExcludedFromTotals, Splits: splits})
 	}
 	return w.UpdateRecord(ctx, cadstore.Record{ID: r.num, Space: r.Space, Description: r.Description,
 		SearchFold: fold.Fold(r.Description + " " + stringOr(r.Note)), Category: r.Category, Note: r.Note, Excluded: r.ExcludedFromTotals,
 		Splits: splits})
+}
+
+// asBank says whether a bank record's editable fields all hold the bank's values (the bank has
+// no category, note, exclusion or split).
+func asBank(r *planRecord) bool {
+	return r.Category == nil && r.Note == nil && !r.ExcludedFromTotals && r.Splits == nil &&
+		r.BankDescription != nil && r.Description == *r.BankDescription
 }
 
 // ---- plan_edit_transaction

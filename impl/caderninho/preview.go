@@ -14,8 +14,17 @@ import (
 )
 
 type subtotalsView struct {
-	Before []currencyTotal `json:"before"`
-	After  []currencyTotal `json:"after"`
+	Before     []currencyTotal    `json:"before"`
+	After      []currencyTotal    `json:"after"`
+	ByCategory []categorySubtotal `json:"byCategory"`
+}
+
+// categorySubtotal is one category the write touches, before and after; split records count
+// per part, in the part's category, as plan_totals grouped by category does.
+type categorySubtotal struct {
+	Category *string         `json:"category"`
+	Before   []currencyTotal `json:"before"`
+	After    []currencyTotal `json:"after"`
 }
 
 type previewView struct {
@@ -91,16 +100,7 @@ func (s *Service) planPreview(ctx context.Context, _ *mcp.CallToolRequest, raw j
 	out := previewView{Tool: in.Tool, Space: p.space, Count: len(p.changes), Limit: SelectionLimit,
 		OverLimit: p.bySelection && len(p.changes) > SelectionLimit, Revision: p.revision, Changes: []*change{}}
 	if in.Tool != "plan_set_budget" {
-		before, after := newTally(), newTally()
-		for _, c := range p.changes {
-			if c.beforeRec != nil {
-				before.add(c.beforeRec)
-			}
-			if c.afterRec != nil {
-				after.add(c.afterRec)
-			}
-		}
-		out.Subtotals = &subtotalsView{Before: listTotals(before.totals), After: listTotals(after.totals)}
+		out.Subtotals = previewSubtotals(p.changes)
 	}
 	for i, c := range p.changes {
 		if i == maxChangesListed {
@@ -109,6 +109,58 @@ func (s *Service) planPreview(ctx context.Context, _ *mcp.CallToolRequest, raw j
 		out.Changes = append(out.Changes, c)
 	}
 	return mcpserver.Reply{Text: previewText(out), Structured: out}, nil
+}
+
+// previewSubtotals sums the affected records before and after the write, per currency and per
+// category.
+func previewSubtotals(changes []*change) *subtotalsView {
+	before, after := newTally(), newTally()
+	catBefore, catAfter := map[string]*tally{}, map[string]*tally{}
+	addParts := func(m map[string]*tally, r *planRecord) {
+		for _, part := range byCategoryParts("category", r) {
+			k := groupKey("category", part)
+			if m[k] == nil {
+				m[k] = newTally()
+			}
+			m[k].add(part)
+		}
+	}
+	for _, c := range changes {
+		if c.beforeRec != nil {
+			before.add(c.beforeRec)
+			addParts(catBefore, c.beforeRec)
+		}
+		if c.afterRec != nil {
+			after.add(c.afterRec)
+			addParts(catAfter, c.afterRec)
+		}
+	}
+	keys := map[string]bool{}
+	for k := range catBefore {
+		keys[k] = true
+	}
+	for k := range catAfter {
+		keys[k] = true
+	}
+	sorted := sortedKeys(keys)
+	if len(sorted) > 0 && sorted[0] == "" { // no category last, as in plan_totals
+		sorted = append(sorted[1:], "")
+	}
+	out := &subtotalsView{Before: listTotals(before.totals), After: listTotals(after.totals), ByCategory: []categorySubtotal{}}
+	for _, k := range sorted {
+		cs := categorySubtotal{Before: []currencyTotal{}, After: []currencyTotal{}}
+		if k != "" {
+			cs.Category = &k
+		}
+		if t := catBefore[k]; t != nil {
+			cs.Before = listTotals(t.totals)
+		}
+		if t := catAfter[k]; t != nil {
+			cs.After = listTotals(t.totals)
+		}
+		out.ByCategory = append(out.ByCategory, cs)
+	}
+	return out
 }
 
 func previewText(out previewView) string {
@@ -132,8 +184,25 @@ func previewText(out previewView) string {
 		if l := totalsLines(out.Subtotals.After); len(l) > 0 {
 			b.WriteString("Nos totais, depois: " + strings.Join(l, "; ") + ".\n")
 		}
+		if len(out.Subtotals.ByCategory) > 0 {
+			b.WriteString("Por categoria (um registro dividido conta cada parte na sua categoria):\n")
+			for _, c := range out.Subtotals.ByCategory {
+				name := "sem categoria"
+				if c.Category != nil {
+					name = *c.Category
+				}
+				fmt.Fprintf(&b, "- %s: antes %s; depois %s.\n", name, orNothing(totalsLines(c.Before)), orNothing(totalsLines(c.After)))
+			}
+		}
 	}
 	fmt.Fprintf(&b, "Para escrever, obtenha a confirmação do proprietário e chame %s com confirmed: true, uma idempotency_key nova e expectedRevision: %d. %s",
 		out.Tool, out.Revision, localWritesNote)
 	return b.String()
+}
+
+func orNothing(lines []string) string {
+	if len(lines) == 0 {
+		return "nada"
+	}
+	return strings.Join(lines, "; ")
 }

@@ -55,6 +55,25 @@ type Service struct {
 
 	// syncs are the import requests this process runs, so a call can wait for its own.
 	syncs sync.Map // request id -> chan struct{} closed when done
+	// running counts those runs, so a short-lived process can let them finish before it exits.
+	running sync.WaitGroup
+}
+
+// WaitBackground waits until the import requests this process started have finished, or ctx
+// ends. A one-shot process calls it before exiting: otherwise its request is left running and
+// only later counts as interrupted.
+func (s *Service) WaitBackground(ctx context.Context) error {
+	done := make(chan struct{})
+	go func() {
+		s.running.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // Options of a caderninho MCP server.

@@ -145,7 +145,9 @@ func (s *Service) startSync(ctx context.Context, r *cadstore.SyncRequest, conns 
 	done := make(chan struct{})
 	s.syncs.Store(r.ID, done)
 	runCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), runTimeout)
+	s.running.Add(1)
 	go func() {
+		defer s.running.Done()
 		defer cancel()
 		defer func() {
 			close(done)

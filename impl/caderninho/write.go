@@ -131,6 +131,12 @@ func (s *Service) write(ctx context.Context, tool string, raw json.RawMessage, a
 	if row != nil {
 		return s.replay(tool, a.key, digest, row)
 	}
+	// a new key: the moment to forget results past their retention (bounded, best effort)
+	if n, err := s.Store.PurgeWrites(ctx); err != nil {
+		s.Log.ErrorContext(ctx, "purging old idempotency keys", "err", err)
+	} else if n > 0 {
+		s.Log.InfoContext(ctx, "purged old idempotency keys", "count", n)
+	}
 	release := func(err error) (mcpserver.Reply, error) {
 		if rerr := s.Store.ReleaseWrite(context.WithoutCancel(ctx), claim); rerr != nil {
 			s.Log.ErrorContext(ctx, "releasing idempotency key", "tool", tool, "err", rerr)

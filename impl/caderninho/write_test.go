@@ -225,3 +225,76 @@ func TestWriteAllOrNothing(t *testing.T) {
 	}
 	t.Logf("%d records categorised in one transaction", out.Count)
 }
+
+// TestWriteRetention: a stored result replays within the retention; once a new key is claimed
+// after it, the old key is forgotten (the same key is then a new write), and a running claim
+// younger than ClaimExpiry is never purged, however short the retention.
+func TestWriteRetention(t *testing.T) {
+	s := demoService(t)
+	ctx := context.Background()
+	now := time.Date(2026, 11, 5, 12, 0, 0, 0, time.UTC)
+	s.Store.Now = func() time.Time { return now }
+	if s.Store.WriteRetention != cadstore.DefaultWriteRetention || cadstore.DefaultWriteRetention != 30*24*time.Hour {
+		t.Fatalf("retention %v, default %v, want 30 days", s.Store.WriteRetention, cadstore.DefaultWriteRetention)
+	}
+	add := func(key string) writeView {
+		t.Helper()
+		r, err := s.planAddRecord(ctx, nil, json.RawMessage(`{"space": "casa", "confirmed": true, "idempotency_key": "`+key+`",
+			"day": "2026-11-05", "amount": null, "currency": "BRL", "description": "Feira"}`))
+		if err != nil {
+			t.Fatalf("%s: %v", key, err)
+		}
+		return r.Structured.(writeView)
+	}
+	keys := func(key string) int {
+		return countRows(t, s, "SELECT COUNT(*) FROM cad_writes WHERE idempotency_key = '"+key+"'")
+	}
+	add("antiga-0001")
+	if _, _, err := s.Store.ClaimWrite(ctx, "caiu-0001", "plan_add_record", "d"); err != nil { // a process died here
+		t.Fatal(err)
+	}
+	now = now.Add(29 * 24 * time.Hour)
+	add("nova-0001")
+	if !add("antiga-0001").Replay || keys("caiu-0001") != 1 {
+		t.Fatal("within the retention the old key must replay and the old claim stay")
+	}
+	now = now.Add(24*time.Hour + time.Second)
+	add("nova-0002") // a new key purges what is past the retention
+	if keys("antiga-0001") != 0 || keys("caiu-0001") != 0 || keys("nova-0001") != 1 {
+		t.Fatalf("after the retention: antiga %d, caiu %d, nova %d", keys("antiga-0001"), keys("caiu-0001"), keys("nova-0001"))
+	}
+	before := countRows(t, s, "SELECT COUNT(*) FROM cad_records")
+	if add("antiga-0001").Replay || countRows(t, s, "SELECT COUNT(*) FROM cad_records") != before+1 {
+		t.Error("a key past its retention must be a new write")
+	}
+
+	// a retention shorter than ClaimExpiry never purges a live claim
+	s.Store.WriteRetention = time.Minute
+	if _, _, err := s.Store.ClaimWrite(ctx, "viva-0001", "plan_add_record", "d"); err != nil {
+		t.Fatal(err)
+	}
+	now = now.Add(90 * time.Second)
+	add("nova-0003")
+	if keys("viva-0001") != 1 {
+		t.Error("a running claim younger than ClaimExpiry was purged")
+	}
+	if keys("nova-0001") != 0 {
+		t.Error("a result older than the retention was kept")
+	}
+
+	// one purge deletes a bounded batch
+	defer func(n int) { cadstore.PurgeBatch = n }(cadstore.PurgeBatch)
+	cadstore.PurgeBatch = 2
+	now = now.Add(time.Hour)
+	old := countRows(t, s, "SELECT COUNT(*) FROM cad_writes")
+	if old < 3 {
+		t.Fatalf("%d rows to purge, want at least 3", old)
+	}
+	if n, err := s.Store.PurgeWrites(ctx); err != nil || n != 2 {
+		t.Errorf("first purge: %d %v, want 2", n, err)
+	}
+	s.Store.WriteRetention = 0 // 0 keeps everything
+	if n, err := s.Store.PurgeWrites(ctx); err != nil || n != 0 {
+		t.Errorf("purge with retention 0: %d %v, want 0", n, err)
+	}
+}

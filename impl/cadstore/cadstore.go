@@ -27,6 +27,9 @@ type Store struct {
 	db *store.DB
 	// Now is the clock (UTC); tests may replace it.
 	Now func() time.Time
+	// WriteRetention is how long a planning write's stored result is kept for replays; 0 keeps
+	// them forever. See PurgeWrites.
+	WriteRetention time.Duration
 	// beforeCommit, when set, runs just before an import transaction commits; tests use it to
 	// simulate a crash mid-import.
 	beforeCommit func(connection string) error
@@ -34,7 +37,7 @@ type Store struct {
 
 // New returns the caderninho store of db.
 func New(db *store.DB) *Store {
-	return &Store{db: db, Now: func() time.Time { return time.Now().UTC().Truncate(time.Second) }}
+	return &Store{db: db, Now: func() time.Time { return time.Now().UTC().Truncate(time.Second) }, WriteRetention: DefaultWriteRetention}
 }
 
 // DB is the underlying database.

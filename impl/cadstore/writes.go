@@ -21,6 +21,13 @@ const (
 // that died before committing (its transaction rolled back: nothing was written).
 const ClaimExpiry = 2 * time.Minute
 
+// DefaultWriteRetention is how long a stored write result stays replayable by default. After it
+// the key is forgotten: the same key again is a new write, so clients must never reuse a key.
+const DefaultWriteRetention = 30 * 24 * time.Hour
+
+// PurgeBatch bounds how many old keys one PurgeWrites deletes, so a claim never waits long.
+var PurgeBatch = 100
+
 var (
 	// ErrClaimLost: the claim expired and another request took the key over; this one must not commit.
 	ErrClaimLost = errors.New("idempotency claim lost")
@@ -95,6 +102,25 @@ func (s *Store) claimWrite(ctx context.Context, key, tool, arguments string) (*C
 		}
 	}
 	return nil, row, nil
+}
+
+// PurgeWrites deletes up to PurgeBatch idempotency rows older than WriteRetention: results
+// finished before it, and running claims taken before it (never one younger than ClaimExpiry,
+// even with a shorter retention). It returns how many went; callers run it opportunistically.
+func (s *Store) PurgeWrites(ctx context.Context) (int64, error) {
+	if s.WriteRetention <= 0 {
+		return 0, nil
+	}
+	cutoff := s.Now().Add(-max(s.WriteRetention, ClaimExpiry)).UTC().Format(time.RFC3339)
+	// the times are RFC 3339 UTC strings of one width, so they compare as text
+	res, err := s.db.SQL().ExecContext(ctx, s.q(`DELETE FROM cad_writes WHERE idempotency_key IN (
+		SELECT idempotency_key FROM cad_writes
+		WHERE (status = ? AND finished_at < ?) OR (status = ? AND claimed_at < ?) LIMIT ?)`),
+		WriteDone, cutoff, WriteRunning, cutoff, PurgeBatch)
+	if err != nil {
+		return 0, fmt.Errorf("purging old idempotency keys: %w", err)
+	}
+	return res.RowsAffected()
 }
 
 // ReleaseWrite drops a claim whose write did not happen (refused or failed), so the same key
@@ -187,6 +213,15 @@ func (w *WriteTx) PutEdit(ctx context.Context, e EditRow) error {
 		splits, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`), e.Key.Account, e.Key.Dedupe, e.Space, nullString(e.Category),
 		nullString(e.Description), nullString(e.Note), flag(e.Excluded), nullString(e.Splits), s.now()); err != nil {
 		return fmt.Errorf("inserting edit: %w", err)
+	}
+	return nil
+}
+
+// DeleteEdit removes the edit of a bank transaction, if any: the transaction shows the bank's
+// values again.
+func (w *WriteTx) DeleteEdit(ctx context.Context, key EditKey) error {
+	if _, err := w.tx.ExecContext(ctx, w.s.q(`DELETE FROM cad_edits WHERE account_key = ? AND dedupe_key = ?`), key.Account, key.Dedupe); err != nil {
+		return fmt.Errorf("deleting edit: %w", err)
 	}
 	return nil
 }
