@@ -27,6 +27,9 @@ type Store struct {
 	db *store.DB
 	// Now is the clock (UTC); tests may replace it.
 	Now func() time.Time
+	// ClaimExpiry is how long a running write claim holds its key (default ClaimExpiry); the
+	// fault tests shorten it to prove recovery without waiting minutes.
+	ClaimExpiry time.Duration
 	// beforeCommit, when set, runs just before an import transaction commits; tests use it to
 	// simulate a crash mid-import.
 	beforeCommit func(connection string) error
@@ -34,7 +37,7 @@ type Store struct {
 
 // New returns the caderninho store of db.
 func New(db *store.DB) *Store {
-	return &Store{db: db, Now: func() time.Time { return time.Now().UTC().Truncate(time.Second) }}
+	return &Store{db: db, Now: func() time.Time { return time.Now().UTC().Truncate(time.Second) }, ClaimExpiry: ClaimExpiry}
 }
 
 // DB is the underlying database.
