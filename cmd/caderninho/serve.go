@@ -46,6 +46,14 @@ func openStore(ctx context.Context, dsn string, log *slog.Logger) (*cadstore.Sto
 		return nil, err
 	}
 	s := cadstore.New(db)
+	if v := os.Getenv(cadstore.ClaimExpiryEnv); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			db.Close()
+			return nil, fmt.Errorf("%s: %q não é uma duração válida; use, por exemplo, 2s ou 1m", cadstore.ClaimExpiryEnv, v)
+		}
+		s.ClaimExpiry = d
+	}
 	if !seed {
 		return s, nil
 	}

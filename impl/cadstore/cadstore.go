@@ -30,6 +30,9 @@ type Store struct {
 	// WriteRetention is how long a planning write's stored result is kept for replays; 0 keeps
 	// them forever. See PurgeWrites.
 	WriteRetention time.Duration
+	// ClaimExpiry is how long a running write claim holds its key (default ClaimExpiry); the
+	// fault tests shorten it to prove recovery without waiting minutes.
+	ClaimExpiry time.Duration
 	// beforeCommit, when set, runs just before an import transaction commits; tests use it to
 	// simulate a crash mid-import.
 	beforeCommit func(connection string) error
@@ -37,7 +40,8 @@ type Store struct {
 
 // New returns the caderninho store of db.
 func New(db *store.DB) *Store {
-	return &Store{db: db, Now: func() time.Time { return time.Now().UTC().Truncate(time.Second) }, WriteRetention: DefaultWriteRetention}
+	return &Store{db: db, Now: func() time.Time { return time.Now().UTC().Truncate(time.Second) },
+		WriteRetention: DefaultWriteRetention, ClaimExpiry: ClaimExpiry}
 }
 
 // DB is the underlying database.

@@ -28,6 +28,10 @@ const DefaultWriteRetention = 30 * 24 * time.Hour
 // PurgeBatch bounds how many old keys one PurgeWrites deletes, so a claim never waits long.
 var PurgeBatch = 100
 
+// ClaimExpiryEnv overrides ClaimExpiry for a process (a Go duration, e.g. "2s"). Hidden: only
+// the fault tests set it, to prove a crashed write's key recovers without waiting minutes.
+const ClaimExpiryEnv = "CADERNINHO_CLAIM_EXPIRY"
+
 var (
 	// ErrClaimLost: the claim expired and another request took the key over; this one must not commit.
 	ErrClaimLost = errors.New("idempotency claim lost")
@@ -89,7 +93,11 @@ func (s *Store) claimWrite(ctx context.Context, key, tool, arguments string) (*C
 	if err != nil {
 		return nil, nil, fmt.Errorf("reading idempotency key: %w", err)
 	}
-	stale := s.Now().Add(-ClaimExpiry).UTC().Format(time.RFC3339)
+	expiry := s.ClaimExpiry
+	if expiry <= 0 {
+		expiry = ClaimExpiry
+	}
+	stale := s.Now().Add(-expiry).UTC().Format(time.RFC3339)
 	if row.Status == WriteRunning && claimedAt < stale && row.Tool == tool && row.Arguments == arguments {
 		// compare-and-swap on the old claim time: only one request takes an expired claim over
 		res, err := s.db.SQL().ExecContext(ctx, s.q(`UPDATE cad_writes SET claim = ?, claimed_at = ?
