@@ -34,7 +34,7 @@ func adminCommand(ctx context.Context, args []string, stdout io.Writer, log *slo
 			return err
 		}
 	}
-	db, err := store.Open(ctx, dsn)
+	db, err := store.Open(ctx, dsn, store.WithLogger(log))
 	if err != nil {
 		return err
 	}

@@ -43,7 +43,7 @@ func openStore(ctx context.Context, dsn string, log *slog.Logger) (*store.DB, er
 			return nil, err
 		}
 	}
-	db, err := store.Open(ctx, dsn)
+	db, err := store.Open(ctx, dsn, store.WithLogger(log))
 	if err != nil {
 		return nil, err
 	}
@@ -224,7 +224,7 @@ func importWorkspace(ctx context.Context, args []string, stdout io.Writer, log *
 			return err
 		}
 	}
-	db, err := store.Open(ctx, *dsn)
+	db, err := store.Open(ctx, *dsn, store.WithLogger(log))
 	if err != nil {
 		return err
 	}

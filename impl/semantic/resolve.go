@@ -3,6 +3,7 @@ package semantic
 import (
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/lumo-caderninho/mcp/impl/fold"
 )
@@ -135,10 +136,19 @@ func (a *App) Similar(ref string, n int) []string {
 }
 
 // Similar ranks candidates by likeness to s, ignoring case and accents, and keeps at most n
-// that are plausibly what was meant.
+// that are plausibly what was meant: a substring match first (the shorter text, at least
+// minSubstring characters, inside the other; or s equal to a candidate's column name), then
+// candidates within an edit distance of a third of s's length (at least 1), nearest first.
+// Short texts need these bounds: two letters occur in many names, and a couple of edits turns
+// any short label into another.
 func Similar(s string, candidates []string, n int) []string {
 	q := fold.Fold(strings.Trim(s, "[]"))
 	q = strings.NewReplacer("].[", ".", ":", ".", "[", "", "]", "").Replace(q)
+	maxDist := max(1, utf8.RuneCountInString(q)/3)
+	qcol := q
+	if _, c, ok := strings.Cut(q, "."); ok {
+		qcol = c
+	}
 	type scored struct {
 		ref   string
 		score int
@@ -147,12 +157,14 @@ func Similar(s string, candidates []string, n int) []string {
 	var list []scored
 	for i, c := range candidates {
 		fc := fold.Fold(c)
-		score := levenshtein(q, fc)
+		score := editDistance(q, fc)
 		_, col, _ := strings.Cut(fc, ".")
-		if q != "" && (strings.Contains(fc, q) || strings.Contains(q, fc) || (col != "" && strings.Contains(q, col))) {
+		// A bare column name is compared with the column part of the ref, so a table name
+		// ("Lojas") does not count as containing a column ("Loja").
+		if q != "" && (q == col || within(q, fc) || within(fc, q) || within(col, qcol)) {
 			score = 0
 		}
-		if score > max(3, len([]rune(q))/2) {
+		if score > maxDist {
 			continue
 		}
 		list = append(list, scored{c, score, i})
@@ -173,8 +185,20 @@ func Similar(s string, candidates []string, n int) []string {
 	return out
 }
 
-func levenshtein(a, b string) int {
+// minSubstring is the shortest text whose occurrence inside another counts as a likeness.
+const minSubstring = 3
+
+// within reports whether part, long enough to mean something, occurs in whole.
+func within(part, whole string) bool {
+	return utf8.RuneCountInString(part) >= minSubstring && strings.Contains(whole, part)
+}
+
+// editDistance is the optimal string alignment distance: insertions, deletions, substitutions
+// and swaps of adjacent characters ("bai" for "bia", a common slip) cost 1 each.
+func editDistance(a, b string) int {
 	ra, rb := []rune(a), []rune(b)
+	// rows i-2, i-1 and i of the dynamic programming table
+	prev2 := make([]int, len(rb)+1)
 	prev := make([]int, len(rb)+1)
 	cur := make([]int, len(rb)+1)
 	for j := range prev {
@@ -188,8 +212,11 @@ func levenshtein(a, b string) int {
 				cost = 0
 			}
 			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
 		}
-		prev, cur = cur, prev
+		prev2, prev, cur = prev, cur, prev2
 	}
 	return prev[len(rb)]
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/lumo-caderninho/mcp/impl/demo"
 	"github.com/lumo-caderninho/mcp/impl/semantic"
 	"github.com/lumo-caderninho/mcp/impl/store"
 	"github.com/lumo-caderninho/mcp/impl/store/storetest"
@@ -95,5 +96,94 @@ func TestImportLongTextIsNotIndexed(t *testing.T) {
 	lojas := appByKey(t, apps, "vendas-comercial").Tables[1]
 	if d := cmp.Diff(wantIndexes(lojas, "GERENTE"), btrees(indexes(t, db, lojas.SQLName))); d != "" {
 		t.Errorf("indexes of Lojas (-want +got):\n%s", d)
+	}
+}
+
+// TestOpenBuildsMissingIndexes: a database whose data tables lack indexes (loaded by a version
+// that did not make them) gets them at the next Open, and answers the same.
+func TestOpenBuildsMissingIndexes(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("Gerente de nome muito comprido ", 200)
+	fsys := patchDemo(t, map[string]func(string) string{
+		"apps/vendas/lojas.csv": func(s string) string { return strings.Replace(s, "Marta Reis", long, 1) },
+	})
+	db, dsn := storetest.OpenDSN(t)
+	if _, err := db.ImportWorkspace(ctx, fsys, "workspace.yaml"); err != nil {
+		t.Fatal(err)
+	}
+	apps, err := db.VisibleApps(ctx, user(t, db, "ana"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := appByKey(t, apps, "vendas-comercial")
+	want := map[string][]string{}
+	for _, tb := range a.Tables {
+		want[tb.SQLName] = btrees(indexes(t, db, tb.SQLName))
+	}
+	vendas, lojas := a.Tables[0], a.Tables[1]
+	if d := cmp.Diff(wantIndexes(lojas, "GERENTE"), want[lojas.SQLName]); d != "" {
+		t.Fatalf("indexes of Lojas after import (-want +got):\n%s", d)
+	}
+	count := func(db *store.DB) int {
+		t.Helper()
+		var n int
+		q := "SELECT count(DISTINCT " + db.Dialect().QuoteIdent(vendas.Columns[0].SQLName) + ") FROM " + db.Dialect().QuoteIdent(vendas.SQLName)
+		if err := db.SQL().QueryRowContext(ctx, q).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	before := count(db)
+	for _, tb := range a.Tables {
+		for _, name := range want[tb.SQLName] {
+			if _, err := db.SQL().ExecContext(ctx, "DROP INDEX "+db.Dialect().QuoteIdent(name)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := btrees(indexes(t, db, tb.SQLName)); len(got) != 0 {
+			t.Fatalf("indexes of %s left after DROP: %v", tb.Label, got)
+		}
+	}
+
+	for range 2 { // the second open finds nothing to do
+		db2, err := store.Open(ctx, dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tb := range a.Tables {
+			if d := cmp.Diff(want[tb.SQLName], btrees(indexes(t, db2, tb.SQLName))); d != "" {
+				t.Errorf("indexes of %s after reopening (-want +got):\n%s", tb.Label, d)
+			}
+		}
+		if after := count(db2); after != before {
+			t.Errorf("count after reopening = %d, want %d", after, before)
+		}
+		db2.Close()
+	}
+}
+
+// TestOpenReindexBudget: with no budget, Open leaves missing indexes alone.
+func TestOpenReindexBudget(t *testing.T) {
+	t.Parallel()
+	db, dsn := storetest.OpenDSN(t)
+	if _, err := db.ImportWorkspace(ctx, demo.Lumo, "workspace.yaml"); err != nil {
+		t.Fatal(err)
+	}
+	apps, err := db.VisibleApps(ctx, user(t, db, "ana"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lojas := appByKey(t, apps, "vendas-comercial").Tables[1]
+	names := btrees(indexes(t, db, lojas.SQLName))
+	if _, err := db.SQL().ExecContext(ctx, "DROP INDEX "+db.Dialect().QuoteIdent(names[0])); err != nil {
+		t.Fatal(err)
+	}
+	db2, err := store.Open(ctx, dsn, store.WithReindexBudget(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db2.Close()
+	if got := btrees(indexes(t, db2, lojas.SQLName)); len(got) != len(names)-1 {
+		t.Errorf("indexes of Lojas = %v, want %v without %s", got, names, names[0])
 	}
 }

@@ -138,28 +138,17 @@ const indexMaxLen = 1000
 // The table is analysed afterwards, so the planner knows its size and spread right away.
 func (im *importer) indexTable(ctx context.Context, t *pTable, trgmSchema string) error {
 	d := im.db.dialect
-	table := d.QuoteIdent(t.sqlName)
 	var ddl []string
 	for _, c := range t.cols {
-		name := d.QuoteIdent(sqlName("i", c.id, c.c.Name, ""))
-		switch {
-		case c.foldName != "" && c.maxLen <= indexMaxLen:
-			ddl = append(ddl, "CREATE INDEX "+name+" ON "+table+" ("+d.QuoteIdent(c.foldName)+sqldialect.NullsFirst(d)+", "+d.QuoteIdent(c.sqlName)+")")
-		case c.c.Type == semantic.TypeDate || c.c.Type == semantic.TypeDatetime:
-			ddl = append(ddl, "CREATE INDEX "+name+" ON "+table+" ("+d.QuoteIdent(c.sqlName)+sqldialect.NullsFirst(d)+")")
+		ic := indexColumn{sqlName: c.sqlName, foldName: c.foldName, colType: c.c.Type}
+		if q := btreeIndex(d, t.sqlName, ic); q != "" && (c.foldName == "" || c.maxLen <= indexMaxLen) {
+			ddl = append(ddl, q)
 		}
-		if c.foldName != "" && trgmSchema != "" {
-			ddl = append(ddl, "CREATE INDEX "+d.QuoteIdent(sqlName("g", c.id, c.c.Name, ""))+" ON "+table+" USING gin ("+
-				d.QuoteIdent(c.foldName)+" "+d.QuoteIdent(trgmSchema)+".gin_trgm_ops)")
+		if q := trgmIndex(d, t.sqlName, ic, trgmSchema); q != "" {
+			ddl = append(ddl, q)
 		}
 	}
-	// Statistics let the planners pick these indexes; on SQLite they also enable skipping ahead
-	// to the next distinct key of an index (a sample of 1000 rows per index is enough).
-	if im.db.Engine() == sqldialect.PostgresName {
-		ddl = append(ddl, "ANALYZE "+table)
-	} else {
-		ddl = append(ddl, "PRAGMA analysis_limit = 1000", "ANALYZE "+table)
-	}
+	ddl = append(ddl, analyze(d, t.sqlName)...)
 	for _, q := range ddl {
 		if _, err := im.tx.ExecContext(ctx, q); err != nil {
 			return fmt.Errorf("indexing data table %s: %w", t.sqlName, err)
@@ -168,14 +157,67 @@ func (im *importer) indexTable(ctx context.Context, t *pTable, trgmSchema string
 	return nil
 }
 
+// indexColumn is what the index DDL needs of a data column.
+type indexColumn struct {
+	sqlName  string // c<id>_<name>
+	foldName string // "" unless a text column
+	colType  string // semantic type
+}
+
+// indexName is the name of a column's index: the column's SQL name with prefix ("i" btree,
+// "g" trigram) in place of its "c", so a reopened database finds the names import gave.
+func indexName(prefix, colSQLName string) string {
+	return prefix + strings.TrimPrefix(colSQLName, "c")
+}
+
+// btreeIndex is the DDL of c's btree index, "" for a column that gets none (numbers).
+func btreeIndex(d sqldialect.Dialect, table string, c indexColumn) string {
+	on := "CREATE INDEX IF NOT EXISTS " + d.QuoteIdent(indexName("i", c.sqlName)) + " ON " + d.QuoteIdent(table)
+	switch {
+	case c.foldName != "":
+		return on + " (" + d.QuoteIdent(c.foldName) + sqldialect.NullsFirst(d) + ", " + d.QuoteIdent(c.sqlName) + ")"
+	case c.colType == semantic.TypeDate || c.colType == semantic.TypeDatetime:
+		return on + " (" + d.QuoteIdent(c.sqlName) + sqldialect.NullsFirst(d) + ")"
+	}
+	return ""
+}
+
+// trgmIndex is the DDL of c's trigram index, "" without pg_trgm or for a non-text column.
+func trgmIndex(d sqldialect.Dialect, table string, c indexColumn, trgmSchema string) string {
+	if c.foldName == "" || trgmSchema == "" {
+		return ""
+	}
+	return "CREATE INDEX IF NOT EXISTS " + d.QuoteIdent(indexName("g", c.sqlName)) + " ON " + d.QuoteIdent(table) +
+		" USING gin (" + d.QuoteIdent(c.foldName) + " " + d.QuoteIdent(trgmSchema) + ".gin_trgm_ops)"
+}
+
+// analyze refreshes a table's statistics, which let the planners pick these indexes; on SQLite
+// they also enable skipping ahead to the next distinct key of an index (a sample of 1000 rows per
+// index is enough).
+func analyze(d sqldialect.Dialect, table string) []string {
+	if d.Name() == sqldialect.PostgresName {
+		return []string{"ANALYZE " + d.QuoteIdent(table)}
+	}
+	return []string{"PRAGMA analysis_limit = 1000", "ANALYZE " + d.QuoteIdent(table)}
+}
+
 // trgmSchema is the schema of the pg_trgm extension when it is installed in the database, "" when
 // it is not (or on SQLite). lumo never installs it: an administrator may, to speed up searches.
 func (im *importer) trgmSchema(ctx context.Context) (string, error) {
-	if im.db.Engine() != sqldialect.PostgresName {
+	return trgmSchema(ctx, im.db.dialect, im.tx)
+}
+
+// rowQuerier is a *sql.DB or a *sql.Tx.
+type rowQuerier interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+func trgmSchema(ctx context.Context, d sqldialect.Dialect, q rowQuerier) (string, error) {
+	if d.Name() != sqldialect.PostgresName {
 		return "", nil
 	}
 	var schema string
-	err := im.tx.QueryRowContext(ctx, `SELECT n.nspname FROM pg_extension e
+	err := q.QueryRowContext(ctx, `SELECT n.nspname FROM pg_extension e
 		JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_trgm'`).Scan(&schema)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil

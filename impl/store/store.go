@@ -7,6 +7,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -46,9 +47,15 @@ func IsPostgres(dsn string) bool {
 	return strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://")
 }
 
-// Open connects to dsn and runs the migrations. A postgres:// or postgresql:// URL opens
-// PostgreSQL (lib/pq); anything else is the path of a SQLite file (created if missing).
-func Open(ctx context.Context, dsn string) (*DB, error) {
+// Open connects to dsn, runs the migrations and builds the data-table indexes a database loaded
+// by an older version lacks (within a time budget; see ensureIndexes). A postgres:// or
+// postgresql:// URL opens PostgreSQL (lib/pq); anything else is the path of a SQLite file
+// (created if missing).
+func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
+	o := openOptions{log: slog.Default(), reindexBudget: reindexBudget}
+	for _, opt := range opts {
+		opt(&o)
+	}
 	db := &DB{importing: make(chan struct{}, 1)}
 	var err error
 	if IsPostgres(dsn) {
@@ -85,6 +92,7 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 		db.sql.Close()
 		return nil, err
 	}
+	db.ensureIndexes(ctx, o)
 	return db, nil
 }
 

@@ -649,7 +649,7 @@ func TestRefusedImportKeepsPreviousState(t *testing.T) {
 		want string // the first error, as text
 	}{
 		{"bad-relationship", small, os.DirFS(filepath.Join(testdata, "bad-relationship")),
-			`apps/vendas/app.yaml:29: relationships[0].from: a coluna "Vendas.Loja" não existe; refs parecidas: Vendas.Loja id, Lojas.Loja, Vendas.Data, Vendas.Dia, Vendas.Id`},
+			`apps/vendas/app.yaml:29: relationships[0].from: a coluna "Vendas.Loja" não existe; refs parecidas: Vendas.Loja id, Lojas.Loja, Vendas.Data, Vendas.Dia`},
 		{"bad-csv-count", small, os.DirFS(filepath.Join(testdata, "bad-csv-count")),
 			`apps/vendas/vendas.csv:3: a linha tem 5 valores, mas o cabeçalho tem 6 colunas; confira as vírgulas (um texto com vírgula vai entre aspas)`},
 		{"bad-date", small, os.DirFS(filepath.Join(testdata, "bad-date")),

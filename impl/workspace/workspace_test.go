@@ -74,7 +74,7 @@ func TestLoadOK(t *testing.T) {
 		{Name: "Faturamento", Fields: []map[string]any{{"ref": "Vendas.Valor", "agg": "sum"}},
 			Filters: []map[string]any{{"ref": "Vendas.Cliente", "op": "=", "value": "Ana"}}},
 		{Name: "Antigo", Fields: []map[string]any{{"ref": "Vendas.Bruto", "agg": "sum"}},
-			Problem: `A ref "Vendas.Bruto" não existe nesta Aplicação. Refs parecidas: Vendas.Data, Vendas.Id, Vendas.Dia, Vendas.Valor, Vendas.Cliente.`},
+			Problem: `A ref "Vendas.Bruto" não existe nesta Aplicação. Refs parecidas: Vendas.Data.`},
 	}
 	if diff := cmp.Diff(want, m.Indicators); diff != "" {
 		t.Errorf("indicators (-want +got):\n%s", diff)
@@ -122,7 +122,7 @@ func TestLoadRefused(t *testing.T) {
 		want []string
 	}{
 		{"bad-relationship", []string{
-			`apps/vendas/app.yaml:29: relationships[0].from: a coluna "Vendas.Loja" não existe; refs parecidas: Vendas.Loja id, Lojas.Loja, Vendas.Data, Vendas.Dia, Vendas.Id`,
+			`apps/vendas/app.yaml:29: relationships[0].from: a coluna "Vendas.Loja" não existe; refs parecidas: Vendas.Loja id, Lojas.Loja, Vendas.Data, Vendas.Dia`,
 		}},
 		{"bad-formula", []string{
 			`apps/vendas/app.yaml:32: expressions[0].formula: a fórmula não pôde ser lida: posição 49: esperava ")" fechando count_distinct (a agregação recebe uma ref só), mas encontrou o fim da fórmula`,
@@ -136,10 +136,10 @@ func TestLoadRefused(t *testing.T) {
 		}},
 		{"bad-names", []string{
 			`workspace.yaml:6: tenants[0].users[1].token: o token já é usado por "ana"; dê a cada usuário um token próprio`,
-			`workspace.yaml:8: tenants[0].desks[0].members[1]: o usuário "bai" não existe no tenant "t1"; usuários parecidos: bia, ana`,
+			`workspace.yaml:8: tenants[0].desks[0].members[1]: o usuário "bai" não existe no tenant "t1"; usuários parecidos: bia`,
 			`workspace.yaml:10: tenants[0].apps[0].desk: a mesa "Venda" não existe no tenant "t1"; mesas parecidas: Vendas`,
 			`workspace.yaml:11: tenants[0].apps[1].cloneOf: a Aplicação "venda" não existe no tenant "t1"; Aplicações parecidas: vendas, vendas-ana, vendas-bia`,
-			`workspace.yaml:12: tenants[0].apps[2].owner: o usuário "carla" não existe no tenant "t1"; usuários parecidos: ana`,
+			`workspace.yaml:12: tenants[0].apps[2].owner: o usuário "carla" não existe no tenant "t1"; usuários existentes: ana, bia`,
 			`workspace.yaml:12: tenants[0].apps[2].publishedAt: uma cópia pessoal (cloneOf) não é publicada; remova publishedAt`,
 			`workspace.yaml:16: tenants[1].users[0].login: o login "ana" já existe em tenants[0].users[0]; cada login é único no workspace inteiro`,
 		}},
