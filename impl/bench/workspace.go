@@ -4,12 +4,13 @@ package bench
 
 import (
 	"fmt"
-	"io"
 	"io/fs"
 	"strconv"
 	"strings"
 	"testing/fstest"
 	"time"
+
+	"github.com/lumo-caderninho/mcp/impl/genfs"
 )
 
 // The bench workspace: tenant "bench" (user ana) with one sales app of the demo fixture's shape
@@ -108,7 +109,7 @@ func Workspace(rows int) fs.FS {
 		"apps/vendas/produtos.csv": {Data: []byte(productsCSV())},
 		"apps/vendas/metas.csv":    {Data: []byte(targetsCSV())},
 	}
-	return genFS{files: files, generated: map[string]func() lines{"apps/vendas/vendas.csv": salesRows(rows)}}
+	return genfs.FS{Files: files, Generated: map[string]func() genfs.Lines{"apps/vendas/vendas.csv": salesRows(rows)}}
 }
 
 // Catalog is the workspace of tenant "catalogo" alone, with apps apps; importing it leaves the
@@ -206,8 +207,8 @@ func targetsCSV() string {
 
 // salesRows generates vendas.csv: DATA spans 2025-2026 to the minute, CLIENTE has 10.400
 // names, SITUACAO 4 values and the blank (\N).
-func salesRows(n int) func() lines {
-	return func() lines {
+func salesRows(n int) func() genfs.Lines {
+	return func() genfs.Lines {
 		i := -1
 		var buf []byte
 		return func() ([]byte, bool) {
@@ -253,56 +254,3 @@ func appendCents(b []byte, c int) []byte {
 	b = append(b, '.', byte('0'+c%100/10), byte('0'+c%10))
 	return b
 }
-
-// lines yields a file's lines one by one (without the newline); ok is false after the last.
-type lines func() (line []byte, ok bool)
-
-// genFS serves files, and generates the large CSVs while they are read.
-type genFS struct {
-	files     fstest.MapFS
-	generated map[string]func() lines
-}
-
-func (g genFS) Open(name string) (fs.File, error) {
-	if gen, ok := g.generated[name]; ok {
-		return &genFile{name: name, next: gen()}, nil
-	}
-	return g.files.Open(name)
-}
-
-type genFile struct {
-	name string
-	next lines
-	buf  []byte
-	done bool
-}
-
-func (f *genFile) Read(p []byte) (int, error) {
-	for len(f.buf) < len(p) && !f.done {
-		line, ok := f.next()
-		if !ok {
-			f.done = true
-			break
-		}
-		f.buf = append(f.buf, line...)
-		f.buf = append(f.buf, '\n')
-	}
-	if len(f.buf) == 0 {
-		return 0, io.EOF
-	}
-	n := copy(p, f.buf)
-	f.buf = f.buf[n:]
-	return n, nil
-}
-
-func (f *genFile) Stat() (fs.FileInfo, error) { return genInfo(f.name), nil }
-func (f *genFile) Close() error               { return nil }
-
-type genInfo string
-
-func (i genInfo) Name() string       { return string(i) }
-func (i genInfo) Size() int64        { return 0 }
-func (i genInfo) Mode() fs.FileMode  { return 0o444 }
-func (i genInfo) ModTime() time.Time { return time.Time{} }
-func (i genInfo) IsDir() bool        { return false }
-func (i genInfo) Sys() any           { return nil }
