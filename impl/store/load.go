@@ -45,8 +45,12 @@ func (im *importer) createTable(ctx context.Context, t *pTable) error {
 	return nil
 }
 
-// loadTable streams t's CSV into its data table: COPY on PostgreSQL, one prepared INSERT on
-// SQLite, both inside the import transaction. Problems in the file come back as
+// sqliteBatch is how many rows one SQLite INSERT carries: one statement per row spent most of
+// the load in per-statement work (database/sql, binding, VDBE setup).
+const sqliteBatch = 100
+
+// loadTable streams t's CSV into its data table: COPY on PostgreSQL, prepared multi-row INSERTs
+// on SQLite, both inside the import transaction. Problems in the file come back as
 // *workspace.Error.
 func (im *importer) loadTable(ctx context.Context, t *pTable) error {
 	d := im.db.dialect
@@ -59,13 +63,23 @@ func (im *importer) loadTable(ctx context.Context, t *pTable) error {
 	}
 	table := d.QuoteIdent(t.sqlName) + " (" + strings.Join(names, ", ") + ")"
 	copyIn := im.db.Engine() == "postgres"
-	query := "INSERT INTO " + table + " VALUES (" + inList(len(names)) + ")"
+	batch := 1
+	if !copyIn {
+		batch = max(1, min(sqliteBatch, 30000/len(names)))
+	}
+	insert := func(n int) string {
+		row := "(" + inList(len(names)) + ")"
+		return "INSERT INTO " + table + " VALUES " + strings.Repeat(row+", ", n-1) + row
+	}
+	query := insert(batch)
 	if copyIn {
 		// FREEZE (allowed because the table was created in this transaction) writes the rows
 		// already visible to everyone, so index-only scans work from the first read on.
 		query = "COPY " + table + " FROM STDIN WITH (FREEZE)"
 	}
-	stmt, err := im.tx.PrepareContext(ctx, im.db.q(query))
+	// Plain "?" on purpose (not db.q's numbered ?N): the SQLite driver looks up every
+	// parameter's name, a linear search per parameter when they are named.
+	stmt, err := im.tx.PrepareContext(ctx, query)
 	if err != nil {
 		return fmt.Errorf("preparing load of %s: %w", t.file, err)
 	}
@@ -76,9 +90,35 @@ func (im *importer) loadTable(ctx context.Context, t *pTable) error {
 		return err
 	}
 	defer rows.Close()
-	args := make([]any, len(names))
+	args := make([]any, len(names)*batch)
+	pending, firstLine := 0, 0 // rows in args, line of the first
+	flush := func() error {
+		if pending == 0 {
+			return nil
+		}
+		st := stmt
+		if pending < batch {
+			last, err := im.tx.PrepareContext(ctx, insert(pending))
+			if err != nil {
+				return fmt.Errorf("preparing load of %s: %w", t.file, err)
+			}
+			defer last.Close()
+			st = last
+		}
+		if _, err := st.ExecContext(ctx, args[:pending*len(names)]...); err != nil {
+			if pending == 1 {
+				return fmt.Errorf("loading %s line %d into %s: %w", t.file, firstLine, t.sqlName, err)
+			}
+			return fmt.Errorf("loading %s lines %d-%d into %s: %w", t.file, firstLine, rows.Line(), t.sqlName, err)
+		}
+		pending = 0
+		return nil
+	}
 	for rows.Next() {
-		j := 0
+		if pending == 0 {
+			firstLine = rows.Line()
+		}
+		j := pending * len(names)
 		for i, v := range rows.Values() {
 			c := t.cols[i]
 			if tm, ok := v.(time.Time); ok {
@@ -101,12 +141,18 @@ func (im *importer) loadTable(ctx context.Context, t *pTable) error {
 				j++
 			}
 		}
-		if _, err := stmt.ExecContext(ctx, args...); err != nil {
-			return fmt.Errorf("loading %s line %d into %s: %w", t.file, rows.Line(), t.sqlName, err)
+		pending++
+		if pending == batch {
+			if err := flush(); err != nil {
+				return err
+			}
 		}
 		im.loaded(false)
 	}
 	if err := rows.Err(); err != nil {
+		return err
+	}
+	if err := flush(); err != nil {
 		return err
 	}
 	if copyIn {

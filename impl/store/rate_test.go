@@ -129,3 +129,16 @@ func TestReady(t *testing.T) {
 		t.Fatal("ready with the database closed")
 	}
 }
+
+// BenchmarkTakeRequest is the rate-limit cost every tool call pays (a user and a tenant budget).
+func BenchmarkTakeRequest(b *testing.B) {
+	ctx := context.Background()
+	db := storetest.Open(b)
+	user := store.RateBudget{Scope: "user", Subject: 1, Limit: 1 << 40}
+	tenant := store.RateBudget{Scope: "tenant", Subject: 9, Limit: 1 << 40}
+	for b.Loop() {
+		if full, err := db.TakeRequest(ctx, 600, user, tenant); err != nil || full != nil {
+			b.Fatalf("full %v, err %v", full, err)
+		}
+	}
+}

@@ -1,0 +1,48 @@
+package fold
+
+import (
+	"strings"
+	"testing"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// slowFold is Fold without the ASCII shortcut: the reference the shortcut must match.
+func slowFold(s string) string {
+	var b strings.Builder
+	space := false
+	for _, r := range norm.NFD.String(s) {
+		switch {
+		case unicode.Is(unicode.Mn, r):
+			continue
+		case unicode.IsSpace(r):
+			space = b.Len() > 0
+			continue
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		b.WriteRune(unicode.ToLower(r))
+	}
+	return b.String()
+}
+
+func TestASCIIShortcutMatchesUnicodeFold(t *testing.T) {
+	for _, s := range []string{"", " ", "abc", "ABC", " a  b ", "a\tb\nc\rd\ve\ff", "Maria A. Silva", "x ", " x", "a b",
+		"São João", "ÀÉÎ", "a\u00a0b", "zZ09_-.,", "\x85", "\x7f"} {
+		if got, want := Fold(s), slowFold(s); got != want {
+			t.Errorf("Fold(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+func FuzzASCIIShortcut(f *testing.F) {
+	f.Add("  Hello\tWORLD ")
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := Fold(s), slowFold(s); got != want {
+			t.Errorf("Fold(%q) = %q, want %q", s, got, want)
+		}
+	})
+}
