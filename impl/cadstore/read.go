@@ -2,6 +2,7 @@ package cadstore
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"sort"
 	"strings"
@@ -210,13 +211,20 @@ func (s *Store) Transactions(ctx context.Context, f TransactionFilter) ([]Transa
 	if f.After != nil {
 		where, args = append(where, "(posted_day < ? OR (posted_day = ? AND id < ?))"), append(args, f.After.Day, f.After.Day, f.After.ID)
 	}
-	q := `SELECT id, account_id, posted_day, posted_at, amount_minor, currency, trn_type, name, memo, fitid
-		FROM cad_transactions WHERE ` + strings.Join(where, " AND ") + ` ORDER BY posted_day DESC, id DESC LIMIT ?`
+	q := `SELECT ` + transactionColumns + ` FROM cad_transactions WHERE ` + strings.Join(where, " AND ") + ` ORDER BY posted_day DESC, id DESC LIMIT ?`
 	args = append(args, f.Limit)
 	rows, err := s.db.SQL().QueryContext(ctx, s.q(q), args...)
 	if err != nil {
 		return nil, fmt.Errorf("reading transactions: %w", err)
 	}
+	return scanTransactions(rows)
+}
+
+// transactionColumns are the columns scanTransactions reads, in its order.
+const transactionColumns = "id, account_id, posted_day, posted_at, amount_minor, currency, trn_type, name, memo, fitid"
+
+// scanTransactions reads the rows of a SELECT of transactionColumns, and closes them.
+func scanTransactions(rows *sql.Rows) ([]Transaction, error) {
 	defer rows.Close()
 	var out []Transaction
 	for rows.Next() {
@@ -261,21 +269,12 @@ func (s *Store) Statements(ctx context.Context, accountID int64) ([]Statement, e
 
 // AllTransactions returns every transaction of an account, oldest first.
 func (s *Store) AllTransactions(ctx context.Context, accountID int64) ([]Transaction, error) {
-	rows, err := s.db.SQL().QueryContext(ctx, s.q(`SELECT id, account_id, posted_day, posted_at, amount_minor, currency, trn_type, name, memo, fitid
-		FROM cad_transactions WHERE account_id = ? ORDER BY posted_day, id`), accountID)
+	rows, err := s.db.SQL().QueryContext(ctx, s.q(`SELECT `+transactionColumns+
+		` FROM cad_transactions WHERE account_id = ? ORDER BY posted_day, id`), accountID)
 	if err != nil {
 		return nil, fmt.Errorf("reading transactions: %w", err)
 	}
-	defer rows.Close()
-	var out []Transaction
-	for rows.Next() {
-		var t Transaction
-		if err := rows.Scan(&t.ID, &t.AccountID, &t.Day, &t.PostedAt, &t.AmountMinor, &t.Currency, &t.Type, &t.Name, &t.Memo, &t.FITID); err != nil {
-			return nil, fmt.Errorf("reading transactions: %w", err)
-		}
-		out = append(out, t)
-	}
-	return out, rows.Err()
+	return scanTransactions(rows)
 }
 
 // SortedSpaceKeys lists the distinct spaces of accounts, sorted.
