@@ -23,6 +23,13 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	if addr := os.Getenv(bench.FloorEnv); addr != "" { // started by the bench itself: see bench.ServeFloor
+		if err := bench.ServeFloor(ctx, addr); err != nil {
+			fmt.Fprintln(os.Stderr, "lumo-bench floor:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "lumo-bench:", err)
 		os.Exit(1)

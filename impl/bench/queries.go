@@ -97,6 +97,13 @@ func SmallCall(appID int64) map[string]any {
 	return map[string]any{"appId": appID, "fields": []any{ref("Lojas.UF")}, "limit": 5}
 }
 
+// SmallSQL is the hand-written rows-only SQL of SmallCall.
+func SmallSQL(a *semantic.App, d sqldialect.Dialect) (string, error) {
+	n := names{a: a, d: d}
+	l, uf := n.table("Lojas"), n.col("Lojas.UF")
+	return fmt.Sprintf("SELECT %s FROM %s GROUP BY %s ORDER BY %s LIMIT 5", uf, l, uf, uf), n.err
+}
+
 // names quotes the physical names of the app's tables and columns (from the catalogue only).
 type names struct {
 	a   *semantic.App

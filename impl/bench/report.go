@@ -18,6 +18,7 @@ type Report struct {
 	Started     time.Time       `json:"started"`
 	Elapsed     string          `json:"elapsed"`
 	Engines     []*EngineReport `json:"engines"`
+	Floor       *FloorReport    `json:"sdk_floor,omitempty"`
 }
 
 type EngineReport struct {
@@ -53,10 +54,13 @@ type QueryReport struct {
 }
 
 type SmallReport struct {
-	Tool      Timing  `json:"tool_call"`
-	SelectOne Timing  `json:"select_1"`
-	Ping      Timing  `json:"mcp_ping"`
-	AddedMs   float64 `json:"added_p50_ms"`
+	Tool      Timing `json:"tool_call"`
+	OwnSQL    Timing `json:"own_sql"` // the call's hand-written rows-only SQL
+	SelectOne Timing `json:"select_1"`
+	Ping      Timing `json:"mcp_ping"`
+	// AddedMs is the tool call minus SELECT 1; AddedOverOwnMs the tool call minus its own SQL.
+	AddedMs        float64 `json:"added_p50_ms"`
+	AddedOverOwnMs float64 `json:"added_over_own_sql_p50_ms"`
 }
 
 type LoadReport struct {
@@ -64,6 +68,9 @@ type LoadReport struct {
 	Calls          int64   `json:"calls"`
 	Seconds        float64 `json:"seconds"`
 	CallsPerSecond float64 `json:"calls_per_second"`
+	// ServerCPUPerCall is the server process's CPU time per call during the load, in ms: what a
+	// call costs the server regardless of how busy the machine is.
+	ServerCPUPerCall float64 `json:"server_cpu_ms_per_call,omitempty"`
 }
 
 type PeerReport struct {
@@ -97,10 +104,11 @@ func (r *Report) Markdown(w io.Writer) {
 		fmt.Fprintln(w)
 		fmt.Fprintf(w, "| measure | value |\n|---|---:|\n")
 		fmt.Fprintf(w, "| small tool call (query, 50-row table) p50 / p99 | %.3f / %.3f ms |\n", e.Small.Tool.P50, e.Small.Tool.P99)
-		fmt.Fprintf(w, "| raw `SELECT 1` p50 | %.3f ms |\n", e.Small.SelectOne.P50)
-		fmt.Fprintf(w, "| added per small call (p50) | **%.3f ms** |\n", e.Small.AddedMs)
+		fmt.Fprintf(w, "| its hand-written SQL p50 / raw `SELECT 1` p50 | %.3f / %.3f ms |\n", e.Small.OwnSQL.P50, e.Small.SelectOne.P50)
+		fmt.Fprintf(w, "| added per small call (p50) over its SQL / over `SELECT 1` | **%.3f** / %.3f ms |\n", e.Small.AddedOverOwnMs, e.Small.AddedMs)
 		fmt.Fprintf(w, "| MCP ping p50 | %.3f ms |\n", e.Small.Ping.P50)
 		fmt.Fprintf(w, "| small tool calls/s over HTTP, %d clients | **%.0f** |\n", e.Load.Clients, e.Load.CallsPerSecond)
+		fmt.Fprintf(w, "| server CPU per call under that load | %.3f ms |\n", e.Load.ServerCPUPerCall)
 		fmt.Fprintf(w, "| search_values search mode p50 / p99 | %.1f / %.1f ms |\n", e.SearchValues.P50, e.SearchValues.P99)
 		if r.CatalogApps > 0 {
 			fmt.Fprintf(w, "| search_catalog p50 / p99, %d apps | %.1f / %.1f ms |\n", r.CatalogApps, e.SearchCatalog.P50, e.SearchCatalog.P99)
@@ -115,6 +123,10 @@ func (r *Report) Markdown(w io.Writer) {
 			fmt.Fprintf(w, "| lumo: `query` on the 50-row table | %.3f | %.3f | %.0f | %.1f |\n", p.Lumo.Call.P50, p.Lumo.Call.P99, p.Lumo.Load.CallsPerSecond, p.Lumo.Memory.PeakMiB)
 		}
 		fmt.Fprintln(w)
+	}
+	if f := r.Floor; f != nil {
+		fmt.Fprintf(w, "go-sdk floor (a tool answering a constant, same transport and client): call p50 / p99 %.3f / %.3f ms; "+
+			"**%.0f calls/s** with %d clients; server CPU %.3f ms per call\n\n", f.Call.P50, f.Call.P99, f.Load.CallsPerSecond, f.Load.Clients, f.CPUPerCall)
 	}
 	fmt.Fprintln(w, "Hand-written SQL of each query (as run on the last engine):")
 	fmt.Fprintln(w)

@@ -50,6 +50,14 @@ func Run(ctx context.Context, c Config) (*Report, error) {
 		}
 		rep.Engines = append(rep.Engines, e)
 	}
+	if c.SmallCalls > 0 && len(c.Engines) > 0 {
+		c.logf("go-sdk floor: a constant tool over the same transport")
+		f, err := runFloor(ctx, c)
+		if err != nil {
+			return rep, err
+		}
+		rep.Floor = f
+	}
 	rep.Elapsed = time.Since(rep.Started).Round(time.Millisecond).String()
 	return rep, nil
 }
@@ -121,28 +129,37 @@ func runEngine(ctx context.Context, c Config, engine string) (*EngineReport, err
 
 	c.logf("%s: small calls", engine)
 	small := SmallCall(app.ID)
-	var tool, sel, ping []time.Duration
+	smallSQL, err := SmallSQL(app, db.Dialect())
+	if err != nil {
+		return nil, err
+	}
+	var tool, own, sel, ping []time.Duration
 	for i := range c.SmallCalls + 5 {
 		t0 := time.Now()
 		if _, err := call(ctx, cs, "query", small); err != nil {
 			return nil, err
 		}
 		t1 := time.Now()
+		if _, err := rawRows(ctx, raw, smallSQL, nil); err != nil {
+			return nil, err
+		}
+		t2 := time.Now()
 		var one int
 		if err := raw.QueryRowContext(ctx, "SELECT 1").Scan(&one); err != nil {
 			return nil, err
 		}
-		t2 := time.Now()
+		t3 := time.Now()
 		if err := cs.Ping(ctx, nil); err != nil {
 			return nil, err
 		}
-		t3 := time.Now()
+		t4 := time.Now()
 		if i >= 5 { // warm-up
-			tool, sel, ping = append(tool, t1.Sub(t0)), append(sel, t2.Sub(t1)), append(ping, t3.Sub(t2))
+			tool, own, sel, ping = append(tool, t1.Sub(t0)), append(own, t2.Sub(t1)), append(sel, t3.Sub(t2)), append(ping, t4.Sub(t3))
 		}
 	}
-	e.Small = SmallReport{Tool: timing(tool), SelectOne: timing(sel), Ping: timing(ping)}
+	e.Small = SmallReport{Tool: timing(tool), OwnSQL: timing(own), SelectOne: timing(sel), Ping: timing(ping)}
 	e.Small.AddedMs = e.Small.Tool.P50 - e.Small.SelectOne.P50
+	e.Small.AddedOverOwnMs = e.Small.Tool.P50 - e.Small.OwnSQL.P50
 
 	c.logf("%s: search_values search mode", engine)
 	var sv []time.Duration
@@ -156,6 +173,7 @@ func runEngine(ctx context.Context, c Config, engine string) (*EngineReport, err
 	e.SearchValues = timing(sv)
 
 	c.logf("%s: %d clients for %v", engine, c.Clients, c.LoadDuration)
+	cpu0 := cpuSeconds(srv.cmd.Process.Pid)
 	e.Load, err = load(ctx, c.Clients, c.LoadDuration, func(ctx context.Context) (func() error, func(), error) {
 		s, err := srv.connect(ctx)
 		if err != nil {
@@ -165,6 +183,9 @@ func runEngine(ctx context.Context, c Config, engine string) (*EngineReport, err
 	})
 	if err != nil {
 		return nil, err
+	}
+	if e.Load.Calls > 0 {
+		e.Load.ServerCPUPerCall = (cpuSeconds(srv.cmd.Process.Pid) - cpu0) * 1000 / float64(e.Load.Calls)
 	}
 	e.ServerMemory = memoryOf(srv.cmd.Process.Pid)
 	cs.Close()

@@ -34,10 +34,15 @@ func startServer(ctx context.Context, lumo, dsn, login string, env []string, std
 	cmd := exec.Command(lumo, "serve", "--http", addr, "--user", login, "--db", dsn, "--rate-user", "0", "--rate-tenant", "0")
 	cmd.Env = append(os.Environ(), env...)
 	cmd.Stderr = stderr
+	return startProcess(ctx, cmd, "http://"+addr)
+}
+
+// startProcess starts cmd, an MCP server over HTTP at url, and waits until its /healthz answers.
+func startProcess(ctx context.Context, cmd *exec.Cmd, url string) (*server, error) {
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("starting %s: %w", lumo, err)
+		return nil, fmt.Errorf("starting %s: %w", cmd.Path, err)
 	}
-	s := &server{cmd: cmd, url: "http://" + addr}
+	s := &server{cmd: cmd, url: url}
 	for deadline := time.Now().Add(60 * time.Second); ; {
 		resp, err := http.Get(s.url + "/healthz")
 		if err == nil {
@@ -48,7 +53,7 @@ func startServer(ctx context.Context, lumo, dsn, login string, env []string, std
 		}
 		if time.Now().After(deadline) || ctx.Err() != nil {
 			s.stop()
-			return nil, fmt.Errorf("the server at %s did not answer /healthz: %v", addr, err)
+			return nil, fmt.Errorf("the server at %s did not answer /healthz: %v", url, err)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -104,3 +109,22 @@ func memoryOf(pid int) Memory {
 	}
 	return m
 }
+
+// cpuSeconds is the user plus system CPU time a process has used (/proc/<pid>/stat), 0 if unknown.
+func cpuSeconds(pid int) float64 {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0
+	}
+	// Fields after the command name (which may hold spaces) start after the last ')'.
+	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
+	if len(f) < 13 {
+		return 0
+	}
+	utime, _ := strconv.ParseFloat(f[11], 64)
+	stime, _ := strconv.ParseFloat(f[12], 64)
+	return (utime + stime) / clockTicks
+}
+
+// clockTicks is USER_HZ, 100 on every Linux architecture Go supports.
+const clockTicks = 100

@@ -111,7 +111,7 @@ func (s *Service) execQuery(ctx context.Context, app *semantic.App, in *lumoapi.
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	if err := query.CheckValues(ctx, s.DB.SQL(), s.DB.Dialect(), q); err != nil {
+	if err := query.CheckValues(ctx, s.DB, s.DB.Dialect(), q); err != nil {
 		return nil, nil, nil, s.runError(ctx, err, timeout)
 	}
 	plan, err := query.PlanQuery(q) // after the checks, so its notes quote corrected values
@@ -119,7 +119,7 @@ func (s *Service) execQuery(ctx context.Context, app *semantic.App, in *lumoapi.
 		return nil, nil, nil, queryError(err)
 	}
 	st := query.Build(q, plan, s.DB.Dialect())
-	res, err := query.Execute(ctx, s.DB.SQL(), q, plan, st)
+	res, err := query.Execute(ctx, s.DB, q, plan, st)
 	if err != nil {
 		return nil, nil, nil, s.runError(ctx, err, timeout)
 	}

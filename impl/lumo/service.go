@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -60,6 +61,20 @@ type Options struct {
 	// MaxResultBytes bounds one answer (text plus structuredContent); 0 means
 	// DefaultMaxResultBytes.
 	MaxResultBytes int
+	// MaxConcurrent bounds the tool calls running at once (the others wait their turn); 0 means
+	// DefaultMaxConcurrent of the service's engine.
+	MaxConcurrent int
+}
+
+// DefaultMaxConcurrent is how many calls run at once on engine. SQLite runs in this process: one
+// call per core keeps the cores busy, and each running call holds its connection's caches and
+// sorts here (about 20 MiB under mcp-load; 50 clients at once went past 250 MiB). PostgreSQL runs
+// elsewhere: four per core keep the cores busy while calls wait on the database.
+func DefaultMaxConcurrent(engine string) int {
+	if engine == "sqlite" {
+		return runtime.GOMAXPROCS(0)
+	}
+	return 4 * runtime.GOMAXPROCS(0)
 }
 
 // DefaultMaxResultBytes is the largest answer a lumo tool gives: 4 MiB.
@@ -83,6 +98,10 @@ func NewServer(svc *Service, opts Options) (*mcp.Server, error) {
 	if b.MaxResultBytes <= 0 {
 		b.MaxResultBytes = DefaultMaxResultBytes
 	}
+	if opts.MaxConcurrent <= 0 {
+		opts.MaxConcurrent = DefaultMaxConcurrent(svc.DB.Engine())
+	}
+	b.Gate = make(chan struct{}, opts.MaxConcurrent)
 	if svc.Limiter != nil {
 		b.Admit = svc.admit
 	}

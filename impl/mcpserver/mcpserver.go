@@ -65,6 +65,10 @@ type Binder struct {
 	// MaxResultBytes, when positive, bounds a successful answer (text plus structuredContent);
 	// a larger one becomes a RESULT_TOO_LARGE error, so no client gets an answer it cannot hold.
 	MaxResultBytes int
+	// Gate, when set, bounds how many calls run at once: a call takes a slot after Admit and before
+	// its arguments are checked, waiting (until its context ends) while every slot is busy. Work
+	// beyond what the cores and the database pool can serve only adds memory, one result each.
+	Gate chan struct{}
 }
 
 // Published returns the bundled input and output schemas of a tool, exactly as tools/list shows them.
@@ -101,6 +105,14 @@ func (b *Binder) handler(t Tool) mcp.ToolHandler {
 		if b.Admit != nil {
 			if err := b.Admit(ctx, req); err != nil {
 				return b.fail(ctx, t.Name, err)
+			}
+		}
+		if b.Gate != nil {
+			select {
+			case b.Gate <- struct{}{}:
+				defer func() { <-b.Gate }()
+			case <-ctx.Done():
+				return nil, ctx.Err()
 			}
 		}
 		args := req.Params.Arguments

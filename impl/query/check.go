@@ -2,7 +2,6 @@ package query
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"strings"
 
@@ -14,7 +13,7 @@ import (
 // CheckValues checks every text value of = and in filters against the column before the query
 // runs: a value that exists only with other case or accents is corrected (and noted); a value
 // that does not exist stops the query with the similar values.
-func CheckValues(ctx context.Context, db *sql.DB, d sqldialect.Dialect, q *Query) error {
+func CheckValues(ctx context.Context, db Querier, d sqldialect.Dialect, q *Query) error {
 	for _, c := range q.Checks {
 		for _, v := range c.Values {
 			fixed, err := checkValue(ctx, db, d, c.Col, v)
@@ -30,7 +29,7 @@ func CheckValues(ctx context.Context, db *sql.DB, d sqldialect.Dialect, q *Query
 	return nil
 }
 
-func checkValue(ctx context.Context, db *sql.DB, d sqldialect.Dialect, c *semantic.Column, v string) (string, error) {
+func checkValue(ctx context.Context, db Querier, d sqldialect.Dialect, c *semantic.Column, v string) (string, error) {
 	table, col, folded := d.QuoteIdent(c.Table.SQLName), d.QuoteIdent(c.SQLName), d.QuoteIdent(c.FoldSQLName)
 	values := func(where string, limit int, args ...any) ([]string, error) {
 		query := sqldialect.Rebind(d, "SELECT DISTINCT "+sqldialect.Binary(d, col)+" FROM "+table+" WHERE "+where+

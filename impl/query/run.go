@@ -20,8 +20,13 @@ type Result struct {
 	Loaded   bool           // false when some table was never loaded
 }
 
+// Querier runs a read: a *sql.DB, or the store's cache of prepared statements.
+type Querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
 // Execute runs the statement and shapes the cells: numbers rounded to their column's scale.
-func Execute(ctx context.Context, db *sql.DB, q *Query, plan *Plan, st *Statement) (*Result, error) {
+func Execute(ctx context.Context, db Querier, q *Query, plan *Plan, st *Statement) (*Result, error) {
 	rows, err := db.QueryContext(ctx, st.SQL, st.Args...)
 	if err != nil {
 		return nil, err

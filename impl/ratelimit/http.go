@@ -38,8 +38,12 @@ func (l *Limiter) Middleware(user func(*http.Request) (*store.User, error), log 
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
+		if l == nil || (l.PerUser <= 0 && l.PerTenant <= 0) {
+			next.ServeHTTP(w, r)
+			return
+		}
 		calls := toolCalls(body)
-		if len(calls) == 0 || l == nil || (l.PerUser <= 0 && l.PerTenant <= 0) {
+		if len(calls) == 0 {
 			next.ServeHTTP(w, r)
 			return
 		}

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"context"
 	"database/sql"
 	"fmt"
 	"sync"
@@ -44,6 +43,13 @@ func (c *modelCache) get(gen int64, k modelKey) ([]*semantic.App, bool) {
 	return apps, ok
 }
 
+// generation is the import generation of the models held (0 before any).
+func (c *modelCache) generation() int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.gen
+}
+
 func (c *modelCache) put(gen int64, k modelKey, apps []*semantic.App) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -60,12 +66,10 @@ func (c *modelCache) put(gen int64, k modelKey, apps []*semantic.App) {
 	c.apps += len(apps)
 }
 
-// importGeneration reads the import counter; q is the database or a transaction.
-func importGeneration(ctx context.Context, q interface {
-	QueryRowContext(context.Context, string, ...any) *sql.Row
-}) (int64, error) {
+// scanGeneration reads the import counter from row, a query of importGenerationSQL.
+func scanGeneration(row *sql.Row) (int64, error) {
 	var gen int64
-	if err := q.QueryRowContext(ctx, importGenerationSQL).Scan(&gen); err != nil {
+	if err := row.Scan(&gen); err != nil {
 		return 0, fmt.Errorf("reading the import generation: %w", err)
 	}
 	return gen, nil

@@ -41,7 +41,7 @@ func (db *DB) UserByToken(ctx context.Context, token string) (*User, error) {
 
 func (db *DB) user(ctx context.Context, where string, args ...any) (*User, error) {
 	u := &User{}
-	err := db.sql.QueryRowContext(ctx, db.q(userSelect+where), args...).Scan(&u.ID, &u.TenantID, &u.TenantKey, &u.Login, &u.Name)
+	err := db.queryRow(ctx, db.q(userSelect+where), args...).Scan(&u.ID, &u.TenantID, &u.TenantKey, &u.Login, &u.Name)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}
@@ -83,7 +83,7 @@ func (db *DB) apps(ctx context.Context, u *User, appID int64) ([]*semantic.App, 
 		return nil, ErrNotFound
 	}
 	key := modelKey{user: u.ID, tenant: u.TenantID, app: appID}
-	gen, err := importGeneration(ctx, db.sql)
+	gen, err := scanGeneration(db.queryRow(ctx, importGenerationSQL))
 	if err != nil {
 		return nil, err
 	}
@@ -107,7 +107,7 @@ func (db *DB) apps(ctx context.Context, u *User, appID int64) ([]*semantic.App, 
 	}
 	defer tx.Rollback()
 	// Read again inside the transaction: the models below belong to exactly this generation.
-	if gen, err = importGeneration(ctx, tx); err != nil {
+	if gen, err = scanGeneration(tx.QueryRowContext(ctx, importGenerationSQL)); err != nil {
 		return nil, err
 	}
 	l := &modelLoader{db: db, tx: tx, scope: scope, args: args, apps: map[int64]*semantic.App{},

@@ -1,0 +1,103 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The floor is what the go-sdk itself costs: a server whose one tool answers a constant, over the
+// same Streamable HTTP transport and measured by the same client as lumo. lumo cannot do a call in
+// less time, nor more calls per second, than this on the same machine.
+
+// FloorEnv, set to a loopback address, makes the bench binary serve the floor server there instead
+// of running the bench (the bench starts itself as a child process).
+const FloorEnv = "LUMO_BENCH_FLOOR_ADDR"
+
+// FloorReport is the floor server measured like lumo's small call.
+type FloorReport struct {
+	Call       Timing     `json:"trivial_call"`
+	Load       LoadReport `json:"http_load"`
+	CPUPerCall float64    `json:"server_cpu_ms_per_call"`
+}
+
+// ServeFloor runs the floor server on addr until ctx ends.
+func ServeFloor(ctx context.Context, addr string) error {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "floor", Version: "1"}, nil)
+	type out struct {
+		Rows [][]string `json:"rows"`
+	}
+	mcp.AddTool(srv, &mcp.Tool{Name: "echo", Description: "constant answer"},
+		func(ctx context.Context, req *mcp.CallToolRequest, in map[string]any) (*mcp.CallToolResult, out, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "5 linhas."}}},
+				out{Rows: [][]string{{"AL"}, {"GO"}, {"MG"}, {"PA"}, {"PR"}}}, nil
+		})
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
+	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "ok") })
+	hs := &http.Server{Addr: addr, Handler: mux}
+	go func() { <-ctx.Done(); hs.Close() }()
+	if err := hs.ListenAndServe(); !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// runFloor starts this binary as the floor server and measures it as runEngine measures lumo.
+func runFloor(ctx context.Context, c Config) (*FloorReport, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	cmd := exec.Command(self)
+	cmd.Env = append(os.Environ(), FloorEnv+"="+addr)
+	cmd.Env = append(cmd.Env, c.ServerEnv...)
+	srv, err := startProcess(ctx, cmd, "http://"+addr)
+	if err != nil {
+		return nil, fmt.Errorf("floor server: %w", err)
+	}
+	defer srv.stop()
+	cs, err := srv.connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer cs.Close()
+	r := &FloorReport{}
+	var d []time.Duration
+	for i := range c.SmallCalls + 5 {
+		t0 := time.Now()
+		if _, err := call(ctx, cs, "echo", map[string]any{}); err != nil {
+			return nil, err
+		}
+		if i >= 5 {
+			d = append(d, time.Since(t0))
+		}
+	}
+	r.Call = timing(d)
+	cpu0 := cpuSeconds(srv.cmd.Process.Pid)
+	r.Load, err = load(ctx, c.Clients, c.LoadDuration, func(ctx context.Context) (func() error, func(), error) {
+		s, err := srv.connect(ctx)
+		if err != nil {
+			return nil, nil, err
+		}
+		return func() error { _, err := call(ctx, s, "echo", map[string]any{}); return err }, func() { s.Close() }, nil
+	})
+	if r.Load.Calls > 0 {
+		r.CPUPerCall = (cpuSeconds(srv.cmd.Process.Pid) - cpu0) * 1000 / float64(r.Load.Calls)
+	}
+	return r, err
+}
