@@ -3,6 +3,7 @@ package query
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -50,9 +51,16 @@ func checkValue(ctx context.Context, db *sql.DB, d sqldialect.Dialect, c *semant
 		}
 		return out, rows.Err()
 	}
-	exact, err := values(col+" = ?", 1, v)
-	if err != nil || len(exact) == 1 {
-		return v, err
+	// The value as written: col = v implies folded = fold(v), which makes this one lookup in the
+	// (folded, value) index instead of a scan of the column.
+	var one int
+	err := db.QueryRowContext(ctx, sqldialect.Rebind(d, "SELECT 1 FROM "+table+" WHERE "+folded+" = ? AND "+col+" = ? LIMIT 1"),
+		fold.Fold(v), v).Scan(&one)
+	if err == nil {
+		return v, nil
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return "", fmt.Errorf("checking values of %s: %w", c.Ref(), err)
 	}
 	same, err := values(folded+" = ?", 5, fold.Fold(v))
 	if err != nil {
