@@ -49,9 +49,20 @@ func checkValue(ctx context.Context, db Querier, d sqldialect.Dialect, c *semant
 		}
 		return out, rows.Err()
 	}
-	exact, err := values(col+" = ?", 1, v)
-	if err != nil || len(exact) == 1 {
-		return v, err
+	// The value as written: col = v implies folded = fold(v), which makes this one lookup in the
+	// (folded, value) index instead of a scan of the column.
+	exact, err := db.QueryContext(ctx, sqldialect.Rebind(d, "SELECT 1 FROM "+table+" WHERE "+folded+" = ? AND "+col+" = ? LIMIT 1"),
+		fold.Fold(v), v)
+	if err != nil {
+		return "", fmt.Errorf("checking values of %s: %w", c.Ref(), err)
+	}
+	found := exact.Next()
+	exact.Close()
+	if err := exact.Err(); err != nil {
+		return "", fmt.Errorf("checking values of %s: %w", c.Ref(), err)
+	}
+	if found {
+		return v, nil
 	}
 	same, err := values(folded+" = ?", 5, fold.Fold(v))
 	if err != nil {

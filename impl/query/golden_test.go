@@ -61,6 +61,13 @@ func TestGoldenSQL(t *testing.T) {
 			Filters: []Filter{{Item: Item{Ref: "Vendas.Valor da venda", Agg: "avg"}, Op: ">", Value: 300.0}, {Item: Item{Ref: "Vendas.Data", Bucket: "day_of_week"}, Op: "in", Value: []any{0.0, 6.0}}},
 			Limit:   12,
 		},
+		"distinct_by_joined_group": {
+			Fields: []Item{{Ref: "Lojas.UF"}, {Ref: "Vendas.Cliente", Agg: "count_distinct"}},
+		},
+		"distinct_having": {
+			Fields:  []Item{{Ref: "Lojas.UF"}, {Ref: "Vendas.Cliente", Agg: "count_distinct"}, {Ref: "Vendas.Valor da venda", Agg: "sum"}},
+			Filters: []Filter{{Item: Item{Ref: "Vendas.Cliente", Agg: "count_distinct"}, Op: ">", Value: 2.0}, {Item: Item{Ref: "Vendas.Canal"}, Op: "=", Value: "Site"}},
+		},
 		"multi_fact_expression": {
 			Fields:  []Item{{Ref: "Lojas.UF"}, {Ref: "Margem %"}, {Ref: "Metas.Meta", Agg: "sum"}},
 			Filters: []Filter{{Item: Item{Ref: "Metas.Mês"}, Op: ">=", Value: "2026-01-01"}},

@@ -224,15 +224,33 @@ func (b *builder) summary(m *Measure, q *Query, plan *Plan, groups []*OutCol) st
 			}
 		}
 	}
-	from, where := b.fromWhere(blk)
-	if len(q.Having) > 0 && len(groups) > 0 {
+	having := len(q.Having) > 0 && len(groups) > 0
+	need := []*semantic.Table{m.Col.Table}
+	for _, p := range blk.Where {
+		need = append(need, p.Target.Col.Table)
+	}
+	if having {
+		for _, g := range groups {
+			need = append(need, g.Group.Col.Table)
+		}
+	}
+	from, where := b.fromWhere(blk, need)
+	if having {
 		var eq []string
 		for gi, g := range groups {
 			eq = append(eq, sqldialect.NullSafeEq(b.d, "f.g"+itoa(gi), b.target(blk, g.Group)))
 		}
 		where = append(where, "EXISTS (SELECT 1 FROM f WHERE "+strings.Join(eq, " AND ")+")")
 	}
-	sql := "(SELECT COUNT(DISTINCT " + b.column(blk, m.Col) + ")" + from
+	col := b.column(blk, m.Col)
+	if b.d.Name() == sqldialect.PostgresName {
+		// PostgreSQL always sorts for COUNT(DISTINCT); SELECT DISTINCT lets the planner hash
+		// instead when the column has few values (a sort of every row of the fact table was
+		// most of this query's time).
+		where = append(where, col+" IS NOT NULL")
+		return "(SELECT COUNT(*) FROM (SELECT DISTINCT " + col + from + " WHERE " + strings.Join(where, " AND ") + ") d)"
+	}
+	sql := "(SELECT COUNT(DISTINCT " + col + ")" + from
 	if len(where) > 0 {
 		sql += " WHERE " + strings.Join(where, " AND ")
 	}
@@ -269,7 +287,7 @@ func (b *builder) block(blk *Block, q *Query, groups []*OutCol, own []*Measure) 
 			sel = append(sel, strings.ToUpper(m.Agg)+"("+col+") AS "+names[0])
 		}
 	}
-	from, where := b.fromWhere(blk)
+	from, where := b.fromWhere(blk, nil)
 	sql := "SELECT " + strings.Join(sel, ", ") + from
 	if len(where) > 0 {
 		sql += " WHERE " + strings.Join(where, " AND ")
@@ -282,9 +300,27 @@ func (b *builder) block(blk *Block, q *Query, groups []*OutCol, own []*Measure) 
 	return sql
 }
 
-func (b *builder) fromWhere(blk *Block) (string, []string) {
+// fromWhere is the block's FROM and WHERE. With need, only the joins on the paths to those tables:
+// a LEFT JOIN along a relationship keeps every row of its left side (perhaps repeated), so the
+// other joins cannot change which values a distinct count sees.
+func (b *builder) fromWhere(blk *Block, need []*semantic.Table) (string, []string) {
+	keep := make([]bool, len(blk.Joins))
+	needed := map[*semantic.Table]bool{}
+	for _, t := range need {
+		needed[t] = true
+	}
+	for i := len(blk.Joins) - 1; i >= 0; i-- { // each join's left table was joined before it
+		j := blk.Joins[i]
+		if need == nil || needed[j.Table] {
+			keep[i] = true
+			needed[j.On.From.Table] = true
+		}
+	}
 	from := " FROM " + b.ident(blk.Base.SQLName) + " t0"
-	for _, j := range blk.Joins {
+	for i, j := range blk.Joins {
+		if !keep[i] {
+			continue
+		}
 		from += " LEFT JOIN " + b.ident(j.Table.SQLName) + " " + blk.alias[j.Table] + " ON " +
 			b.column(blk, j.On.From) + " = " + b.column(blk, j.On.To)
 	}
