@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -139,13 +140,8 @@ func catalogReplyOf(all []*semantic.App, lo, hi int) mcpserver.Reply {
 			av.Indicators = append(av.Indicators, iv)
 		}
 		view.Apps = append(view.Apps, av)
-		// An entry starts with its app's line: when even that does not fit, skip building it.
-		if b.Len()+len(describeApp(a))+2 > catalogTextBudget {
-			left++
-			continue
-		}
-		entry := catalogEntryText(a, av)
-		if b.Len()+len(entry) > catalogTextBudget {
+		entry, ok := catalogEntryText(a, av, catalogTextBudget-b.Len())
+		if !ok {
 			left++
 			continue
 		}
@@ -177,20 +173,33 @@ func describeApp(a *semantic.App) string {
 	return fmt.Sprintf("[%d] %s (%s)", a.ID, a.Name, strings.Join(parts, "; "))
 }
 
-func catalogEntryText(a *semantic.App, av catalogAppView) string {
+// catalogEntryText is the text of one app of the catalogue, or false when it would be longer
+// than room: a long line (hundreds of apps of the same name) is not built when even its
+// brackets could not fit.
+func catalogEntryText(a *semantic.App, av catalogAppView, room int) (string, bool) {
 	var b strings.Builder
 	b.WriteString("\n" + describeApp(a) + "\n")
 	if a.Description != "" {
 		b.WriteString("  " + a.Description + "\n")
 	}
 	if len(av.SameName) > 0 {
+		if b.Len()+3*len(av.SameName) > room { // each "[id]" takes 3 bytes at least
+			return "", false
+		}
 		var names []string
 		for _, o := range av.SameName {
-			names = append(names, fmt.Sprintf("[%d]", o.ID))
+			names = append(names, "["+strconv.FormatInt(o.ID, 10)+"]")
 		}
 		b.WriteString("  Mesmo nome: " + ptbr.List(names) + ".\n")
 	}
 	if len(av.Indicators) > 0 {
+		least := b.Len()
+		for _, iv := range av.Indicators {
+			least += len(iv.Name) + 3*len(iv.AlsoIn)
+		}
+		if least > room {
+			return "", false
+		}
 		var names []string
 		for _, iv := range av.Indicators {
 			n := iv.Name
@@ -200,7 +209,7 @@ func catalogEntryText(a *semantic.App, av catalogAppView) string {
 			if len(iv.AlsoIn) > 0 {
 				var ids []string
 				for _, o := range iv.AlsoIn {
-					ids = append(ids, fmt.Sprintf("[%d]", o.ID))
+					ids = append(ids, "["+strconv.FormatInt(o.ID, 10)+"]")
 				}
 				n += " (também em " + ptbr.List(ids) + ")"
 			}
@@ -208,10 +217,13 @@ func catalogEntryText(a *semantic.App, av catalogAppView) string {
 		}
 		b.WriteString("  Indicadores: " + strings.Join(names, "; ") + ".\n")
 	}
+	if b.Len() > room {
+		return "", false
+	}
 	if cols := columnSample(a); len(cols) > 0 {
 		b.WriteString("  Colunas (amostra): " + strings.Join(cols, "; ") + ".\n")
 	}
-	return b.String()
+	return b.String(), b.Len() <= room
 }
 
 // columnSample lists an app's date columns and then its most used columns in dashboards.

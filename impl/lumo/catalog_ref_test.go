@@ -46,7 +46,7 @@ func refCatalogReply(all, scope []*semantic.App) mcpserver.Reply {
 			av.Indicators = append(av.Indicators, iv)
 		}
 		view.Apps = append(view.Apps, av)
-		entry := catalogEntryText(a, av)
+		entry := refCatalogEntryText(a, av)
 		if b.Len()+len(entry) > catalogTextBudget {
 			left++
 			continue
@@ -136,4 +136,41 @@ func refSearchReply(scope []*semantic.App, terms []string) mcpserver.Reply {
 	}
 	view.Shown = len(view.Matches)
 	return mcpserver.Reply{Text: searchText(view), Structured: view}
+}
+
+func refCatalogEntryText(a *semantic.App, av catalogAppView) string {
+	var b strings.Builder
+	b.WriteString("\n" + describeApp(a) + "\n")
+	if a.Description != "" {
+		b.WriteString("  " + a.Description + "\n")
+	}
+	if len(av.SameName) > 0 {
+		var names []string
+		for _, o := range av.SameName {
+			names = append(names, fmt.Sprintf("[%d]", o.ID))
+		}
+		b.WriteString("  Mesmo nome: " + ptbr.List(names) + ".\n")
+	}
+	if len(av.Indicators) > 0 {
+		var names []string
+		for _, iv := range av.Indicators {
+			n := iv.Name
+			if !iv.Valid {
+				n += " (inválido)"
+			}
+			if len(iv.AlsoIn) > 0 {
+				var ids []string
+				for _, o := range iv.AlsoIn {
+					ids = append(ids, fmt.Sprintf("[%d]", o.ID))
+				}
+				n += " (também em " + ptbr.List(ids) + ")"
+			}
+			names = append(names, n)
+		}
+		b.WriteString("  Indicadores: " + strings.Join(names, "; ") + ".\n")
+	}
+	if cols := columnSample(a); len(cols) > 0 {
+		b.WriteString("  Colunas (amostra): " + strings.Join(cols, "; ") + ".\n")
+	}
+	return b.String()
 }

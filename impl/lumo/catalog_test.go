@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -95,6 +96,13 @@ func TestSearchCatalogMatchesReference(t *testing.T) {
 	if _, err := db.ImportWorkspace(ctx, bench.Catalog(45), "workspace.yaml"); err != nil {
 		t.Fatal(err)
 	}
+	// 500 synthetic apps make a catalogue text past its budget (entries left out).
+	large := syntheticApps(500)
+	want := refCatalogReply(large, large)
+	if !strings.Contains(want.Text, "ficaram fora deste texto") {
+		t.Fatal("the large synthetic catalogue fits its text budget: it tests nothing")
+	}
+	sameReply(t, "synthetic-large catalogue", catalogReply(large, large), want)
 	sets := map[string][]*semantic.App{"synthetic": syntheticApps(300), "empty": nil}
 	for _, login := range []string{"ana", bench.CatalogLogin} {
 		u, err := db.UserByLogin(ctx, login)
