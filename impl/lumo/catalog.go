@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -48,23 +49,23 @@ func (s *Service) searchCatalog(ctx context.Context, req *mcp.CallToolRequest, r
 	if err != nil {
 		return mcpserver.Reply{}, fmt.Errorf("loading visible apps: %w", err)
 	}
-	scope := apps
+	lo, hi := 0, len(apps) // the scope: apps[lo:hi]
 	if id, ok := args.AppId.Get(); ok {
-		scope = nil
-		for _, a := range apps {
+		lo, hi = -1, -1
+		for i, a := range apps {
 			if a.ID == int64(id) {
-				scope = []*semantic.App{a}
+				lo, hi = i, i+1
 			}
 		}
-		if scope == nil {
+		if lo < 0 {
 			return mcpserver.Reply{}, appNotFound(int64(id))
 		}
 	}
 	ts := terms(&args)
 	if len(ts) == 0 {
-		return catalogReply(apps, scope), nil
+		return catalogReplyOf(apps, lo, hi), nil
 	}
-	return searchReply(scope, ts), nil
+	return searchReply(apps, lo, hi, ts), nil
 }
 
 // ---- catalogue (no terms)
@@ -100,38 +101,47 @@ var legend = map[string]string{
 const catalogTextBudget = 60000
 
 func catalogReply(all, scope []*semantic.App) mcpserver.Reply {
+	if len(scope) == 1 {
+		for i, a := range all {
+			if a == scope[0] {
+				return catalogReplyOf(all, i, i+1)
+			}
+		}
+	}
+	return catalogReplyOf(all, 0, len(all))
+}
+
+// catalogReplyOf describes all[lo:hi]; sameName and alsoIn look at every app in all.
+func catalogReplyOf(all []*semantic.App, lo, hi int) mcpserver.Reply {
+	f := semantic.FoldedOf(all)
 	view := catalogView{Legend: legend, Apps: []catalogAppView{}}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Catálogo: %s.\n", ptbr.Count(len(scope), "Aplicação", "Aplicações"))
-	if len(scope) == 0 {
+	fmt.Fprintf(&b, "Catálogo: %s.\n", ptbr.Count(hi-lo, "Aplicação", "Aplicações"))
+	if hi == lo {
 		b.WriteString("Você ainda não tem acesso a nenhuma Aplicação.\n")
 	}
 	left := 0
-	for _, a := range scope {
+	for i := lo; i < hi; i++ {
+		a := all[i]
 		av := catalogAppView{appView: viewApp(a), SameName: []appRefView{}, Indicators: []catalogIndicatorView{}}
-		for _, o := range all {
-			if o != a && sameFolded(o.Name, a.Name) {
-				av.SameName = append(av.SameName, refOf(o))
+		for _, o := range f.AppsNamed(i) {
+			if all[o] != a {
+				av.SameName = append(av.SameName, refOf(all[o]))
 			}
 		}
-		for _, ind := range a.Indicators {
+		items := f.Items[f.ItemStart[i]:]
+		for k, ind := range a.Indicators {
 			iv := catalogIndicatorView{Name: ind.Name, Description: nullable(ind.Description), Valid: ind.Problem == ""}
-			for _, o := range all {
-				if o == a {
-					continue
-				}
-				for _, oi := range o.Indicators {
-					if sameFolded(oi.Name, ind.Name) {
-						iv.AlsoIn = append(iv.AlsoIn, refOf(o))
-						break
-					}
+			for _, o := range f.AppsWithIndicator(items[k].Name) {
+				if all[o] != a {
+					iv.AlsoIn = append(iv.AlsoIn, refOf(all[o]))
 				}
 			}
 			av.Indicators = append(av.Indicators, iv)
 		}
 		view.Apps = append(view.Apps, av)
-		entry := catalogEntryText(a, av)
-		if b.Len()+len(entry) > catalogTextBudget {
+		entry, ok := catalogEntryText(a, av, catalogTextBudget-b.Len())
+		if !ok {
 			left++
 			continue
 		}
@@ -163,20 +173,33 @@ func describeApp(a *semantic.App) string {
 	return fmt.Sprintf("[%d] %s (%s)", a.ID, a.Name, strings.Join(parts, "; "))
 }
 
-func catalogEntryText(a *semantic.App, av catalogAppView) string {
+// catalogEntryText is the text of one app of the catalogue, or false when it would be longer
+// than room: a long line (hundreds of apps of the same name) is not built when even its
+// brackets could not fit.
+func catalogEntryText(a *semantic.App, av catalogAppView, room int) (string, bool) {
 	var b strings.Builder
 	b.WriteString("\n" + describeApp(a) + "\n")
 	if a.Description != "" {
 		b.WriteString("  " + a.Description + "\n")
 	}
 	if len(av.SameName) > 0 {
+		if b.Len()+3*len(av.SameName) > room { // each "[id]" takes 3 bytes at least
+			return "", false
+		}
 		var names []string
 		for _, o := range av.SameName {
-			names = append(names, fmt.Sprintf("[%d]", o.ID))
+			names = append(names, "["+strconv.FormatInt(o.ID, 10)+"]")
 		}
 		b.WriteString("  Mesmo nome: " + ptbr.List(names) + ".\n")
 	}
 	if len(av.Indicators) > 0 {
+		least := b.Len()
+		for _, iv := range av.Indicators {
+			least += len(iv.Name) + 3*len(iv.AlsoIn)
+		}
+		if least > room {
+			return "", false
+		}
 		var names []string
 		for _, iv := range av.Indicators {
 			n := iv.Name
@@ -186,7 +209,7 @@ func catalogEntryText(a *semantic.App, av catalogAppView) string {
 			if len(iv.AlsoIn) > 0 {
 				var ids []string
 				for _, o := range iv.AlsoIn {
-					ids = append(ids, fmt.Sprintf("[%d]", o.ID))
+					ids = append(ids, "["+strconv.FormatInt(o.ID, 10)+"]")
 				}
 				n += " (também em " + ptbr.List(ids) + ")"
 			}
@@ -194,10 +217,13 @@ func catalogEntryText(a *semantic.App, av catalogAppView) string {
 		}
 		b.WriteString("  Indicadores: " + strings.Join(names, "; ") + ".\n")
 	}
+	if b.Len() > room {
+		return "", false
+	}
 	if cols := columnSample(a); len(cols) > 0 {
 		b.WriteString("  Colunas (amostra): " + strings.Join(cols, "; ") + ".\n")
 	}
-	return b.String()
+	return b.String(), b.Len() <= room
 }
 
 // columnSample lists an app's date columns and then its most used columns in dashboards.
@@ -244,7 +270,6 @@ type matchView struct {
 	Table       string         `json:"table,omitempty"`
 	Type        string         `json:"type,omitempty"`
 	Unit        any            `json:"unit,omitempty"` // columns and expressions always say it, null included
-	rank        int
 }
 
 type searchView struct {
@@ -257,11 +282,11 @@ type searchView struct {
 // maxMatches bounds a search answer; the text says how to narrow.
 const maxMatches = 50
 
-// matchRank scores how well a name matches any term: 0 exact, 1 prefix, 2 inside, -1 no match.
-func matchRank(name string, terms []string) int {
-	f, best := fold.Fold(name), -1
-	for _, t := range terms {
-		ft := fold.Fold(t)
+// matchRank scores how well a folded name matches any folded term: 0 exact, 1 prefix, 2
+// inside, -1 no match.
+func matchRank(f string, folded []string) int {
+	best := -1
+	for _, ft := range folded {
 		r := -1
 		switch {
 		case f == ft:
@@ -278,54 +303,85 @@ func matchRank(name string, terms []string) int {
 	return best
 }
 
-func searchReply(scope []*semantic.App, terms []string) mcpserver.Reply {
-	var ms []matchView
-	kindOrder := map[string]int{"indicator": 0, "expression": 1, "column": 2}
-	add := func(m matchView, rank int) {
-		m.rank = kindOrder[m.Kind]*10 + rank
-		ms = append(ms, m)
+// searchHit is one matching item: app's item Items[item] of the folded set.
+type searchHit struct{ app, item int32 }
+
+// searchReply searches all[lo:hi]. Matches are ordered by kind (indicators, expressions,
+// columns), then rank, then catalogue order; only the first maxMatches are built.
+func searchReply(all []*semantic.App, lo, hi int, terms []string) mcpserver.Reply {
+	f := semantic.FoldedOf(all)
+	folded := make([]string, len(terms))
+	for i, t := range terms {
+		folded[i] = fold.Fold(t)
 	}
-	for _, a := range scope {
-		for _, ind := range a.Indicators {
-			r := matchRank(ind.Name, terms)
-			if r < 0 && ind.Description != "" && matchRank(ind.Description, terms) >= 0 {
+	// Many items share a folded name: rank each distinct name once (0 = not ranked yet).
+	memo := make([]int8, len(f.Strings))
+	rank := func(s int32) int {
+		if memo[s] == 0 {
+			memo[s] = int8(matchRank(f.Strings[s], folded) + 2)
+		}
+		return int(memo[s]) - 2
+	}
+	// One bucket per kind and rank keeps the catalogue order inside it; a bucket never needs
+	// more than maxMatches hits.
+	var buckets [12][]searchHit
+	total := 0
+	for i := lo; i < hi; i++ {
+		for k := f.ItemStart[i]; k < f.ItemStart[i+1]; k++ {
+			it := f.Items[k]
+			r := rank(it.Name)
+			if r < 0 && it.Kind == semantic.ItemIndicator && it.Desc >= 0 && rank(it.Desc) >= 0 {
 				r = 3
 			}
 			if r < 0 {
 				continue
 			}
-			valid := ind.Problem == ""
-			add(matchView{Kind: "indicator", Name: ind.Name, App: refOf(a), Description: nullable(ind.Description),
-				Valid: &valid, Example: example(a, ind)}, r)
-		}
-		for _, e := range a.Expressions {
-			if r := matchRank(e.Label, terms); r >= 0 {
-				add(matchView{Kind: "expression", Name: e.Label, App: refOf(a), Ref: e.Label,
-					Field: &fieldView{Ref: e.Label}, Unit: nullableUnit(e.Unit)}, r)
-			}
-		}
-		for _, t := range a.Tables {
-			for _, c := range t.Columns {
-				r := matchRank(c.Label, terms)
-				if r < 0 {
-					continue
-				}
-				f := fieldFor(c)
-				add(matchView{Kind: "column", Name: c.Label, App: refOf(a), Description: nullable(c.Description),
-					Ref: c.Ref(), Field: &f, Table: t.Label, Type: c.Type, Unit: nullableUnit(c.Unit)}, r)
+			total++
+			bk := int(it.Kind)*4 + r
+			if len(buckets[bk]) < maxMatches {
+				buckets[bk] = append(buckets[bk], searchHit{app: int32(i), item: k})
 			}
 		}
 	}
-	sort.SliceStable(ms, func(i, j int) bool { return ms[i].rank < ms[j].rank })
-	view := searchView{Terms: terms, Total: len(ms), Matches: ms}
-	if len(ms) > maxMatches {
-		view.Matches = ms[:maxMatches]
-	}
-	if view.Matches == nil {
-		view.Matches = []matchView{}
+	view := searchView{Terms: terms, Total: total, Matches: []matchView{}}
+	for _, bk := range buckets {
+		for _, h := range bk {
+			if len(view.Matches) == maxMatches {
+				break
+			}
+			view.Matches = append(view.Matches, hitView(all[h.app], int(h.item-f.ItemStart[h.app])))
+		}
 	}
 	view.Shown = len(view.Matches)
 	return mcpserver.Reply{Text: searchText(view), Structured: view}
+}
+
+// hitView builds the match of item k of app a, counted as semantic.Folded lays items out.
+func hitView(a *semantic.App, k int) matchView {
+	if k < len(a.Indicators) {
+		ind := a.Indicators[k]
+		valid := ind.Problem == ""
+		return matchView{Kind: "indicator", Name: ind.Name, App: refOf(a), Description: nullable(ind.Description),
+			Valid: &valid, Example: example(a, ind)}
+	}
+	k -= len(a.Indicators)
+	if k < len(a.Expressions) {
+		e := a.Expressions[k]
+		return matchView{Kind: "expression", Name: e.Label, App: refOf(a), Ref: e.Label,
+			Field: &fieldView{Ref: e.Label}, Unit: nullableUnit(e.Unit)}
+	}
+	k -= len(a.Expressions)
+	for _, t := range a.Tables {
+		if k >= len(t.Columns) {
+			k -= len(t.Columns)
+			continue
+		}
+		c := t.Columns[k]
+		f := fieldFor(c)
+		return matchView{Kind: "column", Name: c.Label, App: refOf(a), Description: nullable(c.Description),
+			Ref: c.Ref(), Field: &f, Table: t.Label, Type: c.Type, Unit: nullableUnit(c.Unit)}
+	}
+	panic("search_catalog: item outside its app")
 }
 
 func searchText(v searchView) string {

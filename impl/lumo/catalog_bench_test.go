@@ -1,0 +1,79 @@
+package lumo
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"os"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/lumo-caderninho/mcp/impl/bench"
+	"github.com/lumo-caderninho/mcp/impl/store/storetest"
+)
+
+// processCPU is this process's user + system CPU seconds.
+func processCPU() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
+}
+
+// catalogService imports lumo-bench's catalogue of apps apps and serves it as its user.
+func catalogService(b testing.TB, apps int) *Service {
+	b.Helper()
+	ctx := context.Background()
+	db := storetest.Open(b)
+	if _, err := db.ImportWorkspace(ctx, bench.Catalog(apps), "workspace.yaml"); err != nil {
+		b.Fatal(err)
+	}
+	u, err := db.UserByLogin(ctx, bench.CatalogLogin)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return &Service{DB: db, Identity: FixedUser(u), Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+}
+
+// BenchmarkSearchCatalog times search_catalog (the handler, models cached as in a server) over
+// lumo-bench's catalogue, LUMO_BENCH_CATALOG_APPS apps (default 10,000), with the bench's terms
+// and without terms (the whole catalogue):
+// go test ./impl/lumo/ -run '^$' -bench SearchCatalog -benchtime 20x -cpuprofile cpu.out
+func BenchmarkSearchCatalog(b *testing.B) {
+	apps := 10_000
+	if s := os.Getenv("LUMO_BENCH_CATALOG_APPS"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 {
+			b.Fatalf("LUMO_BENCH_CATALOG_APPS=%q: use a positive number", s)
+		}
+		apps = n
+	}
+	s := catalogService(b, apps)
+	ctx := context.Background()
+	for _, bm := range []struct{ name, args string }{
+		{"terms", `{"terms": ["financeiro", "cobrança"]}`},
+		{"catalogue", `{}`},
+	} {
+		b.Run(bm.name, func(b *testing.B) {
+			// The first call reads the models into the cache, as the server's first call does.
+			if _, err := s.searchCatalog(ctx, &mcp.CallToolRequest{}, json.RawMessage(bm.args)); err != nil {
+				b.Fatal(err)
+			}
+			cpu0 := processCPU()
+			for b.Loop() {
+				if _, err := s.searchCatalog(ctx, &mcp.CallToolRequest{}, json.RawMessage(bm.args)); err != nil {
+					b.Fatal(err)
+				}
+			}
+			// CPU time (all of this process's threads, GC included) is steadier than wall time on
+			// a shared machine.
+			b.ReportMetric((processCPU()-cpu0)*1000/float64(b.N), "cpu-ms/op")
+		})
+	}
+}

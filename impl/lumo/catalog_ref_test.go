@@ -1,0 +1,176 @@
+package lumo
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/lumo-caderninho/mcp/impl/fold"
+	"github.com/lumo-caderninho/mcp/impl/mcpserver"
+	"github.com/lumo-caderninho/mcp/impl/ptbr"
+	"github.com/lumo-caderninho/mcp/impl/semantic"
+)
+
+// The search_catalog answers as they were computed before the folded names were precomputed
+// (every name folded on every call, every app compared with every other): the reference the
+// faster code must match.
+
+func refCatalogReply(all, scope []*semantic.App) mcpserver.Reply {
+	view := catalogView{Legend: legend, Apps: []catalogAppView{}}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Catálogo: %s.\n", ptbr.Count(len(scope), "Aplicação", "Aplicações"))
+	if len(scope) == 0 {
+		b.WriteString("Você ainda não tem acesso a nenhuma Aplicação.\n")
+	}
+	left := 0
+	for _, a := range scope {
+		av := catalogAppView{appView: viewApp(a), SameName: []appRefView{}, Indicators: []catalogIndicatorView{}}
+		for _, o := range all {
+			if o != a && sameFolded(o.Name, a.Name) {
+				av.SameName = append(av.SameName, refOf(o))
+			}
+		}
+		for _, ind := range a.Indicators {
+			iv := catalogIndicatorView{Name: ind.Name, Description: nullable(ind.Description), Valid: ind.Problem == ""}
+			for _, o := range all {
+				if o == a {
+					continue
+				}
+				for _, oi := range o.Indicators {
+					if sameFolded(oi.Name, ind.Name) {
+						iv.AlsoIn = append(iv.AlsoIn, refOf(o))
+						break
+					}
+				}
+			}
+			av.Indicators = append(av.Indicators, iv)
+		}
+		view.Apps = append(view.Apps, av)
+		entry := refCatalogEntryText(a, av)
+		if b.Len()+len(entry) > catalogTextBudget {
+			left++
+			continue
+		}
+		b.WriteString(entry)
+	}
+	if left > 0 {
+		fmt.Fprintf(&b, "\n%s ficaram fora deste texto por tamanho; estão em apps no resultado estruturado, e get_app descreve cada uma.\n",
+			ptbr.Count(left, "Aplicação", "Aplicações"))
+	}
+	b.WriteString("\nO esquema completo de cada Aplicação vem de get_app; search_catalog com termos acha Indicadores e colunas.")
+	return mcpserver.Reply{Text: b.String(), Structured: view}
+}
+
+func refMatchRank(name string, terms []string) int {
+	f, best := fold.Fold(name), -1
+	for _, t := range terms {
+		ft := fold.Fold(t)
+		r := -1
+		switch {
+		case f == ft:
+			r = 0
+		case strings.HasPrefix(f, ft):
+			r = 1
+		case strings.Contains(f, ft):
+			r = 2
+		}
+		if r >= 0 && (best < 0 || r < best) {
+			best = r
+		}
+	}
+	return best
+}
+
+func refSearchReply(scope []*semantic.App, terms []string) mcpserver.Reply {
+	type ranked struct {
+		matchView
+		rank int
+	}
+	var rms []ranked
+	kindOrder := map[string]int{"indicator": 0, "expression": 1, "column": 2}
+	add := func(m matchView, rank int) {
+		rms = append(rms, ranked{m, kindOrder[m.Kind]*10 + rank})
+	}
+	for _, a := range scope {
+		for _, ind := range a.Indicators {
+			r := refMatchRank(ind.Name, terms)
+			if r < 0 && ind.Description != "" && refMatchRank(ind.Description, terms) >= 0 {
+				r = 3
+			}
+			if r < 0 {
+				continue
+			}
+			valid := ind.Problem == ""
+			add(matchView{Kind: "indicator", Name: ind.Name, App: refOf(a), Description: nullable(ind.Description),
+				Valid: &valid, Example: example(a, ind)}, r)
+		}
+		for _, e := range a.Expressions {
+			if r := refMatchRank(e.Label, terms); r >= 0 {
+				add(matchView{Kind: "expression", Name: e.Label, App: refOf(a), Ref: e.Label,
+					Field: &fieldView{Ref: e.Label}, Unit: nullableUnit(e.Unit)}, r)
+			}
+		}
+		for _, t := range a.Tables {
+			for _, c := range t.Columns {
+				r := refMatchRank(c.Label, terms)
+				if r < 0 {
+					continue
+				}
+				f := fieldFor(c)
+				add(matchView{Kind: "column", Name: c.Label, App: refOf(a), Description: nullable(c.Description),
+					Ref: c.Ref(), Field: &f, Table: t.Label, Type: c.Type, Unit: nullableUnit(c.Unit)}, r)
+			}
+		}
+	}
+	sort.SliceStable(rms, func(i, j int) bool { return rms[i].rank < rms[j].rank })
+	var ms []matchView
+	for _, m := range rms {
+		ms = append(ms, m.matchView)
+	}
+	view := searchView{Terms: terms, Total: len(ms), Matches: ms}
+	if len(ms) > maxMatches {
+		view.Matches = ms[:maxMatches]
+	}
+	if view.Matches == nil {
+		view.Matches = []matchView{}
+	}
+	view.Shown = len(view.Matches)
+	return mcpserver.Reply{Text: searchText(view), Structured: view}
+}
+
+func refCatalogEntryText(a *semantic.App, av catalogAppView) string {
+	var b strings.Builder
+	b.WriteString("\n" + describeApp(a) + "\n")
+	if a.Description != "" {
+		b.WriteString("  " + a.Description + "\n")
+	}
+	if len(av.SameName) > 0 {
+		var names []string
+		for _, o := range av.SameName {
+			names = append(names, fmt.Sprintf("[%d]", o.ID))
+		}
+		b.WriteString("  Mesmo nome: " + ptbr.List(names) + ".\n")
+	}
+	if len(av.Indicators) > 0 {
+		var names []string
+		for _, iv := range av.Indicators {
+			n := iv.Name
+			if !iv.Valid {
+				n += " (inválido)"
+			}
+			if len(iv.AlsoIn) > 0 {
+				var ids []string
+				for _, o := range iv.AlsoIn {
+					ids = append(ids, fmt.Sprintf("[%d]", o.ID))
+				}
+				n += " (também em " + ptbr.List(ids) + ")"
+			}
+			names = append(names, n)
+		}
+		b.WriteString("  Indicadores: " + strings.Join(names, "; ") + ".\n")
+	}
+	if cols := columnSample(a); len(cols) > 0 {
+		b.WriteString("  Colunas (amostra): " + strings.Join(cols, "; ") + ".\n")
+	}
+	return b.String()
+}
