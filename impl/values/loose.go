@@ -2,8 +2,7 @@ package values
 
 import (
 	"context"
-	"database/sql"
-	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -24,86 +23,178 @@ const looseMinRepeats = 32
 
 // walksLoose reports whether Matches should read c with the loose walk (see looseMinRepeats).
 func (r Reader) walksLoose(ctx context.Context, c *semantic.Column) (bool, error) {
-	rows, distinct, err := r.pairStats(ctx, c)
-	if err != nil || distinct <= 0 {
+	loose, err := r.walkLoose(ctx, []*semantic.Column{c})
+	if err != nil {
 		return false, err
 	}
-	return rows >= looseMinRepeats*distinct, nil
+	return loose[0], nil
 }
 
-// pairStats estimates the rows of c's table and its distinct (folded copy, value) pairs from the
-// engine's statistics; distinct is 0 when they are missing or c has no index on the pair.
-func (r Reader) pairStats(ctx context.Context, c *semantic.Column) (rows, distinct float64, err error) {
+// walkLoose tells for each text column of cols whether to read it with the loose walk, from one
+// read of the statistics for all of them.
+func (r Reader) walkLoose(ctx context.Context, cols []*semantic.Column) ([]bool, error) {
+	var stats map[int]pairStats
+	var err error
 	if r.Dialect.Name() == sqldialect.PostgresName {
-		return r.pgPairStats(ctx, c)
-	}
-	return r.sqlitePairStats(ctx, c)
-}
-
-// pgPairStats reads the row estimate of pg_class and the distinct estimates of pg_stats (the
-// pairs number at least the larger of the two columns'; n_distinct < 0 is a fraction of the rows),
-// provided a valid, whole btree index leads with (folded copy NULLS FIRST, value), the order the
-// loose walk asks for.
-func (r Reader) pgPairStats(ctx context.Context, c *semantic.Column) (rows, distinct float64, err error) {
-	const q = `SELECT c.reltuples::float8,
-	(SELECT s.n_distinct FROM pg_stats s WHERE s.schemaname = n.nspname AND s.tablename = c.relname AND s.attname = $2)::float8,
-	(SELECT s.n_distinct FROM pg_stats s WHERE s.schemaname = n.nspname AND s.tablename = c.relname AND s.attname = $3)::float8,
-	EXISTS (SELECT 1 FROM pg_index i
-		JOIN pg_class ic ON ic.oid = i.indexrelid
-		JOIN pg_am am ON am.oid = ic.relam AND am.amname = 'btree'
-		JOIN pg_attribute f ON f.attrelid = c.oid AND f.attnum = i.indkey[0]
-		JOIN pg_attribute v ON v.attrelid = c.oid AND v.attnum = i.indkey[1]
-		WHERE i.indrelid = c.oid AND i.indisvalid AND i.indpred IS NULL AND i.indexprs IS NULL
-			AND f.attname = $2 AND v.attname = $3 AND i.indoption[0] = 2 AND i.indoption[1] = 0)
-FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-WHERE c.oid = to_regclass($1)`
-	var nf, nv sql.NullFloat64
-	var indexed bool
-	err = r.DB.QueryRowContext(ctx, q, r.q(c.Table.SQLName), c.FoldSQLName, c.SQLName).Scan(&rows, &nf, &nv, &indexed)
-	if errors.Is(err, sql.ErrNoRows) || err == nil && (!indexed || !nf.Valid || !nv.Valid || rows <= 0) {
-		return 0, 0, nil // no table, index or statistics (reltuples is -1 before the first ANALYZE)
+		stats, err = r.pgPairStats(ctx, cols)
+	} else {
+		stats, err = r.sqlitePairStats(ctx, cols)
 	}
 	if err != nil {
-		return 0, 0, err
+		return nil, fmt.Errorf("reading the statistics of the text columns: %w", err)
 	}
-	abs := func(n float64) float64 {
-		if n < 0 {
-			return -n * rows
+	loose := make([]bool, len(cols))
+	for i, s := range stats {
+		loose[i] = s.distinct > 0 && s.rows >= looseMinRepeats*s.distinct
+	}
+	return loose, nil
+}
+
+// pairStats estimates the rows of a column's table and its distinct (folded copy, value) pairs.
+type pairStats struct{ rows, distinct float64 }
+
+// statsKeys is the VALUES list of cols (position, table, folded copy, value), as bind parameters.
+func statsKeys(cols []*semantic.Column) (string, []any) {
+	var rows []string
+	var args []any
+	for i, c := range cols {
+		if !isText(c) {
+			continue
 		}
-		return n
+		rows = append(rows, "(?, ?, ?, ?)")
+		args = append(args, i, c.Table.SQLName, c.FoldSQLName, c.SQLName)
 	}
-	return rows, max(abs(nf.Float64), abs(nv.Float64)), nil
+	return strings.Join(rows, ", "), args
+}
+
+// pgPairStats reads the row estimates of pg_class and the distinct estimates of pg_stats (the
+// pairs number at least the larger of the two columns'; n_distinct < 0 is a fraction of the rows)
+// of the columns with a valid, whole btree index that leads with (folded copy NULLS FIRST, value),
+// the order the loose walk asks for. Columns without statistics (reltuples is -1 before the first
+// ANALYZE) or without that index are left out. Two plain queries: pg_stats is a view that plans
+// slowly when joined or repeated in one statement.
+func (r Reader) pgPairStats(ctx context.Context, cols []*semantic.Column) (map[int]pairStats, error) {
+	type key struct{ table, col string }
+	var tables, names []any
+	for _, c := range cols {
+		if isText(c) {
+			tables = append(tables, c.Table.SQLName)
+			names = append(names, c.FoldSQLName, c.SQLName)
+		}
+	}
+	if len(tables) == 0 {
+		return nil, nil
+	}
+	in := func(n int) string { return "(" + strings.TrimSuffix(strings.Repeat("?, ", n), ", ") + ")" }
+	distinct := map[key]float64{}
+	err := r.each(ctx, `SELECT tablename::text, attname::text, n_distinct::float8 FROM pg_stats
+WHERE schemaname = current_schema() AND tablename IN `+in(len(tables))+` AND attname IN `+in(len(names)),
+		append(tables, names...), func(scan func(...any) error) error {
+			var k key
+			var n float64
+			err := scan(&k.table, &k.col, &n)
+			distinct[k] = n
+			return err
+		})
+	if err != nil {
+		return nil, err
+	}
+	rows := map[string]float64{}
+	indexed := map[key]bool{} // table, folded copy + " " + value
+	err = r.each(ctx, `SELECT c.relname::text, c.reltuples::float8, af.attname || ' ' || av.attname
+FROM pg_class c
+JOIN pg_index i ON i.indrelid = c.oid AND i.indisvalid AND i.indpred IS NULL AND i.indexprs IS NULL
+	AND i.indoption[0] = 2 AND i.indoption[1] = 0
+JOIN pg_class ic ON ic.oid = i.indexrelid
+JOIN pg_am am ON am.oid = ic.relam AND am.amname = 'btree'
+JOIN pg_attribute af ON af.attrelid = c.oid AND af.attnum = i.indkey[0]
+JOIN pg_attribute av ON av.attrelid = c.oid AND av.attnum = i.indkey[1]
+WHERE c.relnamespace = current_schema()::regnamespace AND c.relname IN `+in(len(tables)), tables,
+		func(scan func(...any) error) error {
+			var k key
+			var n float64
+			err := scan(&k.table, &n, &k.col)
+			rows[k.table], indexed[k] = n, true
+			return err
+		})
+	if err != nil {
+		return nil, err
+	}
+	out := map[int]pairStats{}
+	for i, c := range cols {
+		t := c.Table.SQLName
+		n := rows[t]
+		nf, okf := distinct[key{t, c.FoldSQLName}]
+		nv, okv := distinct[key{t, c.SQLName}]
+		if !isText(c) || n <= 0 || !okf || !okv || !indexed[key{t, c.FoldSQLName + " " + c.SQLName}] {
+			continue
+		}
+		abs := func(d float64) float64 {
+			if d < 0 {
+				return -d * n
+			}
+			return d
+		}
+		out[i] = pairStats{rows: n, distinct: max(abs(nf), abs(nv))}
+	}
+	return out, nil
+}
+
+// each runs q and calls row for every row, with the row's Scan.
+func (r Reader) each(ctx context.Context, q string, args []any, row func(scan func(...any) error) error) error {
+	rows, err := r.DB.QueryContext(ctx, r.rebind(q), args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := row(rows.Scan); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
 }
 
 // sqlitePairStats reads sqlite_stat1 of the index whose first two columns are the folded copy
 // and the value: "rows avg-rows-per-folded-copy avg-rows-per-pair ...", so the pairs are rows
 // over the third number. A database never analysed has no sqlite_stat1 table.
-func (r Reader) sqlitePairStats(ctx context.Context, c *semantic.Column) (rows, distinct float64, err error) {
+func (r Reader) sqlitePairStats(ctx context.Context, cols []*semantic.Column) (map[int]pairStats, error) {
+	keys, args := statsKeys(cols)
+	if keys == "" {
+		return nil, nil
+	}
 	var exists bool
 	if err := r.DB.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'sqlite_stat1')`).Scan(&exists); err != nil || !exists {
-		return 0, 0, err
+		return nil, err
 	}
-	var stat string
-	err = r.DB.QueryRowContext(ctx, `SELECT s.stat FROM sqlite_stat1 s
-WHERE s.tbl = ? AND (SELECT name FROM pragma_index_info(s.idx) WHERE seqno = 0) = ?
-	AND (SELECT name FROM pragma_index_info(s.idx) WHERE seqno = 1) = ?
-LIMIT 1`, c.Table.SQLName, c.FoldSQLName, c.SQLName).Scan(&stat)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, 0, nil
-	}
+	q := `WITH k (i, t, f, v) AS (VALUES ` + keys + `)
+SELECT k.i, s.stat FROM k JOIN sqlite_stat1 s ON s.tbl = k.t
+	AND (SELECT name FROM pragma_index_info(s.idx) WHERE seqno = 0) = k.f
+	AND (SELECT name FROM pragma_index_info(s.idx) WHERE seqno = 1) = k.v`
+	rows, err := r.DB.QueryContext(ctx, r.rebind(q), args...)
 	if err != nil {
-		return 0, 0, err
+		return nil, err
 	}
-	f := strings.Fields(stat)
-	if len(f) < 3 {
-		return 0, 0, nil
+	defer rows.Close()
+	out := map[int]pairStats{}
+	for rows.Next() {
+		var i int
+		var stat string
+		if err := rows.Scan(&i, &stat); err != nil {
+			return nil, err
+		}
+		f := strings.Fields(stat)
+		if len(f) < 3 {
+			continue
+		}
+		n, err1 := strconv.ParseFloat(f[0], 64)
+		perPair, err2 := strconv.ParseFloat(f[2], 64)
+		if err1 != nil || err2 != nil || n <= 0 || perPair <= 0 {
+			continue
+		}
+		out[i] = pairStats{rows: n, distinct: n / perPair}
 	}
-	n, err1 := strconv.ParseFloat(f[0], 64)
-	perPair, err2 := strconv.ParseFloat(f[2], 64)
-	if err1 != nil || err2 != nil || n <= 0 || perPair <= 0 {
-		return 0, 0, nil
-	}
-	return n, n / perPair, nil
+	return out, rows.Err()
 }
 
 // looseSQL is the query of the first limit distinct (folded copy, value) pairs of the text column

@@ -159,9 +159,6 @@ func (r Reader) wordsWhere(folded string, words []string) (string, []any) {
 // Matches returns up to limit distinct values of the text column c that contain every word,
 // in the order of Distinct, and whether there are more.
 func (r Reader) Matches(ctx context.Context, c *semantic.Column, words []string, limit int) ([]string, bool, error) {
-	if !isText(c) || len(words) == 0 {
-		return nil, false, fmt.Errorf("matching words in %s: needs a text column and words", c.Ref())
-	}
 	loose, err := r.walksLoose(ctx, c)
 	if err != nil {
 		return nil, false, fmt.Errorf("matching words in %s: %w", c.Ref(), err)
@@ -171,6 +168,9 @@ func (r Reader) Matches(ctx context.Context, c *semantic.Column, words []string,
 
 // matches is Matches reading c by the loose walk (looseSQL) or by the plain scan (distinctSQL).
 func (r Reader) matches(ctx context.Context, c *semantic.Column, words []string, limit int, loose bool) ([]string, bool, error) {
+	if !isText(c) || len(words) == 0 {
+		return nil, false, fmt.Errorf("matching words in %s: needs a text column and words", c.Ref())
+	}
 	q, _, args := r.distinctSQL(c, words, limit+1)
 	if loose {
 		q, args = r.looseSQL(c, words, limit+1)
