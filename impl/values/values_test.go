@@ -322,6 +322,7 @@ tables:
       - {name: ID, label: Id, type: number, role: key}
       - {name: NOME, label: Nome, type: string}
       - {name: CODIGO, label: Código, type: string}
+      - {name: NOTA, label: Nota, type: string}
 `
 
 // registrosNames are the names Registros.Nome repeats: variants of case and accents (one folded
@@ -330,7 +331,8 @@ var registrosNames = []string{"São João", "SAO JOAO", "Sao Joao", "são joão"
 	"Íris", "iris", "Maria José", "José Maria", "Zé", `\N`, "", "  ", "Conceição", "conceicao", "Belém", "Belem",
 	"x", "y", "z", "Lagoa", "Lagoa Santa", "Porto", "Porto Alegre", "Porto Velho"}
 
-// registros imports Registros: n rows, Nome cycling through registrosNames, Código unique.
+// registros imports Registros: n rows, Nome cycling through registrosNames, Código unique, Nota
+// one of three texts, one too long for an index (so the column has none).
 func registros(t *testing.T, n int) (*store.DB, *semantic.App) {
 	t.Helper()
 	db := storetest.Open(t)
@@ -340,11 +342,12 @@ func registros(t *testing.T, n int) (*store.DB, *semantic.App) {
 			i++
 			switch {
 			case i == 0:
-				return "ID,NOME,CODIGO", true
+				return "ID,NOME,CODIGO,NOTA", true
 			case i > n:
 				return "", false
 			}
-			return fmt.Sprintf("%d,%s,R-%05d", i, registrosNames[(i*7)%len(registrosNames)], i), true
+			nota := []string{"curta", "média", strings.Repeat("longa ", 200)}[i%3]
+			return fmt.Sprintf("%d,%s,R-%05d,%s", i, registrosNames[(i*7)%len(registrosNames)], i, nota), true
 		}
 	}
 	return db, importApp(t, db, registrosYAML, nil, map[string]func() lines{"registros.csv": gen})
@@ -355,11 +358,11 @@ func registros(t *testing.T, n int) (*store.DB, *semantic.App) {
 func TestLooseWalk(t *testing.T) {
 	db, a := registros(t, 3000)
 	r := reader(db)
-	nome, codigo := column(t, a, "Registros.Nome"), column(t, a, "Registros.Código")
+	nome, codigo, nota := column(t, a, "Registros.Nome"), column(t, a, "Registros.Código"), column(t, a, "Registros.Nota")
 	for _, tt := range []struct {
 		c    *semantic.Column
 		want bool
-	}{{nome, true}, {codigo, false}} {
+	}{{nome, true}, {codigo, false}, {nota, false}} {
 		got, err := values.WalksLoose(ctx, r, tt.c)
 		if err != nil || got != tt.want {
 			t.Errorf("%s: walks loose %v (%v), want %v", tt.c.Ref(), got, err, tt.want)
@@ -380,6 +383,17 @@ func TestLooseWalk(t *testing.T) {
 					t.Errorf("%s %q limit %d: more %v / %v (-plain +loose):\n%s", c.Ref(), words, limit, pm, lm, d)
 				}
 			}
+		}
+	}
+	// Search reads the statistics of all its columns at once, and finds what the plain scan finds.
+	res, err := r.Search(ctx, []*semantic.Column{nota, nome, codigo}, []string{"a"}, 8, 20*time.Second)
+	if err != nil || res.TimedOut || res.Searched != 3 || len(res.Found) != 2 { // no Código has an "a"
+		t.Fatalf("search: %+v, %v", res, err)
+	}
+	for _, f := range res.Found {
+		want, more, err := values.MatchesBy(ctx, r, f.Column, []string{"a"}, 8, false)
+		if d := cmp.Diff(want, f.Values); err != nil || d != "" || more != f.More {
+			t.Errorf("search %s: more %v / %v, err %v (-plain +search):\n%s", f.Column.Ref(), more, f.More, err, d)
 		}
 	}
 	// Spot check against the expectation: every value folding to "sao joao", byte order.
