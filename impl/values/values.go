@@ -137,10 +137,9 @@ func (r Reader) distinctSQL(c *semantic.Column, words []string, limit int) (page
 }
 
 // wordsWhere is the WHERE clause that keeps rows whose folded copy (the SQL expression folded)
-// contains every word. Words
-// are folded here as the copy was at import (fold.Fold), so both sides are lower case without
-// accents and LIKE compares them alike on every engine (SQLite's LIKE ignores ASCII case,
-// PostgreSQL's does not).
+// contains every word. Words are folded here as the copy was at import (fold.Fold), so both sides
+// are lower case without accents and LIKE compares them alike on every engine (SQLite's LIKE
+// ignores ASCII case, PostgreSQL's does not).
 func (r Reader) wordsWhere(folded string, words []string) (string, []any) {
 	var terms []string
 	var args []any
