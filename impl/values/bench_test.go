@@ -81,6 +81,11 @@ func BenchmarkValues1M(b *testing.B) {
 				b.Logf("%s %s %s:\n%s\n%s", db.Engine(), c.Ref(), name, q, explain(b, db, q, false))
 			}
 		}
+		for _, c := range []*semantic.Column{client, situation} {
+			loose, err := values.WalksLoose(ctx, r, c)
+			q := values.LooseSQL(r, c, []string{"sao"})
+			b.Logf("%s %s loose walk (chosen: %v, %v):\n%s\n%s", db.Engine(), c.Ref(), loose, err, q, explain(b, db, q, false))
+		}
 	}
 
 	distinct := func(c *semantic.Column, want int64, words ...string) func(*testing.B) {

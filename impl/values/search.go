@@ -46,6 +46,12 @@ func (r Reader) Search(ctx context.Context, cols []*semantic.Column, words []str
 		err    error
 	}
 	results := make([]outcome, len(cols))
+	// One read of the statistics chooses how to read every column (see walkLoose). If it fails
+	// because the budget ran out, the workers below skip every column.
+	loose, err := r.walkLoose(bctx, cols)
+	if err != nil && bctx.Err() == nil {
+		return SearchResult{}, err
+	}
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range min(searchWorkers, len(cols)) {
@@ -54,7 +60,7 @@ func (r Reader) Search(ctx context.Context, cols []*semantic.Column, words []str
 				if bctx.Err() != nil {
 					continue
 				}
-				vals, more, err := r.Matches(bctx, cols[i], words, perColumn)
+				vals, more, err := r.matches(bctx, cols[i], words, perColumn, loose[i])
 				// Drivers report a cancelled statement in their own words: any failure once the
 				// deadline has passed counts as the budget's.
 				results[i] = outcome{done: err == nil, values: vals, more: more, cut: err != nil && bctx.Err() != nil, err: err}

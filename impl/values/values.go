@@ -128,7 +128,7 @@ func (r Reader) distinctSQL(c *semantic.Column, words []string, limit int) (page
 	}
 	var where string
 	if isText(c) {
-		where, args = r.wordsWhere(c, words)
+		where, args = r.wordsWhere(r.q(c.FoldSQLName), words)
 	}
 	distinct := "SELECT DISTINCT " + cols + " FROM " + r.q(c.Table.SQLName) + where + " ORDER BY " + order
 	page = distinct + fmt.Sprintf(" LIMIT %d", limit)
@@ -136,17 +136,16 @@ func (r Reader) distinctSQL(c *semantic.Column, words []string, limit int) (page
 	return r.rebind(page), r.rebind(count), args
 }
 
-// wordsWhere is the WHERE clause that keeps rows whose folded copy contains every word. Words
-// are folded here as the copy was at import (fold.Fold), so both sides are lower case without
-// accents and LIKE compares them alike on every engine (SQLite's LIKE ignores ASCII case,
-// PostgreSQL's does not).
-func (r Reader) wordsWhere(c *semantic.Column, words []string) (string, []any) {
+// wordsWhere is the WHERE clause that keeps rows whose folded copy (the SQL expression folded)
+// contains every word. Words are folded here as the copy was at import (fold.Fold), so both sides
+// are lower case without accents and LIKE compares them alike on every engine (SQLite's LIKE
+// ignores ASCII case, PostgreSQL's does not).
+func (r Reader) wordsWhere(folded string, words []string) (string, []any) {
 	var terms []string
 	var args []any
-	f := r.q(c.FoldSQLName)
 	for _, w := range words {
 		for _, fw := range fold.Words(w) {
-			terms = append(terms, f+" LIKE ? ESCAPE '"+sqldialect.LikeEscape+"'")
+			terms = append(terms, folded+" LIKE ? ESCAPE '"+sqldialect.LikeEscape+"'")
 			args = append(args, sqldialect.ContainsPattern(fw))
 		}
 	}
@@ -159,10 +158,22 @@ func (r Reader) wordsWhere(c *semantic.Column, words []string) (string, []any) {
 // Matches returns up to limit distinct values of the text column c that contain every word,
 // in the order of Distinct, and whether there are more.
 func (r Reader) Matches(ctx context.Context, c *semantic.Column, words []string, limit int) ([]string, bool, error) {
+	loose, err := r.walksLoose(ctx, c)
+	if err != nil {
+		return nil, false, fmt.Errorf("matching words in %s: %w", c.Ref(), err)
+	}
+	return r.matches(ctx, c, words, limit, loose)
+}
+
+// matches is Matches reading c by the loose walk (looseSQL) or by the plain scan (distinctSQL).
+func (r Reader) matches(ctx context.Context, c *semantic.Column, words []string, limit int, loose bool) ([]string, bool, error) {
 	if !isText(c) || len(words) == 0 {
 		return nil, false, fmt.Errorf("matching words in %s: needs a text column and words", c.Ref())
 	}
 	q, _, args := r.distinctSQL(c, words, limit+1)
+	if loose {
+		q, args = r.looseSQL(c, words, limit+1)
+	}
 	rows, err := r.DB.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, false, fmt.Errorf("matching words in %s: %w", c.Ref(), err)

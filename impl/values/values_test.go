@@ -3,6 +3,7 @@ package values_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -309,4 +310,104 @@ func explain(t testing.TB, db *store.DB, q string, tiny bool) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+const registrosYAML = `name: Registros
+tables:
+  - label: Registros
+    name: registros
+    kind: fact
+    file: registros.csv
+    columns:
+      - {name: ID, label: Id, type: number, role: key}
+      - {name: NOME, label: Nome, type: string}
+      - {name: CODIGO, label: Código, type: string}
+      - {name: NOTA, label: Nota, type: string}
+`
+
+// registrosNames are the names Registros.Nome repeats: variants of case and accents (one folded
+// copy, several values), LIKE wildcards, blanks (NULL, empty, spaces only).
+var registrosNames = []string{"São João", "SAO JOAO", "Sao Joao", "são joão", "Ana", "ana", "Ána", "a_b", "axb", "50% off",
+	"Íris", "iris", "Maria José", "José Maria", "Zé", `\N`, "", "  ", "Conceição", "conceicao", "Belém", "Belem",
+	"x", "y", "z", "Lagoa", "Lagoa Santa", "Porto", "Porto Alegre", "Porto Velho"}
+
+// registros imports Registros: n rows, Nome cycling through registrosNames, Código unique, Nota
+// one of three texts, one too long for an index (so the column has none).
+func registros(t *testing.T, n int) (*store.DB, *semantic.App) {
+	t.Helper()
+	db := storetest.Open(t)
+	gen := func() lines {
+		i := -1
+		return func() (string, bool) {
+			i++
+			switch {
+			case i == 0:
+				return "ID,NOME,CODIGO,NOTA", true
+			case i > n:
+				return "", false
+			}
+			nota := []string{"curta", "média", strings.Repeat("longa ", 200)}[i%3]
+			return fmt.Sprintf("%d,%s,R-%05d,%s", i, registrosNames[(i*7)%len(registrosNames)], i, nota), true
+		}
+	}
+	return db, importApp(t, db, registrosYAML, nil, map[string]func() lines{"registros.csv": gen})
+}
+
+// TestLooseWalk checks that the loose walk finds what the plain scan finds, in the same order, and
+// that the statistics pick it for a column whose values repeat, not for one whose values are unique.
+func TestLooseWalk(t *testing.T) {
+	db, a := registros(t, 3000)
+	r := reader(db)
+	nome, codigo, nota := column(t, a, "Registros.Nome"), column(t, a, "Registros.Código"), column(t, a, "Registros.Nota")
+	for _, tt := range []struct {
+		c    *semantic.Column
+		want bool
+	}{{nome, true}, {codigo, false}, {nota, false}} {
+		got, err := values.WalksLoose(ctx, r, tt.c)
+		if err != nil || got != tt.want {
+			t.Errorf("%s: walks loose %v (%v), want %v", tt.c.Ref(), got, err, tt.want)
+		}
+	}
+	for _, c := range []*semantic.Column{nome, codigo} {
+		for _, words := range [][]string{{"a"}, {"joao"}, {"SÃO", "joão"}, {"porto"}, {"%"}, {"_"}, {"a_b"}, {"o"}, {"xyzzy"}, {"r-0299"}} {
+			for _, limit := range []int{1, 3, 8, 100} {
+				pw, pm, err := values.MatchesBy(ctx, r, c, words, limit, false)
+				if err != nil {
+					t.Fatal(err)
+				}
+				lw, lm, err := values.MatchesBy(ctx, r, c, words, limit, true)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if d := cmp.Diff(pw, lw); d != "" || pm != lm {
+					t.Errorf("%s %q limit %d: more %v / %v (-plain +loose):\n%s", c.Ref(), words, limit, pm, lm, d)
+				}
+			}
+		}
+	}
+	// Search reads the statistics of all its columns at once, and finds what the plain scan finds.
+	res, err := r.Search(ctx, []*semantic.Column{nota, nome, codigo}, []string{"a"}, 8, 20*time.Second)
+	if err != nil || res.TimedOut || res.Searched != 3 || len(res.Found) != 2 { // no Código has an "a"
+		t.Fatalf("search: %+v, %v", res, err)
+	}
+	for _, f := range res.Found {
+		want, more, err := values.MatchesBy(ctx, r, f.Column, []string{"a"}, 8, false)
+		if d := cmp.Diff(want, f.Values); err != nil || d != "" || more != f.More {
+			t.Errorf("search %s: more %v / %v, err %v (-plain +search):\n%s", f.Column.Ref(), more, f.More, err, d)
+		}
+	}
+	// Spot check against the expectation: every value folding to "sao joao", byte order.
+	got, more, err := r.Matches(ctx, nome, []string{"joao"}, 8)
+	if d := cmp.Diff([]string{"SAO JOAO", "Sao Joao", "São João", "são joão"}, got); err != nil || d != "" || more {
+		t.Errorf("Matches joao: more %v, err %v (-want +got):\n%s", more, err, d)
+	}
+	// Each step of the walk seeks the (folded, value) index; nothing is sorted.
+	q := values.LooseSQL(r, nome, []string{"sao"})
+	plan := explain(t, db, q, false)
+	t.Logf("%s:\n%s\n%s", db.Engine(), q, plan)
+	index := "i" + strings.TrimPrefix(strings.SplitN(nome.SQLName, "_", 2)[0], "c") + "_"
+	if !strings.Contains(plan, index) || strings.Contains(strings.ToUpper(plan), "TEMP B-TREE") ||
+		strings.Contains(plan, "Sort") || strings.Contains(plan, "Seq Scan") || strings.Contains(plan, "SCAN "+nome.Table.SQLName) {
+		t.Errorf("the loose walk does not seek index %s*:\n%s", index, plan)
+	}
 }
