@@ -121,14 +121,19 @@ func (im *importer) loadTable(ctx context.Context, t *pTable) error {
 		j := pending * len(names)
 		for i, v := range rows.Values() {
 			c := t.cols[i]
-			if tm, ok := v.(time.Time); ok {
-				if c.c.Type == semantic.TypeDate {
-					v = tm.Format(dateLayout)
-				} else {
-					v = tm.Format(datetimeLayout)
+			switch v := v.(type) {
+			case time.Time:
+				args[j] = storedTime(c.c.Type, v, rows.Text(i))
+			case float64:
+				args[j] = v
+				if copyIn && len(rows.Text(i)) <= maxCopiedNumber {
+					// PostgreSQL reads the text to the same double (both round correctly);
+					// formatting the float again cost more than reading it.
+					args[j] = rows.Text(i)
 				}
+			default:
+				args[j] = v
 			}
-			args[j] = v
 			j++
 			if c.foldName != "" {
 				if s, ok := v.(string); ok {
@@ -167,6 +172,28 @@ func (im *importer) loadTable(ctx context.Context, t *pTable) error {
 		t.cols[i].scale = s
 	}
 	return nil
+}
+
+// maxCopiedNumber is the longest number COPY gets as written: at most 20 characters can
+// neither overflow nor underflow a double (longer ones go as the parsed float64).
+const maxCopiedNumber = 20
+
+// storedTime is the stored text of a date or datetime value: the file's own text when it is
+// already in the stored form (the common case; validated when read), which spares formatting.
+func storedTime(colType string, v time.Time, text string) string {
+	if colType == semantic.TypeDate {
+		if len(text) == len(dateLayout) {
+			return text
+		}
+		return v.Format(dateLayout)
+	}
+	switch len(text) {
+	case len(datetimeLayout):
+		return text
+	case len("2006-01-02 15:04"):
+		return text + ":00"
+	}
+	return v.Format(datetimeLayout)
 }
 
 // indexMaxLen is the longest text (in bytes) a column may hold and still get a btree index: an
