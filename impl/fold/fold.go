@@ -4,6 +4,7 @@ package fold
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -12,6 +13,9 @@ import (
 // so "  São  JOÃO " and "sao joao" fold to the same text.
 func Fold(s string) string {
 	if f, ok := foldASCII(s); ok {
+		return f
+	}
+	if f, ok := foldLatin(s); ok {
 		return f
 	}
 	var b strings.Builder
@@ -70,6 +74,91 @@ func foldASCII(s string) (string, bool) {
 			c += 'a' - 'A'
 		}
 		b = append(b, c)
+	}
+	return string(b), true
+}
+
+// latinEnd bounds the runes foldLatin knows: Latin-1 Supplement and Latin Extended-A and -B,
+// which hold the accented letters of Portuguese and most western names.
+const latinEnd = 0x250
+
+// latinEntry is what Fold makes of one rune below latinEnd.
+type latinEntry struct {
+	folded string // the rune decomposed, its marks dropped, lower-cased ("" when nothing is left)
+	space  bool   // white space: collapses with its neighbours
+	slow   bool   // not a plain mapping: left to the full algorithm
+}
+
+// latin maps every non-ASCII rune below latinEnd, computed from the full algorithm itself, so
+// the two cannot disagree. Decomposing such a rune yields a base letter below latinEnd and
+// combining marks (all Mn, which Fold drops), so folding a text of these runes rune by rune
+// equals folding the whole normalised text (canonical reordering only moves the dropped marks).
+var latin = func() (t [latinEnd - 0x80]latinEntry) {
+	for r := rune(0x80); r < latinEnd; r++ {
+		e := &t[r-0x80]
+		if unicode.IsSpace(r) {
+			e.space = true
+			continue
+		}
+		var b strings.Builder
+		for _, d := range norm.NFD.String(string(r)) {
+			switch {
+			case unicode.Is(unicode.Mn, d):
+				continue
+			case unicode.IsSpace(d):
+				e.slow = true
+			}
+			b.WriteRune(unicode.ToLower(d))
+		}
+		e.folded = b.String()
+	}
+	return t
+}()
+
+// foldLatin is Fold for text of ASCII and runes below latinEnd (nearly every Portuguese name or
+// word), by table instead of Unicode normalisation; ok is false for any other text (or invalid
+// UTF-8).
+func foldLatin(s string) (string, bool) {
+	b := make([]byte, 0, len(s))
+	space := false
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			i++
+			if asciiSpace(c) {
+				space = len(b) > 0
+				continue
+			}
+			if space {
+				b = append(b, ' ')
+				space = false
+			}
+			if c >= 'A' && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			b = append(b, c)
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r >= latinEnd || (r == utf8.RuneError && size == 1) {
+			return "", false
+		}
+		i += size
+		e := &latin[r-0x80]
+		switch {
+		case e.slow:
+			return "", false
+		case e.space:
+			space = len(b) > 0
+			continue
+		case e.folded == "":
+			continue
+		}
+		if space {
+			b = append(b, ' ')
+			space = false
+		}
+		b = append(b, e.folded...)
 	}
 	return string(b), true
 }

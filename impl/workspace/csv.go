@@ -28,6 +28,7 @@ type Rows struct {
 	pos    []int // pos[i] is the index in a record of cols[i]
 	width  int   // fields per record, from the header
 	vals   []any
+	rec    []string // the current record, as read
 	scales []int
 	line   int
 	count  int64
@@ -129,6 +130,7 @@ func (r *Rows) Next() bool {
 		}
 		r.vals[i] = v
 	}
+	r.rec = rec
 	r.count++
 	return true
 }
@@ -136,6 +138,10 @@ func (r *Rows) Next() bool {
 // Values is the current row in Columns order: nil for NULL, string for text, float64 for
 // numbers, time.Time (UTC, no zone meant) for dates and datetimes. The slice is reused by Next.
 func (r *Rows) Values() []any { return r.vals }
+
+// Text is the current row's value of Columns()[i] as the file writes it (valid for its type;
+// meaningless where Values holds nil). Like Values it lasts until the next call of Next.
+func (r *Rows) Text(i int) string { return r.rec[r.pos[i]] }
 
 // Line is the file line where the current row starts.
 func (r *Rows) Line() int { return r.line }
