@@ -99,7 +99,11 @@ func NewServer(svc *Service, opts Options) (*mcp.Server, error) {
 		b.MaxResultBytes = DefaultMaxResultBytes
 	}
 	if opts.MaxConcurrent <= 0 {
-		opts.MaxConcurrent = DefaultMaxConcurrent(svc.DB.Engine())
+		engine := "" // a server built only to list its tools has no database
+		if svc.DB != nil {
+			engine = svc.DB.Engine()
+		}
+		opts.MaxConcurrent = DefaultMaxConcurrent(engine)
 	}
 	b.Gate = make(chan struct{}, opts.MaxConcurrent)
 	if svc.Limiter != nil {
