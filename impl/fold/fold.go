@@ -58,24 +58,7 @@ func foldASCII(s string) (string, bool) {
 	if clean {
 		return s, true
 	}
-	b := make([]byte, 0, len(s))
-	space := false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if asciiSpace(c) {
-			space = len(b) > 0
-			continue
-		}
-		if space {
-			b = append(b, ' ')
-			space = false
-		}
-		if c >= 'A' && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		b = append(b, c)
-	}
-	return string(b), true
+	return foldLatin(s) // pure ASCII always folds there
 }
 
 // latinEnd bounds the runes foldLatin knows: Latin-1 Supplement and Latin Extended-A and -B,
