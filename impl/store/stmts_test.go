@@ -15,29 +15,7 @@ import (
 func TestPreparedReadsFollowImports(t *testing.T) {
 	db := storetest.Open(t)
 	ws := func(typ, csv string) fstest.MapFS {
-		return fstest.MapFS{
-			"workspace.yaml": {Data: []byte(`tenants:
-  - key: t1
-    name: Tenant
-    users:
-      - {login: ana, name: Ana, token: tok-ana-stmts}
-    desks:
-      - {name: Mesa, members: [ana]}
-    apps:
-      - {key: app, source: apps/app, desk: Mesa}
-`)},
-			"apps/app/app.yaml": {Data: []byte(`name: App
-tables:
-  - label: Itens
-    name: itens
-    kind: fact
-    file: itens.csv
-    columns:
-      - {name: ID, label: Id, type: number, role: key}
-      - {name: V, label: V, type: ` + typ + `}
-`)},
-			"apps/app/itens.csv": {Data: []byte(csv)},
-		}
+		return oneTableWorkspace("App", "      - {name: V, label: V, type: "+typ+"}\n", csv)
 	}
 	u := func() *store.User {
 		u, err := db.UserByLogin(ctx, "ana")
