@@ -18,6 +18,12 @@ func Fold(s string) string {
 	if f, ok := foldLatin(s); ok {
 		return f
 	}
+	return foldUnicode(s)
+}
+
+// foldUnicode is Fold by the full algorithm (decompose, drop marks, lower-case); the shortcuts
+// above must agree with it.
+func foldUnicode(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	space := false
