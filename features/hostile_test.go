@@ -349,6 +349,28 @@ func TestHostileInputsLumo(t *testing.T) {
 	}
 }
 
+// demoCaderninho is a caderninho store holding the demo installation with its statements imported,
+// and the folder of that installation.
+func demoCaderninho(tb testing.TB, ctx context.Context) (*cadstore.Store, string) {
+	tb.Helper()
+	dir := tb.TempDir()
+	if err := demo.CopyCaderninho(dir); err != nil {
+		tb.Fatal(err)
+	}
+	s := cadstore.New(storetest.Open(tb))
+	inst, err := installation.Load(os.DirFS(dir), "installation.yaml")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := s.Register(ctx, inst, dir); err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := s.ImportConnections(ctx, nil); err != nil {
+		tb.Fatal(err)
+	}
+	return s, dir
+}
+
 func connectInMemory(t *testing.T, ctx context.Context, srv *mcp.Server) *mcp.ClientSession {
 	t.Helper()
 	ct, st := mcp.NewInMemoryTransports()
@@ -364,21 +386,7 @@ func connectInMemory(t *testing.T, ctx context.Context, srv *mcp.Server) *mcp.Cl
 
 func TestHostileInputsCaderninho(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	if err := demo.CopyCaderninho(dir); err != nil {
-		t.Fatal(err)
-	}
-	s := cadstore.New(storetest.Open(t))
-	inst, err := installation.Load(os.DirFS(dir), "installation.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.Register(ctx, inst, dir); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.ImportConnections(ctx, nil); err != nil {
-		t.Fatal(err)
-	}
+	s, dir := demoCaderninho(t, ctx)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	connect := func() *mcp.ClientSession {
 		svc := &caderninho.Service{Store: s, Log: log, Identity: caderninho.Fixed(caderninho.LocalAssistant)}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io"
 	"log/slog"
-	"os"
 	"sort"
 	"testing"
 	"time"
@@ -15,9 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/lumo-caderninho/mcp/impl/caderninho"
-	"github.com/lumo-caderninho/mcp/impl/cadstore"
 	"github.com/lumo-caderninho/mcp/impl/demo"
-	"github.com/lumo-caderninho/mcp/impl/installation"
 	"github.com/lumo-caderninho/mcp/impl/lumo"
 	"github.com/lumo-caderninho/mcp/impl/store/storetest"
 )
@@ -65,21 +62,7 @@ func FuzzToolInputs(f *testing.F) {
 	lumoConnect := connect(lumo.NewServer(&lumo.Service{DB: db, Log: log, Identity: lumo.FixedUser(ana), QueryTimeout: 5 * time.Second},
 		lumo.Options{ValidateOutput: true}))
 
-	dir := f.TempDir()
-	if err := demo.CopyCaderninho(dir); err != nil {
-		f.Fatal(err)
-	}
-	cs := cadstore.New(storetest.Open(f))
-	inst, err := installation.Load(os.DirFS(dir), "installation.yaml")
-	if err != nil {
-		f.Fatal(err)
-	}
-	if _, err := cs.Register(ctx, inst, dir); err != nil {
-		f.Fatal(err)
-	}
-	if _, err := cs.ImportConnections(ctx, nil); err != nil {
-		f.Fatal(err)
-	}
+	cs, _ := demoCaderninho(f, ctx)
 	cadConnect := connect(caderninho.NewServer(&caderninho.Service{Store: cs, Log: log, Identity: caderninho.Fixed(caderninho.LocalAssistant)},
 		caderninho.Options{ValidateOutput: true}))
 

@@ -124,18 +124,26 @@ func lumoCLI(t *testing.T, bin string, args ...string) (string, error) {
 	return string(out), err
 }
 
+// replicaDatabase is a PostgreSQL database holding the demo workspace; the test skips without
+// PostgreSQL (replicas of one service share one database).
+func replicaDatabase(t *testing.T) (*store.DB, string) {
+	t.Helper()
+	if !store.IsPostgres(os.Getenv(storetest.EnvDSN)) {
+		t.Skip("needs PostgreSQL: set LUMO_TEST_DB=postgres://... to start two replicas on one database")
+	}
+	db, dsn := storetest.OpenDSN(t)
+	if _, err := db.ImportWorkspace(context.Background(), demo.Lumo, "workspace.yaml"); err != nil {
+		t.Fatal(err)
+	}
+	return db, dsn
+}
+
 // TestTwoReplicasBehaveAsOneService starts two `lumo serve --http --stateless` processes on
 // one PostgreSQL database behind a round-robin client: one rate-limit budget, one session
 // across both, one permalink that opens on both under the viewer's access, tokens issued and revoked with `lumo admin` on both, and SIGTERM.
 func TestTwoReplicasBehaveAsOneService(t *testing.T) {
-	if !store.IsPostgres(os.Getenv(storetest.EnvDSN)) {
-		t.Skip("needs PostgreSQL: set LUMO_TEST_DB=postgres://... to start two replicas on one database")
-	}
 	ctx := context.Background()
-	db, dsn := storetest.OpenDSN(t)
-	if _, err := db.ImportWorkspace(ctx, demo.Lumo, "workspace.yaml"); err != nil {
-		t.Fatal(err)
-	}
+	db, dsn := replicaDatabase(t)
 	bin := buildLumo(t)
 	const publicURL = "https://lumo.exemplo.com.br" // the load balancer's address
 	a := startReplica(t, bin, dsn, "--rate-user", "10", "--rate-tenant", "0", "--stateless", "--public-url", publicURL)
@@ -260,14 +268,8 @@ func TestTwoReplicasBehaveAsOneService(t *testing.T) {
 // lives in the memory of the replica that opened it, so another replica answers 404 and a load
 // balancer must be sticky on Mcp-Session-Id, or the replicas run with --stateless.
 func TestStatefulSessionsStayOnTheirReplica(t *testing.T) {
-	if !store.IsPostgres(os.Getenv(storetest.EnvDSN)) {
-		t.Skip("needs PostgreSQL: set LUMO_TEST_DB=postgres://... to start two replicas on one database")
-	}
 	ctx := context.Background()
-	db, dsn := storetest.OpenDSN(t)
-	if _, err := db.ImportWorkspace(ctx, demo.Lumo, "workspace.yaml"); err != nil {
-		t.Fatal(err)
-	}
+	_, dsn := replicaDatabase(t)
 	bin := buildLumo(t)
 	a := startReplica(t, bin, dsn)
 	b := startReplica(t, bin, dsn)
