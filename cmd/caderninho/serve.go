@@ -154,8 +154,9 @@ func serveHTTP(ctx context.Context, svc *caderninho.Service, ln net.Listener, op
 	}
 	mux := http.NewServeMux()
 	cat.Register(mux) // /schemas/ and /openapi.json: public, no token
+	// One JSON body per answer, as lumo (no tool sends notifications while it runs).
 	mux.Handle("/mcp", verify(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
-		&mcp.StreamableHTTPOptions{Logger: log, Stateless: opts.stateless})))
+		&mcp.StreamableHTTPOptions{Logger: log, Stateless: opts.stateless, JSONResponse: true})))
 	log.Info("serving MCP over HTTP", "url", "http://"+ln.Addr().String()+"/mcp")
 	return httpserve.Serve(ctx, ln, mux, httpserve.DefaultGrace, log)
 }

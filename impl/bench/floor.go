@@ -32,16 +32,16 @@ type FloorReport struct {
 // ServeFloor runs the floor server on addr until ctx ends.
 func ServeFloor(ctx context.Context, addr string) error {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "floor", Version: "1"}, nil)
-	type out struct {
-		Rows [][]string `json:"rows"`
-	}
-	mcp.AddTool(srv, &mcp.Tool{Name: "echo", Description: "constant answer"},
-		func(ctx context.Context, req *mcp.CallToolRequest, in map[string]any) (*mcp.CallToolResult, out, error) {
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "5 linhas."}}},
-				out{Rows: [][]string{{"AL"}, {"GO"}, {"MG"}, {"PA"}, {"PR"}}}, nil
+	// The cheapest tool the SDK serves: no schema inference or validation, a ready answer.
+	srv.AddTool(&mcp.Tool{Name: "echo", Description: "constant answer", InputSchema: map[string]any{"type": "object"}},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "5 linhas."}},
+				StructuredContent: map[string]any{"rows": [][]string{{"AL"}, {"GO"}, {"MG"}, {"PA"}, {"PR"}}}}, nil
 		})
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
+	// The transport options of lumo serve (one JSON body per answer).
+	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
+		&mcp.StreamableHTTPOptions{JSONResponse: true}))
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "ok") })
 	hs := &http.Server{Addr: addr, Handler: mux}
 	go func() { <-ctx.Done(); hs.Close() }()

@@ -54,10 +54,14 @@ func (db *DB) adminTx(ctx context.Context, f func(tx *sql.Tx) error) error {
 	}
 	// Admin changes who sees which app: move the generation that versions cached models, as an
 	// import does, so every replica reads the catalogue afresh at its next call.
-	if _, err := tx.ExecContext(ctx, "UPDATE lumo_ids SET last_id = last_id + 1 WHERE kind = 'import'"); err != nil {
+	if err := db.moveGeneration(ctx, tx); err != nil {
 		return fmt.Errorf("moving the catalogue generation: %w", err)
 	}
-	return tx.Commit()
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	db.generationMoved()
+	return nil
 }
 
 func (db *DB) one(ctx context.Context, tx *sql.Tx, query string, args ...any) (int64, error) {

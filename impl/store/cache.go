@@ -10,9 +10,10 @@ import (
 
 // Reading an app's model takes a transaction and six catalogue queries, more than most tool
 // calls spend on their own work. Only an import or an admin command changes the catalogue or who
-// sees it, and each bumps lumo_ids 'import' in its transaction, so that counter versions the models: one cheap read
-// per call tells whether the models already read are still current, in this process or after
-// an import by another (the CLI, another replica).
+// sees it, and each moves lumo_ids 'import' in its transaction (moveGeneration), so that counter
+// versions the models: one cheap read per call (none on PostgreSQL between changes, see genwatch.go)
+// tells whether the models already read are still current, in this process or after an import by
+// another (the CLI, another replica).
 
 // cacheMaxApps and cacheMaxKeys bound the models kept (a user seeing thousands of apps is read
 // each time; unknown app ids asked over and over cannot grow the map).

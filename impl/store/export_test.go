@@ -1,8 +1,33 @@
 package store
 
+import "time"
+
 // StmtCacheLen is how many statements db keeps prepared (for tests).
 func StmtCacheLen(db *DB) int {
 	db.stmts.mu.Lock()
 	defer db.stmts.mu.Unlock()
 	return len(db.stmts.m)
+}
+
+// GenerationWatch reports, on PostgreSQL, whether db's listener vouches for the remembered import
+// counter and how many times the counter was read from the database; ok is false on SQLite.
+func GenerationWatch(db *DB) (live bool, reads int64, ok bool) {
+	if db.watch == nil {
+		return false, 0, false
+	}
+	db.watch.mu.Lock()
+	defer db.watch.mu.Unlock()
+	return db.watch.live, db.watch.reads.Load(), true
+}
+
+// TrustGeneration sets how long db trusts a remembered import counter.
+func TrustGeneration(db *DB, d time.Duration) { db.watch.trust = d }
+
+// MuteGenerationListener closes db's listener without telling the watch, which keeps trusting
+// what it remembers: only this process's own changes can make it read the counter again.
+func MuteGenerationListener(db *DB) {
+	db.watch.mu.Lock()
+	l := db.watch.listener
+	db.watch.mu.Unlock()
+	l.Close()
 }

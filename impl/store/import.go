@@ -92,6 +92,7 @@ func (db *DB) ImportWorkspaceProgress(ctx context.Context, fsys fs.FS, path stri
 	if err := tx.Commit(); err != nil {
 		return Summary{}, fmt.Errorf("committing import: %w", err)
 	}
+	db.generationMoved()
 	return sum, nil
 }
 
@@ -212,7 +213,7 @@ type pColumn struct {
 
 func (im *importer) run(ctx context.Context) (Summary, error) {
 	// Serialise imports: this row stays locked until the transaction ends.
-	if _, err := im.tx.ExecContext(ctx, "UPDATE lumo_ids SET last_id = last_id + 1 WHERE kind = 'import'"); err != nil {
+	if err := im.db.moveGeneration(ctx, im.tx); err != nil {
 		return Summary{}, fmt.Errorf("locking for import: %w", err)
 	}
 	if err := im.checkOtherTenants(ctx); err != nil {

@@ -83,7 +83,7 @@ func (db *DB) apps(ctx context.Context, u *User, appID int64) ([]*semantic.App, 
 		return nil, ErrNotFound
 	}
 	key := modelKey{user: u.ID, tenant: u.TenantID, app: appID}
-	gen, err := scanGeneration(db.queryRow(ctx, importGenerationSQL))
+	gen, err := db.importGeneration(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -32,6 +32,7 @@ type DB struct {
 	importing chan struct{}
 	models    modelCache
 	stmts     stmtCache
+	watch     *genWatch // PostgreSQL only
 }
 
 // sqlitePragmas make a file database safe for concurrent readers and one writer: WAL, a busy
@@ -62,6 +63,7 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 	if IsPostgres(dsn) {
 		db.dialect = sqldialect.Postgres{}
 		db.sql, err = sql.Open("postgres", customPlans(dsn))
+		db.watch = newGenWatch(customPlans(dsn), o.log)
 	} else {
 		if dir := filepath.Dir(strings.TrimPrefix(strings.SplitN(dsn, "?", 2)[0], "file:")); dsn != ":memory:" {
 			if st, statErr := os.Stat(dir); statErr != nil || !st.IsDir() {
@@ -165,6 +167,9 @@ func (db *DB) SQL() *sql.DB { return db.sql }
 
 // Close closes the pool.
 func (db *DB) Close() error {
+	if db.watch != nil {
+		db.watch.close()
+	}
 	db.stmts.close()
 	return db.sql.Close()
 }
