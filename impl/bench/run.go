@@ -202,6 +202,8 @@ func runEngine(ctx context.Context, c Config, engine string) (*EngineReport, err
 		if e.Peer, err = runPeer(ctx, c, dsn, app.ID); err != nil {
 			return nil, fmt.Errorf("peer: %w", err)
 		}
+		e.Peer.Peer.OverheadMs = e.Peer.Peer.Call.P50 - e.Small.SelectOne.P50
+		e.Peer.Lumo.OverheadMs = e.Peer.Lumo.Call.P50 - e.Small.OwnSQL.P50
 	}
 	return e, nil
 }
