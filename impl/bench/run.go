@@ -162,15 +162,12 @@ func runEngine(ctx context.Context, c Config, engine string) (*EngineReport, err
 	e.Small.AddedOverOwnMs = e.Small.Tool.P50 - e.Small.OwnSQL.P50
 
 	c.logf("%s: search_values search mode", engine)
-	var sv []time.Duration
-	for range c.Iterations {
-		t0 := time.Now()
-		if _, err := call(ctx, cs, "search_values", map[string]any{"appId": app.ID, "contains": "joão"}); err != nil {
-			return nil, err
-		}
-		sv = append(sv, time.Since(t0))
+	if e.SearchValues, err = timeSearch(ctx, cs, app.ID, "joão", c.Iterations); err != nil {
+		return nil, err
 	}
-	e.SearchValues = timing(sv)
+	if e.SearchNoMatch, err = timeSearch(ctx, cs, app.ID, NoMatchWord, c.Iterations); err != nil {
+		return nil, err
+	}
 
 	c.logf("%s: %d clients for %v", engine, c.Clients, c.LoadDuration)
 	cpu0 := cpuSeconds(srv.cmd.Process.Pid)
@@ -206,6 +203,22 @@ func runEngine(ctx context.Context, c Config, engine string) (*EngineReport, err
 		e.Peer.Lumo.OverheadMs = e.Peer.Lumo.Call.P50 - e.Small.OwnSQL.P50
 	}
 	return e, nil
+}
+
+// NoMatchWord is a word no value of the bench's workspace contains.
+const NoMatchWord = "xyzzy"
+
+// timeSearch times n search_values calls in search mode for word.
+func timeSearch(ctx context.Context, cs *mcp.ClientSession, appID int64, word string, n int) (Timing, error) {
+	var d []time.Duration
+	for range n {
+		t0 := time.Now()
+		if _, err := call(ctx, cs, "search_values", map[string]any{"appId": appID, "contains": word}); err != nil {
+			return Timing{}, err
+		}
+		d = append(d, time.Since(t0))
+	}
+	return timing(d), nil
 }
 
 // timeQuery checks that both answers have the same rows, then times them alternately.
