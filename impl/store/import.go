@@ -79,12 +79,19 @@ func (db *DB) ImportWorkspaceProgress(ctx context.Context, fsys fs.FS, path stri
 	case <-ctx.Done():
 		return Summary{}, fmt.Errorf("waiting for another import: %w", ctx.Err())
 	}
-	tx, err := db.sql.BeginTx(ctx, nil)
+	// The transaction runs on a connection of its own, which loadTable reaches the driver of
+	// (COPY rows written as text, without database/sql's per-row work).
+	conn, err := db.sql.Conn(ctx)
+	if err != nil {
+		return Summary{}, fmt.Errorf("starting import: %w", err)
+	}
+	defer conn.Close()
+	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return Summary{}, fmt.Errorf("starting import: %w", err)
 	}
 	defer tx.Rollback()
-	im := &importer{db: db, tx: tx, fsys: fsys, ws: ws, now: time.Now().UTC().Truncate(time.Second), progress: progress}
+	im := &importer{db: db, conn: conn, tx: tx, fsys: fsys, ws: ws, now: time.Now().UTC().Truncate(time.Second), progress: progress}
 	sum, err := im.run(ctx)
 	if err != nil {
 		return Summary{}, err
@@ -98,6 +105,7 @@ func (db *DB) ImportWorkspaceProgress(ctx context.Context, fsys fs.FS, path stri
 
 type importer struct {
 	db   *DB
+	conn *sql.Conn // tx's connection
 	tx   *sql.Tx
 	fsys fs.FS
 	ws   *workspace.Workspace

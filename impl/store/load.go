@@ -3,10 +3,16 @@ package store
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
+	"sort"
+	"strconv"
 	"strings"
 	"time"
+	"unsafe"
+
+	"github.com/lib/pq"
 
 	"github.com/lumo-caderninho/mcp/impl/fold"
 	"github.com/lumo-caderninho/mcp/impl/semantic"
@@ -52,10 +58,12 @@ const sqliteBatch = 100
 // copyBatch is how many rows travel together from the reading goroutine to COPY.
 const copyBatch = 256
 
-// loadBatch is rows read and converted, on their way to the database: the arguments of
-// n rows, one after the other, and the file line of each row.
+// loadBatch is rows read and converted, on their way to the database, and the file line of
+// each row: on SQLite the arguments of n rows, one after the other; on PostgreSQL the n rows
+// in COPY's text format, separated (not ended) by newlines.
 type loadBatch struct {
 	args  []any
+	text  []byte
 	lines []int
 	n     int
 }
@@ -64,10 +72,12 @@ type loadBatch struct {
 // on SQLite, both inside the import transaction. Problems in the file come back as
 // *workspace.Error.
 //
-// A goroutine reads, converts and folds the rows while this one writes the previous batch:
-// reading and writing took about the same CPU, so on two cores the load takes about half the
-// time. The first problem in file order wins, as when it was one loop: rows are written in
-// order, and the rows read after the last full batch are dropped when the file has a problem.
+// A goroutine reads, converts and folds the rows while this one writes the previous batch. On
+// PostgreSQL the reader writes each row as COPY text and this goroutine hands it to the driver
+// as it is: passing values through database/sql and lib/pq's encoder once per row took more
+// CPU than reading them, on a machine where the server needs the other core. The first problem
+// in file order wins, as when it was one loop: rows are written in order, and the rows read
+// after the last full batch are dropped when the file has a problem.
 func (im *importer) loadTable(ctx context.Context, t *pTable) error {
 	d := im.db.dialect
 	var names []string
@@ -88,19 +98,16 @@ func (im *importer) loadTable(ctx context.Context, t *pTable) error {
 		row := "(" + inList(width) + ")"
 		return "INSERT INTO " + table + " VALUES " + strings.Repeat(row+", ", n-1) + row
 	}
-	query := insert(batch)
-	if copyIn {
-		// FREEZE (allowed because the table was created in this transaction) writes the rows
-		// already visible to everyone, so index-only scans work from the first read on.
-		query = "COPY " + table + " FROM STDIN WITH (FREEZE)"
+	var stmt *sql.Stmt
+	if !copyIn {
+		// Plain "?" on purpose (not db.q's numbered ?N): the SQLite driver looks up every
+		// parameter's name, a linear search per parameter when they are named.
+		var err error
+		if stmt, err = im.tx.PrepareContext(ctx, insert(batch)); err != nil {
+			return fmt.Errorf("preparing load of %s: %w", t.file, err)
+		}
+		defer stmt.Close()
 	}
-	// Plain "?" on purpose (not db.q's numbered ?N): the SQLite driver looks up every
-	// parameter's name, a linear search per parameter when they are named.
-	stmt, err := im.tx.PrepareContext(ctx, query)
-	if err != nil {
-		return fmt.Errorf("preparing load of %s: %w", t.file, err)
-	}
-	defer stmt.Close()
 
 	rows, err := workspace.OpenRows(im.fsys, t.file, t.t)
 	if err != nil {
@@ -112,14 +119,24 @@ func (im *importer) loadTable(ctx context.Context, t *pTable) error {
 	const inFlight = 3
 	free := make(chan *loadBatch, inFlight)
 	for range inFlight {
-		free <- &loadBatch{args: make([]any, width*batch), lines: make([]int, batch)}
+		b := &loadBatch{lines: make([]int, batch)}
+		if copyIn {
+			b.text = make([]byte, 0, 64<<10)
+		} else {
+			b.args = make([]any, width*batch)
+		}
+		free <- b
 	}
 	full := make(chan *loadBatch, inFlight)
 	stop := make(chan struct{})
 	var readErr error // set before full closes
 	go func() {
 		defer close(full)
-		readErr = im.readRows(rows, t, width, batch, free, full, stop)
+		if copyIn {
+			readErr = im.readCopyRows(rows, t, batch, free, full, stop)
+		} else {
+			readErr = im.readRows(rows, t, width, batch, free, full, stop)
+		}
 	}()
 	// finish stops the reader and waits for it, so nothing touches rows after loadTable.
 	finish := func(err error) error {
@@ -129,30 +146,28 @@ func (im *importer) loadTable(ctx context.Context, t *pTable) error {
 		return err
 	}
 
-	for b := range full {
-		if copyIn {
-			for r := range b.n {
-				if _, err := stmt.ExecContext(ctx, b.args[r*width:(r+1)*width]...); err != nil {
-					return finish(fmt.Errorf("loading %s line %d into %s: %w", t.file, b.lines[r], t.sqlName, err))
-				}
-			}
-		} else if err := im.insertBatch(ctx, stmt, insert, b, batch, width); err != nil {
-			if b.n == 1 {
-				return finish(fmt.Errorf("loading %s line %d into %s: %w", t.file, b.lines[0], t.sqlName, err))
-			}
-			return finish(fmt.Errorf("loading %s lines %d-%d into %s: %w", t.file, b.lines[0], b.lines[b.n-1], t.sqlName, err))
-		}
-		for range b.n {
-			im.loaded(false)
-		}
-		free <- b
-	}
-	if readErr != nil {
-		return readErr
-	}
 	if copyIn {
-		if _, err := stmt.ExecContext(ctx); err != nil {
-			return fmt.Errorf("loading %s into %s: %w", t.file, t.sqlName, err)
+		// FREEZE (allowed because the table was created in this transaction) writes the rows
+		// already visible to everyone, so index-only scans work from the first read on.
+		query := "COPY " + table + " FROM STDIN WITH (FREEZE)"
+		if err := im.copyRows(ctx, t, query, free, full, &readErr); err != nil {
+			return finish(err)
+		}
+	} else {
+		for b := range full {
+			if err := im.insertBatch(ctx, stmt, insert, b, batch, width); err != nil {
+				if b.n == 1 {
+					return finish(fmt.Errorf("loading %s line %d into %s: %w", t.file, b.lines[0], t.sqlName, err))
+				}
+				return finish(fmt.Errorf("loading %s lines %d-%d into %s: %w", t.file, b.lines[0], b.lines[b.n-1], t.sqlName, err))
+			}
+			for range b.n {
+				im.loaded(false)
+			}
+			free <- b
+		}
+		if readErr != nil {
+			return readErr
 		}
 	}
 	n := rows.Count()
@@ -162,6 +177,110 @@ func (im *importer) loadTable(ctx context.Context, t *pTable) error {
 		t.cols[i].scale = s
 	}
 	return nil
+}
+
+// copyData is lib/pq's COPY statement writing a line of COPY text as it is (Exec would encode
+// and escape every value again, behind database/sql's per-row conversions).
+type copyData interface {
+	CopyData(ctx context.Context, line string) (driver.Result, error)
+}
+
+// copyRows runs query (a COPY FROM STDIN) on the import's connection and writes the batches
+// from full into it until full closes, returning each to free; a problem the reader met
+// (*readErr, read once full is closed) ends it without an error of its own. PostgreSQL reports
+// a bad row some rows after it was sent; the line it names maps back to the file's line.
+func (im *importer) copyRows(ctx context.Context, t *pTable, query string, free chan<- *loadBatch, full <-chan *loadBatch, readErr *error) error {
+	var lines copyLines
+	fail := func(err error) error {
+		if line, ok := lines.fileLine(t.sqlName, err); ok {
+			return fmt.Errorf("loading %s line %d into %s: %w", t.file, line, t.sqlName, err)
+		}
+		return fmt.Errorf("loading %s into %s: %w", t.file, t.sqlName, err)
+	}
+	return im.conn.Raw(func(dc any) error {
+		prep, ok := dc.(driver.ConnPrepareContext)
+		if !ok {
+			return fmt.Errorf("loading %s: driver %T cannot prepare COPY", t.file, dc)
+		}
+		st, err := prep.PrepareContext(ctx, query)
+		if err != nil {
+			return fmt.Errorf("preparing load of %s: %w", t.file, err)
+		}
+		// Ends the COPY when this returns early; the transaction then rolls back.
+		defer st.Close()
+		cd, ok := st.(copyData)
+		if !ok {
+			return fmt.Errorf("loading %s: driver statement %T cannot write COPY data", t.file, st)
+		}
+		for b := range full {
+			for _, l := range b.lines[:b.n] {
+				lines.add(l)
+			}
+			// CopyData copies the text into its buffer before returning, and b is reused only
+			// after that.
+			if _, err := cd.CopyData(ctx, unsafe.String(unsafe.SliceData(b.text), len(b.text))); err != nil {
+				return fail(err)
+			}
+			for range b.n {
+				im.loaded(false)
+			}
+			free <- b
+		}
+		if *readErr != nil {
+			return *readErr
+		}
+		// Exec without values ends the COPY and reports what PostgreSQL refused.
+		if _, err := st.Exec(nil); err != nil {
+			return fail(err)
+		}
+		return nil
+	})
+}
+
+// copyLines maps the rows in the order COPY got them to their file lines, as runs of
+// consecutive lines (a row spans several lines only when a quoted value holds a line break).
+type copyLines struct {
+	from []int // first row of each run, 0-based
+	line []int // its file line
+	n    int   // rows added
+}
+
+func (c *copyLines) add(line int) {
+	if k := len(c.from) - 1; k < 0 || c.line[k]+c.n-c.from[k] != line {
+		c.from = append(c.from, c.n)
+		c.line = append(c.line, line)
+	}
+	c.n++
+}
+
+// fileLine is the file line of the row a PostgreSQL COPY error names in its context
+// ("COPY <table>, line <n>, ..." in the server's language): the first number after the
+// table's name.
+func (c *copyLines) fileLine(table string, err error) (int, bool) {
+	var pe *pq.Error
+	if !errors.As(err, &pe) {
+		return 0, false
+	}
+	i := strings.Index(pe.Where, table)
+	if i < 0 {
+		return 0, false
+	}
+	rest := pe.Where[i+len(table):]
+	j := strings.IndexAny(rest, "0123456789")
+	if j < 0 {
+		return 0, false
+	}
+	k := j
+	for k < len(rest) && rest[k] >= '0' && rest[k] <= '9' {
+		k++
+	}
+	n, convErr := strconv.Atoi(rest[j:k])
+	if convErr != nil || n < 1 || n > c.n {
+		return 0, false
+	}
+	row := n - 1
+	r := sort.Search(len(c.from), func(i int) bool { return c.from[i] > row }) - 1
+	return c.line[r] + row - c.from[r], true
 }
 
 // insertBatch runs the SQLite INSERT of one batch: the prepared statement for a full one, a
@@ -180,11 +299,10 @@ func (im *importer) insertBatch(ctx context.Context, stmt *sql.Stmt, insert func
 	return err
 }
 
-// readRows is loadTable's reading side: it fills batches taken from free with the converted
-// values of each row and, beside every text value, its folded copy, and queues them on full,
-// until the file ends, a problem in it (returned), or stop.
+// readRows is loadTable's reading side on SQLite: it fills batches taken from free with the
+// converted values of each row and, beside every text value, its folded copy, and queues them
+// on full, until the file ends, a problem in it (returned), or stop.
 func (im *importer) readRows(rows *workspace.Rows, t *pTable, width, batch int, free <-chan *loadBatch, full chan<- *loadBatch, stop <-chan struct{}) error {
-	copyIn := im.db.Engine() == "postgres"
 	var b *loadBatch
 	for rows.Next() {
 		if b == nil {
@@ -200,17 +318,9 @@ func (im *importer) readRows(rows *workspace.Rows, t *pTable, width, batch int, 
 		j := 0
 		for i, v := range rows.Values() {
 			c := t.cols[i]
-			switch v := v.(type) {
-			case time.Time:
-				args[j] = storedTime(c.c.Type, v, rows.Text(i))
-			case float64:
-				args[j] = v
-				if copyIn && len(rows.Text(i)) <= maxCopiedNumber {
-					// PostgreSQL reads the text to the same double (both round correctly);
-					// formatting the float again cost more than reading it.
-					args[j] = rows.Text(i)
-				}
-			default:
+			if tm, ok := v.(time.Time); ok {
+				args[j] = storedTime(c.c.Type, tm, rows.Text(i))
+			} else {
 				args[j] = v
 			}
 			j++
@@ -245,6 +355,131 @@ func (im *importer) readRows(rows *workspace.Rows, t *pTable, width, batch int, 
 		}
 	}
 	return nil
+}
+
+// readCopyRows is readRows on PostgreSQL: each row goes into the batch as a line of COPY text,
+// values (and, beside every text, its folded copy) separated by tabs, NULL as \N.
+func (im *importer) readCopyRows(rows *workspace.Rows, t *pTable, batch int, free <-chan *loadBatch, full chan<- *loadBatch, stop <-chan struct{}) error {
+	folds := make([]foldCache, len(t.cols))
+	var b *loadBatch
+	for rows.Next() {
+		if b == nil {
+			select {
+			case b = <-free:
+				b.n = 0
+				b.text = b.text[:0]
+			case <-stop:
+				return nil
+			}
+		}
+		buf := b.text
+		if b.n > 0 {
+			buf = append(buf, '\n')
+		}
+		b.lines[b.n] = rows.Line()
+		for i, v := range rows.Values() {
+			c := t.cols[i]
+			if i > 0 {
+				buf = append(buf, '\t')
+			}
+			switch v := v.(type) {
+			case nil:
+				buf = append(buf, `\N`...)
+			case string:
+				buf = appendCopyText(buf, v)
+			case time.Time:
+				buf = appendCopyText(buf, storedTime(c.c.Type, v, rows.Text(i)))
+			case float64:
+				if text := rows.Text(i); len(text) <= maxCopiedNumber {
+					// PostgreSQL reads the text to the same double (both round correctly);
+					// formatting the float again cost more than reading it.
+					buf = appendCopyText(buf, text)
+				} else {
+					buf = strconv.AppendFloat(buf, v, 'f', -1, 64)
+				}
+			default:
+				return fmt.Errorf("loading %s line %d: unexpected value %T", t.file, rows.Line(), v)
+			}
+			if c.foldName != "" {
+				buf = append(buf, '\t')
+				if s, ok := v.(string); ok {
+					f := folds[i].fold(s)
+					buf = appendCopyText(buf, f)
+					c.maxLen = max(c.maxLen, len(s), len(f))
+				} else {
+					buf = append(buf, `\N`...)
+				}
+			}
+		}
+		b.text = buf
+		b.n++
+		if b.n == batch {
+			select {
+			case full <- b:
+				b = nil
+			case <-stop:
+				return nil
+			}
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return err // the rows read since the last full batch are never written
+	}
+	if b != nil && b.n > 0 {
+		select {
+		case full <- b:
+		case <-stop:
+		}
+	}
+	return nil
+}
+
+// foldCache remembers the folded copies of a column's first values: most text columns repeat
+// few values, and folding one that is not already lower-case allocates.
+type foldCache map[string]string
+
+// foldCacheSize bounds a foldCache; past it, values are folded every time.
+const foldCacheSize = 4096
+
+func (c *foldCache) fold(s string) string {
+	if f, ok := (*c)[s]; ok {
+		return f
+	}
+	f := fold.Fold(s)
+	if *c == nil {
+		*c = foldCache{}
+	}
+	if len(*c) < foldCacheSize {
+		(*c)[strings.Clone(s)] = f
+	}
+	return f
+}
+
+// appendCopyText appends s as a value of COPY's text format: backslash, newline, carriage
+// return and tab escaped, the rest as it is.
+func appendCopyText(buf []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '\\', '\n', '\r', '\t':
+			buf = append(buf, s[:i]...)
+			for ; i < len(s); i++ {
+				switch c := s[i]; c {
+				case '\\':
+					buf = append(buf, '\\', '\\')
+				case '\n':
+					buf = append(buf, '\\', 'n')
+				case '\r':
+					buf = append(buf, '\\', 'r')
+				case '\t':
+					buf = append(buf, '\\', 't')
+				default:
+					buf = append(buf, c)
+				}
+			}
+			return buf
+		}
+	}
+	return append(buf, s...)
 }
 
 // maxCopiedNumber is the longest number COPY gets as written: at most 20 characters can
