@@ -91,3 +91,13 @@ Feature: Rate limits per user and per tenant
     And "error.suggestions" is '["Peça menos linhas (limit), menos colunas (fields) ou filtre mais (filters)."]'
     When I call "search_catalog" with '{"terms": "faturamento"}'
     Then the call succeeds
+
+  @L-G03 @L-C03 @own-setup
+  Scenario: A catalogue surely over the size limit is refused before it is built, saying what to ask instead
+    Given answers are limited to 2000 bytes
+    And I am connected as "ana" under those limits
+    When I call "search_catalog"
+    Then the call fails with code "RESULT_TOO_LARGE"
+    And the text contains "A resposta de search_catalog sem termos teria pelo menos "
+    And the text contains " bytes, acima do limite de 2.000 bytes por resposta (o catálogo tem 3 Aplicações)."
+    And "error.suggestions" is '["Use terms para achar Indicadores, expressões e colunas pelo nome.", "Use appId para descrever uma Aplicação só."]'

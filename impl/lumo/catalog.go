@@ -36,7 +36,9 @@ func terms(in *lumoapi.SearchCatalogInput) []string {
 	return out
 }
 
-func (s *Service) searchCatalog(ctx context.Context, req *mcp.CallToolRequest, raw json.RawMessage) (mcpserver.Reply, error) {
+// searchCatalog answers search_catalog; maxBytes is the binder's bound on one answer, which a
+// catalogue without terms is checked against before it is built.
+func (s *Service) searchCatalog(ctx context.Context, req *mcp.CallToolRequest, raw json.RawMessage, maxBytes int) (mcpserver.Reply, error) {
 	var args lumoapi.SearchCatalogInput
 	if err := decode(raw, &args); err != nil {
 		return mcpserver.Reply{}, err
@@ -63,7 +65,7 @@ func (s *Service) searchCatalog(ctx context.Context, req *mcp.CallToolRequest, r
 	}
 	ts := terms(&args)
 	if len(ts) == 0 {
-		return catalogReplyOf(apps, lo, hi), nil
+		return catalogReplyOf(apps, lo, hi, maxBytes)
 	}
 	return searchReply(apps, lo, hi, ts), nil
 }
@@ -100,27 +102,32 @@ var legend = map[string]string{
 // catalogTextBudget keeps the catalogue text well under what clients accept from a tool (~25k tokens).
 const catalogTextBudget = 60000
 
+// catalogReply describes scope (every app of all, or one of them), however large.
 func catalogReply(all, scope []*semantic.App) mcpserver.Reply {
+	lo, hi := 0, len(all)
 	if len(scope) == 1 {
 		for i, a := range all {
 			if a == scope[0] {
-				return catalogReplyOf(all, i, i+1)
+				lo, hi = i, i+1
+				break
 			}
 		}
 	}
-	return catalogReplyOf(all, 0, len(all))
+	r, _ := catalogReplyOf(all, lo, hi, 0)
+	return r
 }
 
-// catalogReplyOf describes all[lo:hi]; sameName and alsoIn look at every app in all.
-func catalogReplyOf(all []*semantic.App, lo, hi int) mcpserver.Reply {
+// catalogReplyOf describes all[lo:hi]; sameName and alsoIn look at every app in all. When
+// maxBytes is positive and the structured answer surely passes it, nothing is built: many apps
+// of one name make lists quadratic in the catalogue (10,000 apps, 500 of each name: 1 GB).
+func catalogReplyOf(all []*semantic.App, lo, hi, maxBytes int) (mcpserver.Reply, error) {
 	f := semantic.FoldedOf(all)
-	view := catalogView{Legend: legend, Apps: []catalogAppView{}}
-	var b strings.Builder
-	fmt.Fprintf(&b, "Catálogo: %s.\n", ptbr.Count(hi-lo, "Aplicação", "Aplicações"))
-	if hi == lo {
-		b.WriteString("Você ainda não tem acesso a nenhuma Aplicação.\n")
+	if maxBytes > 0 {
+		if least := catalogLeastBytes(all, f, lo, hi, maxBytes); least > maxBytes {
+			return mcpserver.Reply{}, catalogTooLarge(least, maxBytes, hi-lo)
+		}
 	}
-	left := 0
+	view := catalogView{Legend: legend, Apps: make([]catalogAppView, 0, hi-lo)}
 	for i := lo; i < hi; i++ {
 		a := all[i]
 		av := catalogAppView{appView: viewApp(a), SameName: []appRefView{}, Indicators: []catalogIndicatorView{}}
@@ -140,7 +147,112 @@ func catalogReplyOf(all []*semantic.App, lo, hi int) mcpserver.Reply {
 			av.Indicators = append(av.Indicators, iv)
 		}
 		view.Apps = append(view.Apps, av)
-		entry, ok := catalogEntryText(a, av, catalogTextBudget-b.Len())
+	}
+	return mcpserver.Reply{Text: catalogText(all, f, lo, hi), Structured: view}, nil
+}
+
+func catalogTooLarge(least, maxBytes, apps int) *mcpserver.ToolError {
+	return &mcpserver.ToolError{
+		Code: "RESULT_TOO_LARGE",
+		Message: fmt.Sprintf("A resposta de search_catalog sem termos teria pelo menos %s bytes, acima do limite de %s bytes por resposta (o catálogo tem %s).",
+			ptbr.Int(int64(least)), ptbr.Int(int64(maxBytes)), ptbr.Count(apps, "Aplicação", "Aplicações")),
+		Suggestions: []string{
+			"Use terms para achar Indicadores, expressões e colunas pelo nome.",
+			"Use appId para descrever uma Aplicação só.",
+		},
+	}
+}
+
+// Lower bounds of the JSON of a catalogView, from the field names its tags write; a string
+// counts its bytes and quotes (escaping only adds), a missing one "null".
+const (
+	leastRef       = len(`{"id":0,"name":""}`)
+	leastApp       = len(`{"id":,"name":"","description":,"desk":,"clonedFrom":,"publishedAt":"","sameName":[],"indicators":[]}`)
+	leastIndicator = len(`{"name":"","description":,"valid":true}`)
+	leastAlsoIn    = len(`,"alsoIn":[]`)
+)
+
+var leastCatalog = func() int {
+	b, err := json.Marshal(catalogView{Legend: legend, Apps: []catalogAppView{}})
+	if err != nil {
+		panic(err)
+	}
+	return len(b)
+}()
+
+// catalogLeastBytes is a lower bound of the size of all[lo:hi]'s catalogView as JSON, counted
+// without building it; it stops as soon as it passes maxBytes.
+func catalogLeastBytes(all []*semantic.App, f *semantic.Folded, lo, hi, maxBytes int) int {
+	n := leastCatalog
+	lists := func(refs int) int { // refs of other apps, with the commas between them
+		if refs <= 0 {
+			return 0
+		}
+		return refs*(leastRef+1) - 1
+	}
+	for i := lo; i < hi && n <= maxBytes; i++ {
+		a := all[i]
+		if i > lo {
+			n++ // comma
+		}
+		n += leastApp + digits(a.ID) + len(a.Name) + leastText(a.Description)
+		if a.Desk != nil {
+			n += len(*a.Desk) + 2
+		} else {
+			n += len("null")
+		}
+		if a.ClonedFrom != nil {
+			n += leastRef - 1 + digits(a.ClonedFrom.ID) + len(a.ClonedFrom.Name)
+		} else {
+			n += len("null")
+		}
+		same := f.AppsNamed(i)
+		self := 0 // the entries of a itself, skipped by sameName and alsoIn
+		for _, o := range same {
+			if all[o] == a {
+				self++
+			}
+		}
+		n += lists(len(same) - self)
+		items := f.Items[f.ItemStart[i]:]
+		for k, ind := range a.Indicators {
+			if k > 0 {
+				n++
+			}
+			n += leastIndicator + len(ind.Name) + leastText(ind.Description)
+			// Copies of a share its name, so they are all among same: at most self of them here.
+			if refs := len(f.AppsWithIndicator(items[k].Name)) - self; refs > 0 {
+				n += leastAlsoIn + lists(refs)
+			}
+		}
+	}
+	return n
+}
+
+// leastText bounds a text that is null when empty (nullable).
+func leastText(s string) int {
+	if s == "" {
+		return len("null")
+	}
+	return len(s) + 2
+}
+
+func digits(n int64) int {
+	var buf [20]byte
+	return len(strconv.AppendInt(buf[:0], n, 10))
+}
+
+// catalogText is the catalogue's text: the apps of all[lo:hi] that fit catalogTextBudget, in
+// order, and how many were left out.
+func catalogText(all []*semantic.App, f *semantic.Folded, lo, hi int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Catálogo: %s.\n", ptbr.Count(hi-lo, "Aplicação", "Aplicações"))
+	if hi == lo {
+		b.WriteString("Você ainda não tem acesso a nenhuma Aplicação.\n")
+	}
+	left, lens := 0, newIDLengths(all)
+	for i := lo; i < hi; i++ {
+		entry, ok := catalogEntryText(all, f, lens, i, catalogTextBudget-b.Len())
 		if !ok {
 			left++
 			continue
@@ -152,7 +264,7 @@ func catalogReplyOf(all []*semantic.App, lo, hi int) mcpserver.Reply {
 			ptbr.Count(left, "Aplicação", "Aplicações"))
 	}
 	b.WriteString("\nO esquema completo de cada Aplicação vem de get_app; search_catalog com termos acha Indicadores e colunas.")
-	return mcpserver.Reply{Text: b.String(), Structured: view}
+	return b.String()
 }
 
 func describeApp(a *semantic.App) string {
@@ -173,44 +285,96 @@ func describeApp(a *semantic.App) string {
 	return fmt.Sprintf("[%d] %s (%s)", a.ID, a.Name, strings.Join(parts, "; "))
 }
 
-// catalogEntryText is the text of one app of the catalogue, or false when it would be longer
-// than room: a long line (hundreds of apps of the same name) is not built when even its
-// brackets could not fit.
-func catalogEntryText(a *semantic.App, av catalogAppView, room int) (string, bool) {
+// others lists the ids of the apps of list (indexes of all) other than a, as "[id]".
+func others(all []*semantic.App, list []int32, a *semantic.App) []string {
+	var ids []string
+	for _, o := range list {
+		if all[o] != a {
+			ids = append(ids, "["+strconv.FormatInt(all[o].ID, 10)+"]")
+		}
+	}
+	return ids
+}
+
+// idLengths memoizes, per list of the folded index, the length of its apps' ids written "[id]":
+// the apps of one name share their lists.
+type idLengths struct {
+	all             []*semantic.App
+	named, withInds map[int32]int
+}
+
+func newIDLengths(all []*semantic.App) *idLengths {
+	return &idLengths{all: all, named: map[int32]int{}, withInds: map[int32]int{}}
+}
+
+func (l *idLengths) of(memo map[int32]int, key int32, list []int32) int {
+	n, ok := memo[key]
+	if !ok {
+		for _, o := range list {
+			n += len("[]") + digits(l.all[o].ID)
+		}
+		memo[key] = n
+	}
+	return n
+}
+
+// catalogEntryText is the text of app i of all in the catalogue, or false when it would be
+// longer than room. Once the budget is spent most entries do not fit: a lower bound of the
+// entry's length, counted without building anything, turns them down first.
+func catalogEntryText(all []*semantic.App, f *semantic.Folded, lens *idLengths, i, room int) (string, bool) {
+	a := all[i]
+	same := f.AppsNamed(i)
+	self := 0 // the entries of a itself; copies of a share its name, so any list has at most these
+	for _, o := range same {
+		if all[o] == a {
+			self++
+		}
+	}
+	selfIDs := self * (len("[]") + digits(a.ID))
+	items := f.Items[f.ItemStart[i]:]
+	// "\n[id] name (Minha Mesa|mesa desk...)\n"; lists of ids are joined by ", " or " e ".
+	least := len("\n[] ()\n") + digits(a.ID) + len(a.Name) + len("Minha Mesa")
+	if a.Desk != nil {
+		least += len("mesa ") + len(*a.Desk) - len("Minha Mesa")
+	}
+	if a.Description != "" {
+		least += len("  \n") + len(a.Description)
+	}
+	if n := len(same) - self; n > 0 {
+		least += len("  Mesmo nome: .\n") + lens.of(lens.named, f.App[i], same) - selfIDs + 2*(n-1)
+	}
+	if len(a.Indicators) > 0 {
+		least += len("  Indicadores: .\n") + 2*(len(a.Indicators)-1)
+	}
+	for k, ind := range a.Indicators {
+		least += len(ind.Name)
+		with := f.AppsWithIndicator(items[k].Name)
+		if n := len(with) - self; n > 0 {
+			least += len(" (também em )") + lens.of(lens.withInds, items[k].Name, with) - selfIDs + 2*(n-1)
+		}
+	}
+	if least > room {
+		return "", false
+	}
 	var b strings.Builder
 	b.WriteString("\n" + describeApp(a) + "\n")
 	if a.Description != "" {
 		b.WriteString("  " + a.Description + "\n")
 	}
-	if len(av.SameName) > 0 {
-		if b.Len()+3*len(av.SameName) > room { // each "[id]" takes 3 bytes at least
+	if names := others(all, same, a); len(names) > 0 {
+		if b.Len()+3*len(names) > room {
 			return "", false
-		}
-		var names []string
-		for _, o := range av.SameName {
-			names = append(names, "["+strconv.FormatInt(o.ID, 10)+"]")
 		}
 		b.WriteString("  Mesmo nome: " + ptbr.List(names) + ".\n")
 	}
-	if len(av.Indicators) > 0 {
-		least := b.Len()
-		for _, iv := range av.Indicators {
-			least += len(iv.Name) + 3*len(iv.AlsoIn)
-		}
-		if least > room {
-			return "", false
-		}
+	if len(a.Indicators) > 0 {
 		var names []string
-		for _, iv := range av.Indicators {
-			n := iv.Name
-			if !iv.Valid {
+		for k, ind := range a.Indicators {
+			n := ind.Name
+			if ind.Problem != "" {
 				n += " (inválido)"
 			}
-			if len(iv.AlsoIn) > 0 {
-				var ids []string
-				for _, o := range iv.AlsoIn {
-					ids = append(ids, "["+strconv.FormatInt(o.ID, 10)+"]")
-				}
+			if ids := others(all, f.AppsWithIndicator(items[k].Name), a); len(ids) > 0 {
 				n += " (também em " + ptbr.List(ids) + ")"
 			}
 			names = append(names, n)

@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/lumo-caderninho/mcp/impl/mcpserver"
+	"github.com/lumo-caderninho/mcp/impl/semantic"
 )
 
 // addResources publishes the catalogue and each app's description as text resources; they carry the
@@ -34,7 +35,8 @@ func (s *Service) readCatalog(ctx context.Context, req *mcp.ReadResourceRequest)
 	if err != nil {
 		return nil, s.internal(ctx, req.Params.URI, err)
 	}
-	return textResource(req.Params.URI, catalogReply(apps, apps).Text), nil
+	// Only the text: the structured lists it never shows grow with the square of same-named apps.
+	return textResource(req.Params.URI, catalogText(apps, semantic.FoldedOf(apps), 0, len(apps))), nil
 }
 
 func (s *Service) readApp(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {

@@ -109,7 +109,7 @@ func NewServer(svc *Service, opts Options) (*mcp.Server, error) {
 	if svc.Limiter != nil {
 		b.Admit = svc.admit
 	}
-	for _, t := range svc.Tools() {
+	for _, t := range svc.tools(b.MaxResultBytes) {
 		if err := b.Add(srv, t); err != nil {
 			return nil, err
 		}
@@ -124,8 +124,13 @@ const instructions = "Lumo responde perguntas sobre os dados das Aplicações do
 
 var readOnly = mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(false), DestructiveHint: new(false)}
 
-// Tools is the explicit list of lumo tools this server answers.
-func (s *Service) Tools() []mcpserver.Tool {
+// Tools is the explicit list of lumo tools this server answers, with answers of at most
+// DefaultMaxResultBytes.
+func (s *Service) Tools() []mcpserver.Tool { return s.tools(DefaultMaxResultBytes) }
+
+// tools lists the tools for a binder that bounds answers to maxResult bytes: search_catalog
+// checks its catalogue against the bound before building it.
+func (s *Service) tools(maxResult int) []mcpserver.Tool {
 	return []mcpserver.Tool{
 		{
 			Name:  "search_catalog",
@@ -134,7 +139,9 @@ func (s *Service) Tools() []mcpserver.Tool {
 				"Use primeiro, para descobrir que Aplicações existem (id, mesa, cópias, publicação) e que ref usar em query. " +
 				"terms é uma lista de palavras, ou um texto só (um termo); casa sem diferença de acento ou caixa. appId limita a uma Aplicação.",
 			Annotations: readOnly,
-			Handler:     s.searchCatalog,
+			Handler: func(ctx context.Context, req *mcp.CallToolRequest, args json.RawMessage) (mcpserver.Reply, error) {
+				return s.searchCatalog(ctx, req, args, maxResult)
+			},
 		},
 		{
 			Name:  "get_app",
