@@ -299,41 +299,24 @@ func (im *importer) insertBatch(ctx context.Context, stmt *sql.Stmt, insert func
 	return err
 }
 
-// readRows is loadTable's reading side on SQLite: it fills batches taken from free with the
-// converted values of each row and, beside every text value, its folded copy, and queues them
-// on full, until the file ends, a problem in it (returned), or stop.
-func (im *importer) readRows(rows *workspace.Rows, t *pTable, width, batch int, free <-chan *loadBatch, full chan<- *loadBatch, stop <-chan struct{}) error {
+// readBatches is loadTable's reading side: it takes a batch from free, lets fill add each row
+// to it (b.n rows are already there), and queues it on full once it holds batch rows, until the
+// file ends, a problem in it (returned), or stop.
+func readBatches(rows *workspace.Rows, batch int, free <-chan *loadBatch, full chan<- *loadBatch, stop <-chan struct{}, fill func(b *loadBatch) error) error {
 	var b *loadBatch
 	for rows.Next() {
 		if b == nil {
 			select {
 			case b = <-free:
 				b.n = 0
+				b.text = b.text[:0]
 			case <-stop:
 				return nil
 			}
 		}
-		args := b.args[b.n*width : (b.n+1)*width]
 		b.lines[b.n] = rows.Line()
-		j := 0
-		for i, v := range rows.Values() {
-			c := t.cols[i]
-			if tm, ok := v.(time.Time); ok {
-				args[j] = storedTime(c.c.Type, tm, rows.Text(i))
-			} else {
-				args[j] = v
-			}
-			j++
-			if c.foldName != "" {
-				if s, ok := v.(string); ok {
-					f := fold.Fold(s)
-					args[j] = f
-					c.maxLen = max(c.maxLen, len(s), len(f))
-				} else {
-					args[j] = nil
-				}
-				j++
-			}
+		if err := fill(b); err != nil {
+			return err
 		}
 		b.n++
 		if b.n == batch {
@@ -357,26 +340,44 @@ func (im *importer) readRows(rows *workspace.Rows, t *pTable, width, batch int, 
 	return nil
 }
 
-// readCopyRows is readRows on PostgreSQL: each row goes into the batch as a line of COPY text,
-// values (and, beside every text, its folded copy) separated by tabs, NULL as \N.
-func (im *importer) readCopyRows(rows *workspace.Rows, t *pTable, batch int, free <-chan *loadBatch, full chan<- *loadBatch, stop <-chan struct{}) error {
-	folds := make([]foldCache, len(t.cols))
-	var b *loadBatch
-	for rows.Next() {
-		if b == nil {
-			select {
-			case b = <-free:
-				b.n = 0
-				b.text = b.text[:0]
-			case <-stop:
-				return nil
+// readRows is readBatches on SQLite: the converted values of each row and, beside every text
+// value, its folded copy, one row after the other in b.args.
+func (im *importer) readRows(rows *workspace.Rows, t *pTable, width, batch int, free <-chan *loadBatch, full chan<- *loadBatch, stop <-chan struct{}) error {
+	return readBatches(rows, batch, free, full, stop, func(b *loadBatch) error {
+		args := b.args[b.n*width : (b.n+1)*width]
+		j := 0
+		for i, v := range rows.Values() {
+			c := t.cols[i]
+			if tm, ok := v.(time.Time); ok {
+				args[j] = storedTime(c.c.Type, tm, rows.Text(i))
+			} else {
+				args[j] = v
+			}
+			j++
+			if c.foldName != "" {
+				if s, ok := v.(string); ok {
+					f := fold.Fold(s)
+					args[j] = f
+					c.maxLen = max(c.maxLen, len(s), len(f))
+				} else {
+					args[j] = nil
+				}
+				j++
 			}
 		}
+		return nil
+	})
+}
+
+// readCopyRows is readBatches on PostgreSQL: each row goes into the batch as a line of COPY
+// text, values (and, beside every text, its folded copy) separated by tabs, NULL as \N.
+func (im *importer) readCopyRows(rows *workspace.Rows, t *pTable, batch int, free <-chan *loadBatch, full chan<- *loadBatch, stop <-chan struct{}) error {
+	folds := make([]foldCache, len(t.cols))
+	return readBatches(rows, batch, free, full, stop, func(b *loadBatch) error {
 		buf := b.text
 		if b.n > 0 {
 			buf = append(buf, '\n')
 		}
-		b.lines[b.n] = rows.Line()
 		for i, v := range rows.Values() {
 			c := t.cols[i]
 			if i > 0 {
@@ -412,26 +413,8 @@ func (im *importer) readCopyRows(rows *workspace.Rows, t *pTable, batch int, fre
 			}
 		}
 		b.text = buf
-		b.n++
-		if b.n == batch {
-			select {
-			case full <- b:
-				b = nil
-			case <-stop:
-				return nil
-			}
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return err // the rows read since the last full batch are never written
-	}
-	if b != nil && b.n > 0 {
-		select {
-		case full <- b:
-		case <-stop:
-		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // foldCache remembers the folded copies of a column's first values: most text columns repeat
