@@ -8,14 +8,10 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
-	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"os"
@@ -26,6 +22,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/lumo-caderninho/mcp/impl/mcphttp"
 )
 
 func main() {
@@ -173,7 +171,7 @@ func loadLumo(bin, dataHome string, clients int, d time.Duration, limits []strin
 		return nil, err
 	}
 	defer s.stop()
-	c, err := connect(s.url, "")
+	c, err := mcphttp.Connect(s.url, "", "mcp-load")
 	if err != nil {
 		return nil, err
 	}
@@ -182,7 +180,7 @@ func loadLumo(bin, dataHome string, clients int, d time.Duration, limits []strin
 			ID int64 `json:"id"`
 		} `json:"apps"`
 	}
-	if err := c.structured("search_catalog", map[string]any{}, &cat); err != nil || len(cat.Apps) == 0 {
+	if err := c.Structured("search_catalog", map[string]any{}, &cat); err != nil || len(cat.Apps) == 0 {
 		return nil, fmt.Errorf("reading the catalogue: %v", err)
 	}
 	app := cat.Apps[0].ID
@@ -250,26 +248,26 @@ func hammer(s *server, clients int, d time.Duration, mix []call, token string) *
 			var lat []time.Duration
 			byTool := map[string][]time.Duration{}
 			local := report{errors: map[string]int{}}
-			c, err := connect(s.url, token)
+			c, err := mcphttp.Connect(s.url, token, "mcp-load")
 			if err != nil {
 				local.errors["connect: "+err.Error()]++
 			}
 			for c != nil && time.Now().Before(deadline) {
 				m := mix[int(seq.Add(1))%len(mix)]
 				t0 := time.Now()
-				out := c.call(m.tool, m.args)
+				out := c.Call(m.tool, m.args)
 				lat = append(lat, time.Since(t0))
 				byTool[m.tool] = append(byTool[m.tool], time.Since(t0))
 				local.calls++
 				switch {
-				case out.status == http.StatusTooManyRequests:
+				case out.Status == http.StatusTooManyRequests:
 					local.limited++
-					if out.retryAfter == "" {
+					if out.RetryAfter == "" {
 						local.noRetry++
 					}
-				case out.kind != "":
-					local.errors[m.tool+": "+out.kind]++
-					if strings.HasPrefix(out.kind, "tool error") {
+				case out.Kind != "":
+					local.errors[m.tool+": "+out.Kind]++
+					if strings.HasPrefix(out.Kind, "tool error") {
 						local.toolErrors++
 					}
 				default:
@@ -349,143 +347,3 @@ func (r *report) checkBudget(perUser int) string {
 	return ""
 }
 
-// client is a minimal Streamable HTTP MCP client: it sees every HTTP status, which is the point.
-type client struct {
-	url, token, session string
-	http                *http.Client
-	id                  atomic.Int64
-}
-
-func connect(url, token string) (*client, error) {
-	c := &client{url: url, token: token, http: &http.Client{Timeout: 60 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 4}}}
-	out := c.rpc("initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{},
-		"clientInfo": map[string]any{"name": "mcp-load", "version": "1"}}, true)
-	if out.kind != "" {
-		return nil, errors.New(out.kind)
-	}
-	if out := c.rpc("notifications/initialized", map[string]any{}, false); out.kind != "" {
-		return nil, errors.New(out.kind)
-	}
-	return c, nil
-}
-
-type outcome struct {
-	status     int
-	retryAfter string
-	kind       string // "" = a successful result
-	result     json.RawMessage
-}
-
-func (c *client) call(tool string, args map[string]any) outcome {
-	out := c.rpc("tools/call", map[string]any{"name": tool, "arguments": args}, true)
-	if out.kind != "" {
-		return out
-	}
-	var res struct {
-		IsError           bool `json:"isError"`
-		StructuredContent struct {
-			Error struct {
-				Code string `json:"code"`
-			} `json:"error"`
-		} `json:"structuredContent"`
-	}
-	if err := json.Unmarshal(out.result, &res); err != nil {
-		out.kind = "undecodable result"
-	} else if res.IsError {
-		out.kind = "tool error " + res.StructuredContent.Error.Code
-	}
-	return out
-}
-
-func (c *client) structured(tool string, args map[string]any, v any) error {
-	out := c.call(tool, args)
-	if out.kind != "" {
-		return errors.New(out.kind)
-	}
-	var res struct {
-		StructuredContent json.RawMessage `json:"structuredContent"`
-	}
-	if err := json.Unmarshal(out.result, &res); err != nil {
-		return err
-	}
-	return json.Unmarshal(res.StructuredContent, v)
-}
-
-func (c *client) rpc(method string, params any, request bool) outcome {
-	msg := map[string]any{"jsonrpc": "2.0", "method": method, "params": params}
-	id := c.id.Add(1)
-	if request {
-		msg["id"] = id
-	}
-	body, _ := json.Marshal(msg)
-	req, _ := http.NewRequestWithContext(context.Background(), http.MethodPost, c.url, bytes.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	if c.token != "" {
-		req.Header.Set("Authorization", "Bearer "+c.token)
-	}
-	if c.session != "" {
-		req.Header.Set("Mcp-Session-Id", c.session)
-		req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
-	}
-	resp, err := c.http.Do(req)
-	if err != nil {
-		return outcome{kind: "transport: " + err.Error()}
-	}
-	defer resp.Body.Close()
-	out := outcome{status: resp.StatusCode, retryAfter: resp.Header.Get("Retry-After")}
-	if sid := resp.Header.Get("Mcp-Session-Id"); sid != "" {
-		c.session = sid
-	}
-	if resp.StatusCode == http.StatusTooManyRequests {
-		io.Copy(io.Discard, resp.Body)
-		return out
-	}
-	if !request {
-		io.Copy(io.Discard, resp.Body)
-		if resp.StatusCode/100 != 2 {
-			out.kind = fmt.Sprintf("HTTP %d", resp.StatusCode)
-		}
-		return out
-	}
-	if resp.StatusCode != http.StatusOK {
-		io.Copy(io.Discard, resp.Body)
-		out.kind = fmt.Sprintf("HTTP %d", resp.StatusCode)
-		return out
-	}
-	var payload []byte
-	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
-		sc := bufio.NewScanner(resp.Body)
-		sc.Buffer(make([]byte, 1<<20), 64<<20)
-		for sc.Scan() {
-			if line, ok := strings.CutPrefix(sc.Text(), "data:"); ok {
-				var probe struct {
-					ID json.RawMessage `json:"id"`
-				}
-				if json.Unmarshal([]byte(line), &probe) == nil && string(probe.ID) == fmt.Sprint(id) {
-					payload = []byte(line)
-					break
-				}
-			}
-		}
-	} else {
-		payload, _ = io.ReadAll(resp.Body)
-	}
-	var rpc struct {
-		Result json.RawMessage `json:"result"`
-		Error  *struct {
-			Code    int    `json:"code"`
-			Message string `json:"message"`
-		} `json:"error"`
-	}
-	if err := json.Unmarshal(payload, &rpc); err != nil {
-		out.kind = "no JSON-RPC response"
-		return out
-	}
-	if rpc.Error != nil {
-		out.kind = fmt.Sprintf("JSON-RPC error %d", rpc.Error.Code)
-		return out
-	}
-	out.result = rpc.Result
-	return out
-}

@@ -26,6 +26,7 @@ const FloorEnv = "LUMO_BENCH_FLOOR_ADDR"
 type FloorReport struct {
 	Call       Timing     `json:"trivial_call"`
 	Load       LoadReport `json:"http_load"`
+	RawLoad    LoadReport `json:"http_load_raw_client"`
 	CPUPerCall float64    `json:"server_cpu_ms_per_call"`
 }
 
@@ -88,16 +89,7 @@ func runFloor(ctx context.Context, c Config) (*FloorReport, error) {
 		}
 	}
 	r.Call = timing(d)
-	cpu0 := cpuSeconds(srv.cmd.Process.Pid)
-	r.Load, err = load(ctx, c.Clients, c.LoadDuration, func(ctx context.Context) (func() error, func(), error) {
-		s, err := srv.connect(ctx)
-		if err != nil {
-			return nil, nil, err
-		}
-		return func() error { _, err := call(ctx, s, "echo", map[string]any{}); return err }, func() { s.Close() }, nil
-	})
-	if r.Load.Calls > 0 {
-		r.CPUPerCall = (cpuSeconds(srv.cmd.Process.Pid) - cpu0) * 1000 / float64(r.Load.Calls)
-	}
+	r.Load, r.RawLoad, err = srv.loads(ctx, c, "echo", map[string]any{})
+	r.CPUPerCall = r.Load.ServerCPUPerCall
 	return r, err
 }

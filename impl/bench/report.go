@@ -31,6 +31,7 @@ type EngineReport struct {
 	SearchNoMatch Timing     `json:"search_values_no_match"`
 	SearchCatalog Timing     `json:"search_catalog"`
 	Load          LoadReport `json:"http_load"`
+	RawLoad       LoadReport `json:"http_load_raw_client"` // the same load from mcphttp clients
 	ServerMemory  Memory     `json:"server_memory"`
 	// CatalogServerMemory is the search_catalog server's (a user seeing CatalogApps apps).
 	CatalogServerMemory Memory      `json:"catalog_server_memory"`
@@ -114,6 +115,8 @@ func (r *Report) Markdown(w io.Writer) {
 		fmt.Fprintf(w, "| MCP ping p50 | %.3f ms |\n", e.Small.Ping.P50)
 		fmt.Fprintf(w, "| small tool calls/s over HTTP, %d clients | **%.0f** |\n", e.Load.Clients, e.Load.CallsPerSecond)
 		fmt.Fprintf(w, "| server CPU per call under that load | %.3f ms |\n", e.Load.ServerCPUPerCall)
+		fmt.Fprintf(w, "| the same with a raw JSON-RPC client (less client CPU on the shared cores): calls/s; server CPU per call | %.0f; %.3f ms |\n",
+			e.RawLoad.CallsPerSecond, e.RawLoad.ServerCPUPerCall)
 		fmt.Fprintf(w, "| search_values search mode p50 / p99 | %.1f / %.1f ms |\n", e.SearchValues.P50, e.SearchValues.P99)
 		fmt.Fprintf(w, "| the same, a word no value contains, p50 / p99 | %.1f / %.1f ms |\n", e.SearchNoMatch.P50, e.SearchNoMatch.P99)
 		if r.CatalogApps > 0 {
@@ -132,7 +135,8 @@ func (r *Report) Markdown(w io.Writer) {
 	}
 	if f := r.Floor; f != nil {
 		fmt.Fprintf(w, "go-sdk floor (a tool answering a constant, same transport and client): call p50 / p99 %.3f / %.3f ms; "+
-			"**%.0f calls/s** with %d clients; server CPU %.3f ms per call\n\n", f.Call.P50, f.Call.P99, f.Load.CallsPerSecond, f.Load.Clients, f.CPUPerCall)
+			"**%.0f calls/s** with %d clients; server CPU %.3f ms per call; with the raw JSON-RPC client %.0f calls/s\n\n",
+			f.Call.P50, f.Call.P99, f.Load.CallsPerSecond, f.Load.Clients, f.CPUPerCall, f.RawLoad.CallsPerSecond)
 	}
 	fmt.Fprintln(w, "Hand-written SQL of each query (as run on the last engine):")
 	fmt.Fprintln(w)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/lumo-caderninho/mcp/impl/mcphttp"
 	"github.com/lumo-caderninho/mcp/impl/semantic"
 	"github.com/lumo-caderninho/mcp/impl/store"
 )
@@ -169,20 +170,9 @@ func runEngine(ctx context.Context, c Config, engine string) (*EngineReport, err
 		return nil, err
 	}
 
-	c.logf("%s: %d clients for %v", engine, c.Clients, c.LoadDuration)
-	cpu0 := cpuSeconds(srv.cmd.Process.Pid)
-	e.Load, err = load(ctx, c.Clients, c.LoadDuration, func(ctx context.Context) (func() error, func(), error) {
-		s, err := srv.connect(ctx)
-		if err != nil {
-			return nil, nil, err
-		}
-		return func() error { _, err := call(ctx, s, "query", small); return err }, func() { s.Close() }, nil
-	})
-	if err != nil {
+	c.logf("%s: %d clients for %v, go-sdk client then raw JSON-RPC client", engine, c.Clients, c.LoadDuration)
+	if e.Load, e.RawLoad, err = srv.loads(ctx, c, "query", small); err != nil {
 		return nil, err
-	}
-	if e.Load.Calls > 0 {
-		e.Load.ServerCPUPerCall = (cpuSeconds(srv.cmd.Process.Pid) - cpu0) * 1000 / float64(e.Load.Calls)
 	}
 	e.ServerMemory = memoryOf(srv.cmd.Process.Pid)
 	cs.Close()
@@ -297,6 +287,43 @@ func rawRows(ctx context.Context, db *sql.DB, query string, args []any) (int, er
 		n++
 	}
 	return n, rows.Err()
+}
+
+// loads measures the server under c.Clients concurrent sessions calling tool with args for
+// c.LoadDuration, twice: with the go-sdk client, then with the raw JSON-RPC client (mcphttp), which
+// leaves more of the shared cores to the server. Each report has the server's CPU per call.
+func (s *server) loads(ctx context.Context, c Config, tool string, args map[string]any) (sdk, raw LoadReport, err error) {
+	measure := func(open func(context.Context) (func() error, func(), error)) (LoadReport, error) {
+		cpu0 := cpuSeconds(s.cmd.Process.Pid)
+		r, err := load(ctx, c.Clients, c.LoadDuration, open)
+		if r.Calls > 0 {
+			r.ServerCPUPerCall = (cpuSeconds(s.cmd.Process.Pid) - cpu0) * 1000 / float64(r.Calls)
+		}
+		return r, err
+	}
+	sdk, err = measure(func(ctx context.Context) (func() error, func(), error) {
+		cs, err := s.connect(ctx)
+		if err != nil {
+			return nil, nil, err
+		}
+		return func() error { _, err := call(ctx, cs, tool, args); return err }, func() { cs.Close() }, nil
+	})
+	if err != nil {
+		return sdk, raw, err
+	}
+	raw, err = measure(func(context.Context) (func() error, func(), error) {
+		rc, err := mcphttp.Connect(s.url+"/mcp", "", "lumo-bench")
+		if err != nil {
+			return nil, nil, err
+		}
+		return func() error {
+			if out := rc.Call(tool, args); out.Kind != "" {
+				return fmt.Errorf("%s: %s", tool, out.Kind)
+			}
+			return nil
+		}, func() {}, nil
+	})
+	return sdk, raw, err
 }
 
 // load runs clients concurrent sessions, each calling as fast as it can for d.
