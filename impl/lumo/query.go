@@ -15,6 +15,7 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/ptbr"
 	"github.com/lumo-caderninho/mcp/impl/query"
 	"github.com/lumo-caderninho/mcp/impl/semantic"
+	"github.com/lumo-caderninho/mcp/impl/values"
 )
 
 // DefaultQueryTimeout bounds one query's statements.
@@ -118,12 +119,37 @@ func (s *Service) execQuery(ctx context.Context, app *semantic.App, in *lumoapi.
 	if err != nil {
 		return nil, nil, nil, queryError(err)
 	}
-	st := query.Build(q, plan, s.DB.Dialect())
+	walk, err := s.distinctWalks(ctx, q, plan)
+	if err != nil {
+		return nil, nil, nil, s.runError(ctx, err, timeout)
+	}
+	st := query.Build(q, plan, s.DB.Dialect(), walk)
 	res, err := query.Execute(ctx, s.DB, q, plan, st)
 	if err != nil {
 		return nil, nil, nil, s.runError(ctx, err, timeout)
 	}
 	return q, plan, res, nil
+}
+
+// distinctWalks picks the count_distinct summaries Build counts by a loose index walk: those the
+// walk can count (query.WalkColumns) whose values repeat enough, by the same statistics and rule
+// as search_values. Other queries read no statistics.
+func (s *Service) distinctWalks(ctx context.Context, q *query.Query, plan *query.Plan) (map[*semantic.Column]bool, error) {
+	cols := query.WalkColumns(q, plan, s.DB.Dialect())
+	if len(cols) == 0 {
+		return nil, nil
+	}
+	loose, err := values.Reader{DB: s.DB.SQL(), Dialect: s.DB.Dialect()}.WalkLoose(ctx, cols)
+	if err != nil {
+		return nil, err
+	}
+	walk := map[*semantic.Column]bool{}
+	for i, c := range cols {
+		if loose[i] {
+			walk[c] = true
+		}
+	}
+	return walk, nil
 }
 
 func queryError(err error) error {

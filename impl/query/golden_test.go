@@ -68,6 +68,22 @@ func TestGoldenSQL(t *testing.T) {
 			Fields:  []Item{{Ref: "Lojas.UF"}, {Ref: "Vendas.Cliente", Agg: "count_distinct"}, {Ref: "Vendas.Valor da venda", Agg: "sum"}},
 			Filters: []Filter{{Item: Item{Ref: "Vendas.Cliente", Agg: "count_distinct"}, Op: ">", Value: 2.0}, {Item: Item{Ref: "Vendas.Canal"}, Op: "=", Value: "Site"}},
 		},
+		// walk_: every count_distinct column is offered to the loose walk; only the first qualifies
+		// (the filter, the HAVING and the joined table's column keep the DISTINCT count).
+		"walk_distinct_by_joined_group": {
+			Fields: []Item{{Ref: "Lojas.UF"}, {Ref: "Vendas.Cliente", Agg: "count_distinct"}},
+		},
+		"walk_distinct_filtered": {
+			Fields:  []Item{{Ref: "Lojas.UF"}, {Ref: "Vendas.Cliente", Agg: "count_distinct"}},
+			Filters: []Filter{{Item: Item{Ref: "Vendas.Canal"}, Op: "=", Value: "Site"}},
+		},
+		"walk_distinct_having": {
+			Fields:  []Item{{Ref: "Lojas.UF"}, {Ref: "Vendas.Cliente", Agg: "count_distinct"}},
+			Filters: []Filter{{Item: Item{Ref: "Vendas.Cliente", Agg: "count_distinct"}, Op: ">", Value: 2.0}},
+		},
+		"walk_distinct_joined_column": {
+			Fields: []Item{{Ref: "Vendas.Canal"}, {Ref: "Lojas.Loja", Agg: "count_distinct"}},
+		},
 		"multi_fact_expression": {
 			Fields:  []Item{{Ref: "Lojas.UF"}, {Ref: "Margem %"}, {Ref: "Metas.Meta", Agg: "sum"}},
 			Filters: []Filter{{Item: Item{Ref: "Metas.Mês"}, Op: ">=", Value: "2026-01-01"}},
@@ -82,8 +98,22 @@ func TestGoldenSQL(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
+		var walk map[*semantic.Column]bool
+		if strings.HasPrefix(name, "walk_") {
+			walk = map[*semantic.Column]bool{}
+			for _, m := range q.Measures {
+				walk[m.Col] = true
+			}
+			want := name == "walk_distinct_by_joined_group"
+			if got := WalkColumns(q, plan, sqldialect.Postgres{}); (len(got) == 1) != want {
+				t.Errorf("%s: WalkColumns = %v, want the walk: %v", name, got, want)
+			}
+			if got := WalkColumns(q, plan, sqldialect.SQLite{}); len(got) != 0 {
+				t.Errorf("%s: WalkColumns on SQLite = %v", name, got)
+			}
+		}
 		for _, d := range []sqldialect.Dialect{sqldialect.SQLite{}, sqldialect.Postgres{}} {
-			st := Build(q, plan, d)
+			st := Build(q, plan, d, walk)
 			got := fmt.Sprintf("%s\n-- args: %v\n", strings.ReplaceAll(st.SQL, "), ", "),\n  "), st.Args)
 			file := filepath.Join("testdata", "golden", name+"."+d.Name()+".sql")
 			if *update {

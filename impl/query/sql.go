@@ -22,6 +22,7 @@ type Statement struct {
 type builder struct {
 	d    sqldialect.Dialect
 	args []any
+	walk map[*semantic.Column]bool
 }
 
 func (b *builder) arg(v any) string {
@@ -34,9 +35,10 @@ func (b *builder) ident(s string) string { return b.d.QuoteIdent(s) }
 func itoa(i int) string { return strconv.Itoa(i) }
 
 // Build compiles the planned query into one statement: grouped rows, HAVING, ORDER BY and LIMIT, the
-// total row count (capped) and the summary are all computed by the database.
-func Build(q *Query, plan *Plan, d sqldialect.Dialect) *Statement {
-	b := &builder{d: d}
+// total row count (capped) and the summary are all computed by the database. walk holds the
+// columns of WalkColumns whose statistics favour the loose index walk (nil: none).
+func Build(q *Query, plan *Plan, d sqldialect.Dialect, walk map[*semantic.Column]bool) *Statement {
+	b := &builder{d: d, walk: walk}
 	var groups []*OutCol
 	for _, c := range q.Out {
 		if c.Group != nil {
@@ -242,6 +244,9 @@ func (b *builder) summary(m *Measure, q *Query, plan *Plan, groups []*OutCol) st
 		}
 		where = append(where, "EXISTS (SELECT 1 FROM f WHERE "+strings.Join(eq, " AND ")+")")
 	}
+	if b.walk[m.Col] && walkable(q, blk, m, b.d) {
+		return b.looseCount(m.Col)
+	}
 	col := b.column(blk, m.Col)
 	if b.d.Name() == sqldialect.PostgresName {
 		// PostgreSQL always sorts for COUNT(DISTINCT); SELECT DISTINCT lets the planner hash
@@ -255,6 +260,44 @@ func (b *builder) summary(m *Measure, q *Query, plan *Plan, groups []*OutCol) st
 		sql += " WHERE " + strings.Join(where, " AND ")
 	}
 	return sql + ")"
+}
+
+// WalkColumns lists the columns whose count_distinct summary Build can count by a loose walk of
+// their (folded copy NULLS FIRST, value) index on PostgreSQL; the caller keeps those whose
+// statistics say the walk is cheaper (see values.Reader.WalkLoose) and passes them to Build.
+func WalkColumns(q *Query, plan *Plan, d sqldialect.Dialect) []*semantic.Column {
+	var cols []*semantic.Column
+	seen := map[*semantic.Column]bool{}
+	for _, blk := range plan.Blocks {
+		for _, m := range blk.Measures {
+			if walkable(q, blk, m, d) && !seen[m.Col] {
+				seen[m.Col] = true
+				cols = append(cols, m.Col)
+			}
+		}
+	}
+	return cols
+}
+
+// walkable: the walk reads every row of the column's table, so it counts the summary only when
+// that is what the DISTINCT count reads: no filter, no HAVING, and the column on the block's base
+// table (a column of a joined table counts only the values some base row reaches).
+func walkable(q *Query, blk *Block, m *Measure, d sqldialect.Dialect) bool {
+	return d.Name() == sqldialect.PostgresName && m.Agg == "count_distinct" && len(blk.Where) == 0 &&
+		len(q.Having) == 0 && m.Col.Type == semantic.TypeString && m.Col.FoldSQLName != "" &&
+		m.Col.Table == blk.Base
+}
+
+// looseCount counts the distinct non-NULL values of c by a loose walk of its (folded copy NULLS
+// FIRST, value) index: one descent per distinct pair instead of reading every row. The folded
+// copy is a function of the value, NULL exactly when the value is, so the pairs past the NULL
+// ones are the distinct values, the empty text and values that fold alike included. PostgreSQL only.
+func (b *builder) looseCount(c *semantic.Column) string {
+	f, v, t := b.ident(c.FoldSQLName), b.ident(c.SQLName), b.ident(c.Table.SQLName)
+	order := " ORDER BY " + f + " NULLS FIRST, " + v + " LIMIT 1"
+	return "(WITH RECURSIVE d (f, v) AS ((SELECT " + f + ", " + v + " FROM " + t + " WHERE " + f + " IS NOT NULL" + order +
+		") UNION ALL SELECT n.f, n.v FROM d CROSS JOIN LATERAL (SELECT " + f + " AS f, " + v + " AS v FROM " + t +
+		" WHERE (" + f + ", " + v + ") > (d.f, d.v)" + order + ") n) SELECT COUNT(v) FROM d)"
 }
 
 // block is one aggregation: groups g0.., the partials of its measures, NULL for the other blocks'.

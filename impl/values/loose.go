@@ -23,16 +23,17 @@ const looseMinRepeats = 32
 
 // walksLoose reports whether Matches should read c with the loose walk (see looseMinRepeats).
 func (r Reader) walksLoose(ctx context.Context, c *semantic.Column) (bool, error) {
-	loose, err := r.walkLoose(ctx, []*semantic.Column{c})
+	loose, err := r.WalkLoose(ctx, []*semantic.Column{c})
 	if err != nil {
 		return false, err
 	}
 	return loose[0], nil
 }
 
-// walkLoose tells for each text column of cols whether to read it with the loose walk, from one
-// read of the statistics for all of them.
-func (r Reader) walkLoose(ctx context.Context, cols []*semantic.Column) ([]bool, error) {
+// WalkLoose tells for each text column of cols whether to read it with the loose walk, from one
+// read of the statistics for all of them. The query package's count_distinct summary walks the
+// same index by the same rule.
+func (r Reader) WalkLoose(ctx context.Context, cols []*semantic.Column) ([]bool, error) {
 	var stats map[int]pairStats
 	var err error
 	if r.Dialect.Name() == sqldialect.PostgresName {

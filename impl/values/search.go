@@ -46,9 +46,9 @@ func (r Reader) Search(ctx context.Context, cols []*semantic.Column, words []str
 		err    error
 	}
 	results := make([]outcome, len(cols))
-	// One read of the statistics chooses how to read every column (see walkLoose). If it fails
+	// One read of the statistics chooses how to read every column (see WalkLoose). If it fails
 	// because the budget ran out, the workers below skip every column.
-	loose, err := r.walkLoose(bctx, cols)
+	loose, err := r.WalkLoose(bctx, cols)
 	if err != nil && bctx.Err() == nil {
 		return SearchResult{}, err
 	}
