@@ -346,4 +346,3 @@ func (r *report) checkBudget(perUser int) string {
 	}
 	return ""
 }
-
