@@ -44,6 +44,19 @@ func TestGateBoundsConcurrentCalls(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// gaveUp counts tools/call requests that ended with their context cancelled: the server learns
+	// of a client's give-up asynchronously (notifications/cancelled), and until it does the call
+	// still waits for the gate and may take a slot freed meanwhile.
+	var gaveUp atomic.Int32
+	srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			res, err := next(ctx, method, req)
+			if method == "tools/call" && ctx.Err() != nil {
+				gaveUp.Add(1)
+			}
+			return res, err
+		}
+	})
 	ctx := context.Background()
 	connect := func() *mcp.ClientSession {
 		ct, st := mcp.NewInMemoryTransports()
@@ -84,6 +97,12 @@ func TestGateBoundsConcurrentCalls(t *testing.T) {
 	defer cancel()
 	if _, err := connect().CallTool(waitCtx, &mcp.CallToolParams{Name: "slow", Arguments: map[string]any{}}); err == nil {
 		t.Error("a call waiting for the gate returned without error after its context ended")
+	}
+	for gaveUp.Load() == 0 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	if gaveUp.Load() == 0 {
+		t.Fatal("the server never saw the waiting call give up")
 	}
 	close(release)
 	wg.Wait()
