@@ -207,12 +207,7 @@ func catalogLeastBytes(all []*semantic.App, f *semantic.Folded, lo, hi, maxBytes
 			n += len("null")
 		}
 		same := f.AppsNamed(i)
-		self := 0 // the entries of a itself, skipped by sameName and alsoIn
-		for _, o := range same {
-			if all[o] == a {
-				self++
-			}
-		}
+		self := selfEntries(all, same, a) // skipped by sameName and alsoIn
 		n += lists(len(same) - self)
 		items := f.Items[f.ItemStart[i]:]
 		for k, ind := range a.Indicators {
@@ -224,6 +219,17 @@ func catalogLeastBytes(all []*semantic.App, f *semantic.Folded, lo, hi, maxBytes
 			if refs := len(f.AppsWithIndicator(items[k].Name)) - self; refs > 0 {
 				n += leastAlsoIn + lists(refs)
 			}
+		}
+	}
+	return n
+}
+
+// selfEntries counts the entries of list (indexes of all) that are a itself.
+func selfEntries(all []*semantic.App, list []int32, a *semantic.App) int {
+	n := 0
+	for _, o := range list {
+		if all[o] == a {
+			n++
 		}
 	}
 	return n
@@ -324,12 +330,7 @@ func (l *idLengths) of(memo map[int32]int, key int32, list []int32) int {
 func catalogEntryText(all []*semantic.App, f *semantic.Folded, lens *idLengths, i, room int) (string, bool) {
 	a := all[i]
 	same := f.AppsNamed(i)
-	self := 0 // the entries of a itself; copies of a share its name, so any list has at most these
-	for _, o := range same {
-		if all[o] == a {
-			self++
-		}
-	}
+	self := selfEntries(all, same, a) // copies of a share its name, so any list has at most these
 	selfIDs := self * (len("[]") + digits(a.ID))
 	items := f.Items[f.ItemStart[i]:]
 	// "\n[id] name (Minha Mesa|mesa desk...)\n"; lists of ids are joined by ", " or " e ".

@@ -62,8 +62,9 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 	var err error
 	if IsPostgres(dsn) {
 		db.dialect = sqldialect.Postgres{}
-		db.sql, err = sql.Open("postgres", customPlans(dsn))
-		db.watch = newGenWatch(customPlans(dsn), o.log)
+		pgDSN := customPlans(dsn)
+		db.sql, err = sql.Open("postgres", pgDSN)
+		db.watch = newGenWatch(pgDSN, o.log)
 	} else {
 		if dir := filepath.Dir(strings.TrimPrefix(strings.SplitN(dsn, "?", 2)[0], "file:")); dsn != ":memory:" {
 			if st, statErr := os.Stat(dir); statErr != nil || !st.IsDir() {
