@@ -91,7 +91,12 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	// caderninho sends the client no requests (no sampling, elicitation or roots) and keeps an
 	// import request's state in the database, so no call needs the session: safe without one.
 	stateless := fs.Bool("stateless", false, "HTTP sem sessão (cada POST se basta): qualquer réplica atende qualquer chamada")
+	var conns httpserve.Limits
+	conns.RegisterFlags(fs)
 	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if err := conns.Check(); err != nil {
 		return err
 	}
 	if *retention < 0 {
@@ -119,13 +124,14 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	return serveHTTP(ctx, svc, ln, httpOptions{validate: *validate, stateless: *stateless}, log)
+	return serveHTTP(ctx, svc, ln, httpOptions{validate: *validate, stateless: *stateless, conns: conns}, log)
 }
 
 // httpOptions are serve's HTTP settings.
 type httpOptions struct {
 	validate  bool
 	stateless bool // go-sdk stateless mode: no Mcp-Session-Id, any replica answers any POST
+	conns     httpserve.Limits
 }
 
 // serveHTTP answers Streamable HTTP at /mcp on ln for the assistants of the installation: every
@@ -157,8 +163,12 @@ func serveHTTP(ctx context.Context, svc *caderninho.Service, ln net.Listener, op
 	// One JSON body per answer, as lumo (no tool sends notifications while it runs).
 	mux.Handle("/mcp", verify(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
 		&mcp.StreamableHTTPOptions{Logger: log, Stateless: opts.stateless, JSONResponse: true})))
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		fmt.Fprintln(w, "ok")
+	})
 	log.Info("serving MCP over HTTP", "url", "http://"+ln.Addr().String()+"/mcp")
-	return httpserve.Serve(ctx, ln, mux, httpserve.DefaultGrace, log)
+	return httpserve.Serve(ctx, ln, mux, httpserve.DefaultGrace, opts.conns, log)
 }
 
 func call(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger) error {

@@ -75,7 +75,11 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	fs.IntVar(&ops.maxConcurrent, "max-concurrent", 0, "chamadas de ferramenta atendidas ao mesmo tempo; as outras esperam a vez (0 = uma por núcleo no SQLite, quatro por núcleo no PostgreSQL)")
 	fs.BoolVar(&ops.stateless, "stateless", false, "HTTP sem sessão (cada POST se basta): qualquer réplica atende qualquer chamada")
 	fs.DurationVar(&ops.shutdownTimeout, "shutdown-timeout", httpserve.DefaultGrace, "no SIGTERM, espera as chamadas em andamento até este tempo")
+	ops.conns.RegisterFlags(fs)
 	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if err := ops.conns.Check(); err != nil {
 		return err
 	}
 	if *publicURL != "" {
@@ -124,7 +128,7 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	return serveHTTP(ctx, h, *addr, *login, ops.shutdownTimeout, log)
+	return serveHTTP(ctx, h, *addr, *login, ops, log)
 }
 
 // httpHandler is the HTTP server: /mcp behind bearer auth (or fixed to login) and the rate
@@ -138,6 +142,7 @@ type serveOps struct {
 	maxConcurrent   int // 0: lumo.DefaultMaxConcurrent()
 	stateless       bool
 	shutdownTimeout time.Duration
+	conns           httpserve.Limits
 	metrics         *telemetry.Metrics // nil: no /metrics
 }
 
@@ -206,15 +211,15 @@ func httpHandlerWith(ctx context.Context, svc *lumo.Service, limiter *ratelimit.
 }
 
 // serveHTTP serves h on addr until ctx ends (SIGTERM, SIGINT); then it stops accepting
-// connections, lets in-flight requests finish for up to grace, and cuts the rest. The caller
+// connections, lets in-flight requests finish for up to ops.shutdownTimeout, and cuts the rest. The caller
 // closes the pool after it returns.
-func serveHTTP(ctx context.Context, h http.Handler, addr, login string, grace time.Duration, log *slog.Logger) error {
+func serveHTTP(ctx context.Context, h http.Handler, addr, login string, ops serveOps, log *slog.Logger) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
 	log.Info("serving MCP over HTTP", "url", "http://"+ln.Addr().String()+"/mcp", "auth", login == "")
-	return httpserve.Serve(ctx, ln, h, grace, log)
+	return httpserve.Serve(ctx, ln, h, ops.shutdownTimeout, ops.conns, log)
 }
 
 func importWorkspace(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger) error {

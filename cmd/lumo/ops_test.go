@@ -157,7 +157,7 @@ func TestGracefulShutdownFinishesInFlightCalls(t *testing.T) {
 	ctx, stop := context.WithCancel(context.Background())
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	served := make(chan error, 1)
-	go func() { served <- serveHTTP(ctx, h, addr, "", 5*time.Second, log) }()
+	go func() { served <- serveHTTP(ctx, h, addr, "", serveOps{shutdownTimeout: 5 * time.Second}, log) }()
 	var resp *http.Response
 	for i := 0; i < 50; i++ {
 		if c, err := net.Dial("tcp", addr); err == nil {
@@ -203,7 +203,7 @@ func TestGracefulShutdownIsBounded(t *testing.T) {
 	ctx, stop := context.WithCancel(context.Background())
 	served := make(chan error, 1)
 	go func() {
-		served <- serveHTTP(ctx, h, addr, "", 200*time.Millisecond, slog.New(slog.NewTextHandler(io.Discard, nil)))
+		served <- serveHTTP(ctx, h, addr, "", serveOps{shutdownTimeout: 200 * time.Millisecond}, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	}()
 	for i := 0; i < 50; i++ {
 		if c, err := net.Dial("tcp", addr); err == nil {

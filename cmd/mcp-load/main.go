@@ -2,9 +2,11 @@
 // Streamable HTTP: many concurrent MCP clients call read tools for a while and it reports calls/s,
 // p50/p99 latency, errors by kind and the server's peak RSS. For lumo a second, short run at the
 // default rate limits checks that the only errors are the documented 429s and that the calls
-// admitted are exactly the per-minute budget.
+// admitted are exactly the per-minute budget. With -slowloris, each server then faces thousands
+// of idle and slow connections while /healthz must keep answering and the server's open files
+// must come back to where they were.
 //
-//	go run ./cmd/mcp-load -clients 50 -duration 30s
+//	go run ./cmd/mcp-load -clients 50 -duration 30s -slowloris 4000
 package main
 
 import (
@@ -32,14 +34,16 @@ func main() {
 	limited := flag.Duration("limited", 3*time.Second, "length of lumo's run at the default rate limits (0 skips it)")
 	servers := flag.String("servers", "lumo,caderninho", "servers to load, comma separated")
 	bin := flag.String("bin", "", "folder holding built lumo and caderninho binaries (default: build them)")
+	slow := flag.Int("slowloris", 0, "then attack each server with this many idle and slow connections (0 skips it)")
+	slowFor := flag.Duration("slowloris-for", 10*time.Second, "length of each slowloris attack")
 	flag.Parse()
-	if err := run(*clients, *duration, *limited, strings.Split(*servers, ","), *bin); err != nil {
+	if err := run(*clients, *duration, *limited, strings.Split(*servers, ","), *bin, *slow, *slowFor); err != nil {
 		fmt.Fprintln(os.Stderr, "mcp-load:", err)
 		os.Exit(1)
 	}
 }
 
-func run(clients int, duration, limited time.Duration, servers []string, bin string) error {
+func run(clients int, duration, limited time.Duration, servers []string, bin string, slow int, slowFor time.Duration) error {
 	tmp, err := os.MkdirTemp("", "mcp-load-")
 	if err != nil {
 		return err
@@ -88,6 +92,14 @@ func run(clients int, duration, limited time.Duration, servers []string, bin str
 	}
 	if failed {
 		return errors.New("errors other than the documented 429s")
+	}
+	for _, s := range servers {
+		if slow <= 0 {
+			break
+		}
+		if err := slowloris(s, filepath.Join(bin, s), filepath.Join(tmp, s+"-slowloris"), slow, slowFor); err != nil {
+			return fmt.Errorf("%s under slowloris: %w", s, err)
+		}
 	}
 	return nil
 }
@@ -198,12 +210,19 @@ func loadLumo(bin, dataHome string, clients int, d time.Duration, limits []strin
 	return hammer(s, clients, d, mix, ""), nil
 }
 
-func loadCaderninho(bin, dataHome string, clients int, d time.Duration) (*report, error) {
-	// A call on stdio creates the default database with the demo installation.
+// seedCaderninho creates the default database with the demo installation (a call on stdio does).
+func seedCaderninho(bin, dataHome string) error {
 	cmd := exec.Command(bin, "call", "caderninho_accounts", "{}")
 	cmd.Env = append(os.Environ(), "XDG_DATA_HOME="+dataHome)
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("seeding the demo: %v\n%s", err, out)
+		return fmt.Errorf("seeding the demo: %v\n%s", err, out)
+	}
+	return nil
+}
+
+func loadCaderninho(bin, dataHome string, clients int, d time.Duration) (*report, error) {
+	if err := seedCaderninho(bin, dataHome); err != nil {
+		return nil, err
 	}
 	s, err := start(bin, dataHome)
 	if err != nil {
