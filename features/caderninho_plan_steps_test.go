@@ -8,8 +8,8 @@ import (
 
 	"github.com/cucumber/godog"
 
-	"github.com/lumo-caderninho/mcp/impl/fold"
-	"github.com/lumo-caderninho/mcp/impl/sqldialect"
+	"github.com/lumo-caderninho/mcp/impl/platform/fold"
+	"github.com/lumo-caderninho/mcp/impl/platform/sqldialect"
 )
 
 // noRecordRepeats checks that plan_transactions pages never repeat a record.

@@ -10,7 +10,7 @@ import (
 	"github.com/cucumber/godog"
 
 	"github.com/lumo-caderninho/mcp/impl/caderninho"
-	"github.com/lumo-caderninho/mcp/impl/sqldialect"
+	"github.com/lumo-caderninho/mcp/impl/platform/sqldialect"
 )
 
 func (w *cadWorld) addWriteSteps(sc *godog.ScenarioContext) {

@@ -2,11 +2,11 @@
 package gen
 
 // lumo: schemas/lumo -> lumo/openapi.json -> package lumoapi.
-//go:generate go run github.com/lumo-caderninho/mcp/impl/specgen/cmd/specgen -schemas ../schemas -server lumo -out lumo/openapi.json
+//go:generate go run github.com/lumo-caderninho/mcp/impl/platform/specgen/cmd/specgen -schemas ../schemas -server lumo -out lumo/openapi.json
 //go:generate go run github.com/ogen-go/ogen/cmd/ogen --target lumoapi --package lumoapi --clean --config ogen.yml lumo/openapi.json
 
 // caderninho: schemas/caderninho -> caderninho/openapi.json -> package caderninhoapi.
-//go:generate go run github.com/lumo-caderninho/mcp/impl/specgen/cmd/specgen -schemas ../schemas -server caderninho -out caderninho/openapi.json
+//go:generate go run github.com/lumo-caderninho/mcp/impl/platform/specgen/cmd/specgen -schemas ../schemas -server caderninho -out caderninho/openapi.json
 //go:generate go run github.com/ogen-go/ogen/cmd/ogen --target caderninhoapi --package caderninhoapi --clean --config ogen.yml caderninho/openapi.json
 
 import "embed"

@@ -12,9 +12,9 @@ import (
 
 	"github.com/lumo-caderninho/mcp/impl/cadstore"
 	"github.com/lumo-caderninho/mcp/impl/installation"
-	"github.com/lumo-caderninho/mcp/impl/ptbr"
+	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
+	"github.com/lumo-caderninho/mcp/impl/platform/yamldoc"
 	"github.com/lumo-caderninho/mcp/impl/store"
-	"github.com/lumo-caderninho/mcp/impl/yamldoc"
 )
 
 func importInstallation(ctx context.Context, args []string, stdout io.Writer) error {

@@ -15,7 +15,7 @@ import (
 	"syscall"
 
 	"github.com/lumo-caderninho/mcp/gen"
-	"github.com/lumo-caderninho/mcp/impl/schemapub"
+	"github.com/lumo-caderninho/mcp/impl/platform/schemapub"
 	"github.com/lumo-caderninho/mcp/schemas"
 )
 

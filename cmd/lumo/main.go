@@ -13,8 +13,8 @@ import (
 	"syscall"
 
 	"github.com/lumo-caderninho/mcp/gen"
-	"github.com/lumo-caderninho/mcp/impl/schemapub"
-	"github.com/lumo-caderninho/mcp/impl/telemetry"
+	"github.com/lumo-caderninho/mcp/impl/platform/schemapub"
+	"github.com/lumo-caderninho/mcp/impl/platform/telemetry"
 	"github.com/lumo-caderninho/mcp/schemas"
 )
 

@@ -21,10 +21,10 @@ import (
 
 	"github.com/lumo-caderninho/mcp/impl/demo"
 	"github.com/lumo-caderninho/mcp/impl/lumo"
+	"github.com/lumo-caderninho/mcp/impl/platform/telemetry"
 	"github.com/lumo-caderninho/mcp/impl/ratelimit"
 	"github.com/lumo-caderninho/mcp/impl/store"
 	"github.com/lumo-caderninho/mcp/impl/store/storetest"
-	"github.com/lumo-caderninho/mcp/impl/telemetry"
 )
 
 // syncBuffer is a log sink the server goroutines write to.

@@ -25,7 +25,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/lumo-caderninho/mcp/impl/mcphttp"
+	"github.com/lumo-caderninho/mcp/impl/platform/mcphttp"
 )
 
 func main() {

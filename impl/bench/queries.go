@@ -3,8 +3,8 @@ package bench
 import (
 	"fmt"
 
+	"github.com/lumo-caderninho/mcp/impl/platform/sqldialect"
 	"github.com/lumo-caderninho/mcp/impl/semantic"
-	"github.com/lumo-caderninho/mcp/impl/sqldialect"
 )
 
 // Query is one typical question, asked through the query tool (Args, appId added) and as the

@@ -14,8 +14,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/lumo-caderninho/mcp/impl/cadstore"
-	"github.com/lumo-caderninho/mcp/impl/mcpserver"
-	"github.com/lumo-caderninho/mcp/impl/schemacheck"
+	"github.com/lumo-caderninho/mcp/impl/platform/mcpserver"
+	"github.com/lumo-caderninho/mcp/impl/platform/schemacheck"
 	"github.com/lumo-caderninho/mcp/schemas"
 )
 

@@ -11,8 +11,8 @@ import (
 	"strings"
 
 	"github.com/lumo-caderninho/mcp/impl/cadstore"
-	"github.com/lumo-caderninho/mcp/impl/mcpserver"
-	"github.com/lumo-caderninho/mcp/impl/ptbr"
+	"github.com/lumo-caderninho/mcp/impl/platform/mcpserver"
+	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
 )
 
 // SelectionLimit is the atomic limit of a write by selection or period.

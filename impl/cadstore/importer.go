@@ -15,8 +15,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lumo-caderninho/mcp/impl/fold"
 	"github.com/lumo-caderninho/mcp/impl/ofx"
+	"github.com/lumo-caderninho/mcp/impl/platform/fold"
 )
 
 // Outcome is what importing one connection's new statements did. It is also the per-connection

@@ -12,8 +12,8 @@ import (
 	"strings"
 
 	"github.com/lumo-caderninho/mcp/impl/installation"
-	"github.com/lumo-caderninho/mcp/impl/ptbr"
-	"github.com/lumo-caderninho/mcp/impl/yamldoc"
+	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
+	"github.com/lumo-caderninho/mcp/impl/platform/yamldoc"
 )
 
 // RegisterSummary says what Register stored.

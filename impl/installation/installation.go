@@ -12,10 +12,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/lumo-caderninho/mcp/impl/fold"
-	"github.com/lumo-caderninho/mcp/impl/schemacheck"
+	"github.com/lumo-caderninho/mcp/impl/platform/fold"
+	"github.com/lumo-caderninho/mcp/impl/platform/schemacheck"
+	"github.com/lumo-caderninho/mcp/impl/platform/yamldoc"
 	"github.com/lumo-caderninho/mcp/impl/semantic"
-	"github.com/lumo-caderninho/mcp/impl/yamldoc"
 	"github.com/lumo-caderninho/mcp/schemas"
 )
 

@@ -9,7 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/lumo-caderninho/mcp/impl/demo"
-	"github.com/lumo-caderninho/mcp/impl/yamldoc"
+	"github.com/lumo-caderninho/mcp/impl/platform/yamldoc"
 )
 
 func TestLoadDemo(t *testing.T) {

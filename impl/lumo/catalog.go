@@ -11,9 +11,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/lumo-caderninho/mcp/gen/lumoapi"
-	"github.com/lumo-caderninho/mcp/impl/fold"
-	"github.com/lumo-caderninho/mcp/impl/mcpserver"
-	"github.com/lumo-caderninho/mcp/impl/ptbr"
+	"github.com/lumo-caderninho/mcp/impl/platform/fold"
+	"github.com/lumo-caderninho/mcp/impl/platform/mcpserver"
+	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
 	"github.com/lumo-caderninho/mcp/impl/semantic"
 )
 

@@ -5,9 +5,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/lumo-caderninho/mcp/impl/fold"
-	"github.com/lumo-caderninho/mcp/impl/mcpserver"
-	"github.com/lumo-caderninho/mcp/impl/ptbr"
+	"github.com/lumo-caderninho/mcp/impl/platform/fold"
+	"github.com/lumo-caderninho/mcp/impl/platform/mcpserver"
+	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
 	"github.com/lumo-caderninho/mcp/impl/semantic"
 )
 

@@ -12,7 +12,7 @@ import (
 
 	"github.com/lumo-caderninho/mcp/impl/bench"
 	"github.com/lumo-caderninho/mcp/impl/demo"
-	"github.com/lumo-caderninho/mcp/impl/mcpserver"
+	"github.com/lumo-caderninho/mcp/impl/platform/mcpserver"
 	"github.com/lumo-caderninho/mcp/impl/semantic"
 	"github.com/lumo-caderninho/mcp/impl/store/storetest"
 )

@@ -1,8 +1,8 @@
 package lumo
 
 import (
-	"github.com/lumo-caderninho/mcp/impl/fold"
-	"github.com/lumo-caderninho/mcp/impl/ptbr"
+	"github.com/lumo-caderninho/mcp/impl/platform/fold"
+	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
 	"github.com/lumo-caderninho/mcp/impl/semantic"
 )
 

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/lumo-caderninho/mcp/impl/demo"
-	"github.com/lumo-caderninho/mcp/impl/money"
+	"github.com/lumo-caderninho/mcp/impl/platform/money"
 )
 
 // FuzzParse feeds the reader mutations of real statements: it must never panic, and it returns

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/lumo-caderninho/mcp/impl/money"
+	"github.com/lumo-caderninho/mcp/impl/platform/money"
 )
 
 // Aggregates that must hold other elements; a value in their place means a broken file.

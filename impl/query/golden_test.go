@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/lumo-caderninho/mcp/impl/demo"
+	"github.com/lumo-caderninho/mcp/impl/platform/sqldialect"
 	"github.com/lumo-caderninho/mcp/impl/semantic"
-	"github.com/lumo-caderninho/mcp/impl/sqldialect"
 	"github.com/lumo-caderninho/mcp/impl/workspace"
 )
 

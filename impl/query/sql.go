@@ -6,9 +6,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lumo-caderninho/mcp/impl/fold"
+	"github.com/lumo-caderninho/mcp/impl/platform/fold"
+	"github.com/lumo-caderninho/mcp/impl/platform/sqldialect"
 	"github.com/lumo-caderninho/mcp/impl/semantic"
-	"github.com/lumo-caderninho/mcp/impl/sqldialect"
 )
 
 // Statement is SQL with its bind arguments. Result columns: one per Out column (o0..), then the

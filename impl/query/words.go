@@ -4,7 +4,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lumo-caderninho/mcp/impl/ptbr"
+	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
 )
 
 // words says a filter in Portuguese: "Situação = Ativa", "Data entre 01/09/2026 e 30/09/2026".

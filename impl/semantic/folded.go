@@ -6,7 +6,7 @@ import (
 	"unsafe"
 	"weak"
 
-	"github.com/lumo-caderninho/mcp/impl/fold"
+	"github.com/lumo-caderninho/mcp/impl/platform/fold"
 )
 
 // Folded is the folded text (fold.Fold) of every name the catalogue search matches or groups by,

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/lumo-caderninho/mcp/impl/fold"
+	"github.com/lumo-caderninho/mcp/impl/platform/fold"
 )
 
 // Target is what a ref names: a column or an expression (exactly one is set).

@@ -14,9 +14,9 @@ import (
 
 	"github.com/lib/pq"
 
-	"github.com/lumo-caderninho/mcp/impl/fold"
+	"github.com/lumo-caderninho/mcp/impl/platform/fold"
+	"github.com/lumo-caderninho/mcp/impl/platform/sqldialect"
 	"github.com/lumo-caderninho/mcp/impl/semantic"
-	"github.com/lumo-caderninho/mcp/impl/sqldialect"
 	"github.com/lumo-caderninho/mcp/impl/workspace"
 )
 

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/lumo-caderninho/mcp/impl/sqldialect"
+	"github.com/lumo-caderninho/mcp/impl/platform/sqldialect"
 )
 
 // RateBudget is one request budget: at most Limit requests in a window for Scope ("user" or

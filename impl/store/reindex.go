@@ -8,7 +8,7 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/lumo-caderninho/mcp/impl/sqldialect"
+	"github.com/lumo-caderninho/mcp/impl/platform/sqldialect"
 )
 
 // reindexBudget bounds the time Open spends building missing data-table indexes, so a big

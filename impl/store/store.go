@@ -17,7 +17,7 @@ import (
 	_ "github.com/lib/pq"  // registers "postgres"
 	_ "modernc.org/sqlite" // registers "sqlite"
 
-	"github.com/lumo-caderninho/mcp/impl/sqldialect"
+	"github.com/lumo-caderninho/mcp/impl/platform/sqldialect"
 )
 
 // ErrNotFound is returned when a user or an app does not exist or is not visible to the user.

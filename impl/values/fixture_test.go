@@ -6,8 +6,8 @@ import (
 	"testing/fstest"
 
 	"github.com/lumo-caderninho/mcp/impl/genfs"
+	"github.com/lumo-caderninho/mcp/impl/platform/sqldialect"
 	"github.com/lumo-caderninho/mcp/impl/semantic"
-	"github.com/lumo-caderninho/mcp/impl/sqldialect"
 	"github.com/lumo-caderninho/mcp/impl/store"
 	"github.com/lumo-caderninho/mcp/impl/values"
 )

@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lumo-caderninho/mcp/impl/platform/sqldialect"
 	"github.com/lumo-caderninho/mcp/impl/semantic"
-	"github.com/lumo-caderninho/mcp/impl/sqldialect"
 )
 
 // A word search reads a text column through its btree index on (folded copy, value) in one of two

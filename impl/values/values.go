@@ -11,9 +11,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lumo-caderninho/mcp/impl/fold"
+	"github.com/lumo-caderninho/mcp/impl/platform/fold"
+	"github.com/lumo-caderninho/mcp/impl/platform/sqldialect"
 	"github.com/lumo-caderninho/mcp/impl/semantic"
-	"github.com/lumo-caderninho/mcp/impl/sqldialect"
 )
 
 // Reader runs the reads on one database. Identifiers come only from the semantic model; words

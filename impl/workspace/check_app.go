@@ -3,12 +3,12 @@ package workspace
 import (
 	"errors"
 	"fmt"
-	"github.com/lumo-caderninho/mcp/impl/yamldoc"
+	"github.com/lumo-caderninho/mcp/impl/platform/yamldoc"
 	"io/fs"
 	"path"
 	"strings"
 
-	"github.com/lumo-caderninho/mcp/impl/fold"
+	"github.com/lumo-caderninho/mcp/impl/platform/fold"
 	"github.com/lumo-caderninho/mcp/impl/semantic"
 )
 

@@ -2,7 +2,7 @@ package workspace
 
 import (
 	"fmt"
-	"github.com/lumo-caderninho/mcp/impl/yamldoc"
+	"github.com/lumo-caderninho/mcp/impl/platform/yamldoc"
 	"io/fs"
 	"path"
 	"sort"

@@ -1,6 +1,6 @@
 package workspace
 
-import "github.com/lumo-caderninho/mcp/impl/yamldoc"
+import "github.com/lumo-caderninho/mcp/impl/platform/yamldoc"
 
 // Error is one problem in a workspace file: File is the path in the workspace's file system,
 // Line counts from 1 (0 when unknown), Field names the YAML field (tables[0].columns[2].type) or

@@ -5,13 +5,13 @@ package workspace
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/lumo-caderninho/mcp/impl/yamldoc"
+	"github.com/lumo-caderninho/mcp/impl/platform/yamldoc"
 	"io/fs"
 	"path"
 	"sync"
 	"time"
 
-	"github.com/lumo-caderninho/mcp/impl/schemacheck"
+	"github.com/lumo-caderninho/mcp/impl/platform/schemacheck"
 	"github.com/lumo-caderninho/mcp/impl/semantic"
 	"github.com/lumo-caderninho/mcp/schemas"
 )

@@ -8,7 +8,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/lumo-caderninho/mcp/gen/lumoapi"
-	"github.com/lumo-caderninho/mcp/impl/schemabundle"
+	"github.com/lumo-caderninho/mcp/impl/platform/schemabundle"
 	"github.com/lumo-caderninho/mcp/schemas"
 )
 

@@ -1,4 +1,4 @@
-// Package sqldialect holds what differs between the SQL engines lumo runs on (SQLite and PostgreSQL).
+// Package sqldialect holds what differs between the SQL engines both servers run on (SQLite and PostgreSQL).
 package sqldialect
 
 import (

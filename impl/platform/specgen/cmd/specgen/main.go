@@ -10,7 +10,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/lumo-caderninho/mcp/impl/specgen"
+	"github.com/lumo-caderninho/mcp/impl/platform/specgen"
 )
 
 func main() {

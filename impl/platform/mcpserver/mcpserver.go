@@ -15,9 +15,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/lumo-caderninho/mcp/impl/ptbr"
-	"github.com/lumo-caderninho/mcp/impl/schemabundle"
-	"github.com/lumo-caderninho/mcp/impl/schemacheck"
+	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
+	"github.com/lumo-caderninho/mcp/impl/platform/schemabundle"
+	"github.com/lumo-caderninho/mcp/impl/platform/schemacheck"
 )
 
 // Reply is a successful tool answer: the text the model reads and the structured result.

@@ -19,8 +19,8 @@ import (
 	"github.com/lumo-caderninho/mcp/gen"
 	"github.com/lumo-caderninho/mcp/impl/caderninho"
 	"github.com/lumo-caderninho/mcp/impl/lumo"
-	"github.com/lumo-caderninho/mcp/impl/mcpserver"
-	"github.com/lumo-caderninho/mcp/impl/schemapub"
+	"github.com/lumo-caderninho/mcp/impl/platform/mcpserver"
+	"github.com/lumo-caderninho/mcp/impl/platform/schemapub"
 	"github.com/lumo-caderninho/mcp/schemas"
 )
 
@@ -133,7 +133,7 @@ func TestHTTPServesWhatToolsListPublishes(t *testing.T) {
 				jsonEqual(t, it.Output, body, tool.OutputSchema)
 			}
 
-			want, err := os.ReadFile(filepath.Join("..", "..", "gen", server, "openapi.json"))
+			want, err := os.ReadFile(filepath.Join("..", "..", "..", "gen", server, "openapi.json"))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -9,8 +9,8 @@ import (
 	"path"
 	"testing/fstest"
 
-	"github.com/lumo-caderninho/mcp/impl/schemabundle"
-	"github.com/lumo-caderninho/mcp/impl/schemacheck"
+	"github.com/lumo-caderninho/mcp/impl/platform/schemabundle"
+	"github.com/lumo-caderninho/mcp/impl/platform/schemacheck"
 )
 
 // Kinds of payload a tool has a schema for.

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/lumo-caderninho/mcp/impl/schemabundle"
+	"github.com/lumo-caderninho/mcp/impl/platform/schemabundle"
 )
 
 // rewrite changes schema, which comes from file, in place into what ogen can generate from:

@@ -3,7 +3,7 @@ package ptbr
 import (
 	"strings"
 
-	"github.com/lumo-caderninho/mcp/impl/money"
+	"github.com/lumo-caderninho/mcp/impl/platform/money"
 )
 
 var currencySymbols = map[string]string{"BRL": "R$", "USD": "US$", "EUR": "€", "GBP": "£"}

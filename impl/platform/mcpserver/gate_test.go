@@ -14,7 +14,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/lumo-caderninho/mcp/impl/schemacheck"
+	"github.com/lumo-caderninho/mcp/impl/platform/schemacheck"
 )
 
 // TestGateBoundsConcurrentCalls: with a gate of 2, six concurrent calls never run more than two at

@@ -12,7 +12,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/lumo-caderninho/mcp/impl/schemabundle"
+	"github.com/lumo-caderninho/mcp/impl/platform/schemabundle"
 )
 
 // ErrorDef is the name of the shared definition that a tool error is made of; the `default`

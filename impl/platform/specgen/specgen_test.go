@@ -12,7 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/lumo-caderninho/mcp/impl/schemabundle"
+	"github.com/lumo-caderninho/mcp/impl/platform/schemabundle"
 	"github.com/lumo-caderninho/mcp/schemas"
 )
 
@@ -32,7 +32,7 @@ func TestGeneratedUpToDate(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := os.ReadFile(filepath.Join("..", "..", "gen", s.Name(), "openapi.json"))
+			got, err := os.ReadFile(filepath.Join("..", "..", "..", "gen", s.Name(), "openapi.json"))
 			if err != nil {
 				t.Fatalf("%v (run go generate ./gen/...)", err)
 			}
