@@ -11,7 +11,7 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/cadstore"
 	"github.com/lumo-caderninho/mcp/impl/platform/mcpserver"
 	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
-	"github.com/lumo-caderninho/mcp/impl/semantic"
+	"github.com/lumo-caderninho/mcp/impl/platform/suggest"
 )
 
 // Next actions from the contract's table of refusals, exact.
@@ -101,7 +101,7 @@ func (s *Service) selectAccounts(ctx context.Context, rc *readContext, sel selec
 		a, ok := byKey[k]
 		if !ok {
 			more := "Use caderninho_accounts para ver os ids das contas."
-			if sim := semantic.Similar(k, keys, 3); len(sim) > 0 {
+			if sim := suggest.Similar(k, keys, 3); len(sim) > 0 {
 				more = "Ids parecidos: " + strings.Join(sim, ", ") + "."
 			}
 			return nil, notFound(fmt.Sprintf("A conta %q não existe nesta instalação.", k), more)

@@ -14,8 +14,8 @@ import (
 
 	"github.com/lumo-caderninho/mcp/impl/platform/fold"
 	"github.com/lumo-caderninho/mcp/impl/platform/schemacheck"
+	"github.com/lumo-caderninho/mcp/impl/platform/suggest"
 	"github.com/lumo-caderninho/mcp/impl/platform/yamldoc"
-	"github.com/lumo-caderninho/mcp/impl/semantic"
 	"github.com/lumo-caderninho/mcp/schemas"
 )
 
@@ -241,7 +241,7 @@ func choices(name string, names []string, what string, fem bool) string {
 	if len(names) == 0 {
 		return "não há " + what + defined
 	}
-	if sim := semantic.Similar(name, names, 5); len(sim) > 0 {
+	if sim := suggest.Similar(name, names, 5); len(sim) > 0 {
 		return what + similar + strings.Join(sim, ", ")
 	}
 	sorted := append([]string(nil), names...)

@@ -15,6 +15,7 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/platform/fold"
 	"github.com/lumo-caderninho/mcp/impl/platform/mcpserver"
 	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
+	"github.com/lumo-caderninho/mcp/impl/platform/suggest"
 	"github.com/lumo-caderninho/mcp/impl/semantic"
 	"github.com/lumo-caderninho/mcp/impl/values"
 )
@@ -357,7 +358,7 @@ func sampleValues(ctx context.Context, r values.Reader, a *semantic.App, ref, co
 	if t == nil {
 		c, err := a.ResolveColumn(ref)
 		if err != nil {
-			similar := semantic.Similar(ref, labels, 5)
+			similar := suggest.Similar(ref, labels, 5)
 			msg := fmt.Sprintf("A tabela %s não existe nesta Aplicação.", quote(ref))
 			if len(similar) > 0 {
 				msg += " Tabelas parecidas: " + strings.Join(similar, ", ") + "."

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lumo-caderninho/mcp/impl/platform/fold"
 	"github.com/lumo-caderninho/mcp/impl/platform/sqldialect"
+	"github.com/lumo-caderninho/mcp/impl/platform/suggest"
 	"github.com/lumo-caderninho/mcp/impl/semantic"
 )
 
@@ -87,12 +88,12 @@ func checkValue(ctx context.Context, db Querier, d sqldialect.Dialect, c *semant
 			return "", err
 		}
 	}
-	suggestions := semantic.Similar(v, candidates, 5)
+	suggestions := suggest.Similar(v, candidates, 5)
 	if len(suggestions) == 0 {
 		if candidates, err = values(col+" IS NOT NULL AND "+col+" <> ''", 500); err != nil {
 			return "", err
 		}
-		suggestions = semantic.Similar(v, candidates, 5)
+		suggestions = suggest.Similar(v, candidates, 5)
 	}
 	msg := fmt.Sprintf("O valor %q não existe em %s, e a consulta não rodou.", v, c.Ref())
 	if len(suggestions) > 0 {

@@ -8,7 +8,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/lumo-caderninho/mcp/impl/semantic"
+	"github.com/lumo-caderninho/mcp/impl/platform/suggest"
 )
 
 // wsFile is workspace.yaml as its schema describes it.
@@ -190,7 +190,7 @@ func choices(name string, names []string, what string, fem bool) string {
 	if len(names) == 0 {
 		return defined
 	}
-	if sim := semantic.Similar(name, names, 5); len(sim) > 0 {
+	if sim := suggest.Similar(name, names, 5); len(sim) > 0 {
 		return what + similar + strings.Join(sim, ", ")
 	}
 	if len(names) <= 10 {
