@@ -7,7 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/lumo-caderninho/mcp/impl/store"
+	"github.com/lumo-caderninho/mcp/impl/platform/sqldb"
 	"io"
 	"log/slog"
 	"os"
@@ -83,4 +83,4 @@ func dbFlag(fs *flag.FlagSet) *string {
 }
 
 // dataDir is $XDG_DATA_HOME/caderninho or ~/.local/share/caderninho, created.
-func dataDir() (string, error) { return store.DataDir("caderninho") }
+func dataDir() (string, error) { return sqldb.DataDir("caderninho") }

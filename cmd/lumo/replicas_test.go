@@ -19,6 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/lumo-caderninho/mcp/impl/demo"
+	"github.com/lumo-caderninho/mcp/impl/platform/sqldb"
 	"github.com/lumo-caderninho/mcp/impl/store"
 	"github.com/lumo-caderninho/mcp/impl/store/storetest"
 )
@@ -128,7 +129,7 @@ func lumoCLI(t *testing.T, bin string, args ...string) (string, error) {
 // PostgreSQL (replicas of one service share one database).
 func replicaDatabase(t *testing.T) (*store.DB, string) {
 	t.Helper()
-	if !store.IsPostgres(os.Getenv(storetest.EnvDSN)) {
+	if !sqldb.IsPostgres(os.Getenv(storetest.EnvDSN)) {
 		t.Skip("needs PostgreSQL: set LUMO_TEST_DB=postgres://... to start two replicas on one database")
 	}
 	db, dsn := storetest.OpenDSN(t)

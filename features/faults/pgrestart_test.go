@@ -14,7 +14,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/lumo-caderninho/mcp/impl/store"
+	"github.com/lumo-caderninho/mcp/impl/platform/sqldb"
 	"github.com/lumo-caderninho/mcp/impl/store/storetest"
 )
 
@@ -27,7 +27,7 @@ const defaultRestart = `pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgr
 // with LUMO_FAULT_PG_RESTART=1 (and LUMO_TEST_DB a postgres URL); LUMO_FAULT_PG_RESTART_CMD
 // replaces the restart command (e.g. for a private cluster).
 func TestPostgresRestartUnderLoad(t *testing.T) {
-	if os.Getenv("LUMO_FAULT_PG_RESTART") != "1" || !store.IsPostgres(os.Getenv(storetest.EnvDSN)) {
+	if os.Getenv("LUMO_FAULT_PG_RESTART") != "1" || !sqldb.IsPostgres(os.Getenv(storetest.EnvDSN)) {
 		t.Skip("restarts PostgreSQL: set LUMO_FAULT_PG_RESTART=1 and LUMO_TEST_DB to a postgres URL to run it")
 	}
 	restart := os.Getenv("LUMO_FAULT_PG_RESTART_CMD")

@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/lumo-caderninho/mcp/impl/platform/mcphttp"
+	"github.com/lumo-caderninho/mcp/impl/platform/sqldb"
 	"github.com/lumo-caderninho/mcp/impl/semantic"
 	"github.com/lumo-caderninho/mcp/impl/store"
 )
@@ -420,7 +421,7 @@ func freshDB(ctx context.Context, engine, adminDSN string) (dsn string, drop fun
 		return filepath.Join(dir, "lumo.db"), func() { os.RemoveAll(dir) }, nil
 	case "postgres":
 		u, err := url.Parse(adminDSN)
-		if err != nil || !store.IsPostgres(adminDSN) {
+		if err != nil || !sqldb.IsPostgres(adminDSN) {
 			return "", nil, fmt.Errorf("--pg %q is not a postgres:// URL", adminDSN)
 		}
 		admin, err := sql.Open("postgres", adminDSN)

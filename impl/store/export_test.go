@@ -15,19 +15,13 @@ func GenerationWatch(db *DB) (live bool, reads int64, ok bool) {
 	if db.watch == nil {
 		return false, 0, false
 	}
-	db.watch.mu.Lock()
-	defer db.watch.mu.Unlock()
-	return db.watch.live, db.watch.reads.Load(), true
+	live, reads = db.watch.State()
+	return live, reads, true
 }
 
 // TrustGeneration sets how long db trusts a remembered import counter.
-func TrustGeneration(db *DB, d time.Duration) { db.watch.trust = d }
+func TrustGeneration(db *DB, d time.Duration) { db.watch.SetTrust(d) }
 
 // MuteGenerationListener closes db's listener without telling the watch, which keeps trusting
 // what it remembers: only this process's own changes can make it read the counter again.
-func MuteGenerationListener(db *DB) {
-	db.watch.mu.Lock()
-	l := db.watch.listener
-	db.watch.mu.Unlock()
-	l.Close()
-}
+func MuteGenerationListener(db *DB) { db.watch.MuteListener() }

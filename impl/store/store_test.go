@@ -18,6 +18,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/lumo-caderninho/mcp/impl/demo"
+	"github.com/lumo-caderninho/mcp/impl/platform/sqldb"
 	"github.com/lumo-caderninho/mcp/impl/semantic"
 	"github.com/lumo-caderninho/mcp/impl/store"
 	"github.com/lumo-caderninho/mcp/impl/store/storetest"
@@ -733,7 +734,7 @@ func TestEngine(t *testing.T) {
 	t.Parallel()
 	db := storetest.Open(t)
 	want := "sqlite"
-	if store.IsPostgres(os.Getenv(storetest.EnvDSN)) {
+	if sqldb.IsPostgres(os.Getenv(storetest.EnvDSN)) {
 		want = "postgres"
 	}
 	if db.Engine() != want || db.Dialect().Name() != want {
