@@ -18,9 +18,9 @@ import (
 
 	"github.com/lumo-caderninho/mcp/impl/caderninho"
 	"github.com/lumo-caderninho/mcp/impl/cadstore"
+	"github.com/lumo-caderninho/mcp/impl/cadstore/cadstoretest"
 	"github.com/lumo-caderninho/mcp/impl/demo"
 	"github.com/lumo-caderninho/mcp/impl/installation"
-	"github.com/lumo-caderninho/mcp/impl/store/storetest"
 )
 
 // cadWorld is one caderninho scenario: a copy of the demo installation in a temporary folder,
@@ -53,7 +53,7 @@ func initCaderninhoSteps(t *testing.T, sc *godog.ScenarioContext) {
 		if err := demo.CopyCaderninho(w.dir); err != nil {
 			return ctx, err
 		}
-		w.store = cadstore.New(storetest.Open(t))
+		w.store = cadstoretest.Open(t)
 		w.saved = map[string]any{}
 		return ctx, nil
 	})

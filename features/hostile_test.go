@@ -17,10 +17,10 @@ import (
 
 	"github.com/lumo-caderninho/mcp/impl/caderninho"
 	"github.com/lumo-caderninho/mcp/impl/cadstore"
+	"github.com/lumo-caderninho/mcp/impl/cadstore/cadstoretest"
 	"github.com/lumo-caderninho/mcp/impl/demo"
 	"github.com/lumo-caderninho/mcp/impl/installation"
 	"github.com/lumo-caderninho/mcp/impl/lumo"
-	"github.com/lumo-caderninho/mcp/impl/store"
 	"github.com/lumo-caderninho/mcp/impl/store/storetest"
 )
 
@@ -191,8 +191,14 @@ func checkToolError(t *testing.T, res *mcp.CallToolResult, code string) {
 	}
 }
 
+// database is what rowCounts reads: lumo's *store.DB or caderninho's *sqldb.DB.
+type database interface {
+	Engine() string
+	SQL() *sql.DB
+}
+
 // rowCounts is the number of rows of every table of db, one line.
-func rowCounts(t *testing.T, db *store.DB) string {
+func rowCounts(t *testing.T, db database) string {
 	t.Helper()
 	ctx := context.Background()
 	q := `SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`
@@ -357,7 +363,7 @@ func demoCaderninho(tb testing.TB, ctx context.Context) (*cadstore.Store, string
 	if err := demo.CopyCaderninho(dir); err != nil {
 		tb.Fatal(err)
 	}
-	s := cadstore.New(storetest.Open(tb))
+	s := cadstoretest.Open(tb)
 	inst, err := installation.Load(os.DirFS(dir), "installation.yaml")
 	if err != nil {
 		tb.Fatal(err)

@@ -14,7 +14,6 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/installation"
 	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
 	"github.com/lumo-caderninho/mcp/impl/platform/yamldoc"
-	"github.com/lumo-caderninho/mcp/impl/store"
 )
 
 func importInstallation(ctx context.Context, args []string, stdout io.Writer) error {
@@ -33,12 +32,12 @@ func importInstallation(ctx context.Context, args []string, stdout io.Writer) er
 		}
 		*dsn = filepath.Join(dir, "caderninho.db")
 	}
-	db, err := store.Open(ctx, *dsn)
+	s, err := cadstore.Open(ctx, *dsn)
 	if err != nil {
 		return err
 	}
-	defer db.Close()
-	return importInto(ctx, cadstore.New(db), fs.Arg(0), stdout)
+	defer s.DB().Close()
+	return importInto(ctx, s, fs.Arg(0), stdout)
 }
 
 // importInto registers the installation at path and imports every connection's statements.

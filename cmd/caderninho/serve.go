@@ -25,7 +25,6 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/demo"
 	"github.com/lumo-caderninho/mcp/impl/platform/httpserve"
 	"github.com/lumo-caderninho/mcp/impl/platform/schemapub"
-	"github.com/lumo-caderninho/mcp/impl/store"
 	"github.com/lumo-caderninho/mcp/schemas"
 )
 
@@ -41,11 +40,11 @@ func openStore(ctx context.Context, dsn string, log *slog.Logger) (*cadstore.Sto
 		}
 		dsn = filepath.Join(dir, "caderninho.db")
 	}
-	db, err := store.Open(ctx, dsn)
+	s, err := cadstore.Open(ctx, dsn)
 	if err != nil {
 		return nil, err
 	}
-	s := cadstore.New(db)
+	db := s.DB()
 	if v := os.Getenv(cadstore.ClaimExpiryEnv); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil || d <= 0 {

@@ -19,9 +19,9 @@ import (
 
 	"github.com/lumo-caderninho/mcp/impl/caderninho"
 	"github.com/lumo-caderninho/mcp/impl/cadstore"
+	"github.com/lumo-caderninho/mcp/impl/cadstore/cadstoretest"
 	"github.com/lumo-caderninho/mcp/impl/demo"
 	"github.com/lumo-caderninho/mcp/impl/installation"
-	"github.com/lumo-caderninho/mcp/impl/store/storetest"
 )
 
 // bearer adds a token to every request.
@@ -43,7 +43,7 @@ func TestImportThenServeHTTPWithAssistantTokens(t *testing.T) {
 	if err := demo.CopyCaderninho(dir); err != nil {
 		t.Fatal(err)
 	}
-	s := cadstore.New(storetest.Open(t))
+	s := cadstoretest.Open(t)
 	var out bytes.Buffer
 	if err := importInto(ctx, s, filepath.Join(dir, "installation.yaml"), &out); err != nil {
 		t.Fatal(err)
@@ -148,8 +148,7 @@ func TestCallSyncFinishesItsImportBeforeExiting(t *testing.T) {
 	if err := demo.CopyCaderninho(dir); err != nil {
 		t.Fatal(err)
 	}
-	db, dsn := storetest.OpenDSN(t)
-	s := cadstore.New(db)
+	s, dsn := cadstoretest.OpenDSN(t)
 	inst, err := installation.Load(os.DirFS(dir), "installation.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -198,7 +197,7 @@ func TestServeHTTPStateless(t *testing.T) {
 	if err := demo.CopyCaderninho(dir); err != nil {
 		t.Fatal(err)
 	}
-	s := cadstore.New(storetest.Open(t))
+	s := cadstoretest.Open(t)
 	if err := importInto(ctx, s, filepath.Join(dir, "installation.yaml"), io.Discard); err != nil {
 		t.Fatal(err)
 	}

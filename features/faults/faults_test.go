@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lumo-caderninho/mcp/impl/store"
+	"github.com/lumo-caderninho/mcp/impl/platform/sqldb"
 	"github.com/lumo-caderninho/mcp/impl/store/storetest"
 )
 
@@ -106,7 +106,7 @@ func timed(t *testing.T, bin string, args ...string) time.Duration {
 func fingerprint(t *testing.T, dsn, prefix string, skip ...string) string {
 	t.Helper()
 	ctx := context.Background()
-	db, err := store.Open(ctx, dsn)
+	db, err := sqldb.Open(ctx, dsn)
 	if err != nil {
 		t.Fatalf("opening the database after the kill: %v", err)
 	}

@@ -15,7 +15,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/lumo-caderninho/mcp/impl/cadstore"
-	"github.com/lumo-caderninho/mcp/impl/store"
 	"github.com/lumo-caderninho/mcp/impl/store/storetest"
 )
 
@@ -103,10 +102,11 @@ func (w writeState) String() string {
 func readWriteState(t *testing.T, dsn, category, key string) writeState {
 	t.Helper()
 	ctx := context.Background()
-	db, err := store.Open(ctx, dsn)
+	s, err := cadstore.Open(ctx, dsn)
 	if err != nil {
 		t.Fatalf("opening the database after the kill: %v", err)
 	}
+	db := s.DB()
 	defer db.Close()
 	q := func(s string) string {
 		if db.Engine() == "postgres" {

@@ -12,10 +12,10 @@ import (
 	"time"
 
 	"github.com/lumo-caderninho/mcp/impl/cadstore"
+	"github.com/lumo-caderninho/mcp/impl/cadstore/cadstoretest"
 	"github.com/lumo-caderninho/mcp/impl/demo"
 	"github.com/lumo-caderninho/mcp/impl/installation"
 	"github.com/lumo-caderninho/mcp/impl/platform/mcpserver"
-	"github.com/lumo-caderninho/mcp/impl/store/storetest"
 )
 
 // demoService is a service over a fresh database holding the demo installation, imported.
@@ -26,7 +26,7 @@ func demoService(t *testing.T) *Service {
 	if err := demo.CopyCaderninho(dir); err != nil {
 		t.Fatal(err)
 	}
-	st := cadstore.New(storetest.Open(t))
+	st := cadstoretest.Open(t)
 	inst, err := installation.Load(os.DirFS(dir), "installation.yaml")
 	if err != nil {
 		t.Fatal(err)

@@ -1,19 +1,21 @@
 // Package cadstore keeps caderninho's installation and the bank data imported from statements in
-// the shared database (tables cad_*), on SQLite and PostgreSQL alike.
+// the shared database (tables cad_*, made by its own migrations), on SQLite and PostgreSQL alike.
 package cadstore
 
 import (
 	"context"
 	"crypto/sha256"
 	"database/sql"
+	"embed"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"strings"
 	"time"
 
+	"github.com/lumo-caderninho/mcp/impl/platform/migrate"
+	"github.com/lumo-caderninho/mcp/impl/platform/sqldb"
 	"github.com/lumo-caderninho/mcp/impl/platform/sqldialect"
-	"github.com/lumo-caderninho/mcp/impl/store"
 )
 
 // ErrNotFound is returned for an assistant token, connection or installation that does not exist.
@@ -24,7 +26,7 @@ var ErrNoInstallation = errors.New("no installation imported")
 
 // Store reads and writes caderninho data in a migrated database.
 type Store struct {
-	db *store.DB
+	db *sqldb.DB
 	// Now is the clock (UTC); tests may replace it.
 	Now func() time.Time
 	// WriteRetention is how long a planning write's stored result is kept for replays; 0 keeps
@@ -38,14 +40,28 @@ type Store struct {
 	beforeCommit func(connection string) error
 }
 
-// New returns the caderninho store of db.
-func New(db *store.DB) *Store {
+// migrations are caderninho's: migrations/<version>.sql (cad_*), recorded by version in the
+// schema_migrations table the servers share.
+//
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// Open connects to dsn (see sqldb.Open), runs caderninho's migrations and returns its store.
+func Open(ctx context.Context, dsn string) (*Store, error) {
+	db, err := sqldb.Open(ctx, dsn)
+	if err != nil {
+		return nil, err
+	}
+	if err := migrate.Apply(ctx, db.SQL(), db.Dialect(), migrations); err != nil {
+		db.Close()
+		return nil, err
+	}
 	return &Store{db: db, Now: func() time.Time { return time.Now().UTC().Truncate(time.Second) },
-		WriteRetention: DefaultWriteRetention, ClaimExpiry: ClaimExpiry}
+		WriteRetention: DefaultWriteRetention, ClaimExpiry: ClaimExpiry}, nil
 }
 
 // DB is the underlying database.
-func (s *Store) DB() *store.DB { return s.db }
+func (s *Store) DB() *sqldb.DB { return s.db }
 
 func (s *Store) q(query string) string { return sqldialect.Rebind(s.db.Dialect(), query) }
 

@@ -10,7 +10,6 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/demo"
 	"github.com/lumo-caderninho/mcp/impl/installation"
 	"github.com/lumo-caderninho/mcp/impl/ofx"
-	"github.com/lumo-caderninho/mcp/impl/store"
 )
 
 // FuzzImportIsAllOrNothing imports a valid statement and a fuzzed one into one connection: either
@@ -46,12 +45,12 @@ func FuzzImportIsAllOrNothing(f *testing.F) {
 				t.Fatal(err)
 			}
 		}
-		db, err := store.Open(ctx, ":memory:")
+		s, err := Open(ctx, ":memory:")
 		if err != nil {
 			t.Fatal(err)
 		}
+		db := s.DB()
 		defer db.Close()
-		s := New(db)
 		if _, err := s.Register(ctx, inst, dir); err != nil {
 			t.Fatal(err)
 		}

@@ -13,7 +13,7 @@ import (
 
 	"github.com/lumo-caderninho/mcp/impl/demo"
 	"github.com/lumo-caderninho/mcp/impl/installation"
-	"github.com/lumo-caderninho/mcp/impl/store/storetest"
+	"github.com/lumo-caderninho/mcp/impl/platform/sqldb/sqldbtest"
 )
 
 var ctx = context.Background()
@@ -25,9 +25,21 @@ func setup(t *testing.T) (*Store, string) {
 	if err := demo.CopyCaderninho(dir); err != nil {
 		t.Fatal(err)
 	}
-	s := New(storetest.Open(t))
+	s := open(t)
 	register(t, s, dir)
 	return s, dir
+}
+
+// open is the store of a fresh migrated database, closed when the test ends (what cadstoretest.Open
+// gives other packages' tests).
+func open(t *testing.T) *Store {
+	t.Helper()
+	s, err := Open(ctx, sqldbtest.DSN(t, "caderninho.db"))
+	if err != nil {
+		t.Fatalf("opening the test database: %v", err)
+	}
+	t.Cleanup(func() { s.DB().Close() })
+	return s
 }
 
 func register(t *testing.T, s *Store, dir string) RegisterSummary {
