@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/lumo-caderninho/mcp/impl/store"
+	"github.com/lumo-caderninho/mcp/impl/lumo/store"
 )
 
 // Ids of catalogue objects, read straight from the catalogue tables by their workspace names, so

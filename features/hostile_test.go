@@ -21,7 +21,8 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/demo"
 	"github.com/lumo-caderninho/mcp/impl/installation"
 	"github.com/lumo-caderninho/mcp/impl/lumo"
-	"github.com/lumo-caderninho/mcp/impl/store/storetest"
+	lumodemo "github.com/lumo-caderninho/mcp/impl/lumo/demo"
+	"github.com/lumo-caderninho/mcp/impl/lumo/store/storetest"
 )
 
 // Outcomes a hostile call may have.
@@ -233,7 +234,7 @@ func rowCounts(t *testing.T, db database) string {
 func TestHostileInputsLumo(t *testing.T) {
 	ctx := context.Background()
 	db := storetest.Open(t)
-	if _, err := db.ImportWorkspace(ctx, demo.Lumo, "workspace.yaml"); err != nil {
+	if _, err := db.ImportWorkspace(ctx, lumodemo.Lumo, "workspace.yaml"); err != nil {
 		t.Fatal(err)
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))

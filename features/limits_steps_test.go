@@ -12,7 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/lumo-caderninho/mcp/impl/lumo"
-	"github.com/lumo-caderninho/mcp/impl/ratelimit"
+	"github.com/lumo-caderninho/mcp/impl/lumo/ratelimit"
 )
 
 // limitsWorld holds a scenario's rate limits and clock; the windows themselves are in w.db, so

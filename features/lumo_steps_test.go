@@ -15,10 +15,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/lumo-caderninho/mcp/impl/demo"
 	"github.com/lumo-caderninho/mcp/impl/lumo"
-	"github.com/lumo-caderninho/mcp/impl/store"
-	"github.com/lumo-caderninho/mcp/impl/store/storetest"
+	"github.com/lumo-caderninho/mcp/impl/lumo/demo"
+	"github.com/lumo-caderninho/mcp/impl/lumo/store"
+	"github.com/lumo-caderninho/mcp/impl/lumo/store/storetest"
 )
 
 // lumoWorld is one scenario's state: its database, its client session and the last answer.

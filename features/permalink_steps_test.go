@@ -13,7 +13,7 @@ import (
 	"github.com/cucumber/godog"
 
 	"github.com/lumo-caderninho/mcp/impl/lumo"
-	"github.com/lumo-caderninho/mcp/impl/report"
+	"github.com/lumo-caderninho/mcp/impl/lumo/report"
 )
 
 // reportPage is the last report page opened: status and HTML.

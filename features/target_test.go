@@ -15,6 +15,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/lumo-caderninho/mcp/impl/demo"
+	lumodemo "github.com/lumo-caderninho/mcp/impl/lumo/demo"
 )
 
 // A foreign target: the lumo features run against any server holding the demo workspace (the
@@ -81,7 +82,7 @@ func cadFixtureToken(string) (string, error) {
 
 // fixtureToken is the demo workspace's token of login.
 func fixtureToken(login string) (string, error) {
-	b, err := fs.ReadFile(demo.Lumo, "workspace.yaml")
+	b, err := fs.ReadFile(lumodemo.Lumo, "workspace.yaml")
 	if err != nil {
 		return "", err
 	}

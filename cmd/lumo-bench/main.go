@@ -17,7 +17,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lumo-caderninho/mcp/impl/bench"
+	"github.com/lumo-caderninho/mcp/impl/lumo/bench"
 )
 
 func main() {

@@ -8,8 +8,8 @@ import (
 	"log/slog"
 	"os"
 
-	"github.com/lumo-caderninho/mcp/impl/admin"
-	"github.com/lumo-caderninho/mcp/impl/store"
+	"github.com/lumo-caderninho/mcp/impl/lumo/admin"
+	"github.com/lumo-caderninho/mcp/impl/lumo/store"
 )
 
 // adminCommand runs `lumo admin ...`. It never seeds the demo: administration acts on the

@@ -23,12 +23,12 @@ import (
 
 	"github.com/lumo-caderninho/mcp/gen"
 	"github.com/lumo-caderninho/mcp/impl/lumo"
+	"github.com/lumo-caderninho/mcp/impl/lumo/ratelimit"
+	"github.com/lumo-caderninho/mcp/impl/lumo/report"
+	"github.com/lumo-caderninho/mcp/impl/lumo/store"
 	"github.com/lumo-caderninho/mcp/impl/platform/httpserve"
 	"github.com/lumo-caderninho/mcp/impl/platform/schemapub"
 	"github.com/lumo-caderninho/mcp/impl/platform/telemetry"
-	"github.com/lumo-caderninho/mcp/impl/ratelimit"
-	"github.com/lumo-caderninho/mcp/impl/report"
-	"github.com/lumo-caderninho/mcp/impl/store"
 	"github.com/lumo-caderninho/mcp/schemas"
 )
 

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"github.com/lumo-caderninho/mcp/impl/ratelimit"
+	"github.com/lumo-caderninho/mcp/impl/lumo/ratelimit"
 	"io"
 	"log/slog"
 	"net/http"
@@ -15,7 +15,7 @@ import (
 	"testing"
 
 	"github.com/lumo-caderninho/mcp/impl/lumo"
-	"github.com/lumo-caderninho/mcp/impl/store/storetest"
+	"github.com/lumo-caderninho/mcp/impl/lumo/store/storetest"
 )
 
 func TestSchemasValidateOpensNoDatabase(t *testing.T) {

@@ -19,12 +19,12 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/lumo-caderninho/mcp/impl/demo"
 	"github.com/lumo-caderninho/mcp/impl/lumo"
+	"github.com/lumo-caderninho/mcp/impl/lumo/demo"
+	"github.com/lumo-caderninho/mcp/impl/lumo/ratelimit"
+	"github.com/lumo-caderninho/mcp/impl/lumo/store"
+	"github.com/lumo-caderninho/mcp/impl/lumo/store/storetest"
 	"github.com/lumo-caderninho/mcp/impl/platform/telemetry"
-	"github.com/lumo-caderninho/mcp/impl/ratelimit"
-	"github.com/lumo-caderninho/mcp/impl/store"
-	"github.com/lumo-caderninho/mcp/impl/store/storetest"
 )
 
 // syncBuffer is a log sink the server goroutines write to.
@@ -237,7 +237,7 @@ func TestImportPrintsASummaryLineAndProgressOnATerminal(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "lumo.db")
 	var out bytes.Buffer
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	ws, err := filepath.Abs("../../impl/demo/lumo/workspace.yaml")
+	ws, err := filepath.Abs("../../impl/lumo/demo/workspace.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lumo-caderninho/mcp/impl/lumo/store"
 	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
-	"github.com/lumo-caderninho/mcp/impl/store"
 )
 
 // stderr is where import progress and its summary go (a variable for tests).

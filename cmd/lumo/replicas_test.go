@@ -18,10 +18,10 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/lumo-caderninho/mcp/impl/demo"
+	"github.com/lumo-caderninho/mcp/impl/lumo/demo"
+	"github.com/lumo-caderninho/mcp/impl/lumo/store"
+	"github.com/lumo-caderninho/mcp/impl/lumo/store/storetest"
 	"github.com/lumo-caderninho/mcp/impl/platform/sqldb"
-	"github.com/lumo-caderninho/mcp/impl/store"
-	"github.com/lumo-caderninho/mcp/impl/store/storetest"
 )
 
 // replica is one `lumo serve --http` process.

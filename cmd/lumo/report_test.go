@@ -13,10 +13,10 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/lumo-caderninho/mcp/impl/demo"
 	"github.com/lumo-caderninho/mcp/impl/lumo"
-	"github.com/lumo-caderninho/mcp/impl/ratelimit"
-	"github.com/lumo-caderninho/mcp/impl/store/storetest"
+	"github.com/lumo-caderninho/mcp/impl/lumo/demo"
+	"github.com/lumo-caderninho/mcp/impl/lumo/ratelimit"
+	"github.com/lumo-caderninho/mcp/impl/lumo/store/storetest"
 )
 
 func TestServeRefusesABadPublicURL(t *testing.T) {

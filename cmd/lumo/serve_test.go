@@ -15,11 +15,11 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/lumo-caderninho/mcp/impl/demo"
 	"github.com/lumo-caderninho/mcp/impl/lumo"
-	"github.com/lumo-caderninho/mcp/impl/ratelimit"
-	"github.com/lumo-caderninho/mcp/impl/store"
-	"github.com/lumo-caderninho/mcp/impl/store/storetest"
+	"github.com/lumo-caderninho/mcp/impl/lumo/demo"
+	"github.com/lumo-caderninho/mcp/impl/lumo/ratelimit"
+	"github.com/lumo-caderninho/mcp/impl/lumo/store"
+	"github.com/lumo-caderninho/mcp/impl/lumo/store/storetest"
 )
 
 // recorder adds the bearer token and keeps the answer to the last tools/call POST.

@@ -17,8 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lumo-caderninho/mcp/impl/lumo/store/storetest"
 	"github.com/lumo-caderninho/mcp/impl/platform/sqldb"
-	"github.com/lumo-caderninho/mcp/impl/store/storetest"
 )
 
 var (

@@ -14,8 +14,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/lumo-caderninho/mcp/impl/lumo/store/storetest"
 	"github.com/lumo-caderninho/mcp/impl/platform/sqldb"
-	"github.com/lumo-caderninho/mcp/impl/store/storetest"
 )
 
 // defaultRestart restarts the machine's PostgreSQL cluster.

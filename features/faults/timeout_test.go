@@ -13,8 +13,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/lumo-caderninho/mcp/impl/lumo"
+	"github.com/lumo-caderninho/mcp/impl/lumo/store/storetest"
 	"github.com/lumo-caderninho/mcp/impl/platform/mcpserver"
-	"github.com/lumo-caderninho/mcp/impl/store/storetest"
 )
 
 // TestQueryCancelledMidRun runs a query that takes a while, then the same query with a time limit

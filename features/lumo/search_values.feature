@@ -2,12 +2,12 @@ Feature: search_values lists a column's values, searches text columns and shows 
   With ref: up to 50 distinct values of a text or date column, in order, and their total. Without ref,
   with contains: the app's text columns are searched, dimension tables first. mode "sample": example rows.
 
-  Expectations come from the demo CSVs (impl/demo/lumo/apps/), computed with python3, not with lumo:
+  Expectations come from the demo CSVs (impl/lumo/demo/apps/), computed with python3, not with lumo:
     fold(s) = " ".join(unicodedata.normalize("NFD", s) without category Mn chars .split()).lower()
     distinct(vals, words) = the values v (\N read as None) where every fold(word) is in fold(v); None and
       "" count as one blank value, listed first; the rest sorted by (fold(v).encode(), v.encode())
     csv.DictReader reads the files; "col(file, NAME)" below is the list of that column's fields.
-  Ordering, blanks and totals are decided in impl/values: text by folded text then bytes, dates by date,
+  Ordering, blanks and totals are decided in impl/lumo/values: text by folded text then bytes, dates by date,
   blank (NULL or empty text) as one value, first; totals are counted on the database.
 
   Background:

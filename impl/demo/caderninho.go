@@ -1,3 +1,4 @@
+// Package demo embeds the example caderninho installation that a fresh database is loaded with.
 package demo
 
 import (
@@ -17,4 +18,12 @@ var Caderninho fs.FS = sub(caderninhoFiles, "caderninho")
 // folders are real folders a sync can read and new statements can be dropped into.
 func CopyCaderninho(dir string) error {
 	return copyFS(dir, Caderninho)
+}
+
+func sub(fsys fs.FS, dir string) fs.FS {
+	s, err := fs.Sub(fsys, dir)
+	if err != nil {
+		panic("demo: " + err.Error())
+	}
+	return s
 }

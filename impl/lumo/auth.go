@@ -10,7 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 
-	"github.com/lumo-caderninho/mcp/impl/store"
+	"github.com/lumo-caderninho/mcp/impl/lumo/store"
 )
 
 // BearerAuth requires `Authorization: Bearer <token>` of a user (the workspace token or one

@@ -14,9 +14,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/lumo-caderninho/mcp/impl/bench"
+	"github.com/lumo-caderninho/mcp/impl/lumo/bench"
+	"github.com/lumo-caderninho/mcp/impl/lumo/store/storetest"
 	"github.com/lumo-caderninho/mcp/impl/platform/mcpserver"
-	"github.com/lumo-caderninho/mcp/impl/store/storetest"
 )
 
 // processCPU is this process's user + system CPU seconds.

@@ -5,10 +5,10 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
 	"github.com/lumo-caderninho/mcp/impl/platform/fold"
 	"github.com/lumo-caderninho/mcp/impl/platform/mcpserver"
 	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
-	"github.com/lumo-caderninho/mcp/impl/semantic"
 )
 
 // The search_catalog answers as they were computed before the folded names were precomputed

@@ -11,11 +11,11 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/lumo-caderninho/mcp/gen/lumoapi"
+	"github.com/lumo-caderninho/mcp/impl/lumo/query"
+	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
+	"github.com/lumo-caderninho/mcp/impl/lumo/values"
 	"github.com/lumo-caderninho/mcp/impl/platform/mcpserver"
 	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
-	"github.com/lumo-caderninho/mcp/impl/query"
-	"github.com/lumo-caderninho/mcp/impl/semantic"
-	"github.com/lumo-caderninho/mcp/impl/values"
 )
 
 // DefaultQueryTimeout bounds one query's statements.

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lumo-caderninho/mcp/impl/query"
+	"github.com/lumo-caderninho/mcp/impl/lumo/query"
 )
 
 // The spec's fixed lines, exactly, including the count that stops at one million.

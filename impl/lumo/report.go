@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/lumo-caderninho/mcp/gen/lumoapi"
+	"github.com/lumo-caderninho/mcp/impl/lumo/store"
 	"github.com/lumo-caderninho/mcp/impl/platform/mcpserver"
-	"github.com/lumo-caderninho/mcp/impl/store"
 )
 
 // CanonicalArgs is the normal form of a query's arguments: object keys sorted, no insignificant

@@ -9,8 +9,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
 	"github.com/lumo-caderninho/mcp/impl/platform/mcpserver"
-	"github.com/lumo-caderninho/mcp/impl/semantic"
 )
 
 // addResources publishes the catalogue and each app's description as text resources; they carry the

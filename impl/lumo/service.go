@@ -12,10 +12,10 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/lumo-caderninho/mcp/impl/lumo/ratelimit"
+	"github.com/lumo-caderninho/mcp/impl/lumo/store"
 	"github.com/lumo-caderninho/mcp/impl/platform/mcpserver"
 	"github.com/lumo-caderninho/mcp/impl/platform/schemacheck"
-	"github.com/lumo-caderninho/mcp/impl/ratelimit"
-	"github.com/lumo-caderninho/mcp/impl/store"
 	"github.com/lumo-caderninho/mcp/schemas"
 )
 

@@ -13,13 +13,13 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/lumo-caderninho/mcp/impl/demo"
-	"github.com/lumo-caderninho/mcp/impl/semantic"
-	"github.com/lumo-caderninho/mcp/impl/store/storetest"
+	"github.com/lumo-caderninho/mcp/impl/lumo/demo"
+	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
+	"github.com/lumo-caderninho/mcp/impl/lumo/store/storetest"
 )
 
 // TestSearchOutOfTime: when the budget runs out the search answers with what it has, lists the
-// columns it did not finish and says why (the engines' cancellation is tested in impl/values).
+// columns it did not finish and says why (the engines' cancellation is tested in impl/lumo/values).
 func TestSearchOutOfTime(t *testing.T) {
 	ctx := context.Background()
 	db := storetest.Open(t)

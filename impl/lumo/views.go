@@ -1,9 +1,9 @@
 package lumo
 
 import (
+	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
 	"github.com/lumo-caderninho/mcp/impl/platform/fold"
 	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
-	"github.com/lumo-caderninho/mcp/impl/semantic"
 )
 
 // The structured shapes below mirror schemas/lumo/*.output.json; tests validate every result

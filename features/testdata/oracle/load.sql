@@ -7,11 +7,11 @@ CREATE TABLE lojas (ID INTEGER, NOME TEXT, CIDADE TEXT, UF TEXT, GERENTE TEXT);
 CREATE TABLE produtos (ID INTEGER, NOME TEXT, CATEGORIA TEXT, PRECO REAL);
 CREATE TABLE metas (MES TEXT, LOJA_ID INTEGER, META REAL);
 CREATE TABLE recebimentos (ID INTEGER, DATA TEXT, MEIO TEXT, BRUTO REAL, TAXA REAL, TAXA_PCT REAL);
-.import --csv --skip 1 impl/demo/lumo/apps/vendas/vendas.csv vendas
-.import --csv --skip 1 impl/demo/lumo/apps/vendas/lojas.csv lojas
-.import --csv --skip 1 impl/demo/lumo/apps/vendas/produtos.csv produtos
-.import --csv --skip 1 impl/demo/lumo/apps/vendas/metas.csv metas
-.import --csv --skip 1 impl/demo/lumo/apps/vendas-financeiro/recebimentos.csv recebimentos
+.import --csv --skip 1 impl/lumo/demo/apps/vendas/vendas.csv vendas
+.import --csv --skip 1 impl/lumo/demo/apps/vendas/lojas.csv lojas
+.import --csv --skip 1 impl/lumo/demo/apps/vendas/produtos.csv produtos
+.import --csv --skip 1 impl/lumo/demo/apps/vendas/metas.csv metas
+.import --csv --skip 1 impl/lumo/demo/apps/vendas-financeiro/recebimentos.csv recebimentos
 UPDATE vendas SET CLIENTE = NULL WHERE CLIENTE = '\N';
 UPDATE vendas SET SITUACAO = NULL WHERE SITUACAO = '\N';
 UPDATE vendas SET CUPOM = NULL WHERE CUPOM = '\N';

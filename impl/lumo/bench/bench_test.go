@@ -1,0 +1,138 @@
+package bench
+
+import (
+	"context"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/lumo-caderninho/mcp/impl/lumo/store/storetest"
+)
+
+// The generated workspace imports, and every hand-written query runs on the engine and returns
+// the rows the bench expects (the MCP side is compared with these at run time).
+func TestWorkspaceImportsAndQueriesRun(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Open(t)
+	sum, err := db.ImportWorkspace(ctx, Workspace(5000), "workspace.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := int64(5000 + stores + products + stores*months); sum.Rows() != want {
+		t.Fatalf("imported %d rows, want %d", sum.Rows(), want)
+	}
+	if _, err := db.ImportWorkspace(ctx, Catalog(50), "workspace.yaml"); err != nil {
+		t.Fatal(err)
+	}
+	app, err := salesApp(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	qs, err := Queries(app, db.Dialect())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range qs {
+		n, err := rawRows(ctx, db.SQL(), q.SQL, q.SQLArgs)
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", q.Name, err, q.SQL)
+		}
+		if (q.Rows >= 0 && n != q.Rows) || n == 0 {
+			t.Errorf("%s: %d rows, want %d", q.Name, n, q.Rows)
+		}
+	}
+	u, err := db.UserByLogin(ctx, CatalogLogin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if apps, err := db.VisibleApps(ctx, u); err != nil || len(apps) != 50 {
+		t.Fatalf("catalogue user sees %d apps (%v), want 50", len(apps), err)
+	}
+}
+
+// The same rows come out for the same scale.
+func TestSalesRowsAreDeterministic(t *testing.T) {
+	a, b := salesRows(100)(), salesRows(100)()
+	for {
+		la, oka := a()
+		lb, okb := b()
+		if oka != okb || string(la) != string(lb) {
+			t.Fatalf("runs differ: %q / %q", la, lb)
+		}
+		if !oka {
+			return
+		}
+	}
+}
+
+// BenchmarkImport loads the generated workspace (LUMO_BENCH_ROWS rows, default 200,000) into a
+// fresh database per iteration, for profiling the importer:
+// go test ./impl/lumo/bench/ -run '^$' -bench Import -benchtime 1x -cpuprofile cpu.out
+// Besides rows/s it reports rows per CPU second (this process plus, on PostgreSQL, the server
+// backend), which a loaded machine disturbs far less than wall time.
+func BenchmarkImport(b *testing.B) {
+	rows := 200_000
+	if s := os.Getenv("LUMO_BENCH_ROWS"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1000 {
+			b.Fatalf("LUMO_BENCH_ROWS=%q: use a number of at least 1000", s)
+		}
+		rows = n
+	}
+	ctx := context.Background()
+	for range b.N {
+		b.StopTimer()
+		db := storetest.Open(b)
+		// One connection, so the import runs on the backend whose CPU is read below.
+		db.SQL().SetMaxOpenConns(1)
+		backend := -1
+		if db.Engine() == "postgres" {
+			if err := db.SQL().QueryRowContext(ctx, "SELECT pg_backend_pid()").Scan(&backend); err != nil {
+				b.Fatal(err)
+			}
+		}
+		cpu0 := processCPU() + backendCPU(backend)
+		b.StartTimer()
+		start := time.Now()
+		sum, err := db.ImportWorkspace(ctx, Workspace(rows), "workspace.yaml")
+		if err != nil {
+			b.Fatal(err)
+		}
+		wall := time.Since(start).Seconds()
+		cpu := processCPU() + backendCPU(backend) - cpu0
+		b.ReportMetric(float64(sum.Rows())/wall, "rows/s")
+		b.ReportMetric(float64(sum.Rows())/cpu, "rows/cpu-s")
+	}
+}
+
+// processCPU is this process's user + system CPU seconds.
+func processCPU() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
+}
+
+// backendCPU is the user + system CPU seconds of a local PostgreSQL backend (0 when pid < 0 or
+// unreadable), from /proc in clock ticks of 1/100 s.
+func backendCPU(pid int) float64 {
+	if pid < 0 {
+		return 0
+	}
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0
+	}
+	s := string(stat)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
+	if len(f) < 13 {
+		return 0
+	}
+	utime, _ := strconv.Atoi(f[11])
+	stime, _ := strconv.Atoi(f[12])
+	return float64(utime+stime) / 100
+}

@@ -1,0 +1,447 @@
+package bench
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
+	"github.com/lumo-caderninho/mcp/impl/lumo/store"
+	"github.com/lumo-caderninho/mcp/impl/platform/mcphttp"
+	"github.com/lumo-caderninho/mcp/impl/platform/sqldb"
+)
+
+// Config is one bench run.
+type Config struct {
+	Rows         int
+	Engines      []string // "sqlite", "postgres"
+	PostgresDSN  string   // admin DSN: the run creates and drops a database of its own there
+	Iterations   int      // timed repetitions of each query
+	SmallCalls   int      // timed repetitions of each small call
+	Clients      int      // concurrent clients of the throughput test
+	LoadDuration time.Duration
+	CatalogApps  int
+	Lumo         string // the lumo binary
+	ServerEnv    []string
+	Peer         bool
+	PeerDir      string
+	Log          io.Writer
+	ServerLog    io.Writer
+}
+
+// Run measures every engine of c and reports them side by side.
+func Run(ctx context.Context, c Config) (*Report, error) {
+	rep := &Report{Rows: c.Rows, Iterations: c.Iterations, Clients: c.Clients, CatalogApps: c.CatalogApps,
+		Started: time.Now().UTC(), CPUs: cpus()}
+	for _, engine := range c.Engines {
+		e, err := runEngine(ctx, c, engine)
+		if err != nil {
+			return rep, fmt.Errorf("%s: %w", engine, err)
+		}
+		rep.Engines = append(rep.Engines, e)
+	}
+	if c.SmallCalls > 0 && len(c.Engines) > 0 {
+		c.logf("go-sdk floor: a constant tool over the same transport")
+		f, err := runFloor(ctx, c)
+		if err != nil {
+			return rep, err
+		}
+		rep.Floor = f
+	}
+	rep.Elapsed = time.Since(rep.Started).Round(time.Millisecond).String()
+	return rep, nil
+}
+
+func (c Config) logf(format string, args ...any) {
+	if c.Log != nil {
+		fmt.Fprintf(c.Log, "lumo-bench: "+format+"\n", args...)
+	}
+}
+
+func runEngine(ctx context.Context, c Config, engine string) (*EngineReport, error) {
+	dsn, drop, err := freshDB(ctx, engine, c.PostgresDSN)
+	if err != nil {
+		return nil, err
+	}
+	defer drop()
+	e := &EngineReport{Engine: engine}
+	db, err := store.Open(ctx, dsn)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+
+	c.logf("%s: importing %d sales rows", engine, c.Rows)
+	start := time.Now()
+	sum, err := db.ImportWorkspace(ctx, Workspace(c.Rows), "workspace.yaml")
+	if err != nil {
+		return nil, fmt.Errorf("importing: %w", err)
+	}
+	e.Import = ImportReport{Rows: sum.Rows(), Seconds: time.Since(start).Seconds()}
+	e.Import.RowsPerSecond = float64(e.Import.Rows) / e.Import.Seconds
+	c.logf("%s: %d rows in %.1f s (%.0f rows/s)", engine, e.Import.Rows, e.Import.Seconds, e.Import.RowsPerSecond)
+	if c.CatalogApps > 0 {
+		start = time.Now()
+		if _, err := db.ImportWorkspace(ctx, Catalog(c.CatalogApps), "workspace.yaml"); err != nil {
+			return nil, fmt.Errorf("importing the catalogue: %w", err)
+		}
+		e.Import.CatalogSeconds = time.Since(start).Seconds()
+	}
+	app, err := salesApp(ctx, db)
+	if err != nil {
+		return nil, err
+	}
+	queries, err := Queries(app, db.Dialect())
+	if err != nil {
+		return nil, err
+	}
+
+	srv, err := startServer(ctx, c.Lumo, dsn, Login, c.ServerEnv, c.ServerLog)
+	if err != nil {
+		return nil, err
+	}
+	defer srv.stop()
+	cs, err := srv.connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer cs.Close()
+	raw := db.SQL()
+
+	for _, q := range queries {
+		c.logf("%s: %s", engine, q.Name)
+		qr, err := timeQuery(ctx, cs, raw, q, c.Iterations)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", q.Name, err)
+		}
+		e.Queries = append(e.Queries, qr)
+	}
+
+	c.logf("%s: small calls", engine)
+	small := SmallCall(app.ID)
+	smallSQL, err := SmallSQL(app, db.Dialect())
+	if err != nil {
+		return nil, err
+	}
+	var tool, own, sel, ping []time.Duration
+	for i := range c.SmallCalls + 5 {
+		t0 := time.Now()
+		if _, err := call(ctx, cs, "query", small); err != nil {
+			return nil, err
+		}
+		t1 := time.Now()
+		if _, err := rawRows(ctx, raw, smallSQL, nil); err != nil {
+			return nil, err
+		}
+		t2 := time.Now()
+		var one int
+		if err := raw.QueryRowContext(ctx, "SELECT 1").Scan(&one); err != nil {
+			return nil, err
+		}
+		t3 := time.Now()
+		if err := cs.Ping(ctx, nil); err != nil {
+			return nil, err
+		}
+		t4 := time.Now()
+		if i >= 5 { // warm-up
+			tool, own, sel, ping = append(tool, t1.Sub(t0)), append(own, t2.Sub(t1)), append(sel, t3.Sub(t2)), append(ping, t4.Sub(t3))
+		}
+	}
+	e.Small = SmallReport{Tool: timing(tool), OwnSQL: timing(own), SelectOne: timing(sel), Ping: timing(ping)}
+	e.Small.AddedMs = e.Small.Tool.P50 - e.Small.SelectOne.P50
+	e.Small.AddedOverOwnMs = e.Small.Tool.P50 - e.Small.OwnSQL.P50
+
+	c.logf("%s: search_values search mode", engine)
+	if e.SearchValues, err = timeSearch(ctx, cs, app.ID, "joão", c.Iterations); err != nil {
+		return nil, err
+	}
+	if e.SearchNoMatch, err = timeSearch(ctx, cs, app.ID, NoMatchWord, c.Iterations); err != nil {
+		return nil, err
+	}
+
+	c.logf("%s: %d clients for %v, go-sdk client then raw JSON-RPC client", engine, c.Clients, c.LoadDuration)
+	if e.Load, e.RawLoad, err = srv.loads(ctx, c, "query", small); err != nil {
+		return nil, err
+	}
+	e.ServerMemory = memoryOf(srv.cmd.Process.Pid)
+	cs.Close()
+	srv.stop()
+
+	if c.CatalogApps > 0 {
+		c.logf("%s: search_catalog over %d apps", engine, c.CatalogApps)
+		if e.SearchCatalog, e.CatalogServerMemory, err = timeCatalog(ctx, c, dsn); err != nil {
+			return nil, err
+		}
+	}
+	if c.Peer && engine == "postgres" {
+		c.logf("%s: stdio peer", engine)
+		if e.Peer, err = runPeer(ctx, c, dsn, app.ID); err != nil {
+			return nil, fmt.Errorf("peer: %w", err)
+		}
+		e.Peer.Peer.OverheadMs = e.Peer.Peer.Call.P50 - e.Small.SelectOne.P50
+		e.Peer.Lumo.OverheadMs = e.Peer.Lumo.Call.P50 - e.Small.OwnSQL.P50
+	}
+	return e, nil
+}
+
+// NoMatchWord is a word no value of the bench's workspace contains.
+const NoMatchWord = "xyzzy"
+
+// timeSearch times n search_values calls in search mode for word.
+func timeSearch(ctx context.Context, cs *mcp.ClientSession, appID int64, word string, n int) (Timing, error) {
+	var d []time.Duration
+	for range n {
+		t0 := time.Now()
+		if _, err := call(ctx, cs, "search_values", map[string]any{"appId": appID, "contains": word}); err != nil {
+			return Timing{}, err
+		}
+		d = append(d, time.Since(t0))
+	}
+	return timing(d), nil
+}
+
+// timeQuery checks that both answers have the same rows, then times them alternately.
+func timeQuery(ctx context.Context, cs *mcp.ClientSession, raw *sql.DB, q Query, n int) (QueryReport, error) {
+	r := QueryReport{Name: q.Name, SQL: q.SQL}
+	var mcpT, sqlT []time.Duration
+	for i := range n + 1 {
+		t0 := time.Now()
+		sc, err := call(ctx, cs, "query", q.Args)
+		if err != nil {
+			return r, err
+		}
+		t1 := time.Now()
+		got, err := rawRows(ctx, raw, q.SQL, q.SQLArgs)
+		if err != nil {
+			return r, fmt.Errorf("raw SQL: %w", err)
+		}
+		t2 := time.Now()
+		if i == 0 { // warm-up, and the check that both asked the same question
+			rows, _ := sc["rows"].([]any)
+			if len(rows) != got || (q.Rows >= 0 && got != q.Rows) {
+				return r, fmt.Errorf("query returned %d rows, SQL %d (want %d)", len(rows), got, q.Rows)
+			}
+			r.RowsReturned = got
+			r.TotalRows, _ = sc["totalRows"].(float64)
+			continue
+		}
+		mcpT, sqlT = append(mcpT, t1.Sub(t0)), append(sqlT, t2.Sub(t1))
+	}
+	r.MCP, r.RawSQL = timing(mcpT), timing(sqlT)
+	r.RatioP50 = ratio(r.MCP.P50, r.RawSQL.P50)
+	r.RatioP99 = ratio(r.MCP.P99, r.RawSQL.P99)
+	return r, nil
+}
+
+// call runs a tool and returns its structuredContent; a tool error is an error here.
+func call(ctx context.Context, cs *mcp.ClientSession, name string, args map[string]any) (map[string]any, error) {
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if res.IsError {
+		text := ""
+		if len(res.Content) > 0 {
+			if t, ok := res.Content[0].(*mcp.TextContent); ok {
+				text = t.Text
+			}
+		}
+		return nil, fmt.Errorf("%s returned a tool error: %s", name, text)
+	}
+	sc, _ := res.StructuredContent.(map[string]any)
+	return sc, nil
+}
+
+// rawRows runs query and reads every row, as a client of database/sql would.
+func rawRows(ctx context.Context, db *sql.DB, query string, args []any) (int, error) {
+	rows, err := db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		return 0, err
+	}
+	vals := make([]any, len(cols))
+	ptrs := make([]any, len(cols))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	n := 0
+	for rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, rows.Err()
+}
+
+// loads measures the server under c.Clients concurrent sessions calling tool with args for
+// c.LoadDuration, twice: with the go-sdk client, then with the raw JSON-RPC client (mcphttp), which
+// leaves more of the shared cores to the server. Each report has the server's CPU per call.
+func (s *server) loads(ctx context.Context, c Config, tool string, args map[string]any) (sdk, raw LoadReport, err error) {
+	measure := func(open func(context.Context) (func() error, func(), error)) (LoadReport, error) {
+		cpu0 := cpuSeconds(s.cmd.Process.Pid)
+		r, err := load(ctx, c.Clients, c.LoadDuration, open)
+		if r.Calls > 0 {
+			r.ServerCPUPerCall = (cpuSeconds(s.cmd.Process.Pid) - cpu0) * 1000 / float64(r.Calls)
+		}
+		return r, err
+	}
+	sdk, err = measure(func(ctx context.Context) (func() error, func(), error) {
+		cs, err := s.connect(ctx)
+		if err != nil {
+			return nil, nil, err
+		}
+		return func() error { _, err := call(ctx, cs, tool, args); return err }, func() { cs.Close() }, nil
+	})
+	if err != nil {
+		return sdk, raw, err
+	}
+	raw, err = measure(func(context.Context) (func() error, func(), error) {
+		rc, err := mcphttp.Connect(s.url+"/mcp", "", "lumo-bench")
+		if err != nil {
+			return nil, nil, err
+		}
+		return func() error {
+			if out := rc.Call(tool, args); out.Kind != "" {
+				return fmt.Errorf("%s: %s", tool, out.Kind)
+			}
+			return nil
+		}, func() {}, nil
+	})
+	return sdk, raw, err
+}
+
+// load runs clients concurrent sessions, each calling as fast as it can for d.
+func load(ctx context.Context, clients int, d time.Duration,
+	open func(context.Context) (call func() error, close func(), err error)) (LoadReport, error) {
+	calls := make([]func() error, clients)
+	for i := range calls {
+		c, closeFn, err := open(ctx)
+		if err != nil {
+			return LoadReport{}, err
+		}
+		defer closeFn()
+		calls[i] = c
+	}
+	var n atomic.Int64
+	var firstErr error
+	var once sync.Once
+	var wg sync.WaitGroup
+	start := time.Now()
+	deadline := start.Add(d)
+	for _, c := range calls {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for time.Now().Before(deadline) {
+				if err := c(); err != nil {
+					once.Do(func() { firstErr = err })
+					return
+				}
+				n.Add(1)
+			}
+		}()
+	}
+	wg.Wait()
+	el := time.Since(start).Seconds()
+	return LoadReport{Clients: clients, Calls: n.Load(), Seconds: el, CallsPerSecond: float64(n.Load()) / el}, firstErr
+}
+
+func timeCatalog(ctx context.Context, c Config, dsn string) (Timing, Memory, error) {
+	srv, err := startServer(ctx, c.Lumo, dsn, CatalogLogin, c.ServerEnv, c.ServerLog)
+	if err != nil {
+		return Timing{}, Memory{}, err
+	}
+	defer srv.stop()
+	cs, err := srv.connect(ctx)
+	if err != nil {
+		return Timing{}, Memory{}, err
+	}
+	defer cs.Close()
+	var d []time.Duration
+	for i := range c.Iterations + 1 {
+		t0 := time.Now()
+		sc, err := call(ctx, cs, "search_catalog", map[string]any{"terms": []any{"financeiro", "cobrança"}})
+		if err != nil {
+			return Timing{}, Memory{}, err
+		}
+		if i == 0 {
+			if items, _ := sc["items"].([]any); sc == nil || len(items) == 0 && len(sc) == 0 {
+				return Timing{}, Memory{}, errors.New("search_catalog found nothing")
+			}
+			continue
+		}
+		d = append(d, time.Since(t0))
+	}
+	return timing(d), memoryOf(srv.cmd.Process.Pid), nil
+}
+
+func salesApp(ctx context.Context, db *store.DB) (*semantic.App, error) {
+	u, err := db.UserByLogin(ctx, Login)
+	if err != nil {
+		return nil, err
+	}
+	apps, err := db.VisibleApps(ctx, u)
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range apps {
+		if a.Name == "Vendas" {
+			return a, nil
+		}
+	}
+	return nil, errors.New("the sales app is not visible to " + Login)
+}
+
+// freshDB makes an empty database for engine: a SQLite file in a temporary folder, or a new
+// PostgreSQL database beside the admin DSN's (dropped afterwards).
+func freshDB(ctx context.Context, engine, adminDSN string) (dsn string, drop func(), err error) {
+	switch engine {
+	case "sqlite":
+		dir, err := os.MkdirTemp("", "lumo-bench-")
+		if err != nil {
+			return "", nil, err
+		}
+		return filepath.Join(dir, "lumo.db"), func() { os.RemoveAll(dir) }, nil
+	case "postgres":
+		u, err := url.Parse(adminDSN)
+		if err != nil || !sqldb.IsPostgres(adminDSN) {
+			return "", nil, fmt.Errorf("--pg %q is not a postgres:// URL", adminDSN)
+		}
+		admin, err := sql.Open("postgres", adminDSN)
+		if err != nil {
+			return "", nil, err
+		}
+		var b [6]byte
+		rand.Read(b[:])
+		name := "lumo_bench_" + hex.EncodeToString(b[:])
+		if _, err := admin.ExecContext(ctx, "CREATE DATABASE "+name); err != nil {
+			admin.Close()
+			return "", nil, fmt.Errorf("creating database %s: %w", name, err)
+		}
+		u.Path = "/" + name
+		return u.String(), func() {
+			if _, err := admin.ExecContext(context.Background(), "DROP DATABASE "+name+" WITH (FORCE)"); err != nil {
+				fmt.Fprintf(os.Stderr, "lumo-bench: dropping database %s: %v\n", name, err)
+			}
+			admin.Close()
+		}, nil
+	}
+	return "", nil, fmt.Errorf("unknown engine %q (use sqlite or postgres)", engine)
+}

@@ -1,0 +1,522 @@
+package query
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
+)
+
+// Query is a request resolved against an app: every ref bound to a column or expression, every
+// value checked and normalised. Build turns it into SQL.
+type Query struct {
+	App      *semantic.App
+	Out      []*OutCol
+	Where    []*Pred
+	Having   []*Pred
+	Order    []OrderSpec
+	Limit    int
+	Measures []*Measure // distinct aggregates the query computes (fields, having, expressions)
+	Notes    []string
+	Checks   []*TextCheck
+}
+
+// OutCol is one result column.
+type OutCol struct {
+	Key, Label, Type, Unit string
+	Group                  *Target  // grouped column (with bucket), or nil
+	Measure                *Measure // aggregate, or nil
+	Expr                   *Expr    // expression, or nil
+	Scale                  int      // decimals kept when rounding numbers
+	item                   Item
+}
+
+// Target is a column, possibly cut by a bucket.
+type Target struct {
+	Col    *semantic.Column
+	Bucket string // "" = the raw value
+}
+
+// Measure is an aggregate of one column.
+type Measure struct {
+	Col *semantic.Column
+	Agg string
+	idx int
+}
+
+// Expr is an app expression with its aggregates bound to measures.
+type Expr struct {
+	E    *semantic.Expression
+	Tree semantic.Formula
+	Aggs map[*semantic.Aggregate]*Measure
+}
+
+// Pred is one filter condition: on a Target (WHERE) or on a measure or expression (HAVING).
+type Pred struct {
+	Target  *Target
+	Measure *Measure
+	Expr    *Expr
+	Op      string
+	Values  []any // normalised: strings (text, ISO dates), float64; "" is the blank value
+	Words   string
+	label   string
+	check   *TextCheck
+}
+
+// OrderSpec orders by a result column.
+type OrderSpec struct {
+	Col  *OutCol
+	Desc bool
+}
+
+// TextCheck asks for the values of a text filter (= or in) to be checked against the column.
+type TextCheck struct {
+	Col    *semantic.Column
+	Values []string
+	pred   *Pred
+}
+
+// Correct replaces a checked value by the existing one it stands for (case/accent difference).
+func (c *TextCheck) Correct(from, to string) {
+	for i, v := range c.pred.Values {
+		if v == from {
+			c.pred.Values[i] = to
+		}
+	}
+	c.pred.Words = c.pred.words()
+}
+
+// Analyze resolves req against app.
+func Analyze(app *semantic.App, req Request) (*Query, error) {
+	q := &Query{App: app}
+	exprs := map[*semantic.Expression]*Expr{}
+	keys := map[string]bool{}
+	dateGrouped := false
+	for i, f := range req.Fields {
+		where := fmt.Sprintf("fields[%d]", i)
+		col, err := q.outCol(where, f, exprs)
+		if err != nil {
+			return nil, err
+		}
+		if keys[col.Key] {
+			return nil, errorf(CodeInvalidField, nil, "%s: %s aparece duas vezes em fields; deixe uma só.", where, f.describe())
+		}
+		keys[col.Key] = true
+		if col.Group != nil && isDate(col.Group.Col) {
+			dateGrouped = true
+		}
+		q.Out = append(q.Out, col)
+	}
+	dateRange := false
+	for i, f := range req.Filters {
+		p, err := q.pred(fmt.Sprintf("filters[%d]", i), f, exprs)
+		if err != nil {
+			return nil, err
+		}
+		if p.Target != nil {
+			q.Where = append(q.Where, p)
+			if b := p.Target.Bucket; isDate(p.Target.Col) && (b == "" || b == "day" || b == "month" || b == "year") {
+				dateRange = true
+			}
+		} else {
+			q.Having = append(q.Having, p)
+		}
+	}
+	for _, p := range q.Where {
+		if b := p.Target.Bucket; (b == "hour_of_day" || b == "day_of_week") && !dateRange {
+			q.Notes = append(q.Notes, fmt.Sprintf("O filtro por %s lê a tabela inteira; combine com um intervalo de datas para uma consulta mais rápida.", bucketWords[b]))
+			break
+		}
+	}
+	for i, o := range req.OrderBy {
+		var found *OutCol
+		for _, c := range q.Out {
+			if sameItem(c.item, o.Item, app) {
+				found = c
+			}
+		}
+		if found == nil {
+			var fields []string
+			for _, c := range q.Out {
+				fields = append(fields, c.item.describe())
+			}
+			return nil, errorf(CodeInvalidOrder, fields, "orderBy[%d]: %s não está em fields; a ordenação usa só colunas do resultado (mesma ref, agg e bucket).", i, o.describe())
+		}
+		q.Order = append(q.Order, OrderSpec{Col: found, Desc: o.Dir == "desc"})
+	}
+	switch {
+	case req.Limit > MaxLimit:
+		q.Limit = MaxLimit
+		q.Notes = append(q.Notes, fmt.Sprintf("limit %d passou do teto e foi reduzido para %d linhas.", req.Limit, MaxLimit))
+	case req.Limit > 0:
+		q.Limit = req.Limit
+	case dateGrouped:
+		q.Limit = DefaultDateLimit
+	default:
+		q.Limit = DefaultLimit
+	}
+	return q, nil
+}
+
+func sameItem(a, b Item, app *semantic.App) bool {
+	if a.Agg != b.Agg || a.Bucket != b.Bucket {
+		return false
+	}
+	ta, errA := app.Resolve(a.Ref)
+	tb, errB := app.Resolve(b.Ref)
+	return errA == nil && errB == nil && ta == tb
+}
+
+func isDate(c *semantic.Column) bool {
+	return c.Type == semantic.TypeDate || c.Type == semantic.TypeDatetime
+}
+
+func (q *Query) measure(c *semantic.Column, agg string) *Measure {
+	for _, m := range q.Measures {
+		if m.Col == c && m.Agg == agg {
+			return m
+		}
+	}
+	m := &Measure{Col: c, Agg: agg, idx: len(q.Measures)}
+	q.Measures = append(q.Measures, m)
+	return m
+}
+
+// checkAgg enforces which aggregates a column takes.
+func checkAgg(where string, c *semantic.Column, agg string) error {
+	if (agg == "sum" || agg == "avg" || agg == "min" || agg == "max") && c.Type != semantic.TypeNumber {
+		return errorf(CodeInvalidField, []string{"count", "count_distinct"},
+			"%s: %s é %s; sum, avg, min e max valem só para coluna numérica. Use count ou count_distinct.",
+			where, c.Ref(), typeWord(c.Type))
+	}
+	return nil
+}
+
+// checkBucket enforces which buckets a column takes.
+func checkBucket(where string, c *semantic.Column, bucket string) error {
+	if bucket == "" {
+		return nil
+	}
+	if !isDate(c) {
+		return errorf(CodeInvalidField, nil, "%s: bucket vale só para coluna de data, e %s é %s.", where, c.Ref(), typeWord(c.Type))
+	}
+	if bucket == "hour_of_day" && c.Type == semantic.TypeDate {
+		return errorf(CodeInvalidField, []string{"day", "month", "year", "month_of_year", "day_of_week"},
+			"%s: hour_of_day só faz sentido em coluna com hora, e %s tem só a data.", where, c.Ref())
+	}
+	return nil
+}
+
+func typeWord(t string) string {
+	return map[string]string{"string": "texto", "number": "número", "date": "data", "datetime": "data e hora"}[t]
+}
+
+func (q *Query) expr(where string, e *semantic.Expression, cache map[*semantic.Expression]*Expr) (*Expr, error) {
+	if x := cache[e]; x != nil {
+		return x, nil
+	}
+	tree, err := semantic.ParseFormula(e.Formula)
+	if err != nil {
+		return nil, errorf(CodeInvalidField, nil, "%s: a expressão %s não pôde ser lida: %v", where, e.Label, err)
+	}
+	x := &Expr{E: e, Tree: tree, Aggs: map[*semantic.Aggregate]*Measure{}}
+	for _, a := range semantic.FormulaAggregates(tree) {
+		c, err := q.App.ResolveColumn(a.Ref)
+		if err != nil {
+			return nil, refError(where+": expressão "+e.Label, err)
+		}
+		x.Aggs[a] = q.measure(c, a.Func)
+	}
+	cache[e] = x
+	return x, nil
+}
+
+func (q *Query) outCol(where string, f Item, exprs map[*semantic.Expression]*Expr) (*OutCol, error) {
+	t, err := q.App.Resolve(f.Ref)
+	if err != nil {
+		return nil, refError(where, err)
+	}
+	if e := t.Expression; e != nil {
+		if f.Agg != "" || f.Bucket != "" {
+			return nil, errorf(CodeInvalidField, []string{fmt.Sprintf(`{"ref": %q}`, e.Label)},
+				"%s: a expressão %s já é agregada e entra só como {ref}, sem agg nem bucket.", where, e.Label)
+		}
+		x, err := q.expr(where, e, exprs)
+		if err != nil {
+			return nil, err
+		}
+		return &OutCol{Key: fmt.Sprintf("%d_EXP", e.ID), Label: e.Label, Type: semantic.TypeNumber, Unit: e.Unit,
+			Expr: x, Scale: 6, item: f}, nil
+	}
+	c := t.Column
+	if err := checkBucket(where, c, f.Bucket); err != nil {
+		return nil, err
+	}
+	if f.Agg != "" {
+		if f.Bucket != "" {
+			return nil, errorf(CodeInvalidField, nil, "%s: use agg ou bucket, não os dois: bucket agrupa a data, agg mede a coluna.", where)
+		}
+		if err := checkAgg(where, c, f.Agg); err != nil {
+			return nil, err
+		}
+		m := q.measure(c, f.Agg)
+		col := &OutCol{Key: fmt.Sprintf("%d_%s", c.ID, aggCodes[f.Agg]), Label: c.Label + " (" + aggWords[f.Agg] + ")",
+			Type: semantic.TypeNumber, Measure: m, item: f}
+		switch f.Agg {
+		case "count", "count_distinct":
+			col.Scale = 0
+		case "avg":
+			col.Unit, col.Scale = c.Unit, max(c.Scale, 2)+4
+		default:
+			col.Unit, col.Scale = c.Unit, c.Scale
+		}
+		return col, nil
+	}
+	if c.Type == semantic.TypeNumber && c.Role == semantic.RoleMeasure {
+		return nil, errorf(CodeInvalidField, []string{fmt.Sprintf(`{"ref": %q, "agg": "sum"}`, c.Ref())},
+			"%s: %s é uma medida numérica e exige agg (sum, avg, min, max, count ou count_distinct).", where, c.Ref())
+	}
+	bucket := f.Bucket
+	key := fmt.Sprintf("%d_AGP", c.ID)
+	label := c.Label
+	if bucket != "" {
+		key += "_" + strings.ToUpper(bucket)
+		label += " (" + bucketWords[bucket] + ")"
+	} else if isDate(c) {
+		bucket = "day"
+		label += " (dia)"
+		if c.Type == semantic.TypeDatetime {
+			q.Notes = append(q.Notes, fmt.Sprintf("%s sem bucket foi agrupada por dia.", c.Ref()))
+		}
+	}
+	col := &OutCol{Key: key, Label: label, Group: &Target{Col: c, Bucket: bucket}, item: f, Scale: c.Scale}
+	col.Type, col.Unit = targetType(c, bucket), c.Unit
+	if bucket != "" {
+		col.Unit = ""
+	}
+	return col, nil
+}
+
+// targetType is the result type of a column cut by a bucket.
+func targetType(c *semantic.Column, bucket string) string {
+	switch bucket {
+	case "":
+		return c.Type
+	case "day":
+		return semantic.TypeDate
+	case "year", "month_of_year", "day_of_week":
+		return semantic.TypeNumber
+	}
+	return semantic.TypeString
+}
+
+var (
+	dateRe     = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+	dateTimeRe = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2})?$`)
+	monthRe    = regexp.MustCompile(`^\d{4}-\d{2}$`)
+	hourRe     = regexp.MustCompile(`^([01]\d|2[0-3]):00$`)
+)
+
+func (q *Query) pred(where string, f Filter, exprs map[*semantic.Expression]*Expr) (*Pred, error) {
+	t, err := q.App.Resolve(f.Ref)
+	if err != nil {
+		return nil, refError(where, err)
+	}
+	p := &Pred{Op: f.Op}
+	label := ""
+	kind := "number" // value kind expected: number, text, date, datetime, month, hour
+	switch {
+	case t.Expression != nil:
+		if f.Agg != "" || f.Bucket != "" {
+			return nil, errorf(CodeInvalidFilter, nil, "%s: a expressão %s entra só como {ref}, sem agg nem bucket.", where, t.Expression.Label)
+		}
+		if p.Expr, err = q.expr(where, t.Expression, exprs); err != nil {
+			return nil, err
+		}
+		label = t.Expression.Label
+	case f.Agg != "":
+		if f.Bucket != "" {
+			return nil, errorf(CodeInvalidFilter, nil, "%s: use agg ou bucket, não os dois.", where)
+		}
+		if err := checkAgg(where, t.Column, f.Agg); err != nil {
+			return nil, err
+		}
+		p.Measure = q.measure(t.Column, f.Agg)
+		label = t.Column.Label + " (" + aggWords[f.Agg] + ")"
+	default:
+		c := t.Column
+		if err := checkBucket(where, c, f.Bucket); err != nil {
+			return nil, err
+		}
+		p.Target = &Target{Col: c, Bucket: f.Bucket}
+		label = c.Label
+		if f.Bucket != "" {
+			label += " (" + bucketWords[f.Bucket] + ")"
+		}
+		kind = valueKind(c, f.Bucket)
+	}
+	if (p.Op == "like" || p.Op == "not like") && kind != "text" {
+		return nil, errorf(CodeInvalidFilter, []string{"=", "in", "between"}, "%s: %s vale só para coluna de texto.", where, p.Op)
+	}
+	if err := p.setValues(where, kind, f.Value); err != nil {
+		return nil, err
+	}
+	p.label = label
+	if kind == "text" && p.Target.Bucket == "" && (p.Op == "=" || p.Op == "in") {
+		var vals []string
+		for _, v := range p.Values {
+			if s := v.(string); s != "" {
+				vals = append(vals, s)
+			}
+		}
+		if len(vals) > 0 {
+			p.check = &TextCheck{Col: p.Target.Col, Values: vals, pred: p}
+			q.Checks = append(q.Checks, p.check)
+		}
+	}
+	p.Words = p.words()
+	return p, nil
+}
+
+func valueKind(c *semantic.Column, bucket string) string {
+	switch bucket {
+	case "":
+		switch c.Type {
+		case semantic.TypeString:
+			return "text"
+		case semantic.TypeDate:
+			return "date"
+		case semantic.TypeDatetime:
+			return "datetime"
+		}
+		return "number"
+	case "day":
+		return "day"
+	case "month":
+		return "month"
+	case "hour_of_day":
+		return "hour"
+	}
+	return "number"
+}
+
+// setValues checks the value's shape for the op and normalises it.
+func (p *Pred) setValues(where, kind string, v any) error {
+	list, isList := v.([]any)
+	switch p.Op {
+	case "is null", "is not null":
+		if v != nil {
+			return errorf(CodeInvalidFilter, nil, "%s: %s não leva value; retire-o.", where, p.Op)
+		}
+		return nil
+	case "between", "not between":
+		if !isList || len(list) != 2 {
+			return errorf(CodeInvalidFilter, []string{`["2026-09-01", "2026-09-30"]`}, "%s: %s recebe uma lista [início, fim] em value.", where, p.Op)
+		}
+	case "in", "not in":
+		if !isList || len(list) == 0 {
+			return errorf(CodeInvalidFilter, nil, "%s: %s recebe uma lista com ao menos um valor em value.", where, p.Op)
+		}
+	default:
+		if v == nil {
+			return errorf(CodeInvalidFilter, nil, "%s: o operador %s precisa de value.", where, p.Op)
+		}
+		if isList {
+			return errorf(CodeInvalidFilter, []string{"in", "not in"}, "%s: o operador %s recebe um valor só; para uma lista use in ou not in.", where, p.Op)
+		}
+		list = []any{v}
+	}
+	for i, e := range list {
+		n, err := normalise(kind, e, p.Op)
+		if err != nil {
+			at := where + ".value"
+			if isList {
+				at = fmt.Sprintf("%s.value[%d]", where, i)
+			}
+			return errorf(CodeInvalidFilter, nil, "%s: %v", at, err)
+		}
+		p.Values = append(p.Values, n)
+	}
+	if (p.Op == "between" || p.Op == "not between") && (p.Values[0] == "" || p.Values[1] == "") {
+		return errorf(CodeInvalidFilter, nil, "%s: between precisa de início e fim preenchidos.", where)
+	}
+	return nil
+}
+
+// normalise checks one value against the kind the target holds. "" (blank) is accepted for =, !=, in, not in.
+func normalise(kind string, v any, op string) (any, error) {
+	blankOK := op == "=" || op == "!=" || op == "in" || op == "not in"
+	if s, ok := v.(string); ok && s == "" {
+		if blankOK {
+			return "", nil
+		}
+		return nil, fmt.Errorf("valor vazio só vale com =, !=, in e not in (linhas em branco)")
+	}
+	switch kind {
+	case "number":
+		if f, ok := v.(float64); ok {
+			return f, nil
+		}
+		return nil, fmt.Errorf("esperava um número, veio %q", v)
+	case "text":
+		if s, ok := v.(string); ok {
+			return s, nil
+		}
+		return nil, fmt.Errorf("a coluna é de texto; escreva o valor entre aspas (%q)", strconv.FormatFloat(v.(float64), 'f', -1, 64))
+	}
+	s, ok := v.(string)
+	if !ok {
+		return nil, fmt.Errorf("esperava um texto no formato %s", kindFormat(kind))
+	}
+	switch kind {
+	case "date", "day":
+		if dateRe.MatchString(s) && validDate(s) {
+			return s, nil
+		}
+	case "datetime":
+		if dateRe.MatchString(s) && validDate(s) {
+			return s, nil
+		}
+		if dateTimeRe.MatchString(s) && validDate(s[:10]) {
+			t, err := time.Parse("2006-01-02 15:04", strings.Replace(s[:16], "T", " ", 1))
+			if err == nil {
+				sec := "00"
+				if len(s) == 19 {
+					sec = s[17:]
+				}
+				return t.Format("2006-01-02 15:04:") + sec, nil
+			}
+		}
+	case "month":
+		if monthRe.MatchString(s) && validDate(s+"-01") {
+			return s, nil
+		}
+	case "hour":
+		if hourRe.MatchString(s) {
+			return s, nil
+		}
+	}
+	return nil, fmt.Errorf("%q não está no formato %s", s, kindFormat(kind))
+}
+
+func validDate(s string) bool {
+	_, err := time.Parse("2006-01-02", s)
+	return err == nil
+}
+
+func kindFormat(kind string) string {
+	switch kind {
+	case "date", "day":
+		return "AAAA-MM-DD"
+	case "datetime":
+		return "AAAA-MM-DD ou AAAA-MM-DD HH:mm"
+	case "month":
+		return "AAAA-MM"
+	case "hour":
+		return `"HH:00" (de "00:00" a "23:00")`
+	}
+	return kind
+}

@@ -1,0 +1,111 @@
+package query
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
+	"github.com/lumo-caderninho/mcp/impl/platform/fold"
+	"github.com/lumo-caderninho/mcp/impl/platform/sqldialect"
+	"github.com/lumo-caderninho/mcp/impl/platform/suggest"
+)
+
+// CheckValues checks every text value of = and in filters against the column before the query
+// runs: a value that exists only with other case or accents is corrected (and noted); a value
+// that does not exist stops the query with the similar values.
+func CheckValues(ctx context.Context, db Querier, d sqldialect.Dialect, q *Query) error {
+	for _, c := range q.Checks {
+		for _, v := range c.Values {
+			fixed, err := checkValue(ctx, db, d, c.Col, v)
+			if err != nil {
+				return err
+			}
+			if fixed != v {
+				c.Correct(v, fixed)
+				q.Notes = append(q.Notes, fmt.Sprintf("%s: o valor %q foi lido como %q (diferença de caixa ou acento).", c.Col.Ref(), v, fixed))
+			}
+		}
+	}
+	return nil
+}
+
+func checkValue(ctx context.Context, db Querier, d sqldialect.Dialect, c *semantic.Column, v string) (string, error) {
+	table, col, folded := d.QuoteIdent(c.Table.SQLName), d.QuoteIdent(c.SQLName), d.QuoteIdent(c.FoldSQLName)
+	values := func(where string, limit int, args ...any) ([]string, error) {
+		query := sqldialect.Rebind(d, "SELECT DISTINCT "+sqldialect.Binary(d, col)+" FROM "+table+" WHERE "+where+
+			" ORDER BY 1 LIMIT "+itoa(limit))
+		rows, err := db.QueryContext(ctx, query, args...)
+		if err != nil {
+			return nil, fmt.Errorf("checking values of %s: %w", c.Ref(), err)
+		}
+		defer rows.Close()
+		var out []string
+		for rows.Next() {
+			var s string
+			if err := rows.Scan(&s); err != nil {
+				return nil, err
+			}
+			out = append(out, s)
+		}
+		return out, rows.Err()
+	}
+	// The value as written: col = v implies folded = fold(v), which makes this one lookup in the
+	// (folded, value) index instead of a scan of the column.
+	exact, err := db.QueryContext(ctx, sqldialect.Rebind(d, "SELECT 1 FROM "+table+" WHERE "+folded+" = ? AND "+col+" = ? LIMIT 1"),
+		fold.Fold(v), v)
+	if err != nil {
+		return "", fmt.Errorf("checking values of %s: %w", c.Ref(), err)
+	}
+	found := exact.Next()
+	exact.Close()
+	if err := exact.Err(); err != nil {
+		return "", fmt.Errorf("checking values of %s: %w", c.Ref(), err)
+	}
+	if found {
+		return v, nil
+	}
+	same, err := values(folded+" = ?", 5, fold.Fold(v))
+	if err != nil {
+		return "", err
+	}
+	if len(same) == 1 {
+		return same[0], nil
+	}
+	if len(same) > 1 {
+		return "", errorf(CodeValueNotFound, same, "O valor %q não existe em %s com essa grafia, e ignorando caixa e acento ele casa com mais de um valor: %s. Use um deles.",
+			v, c.Ref(), joinQuoted(same))
+	}
+	var conds []string
+	var args []any
+	for _, w := range fold.Words(v) {
+		conds = append(conds, folded+" LIKE ?")
+		args = append(args, "%"+likeEscape(w)+"%")
+	}
+	var candidates []string
+	if len(conds) > 0 {
+		if candidates, err = values("("+strings.Join(conds, " OR ")+")", 50, args...); err != nil {
+			return "", err
+		}
+	}
+	suggestions := suggest.Similar(v, candidates, 5)
+	if len(suggestions) == 0 {
+		if candidates, err = values(col+" IS NOT NULL AND "+col+" <> ''", 500); err != nil {
+			return "", err
+		}
+		suggestions = suggest.Similar(v, candidates, 5)
+	}
+	msg := fmt.Sprintf("O valor %q não existe em %s, e a consulta não rodou.", v, c.Ref())
+	if len(suggestions) > 0 {
+		msg += " Valores parecidos: " + joinQuoted(suggestions) + "."
+	} else {
+		msg += " Use search_values com essa ref para ver os valores."
+	}
+	return "", errorf(CodeValueNotFound, suggestions, "%s", msg)
+}
+
+// likeEscape keeps a searched word literal inside a LIKE pattern (no ESCAPE clause needed: the
+// wildcards are dropped, which only widens a suggestion search).
+func likeEscape(w string) string {
+	return strings.NewReplacer("%", "", "_", "").Replace(w)
+}

@@ -1,0 +1,137 @@
+package query
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lumo-caderninho/mcp/impl/lumo/demo"
+	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
+	"github.com/lumo-caderninho/mcp/impl/lumo/workspace"
+	"github.com/lumo-caderninho/mcp/impl/platform/sqldialect"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden SQL files")
+
+// demoApp is the demo's sales app with deterministic ids and SQL names (t_<table>, c_<column>).
+func demoApp(t testing.TB) *semantic.App {
+	t.Helper()
+	ws, err := workspace.Load(demo.Lumo, "workspace.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	app := ws.Tenants[0].Apps[0].Source.Model
+	id := int64(0)
+	for _, tb := range app.Tables {
+		id++
+		tb.ID, tb.SQLName = id, "t_"+strings.ToLower(tb.Name)
+		for _, c := range tb.Columns {
+			id++
+			c.ID, c.SQLName = id, "c_"+strings.ToLower(c.Name)
+			if c.Type == semantic.TypeString {
+				c.FoldSQLName = c.SQLName + "_f"
+			}
+		}
+	}
+	for _, e := range app.Expressions {
+		id++
+		e.ID = id
+	}
+	return app
+}
+
+// TestGoldenSQL pins the SQL each dialect gets for typical requests; run with -update to rewrite.
+func TestGoldenSQL(t *testing.T) {
+	app := demoApp(t)
+	cases := map[string]Request{
+		"grouped_filtered_ranked": {
+			Fields:  []Item{{Ref: "Lojas.Loja"}, {Ref: "Vendas.Valor da venda", Agg: "sum"}},
+			Filters: []Filter{{Item: Item{Ref: "Vendas.Situação"}, Op: "=", Value: "Ativa"}, {Item: Item{Ref: "Vendas.Data"}, Op: "between", Value: []any{"2026-09-01", "2026-09-30"}}},
+			OrderBy: []Order{{Item: Item{Ref: "Vendas.Valor da venda", Agg: "sum"}, Dir: "desc"}},
+		},
+		"blanks_and_negations": {
+			Fields:  []Item{{Ref: "Vendas.Canal"}, {Ref: "Vendas.Id", Agg: "count_distinct"}},
+			Filters: []Filter{{Item: Item{Ref: "Vendas.Cupom"}, Op: "not in", Value: []any{"PRIMAVERA", ""}}, {Item: Item{Ref: "Vendas.Cliente"}, Op: "not like", Value: "%jose%"}},
+		},
+		"buckets_having_avg": {
+			Fields:  []Item{{Ref: "Vendas.Data", Bucket: "month"}, {Ref: "Vendas.Valor da venda", Agg: "avg"}},
+			Filters: []Filter{{Item: Item{Ref: "Vendas.Valor da venda", Agg: "avg"}, Op: ">", Value: 300.0}, {Item: Item{Ref: "Vendas.Data", Bucket: "day_of_week"}, Op: "in", Value: []any{0.0, 6.0}}},
+			Limit:   12,
+		},
+		"distinct_by_joined_group": {
+			Fields: []Item{{Ref: "Lojas.UF"}, {Ref: "Vendas.Cliente", Agg: "count_distinct"}},
+		},
+		"distinct_having": {
+			Fields:  []Item{{Ref: "Lojas.UF"}, {Ref: "Vendas.Cliente", Agg: "count_distinct"}, {Ref: "Vendas.Valor da venda", Agg: "sum"}},
+			Filters: []Filter{{Item: Item{Ref: "Vendas.Cliente", Agg: "count_distinct"}, Op: ">", Value: 2.0}, {Item: Item{Ref: "Vendas.Canal"}, Op: "=", Value: "Site"}},
+		},
+		// walk_: every count_distinct column is offered to the loose walk; only the first qualifies
+		// (the filter, the HAVING and the joined table's column keep the DISTINCT count).
+		"walk_distinct_by_joined_group": {
+			Fields: []Item{{Ref: "Lojas.UF"}, {Ref: "Vendas.Cliente", Agg: "count_distinct"}},
+		},
+		"walk_distinct_filtered": {
+			Fields:  []Item{{Ref: "Lojas.UF"}, {Ref: "Vendas.Cliente", Agg: "count_distinct"}},
+			Filters: []Filter{{Item: Item{Ref: "Vendas.Canal"}, Op: "=", Value: "Site"}},
+		},
+		"walk_distinct_having": {
+			Fields:  []Item{{Ref: "Lojas.UF"}, {Ref: "Vendas.Cliente", Agg: "count_distinct"}},
+			Filters: []Filter{{Item: Item{Ref: "Vendas.Cliente", Agg: "count_distinct"}, Op: ">", Value: 2.0}},
+		},
+		"walk_distinct_joined_column": {
+			Fields: []Item{{Ref: "Vendas.Canal"}, {Ref: "Lojas.Loja", Agg: "count_distinct"}},
+		},
+		"multi_fact_expression": {
+			Fields:  []Item{{Ref: "Lojas.UF"}, {Ref: "Margem %"}, {Ref: "Metas.Meta", Agg: "sum"}},
+			Filters: []Filter{{Item: Item{Ref: "Metas.Mês"}, Op: ">=", Value: "2026-01-01"}},
+		},
+	}
+	for name, req := range cases {
+		q, err := Analyze(app, req)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		plan, err := PlanQuery(q)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		var walk map[*semantic.Column]bool
+		if strings.HasPrefix(name, "walk_") {
+			walk = map[*semantic.Column]bool{}
+			for _, m := range q.Measures {
+				walk[m.Col] = true
+			}
+			want := name == "walk_distinct_by_joined_group"
+			if got := WalkColumns(q, plan, sqldialect.Postgres{}); (len(got) == 1) != want {
+				t.Errorf("%s: WalkColumns = %v, want the walk: %v", name, got, want)
+			}
+			if got := WalkColumns(q, plan, sqldialect.SQLite{}); len(got) != 0 {
+				t.Errorf("%s: WalkColumns on SQLite = %v", name, got)
+			}
+		}
+		for _, d := range []sqldialect.Dialect{sqldialect.SQLite{}, sqldialect.Postgres{}} {
+			st := Build(q, plan, d, walk)
+			got := fmt.Sprintf("%s\n-- args: %v\n", strings.ReplaceAll(st.SQL, "), ", "),\n  "), st.Args)
+			file := filepath.Join("testdata", "golden", name+"."+d.Name()+".sql")
+			if *update {
+				if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				continue
+			}
+			want, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatalf("%v (run go test ./impl/lumo/query -update)", err)
+			}
+			if string(want) != got {
+				t.Errorf("%s: SQL changed; run go test ./impl/lumo/query -update and review the diff.\ngot:\n%s", file, got)
+			}
+			if strings.Contains(got, "'Ativa'") || strings.Contains(got, "PRIMAVERA'") {
+				t.Errorf("%s: a value reached the SQL text instead of a bind parameter", file)
+			}
+		}
+	}
+}

@@ -1,0 +1,246 @@
+package query
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
+)
+
+// Block is one aggregation over a base table and the tables it reaches through relationships.
+// A query over several fact tables has one block per fact, joined afterwards on the shared
+// groups, so no measure is multiplied by another fact's rows.
+type Block struct {
+	Base     *semantic.Table
+	Joins    []Join // in join order: each joins a table reached from an earlier one
+	Measures []*Measure
+	Where    []*Pred
+	alias    map[*semantic.Table]string
+}
+
+// Join is one LEFT JOIN along a relationship (many-to-one, from the fact side).
+type Join struct {
+	Table *semantic.Table
+	On    semantic.Relationship
+}
+
+// Plan is how a query runs: its blocks, and notes about filters that apply to some blocks only.
+type Plan struct {
+	Blocks []*Block
+	Notes  []string
+}
+
+// reach lists the tables reachable from base following relationships from -> to, each with the
+// relationship that reached it first (breadth first: shortest paths).
+func reach(app *semantic.App, base *semantic.Table) map[*semantic.Table]*semantic.Relationship {
+	via := map[*semantic.Table]*semantic.Relationship{base: nil}
+	queue := []*semantic.Table{base}
+	for len(queue) > 0 {
+		t := queue[0]
+		queue = queue[1:]
+		for i := range app.Relationships {
+			r := &app.Relationships[i]
+			if r.From.Table == t {
+				if _, seen := via[r.To.Table]; !seen {
+					via[r.To.Table] = r
+					queue = append(queue, r.To.Table)
+				}
+			}
+		}
+	}
+	return via
+}
+
+func reachesAll(via map[*semantic.Table]*semantic.Relationship, tables []*semantic.Table) bool {
+	for _, t := range tables {
+		if _, ok := via[t]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// PlanQuery decides the blocks of q.
+func PlanQuery(q *Query) (*Plan, error) {
+	app := q.App
+	var groupTables, whereTables, measureTables []*semantic.Table
+	for _, c := range q.Out {
+		if c.Group != nil {
+			groupTables = appendTable(groupTables, c.Group.Col.Table)
+		}
+	}
+	for _, p := range q.Where {
+		whereTables = appendTable(whereTables, p.Target.Col.Table)
+	}
+	for _, m := range q.Measures {
+		measureTables = appendTable(measureTables, m.Col.Table)
+	}
+	var facts []*semantic.Table
+	for _, t := range concatTables(measureTables, groupTables, whereTables) {
+		if t.Kind == semantic.KindFact {
+			facts = appendTable(facts, t)
+		}
+	}
+	all := concatTables(measureTables, groupTables, whereTables)
+	if len(facts) <= 1 {
+		base, via := chooseBase(app, facts, all)
+		if base == nil {
+			return nil, noPath(all)
+		}
+		b := newBlock(base, via, all)
+		b.Measures = q.Measures
+		b.Where = q.Where
+		return &Plan{Blocks: []*Block{b}}, nil
+	}
+	// Several facts: each measure belongs to its fact (a dimension's measure to the first fact
+	// reaching it); groups must be reachable from every block.
+	plan := &Plan{}
+	blocks := map[*semantic.Table]*Block{}
+	vias := map[*semantic.Table]map[*semantic.Table]*semantic.Relationship{}
+	for _, f := range facts {
+		vias[f] = reach(app, f)
+	}
+	for _, m := range q.Measures {
+		home := m.Col.Table
+		if home.Kind != semantic.KindFact {
+			home = nil
+			for _, f := range facts {
+				if _, ok := vias[f][m.Col.Table]; ok {
+					home = f
+					break
+				}
+			}
+			if home == nil {
+				return nil, noPath(append([]*semantic.Table{m.Col.Table}, facts...))
+			}
+		}
+		b := blocks[home]
+		if b == nil {
+			b = &Block{Base: home}
+			blocks[home] = b
+			plan.Blocks = append(plan.Blocks, b)
+		}
+		b.Measures = append(b.Measures, m)
+	}
+	if len(plan.Blocks) == 0 {
+		return nil, noPath(all)
+	}
+	for _, b := range plan.Blocks {
+		via := vias[b.Base]
+		if !reachesAll(via, groupTables) {
+			var missing []*semantic.Table
+			for _, t := range groupTables {
+				if _, ok := via[t]; !ok {
+					missing = append(missing, t)
+				}
+			}
+			return nil, noPath(append([]*semantic.Table{b.Base}, missing...))
+		}
+		needed := append([]*semantic.Table{}, groupTables...)
+		for _, m := range b.Measures {
+			needed = appendTable(needed, m.Col.Table)
+		}
+		for _, p := range q.Where {
+			if _, ok := via[p.Target.Col.Table]; ok {
+				b.Where = append(b.Where, p)
+				needed = appendTable(needed, p.Target.Col.Table)
+			}
+		}
+		nb := newBlock(b.Base, via, needed)
+		b.Joins, b.alias = nb.Joins, nb.alias
+	}
+	for _, p := range q.Where {
+		var in, out []string
+		for _, b := range plan.Blocks {
+			found := false
+			for _, bp := range b.Where {
+				found = found || bp == p
+			}
+			if found {
+				in = append(in, b.Base.Label)
+			} else {
+				out = append(out, b.Base.Label)
+			}
+		}
+		switch {
+		case len(in) == 0:
+			return nil, errorf(CodeNoJoinPath, nil, "O filtro %s não combina com %s: a Aplicação não tem relacionamento entre essas tabelas.",
+				p.Target.Col.Ref(), strings.Join(out, " e "))
+		case len(out) > 0:
+			plan.Notes = append(plan.Notes, "O filtro "+p.Words+" vale só para "+strings.Join(in, " e ")+
+				"; "+strings.Join(out, " e ")+" não tem relacionamento com "+p.Target.Col.Table.Label+".")
+		}
+	}
+	return plan, nil
+}
+
+// chooseBase picks the table a single-block query starts from: the fact, else an involved table,
+// else any table of the app, from which every involved table is reachable.
+func chooseBase(app *semantic.App, facts, involved []*semantic.Table) (*semantic.Table, map[*semantic.Table]*semantic.Relationship) {
+	candidates := append(append([]*semantic.Table{}, facts...), involved...)
+	for _, t := range app.Tables {
+		if t.Kind == semantic.KindFact {
+			candidates = append(candidates, t)
+		}
+	}
+	candidates = append(candidates, app.Tables...)
+	for _, c := range candidates {
+		via := reach(app, c)
+		if reachesAll(via, involved) {
+			return c, via
+		}
+	}
+	return nil, nil
+}
+
+// newBlock joins, from base, every table on the paths to the needed tables.
+func newBlock(base *semantic.Table, via map[*semantic.Table]*semantic.Relationship, needed []*semantic.Table) *Block {
+	b := &Block{Base: base, alias: map[*semantic.Table]string{base: "t0"}}
+	var add func(t *semantic.Table)
+	add = func(t *semantic.Table) {
+		if _, done := b.alias[t]; done {
+			return
+		}
+		r := via[t]
+		add(r.From.Table)
+		b.alias[t] = "t" + itoa(len(b.alias))
+		b.Joins = append(b.Joins, Join{Table: t, On: *r})
+	}
+	for _, t := range needed {
+		add(t)
+	}
+	return b
+}
+
+func noPath(tables []*semantic.Table) *Error {
+	var names []string
+	seen := map[string]bool{}
+	for _, t := range tables {
+		if !seen[t.Label] {
+			seen[t.Label] = true
+			names = append(names, t.Label)
+		}
+	}
+	sort.Strings(names)
+	return errorf(CodeNoJoinPath, nil, "As tabelas %s não combinam: a Aplicação não tem relacionamento que as ligue nesta consulta.",
+		strings.Join(names, ", "))
+}
+
+func appendTable(list []*semantic.Table, t *semantic.Table) []*semantic.Table {
+	for _, e := range list {
+		if e == t {
+			return list
+		}
+	}
+	return append(list, t)
+}
+
+func concatTables(lists ...[]*semantic.Table) []*semantic.Table {
+	var out []*semantic.Table
+	for _, l := range lists {
+		for _, t := range l {
+			out = appendTable(out, t)
+		}
+	}
+	return out
+}

@@ -1,0 +1,164 @@
+package query
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"math"
+	"strconv"
+	"time"
+
+	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
+)
+
+// Result is what a query returned.
+type Result struct {
+	Rows     [][]any        // cells: string, float64 or nil, in Out order
+	Total    int64          // result rows, counted up to TotalCap+1
+	Summary  map[string]any // per key, nil when the query has no measure or no rows
+	DataAsOf *time.Time     // oldest load among the tables used; nil when one never loaded
+	Loaded   bool           // false when some table was never loaded
+}
+
+// Querier runs a read: a *sql.DB, or the store's cache of prepared statements.
+type Querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// Execute runs the statement and shapes the cells: numbers rounded to their column's scale.
+func Execute(ctx context.Context, db Querier, q *Query, plan *Plan, st *Statement) (*Result, error) {
+	rows, err := db.QueryContext(ctx, st.SQL, st.Args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	n := len(q.Out)
+	res := &Result{Rows: [][]any{}}
+	dest := make([]any, n+1+len(st.SummaryKeys))
+	ptrs := make([]any, len(dest))
+	for i := range dest {
+		ptrs[i] = &dest[i]
+	}
+	for rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
+			return nil, err
+		}
+		row := make([]any, n)
+		for i, c := range q.Out {
+			row[i] = cell(dest[i], c)
+		}
+		res.Rows = append(res.Rows, row)
+		if res.Summary == nil {
+			res.Total = toInt(dest[n])
+			if len(st.SummaryKeys) > 0 {
+				res.Summary = map[string]any{}
+				for i, k := range st.SummaryKeys {
+					res.Summary[k] = cell(dest[n+1+i], outByKey(q, k))
+				}
+			}
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	res.DataAsOf, res.Loaded = dataAsOf(plan)
+	return res, nil
+}
+
+func outByKey(q *Query, key string) *OutCol {
+	for _, c := range q.Out {
+		if c.Key == key {
+			return c
+		}
+	}
+	return nil
+}
+
+// cell normalises a driver value: text as string, numbers as float64 rounded to the column's scale.
+func cell(v any, c *OutCol) any {
+	switch x := v.(type) {
+	case nil:
+		return nil
+	case []byte:
+		v = string(x)
+	case time.Time:
+		if c.Type == semantic.TypeDatetime {
+			return x.Format("2006-01-02 15:04:05")
+		}
+		return x.Format("2006-01-02")
+	}
+	if c.Type != semantic.TypeNumber {
+		if s, ok := v.(string); ok {
+			return s
+		}
+		return fmt.Sprint(v)
+	}
+	var f float64
+	switch x := v.(type) {
+	case int64:
+		f = float64(x)
+	case float64:
+		f = x
+	case string:
+		p, err := strconv.ParseFloat(x, 64)
+		if err != nil {
+			return nil
+		}
+		f = p
+	default:
+		return nil
+	}
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return nil
+	}
+	return round(f, c.Scale)
+}
+
+// round removes the noise floating-point sums leave below the data's own decimals.
+func round(f float64, scale int) float64 {
+	if scale > 10 {
+		scale = 10
+	}
+	p := math.Pow10(scale)
+	r := math.Round(f*p) / p
+	if math.IsInf(r, 0) || math.IsNaN(r) {
+		return f
+	}
+	if r == 0 {
+		return 0 // no -0
+	}
+	return r
+}
+
+func toInt(v any) int64 {
+	switch x := v.(type) {
+	case int64:
+		return x
+	case float64:
+		return int64(x)
+	case []byte:
+		n, _ := strconv.ParseInt(string(x), 10, 64)
+		return n
+	}
+	return 0
+}
+
+// dataAsOf is the oldest load among the tables the plan reads.
+func dataAsOf(plan *Plan) (*time.Time, bool) {
+	var oldest *time.Time
+	for _, b := range plan.Blocks {
+		tables := []*semantic.Table{b.Base}
+		for _, j := range b.Joins {
+			tables = append(tables, j.Table)
+		}
+		for _, t := range tables {
+			if t.LoadedAt == nil {
+				return nil, false
+			}
+			if oldest == nil || t.LoadedAt.Before(*oldest) {
+				oldest = t.LoadedAt
+			}
+		}
+	}
+	return oldest, true
+}

@@ -1,0 +1,489 @@
+package query
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
+	"github.com/lumo-caderninho/mcp/impl/platform/fold"
+	"github.com/lumo-caderninho/mcp/impl/platform/sqldialect"
+)
+
+// Statement is SQL with its bind arguments. Result columns: one per Out column (o0..), then the
+// capped total (n_total), then one per summary key (s0..).
+type Statement struct {
+	SQL         string
+	Args        []any
+	SummaryKeys []string
+}
+
+type builder struct {
+	d    sqldialect.Dialect
+	args []any
+	walk map[*semantic.Column]bool
+}
+
+func (b *builder) arg(v any) string {
+	b.args = append(b.args, v)
+	return b.d.Placeholder(len(b.args))
+}
+
+func (b *builder) ident(s string) string { return b.d.QuoteIdent(s) }
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+// Build compiles the planned query into one statement: grouped rows, HAVING, ORDER BY and LIMIT, the
+// total row count (capped) and the summary are all computed by the database. walk holds the
+// columns of WalkColumns whose statistics favour the loose index walk (nil: none).
+func Build(q *Query, plan *Plan, d sqldialect.Dialect, walk map[*semantic.Column]bool) *Statement {
+	b := &builder{d: d, walk: walk}
+	var groups []*OutCol
+	for _, c := range q.Out {
+		if c.Group != nil {
+			groups = append(groups, c)
+		}
+	}
+	var sb strings.Builder
+	sb.WriteString("WITH r AS MATERIALIZED (")
+	if len(plan.Blocks) == 1 {
+		sb.WriteString(b.block(plan.Blocks[0], q, groups, plan.Blocks[0].Measures))
+	} else {
+		var gs, ms []string
+		for i := range groups {
+			gs = append(gs, "g"+itoa(i))
+		}
+		for _, m := range q.Measures {
+			for _, p := range partials(m) {
+				ms = append(ms, "MAX("+p+") AS "+p)
+			}
+		}
+		sb.WriteString("SELECT " + strings.Join(append(gs, ms...), ", ") + " FROM (")
+		for i, blk := range plan.Blocks {
+			if i > 0 {
+				sb.WriteString(" UNION ALL ")
+			}
+			sb.WriteString(b.block(blk, q, groups, blk.Measures))
+		}
+		sb.WriteString(") u")
+		if len(gs) > 0 {
+			sb.WriteString(" GROUP BY " + strings.Join(gs, ", "))
+		} else {
+			sb.WriteString(" HAVING COUNT(*) > 0")
+		}
+	}
+	sb.WriteString("), f AS MATERIALIZED (SELECT r.*")
+	for i, c := range q.Out {
+		sb.WriteString(", " + b.outExpr(c, groups) + " AS o" + itoa(i))
+	}
+	sb.WriteString(" FROM r")
+	if len(q.Having) > 0 {
+		var conds []string
+		for _, p := range q.Having {
+			target := ""
+			if p.Measure != nil {
+				target = b.measureValue(p.Measure)
+			} else {
+				target = b.formula(p.Expr, p.Expr.Tree, b.measureValue)
+			}
+			conds = append(conds, b.pred(p, target, "", "number"))
+		}
+		sb.WriteString(" WHERE " + strings.Join(conds, " AND "))
+	}
+	sb.WriteString(")\nSELECT ")
+	var sel []string
+	for i := range q.Out {
+		sel = append(sel, "o"+itoa(i))
+	}
+	sel = append(sel, "(SELECT COUNT(*) FROM (SELECT 1 FROM f LIMIT "+itoa(TotalCap+1)+") x) AS n_total")
+	st := &Statement{}
+	for _, c := range q.Out {
+		if c.Measure == nil && c.Expr == nil {
+			continue
+		}
+		var e string
+		if c.Measure != nil {
+			e = b.summary(c.Measure, q, plan, groups)
+		} else {
+			e = b.formula(c.Expr, c.Expr.Tree, func(m *Measure) string { return b.summary(m, q, plan, groups) })
+		}
+		sel = append(sel, e+" AS s"+itoa(len(st.SummaryKeys)))
+		st.SummaryKeys = append(st.SummaryKeys, c.Key)
+	}
+	sb.WriteString(strings.Join(sel, ", ") + " FROM f ORDER BY ")
+	var order []string
+	used := map[*OutCol]bool{}
+	for _, o := range q.Order {
+		used[o.Col] = true
+		order = append(order, b.orderTerm(q, o.Col, o.Desc))
+	}
+	for _, c := range groups {
+		if !used[c] {
+			order = append(order, b.orderTerm(q, c, false))
+		}
+	}
+	if len(order) == 0 {
+		order = append(order, "1")
+	}
+	sb.WriteString(strings.Join(order, ", ") + " LIMIT " + b.arg(q.Limit))
+	st.SQL, st.Args = sb.String(), b.args
+	return st
+}
+
+func (b *builder) orderTerm(q *Query, c *OutCol, desc bool) string {
+	i := 0
+	for j, o := range q.Out {
+		if o == c {
+			i = j
+		}
+	}
+	term := "f.o" + itoa(i)
+	if c.Type == semantic.TypeString {
+		term = sqldialect.Binary(b.d, term)
+	}
+	if desc {
+		return term + " DESC NULLS LAST"
+	}
+	return term + " ASC NULLS LAST"
+}
+
+// partials names the columns a measure keeps per group, from which its value and its total over
+// all groups derive.
+func partials(m *Measure) []string {
+	if m.Agg == "avg" {
+		return []string{"s" + itoa(m.idx), "c" + itoa(m.idx)}
+	}
+	return []string{"m" + itoa(m.idx)}
+}
+
+// measureValue is a measure's value in a group, from its partials in r.
+func (b *builder) measureValue(m *Measure) string {
+	i := itoa(m.idx)
+	switch m.Agg {
+	case "avg":
+		return "(s" + i + " / NULLIF(" + sqldialect.Float(b.d, "c"+i) + ", 0))"
+	case "count", "count_distinct":
+		return "COALESCE(m" + i + ", 0)"
+	}
+	return "m" + i
+}
+
+func (b *builder) outExpr(c *OutCol, groups []*OutCol) string {
+	switch {
+	case c.Group != nil:
+		for i, g := range groups {
+			if g == c {
+				return "g" + itoa(i)
+			}
+		}
+	case c.Measure != nil:
+		return b.measureValue(c.Measure)
+	}
+	return b.formula(c.Expr, c.Expr.Tree, b.measureValue)
+}
+
+// formula writes an expression tree, each aggregate spelled by agg; division by zero is NULL.
+func (b *builder) formula(x *Expr, f semantic.Formula, agg func(*Measure) string) string {
+	switch n := f.(type) {
+	case *semantic.Number:
+		return b.arg(n.Value)
+	case *semantic.Aggregate:
+		return sqldialect.Float(b.d, agg(x.Aggs[n]))
+	case *semantic.Unary:
+		return "(" + n.Op + b.formula(x, n.X, agg) + ")"
+	case *semantic.Binary:
+		l, r := b.formula(x, n.Left, agg), b.formula(x, n.Right, agg)
+		if n.Op == "/" {
+			return "(" + l + " / NULLIF(" + r + ", 0))"
+		}
+		return "(" + l + " " + n.Op + " " + r + ")"
+	}
+	panic(fmt.Sprintf("query: unknown formula node %T", f))
+}
+
+// summary is a measure's total over every row of the result (not only the returned ones).
+func (b *builder) summary(m *Measure, q *Query, plan *Plan, groups []*OutCol) string {
+	i := itoa(m.idx)
+	switch m.Agg {
+	case "sum":
+		return "(SELECT SUM(m" + i + ") FROM f)"
+	case "avg":
+		return "(SELECT SUM(s" + i + ") / NULLIF(" + sqldialect.Float(b.d, "SUM(c"+i+")") + ", 0) FROM f)"
+	case "min":
+		return "(SELECT MIN(m" + i + ") FROM f)"
+	case "max":
+		return "(SELECT MAX(m" + i + ") FROM f)"
+	case "count":
+		return "(SELECT COALESCE(SUM(m" + i + "), 0) FROM f)"
+	}
+	// count_distinct does not add up across groups: count again over the rows of the result.
+	var blk *Block
+	for _, bl := range plan.Blocks {
+		for _, bm := range bl.Measures {
+			if bm == m {
+				blk = bl
+			}
+		}
+	}
+	having := len(q.Having) > 0 && len(groups) > 0
+	need := []*semantic.Table{m.Col.Table}
+	for _, p := range blk.Where {
+		need = append(need, p.Target.Col.Table)
+	}
+	if having {
+		for _, g := range groups {
+			need = append(need, g.Group.Col.Table)
+		}
+	}
+	from, where := b.fromWhere(blk, need)
+	if having {
+		var eq []string
+		for gi, g := range groups {
+			eq = append(eq, sqldialect.NullSafeEq(b.d, "f.g"+itoa(gi), b.target(blk, g.Group)))
+		}
+		where = append(where, "EXISTS (SELECT 1 FROM f WHERE "+strings.Join(eq, " AND ")+")")
+	}
+	if b.walk[m.Col] && walkable(q, blk, m, b.d) {
+		return b.looseCount(m.Col)
+	}
+	col := b.column(blk, m.Col)
+	if b.d.Name() == sqldialect.PostgresName {
+		// PostgreSQL always sorts for COUNT(DISTINCT); SELECT DISTINCT lets the planner hash
+		// instead when the column has few values (a sort of every row of the fact table was
+		// most of this query's time).
+		where = append(where, col+" IS NOT NULL")
+		return "(SELECT COUNT(*) FROM (SELECT DISTINCT " + col + from + " WHERE " + strings.Join(where, " AND ") + ") d)"
+	}
+	sql := "(SELECT COUNT(DISTINCT " + col + ")" + from
+	if len(where) > 0 {
+		sql += " WHERE " + strings.Join(where, " AND ")
+	}
+	return sql + ")"
+}
+
+// WalkColumns lists the columns whose count_distinct summary Build can count by a loose walk of
+// their (folded copy NULLS FIRST, value) index on PostgreSQL; the caller keeps those whose
+// statistics say the walk is cheaper (see values.Reader.WalkLoose) and passes them to Build.
+func WalkColumns(q *Query, plan *Plan, d sqldialect.Dialect) []*semantic.Column {
+	var cols []*semantic.Column
+	seen := map[*semantic.Column]bool{}
+	for _, blk := range plan.Blocks {
+		for _, m := range blk.Measures {
+			if walkable(q, blk, m, d) && !seen[m.Col] {
+				seen[m.Col] = true
+				cols = append(cols, m.Col)
+			}
+		}
+	}
+	return cols
+}
+
+// walkable: the walk reads every row of the column's table, so it counts the summary only when
+// that is what the DISTINCT count reads: no filter, no HAVING, and the column on the block's base
+// table (a column of a joined table counts only the values some base row reaches).
+func walkable(q *Query, blk *Block, m *Measure, d sqldialect.Dialect) bool {
+	return d.Name() == sqldialect.PostgresName && m.Agg == "count_distinct" && len(blk.Where) == 0 &&
+		len(q.Having) == 0 && m.Col.Type == semantic.TypeString && m.Col.FoldSQLName != "" &&
+		m.Col.Table == blk.Base
+}
+
+// looseCount counts the distinct non-NULL values of c by a loose walk of its (folded copy NULLS
+// FIRST, value) index: one descent per distinct pair instead of reading every row. The folded
+// copy is a function of the value, NULL exactly when the value is, so the pairs past the NULL
+// ones are the distinct values, the empty text and values that fold alike included. PostgreSQL only.
+func (b *builder) looseCount(c *semantic.Column) string {
+	f, v, t := b.ident(c.FoldSQLName), b.ident(c.SQLName), b.ident(c.Table.SQLName)
+	order := " ORDER BY " + f + " NULLS FIRST, " + v + " LIMIT 1"
+	return "(WITH RECURSIVE d (f, v) AS ((SELECT " + f + ", " + v + " FROM " + t + " WHERE " + f + " IS NOT NULL" + order +
+		") UNION ALL SELECT n.f, n.v FROM d CROSS JOIN LATERAL (SELECT " + f + " AS f, " + v + " AS v FROM " + t +
+		" WHERE (" + f + ", " + v + ") > (d.f, d.v)" + order + ") n) SELECT COUNT(v) FROM d)"
+}
+
+// block is one aggregation: groups g0.., the partials of its measures, NULL for the other blocks'.
+func (b *builder) block(blk *Block, q *Query, groups []*OutCol, own []*Measure) string {
+	var sel, gexprs []string
+	for i, g := range groups {
+		e := b.target(blk, g.Group)
+		gexprs = append(gexprs, e)
+		sel = append(sel, e+" AS g"+itoa(i))
+	}
+	mine := map[*Measure]bool{}
+	for _, m := range own {
+		mine[m] = true
+	}
+	for _, m := range q.Measures {
+		names := partials(m)
+		if !mine[m] {
+			for _, n := range names {
+				sel = append(sel, sqldialect.NullNumber(b.d)+" AS "+n)
+			}
+			continue
+		}
+		col := b.column(blk, m.Col)
+		switch m.Agg {
+		case "avg":
+			sel = append(sel, "SUM("+col+") AS "+names[0], "COUNT("+col+") AS "+names[1])
+		case "count_distinct":
+			sel = append(sel, "COUNT(DISTINCT "+col+") AS "+names[0])
+		default:
+			sel = append(sel, strings.ToUpper(m.Agg)+"("+col+") AS "+names[0])
+		}
+	}
+	from, where := b.fromWhere(blk, nil)
+	sql := "SELECT " + strings.Join(sel, ", ") + from
+	if len(where) > 0 {
+		sql += " WHERE " + strings.Join(where, " AND ")
+	}
+	if len(gexprs) > 0 {
+		sql += " GROUP BY " + strings.Join(gexprs, ", ")
+	} else {
+		sql += " HAVING COUNT(*) > 0"
+	}
+	return sql
+}
+
+// fromWhere is the block's FROM and WHERE. With need, only the joins on the paths to those tables:
+// a LEFT JOIN along a relationship keeps every row of its left side (perhaps repeated), so the
+// other joins cannot change which values a distinct count sees.
+func (b *builder) fromWhere(blk *Block, need []*semantic.Table) (string, []string) {
+	keep := make([]bool, len(blk.Joins))
+	needed := map[*semantic.Table]bool{}
+	for _, t := range need {
+		needed[t] = true
+	}
+	for i := len(blk.Joins) - 1; i >= 0; i-- { // each join's left table was joined before it
+		j := blk.Joins[i]
+		if need == nil || needed[j.Table] {
+			keep[i] = true
+			needed[j.On.From.Table] = true
+		}
+	}
+	from := " FROM " + b.ident(blk.Base.SQLName) + " t0"
+	for i, j := range blk.Joins {
+		if !keep[i] {
+			continue
+		}
+		from += " LEFT JOIN " + b.ident(j.Table.SQLName) + " " + blk.alias[j.Table] + " ON " +
+			b.column(blk, j.On.From) + " = " + b.column(blk, j.On.To)
+	}
+	var where []string
+	for _, p := range blk.Where {
+		kind := valueKind(p.Target.Col, p.Target.Bucket)
+		fold := ""
+		if p.Target.Bucket == "" && p.Target.Col.FoldSQLName != "" {
+			fold = blk.alias[p.Target.Col.Table] + "." + b.ident(p.Target.Col.FoldSQLName)
+		}
+		where = append(where, b.pred(p, b.target(blk, p.Target), fold, kind))
+	}
+	return from, where
+}
+
+func (b *builder) column(blk *Block, c *semantic.Column) string {
+	return blk.alias[c.Table] + "." + b.ident(c.SQLName)
+}
+
+func (b *builder) target(blk *Block, t *Target) string {
+	return sqldialect.Bucket(b.d, b.column(blk, t.Col), t.Bucket)
+}
+
+// pred writes one condition on target. Blank semantics: = "" is NULL or empty text; != "" is
+// neither; !=, not in, not like and not between with filled values keep blank rows.
+func (b *builder) pred(p *Pred, target, folded, kind string) string {
+	isText := kind == "text"
+	blank := func() string {
+		if isText {
+			return "(" + target + " IS NULL OR " + target + " = '')"
+		}
+		return target + " IS NULL"
+	}
+	filled := func() string {
+		if isText {
+			return "(" + target + " IS NOT NULL AND " + target + " <> '')"
+		}
+		return target + " IS NOT NULL"
+	}
+	cmpTarget := target
+	if isText {
+		cmpTarget = sqldialect.Binary(b.d, target)
+	}
+	val := func(v any) string {
+		ph := b.arg(v)
+		if kind == "date" || kind == "datetime" {
+			return sqldialect.DateParam(b.d, ph, kind)
+		}
+		return ph
+	}
+	// A date-only value on a date-time column means the whole day: [d, d+1).
+	wholeDay := func(v any) bool {
+		s, ok := v.(string)
+		return ok && kind == "datetime" && len(s) == 10
+	}
+	next := func(v any) string { return val(nextDay(v.(string))) }
+	switch p.Op {
+	case "is null":
+		return target + " IS NULL"
+	case "is not null":
+		return target + " IS NOT NULL"
+	case "=", "in", "!=", "not in":
+		var parts []string
+		hasBlank := false
+		for _, v := range p.Values {
+			switch {
+			case v == "":
+				hasBlank = true
+			case wholeDay(v):
+				parts = append(parts, "("+target+" >= "+val(v)+" AND "+target+" < "+next(v)+")")
+			default:
+				parts = append(parts, cmpTarget+" = "+val(v))
+			}
+		}
+		negate := p.Op == "!=" || p.Op == "not in"
+		if !negate {
+			if hasBlank {
+				parts = append(parts, blank())
+			}
+			return "(" + strings.Join(parts, " OR ") + ")"
+		}
+		if hasBlank {
+			cond := filled()
+			if len(parts) > 0 {
+				cond = "(" + cond + " AND NOT (" + strings.Join(parts, " OR ") + "))"
+			}
+			return cond
+		}
+		return "(" + target + " IS NULL OR NOT (" + strings.Join(parts, " OR ") + "))"
+	case "between":
+		lo := cmpTarget + " >= " + val(p.Values[0])
+		if wholeDay(p.Values[1]) {
+			return "(" + lo + " AND " + target + " < " + next(p.Values[1]) + ")"
+		}
+		return "(" + lo + " AND " + cmpTarget + " <= " + val(p.Values[1]) + ")"
+	case "not between":
+		lo := target + " IS NULL OR " + cmpTarget + " < " + val(p.Values[0])
+		if wholeDay(p.Values[1]) {
+			return "(" + lo + " OR " + target + " >= " + next(p.Values[1]) + ")"
+		}
+		return "(" + lo + " OR " + cmpTarget + " > " + val(p.Values[1]) + ")"
+	case "like":
+		return folded + " LIKE " + b.arg(fold.Fold(p.Values[0].(string)))
+	case "not like":
+		return "(" + target + " IS NULL OR " + folded + " NOT LIKE " + b.arg(fold.Fold(p.Values[0].(string))) + ")"
+	case ">", "<=":
+		v := p.Values[0]
+		if wholeDay(v) { // after the day / up to the end of the day
+			op := ">="
+			if p.Op == "<=" {
+				op = "<"
+			}
+			return target + " " + op + " " + next(v)
+		}
+		return cmpTarget + " " + p.Op + " " + val(v)
+	}
+	return cmpTarget + " " + p.Op + " " + val(p.Values[0]) // <, >=: the day's start is right
+}
+
+func nextDay(s string) string {
+	t, _ := time.Parse("2006-01-02", s)
+	return t.AddDate(0, 0, 1).Format("2006-01-02")
+}

@@ -1,0 +1,119 @@
+package ratelimit
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"strconv"
+
+	"github.com/lumo-caderninho/mcp/impl/lumo/store"
+)
+
+// MaxBody bounds the body of an MCP request over HTTP; a larger one gets 413.
+const MaxBody = 1 << 20
+
+// Middleware counts every tools/call in a POST body (one JSON-RPC message or a batch) before next
+// sees it. Over a limit it answers 429 with Retry-After and a JSON-RPC error, and next does no
+// work. user names the caller of an authenticated request (it runs after the bearer check).
+// Other messages (initialize, tools/list, notifications) are not counted. The body is bounded by
+// MaxBody (413 above it) and handed on unchanged.
+func (l *Limiter) Middleware(user func(*http.Request) (*store.User, error), log *slog.Logger, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost || r.Body == nil {
+			next.ServeHTTP(w, r)
+			return
+		}
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBody))
+		if err != nil {
+			var tooBig *http.MaxBytesError
+			if errors.As(err, &tooBig) {
+				http.Error(w, fmt.Sprintf("Requisição grande demais: o limite é %d bytes.", MaxBody), http.StatusRequestEntityTooLarge)
+				return
+			}
+			http.Error(w, "Não foi possível ler a requisição.", http.StatusBadRequest)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		if l == nil || (l.PerUser <= 0 && l.PerTenant <= 0) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		calls := toolCalls(body)
+		if len(calls) == 0 {
+			next.ServeHTTP(w, r)
+			return
+		}
+		u, err := user(r)
+		if err != nil {
+			log.ErrorContext(r.Context(), "identifying the caller for rate limits", "err", err)
+			http.Error(w, "Erro interno ao identificar o usuário.", http.StatusInternalServerError)
+			return
+		}
+		for _, id := range calls {
+			d, err := l.Take(r.Context(), u)
+			if err != nil {
+				log.ErrorContext(r.Context(), "counting a request", "err", err)
+				http.Error(w, "Erro interno ao contar a requisição. Tente de novo em instantes.", http.StatusServiceUnavailable)
+				return
+			}
+			if d != nil {
+				tooMany(w, id, d)
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+type rpcMessage struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+}
+
+// toolCalls returns the ids of the tools/call requests in a JSON-RPC message or batch. A body
+// that is not JSON-RPC has none; the MCP handler rejects it.
+func toolCalls(body []byte) []json.RawMessage {
+	var msgs []rpcMessage
+	if b := bytes.TrimSpace(body); len(b) > 0 && b[0] == '[' {
+		if json.Unmarshal(b, &msgs) != nil {
+			return nil
+		}
+	} else {
+		var m rpcMessage
+		if json.Unmarshal(b, &m) != nil {
+			return nil
+		}
+		msgs = []rpcMessage{m}
+	}
+	var ids []json.RawMessage
+	for _, m := range msgs {
+		if m.Method == "tools/call" {
+			ids = append(ids, m.ID)
+		}
+	}
+	return ids
+}
+
+// tooMany answers 429 with Retry-After and a JSON-RPC error for the refused call.
+func tooMany(w http.ResponseWriter, id json.RawMessage, d *Denial) {
+	if len(id) == 0 {
+		id = json.RawMessage("null")
+	}
+	body, _ := json.Marshal(map[string]any{
+		"jsonrpc": "2.0",
+		"id":      id,
+		"error": map[string]any{
+			"code":    -32000,
+			"message": d.Message(),
+			"data":    map[string]any{"code": "RATE_LIMITED", "scope": d.Scope, "limit": d.Limit, "retryAfter": d.RetryAfter},
+		},
+	})
+	w.Header().Set("Retry-After", strconv.Itoa(d.RetryAfter))
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusTooManyRequests)
+	w.Write(body)
+}

@@ -1,0 +1,96 @@
+// Package ratelimit enforces lumo's request limits per user and per tenant over fixed one-minute
+// windows kept in the database, so every replica on one database shares one budget. The HTTP
+// middleware answers 429 with Retry-After before any tool work; stdio servers call Take from the
+// tool path and answer a tool error.
+package ratelimit
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync/atomic"
+	"time"
+
+	"github.com/lumo-caderninho/mcp/impl/lumo/store"
+)
+
+// Window is the length of a rate-limit window.
+const Window = time.Minute
+
+// Defaults of lumo serve (requests per minute).
+const (
+	DefaultPerUser   = 60
+	DefaultPerTenant = 300
+)
+
+// Limiter counts tool calls against the per-user and per-tenant budgets. A zero limit is unlimited.
+type Limiter struct {
+	DB        *store.DB
+	PerUser   int
+	PerTenant int
+	Now       func() time.Time // nil: time.Now
+	Log       *slog.Logger     // nil: slog.Default()
+
+	pruned atomic.Int64 // the window start of this process's last cleanup
+}
+
+// Denial says which limit a refused request hit and when the window ends.
+type Denial struct {
+	Scope      string // "user" or "tenant"
+	Limit      int
+	RetryAfter int // whole seconds until the window ends, at least 1
+}
+
+// Message is the Portuguese text that tells the caller when to retry.
+func (d *Denial) Message() string {
+	who := "por usuário"
+	if d.Scope == "tenant" {
+		who = "do Tenant"
+	}
+	return fmt.Sprintf("Limite de %d requisições por minuto %s atingido; tente de novo em %d s.", d.Limit, who, d.RetryAfter)
+}
+
+// Take counts one request of u. It returns a Denial, and counts nothing, when u or u's tenant has
+// used its budget for the current window.
+func (l *Limiter) Take(ctx context.Context, u *store.User) (*Denial, error) {
+	if l == nil || (l.PerUser <= 0 && l.PerTenant <= 0) {
+		return nil, nil
+	}
+	now := time.Now()
+	if l.Now != nil {
+		now = l.Now()
+	}
+	start := now.Truncate(Window)
+	var budgets []store.RateBudget
+	if l.PerUser > 0 {
+		budgets = append(budgets, store.RateBudget{Scope: "user", Subject: u.ID, Limit: int64(l.PerUser)})
+	}
+	if l.PerTenant > 0 {
+		budgets = append(budgets, store.RateBudget{Scope: "tenant", Subject: u.TenantID, Limit: int64(l.PerTenant)})
+	}
+	full, err := l.DB.TakeRequest(ctx, start.Unix(), budgets...)
+	if err != nil {
+		return nil, err
+	}
+	l.prune(ctx, start)
+	if full == nil {
+		return nil, nil
+	}
+	retry := int((start.Add(Window).Sub(now) + time.Second - 1) / time.Second)
+	return &Denial{Scope: full.Scope, Limit: int(full.Limit), RetryAfter: max(retry, 1)}, nil
+}
+
+// prune deletes windows older than the previous one, at most once per window per process.
+func (l *Limiter) prune(ctx context.Context, start time.Time) {
+	last := l.pruned.Load()
+	if last >= start.Unix() || !l.pruned.CompareAndSwap(last, start.Unix()) {
+		return
+	}
+	if err := l.DB.PruneRateWindows(ctx, start.Add(-Window).Unix()); err != nil {
+		log := l.Log
+		if log == nil {
+			log = slog.Default()
+		}
+		log.WarnContext(ctx, "cleaning up rate-limit windows", "err", err)
+	}
+}

@@ -1,0 +1,753 @@
+package store
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
+	"github.com/lumo-caderninho/mcp/impl/lumo/workspace"
+)
+
+// Summary says what an import loaded.
+type Summary struct {
+	Tenants int
+	Users   int
+	Desks   int
+	Apps    int         // personal copies included
+	Tables  []TableLoad // one per data table filled from a CSV, in file order
+	// Issued tokens (lumo admin) of the file's tenants: kept for users still listed, dropped
+	// ("tenant/login (label)") with the users the file no longer lists.
+	TokensKept    int
+	TokensDropped []string
+}
+
+// TableLoad is one data table an import filled.
+type TableLoad struct {
+	Tenant  string // tenant key
+	App     string // app key
+	Table   string // physical name in app.yaml
+	SQLName string
+	Rows    int64
+}
+
+// Rows is the number of rows loaded into all tables.
+func (s Summary) Rows() int64 {
+	var n int64
+	for _, t := range s.Tables {
+		n += t.Rows
+	}
+	return n
+}
+
+// ImportWorkspace loads and checks the workspace at path in fsys (see workspace.Load), then, in
+// one transaction, replaces everything previously imported for the tenants the file names
+// (their data tables and catalogue rows) and loads every CSV. On any failure nothing changes.
+// Problems in the files come back as workspace.Errors or *workspace.Error, naming file, line and
+// field. Ids of tenants, users, desks, apps, tables, columns and expressions are kept for the
+// same natural keys.
+func (db *DB) ImportWorkspace(ctx context.Context, fsys fs.FS, path string) (Summary, error) {
+	return db.ImportWorkspaceProgress(ctx, fsys, path, nil)
+}
+
+// Progress is how far an import's data load is: rows loaded so far and the rows the CSVs hold
+// (counted by lines before loading; a quoted line break makes it a slight over-estimate).
+type Progress struct {
+	Rows, TotalRows int64
+}
+
+// progressEvery is how many rows pass between two progress calls.
+const progressEvery = 1000
+
+// ImportWorkspaceProgress is ImportWorkspace calling progress (when not nil) as rows load,
+// every progressEvery rows and at the end of each table.
+func (db *DB) ImportWorkspaceProgress(ctx context.Context, fsys fs.FS, path string, progress func(Progress)) (Summary, error) {
+	ws, err := workspace.Load(fsys, path)
+	if err != nil {
+		return Summary{}, err
+	}
+	select {
+	case db.importing <- struct{}{}:
+		defer func() { <-db.importing }()
+	case <-ctx.Done():
+		return Summary{}, fmt.Errorf("waiting for another import: %w", ctx.Err())
+	}
+	// The transaction runs on a connection of its own, which loadTable reaches the driver of
+	// (COPY rows written as text, without database/sql's per-row work).
+	conn, err := db.sql.Conn(ctx)
+	if err != nil {
+		return Summary{}, fmt.Errorf("starting import: %w", err)
+	}
+	defer conn.Close()
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return Summary{}, fmt.Errorf("starting import: %w", err)
+	}
+	defer tx.Rollback()
+	im := &importer{db: db, conn: conn, tx: tx, fsys: fsys, ws: ws, now: time.Now().UTC().Truncate(time.Second), progress: progress}
+	sum, err := im.run(ctx)
+	if err != nil {
+		return Summary{}, err
+	}
+	if err := tx.Commit(); err != nil {
+		return Summary{}, fmt.Errorf("committing import: %w", err)
+	}
+	db.generationMoved()
+	return sum, nil
+}
+
+type importer struct {
+	db   *DB
+	conn *sql.Conn // tx's connection
+	tx   *sql.Tx
+	fsys fs.FS
+	ws   *workspace.Workspace
+	now  time.Time
+
+	tenants []*pTenant
+	apps    []*pApp // sources first, then personal copies: the order rows are inserted
+
+	progress func(Progress)
+	done     Progress
+}
+
+// countRows counts the data lines of every CSV to load, for the progress total.
+func (im *importer) countRows() {
+	for _, a := range im.apps {
+		if a.data != a {
+			continue
+		}
+		for _, t := range a.tables {
+			if t.file == "" {
+				continue
+			}
+			f, err := im.fsys.Open(t.file)
+			if err != nil {
+				continue // the load reports it
+			}
+			buf := make([]byte, 64<<10)
+			var lines int64
+			var last byte = '\n'
+			for {
+				n, err := f.Read(buf)
+				for _, c := range buf[:n] {
+					if c == '\n' {
+						lines++
+					}
+				}
+				if n > 0 {
+					last = buf[n-1]
+				}
+				if err != nil {
+					break
+				}
+			}
+			f.Close()
+			if last != '\n' {
+				lines++
+			}
+			im.done.TotalRows += max(lines-1, 0)
+		}
+	}
+}
+
+// loaded reports one more row (end marks a table's end).
+func (im *importer) loaded(end bool) {
+	if im.progress == nil {
+		return
+	}
+	if !end {
+		im.done.Rows++
+	}
+	if end || im.done.Rows%progressEvery == 0 {
+		im.progress(im.done)
+	}
+}
+
+type pTenant struct {
+	id    int64
+	ws    *workspace.Tenant
+	users map[string]*pUser
+	desks map[string]*pDesk
+	apps  map[string]*pApp
+}
+
+type pUser struct {
+	id int64
+	ws *workspace.User
+}
+
+type pDesk struct {
+	id int64
+	ws *workspace.Desk
+}
+
+type pApp struct {
+	id     int64
+	tenant *pTenant
+	ws     *workspace.App
+	model  *semantic.App
+	data   *pApp // the app whose data tables this one reads (itself for a source app)
+	tables []*pTable
+	exprs  []int64                    // id per model expression
+	cols   map[*semantic.Column]int64 // this app's id of each model column
+}
+
+type pTable struct {
+	id       int64
+	t        *semantic.Table
+	file     string // "" = never loaded
+	sqlName  string
+	loadedAt *time.Time
+	rows     *int64
+	cols     []*pColumn
+}
+
+type pColumn struct {
+	id       int64
+	c        *semantic.Column
+	sqlName  string
+	foldName string
+	scale    int
+	maxLen   int // longest text loaded (bytes, original or folded), for indexTable
+}
+
+func (im *importer) run(ctx context.Context) (Summary, error) {
+	// Serialise imports: this row stays locked until the transaction ends.
+	if err := im.db.moveGeneration(ctx, im.tx); err != nil {
+		return Summary{}, fmt.Errorf("locking for import: %w", err)
+	}
+	if err := im.checkOtherTenants(ctx); err != nil {
+		return Summary{}, err
+	}
+	oldTenants, ids, err := im.oldIDs(ctx)
+	if err != nil {
+		return Summary{}, err
+	}
+	im.plan(ids)
+	if err := ids.assign(ctx, im.db, im.tx); err != nil {
+		return Summary{}, err
+	}
+	im.nameTables()
+	if im.progress != nil {
+		im.countRows()
+	}
+	saved, err := im.saveTokens(ctx, oldTenants)
+	if err != nil {
+		return Summary{}, err
+	}
+	if err := deleteTenants(ctx, im.db, im.tx, oldTenants); err != nil {
+		return Summary{}, err
+	}
+	trgm, err := im.trgmSchema(ctx)
+	if err != nil {
+		return Summary{}, err
+	}
+	sum := Summary{Tenants: len(im.tenants)}
+	for _, a := range im.apps {
+		if a.data != a {
+			continue
+		}
+		for _, t := range a.tables {
+			if err := im.createTable(ctx, t); err != nil {
+				return Summary{}, err
+			}
+			if t.file == "" {
+				continue
+			}
+			if err := im.loadTable(ctx, t); err != nil {
+				return Summary{}, err
+			}
+			if err := im.indexTable(ctx, t, trgm); err != nil {
+				return Summary{}, err
+			}
+			sum.Tables = append(sum.Tables, TableLoad{Tenant: a.tenant.ws.Key, App: a.ws.Key, Table: t.t.Name, SQLName: t.sqlName, Rows: *t.rows})
+		}
+	}
+	if err := im.insertCatalogue(ctx); err != nil {
+		return Summary{}, err
+	}
+	if err := im.restoreTokens(ctx, saved, &sum); err != nil {
+		return Summary{}, err
+	}
+	for _, t := range im.tenants {
+		sum.Users += len(t.users)
+		sum.Desks += len(t.desks)
+		sum.Apps += len(t.apps)
+	}
+	return sum, nil
+}
+
+// checkOtherTenants refuses logins and tokens already used by tenants the file does not replace.
+func (im *importer) checkOtherTenants(ctx context.Context) error {
+	inFile := map[string]bool{}
+	for _, t := range im.ws.Tenants {
+		inFile[t.Key] = true
+	}
+	type owner struct{ login, tenant string }
+	logins := map[string]string{}
+	tokens := map[string]owner{}
+	rows, err := im.tx.QueryContext(ctx, `SELECT u.login, u.token_sha256, t.tenant_key
+		FROM lumo_users u JOIN lumo_tenants t ON t.id = u.tenant_id`)
+	if err != nil {
+		return fmt.Errorf("reading users of other tenants: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var login, hash, tenant string
+		if err := rows.Scan(&login, &hash, &tenant); err != nil {
+			return fmt.Errorf("reading users of other tenants: %w", err)
+		}
+		if !inFile[tenant] {
+			logins[login] = tenant
+			tokens[hash] = owner{login, tenant}
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("reading users of other tenants: %w", err)
+	}
+	var errs workspace.Errors
+	for ti, t := range im.ws.Tenants {
+		for ui, u := range t.Users {
+			field := fmt.Sprintf("tenants[%d].users[%d]", ti, ui)
+			if other, ok := logins[u.Login]; ok {
+				errs = append(errs, &workspace.Error{File: im.ws.File, Line: u.Line, Field: field + ".login", Message: fmt.Sprintf(
+					"o login %q já existe no tenant %q, que já está no banco e não vem neste arquivo; use outro login (cada login é único entre todos os tenants)", u.Login, other)})
+			}
+			if other, ok := tokens[tokenHash(u.Token)]; ok {
+				errs = append(errs, &workspace.Error{File: im.ws.File, Line: u.Line, Field: field + ".token", Message: fmt.Sprintf(
+					"o token já é usado por %q, do tenant %q; dê a cada usuário um token próprio", other.login, other.tenant)})
+			}
+		}
+	}
+	if len(errs) > 0 {
+		return errs
+	}
+	return nil
+}
+
+// tokenHash is how tokens are kept: the hex SHA-256, never the token.
+func tokenHash(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:])
+}
+
+// oldIDs reads the ids the file's tenants had, by natural key, and those tenants' ids.
+func (im *importer) oldIDs(ctx context.Context) ([]int64, *idAlloc, error) {
+	ids := newIDAlloc()
+	inFile := map[string]bool{}
+	for _, t := range im.ws.Tenants {
+		inFile[t.Key] = true
+	}
+	var tenantIDs []int64
+	rows, err := im.tx.QueryContext(ctx, "SELECT id, tenant_key FROM lumo_tenants")
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading tenants: %w", err)
+	}
+	for rows.Next() {
+		var id int64
+		var key string
+		if err := rows.Scan(&id, &key); err != nil {
+			rows.Close()
+			return nil, nil, fmt.Errorf("reading tenants: %w", err)
+		}
+		if inFile[key] {
+			tenantIDs = append(tenantIDs, id)
+			ids.remember("tenant", key, id)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, nil, fmt.Errorf("reading tenants: %w", err)
+	}
+	if len(tenantIDs) == 0 {
+		return nil, ids, nil
+	}
+	in := inList(len(tenantIDs))
+	queries := []struct{ kind, sql string }{
+		{"user", `SELECT t.tenant_key || '/' || u.login, u.id FROM lumo_users u
+			JOIN lumo_tenants t ON t.id = u.tenant_id WHERE t.id IN (` + in + `)`},
+		{"desk", `SELECT t.tenant_key || '/' || d.name, d.id FROM lumo_desks d
+			JOIN lumo_tenants t ON t.id = d.tenant_id WHERE t.id IN (` + in + `)`},
+		{"app", `SELECT t.tenant_key || '/' || a.app_key, a.id FROM lumo_apps a
+			JOIN lumo_tenants t ON t.id = a.tenant_id WHERE t.id IN (` + in + `)`},
+		{"table", `SELECT t.tenant_key || '/' || a.app_key || '/' || tb.name, tb.id FROM lumo_tables tb
+			JOIN lumo_apps a ON a.id = tb.app_id
+			JOIN lumo_tenants t ON t.id = a.tenant_id WHERE t.id IN (` + in + `)`},
+		{"column", `SELECT t.tenant_key || '/' || a.app_key || '/' || tb.name || '/' || c.name, c.id FROM lumo_columns c
+			JOIN lumo_tables tb ON tb.id = c.table_id
+			JOIN lumo_apps a ON a.id = tb.app_id
+			JOIN lumo_tenants t ON t.id = a.tenant_id WHERE t.id IN (` + in + `)`},
+		{"expression", `SELECT t.tenant_key || '/' || a.app_key || '/' || e.label, e.id FROM lumo_expressions e
+			JOIN lumo_apps a ON a.id = e.app_id
+			JOIN lumo_tenants t ON t.id = a.tenant_id WHERE t.id IN (` + in + `)`},
+	}
+	args := int64Args(tenantIDs)
+	for _, q := range queries {
+		rows, err := im.tx.QueryContext(ctx, im.db.q(q.sql), args...)
+		if err != nil {
+			return nil, nil, fmt.Errorf("reading %s ids: %w", q.kind, err)
+		}
+		for rows.Next() {
+			var key string
+			var id int64
+			if err := rows.Scan(&key, &id); err != nil {
+				rows.Close()
+				return nil, nil, fmt.Errorf("reading %s ids: %w", q.kind, err)
+			}
+			ids.remember(q.kind, key, id)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, nil, fmt.Errorf("reading %s ids: %w", q.kind, err)
+		}
+	}
+	return tenantIDs, ids, nil
+}
+
+func int64Args(ids []int64) []any {
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		args[i] = id
+	}
+	return args
+}
+
+// plan builds the rows to insert and requests their ids.
+func (im *importer) plan(ids *idAlloc) {
+	var copies []*pApp
+	for _, wt := range im.ws.Tenants {
+		t := &pTenant{ws: wt, users: map[string]*pUser{}, desks: map[string]*pDesk{}, apps: map[string]*pApp{}}
+		im.tenants = append(im.tenants, t)
+		ids.request("tenant", wt.Key, &t.id)
+		for _, u := range wt.Users {
+			pu := &pUser{ws: u}
+			t.users[u.Login] = pu
+			ids.request("user", wt.Key+"/"+u.Login, &pu.id)
+		}
+		for _, d := range wt.Desks {
+			pd := &pDesk{ws: d}
+			t.desks[d.Name] = pd
+			ids.request("desk", wt.Key+"/"+d.Name, &pd.id)
+		}
+		for _, wa := range wt.Apps {
+			a := &pApp{tenant: t, ws: wa, model: wa.Source.Model, cols: map[*semantic.Column]int64{}}
+			t.apps[wa.Key] = a
+			appKey := wt.Key + "/" + wa.Key
+			ids.request("app", appKey, &a.id)
+			for i, st := range a.model.Tables {
+				pt := &pTable{t: st, file: wa.Source.Files[i]}
+				a.tables = append(a.tables, pt)
+				ids.request("table", appKey+"/"+st.Name, &pt.id)
+				for _, sc := range st.Columns {
+					pc := &pColumn{c: sc}
+					pt.cols = append(pt.cols, pc)
+					ids.request("column", appKey+"/"+st.Name+"/"+sc.Name, &pc.id)
+				}
+			}
+			a.exprs = make([]int64, len(a.model.Expressions))
+			for i, e := range a.model.Expressions {
+				ids.request("expression", appKey+"/"+e.Label, &a.exprs[i])
+			}
+			if wa.CloneOf == "" {
+				a.data = a
+				im.apps = append(im.apps, a)
+			} else {
+				copies = append(copies, a)
+			}
+		}
+		for _, a := range copies {
+			if a.tenant == t {
+				a.data = t.apps[a.ws.CloneOf]
+			}
+		}
+	}
+	im.apps = append(im.apps, copies...)
+}
+
+// nameTables sets the SQL names once ids are known: a source app's tables get their own data
+// tables; a copy reads its original's.
+func (im *importer) nameTables() {
+	for _, a := range im.apps {
+		for i, t := range a.tables {
+			for _, c := range t.cols {
+				a.cols[c.c] = c.id
+			}
+			if a.data != a {
+				src := a.data.tables[i]
+				t.sqlName = src.sqlName
+				for j, c := range t.cols {
+					c.sqlName, c.foldName = src.cols[j].sqlName, src.cols[j].foldName
+				}
+				continue
+			}
+			t.sqlName = sqlName("d", t.id, t.t.Name, "")
+			for _, c := range t.cols {
+				c.sqlName = sqlName("c", c.id, c.c.Name, "")
+				if c.c.Type == semantic.TypeString {
+					c.foldName = sqlName("c", c.id, c.c.Name, "_f")
+				}
+			}
+		}
+	}
+}
+
+// sqlName is prefix + id + "_" + the lower-case physical name (letters, digits and _ only) +
+// suffix, cut to PostgreSQL's 63 bytes. The id makes it unique; the name only helps people.
+func sqlName(prefix string, id int64, name, suffix string) string {
+	head := prefix + strconv.FormatInt(id, 10) + "_"
+	var b strings.Builder
+	for _, r := range strings.ToLower(name) {
+		if r == '_' || (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			b.WriteRune(r)
+		}
+	}
+	body := b.String()
+	if room := 63 - len(head) - len(suffix); len(body) > room {
+		body = body[:max(room, 0)]
+	}
+	return head + body + suffix
+}
+
+// deleteTenants drops the data tables and every catalogue row of the tenants being replaced,
+// including the users' issued tokens.
+func deleteTenants(ctx context.Context, db *DB, tx *sql.Tx, tenantIDs []int64) error {
+	if len(tenantIDs) == 0 {
+		return nil
+	}
+	in := inList(len(tenantIDs))
+	args := int64Args(tenantIDs)
+	rows, err := tx.QueryContext(ctx, db.q(`SELECT tb.sql_name FROM lumo_tables tb
+		JOIN lumo_apps a ON a.id = tb.app_id
+		WHERE a.data_app_id = a.id AND a.tenant_id IN (`+in+`)`), args...)
+	if err != nil {
+		return fmt.Errorf("listing old data tables: %w", err)
+	}
+	var tables []string
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			rows.Close()
+			return fmt.Errorf("listing old data tables: %w", err)
+		}
+		tables = append(tables, name)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("listing old data tables: %w", err)
+	}
+	for _, name := range tables {
+		if _, err := tx.ExecContext(ctx, "DROP TABLE IF EXISTS "+db.dialect.QuoteIdent(name)); err != nil {
+			return fmt.Errorf("dropping data table %s: %w", name, err)
+		}
+	}
+	// Copies first: they reference their origins.
+	if err := deleteAppCatalogue(ctx, db, tx, "SELECT id FROM lumo_apps WHERE clone_of IS NOT NULL AND tenant_id IN ("+in+")", args...); err != nil {
+		return err
+	}
+	if err := deleteAppCatalogue(ctx, db, tx, "SELECT id FROM lumo_apps WHERE tenant_id IN ("+in+")", args...); err != nil {
+		return err
+	}
+	deletes := []struct{ what, sql string }{
+		{"desk members", "DELETE FROM lumo_desk_members WHERE desk_id IN (SELECT id FROM lumo_desks WHERE tenant_id IN (" + in + "))"},
+		{"desks", "DELETE FROM lumo_desks WHERE tenant_id IN (" + in + ")"},
+		{"tokens", "DELETE FROM lumo_tokens WHERE user_id IN (SELECT id FROM lumo_users WHERE tenant_id IN (" + in + "))"},
+		{"users", "DELETE FROM lumo_users WHERE tenant_id IN (" + in + ")"},
+		{"tenants", "DELETE FROM lumo_tenants WHERE id IN (" + in + ")"},
+	}
+	for _, d := range deletes {
+		if _, err := tx.ExecContext(ctx, db.q(d.sql), args...); err != nil {
+			return fmt.Errorf("deleting old %s: %w", d.what, err)
+		}
+	}
+	return nil
+}
+
+// savedToken is an issued token kept across a re-import.
+type savedToken struct {
+	tenant, login, hash, label, created string
+}
+
+// saveTokens reads the issued tokens of the tenants being replaced, to restore those of the
+// users the file still lists (admin-issued tokens must survive a re-import).
+func (im *importer) saveTokens(ctx context.Context, tenantIDs []int64) ([]savedToken, error) {
+	if len(tenantIDs) == 0 {
+		return nil, nil
+	}
+	rows, err := im.tx.QueryContext(ctx, im.db.q(`SELECT t.tenant_key, u.login, k.token_sha256, k.label, k.created_at
+		FROM lumo_tokens k JOIN lumo_users u ON u.id = k.user_id JOIN lumo_tenants t ON t.id = u.tenant_id
+		WHERE t.id IN (`+inList(len(tenantIDs))+`) ORDER BY t.tenant_key, u.login, k.label`), int64Args(tenantIDs)...)
+	if err != nil {
+		return nil, fmt.Errorf("reading issued tokens: %w", err)
+	}
+	defer rows.Close()
+	var out []savedToken
+	for rows.Next() {
+		var s savedToken
+		if err := rows.Scan(&s.tenant, &s.login, &s.hash, &s.label, &s.created); err != nil {
+			return nil, fmt.Errorf("reading issued tokens: %w", err)
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+// restoreTokens re-inserts the saved tokens of users still in the file; the others are
+// dropped with their user and reported by login in the summary.
+func (im *importer) restoreTokens(ctx context.Context, saved []savedToken, sum *Summary) error {
+	byKey := map[string]*pTenant{}
+	for _, t := range im.tenants {
+		byKey[t.ws.Key] = t
+	}
+	for _, s := range saved {
+		t := byKey[s.tenant]
+		u := t.users[s.login]
+		if u == nil {
+			sum.TokensDropped = append(sum.TokensDropped, s.tenant+"/"+s.login+" ("+s.label+")")
+			continue
+		}
+		if _, err := im.tx.ExecContext(ctx, im.db.q("INSERT INTO lumo_tokens (token_sha256, user_id, label, created_at) VALUES (?, ?, ?, ?)"),
+			s.hash, u.id, s.label, s.created); err != nil {
+			return fmt.Errorf("restoring issued tokens: %w", err)
+		}
+		sum.TokensKept++
+	}
+	return nil
+}
+
+// insertCatalogue writes the catalogue rows of every tenant, user, desk and app.
+func (im *importer) insertCatalogue(ctx context.Context) error {
+	ins := func(what, query string) (*sql.Stmt, error) {
+		st, err := im.tx.PrepareContext(ctx, im.db.q(query))
+		if err != nil {
+			return nil, fmt.Errorf("preparing insert of %s: %w", what, err)
+		}
+		return st, nil
+	}
+	type stmt struct {
+		what, sql string
+		st        *sql.Stmt
+	}
+	stmts := map[string]*stmt{
+		"tenant":       {what: "tenants", sql: "INSERT INTO lumo_tenants (id, tenant_key, name, imported_at) VALUES (?, ?, ?, ?)"},
+		"user":         {what: "users", sql: "INSERT INTO lumo_users (id, tenant_id, login, name, token_sha256) VALUES (?, ?, ?, ?, ?)"},
+		"desk":         {what: "desks", sql: "INSERT INTO lumo_desks (id, tenant_id, name) VALUES (?, ?, ?)"},
+		"member":       {what: "desk members", sql: "INSERT INTO lumo_desk_members (desk_id, user_id) VALUES (?, ?)"},
+		"app":          {what: "apps", sql: "INSERT INTO lumo_apps (id, tenant_id, app_key, name, description, desk_id, owner_id, clone_of, data_app_id, published_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"},
+		"table":        {what: "tables", sql: "INSERT INTO lumo_tables (id, app_id, pos, label, name, kind, loaded_at, sql_name, row_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"},
+		"column":       {what: "columns", sql: "INSERT INTO lumo_columns (id, table_id, pos, name, label, col_type, role, unit, usage, description, scale, sql_name, fold_sql_name) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"},
+		"relationship": {what: "relationships", sql: "INSERT INTO lumo_relationships (app_id, pos, from_column_id, to_column_id) VALUES (?, ?, ?, ?)"},
+		"expression":   {what: "expressions", sql: "INSERT INTO lumo_expressions (id, app_id, pos, label, formula, unit) VALUES (?, ?, ?, ?, ?, ?)"},
+		"indicator":    {what: "indicators", sql: "INSERT INTO lumo_indicators (app_id, pos, name, description, fields, filters, problem) VALUES (?, ?, ?, ?, ?, ?, ?)"},
+	}
+	for _, s := range stmts {
+		st, err := ins(s.what, s.sql)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		s.st = st
+	}
+	exec := func(kind string, args ...any) error {
+		s := stmts[kind]
+		if _, err := s.st.ExecContext(ctx, args...); err != nil {
+			return fmt.Errorf("inserting %s: %w", s.what, err)
+		}
+		return nil
+	}
+	imported := im.now.Format(time.RFC3339)
+	for _, t := range im.tenants {
+		if err := exec("tenant", t.id, t.ws.Key, t.ws.Name, imported); err != nil {
+			return err
+		}
+		for _, u := range t.ws.Users {
+			if err := exec("user", t.users[u.Login].id, t.id, u.Login, u.Name, tokenHash(u.Token)); err != nil {
+				return err
+			}
+		}
+		for _, d := range t.ws.Desks {
+			desk := t.desks[d.Name]
+			if err := exec("desk", desk.id, t.id, d.Name); err != nil {
+				return err
+			}
+			for _, m := range d.Members {
+				if err := exec("member", desk.id, t.users[m].id); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	for _, a := range im.apps {
+		var desk, owner, cloneOf, published any
+		if a.ws.Desk != "" {
+			desk = a.tenant.desks[a.ws.Desk].id
+		}
+		if a.ws.CloneOf != "" {
+			owner, cloneOf = a.tenant.users[a.ws.Owner].id, a.data.id
+		} else if a.ws.PublishedAt != nil {
+			published = a.ws.PublishedAt.Format(time.RFC3339)
+		}
+		if err := exec("app", a.id, a.tenant.id, a.ws.Key, a.model.Name, a.model.Description, desk, owner, cloneOf, a.data.id, published); err != nil {
+			return err
+		}
+		for i, t := range a.tables {
+			src := a.data.tables[i]
+			var loaded, rows any
+			if src.loadedAt != nil {
+				loaded = src.loadedAt.Format(time.RFC3339)
+			}
+			if src.rows != nil {
+				rows = *src.rows
+			}
+			if err := exec("table", t.id, a.id, i, t.t.Label, t.t.Name, t.t.Kind, loaded, t.sqlName, rows); err != nil {
+				return err
+			}
+			for j, c := range t.cols {
+				sc := c.c
+				if err := exec("column", c.id, t.id, j, sc.Name, sc.Label, sc.Type, sc.Role, sc.Unit, sc.Usage, sc.Description,
+					src.cols[j].scale, c.sqlName, c.foldName); err != nil {
+					return err
+				}
+			}
+		}
+		for i, r := range a.model.Relationships {
+			if err := exec("relationship", a.id, i, a.cols[r.From], a.cols[r.To]); err != nil {
+				return err
+			}
+		}
+		for i, e := range a.model.Expressions {
+			if err := exec("expression", a.exprs[i], a.id, i, e.Label, e.Formula, e.Unit); err != nil {
+				return err
+			}
+		}
+		for i, ind := range a.model.Indicators {
+			fields, err := itemsJSON(ind.Fields)
+			if err != nil {
+				return fmt.Errorf("encoding fields of indicator %q: %w", ind.Name, err)
+			}
+			filters, err := itemsJSON(ind.Filters)
+			if err != nil {
+				return fmt.Errorf("encoding filters of indicator %q: %w", ind.Name, err)
+			}
+			if err := exec("indicator", a.id, i, ind.Name, ind.Description, fields, filters, ind.Problem); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func itemsJSON(items []map[string]any) (string, error) {
+	if items == nil {
+		items = []map[string]any{}
+	}
+	b, err := json.Marshal(items)
+	return string(b), err
+}

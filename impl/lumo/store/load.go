@@ -1,0 +1,593 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+	"unsafe"
+
+	"github.com/lib/pq"
+
+	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
+	"github.com/lumo-caderninho/mcp/impl/lumo/workspace"
+	"github.com/lumo-caderninho/mcp/impl/platform/fold"
+	"github.com/lumo-caderninho/mcp/impl/platform/sqldialect"
+)
+
+// Stored forms of dates: ISO text on every engine (PostgreSQL casts it to DATE/TIMESTAMP).
+const (
+	dateLayout     = "2006-01-02"
+	datetimeLayout = "2006-01-02 15:04:05"
+)
+
+// createTable creates the data table of t: one column per model column and, beside every text
+// column, its folded copy.
+func (im *importer) createTable(ctx context.Context, t *pTable) error {
+	d := im.db.dialect
+	var cols []string
+	for _, c := range t.cols {
+		cols = append(cols, d.QuoteIdent(c.sqlName)+" "+d.ColumnType(c.c.Type))
+		if c.foldName != "" {
+			cols = append(cols, d.QuoteIdent(c.foldName)+" "+d.ColumnType(semantic.TypeString))
+		}
+	}
+	ddl := "CREATE TABLE " + d.QuoteIdent(t.sqlName) + " (" + strings.Join(cols, ", ") + ")"
+	if _, err := im.tx.ExecContext(ctx, ddl); err != nil {
+		return fmt.Errorf("creating data table %s: %w", t.sqlName, err)
+	}
+	if t.file != "" {
+		loaded := im.now
+		if t.t.LoadedAt != nil {
+			loaded = *t.t.LoadedAt
+		}
+		t.loadedAt = &loaded
+	}
+	return nil
+}
+
+// sqliteBatch is how many rows one SQLite INSERT carries: one statement per row spent most of
+// the load in per-statement work (database/sql, binding, VDBE setup).
+const sqliteBatch = 100
+
+// copyBatch is how many rows travel together from the reading goroutine to COPY.
+const copyBatch = 256
+
+// loadBatch is rows read and converted, on their way to the database, and the file line of
+// each row: on SQLite the arguments of n rows, one after the other; on PostgreSQL the n rows
+// in COPY's text format, separated (not ended) by newlines.
+type loadBatch struct {
+	args  []any
+	text  []byte
+	lines []int
+	n     int
+}
+
+// loadTable streams t's CSV into its data table: COPY on PostgreSQL, prepared multi-row INSERTs
+// on SQLite, both inside the import transaction. Problems in the file come back as
+// *workspace.Error.
+//
+// A goroutine reads, converts and folds the rows while this one writes the previous batch. On
+// PostgreSQL the reader writes each row as COPY text and this goroutine hands it to the driver
+// as it is: passing values through database/sql and lib/pq's encoder once per row took more
+// CPU than reading them, on a machine where the server needs the other core. The first problem
+// in file order wins, as when it was one loop: rows are written in order, and the rows read
+// after the last full batch are dropped when the file has a problem.
+func (im *importer) loadTable(ctx context.Context, t *pTable) error {
+	d := im.db.dialect
+	var names []string
+	for _, c := range t.cols {
+		names = append(names, d.QuoteIdent(c.sqlName))
+		if c.foldName != "" {
+			names = append(names, d.QuoteIdent(c.foldName))
+		}
+	}
+	width := len(names)
+	table := d.QuoteIdent(t.sqlName) + " (" + strings.Join(names, ", ") + ")"
+	copyIn := im.db.Engine() == "postgres"
+	batch := copyBatch
+	if !copyIn {
+		batch = max(1, min(sqliteBatch, 30000/width))
+	}
+	insert := func(n int) string {
+		row := "(" + inList(width) + ")"
+		return "INSERT INTO " + table + " VALUES " + strings.Repeat(row+", ", n-1) + row
+	}
+	var stmt *sql.Stmt
+	if !copyIn {
+		// Plain "?" on purpose (not db.q's numbered ?N): the SQLite driver looks up every
+		// parameter's name, a linear search per parameter when they are named.
+		var err error
+		if stmt, err = im.tx.PrepareContext(ctx, insert(batch)); err != nil {
+			return fmt.Errorf("preparing load of %s: %w", t.file, err)
+		}
+		defer stmt.Close()
+	}
+
+	rows, err := workspace.OpenRows(im.fsys, t.file, t.t)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+
+	// Three batches circulate: one being read, one queued, one being written.
+	const inFlight = 3
+	free := make(chan *loadBatch, inFlight)
+	for range inFlight {
+		b := &loadBatch{lines: make([]int, batch)}
+		if copyIn {
+			b.text = make([]byte, 0, 64<<10)
+		} else {
+			b.args = make([]any, width*batch)
+		}
+		free <- b
+	}
+	full := make(chan *loadBatch, inFlight)
+	stop := make(chan struct{})
+	var readErr error // set before full closes
+	go func() {
+		defer close(full)
+		if copyIn {
+			readErr = im.readCopyRows(rows, t, batch, free, full, stop)
+		} else {
+			readErr = im.readRows(rows, t, width, batch, free, full, stop)
+		}
+	}()
+	// finish stops the reader and waits for it, so nothing touches rows after loadTable.
+	finish := func(err error) error {
+		close(stop)
+		for range full {
+		}
+		return err
+	}
+
+	if copyIn {
+		// FREEZE (allowed because the table was created in this transaction) writes the rows
+		// already visible to everyone, so index-only scans work from the first read on.
+		query := "COPY " + table + " FROM STDIN WITH (FREEZE)"
+		if err := im.copyRows(ctx, t, query, free, full, &readErr); err != nil {
+			return finish(err)
+		}
+	} else {
+		for b := range full {
+			if err := im.insertBatch(ctx, stmt, insert, b, batch, width); err != nil {
+				if b.n == 1 {
+					return finish(fmt.Errorf("loading %s line %d into %s: %w", t.file, b.lines[0], t.sqlName, err))
+				}
+				return finish(fmt.Errorf("loading %s lines %d-%d into %s: %w", t.file, b.lines[0], b.lines[b.n-1], t.sqlName, err))
+			}
+			for range b.n {
+				im.loaded(false)
+			}
+			free <- b
+		}
+		if readErr != nil {
+			return readErr
+		}
+	}
+	n := rows.Count()
+	t.rows = &n
+	im.loaded(true)
+	for i, s := range rows.Scales() {
+		t.cols[i].scale = s
+	}
+	return nil
+}
+
+// copyData is lib/pq's COPY statement writing a line of COPY text as it is (Exec would encode
+// and escape every value again, behind database/sql's per-row conversions).
+type copyData interface {
+	CopyData(ctx context.Context, line string) (driver.Result, error)
+}
+
+// copyRows runs query (a COPY FROM STDIN) on the import's connection and writes the batches
+// from full into it until full closes, returning each to free; a problem the reader met
+// (*readErr, read once full is closed) ends it without an error of its own. PostgreSQL reports
+// a bad row some rows after it was sent; the line it names maps back to the file's line.
+func (im *importer) copyRows(ctx context.Context, t *pTable, query string, free chan<- *loadBatch, full <-chan *loadBatch, readErr *error) error {
+	var lines copyLines
+	fail := func(err error) error {
+		if line, ok := lines.fileLine(t.sqlName, err); ok {
+			return fmt.Errorf("loading %s line %d into %s: %w", t.file, line, t.sqlName, err)
+		}
+		return fmt.Errorf("loading %s into %s: %w", t.file, t.sqlName, err)
+	}
+	return im.conn.Raw(func(dc any) error {
+		prep, ok := dc.(driver.ConnPrepareContext)
+		if !ok {
+			return fmt.Errorf("loading %s: driver %T cannot prepare COPY", t.file, dc)
+		}
+		st, err := prep.PrepareContext(ctx, query)
+		if err != nil {
+			return fmt.Errorf("preparing load of %s: %w", t.file, err)
+		}
+		// Ends the COPY when this returns early; the transaction then rolls back.
+		defer st.Close()
+		cd, ok := st.(copyData)
+		if !ok {
+			return fmt.Errorf("loading %s: driver statement %T cannot write COPY data", t.file, st)
+		}
+		for b := range full {
+			for _, l := range b.lines[:b.n] {
+				lines.add(l)
+			}
+			// CopyData copies the text into its buffer before returning, and b is reused only
+			// after that.
+			if _, err := cd.CopyData(ctx, unsafe.String(unsafe.SliceData(b.text), len(b.text))); err != nil {
+				return fail(err)
+			}
+			for range b.n {
+				im.loaded(false)
+			}
+			free <- b
+		}
+		if *readErr != nil {
+			return *readErr
+		}
+		// Exec without values ends the COPY and reports what PostgreSQL refused.
+		if _, err := st.Exec(nil); err != nil {
+			return fail(err)
+		}
+		return nil
+	})
+}
+
+// copyLines maps the rows in the order COPY got them to their file lines, as runs of
+// consecutive lines (a row spans several lines only when a quoted value holds a line break).
+type copyLines struct {
+	from []int // first row of each run, 0-based
+	line []int // its file line
+	n    int   // rows added
+}
+
+func (c *copyLines) add(line int) {
+	if k := len(c.from) - 1; k < 0 || c.line[k]+c.n-c.from[k] != line {
+		c.from = append(c.from, c.n)
+		c.line = append(c.line, line)
+	}
+	c.n++
+}
+
+// fileLine is the file line of the row a PostgreSQL COPY error names in its context
+// ("COPY <table>, line <n>, ..." in the server's language): the first number after the
+// table's name.
+func (c *copyLines) fileLine(table string, err error) (int, bool) {
+	var pe *pq.Error
+	if !errors.As(err, &pe) {
+		return 0, false
+	}
+	i := strings.Index(pe.Where, table)
+	if i < 0 {
+		return 0, false
+	}
+	rest := pe.Where[i+len(table):]
+	j := strings.IndexAny(rest, "0123456789")
+	if j < 0 {
+		return 0, false
+	}
+	k := j
+	for k < len(rest) && rest[k] >= '0' && rest[k] <= '9' {
+		k++
+	}
+	n, convErr := strconv.Atoi(rest[j:k])
+	if convErr != nil || n < 1 || n > c.n {
+		return 0, false
+	}
+	row := n - 1
+	r := sort.Search(len(c.from), func(i int) bool { return c.from[i] > row }) - 1
+	return c.line[r] + row - c.from[r], true
+}
+
+// insertBatch runs the SQLite INSERT of one batch: the prepared statement for a full one, a
+// statement of its own for the last, shorter one.
+func (im *importer) insertBatch(ctx context.Context, stmt *sql.Stmt, insert func(int) string, b *loadBatch, batch, width int) error {
+	st := stmt
+	if b.n < batch {
+		last, err := im.tx.PrepareContext(ctx, insert(b.n))
+		if err != nil {
+			return err
+		}
+		defer last.Close()
+		st = last
+	}
+	_, err := st.ExecContext(ctx, b.args[:b.n*width]...)
+	return err
+}
+
+// readBatches is loadTable's reading side: it takes a batch from free, lets fill add each row
+// to it (b.n rows are already there), and queues it on full once it holds batch rows, until the
+// file ends, a problem in it (returned), or stop.
+func readBatches(rows *workspace.Rows, batch int, free <-chan *loadBatch, full chan<- *loadBatch, stop <-chan struct{}, fill func(b *loadBatch) error) error {
+	var b *loadBatch
+	for rows.Next() {
+		if b == nil {
+			select {
+			case b = <-free:
+				b.n = 0
+				b.text = b.text[:0]
+			case <-stop:
+				return nil
+			}
+		}
+		b.lines[b.n] = rows.Line()
+		if err := fill(b); err != nil {
+			return err
+		}
+		b.n++
+		if b.n == batch {
+			select {
+			case full <- b:
+				b = nil
+			case <-stop:
+				return nil
+			}
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return err // the rows read since the last full batch are never written
+	}
+	if b != nil && b.n > 0 {
+		select {
+		case full <- b:
+		case <-stop:
+		}
+	}
+	return nil
+}
+
+// readRows is readBatches on SQLite: the converted values of each row and, beside every text
+// value, its folded copy, one row after the other in b.args.
+func (im *importer) readRows(rows *workspace.Rows, t *pTable, width, batch int, free <-chan *loadBatch, full chan<- *loadBatch, stop <-chan struct{}) error {
+	return readBatches(rows, batch, free, full, stop, func(b *loadBatch) error {
+		args := b.args[b.n*width : (b.n+1)*width]
+		j := 0
+		for i, v := range rows.Values() {
+			c := t.cols[i]
+			if tm, ok := v.(time.Time); ok {
+				args[j] = storedTime(c.c.Type, tm, rows.Text(i))
+			} else {
+				args[j] = v
+			}
+			j++
+			if c.foldName != "" {
+				if s, ok := v.(string); ok {
+					f := fold.Fold(s)
+					args[j] = f
+					c.maxLen = max(c.maxLen, len(s), len(f))
+				} else {
+					args[j] = nil
+				}
+				j++
+			}
+		}
+		return nil
+	})
+}
+
+// readCopyRows is readBatches on PostgreSQL: each row goes into the batch as a line of COPY
+// text, values (and, beside every text, its folded copy) separated by tabs, NULL as \N.
+func (im *importer) readCopyRows(rows *workspace.Rows, t *pTable, batch int, free <-chan *loadBatch, full chan<- *loadBatch, stop <-chan struct{}) error {
+	folds := make([]foldCache, len(t.cols))
+	return readBatches(rows, batch, free, full, stop, func(b *loadBatch) error {
+		buf := b.text
+		if b.n > 0 {
+			buf = append(buf, '\n')
+		}
+		for i, v := range rows.Values() {
+			c := t.cols[i]
+			if i > 0 {
+				buf = append(buf, '\t')
+			}
+			switch v := v.(type) {
+			case nil:
+				buf = append(buf, `\N`...)
+			case string:
+				buf = appendCopyText(buf, v)
+			case time.Time:
+				buf = appendCopyText(buf, storedTime(c.c.Type, v, rows.Text(i)))
+			case float64:
+				if text := rows.Text(i); len(text) <= maxCopiedNumber {
+					// PostgreSQL reads the text to the same double (both round correctly);
+					// formatting the float again cost more than reading it.
+					buf = appendCopyText(buf, text)
+				} else {
+					buf = strconv.AppendFloat(buf, v, 'f', -1, 64)
+				}
+			default:
+				return fmt.Errorf("loading %s line %d: unexpected value %T", t.file, rows.Line(), v)
+			}
+			if c.foldName != "" {
+				buf = append(buf, '\t')
+				if s, ok := v.(string); ok {
+					f := folds[i].fold(s)
+					buf = appendCopyText(buf, f)
+					c.maxLen = max(c.maxLen, len(s), len(f))
+				} else {
+					buf = append(buf, `\N`...)
+				}
+			}
+		}
+		b.text = buf
+		return nil
+	})
+}
+
+// foldCache remembers the folded copies of a column's first values: most text columns repeat
+// few values, and folding one that is not already lower-case allocates.
+type foldCache map[string]string
+
+// foldCacheSize bounds a foldCache; past it, values are folded every time.
+const foldCacheSize = 4096
+
+func (c *foldCache) fold(s string) string {
+	if f, ok := (*c)[s]; ok {
+		return f
+	}
+	f := fold.Fold(s)
+	if *c == nil {
+		*c = foldCache{}
+	}
+	if len(*c) < foldCacheSize {
+		(*c)[strings.Clone(s)] = f
+	}
+	return f
+}
+
+// appendCopyText appends s as a value of COPY's text format: backslash, newline, carriage
+// return and tab escaped, the rest as it is.
+func appendCopyText(buf []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '\\', '\n', '\r', '\t':
+			buf = append(buf, s[:i]...)
+			for ; i < len(s); i++ {
+				switch c := s[i]; c {
+				case '\\':
+					buf = append(buf, '\\', '\\')
+				case '\n':
+					buf = append(buf, '\\', 'n')
+				case '\r':
+					buf = append(buf, '\\', 'r')
+				case '\t':
+					buf = append(buf, '\\', 't')
+				default:
+					buf = append(buf, c)
+				}
+			}
+			return buf
+		}
+	}
+	return append(buf, s...)
+}
+
+// maxCopiedNumber is the longest number COPY gets as written: at most 20 characters can
+// neither overflow nor underflow a double (longer ones go as the parsed float64).
+const maxCopiedNumber = 20
+
+// storedTime is the stored text of a date or datetime value: the file's own text when it is
+// already in the stored form (the common case; validated when read), which spares formatting.
+func storedTime(colType string, v time.Time, text string) string {
+	if colType == semantic.TypeDate {
+		if len(text) == len(dateLayout) {
+			return text
+		}
+		return v.Format(dateLayout)
+	}
+	switch len(text) {
+	case len(datetimeLayout):
+		return text
+	case len("2006-01-02 15:04"):
+		return text + ":00"
+	}
+	return v.Format(datetimeLayout)
+}
+
+// indexMaxLen is the longest text (in bytes) a column may hold and still get a btree index: an
+// index entry holds the folded and the original text, and PostgreSQL refuses entries over about
+// 2.7 kB. Longer texts (descriptions, notes) are read by a full scan instead.
+const indexMaxLen = 1000
+
+// indexTable creates the indexes search_values reads a loaded table through:
+//   - every text column: a btree on (folded copy, value), which lists distinct values in order and
+//     counts them by walking the index only, and is scanned instead of the table when matching
+//     words in the folded copy; on PostgreSQL with the pg_trgm extension installed, also a trigram
+//     GIN index on the folded copy, which finds LIKE '%word%' without reading every entry;
+//   - every date column: a btree on the value, for distinct dates in order.
+//
+// The table is analysed afterwards, so the planner knows its size and spread right away.
+func (im *importer) indexTable(ctx context.Context, t *pTable, trgmSchema string) error {
+	d := im.db.dialect
+	var ddl []string
+	for _, c := range t.cols {
+		ic := indexColumn{sqlName: c.sqlName, foldName: c.foldName, colType: c.c.Type}
+		if q := btreeIndex(d, t.sqlName, ic); q != "" && (c.foldName == "" || c.maxLen <= indexMaxLen) {
+			ddl = append(ddl, q)
+		}
+		if q := trgmIndex(d, t.sqlName, ic, trgmSchema); q != "" {
+			ddl = append(ddl, q)
+		}
+	}
+	ddl = append(ddl, analyze(d, t.sqlName)...)
+	for _, q := range ddl {
+		if _, err := im.tx.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("indexing data table %s: %w", t.sqlName, err)
+		}
+	}
+	return nil
+}
+
+// indexColumn is what the index DDL needs of a data column.
+type indexColumn struct {
+	sqlName  string // c<id>_<name>
+	foldName string // "" unless a text column
+	colType  string // semantic type
+}
+
+// indexName is the name of a column's index: the column's SQL name with prefix ("i" btree,
+// "g" trigram) in place of its "c", so a reopened database finds the names import gave.
+func indexName(prefix, colSQLName string) string {
+	return prefix + strings.TrimPrefix(colSQLName, "c")
+}
+
+// btreeIndex is the DDL of c's btree index, "" for a column that gets none (numbers).
+func btreeIndex(d sqldialect.Dialect, table string, c indexColumn) string {
+	on := "CREATE INDEX IF NOT EXISTS " + d.QuoteIdent(indexName("i", c.sqlName)) + " ON " + d.QuoteIdent(table)
+	switch {
+	case c.foldName != "":
+		return on + " (" + d.QuoteIdent(c.foldName) + sqldialect.NullsFirst(d) + ", " + d.QuoteIdent(c.sqlName) + ")"
+	case c.colType == semantic.TypeDate || c.colType == semantic.TypeDatetime:
+		return on + " (" + d.QuoteIdent(c.sqlName) + sqldialect.NullsFirst(d) + ")"
+	}
+	return ""
+}
+
+// trgmIndex is the DDL of c's trigram index, "" without pg_trgm or for a non-text column.
+func trgmIndex(d sqldialect.Dialect, table string, c indexColumn, trgmSchema string) string {
+	if c.foldName == "" || trgmSchema == "" {
+		return ""
+	}
+	return "CREATE INDEX IF NOT EXISTS " + d.QuoteIdent(indexName("g", c.sqlName)) + " ON " + d.QuoteIdent(table) +
+		" USING gin (" + d.QuoteIdent(c.foldName) + " " + d.QuoteIdent(trgmSchema) + ".gin_trgm_ops)"
+}
+
+// analyze refreshes a table's statistics, which let the planners pick these indexes; on SQLite
+// they also enable skipping ahead to the next distinct key of an index (a sample of 1000 rows per
+// index is enough).
+func analyze(d sqldialect.Dialect, table string) []string {
+	if d.Name() == sqldialect.PostgresName {
+		return []string{"ANALYZE " + d.QuoteIdent(table)}
+	}
+	return []string{"PRAGMA analysis_limit = 1000", "ANALYZE " + d.QuoteIdent(table)}
+}
+
+// trgmSchema is the schema of the pg_trgm extension when it is installed in the database, "" when
+// it is not (or on SQLite). lumo never installs it: an administrator may, to speed up searches.
+func (im *importer) trgmSchema(ctx context.Context) (string, error) {
+	return trgmSchema(ctx, im.db.dialect, im.tx)
+}
+
+// rowQuerier is a *sql.DB or a *sql.Tx.
+type rowQuerier interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+func trgmSchema(ctx context.Context, d sqldialect.Dialect, q rowQuerier) (string, error) {
+	if d.Name() != sqldialect.PostgresName {
+		return "", nil
+	}
+	var schema string
+	err := q.QueryRowContext(ctx, `SELECT n.nspname FROM pg_extension e
+		JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_trgm'`).Scan(&schema)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("looking for pg_trgm: %w", err)
+	}
+	return schema, nil
+}
