@@ -17,10 +17,10 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/lumo-caderninho/mcp/impl/caderninho"
-	"github.com/lumo-caderninho/mcp/impl/cadstore"
-	"github.com/lumo-caderninho/mcp/impl/cadstore/cadstoretest"
-	"github.com/lumo-caderninho/mcp/impl/demo"
-	"github.com/lumo-caderninho/mcp/impl/installation"
+	"github.com/lumo-caderninho/mcp/impl/caderninho/cadstore"
+	"github.com/lumo-caderninho/mcp/impl/caderninho/cadstore/cadstoretest"
+	"github.com/lumo-caderninho/mcp/impl/caderninho/demo"
+	"github.com/lumo-caderninho/mcp/impl/caderninho/installation"
 )
 
 // cadWorld is one caderninho scenario: a copy of the demo installation in a temporary folder,

@@ -16,10 +16,10 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/lumo-caderninho/mcp/impl/caderninho"
-	"github.com/lumo-caderninho/mcp/impl/cadstore"
-	"github.com/lumo-caderninho/mcp/impl/cadstore/cadstoretest"
-	"github.com/lumo-caderninho/mcp/impl/demo"
-	"github.com/lumo-caderninho/mcp/impl/installation"
+	"github.com/lumo-caderninho/mcp/impl/caderninho/cadstore"
+	"github.com/lumo-caderninho/mcp/impl/caderninho/cadstore/cadstoretest"
+	caderninhodemo "github.com/lumo-caderninho/mcp/impl/caderninho/demo"
+	"github.com/lumo-caderninho/mcp/impl/caderninho/installation"
 	"github.com/lumo-caderninho/mcp/impl/lumo"
 	lumodemo "github.com/lumo-caderninho/mcp/impl/lumo/demo"
 	"github.com/lumo-caderninho/mcp/impl/lumo/store/storetest"
@@ -361,7 +361,7 @@ func TestHostileInputsLumo(t *testing.T) {
 func demoCaderninho(tb testing.TB, ctx context.Context) (*cadstore.Store, string) {
 	tb.Helper()
 	dir := tb.TempDir()
-	if err := demo.CopyCaderninho(dir); err != nil {
+	if err := caderninhodemo.CopyCaderninho(dir); err != nil {
 		tb.Fatal(err)
 	}
 	s := cadstoretest.Open(tb)

@@ -14,7 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.yaml.in/yaml/v3"
 
-	"github.com/lumo-caderninho/mcp/impl/demo"
+	caderninhodemo "github.com/lumo-caderninho/mcp/impl/caderninho/demo"
 	lumodemo "github.com/lumo-caderninho/mcp/impl/lumo/demo"
 )
 
@@ -67,7 +67,7 @@ func externalAppID(key string) (int64, error) {
 
 // cadFixtureToken is the demo installation's first assistant token.
 func cadFixtureToken(string) (string, error) {
-	b, err := fs.ReadFile(demo.Caderninho, "installation.yaml")
+	b, err := fs.ReadFile(caderninhodemo.Caderninho, "installation.yaml")
 	if err != nil {
 		return "", err
 	}

@@ -21,8 +21,8 @@ import (
 
 	"github.com/lumo-caderninho/mcp/gen"
 	"github.com/lumo-caderninho/mcp/impl/caderninho"
-	"github.com/lumo-caderninho/mcp/impl/cadstore"
-	"github.com/lumo-caderninho/mcp/impl/demo"
+	"github.com/lumo-caderninho/mcp/impl/caderninho/cadstore"
+	"github.com/lumo-caderninho/mcp/impl/caderninho/demo"
 	"github.com/lumo-caderninho/mcp/impl/platform/httpserve"
 	"github.com/lumo-caderninho/mcp/impl/platform/schemapub"
 	"github.com/lumo-caderninho/mcp/schemas"

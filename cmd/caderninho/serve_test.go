@@ -18,10 +18,10 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/lumo-caderninho/mcp/impl/caderninho"
-	"github.com/lumo-caderninho/mcp/impl/cadstore"
-	"github.com/lumo-caderninho/mcp/impl/cadstore/cadstoretest"
-	"github.com/lumo-caderninho/mcp/impl/demo"
-	"github.com/lumo-caderninho/mcp/impl/installation"
+	"github.com/lumo-caderninho/mcp/impl/caderninho/cadstore"
+	"github.com/lumo-caderninho/mcp/impl/caderninho/cadstore/cadstoretest"
+	"github.com/lumo-caderninho/mcp/impl/caderninho/demo"
+	"github.com/lumo-caderninho/mcp/impl/caderninho/installation"
 )
 
 // bearer adds a token to every request.

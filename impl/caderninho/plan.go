@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/lumo-caderninho/mcp/gen/caderninhoapi"
-	"github.com/lumo-caderninho/mcp/impl/cadstore"
+	"github.com/lumo-caderninho/mcp/impl/caderninho/cadstore"
 	"github.com/lumo-caderninho/mcp/impl/platform/fold"
 	"github.com/lumo-caderninho/mcp/impl/platform/money"
 )

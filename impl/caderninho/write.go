@@ -10,7 +10,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/lumo-caderninho/mcp/impl/cadstore"
+	"github.com/lumo-caderninho/mcp/impl/caderninho/cadstore"
 	"github.com/lumo-caderninho/mcp/impl/platform/mcpserver"
 	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
 )

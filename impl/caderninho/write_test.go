@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lumo-caderninho/mcp/impl/cadstore"
-	"github.com/lumo-caderninho/mcp/impl/cadstore/cadstoretest"
-	"github.com/lumo-caderninho/mcp/impl/demo"
-	"github.com/lumo-caderninho/mcp/impl/installation"
+	"github.com/lumo-caderninho/mcp/impl/caderninho/cadstore"
+	"github.com/lumo-caderninho/mcp/impl/caderninho/cadstore/cadstoretest"
+	"github.com/lumo-caderninho/mcp/impl/caderninho/demo"
+	"github.com/lumo-caderninho/mcp/impl/caderninho/installation"
 	"github.com/lumo-caderninho/mcp/impl/platform/mcpserver"
 )
 

@@ -7,16 +7,16 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/lumo-caderninho/mcp/impl/demo"
-	"github.com/lumo-caderninho/mcp/impl/installation"
-	"github.com/lumo-caderninho/mcp/impl/ofx"
+	"github.com/lumo-caderninho/mcp/impl/caderninho/demo"
+	"github.com/lumo-caderninho/mcp/impl/caderninho/installation"
+	"github.com/lumo-caderninho/mcp/impl/caderninho/ofx"
 )
 
 // FuzzImportIsAllOrNothing imports a valid statement and a fuzzed one into one connection: either
 // the connection imports (and holds at least the valid statement's transactions) or it fails and
 // nothing of it is stored, not even the valid file. It never panics.
 //
-//	go test ./impl/cadstore -run '^$' -fuzz FuzzImportIsAllOrNothing -fuzztime 60s -fuzzminimizetime 2s
+//	go test ./impl/caderninho/cadstore -run '^$' -fuzz FuzzImportIsAllOrNothing -fuzztime 60s -fuzzminimizetime 2s
 func FuzzImportIsAllOrNothing(f *testing.F) {
 	good, err := fs.ReadFile(demo.Caderninho, "ofx/sabia-rafael/poupanca-2026-08.ofx")
 	if err != nil {

@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/lumo-caderninho/mcp/impl/demo"
+	"github.com/lumo-caderninho/mcp/impl/caderninho/demo"
 )
 
 // TestFixtureStatements checks every demo statement against figures computed independently with

@@ -7,14 +7,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lumo-caderninho/mcp/impl/demo"
+	"github.com/lumo-caderninho/mcp/impl/caderninho/demo"
 	"github.com/lumo-caderninho/mcp/impl/platform/money"
 )
 
 // FuzzParse feeds the reader mutations of real statements: it must never panic, and it returns
 // either every statement of a file or an *Error and nothing (never part of a file).
 //
-//	go test ./impl/ofx -run '^$' -fuzz FuzzParse -fuzztime 60s -fuzzminimizetime 2s
+//	go test ./impl/caderninho/ofx -run '^$' -fuzz FuzzParse -fuzztime 60s -fuzzminimizetime 2s
 //
 // (the seeds are whole statements; the default minimisation of 60 s per new input stalls progress)
 func FuzzParse(f *testing.F) {

@@ -11,8 +11,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/lumo-caderninho/mcp/impl/demo"
-	"github.com/lumo-caderninho/mcp/impl/installation"
+	"github.com/lumo-caderninho/mcp/impl/caderninho/demo"
+	"github.com/lumo-caderninho/mcp/impl/caderninho/installation"
 	"github.com/lumo-caderninho/mcp/impl/platform/sqldb/sqldbtest"
 )
 

@@ -15,7 +15,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lumo-caderninho/mcp/impl/ofx"
+	"github.com/lumo-caderninho/mcp/impl/caderninho/ofx"
 	"github.com/lumo-caderninho/mcp/impl/platform/fold"
 )
 

@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/lumo-caderninho/mcp/impl/demo"
+	"github.com/lumo-caderninho/mcp/impl/caderninho/demo"
 	"github.com/lumo-caderninho/mcp/impl/platform/yamldoc"
 )
 

@@ -5,7 +5,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/lumo-caderninho/mcp/impl/cadstore"
+	"github.com/lumo-caderninho/mcp/impl/caderninho/cadstore"
 	"github.com/lumo-caderninho/mcp/impl/platform/sqldb/sqldbtest"
 )
 
