@@ -1,5 +1,5 @@
-// Package store opens the lumo database (SQLite or PostgreSQL), migrates it, imports workspaces
-// into it and reads the catalogue back as semantic models.
+// Package store keeps lumo's catalogue in the shared database (SQLite or PostgreSQL): it opens it
+// with lumo's migrations, imports workspaces into it and reads the catalogue back as semantic models.
 package store
 
 import (
