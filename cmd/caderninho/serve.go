@@ -24,6 +24,7 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/caderninho/cadstore"
 	"github.com/lumo-caderninho/mcp/impl/caderninho/demo"
 	"github.com/lumo-caderninho/mcp/impl/platform/httpserve"
+	"github.com/lumo-caderninho/mcp/impl/platform/mcpsession"
 	"github.com/lumo-caderninho/mcp/impl/platform/schemapub"
 	"github.com/lumo-caderninho/mcp/schemas"
 )
@@ -92,10 +93,15 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	stateless := fs.Bool("stateless", false, "HTTP sem sessão (cada POST se basta): qualquer réplica atende qualquer chamada")
 	var conns httpserve.Limits
 	conns.RegisterFlags(fs)
+	var sessions mcpsession.Limits
+	sessions.RegisterFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if err := conns.Check(); err != nil {
+		return err
+	}
+	if err := sessions.Check(); err != nil {
 		return err
 	}
 	if *retention < 0 {
@@ -123,7 +129,7 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	return serveHTTP(ctx, svc, ln, httpOptions{validate: *validate, stateless: *stateless, conns: conns}, log)
+	return serveHTTP(ctx, svc, ln, httpOptions{validate: *validate, stateless: *stateless, conns: conns, sessions: sessions}, log)
 }
 
 // httpOptions are serve's HTTP settings.
@@ -131,6 +137,7 @@ type httpOptions struct {
 	validate  bool
 	stateless bool // go-sdk stateless mode: no Mcp-Session-Id, any replica answers any POST
 	conns     httpserve.Limits
+	sessions  mcpsession.Limits
 }
 
 // serveHTTP answers Streamable HTTP at /mcp on ln for the assistants of the installation: every
@@ -160,8 +167,8 @@ func serveHTTP(ctx context.Context, svc *caderninho.Service, ln net.Listener, op
 	mux := http.NewServeMux()
 	cat.Register(mux) // /schemas/ and /openapi.json: public, no token
 	// One JSON body per answer, as lumo (no tool sends notifications while it runs).
-	mux.Handle("/mcp", verify(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
-		&mcp.StreamableHTTPOptions{Logger: log, Stateless: opts.stateless, JSONResponse: true})))
+	mux.Handle("/mcp", verify(mcpsession.Handler(srv, mcp.StreamableHTTPOptions{Logger: log, Stateless: opts.stateless, JSONResponse: true},
+		opts.sessions, log)))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		fmt.Fprintln(w, "ok")

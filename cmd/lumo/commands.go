@@ -27,6 +27,7 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/lumo/report"
 	"github.com/lumo-caderninho/mcp/impl/lumo/store"
 	"github.com/lumo-caderninho/mcp/impl/platform/httpserve"
+	"github.com/lumo-caderninho/mcp/impl/platform/mcpsession"
 	"github.com/lumo-caderninho/mcp/impl/platform/schemapub"
 	"github.com/lumo-caderninho/mcp/impl/platform/telemetry"
 	"github.com/lumo-caderninho/mcp/schemas"
@@ -76,10 +77,14 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	fs.BoolVar(&ops.stateless, "stateless", false, "HTTP sem sessão (cada POST se basta): qualquer réplica atende qualquer chamada")
 	fs.DurationVar(&ops.shutdownTimeout, "shutdown-timeout", httpserve.DefaultGrace, "no SIGTERM, espera as chamadas em andamento até este tempo")
 	ops.conns.RegisterFlags(fs)
+	ops.sessions.RegisterFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if err := ops.conns.Check(); err != nil {
+		return err
+	}
+	if err := ops.sessions.Check(); err != nil {
 		return err
 	}
 	if *publicURL != "" {
@@ -143,6 +148,7 @@ type serveOps struct {
 	stateless       bool
 	shutdownTimeout time.Duration
 	conns           httpserve.Limits
+	sessions        mcpsession.Limits
 	metrics         *telemetry.Metrics // nil: no /metrics
 }
 
@@ -178,8 +184,8 @@ func httpHandlerWith(ctx context.Context, svc *lumo.Service, limiter *ratelimit.
 	srv.AddReceivingMiddleware(ops.metrics.MCP(log))
 	// JSONResponse: every answer is one JSON body, not a one-event SSE stream. No tool sends
 	// notifications while it runs, and the stream's framing and flushes cost about 0.08 ms a call.
-	mcpHandler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
-		&mcp.StreamableHTTPOptions{Logger: log, Stateless: ops.stateless, JSONResponse: true})
+	mcpHandler := mcpsession.Handler(srv, mcp.StreamableHTTPOptions{Logger: log, Stateless: ops.stateless, JSONResponse: true},
+		ops.sessions, log)
 	cat, err := schemapub.New(schemas.FS, gen.OpenAPI, "lumo")
 	if err != nil {
 		return nil, err

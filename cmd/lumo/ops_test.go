@@ -54,7 +54,7 @@ func TestMetricsRequestIDsAndLogs(t *testing.T) {
 	var logs syncBuffer
 	log := slog.New(telemetry.LogHandler{Handler: slog.NewJSONHandler(&logs, nil)})
 	svc := &lumo.Service{DB: db, Log: log}
-	limiter := &ratelimit.Limiter{DB: db, PerUser: 3, PerTenant: 100, Log: log}
+	limiter := &ratelimit.Limiter{DB: db, PerUser: 4, PerTenant: 100, Log: log} // initialize and 3 calls
 	h, err := httpHandlerWith(ctx, svc, limiter, "", true, serveOps{metrics: telemetry.NewMetrics("lumo", db.SQL())})
 	if err != nil {
 		t.Fatal(err)
@@ -74,7 +74,7 @@ func TestMetricsRequestIDsAndLogs(t *testing.T) {
 	}
 	ana.CallTool(ctx, &mcp.CallToolParams{Name: "search_catalog", Arguments: map[string]any{}})
 	if _, err := ana.CallTool(ctx, &mcp.CallToolParams{Name: "search_catalog", Arguments: map[string]any{}}); err == nil {
-		t.Fatal("fourth call admitted with --rate-user 3")
+		t.Fatal("fourth call admitted with --rate-user 4 (the session's initialize counts)")
 	}
 
 	// A client's plain id is echoed; a forged one is replaced.

@@ -39,7 +39,7 @@ func TestHTTPServesPermalinkReports(t *testing.T) {
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	svc := &lumo.Service{DB: db, Log: log, PublicURL: "http://lumo.test"}
-	h, err := httpHandler(ctx, svc, &ratelimit.Limiter{DB: db, PerUser: 2, Log: log,
+	h, err := httpHandler(ctx, svc, &ratelimit.Limiter{DB: db, PerUser: 3, Log: log,
 		Now: func() time.Time { return time.Date(2026, 11, 29, 12, 0, 7, 0, time.UTC) }}, "", true)
 	if err != nil {
 		t.Fatal(err)

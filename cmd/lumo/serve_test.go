@@ -90,7 +90,8 @@ func connect(t *testing.T, url, token string) (*mcp.ClientSession, *recorder) {
 }
 
 func TestHTTPRateLimitAnswers429BeforeAnyToolWork(t *testing.T) {
-	ts, work := startHTTP(t, 2, 3)
+	// A session's initialize is a request: ana's session and two calls spend her budget of 3.
+	ts, work := startHTTP(t, 3, 5)
 	ctx := context.Background()
 	ana, rec := connect(t, ts.URL, "tok-ana-loja")
 	for i := range 2 {
@@ -110,7 +111,15 @@ func TestHTTPRateLimitAnswers429BeforeAnyToolWork(t *testing.T) {
 	if work.Load() != 2 {
 		t.Fatalf("the refused call did tool work: %d", work.Load())
 	}
-	// bruno, of ana's tenant, gets the tenant's third request and then 429 for the tenant.
+	// Nor can she open another session: initialize is refused the same way.
+	if _, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx,
+		&mcp.StreamableClientTransport{Endpoint: ts.URL + "/mcp", HTTPClient: &http.Client{Transport: rec},
+			DisableStandaloneSSE: true, MaxRetries: -1}, nil); err == nil {
+		t.Fatal("initialize over the user's limit opened a session")
+	}
+	check429(t, rec, "por usuário")
+	// bruno, of ana's tenant, gets the tenant's last two requests (his initialize and one call),
+	// then 429 for the tenant.
 	bruno, rec := connect(t, ts.URL, "tok-bruno-loja")
 	if res, err := bruno.CallTool(ctx, &mcp.CallToolParams{Name: "search_catalog", Arguments: map[string]any{}}); err != nil || res.IsError {
 		t.Fatalf("bruno's first call: %v %v", err, res)

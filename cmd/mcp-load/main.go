@@ -86,7 +86,7 @@ func run(clients int, duration, limited time.Duration, servers []string, bin str
 				fmt.Println("  FAIL:", msg)
 				failed = true
 			} else {
-				fmt.Printf("  admitted %d = 60 x %d window(s); every other call was a 429 with Retry-After\n", r.ok+r.toolErrors, r.windows())
+				fmt.Printf("  admitted %d sessions + %d calls = 60 x %d window(s); every other call was a 429 with Retry-After\n", r.sessions, r.ok+r.toolErrors, r.windows())
 			}
 		}
 	}
@@ -202,9 +202,10 @@ func loadLumo(bin, dataHome string, clients int, d time.Duration, limits []strin
 		{"search_values", map[string]any{"appId": app, "contains": "ana"}},
 		{"query", map[string]any{"appId": app, "fields": []any{map[string]any{"ref": "Vendas.Canal"}, map[string]any{"ref": "Vendas.Valor da venda", "agg": "sum"}}}},
 	}
-	if limits == nil { // the budget counts from the first call: the catalogue read above spent one
+	if limits == nil { // the budget counts from the first request: the session and catalogue read above spent two
 		r := hammer(s, clients, d, mix, "")
 		r.ok++
+		r.sessions++
 		return r, nil
 	}
 	return hammer(s, clients, d, mix, ""), nil
@@ -242,6 +243,7 @@ type report struct {
 	calls      int
 	ok         int
 	toolErrors int // admitted calls that answered isError (counted in the budget)
+	sessions   int // sessions opened: each initialize counts in the budget
 	limited    int // 429s
 	noRetry    int // 429s without Retry-After
 	errors     map[string]int
@@ -270,6 +272,8 @@ func hammer(s *server, clients int, d time.Duration, mix []call, token string) *
 			c, err := mcphttp.Connect(s.url, token, "mcp-load")
 			if err != nil {
 				local.errors["connect: "+err.Error()]++
+			} else {
+				local.sessions++
 			}
 			for c != nil && time.Now().Before(deadline) {
 				m := mix[int(seq.Add(1))%len(mix)]
@@ -297,6 +301,7 @@ func hammer(s *server, clients int, d time.Duration, mix []call, token string) *
 			r.calls += local.calls
 			r.ok += local.ok
 			r.toolErrors += local.toolErrors
+			r.sessions += local.sessions
 			r.limited += local.limited
 			r.noRetry += local.noRetry
 			for k, v := range local.errors {
@@ -360,8 +365,9 @@ func (r *report) checkBudget(perUser int) string {
 	if len(r.errors) > 0 || r.noRetry > 0 {
 		return "errors other than 429 with Retry-After"
 	}
-	if admitted, want := r.ok+r.toolErrors, perUser*r.windows(); admitted != want {
-		return fmt.Sprintf("admitted %d calls, want exactly %d (%d per window x %d)", admitted, want, perUser, r.windows())
+	if admitted, want := r.ok+r.toolErrors+r.sessions, perUser*r.windows(); admitted != want {
+		return fmt.Sprintf("admitted %d requests (%d sessions, %d calls), want exactly %d (%d per window x %d)",
+			admitted, r.sessions, r.ok+r.toolErrors, want, perUser, r.windows())
 	}
 	return ""
 }

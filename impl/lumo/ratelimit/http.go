@@ -16,10 +16,11 @@ import (
 // MaxBody bounds the body of an MCP request over HTTP; a larger one gets 413.
 const MaxBody = 1 << 20
 
-// Middleware counts every tools/call in a POST body (one JSON-RPC message or a batch) before next
-// sees it. Over a limit it answers 429 with Retry-After and a JSON-RPC error, and next does no
-// work. user names the caller of an authenticated request (it runs after the bearer check).
-// Other messages (initialize, tools/list, notifications) are not counted. The body is bounded by
+// Middleware counts every tools/call and initialize in a POST body (one JSON-RPC message or a
+// batch) before next sees it: a session costs work and memory, so opening one is a request like a
+// call. Over a limit it answers 429 with Retry-After and a JSON-RPC error, and next does no work.
+// user names the caller of an authenticated request (it runs after the bearer check). Other
+// messages (tools/list, pings, notifications) are not counted. The body is bounded by
 // MaxBody (413 above it) and handed on unchanged.
 func (l *Limiter) Middleware(user func(*http.Request) (*store.User, error), log *slog.Logger, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -42,7 +43,7 @@ func (l *Limiter) Middleware(user func(*http.Request) (*store.User, error), log 
 			next.ServeHTTP(w, r)
 			return
 		}
-		calls := toolCalls(body)
+		calls := counted(body)
 		if len(calls) == 0 {
 			next.ServeHTTP(w, r)
 			return
@@ -74,9 +75,9 @@ type rpcMessage struct {
 	Method string          `json:"method"`
 }
 
-// toolCalls returns the ids of the tools/call requests in a JSON-RPC message or batch. A body
-// that is not JSON-RPC has none; the MCP handler rejects it.
-func toolCalls(body []byte) []json.RawMessage {
+// counted returns the ids of the tools/call and initialize requests in a JSON-RPC message or
+// batch. A body that is not JSON-RPC has none; the MCP handler rejects it.
+func counted(body []byte) []json.RawMessage {
 	var msgs []rpcMessage
 	if b := bytes.TrimSpace(body); len(b) > 0 && b[0] == '[' {
 		if json.Unmarshal(b, &msgs) != nil {
@@ -91,7 +92,7 @@ func toolCalls(body []byte) []json.RawMessage {
 	}
 	var ids []json.RawMessage
 	for _, m := range msgs {
-		if m.Method == "tools/call" {
+		if m.Method == "tools/call" || m.Method == "initialize" {
 			ids = append(ids, m.ID)
 		}
 	}

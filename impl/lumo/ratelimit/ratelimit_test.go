@@ -43,17 +43,19 @@ func TestRetryAfterIsTheRestOfTheWindowRoundedUp(t *testing.T) {
 	}
 }
 
-func TestToolCallsInAMessageOrABatch(t *testing.T) {
+func TestCountedRequestsInAMessageOrABatch(t *testing.T) {
 	t.Parallel()
 	for body, want := range map[string]int{
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{}}`:                                        1,
 		`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`:                                                    0,
 		`{"jsonrpc":"2.0","method":"notifications/initialized"}`:                                            0,
-		` [{"id":1,"method":"tools/call"},{"id":2,"method":"initialize"},{"id":"x","method":"tools/call"}]`: 2,
+		`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}`:                                        1,
+		`{"jsonrpc":"2.0","id":3,"method":"ping"}`:                                                          0,
+		` [{"id":1,"method":"tools/call"},{"id":2,"method":"initialize"},{"id":"x","method":"tools/call"}]`: 3,
 		`not json`: 0,
 	} {
-		if got := len(toolCalls([]byte(body))); got != want {
-			t.Errorf("%s: %d tool calls, want %d", body, got, want)
+		if got := len(counted([]byte(body))); got != want {
+			t.Errorf("%s: %d counted requests, want %d", body, got, want)
 		}
 	}
 }

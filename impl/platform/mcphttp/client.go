@@ -38,6 +38,10 @@ func Connect(url, token, name string) (*Client, error) {
 	return c, nil
 }
 
+// CloseIdleConnections closes the client's kept-alive connections, leaving its session open on
+// the server (no DELETE), as a client that goes away without closing it does.
+func (c *Client) CloseIdleConnections() { c.http.CloseIdleConnections() }
+
 // Outcome is what one request got.
 type Outcome struct {
 	Status     int
