@@ -52,6 +52,15 @@ func initAdminSteps(w *lumoWorld, sc *godog.ScenarioContext) {
 		}
 		return w.db.RevokeToken(ctx, login, label)
 	})
+	sc.Step(`^the administrator (removes|adds) "([^"]*)" (?:from|to) the desk "([^"]*)"$`, func(ctx context.Context, verb, login, desk string) error {
+		if external() {
+			return errNeedsOwnSetup
+		}
+		if verb == "adds" {
+			return w.db.AddMember(ctx, desk, login)
+		}
+		return w.db.RemoveMember(ctx, desk, login)
+	})
 	sc.Step(`^I connect over HTTP with the token (?:labelled )?"([^"]*)"$`, a.connectHTTP)
 	sc.Step(`^connecting over HTTP with the token (?:labelled )?"([^"]*)" is refused with HTTP (\d+)$`, func(ctx context.Context, token string, code int) error {
 		err := a.connectHTTP(ctx, token)

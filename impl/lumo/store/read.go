@@ -52,9 +52,13 @@ func (db *DB) user(ctx context.Context, where string, args ...any) (*User, error
 }
 
 // visibleApps selects the ids of the apps a user sees: those of the desks they belong to and
-// their own personal copies, within their tenant. Arguments: tenant id, user id, user id.
-const visibleApps = `SELECT a.id FROM lumo_apps a WHERE a.tenant_id = ? AND (a.owner_id = ?
-	OR a.desk_id IN (SELECT m.desk_id FROM lumo_desk_members m WHERE m.user_id = ?))`
+// their own personal copies whose data app (the origin whose tables a copy reads) is on one of
+// those desks too, within their tenant: whoever loses an origin loses its copies with it.
+// Arguments: tenant id, user id, user id, user id.
+const visibleApps = `SELECT a.id FROM lumo_apps a WHERE a.tenant_id = ? AND (
+	a.desk_id IN (SELECT m.desk_id FROM lumo_desk_members m WHERE m.user_id = ?)
+	OR (a.owner_id = ? AND EXISTS (SELECT 1 FROM lumo_apps d WHERE d.id = a.data_app_id
+		AND d.desk_id IN (SELECT m.desk_id FROM lumo_desk_members m WHERE m.user_id = ?))))`
 
 // VisibleApps returns the full models of the apps u sees, ordered by id.
 func (db *DB) VisibleApps(ctx context.Context, u *User) ([]*semantic.App, error) {
@@ -91,7 +95,7 @@ func (db *DB) apps(ctx context.Context, u *User, appID int64) ([]*semantic.App, 
 		return apps, nil
 	}
 	scope := visibleApps
-	args := []any{u.TenantID, u.ID, u.ID}
+	args := []any{u.TenantID, u.ID, u.ID, u.ID}
 	if appID != 0 {
 		scope += " AND a.id = ?"
 		args = append(args, appID)
