@@ -30,6 +30,36 @@ Feature: query filters: every op, blank semantics, dates, buckets, aggregates an
       | >           | {"ref": "Vendas.Valor da venda", "op": ">", "value": 5000}                      | 144   | Valor da venda > 5.000                   | VALOR > 5000                                                  |
       | in numbers  | {"ref": "Vendas.Parcelas", "op": "in", "value": [6, 10]}                        | 5694  | Parcelas em 6, 10                        | PARCELAS IN (6,10)                                            |
 
+  @L-Q17 @L-G03 @own-setup
+  Scenario: like: % is any run of characters, _ one character, and \%, \_ and \\ match them literally
+    # features/testdata/patterns/apps/etiquetas/etiquetas.csv: 1 "100%", 2 "1000", 3 "100 reais", 4 "a_b",
+    # 5 "axb", 6 "a\b", 7 "ab", 8 "Ação 50% off", 9 NULL, 10 "", 11 "AÇÃO_ESPECIAL" (JSON doubles each \)
+    Given the workspace in "testdata/patterns" is imported
+    And I am connected as "otto"
+    When I call "query" with '{"appId": "$app:etiquetas", "fields": [{"ref": "Etiquetas.Id"}], "filters": [{"ref": "Etiquetas.Texto", "op": "like", "value": "100%"}], "orderBy": [{"ref": "Etiquetas.Id", "dir": "asc"}]}'
+    Then "rows" is '[[1], [2], [3]]'
+    When I call "query" with '{"appId": "$app:etiquetas", "fields": [{"ref": "Etiquetas.Id"}], "filters": [{"ref": "Etiquetas.Texto", "op": "like", "value": "100\\%"}], "orderBy": [{"ref": "Etiquetas.Id", "dir": "asc"}]}'
+    Then "rows" is '[[1]]'
+    And "filtersApplied" is '["Texto como \"100\\%\""]'
+    When I call "query" with '{"appId": "$app:etiquetas", "fields": [{"ref": "Etiquetas.Id"}], "filters": [{"ref": "Etiquetas.Texto", "op": "like", "value": "%\\%%"}], "orderBy": [{"ref": "Etiquetas.Id", "dir": "asc"}]}'
+    Then "rows" is '[[1], [8]]'
+    When I call "query" with '{"appId": "$app:etiquetas", "fields": [{"ref": "Etiquetas.Id"}], "filters": [{"ref": "Etiquetas.Texto", "op": "not like", "value": "%\\%%"}], "orderBy": [{"ref": "Etiquetas.Id", "dir": "asc"}]}'
+    Then "rows" is '[[2], [3], [4], [5], [6], [7], [9], [10], [11]]'
+    When I call "query" with '{"appId": "$app:etiquetas", "fields": [{"ref": "Etiquetas.Id"}], "filters": [{"ref": "Etiquetas.Texto", "op": "like", "value": "a_b"}], "orderBy": [{"ref": "Etiquetas.Id", "dir": "asc"}]}'
+    Then "rows" is '[[4], [5], [6]]'
+    When I call "query" with '{"appId": "$app:etiquetas", "fields": [{"ref": "Etiquetas.Id"}], "filters": [{"ref": "Etiquetas.Texto", "op": "like", "value": "a\\_b"}], "orderBy": [{"ref": "Etiquetas.Id", "dir": "asc"}]}'
+    Then "rows" is '[[4]]'
+    When I call "query" with '{"appId": "$app:etiquetas", "fields": [{"ref": "Etiquetas.Id"}], "filters": [{"ref": "Etiquetas.Texto", "op": "like", "value": "a\\\\b"}], "orderBy": [{"ref": "Etiquetas.Id", "dir": "asc"}]}'
+    Then "rows" is '[[6]]'
+    # accents and case still do not matter; the escaped _ is literal after them
+    When I call "query" with '{"appId": "$app:etiquetas", "fields": [{"ref": "Etiquetas.Id"}], "filters": [{"ref": "Etiquetas.Texto", "op": "like", "value": "acao\\_%"}], "orderBy": [{"ref": "Etiquetas.Id", "dir": "asc"}]}'
+    Then "rows" is '[[11]]'
+    # a \ before another character is refused, with the pattern that means it literally
+    When I call "query" with '{"appId": "$app:etiquetas", "fields": [{"ref": "Etiquetas.Id"}], "filters": [{"ref": "Etiquetas.Texto", "op": "like", "value": "a\\b"}]}'
+    Then the call fails with code "INVALID_FILTER"
+    And the text contains "filters[0].value: no padrão de like, a \ do caractere 2 não vem antes de %, _ ou outra \. Em like, % é qualquer sequência de caracteres, _ é um caractere só, e \%, \_ e \\ procuram %, _ e \ literais; para procurar uma \, escreva \\."
+    And "error.suggestions" is '["a\\\\b"]'
+
   @L-Q18
   Scenario Outline: Dates: a date-only value on a date-time column means the whole day
     When I call "query" with '{"appId": "$app:vendas-comercial", "fields": [{"ref": "Vendas.Id", "agg": "count"}], "filters": [<filter>]}'

@@ -512,7 +512,11 @@ func (s *Filter) SetValue(val OptFilterValue) {
 	s.Value = val
 }
 
-// Valor do filtro: um texto ou número; uma lista para in, not in, between e not between.
+// Valor do filtro: um texto ou número; uma lista para in, not in, between e not between. Em like e
+// not like, um padrão que casa com o texto inteiro, sem diferença de caixa, acento ou espaços
+// repetidos: % é qualquer sequência de caracteres (também nenhuma), _ é exatamente um caractere, e
+// \%, \_ e \\ procuram %, _ e \ literais ("100\\%" em JSON acha 100%); uma \ antes de outro caractere,
+// ou no fim, é recusada.
 // Ref: #/components/schemas/FilterValue
 // FilterValue represents sum type.
 type FilterValue struct {
@@ -1398,6 +1402,7 @@ func (o NilUnit) Or(d Unit) Unit {
 	return d
 }
 
+// Operador; like e not like comparam o texto com um padrão (veja value).
 // Ref: #/components/schemas/Op
 type Op string
 

@@ -364,6 +364,11 @@ func (q *Query) pred(where string, f Filter, exprs map[*semantic.Expression]*Exp
 	if err := p.setValues(where, kind, f.Value); err != nil {
 		return nil, err
 	}
+	if p.Op == "like" || p.Op == "not like" {
+		if err := checkPattern(where, p.Values[0].(string)); err != nil {
+			return nil, err
+		}
+	}
 	p.label = label
 	if kind == "text" && p.Target.Bucket == "" && (p.Op == "=" || p.Op == "in") {
 		var vals []string
@@ -379,6 +384,38 @@ func (q *Query) pred(where string, f Filter, exprs map[*semantic.Expression]*Exp
 	}
 	p.Words = p.words()
 	return p, nil
+}
+
+// checkPattern enforces the like pattern language: % is any run of characters, _ exactly one,
+// and \ makes the next %, _ or \ literal. A \ before anything else, or at the end, is refused
+// (the suggestion doubles it), so the pattern means the same on every engine: Build passes it
+// folded (which keeps \, % and _ and what follows each) with ESCAPE '\'.
+func checkPattern(where, pattern string) error {
+	var fixed strings.Builder
+	at := 0 // character of the first lone \, counting from 1
+	r := []rune(pattern)
+	for i := 0; i < len(r); i++ {
+		fixed.WriteRune(r[i])
+		if r[i] != '\\' {
+			continue
+		}
+		if i+1 < len(r) && strings.ContainsRune(`%_\`, r[i+1]) {
+			i++
+			fixed.WriteRune(r[i])
+			continue
+		}
+		if at == 0 {
+			at = i + 1
+		}
+		fixed.WriteRune('\\')
+	}
+	if at == 0 {
+		return nil
+	}
+	return errorf(CodeInvalidFilter, []string{fixed.String()},
+		`%s.value: no padrão de like, a \ do caractere %d não vem antes de %%, _ ou outra \. Em like, %% é `+
+			`qualquer sequência de caracteres, _ é um caractere só, e \%%, \_ e \\ procuram %%, _ e \ literais; `+
+			`para procurar uma \, escreva \\.`, where, at)
 }
 
 func valueKind(c *semantic.Column, bucket string) string {

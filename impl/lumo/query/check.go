@@ -32,6 +32,8 @@ func CheckValues(ctx context.Context, db Querier, d sqldialect.Dialect, q *Query
 
 func checkValue(ctx context.Context, db Querier, d sqldialect.Dialect, c *semantic.Column, v string) (string, error) {
 	table, col, folded := d.QuoteIdent(c.Table.SQLName), d.QuoteIdent(c.SQLName), d.QuoteIdent(c.FoldSQLName)
+	// values lists distinct values in code point order on both engines (the selected column is
+	// Binary), so a cut at limit keeps the same candidates, in the same order, everywhere.
 	values := func(where string, limit int, args ...any) ([]string, error) {
 		query := sqldialect.Rebind(d, "SELECT DISTINCT "+sqldialect.Binary(d, col)+" FROM "+table+" WHERE "+where+
 			" ORDER BY 1 LIMIT "+itoa(limit))
@@ -78,9 +80,9 @@ func checkValue(ctx context.Context, db Querier, d sqldialect.Dialect, c *semant
 	}
 	var conds []string
 	var args []any
-	for _, w := range fold.Words(v) {
-		conds = append(conds, folded+" LIKE ?")
-		args = append(args, "%"+likeEscape(w)+"%")
+	for _, w := range fold.Words(v) { // the words literally, wildcards and backslashes included
+		conds = append(conds, folded+" LIKE ?"+likeEscape)
+		args = append(args, sqldialect.ContainsPattern(w))
 	}
 	var candidates []string
 	if len(conds) > 0 {
@@ -102,10 +104,4 @@ func checkValue(ctx context.Context, db Querier, d sqldialect.Dialect, c *semant
 		msg += " Use search_values com essa ref para ver os valores."
 	}
 	return "", errorf(CodeValueNotFound, suggestions, "%s", msg)
-}
-
-// likeEscape keeps a searched word literal inside a LIKE pattern (no ESCAPE clause needed: the
-// wildcards are dropped, which only widens a suggestion search).
-func likeEscape(w string) string {
-	return strings.NewReplacer("%", "", "_", "").Replace(w)
 }

@@ -465,10 +465,10 @@ func (b *builder) pred(p *Pred, target, folded, kind string) string {
 			return "(" + lo + " OR " + target + " >= " + next(p.Values[1]) + ")"
 		}
 		return "(" + lo + " OR " + cmpTarget + " > " + val(p.Values[1]) + ")"
-	case "like":
-		return folded + " LIKE " + b.arg(fold.Fold(p.Values[0].(string)))
+	case "like": // the pattern passed checkPattern: its \ escapes mean the same on both engines
+		return folded + " LIKE " + b.arg(fold.Fold(p.Values[0].(string))) + likeEscape
 	case "not like":
-		return "(" + target + " IS NULL OR " + folded + " NOT LIKE " + b.arg(fold.Fold(p.Values[0].(string))) + ")"
+		return "(" + target + " IS NULL OR " + folded + " NOT LIKE " + b.arg(fold.Fold(p.Values[0].(string))) + likeEscape + ")"
 	case ">", "<=":
 		v := p.Values[0]
 		if wholeDay(v) { // after the day / up to the end of the day
@@ -482,6 +482,9 @@ func (b *builder) pred(p *Pred, target, folded, kind string) string {
 	}
 	return cmpTarget + " " + p.Op + " " + val(p.Values[0]) // <, >=: the day's start is right
 }
+
+// likeEscape follows every LIKE: without it SQLite has no escape character and PostgreSQL has \.
+const likeEscape = " ESCAPE '" + sqldialect.LikeEscape + "'"
 
 func nextDay(s string) string {
 	t, _ := time.Parse("2006-01-02", s)
