@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lumo-caderninho/mcp/impl/lumo/demo"
 	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
@@ -43,6 +44,16 @@ func demoApp(t testing.TB) *semantic.App {
 	return app
 }
 
+// days lists n dates from the first, as filter values.
+func days(first string, n int) []any {
+	d, _ := time.Parse("2006-01-02", first)
+	var out []any
+	for i := range n {
+		out = append(out, d.AddDate(0, 0, i).Format("2006-01-02"))
+	}
+	return out
+}
+
 // TestGoldenSQL pins the SQL each dialect gets for typical requests; run with -update to rewrite.
 func TestGoldenSQL(t *testing.T) {
 	app := demoApp(t)
@@ -55,6 +66,16 @@ func TestGoldenSQL(t *testing.T) {
 		"blanks_and_negations": {
 			Fields:  []Item{{Ref: "Vendas.Canal"}, {Ref: "Vendas.Id", Agg: "count_distinct"}},
 			Filters: []Filter{{Item: Item{Ref: "Vendas.Cupom"}, Op: "not in", Value: []any{"PRIMAVERA", ""}}, {Item: Item{Ref: "Vendas.Cliente"}, Op: "not like", Value: "%jose%"}},
+		},
+		// 17 whole days are ranges ORed in two groups; plain values are one IN list.
+		"lists_days_and_blanks": {
+			Fields: []Item{{Ref: "Vendas.Canal"}, {Ref: "Vendas.Id", Agg: "count"}},
+			Filters: []Filter{
+				{Item: Item{Ref: "Vendas.Data"}, Op: "in", Value: append(days("2026-09-01", 17), "2026-10-01 08:00", "2026-10-02 09:30", "")},
+				{Item: Item{Ref: "Vendas.Cupom"}, Op: "in", Value: []any{"PRIMAVERA", "FRETEGRÁTIS", ""}},
+				{Item: Item{Ref: "Vendas.Canal"}, Op: "not in", Value: []any{"Site", "Loja"}},
+				{Item: Item{Ref: "Vendas.Parcelas"}, Op: "not in", Value: []any{1.0, 2.0, ""}},
+			},
 		},
 		"buckets_having_avg": {
 			Fields:  []Item{{Ref: "Vendas.Data", Bucket: "month"}, {Ref: "Vendas.Valor da venda", Agg: "avg"}},

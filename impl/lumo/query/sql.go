@@ -426,7 +426,9 @@ func (b *builder) pred(p *Pred, target, folded, kind string) string {
 	case "is not null":
 		return target + " IS NOT NULL"
 	case "=", "in", "!=", "not in":
-		var parts []string
+		// Plain values go in one flat IN list and whole days are ranges ORed in a shallow tree:
+		// SQLite refuses an expression deeper than 1,000, and a chain of ORs is as deep as it is long.
+		var parts, plain []string
 		hasBlank := false
 		for _, v := range p.Values {
 			switch {
@@ -435,24 +437,31 @@ func (b *builder) pred(p *Pred, target, folded, kind string) string {
 			case wholeDay(v):
 				parts = append(parts, "("+target+" >= "+val(v)+" AND "+target+" < "+next(v)+")")
 			default:
-				parts = append(parts, cmpTarget+" = "+val(v))
+				plain = append(plain, val(v))
 			}
+		}
+		switch len(plain) {
+		case 0:
+		case 1:
+			parts = append(parts, cmpTarget+" = "+plain[0])
+		default:
+			parts = append(parts, cmpTarget+" IN ("+strings.Join(plain, ", ")+")")
 		}
 		negate := p.Op == "!=" || p.Op == "not in"
 		if !negate {
 			if hasBlank {
 				parts = append(parts, blank())
 			}
-			return "(" + strings.Join(parts, " OR ") + ")"
+			return "(" + anyOf(parts) + ")"
 		}
 		if hasBlank {
 			cond := filled()
 			if len(parts) > 0 {
-				cond = "(" + cond + " AND NOT (" + strings.Join(parts, " OR ") + "))"
+				cond = "(" + cond + " AND NOT (" + anyOf(parts) + "))"
 			}
 			return cond
 		}
-		return "(" + target + " IS NULL OR NOT (" + strings.Join(parts, " OR ") + "))"
+		return "(" + target + " IS NULL OR NOT (" + anyOf(parts) + "))"
 	case "between":
 		lo := cmpTarget + " >= " + val(p.Values[0])
 		if wholeDay(p.Values[1]) {
@@ -481,6 +490,16 @@ func (b *builder) pred(p *Pred, target, folded, kind string) string {
 		return cmpTarget + " " + p.Op + " " + val(v)
 	}
 	return cmpTarget + " " + p.Op + " " + val(p.Values[0]) // <, >=: the day's start is right
+}
+
+// anyOf joins conditions with OR, halving long lists into parenthesised groups so that the
+// expression tree stays about 20 deep for any number of conditions.
+func anyOf(conds []string) string {
+	if len(conds) <= 16 {
+		return strings.Join(conds, " OR ")
+	}
+	h := len(conds) / 2
+	return "(" + anyOf(conds[:h]) + ") OR (" + anyOf(conds[h:]) + ")"
 }
 
 // likeEscape follows every LIKE: without it SQLite has no escape character and PostgreSQL has \.

@@ -1,4 +1,4 @@
-WITH r AS MATERIALIZED (SELECT substr(t0."c_data", 1, 7) AS g0, SUM(t0."c_valor") AS s0, COUNT(t0."c_valor") AS c0 FROM "t_vendas" t0 WHERE (CAST(strftime('%w', t0."c_data") AS INTEGER) = ?1 OR CAST(strftime('%w', t0."c_data") AS INTEGER) = ?2) GROUP BY substr(t0."c_data", 1, 7)),
+WITH r AS MATERIALIZED (SELECT substr(t0."c_data", 1, 7) AS g0, SUM(t0."c_valor") AS s0, COUNT(t0."c_valor") AS c0 FROM "t_vendas" t0 WHERE (CAST(strftime('%w', t0."c_data") AS INTEGER) IN (?1, ?2)) GROUP BY substr(t0."c_data", 1, 7)),
   f AS MATERIALIZED (SELECT r.*, g0 AS o0, (s0 / NULLIF(CAST(c0 AS REAL),
   0)) AS o1 FROM r WHERE (s0 / NULLIF(CAST(c0 AS REAL),
   0)) > ?3)
