@@ -188,3 +188,14 @@ Feature: Rate limits per user and per tenant
     When I call "search_values" with '{"appId": "$app:vendas-comercial", "contains": "TEXT"}', TEXT being 200 copies of 'a' together
     Then the call succeeds
     And "matches" is '[]'
+
+  @L-Q17 @L-Q18 @own-setup
+  Scenario: All filters together take at most 5,000 values, and at the bound they run
+    Given the bounds workspace is imported
+    And I am connected as "iara"
+    When I call "query" with '{"appId": "$app:limites", "fields": [{"ref": "Itens.Coluna 01"}, {"ref": "Itens.Nome", "agg": "count_distinct"}], "filters": [{"ref": "Itens.Nome", "op": "in", "value": [NOMES]}, {"ref": "Itens.Id", "op": "in", "value": [IDS]}, {"ref": "Itens.Dia", "op": "in", "value": [DIAS]}, {"ref": "Itens.Momento", "op": "in", "value": [DIAS]}, {"ref": "Itens.Nome", "op": "not in", "value": [AUSENTES]}], "orderBy": [{"ref": "Itens.Coluna 01", "dir": "asc"}]}', NOMES being 1000 numbered copies of '"item {nnnn}"' joined by commas and IDS being 1000 numbered copies of '{n}' joined by commas and DIAS being 1000 numbered copies of '"{day}"' joined by commas and AUSENTES being 1000 numbered copies of '"nada {nnnn}"' joined by commas
+    Then the call succeeds
+    And "rows" is '[["v0", 500], ["v1", 500]]'
+    When I call "query" with '{"appId": "$app:limites", "fields": [{"ref": "Itens.Id", "agg": "count"}], "filters": [{"ref": "Itens.Nome", "op": "in", "value": [NOMES]}, {"ref": "Itens.Id", "op": "in", "value": [IDS]}, {"ref": "Itens.Dia", "op": "in", "value": [DIAS]}, {"ref": "Itens.Momento", "op": "in", "value": [DIAS]}, {"ref": "Itens.Nome", "op": "not in", "value": [AUSENTES]}, {"ref": "Itens.Id", "op": "=", "value": 1}]}', NOMES being 1000 numbered copies of '"item {nnnn}"' joined by commas and IDS being 1000 numbered copies of '{n}' joined by commas and DIAS being 1000 numbered copies of '"{day}"' joined by commas and AUSENTES being 1000 numbered copies of '"nada {nnnn}"' joined by commas
+    Then the call fails with code "INVALID_FILTER"
+    And the text contains "filters: as listas de valores somam 5.001 valores, acima do limite de 5.000 por consulta; divida a pergunta em consultas menores ou troque listas longas por between."

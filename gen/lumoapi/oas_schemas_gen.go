@@ -2787,7 +2787,8 @@ type QueryInput struct {
 	AppId AppId `json:"appId"`
 	// As colunas do resultado. Sem agg, a coluna agrupa. Com agg, mede.
 	Fields []Field `json:"fields"`
-	// Os filtros. Com agg, corta pelo valor agregado. Com bucket, corta a data pelo recorte.
+	// Os filtros. Com agg, corta pelo valor agregado. Com bucket, corta a data pelo recorte. Somadas, as
+	// listas de valores de todos os filtros têm no máximo 5.000 valores.
 	Filters []Filter `json:"filters"`
 	// Linhas devolvidas. Sem limit, 10 (31 quando há data agrupada). O teto é 500.
 	Limit OptInt `json:"limit"`

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
+	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
 )
 
 // Query is a request resolved against an app: every ref bound to a column or expression, every
@@ -89,6 +90,19 @@ func (c *TextCheck) Correct(from, to string) {
 	c.pred.Words = c.pred.words()
 }
 
+// filterValues counts the values of every filter's list.
+func filterValues(filters []Filter) int {
+	n := 0
+	for _, f := range filters {
+		if l, ok := f.Value.([]any); ok {
+			n += len(l)
+		} else if f.Value != nil {
+			n++
+		}
+	}
+	return n
+}
+
 // Analyze resolves req against app.
 func Analyze(app *semantic.App, req Request) (*Query, error) {
 	q := &Query{App: app}
@@ -109,6 +123,10 @@ func Analyze(app *semantic.App, req Request) (*Query, error) {
 			dateGrouped = true
 		}
 		q.Out = append(q.Out, col)
+	}
+	if n := filterValues(req.Filters); n > MaxFilterValues {
+		return nil, errorf(CodeInvalidFilter, nil, "filters: as listas de valores somam %s valores, acima do limite de %s por consulta; "+
+			"divida a pergunta em consultas menores ou troque listas longas por between.", ptbr.Int(int64(n)), ptbr.Int(MaxFilterValues))
 	}
 	dateRange := false
 	for i, f := range req.Filters {

@@ -41,6 +41,9 @@ const (
 	DefaultDateLimit = 31
 	MaxLimit         = 500
 	TotalCap         = 1_000_000 // totalRows counts up to TotalCap+1
+	// MaxFilterValues bounds the values of all filters together: each is a bind parameter, the
+	// summary may repeat the filters, and SQLite takes at most 32,766 parameters a statement.
+	MaxFilterValues = 5_000
 )
 
 // Error is a problem the caller can fix; Code is one of the codes below.
