@@ -7,7 +7,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/lumo-caderninho/mcp/impl/platform/sqldb"
 	"io"
 	"log/slog"
 	"os"
@@ -15,7 +14,9 @@ import (
 	"syscall"
 
 	"github.com/lumo-caderninho/mcp/gen"
+	"github.com/lumo-caderninho/mcp/impl/platform/cli"
 	"github.com/lumo-caderninho/mcp/impl/platform/schemapub"
+	"github.com/lumo-caderninho/mcp/impl/platform/sqldb"
 	"github.com/lumo-caderninho/mcp/schemas"
 )
 
@@ -24,8 +25,10 @@ const usage = `caderninho: servidor MCP de finanças da casa.
 Uso:
   caderninho import [--db DSN] caminho/installation.yaml
   caderninho serve  [--db DSN] [--http 127.0.0.1:PORT] [--validate-output] [--idempotency-retention 720h] [--stateless]
+                    [--max-conns 4096] [--max-conns-per-client 256] [--session-timeout 30m] [--max-sessions-per-user 64]
   caderninho call   [--db DSN] FERRAMENTA '{"arg": ...}'
   caderninho schemas list | show FERRAMENTA input|output | validate [--tool FERRAMENTA] [--kind input|output] ARQUIVO
+  caderninho --version
 
 --db (ou CADERNINHO_DB): postgres://... para PostgreSQL; qualquer outro valor é um arquivo SQLite.
 Sem --db, usa o SQLite em ~/.local/share/caderninho/caderninho.db; serve e call o criam com a
@@ -69,13 +72,19 @@ func run(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger)
 			return err
 		}
 		return cat.Run(args[1:], os.Stdin, stdout, os.Stderr)
-	case "help", "-h", "--help":
+	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil
+	case "version", "-version", "--version":
+		fmt.Fprintln(stdout, cli.Version("caderninho"))
+		return nil
 	}
-	fmt.Fprint(os.Stderr, usage)
-	return fmt.Errorf("comando desconhecido %q", args[0])
+	fmt.Fprintf(os.Stderr, "caderninho: %s\n\n%s", cli.UnknownCommand(args[0], commands), usage)
+	return flag.ErrHelp
 }
+
+// commands are caderninho's subcommands, for suggesting one.
+var commands = []string{"import", "serve", "call", "schemas", "help", "version"}
 
 // dbFlag registers --db with CADERNINHO_DB as its default.
 func dbFlag(fs *flag.FlagSet) *string {

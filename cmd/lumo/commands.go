@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"github.com/lumo-caderninho/mcp/impl/platform/mcpserver"
+	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
 	"github.com/lumo-caderninho/mcp/impl/platform/safestdio"
 	"io"
 	"log/slog"
@@ -62,25 +63,41 @@ func openStore(ctx context.Context, dsn string, log *slog.Logger) (*store.DB, er
 	return db, nil
 }
 
-func serve(ctx context.Context, args []string, log *slog.Logger) error {
+// serveFlags are the flags of lumo serve; the help text lists them from the same set.
+type serveFlags struct {
+	dsn, login, addr, publicURL *string
+	validate                    *bool
+	timeout                     *time.Duration
+	rateUser, rateTenant        *int
+	ops                         serveOps
+}
+
+func newServeFlags() (*flag.FlagSet, *serveFlags) {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	dsn := dbFlag(fs)
-	login := fs.String("user", "", "usuário (login) em stdio; em HTTP, dispensa o token e atende só esse usuário (só em endereço local)")
-	addr := fs.String("http", "", "serve Streamable HTTP em /mcp neste endereço (ex.: 127.0.0.1:8080) em vez de stdio")
-	validate := fs.Bool("validate-output", false, "confere cada resultado contra o schema de saída publicado")
-	timeout := fs.Duration("query-timeout", lumo.DefaultQueryTimeout, "tempo máximo de cada consulta (query); a consulta é cancelada no banco")
-	rateUser := fs.Int("rate-user", ratelimit.DefaultPerUser, "chamadas de ferramenta por minuto por usuário (0 = sem limite)")
-	rateTenant := fs.Int("rate-tenant", ratelimit.DefaultPerTenant, "chamadas de ferramenta por minuto por Tenant (0 = sem limite)")
-	publicURL := fs.String("public-url", "", "endereço público deste servidor (ex.: https://lumo.exemplo.com.br); com ele, cada query traz permalink para o relatório")
-	var ops serveOps
-	fs.IntVar(&ops.maxConcurrent, "max-concurrent", 0, "chamadas de ferramenta atendidas ao mesmo tempo; as outras esperam a vez (0 = uma por núcleo no SQLite, quatro por núcleo no PostgreSQL)")
-	fs.BoolVar(&ops.stateless, "stateless", false, "HTTP sem sessão (cada POST se basta): qualquer réplica atende qualquer chamada")
-	fs.DurationVar(&ops.shutdownTimeout, "shutdown-timeout", httpserve.DefaultGrace, "no SIGTERM, espera as chamadas em andamento até este tempo")
-	ops.conns.RegisterFlags(fs)
-	ops.sessions.RegisterFlags(fs)
+	f := &serveFlags{}
+	f.dsn = dbFlag(fs)
+	f.login = fs.String("user", "", "usuário (login) em stdio; em HTTP, dispensa o token e atende só esse usuário (só em endereço local)")
+	f.addr = fs.String("http", "", "serve Streamable HTTP em /mcp neste endereço (ex.: 127.0.0.1:8080) em vez de stdio")
+	f.validate = fs.Bool("validate-output", false, "confere cada resultado contra o schema de saída publicado")
+	f.timeout = fs.Duration("query-timeout", lumo.DefaultQueryTimeout, "tempo máximo de cada consulta (query); a consulta é cancelada no banco")
+	f.rateUser = fs.Int("rate-user", ratelimit.DefaultPerUser, "chamadas de ferramenta por minuto por usuário (0 = sem limite)")
+	f.rateTenant = fs.Int("rate-tenant", ratelimit.DefaultPerTenant, "chamadas de ferramenta por minuto por Tenant (0 = sem limite)")
+	f.publicURL = fs.String("public-url", "", "endereço público deste servidor (ex.: https://lumo.exemplo.com.br); com ele, cada query traz permalink para o relatório")
+	fs.IntVar(&f.ops.maxConcurrent, "max-concurrent", 0, "chamadas de ferramenta atendidas ao mesmo tempo; as outras esperam a vez (0 = uma por núcleo no SQLite, quatro por núcleo no PostgreSQL)")
+	fs.BoolVar(&f.ops.stateless, "stateless", false, "HTTP sem sessão (cada POST se basta): qualquer réplica atende qualquer chamada")
+	fs.DurationVar(&f.ops.shutdownTimeout, "shutdown-timeout", httpserve.DefaultGrace, "no SIGTERM, espera as chamadas em andamento até este tempo")
+	f.ops.conns.RegisterFlags(fs)
+	f.ops.sessions.RegisterFlags(fs)
+	return fs, f
+}
+
+func serve(ctx context.Context, args []string, log *slog.Logger) error {
+	fs, f := newServeFlags()
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	dsn, login, addr, publicURL, validate, timeout, rateUser, rateTenant, ops :=
+		f.dsn, f.login, f.addr, f.publicURL, f.validate, f.timeout, f.rateUser, f.rateTenant, f.ops
 	if err := ops.conns.Check(); err != nil {
 		return err
 	}
@@ -266,10 +283,12 @@ func importWorkspace(ctx context.Context, args []string, stdout io.Writer, log *
 		return err
 	}
 	prog.summary(sum.Rows())
-	fmt.Fprintf(stdout, "Workspace importado: %d tenants, %d usuários, %d mesas, %d Aplicações, %d linhas.\n",
-		sum.Tenants, sum.Users, sum.Desks, sum.Apps, sum.Rows())
+	fmt.Fprintf(stdout, "Workspace importado: %s, %s, %s, %s, %s.\n",
+		ptbr.Count(sum.Tenants, "tenant", "tenants"), ptbr.Count(sum.Users, "usuário", "usuários"),
+		ptbr.Count(sum.Desks, "mesa", "mesas"), ptbr.Count(sum.Apps, "Aplicação", "Aplicações"),
+		ptbr.Count(int(sum.Rows()), "linha", "linhas"))
 	for _, t := range sum.Tables {
-		fmt.Fprintf(stdout, "  %s/%s %s: %d linhas\n", t.Tenant, t.App, t.Table, t.Rows)
+		fmt.Fprintf(stdout, "  %s/%s %s: %s\n", t.Tenant, t.App, t.Table, ptbr.Count(int(t.Rows), "linha", "linhas"))
 	}
 	if sum.TokensKept > 0 || len(sum.TokensDropped) > 0 {
 		fmt.Fprintf(stdout, "Tokens emitidos mantidos: %d.\n", sum.TokensKept)

@@ -10,9 +10,11 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/lumo-caderninho/mcp/gen"
+	"github.com/lumo-caderninho/mcp/impl/platform/cli"
 	"github.com/lumo-caderninho/mcp/impl/platform/schemapub"
 	"github.com/lumo-caderninho/mcp/impl/platform/telemetry"
 	"github.com/lumo-caderninho/mcp/schemas"
@@ -21,12 +23,12 @@ import (
 const usage = `lumo: servidor MCP de BI somente leitura.
 
 Uso:
-  lumo serve  [--db DSN] [--user LOGIN] [--http 127.0.0.1:PORT] [--validate-output] [--query-timeout 30s]
-              [--rate-user 60] [--rate-tenant 300] [--stateless] [--shutdown-timeout 20s]
+  lumo serve  [opções de serve, abaixo]
   lumo import [--db DSN] caminho/workspace.yaml
   lumo call   [--db DSN] [--user LOGIN] FERRAMENTA '{"arg": ...}'
   lumo admin  tenant|user|desk|member|token|publish ... (lumo admin help)
   lumo schemas list | show FERRAMENTA input|output | validate [--tool FERRAMENTA] [--kind input|output] ARQUIVO
+  lumo --version
 
 --db (ou LUMO_DB): postgres://... para PostgreSQL; qualquer outro valor é um arquivo SQLite.
 Sem --db, usa o SQLite em ~/.local/share/lumo/lumo.db, criado e carregado com o workspace de demonstração.
@@ -52,9 +54,23 @@ func main() {
 	}
 }
 
+// commands are lumo's subcommands, for the help and for suggesting one.
+var commands = []string{"serve", "import", "call", "admin", "schemas", "help", "version"}
+
+// help is the usage with every flag of serve, listed from the flag set serve parses.
+func help() string {
+	fs, _ := newServeFlags()
+	var b strings.Builder
+	b.WriteString(usage)
+	b.WriteString("\nOpções de lumo serve:\n")
+	fs.SetOutput(&b)
+	fs.PrintDefaults()
+	return strings.ReplaceAll(b.String(), " (default ", " (padrão ")
+}
+
 func run(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger) error {
 	if len(args) == 0 {
-		fmt.Fprint(os.Stderr, usage)
+		fmt.Fprint(os.Stderr, help())
 		return flag.ErrHelp
 	}
 	switch args[0] {
@@ -72,12 +88,15 @@ func run(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger)
 			return err
 		}
 		return cat.Run(args[1:], os.Stdin, stdout, os.Stderr)
-	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(stdout, help())
+		return nil
+	case "version", "-version", "--version":
+		fmt.Fprintln(stdout, cli.Version("lumo"))
 		return nil
 	}
-	fmt.Fprint(os.Stderr, usage)
-	return fmt.Errorf("comando desconhecido %q", args[0])
+	fmt.Fprintf(os.Stderr, "lumo: %s\n\n%s", cli.UnknownCommand(args[0], commands), help())
+	return flag.ErrHelp
 }
 
 // dbFlag registers --db with LUMO_DB as its default.

@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -246,6 +247,21 @@ func TestImportPrintsASummaryLineAndProgressOnATerminal(t *testing.T) {
 	}
 	if !regexp.MustCompile(`^Importação concluída: 21\.697 linhas em \d+,\d s \([\d.]+ linhas/s\)\.\n$`).MatchString(errOut.String()) {
 		t.Errorf("not a terminal: stderr %q, want only the summary line", errOut.String())
+	}
+	if first, _, _ := strings.Cut(out.String(), "\n"); first != "Workspace importado: 2 tenants, 4 usuários, 3 mesas, 5 Aplicações, 21.697 linhas." {
+		t.Errorf("summary %q", first)
+	}
+	if !strings.Contains(out.String(), "  loja/vendas-comercial vendas: 20.000 linhas\n  loja/vendas-comercial lojas: 7 linhas\n") {
+		t.Errorf("per-table lines: %q", out.String())
+	}
+	// /dev/null is a character device but no terminal: no progress line there.
+	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer null.Close()
+	if isTerminal(null) {
+		t.Error("/dev/null counted as a terminal")
 	}
 	// On a terminal: rewritten progress lines with rows, rate and ETA.
 	var term bytes.Buffer

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/term"
+
 	"github.com/lumo-caderninho/mcp/impl/lumo/store"
 	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
 )
@@ -15,15 +17,11 @@ import (
 // stderr is where import progress and its summary go (a variable for tests).
 var stderr io.Writer = os.Stderr
 
-// isTerminal reports whether w is a character device (a terminal), where a progress line that
-// rewrites itself makes sense; a file or a pipe gets only the summary line.
+// isTerminal reports whether w is a terminal, where a progress line that rewrites itself makes
+// sense; a file, a pipe or /dev/null (a character device, but no terminal) gets only the summary.
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // importProgress prints rows, rows/s and the ETA on one rewritten line, at most 4 times a second.

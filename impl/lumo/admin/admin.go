@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
 	"io"
 	"strings"
 
@@ -81,7 +82,8 @@ var commands = map[string]command{
 			fmt.Fprintln(out, "Nenhum tenant.")
 		}
 		for _, t := range ts {
-			fmt.Fprintf(out, "%s\t%s\t%d usuários\t%d mesas\t%d Aplicações\n", t.Key, t.Name, t.Users, t.Desks, t.Apps)
+			fmt.Fprintf(out, "%s\t%s\t%s\t%s\t%s\n", t.Key, t.Name, ptbr.Count(int(t.Users), "usuário", "usuários"),
+				ptbr.Count(int(t.Desks), "mesa", "mesas"), ptbr.Count(int(t.Apps), "Aplicação", "Aplicações"))
 		}
 		return nil
 	}},

@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
 	"regexp"
 	"strings"
 	"time"
@@ -136,7 +137,8 @@ func (db *DB) RemoveTenant(ctx context.Context, key string, force bool) error {
 			return err
 		}
 		if users+desks+apps > 0 && !force {
-			return refuse("o tenant %q tem %d usuários, %d mesas e %d Aplicações; remova-os antes ou use --force para apagar tudo", key, users, desks, apps)
+			return refuse("o tenant %q tem %s, %s e %s; remova-os antes ou use --force para apagar tudo", key,
+				ptbr.Count(int(users), "usuário", "usuários"), ptbr.Count(int(desks), "mesa", "mesas"), ptbr.Count(int(apps), "Aplicação", "Aplicações"))
 		}
 		return deleteTenants(ctx, db, tx, []int64{id})
 	})
@@ -317,7 +319,8 @@ func (db *DB) RemoveDesk(ctx context.Context, tenantKey, name string, force bool
 			return err
 		}
 		if members+apps > 0 && !force {
-			return refuse("a mesa %q tem %d membros e %d Aplicações publicadas; use --force para tirar os membros e despublicar as Aplicações", name, members, apps)
+			return refuse("a mesa %q tem %s e %s; use --force para tirar os membros e despublicar as Aplicações", name,
+				ptbr.Count(int(members), "membro", "membros"), ptbr.Count(int(apps), "Aplicação publicada", "Aplicações publicadas"))
 		}
 		for _, q := range []string{
 			"DELETE FROM lumo_desk_members WHERE desk_id = ?",

@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"slices"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -18,6 +20,7 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
 	"github.com/lumo-caderninho/mcp/impl/platform/schemabundle"
 	"github.com/lumo-caderninho/mcp/impl/platform/schemacheck"
+	"github.com/lumo-caderninho/mcp/impl/platform/suggest"
 )
 
 // Reply is a successful tool answer: the text the model reads and the structured result.
@@ -272,5 +275,25 @@ func CallInProcess(ctx context.Context, srv *mcp.Server, client string, tool str
 		return nil, err
 	}
 	defer cs.Close()
+	var names []string
+	for t, err := range cs.Tools(ctx, nil) {
+		if err != nil {
+			return nil, err
+		}
+		names = append(names, t.Name)
+	}
+	if !slices.Contains(names, tool) {
+		return nil, unknownTool(tool, names)
+	}
 	return cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+}
+
+// unknownTool says, in Portuguese, that tool is not one of names, with the closest ones.
+func unknownTool(tool string, names []string) error {
+	msg := fmt.Sprintf("ferramenta desconhecida %q", tool)
+	if near := suggest.Similar(tool, names, 3); len(near) > 0 {
+		msg += "; você quis dizer " + ptbr.QuotedOptions(near) + "?"
+	}
+	sort.Strings(names)
+	return errors.New(msg + " As ferramentas são: " + strings.Join(names, ", ") + ".")
 }

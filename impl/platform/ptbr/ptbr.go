@@ -62,6 +62,18 @@ func List(items []string) string {
 	return strings.Join(items[:len(items)-1], ", ") + " e " + items[len(items)-1]
 }
 
+// QuotedOptions is the items quoted as Go strings, as alternatives: "a", "b" ou "c".
+func QuotedOptions(items []string) string {
+	q := make([]string, len(items))
+	for i, s := range items {
+		q[i] = strconv.Quote(s)
+	}
+	if len(q) < 2 {
+		return strings.Join(q, "")
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " ou " + q[len(q)-1]
+}
+
 var typeWords = map[string]string{"string": "texto", "number": "número", "date": "data", "datetime": "data e hora"}
 
 // ColumnType names a column type in Portuguese.
