@@ -108,6 +108,17 @@ func refused(t *testing.T, c net.Conn) {
 	}
 }
 
+func waitPhase(t *testing.T, tr *tracker, p phase, want int) {
+	t.Helper()
+	n := func() int { tr.mu.Lock(); defer tr.mu.Unlock(); return tr.byPhase[p].Len() }
+	for i := 0; i < 200 && n() != want; i++ {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if got := n(); got != want {
+		t.Fatalf("%d connections in phase %d, want %d", got, p, want)
+	}
+}
+
 func needLoopbackRange(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("binding 127.0.0.2 as a source address needs Linux's 127.0.0.0/8 loopback")
@@ -183,6 +194,7 @@ func TestIdleConnectionsMakeRoom(t *testing.T) {
 		idle = append(idle, c)
 	}
 	waitOpen(t, tr, 20)
+	waitPhase(t, tr, kept, 20) // net/http marks a connection idle just after its answer is sent
 	// 20 more: each closes the oldest idle one and is answered.
 	for i := 0; i < 20; i++ {
 		c := dialFrom(t, "", addr)
@@ -263,9 +275,7 @@ func TestPerClientCap(t *testing.T) {
 		fmt.Fprintf(c, "GET /block HTTP/1.1\r\nHost: x\r\n\r\n")
 	}
 	waitOpen(t, tr, 3)
-	for i := 0; i < 100 && func() bool { tr.mu.Lock(); defer tr.mu.Unlock(); return tr.byPhase[busy].Len() < 3 }(); i++ {
-		time.Sleep(10 * time.Millisecond)
-	}
+	waitPhase(t, tr, busy, 3)
 	refused(t, dialFrom(t, "127.0.0.2", addr))
 	if resp, _ := get(t, dialFrom(t, "127.0.0.1", addr), "/healthz"); resp.StatusCode != 200 {
 		t.Errorf("another client was refused: %d", resp.StatusCode)
