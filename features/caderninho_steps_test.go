@@ -32,6 +32,8 @@ type cadWorld struct {
 	dir   string
 	saved map[string]any
 	pages []any // transactions gathered by reading every page
+	// maxResult, when positive, is the server's answer limit (caderninho.Options.MaxResultBytes).
+	maxResult int
 }
 
 func initCaderninhoSteps(t *testing.T, sc *godog.ScenarioContext) {
@@ -55,6 +57,7 @@ func initCaderninhoSteps(t *testing.T, sc *godog.ScenarioContext) {
 		}
 		w.store = cadstoretest.Open(t)
 		w.saved = map[string]any{}
+		w.maxResult = 0
 		return ctx, nil
 	})
 	sc.After(func(ctx context.Context, _ *godog.Scenario, err error) (context.Context, error) {
@@ -92,6 +95,7 @@ func initCaderninhoSteps(t *testing.T, sc *godog.ScenarioContext) {
 	sc.Step(`^the statement "([^"]*)" is placed in the folder of "([^"]*)"$`, w.placeStatement)
 	sc.Step(`^a malformed statement "([^"]*)" is placed in the folder of "([^"]*)"$`, w.placeMalformed)
 	w.addWriteSteps(sc)
+	w.addLimitSteps(sc)
 }
 
 func (w *cadWorld) demoImported(ctx context.Context) error {
@@ -123,9 +127,12 @@ func (w *cadWorld) connect(ctx context.Context) error {
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	svc := &caderninho.Service{Store: w.store, Log: log, Identity: caderninho.Fixed(caderninho.LocalAssistant)}
-	srv, err := caderninho.NewServer(svc, caderninho.Options{ValidateOutput: true})
+	srv, err := caderninho.NewServer(svc, caderninho.Options{ValidateOutput: true, MaxResultBytes: w.maxResult})
 	if err != nil {
 		return err
+	}
+	if w.session != nil { // connecting again, under other options
+		w.session.Close()
 	}
 	return w.mcpWorld.connect(ctx, srv)
 }

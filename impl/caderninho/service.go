@@ -79,6 +79,18 @@ func (s *Service) WaitBackground(ctx context.Context) error {
 // Options of a caderninho MCP server.
 type Options struct {
 	ValidateOutput bool
+	// MaxResultBytes bounds one answer (text, structuredContent and its JSON text block); 0 means
+	// DefaultMaxResultBytes.
+	MaxResultBytes int
+}
+
+// DefaultMaxResultBytes is the largest answer a caderninho tool gives: 4 MiB, as lumo's. A larger
+// one is the error RESULT_TOO_LARGE with tooLargeSuggestions.
+const DefaultMaxResultBytes = 4 << 20
+
+// tooLargeSuggestions say how to ask caderninho for a smaller answer.
+var tooLargeSuggestions = []string{
+	"Peça menos linhas (limit), um período menor (from/to) ou filtre mais (accounts, person, space, text).",
 }
 
 // Version is the server version announced at initialize.
@@ -95,7 +107,11 @@ func NewServer(svc *Service, opts Options) (*mcp.Server, error) {
 		Logger:       svc.Log,
 		Instructions: instructions,
 	})
-	b := &mcpserver.Binder{FS: schemas.FS, Dir: "caderninho", Schemas: set, Log: svc.Log, ValidateOutput: opts.ValidateOutput, TextJSON: true}
+	b := &mcpserver.Binder{FS: schemas.FS, Dir: "caderninho", Schemas: set, Log: svc.Log, ValidateOutput: opts.ValidateOutput, TextJSON: true,
+		MaxResultBytes: opts.MaxResultBytes, TooLargeSuggestions: tooLargeSuggestions}
+	if b.MaxResultBytes <= 0 {
+		b.MaxResultBytes = DefaultMaxResultBytes
+	}
 	for _, t := range svc.Tools() {
 		if err := b.Add(srv, t); err != nil {
 			return nil, err

@@ -94,7 +94,8 @@ func NewServer(svc *Service, opts Options) (*mcp.Server, error) {
 		Instructions: instructions,
 	})
 	b := &mcpserver.Binder{FS: schemas.FS, Dir: "lumo", Schemas: set, Log: svc.Log, ValidateOutput: opts.ValidateOutput,
-		MaxResultBytes: opts.MaxResultBytes}
+		MaxResultBytes:      opts.MaxResultBytes,
+		TooLargeSuggestions: []string{"Peça menos linhas (limit), menos colunas (fields) ou filtre mais (filters)."}}
 	if b.MaxResultBytes <= 0 {
 		b.MaxResultBytes = DefaultMaxResultBytes
 	}

@@ -228,6 +228,10 @@ func TestMalformed(t *testing.T) {
 		{"text in aggregate", strings.Replace(text, "<BANKTRANLIST>", "<BANKTRANLIST>oops", 1), 31, `<BANKTRANLIST> deveria conter outros campos`},
 		{"bad charset", strings.Replace(strings.Replace(text, "CHARSET:NONE", "CHARSET:EBCDIC", 1), "ENCODING:UTF-8", "ENCODING:USASCII", 1), 0, `CHARSET "EBCDIC" não é suportado`},
 		{"nul byte", strings.Replace(text, "RENDIMENTOS", "RENDI\x00MENTOS", 1), 46, "byte nulo"},
+		{"memo too long", strings.Replace(text, "<MEMO>RENDIMENTOS", "<MEMO>"+strings.Repeat("ç", 1001), 1), 46,
+			"<MEMO> tem 1.001 caracteres, acima do limite de 1.000 por campo"},
+		{"10 MB memo", strings.Replace(text, "<MEMO>RENDIMENTOS", "<MEMO>"+strings.Repeat("x", 10<<20), 1), 46,
+			"<MEMO> tem 10.485.760 caracteres"},
 		{"end before start", strings.Replace(text, "<DTEND>20260831", "<DTEND>20260731", 1), 33, "DTEND (2026-07-31) é anterior a DTSTART (2026-08-01)"},
 	}
 	for _, tt := range tests {

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
 )
 
 // node is an OFX element: an aggregate with children, or a data element with a value.
@@ -156,6 +158,11 @@ func validName(s string) bool {
 	return true
 }
 
+// MaxValueChars bounds the text of one data element (MEMO, NAME, FITID, ...): four times the
+// longest the OFX specification allows (MEMO, 255), so what a statement shows in an answer stays
+// small. A longer value refuses the file with its line.
+const MaxValueChars = 1000
+
 // maxDepth bounds nesting; real statements nest about 7 levels.
 const maxDepth = 64
 
@@ -220,6 +227,11 @@ func buildTree(text string) (*node, error) {
 				if v := strings.TrimSpace(nt.text); v != "" {
 					if aggregates[n.name] {
 						return nil, errorf(n.line, "<%s> deveria conter outros campos, mas tem o valor %s", n.name, quote(v, 30))
+					}
+					if c := utf8.RuneCountInString(v); c > MaxValueChars {
+						return nil, errorf(n.line, "<%s> tem %s caracteres, acima do limite de %s por campo (o OFX prevê até 255 num MEMO "+
+							"e 32 num NAME); gere o arquivo de novo no banco ou encurte o texto de <%s> nessa linha",
+							n.name, ptbr.Int(int64(c)), ptbr.Int(MaxValueChars), n.name)
 					}
 					n.leaf, n.value = true, entities(v)
 				}

@@ -65,9 +65,13 @@ type Binder struct {
 	// Admit, when set, runs first on every call, before the arguments are checked: a *ToolError
 	// refuses the call (rate limits on stdio); another error is internal.
 	Admit func(ctx context.Context, req *mcp.CallToolRequest) error
-	// MaxResultBytes, when positive, bounds a successful answer (text plus structuredContent);
-	// a larger one becomes a RESULT_TOO_LARGE error, so no client gets an answer it cannot hold.
+	// MaxResultBytes, when positive, bounds a successful answer (text plus structuredContent, and
+	// its JSON text block with TextJSON); a larger one becomes a RESULT_TOO_LARGE error, so no
+	// client gets an answer it cannot hold.
 	MaxResultBytes int
+	// TooLargeSuggestions are the RESULT_TOO_LARGE suggestions, saying how to ask for less with
+	// this server's arguments.
+	TooLargeSuggestions []string
 	// Gate, when set, bounds how many calls run at once: a call takes a slot after Admit and before
 	// its arguments are checked, waiting (until its context ends) while every slot is busy. Work
 	// beyond what the cores and the database pool can serve only adds memory, one result each.
@@ -150,12 +154,17 @@ func (b *Binder) handler(t Tool) mcp.ToolHandler {
 				return b.errorResult(t.Name, &ToolError{Code: "INTERNAL", Message: InternalErrorText, Suggestions: []string{}})
 			}
 		}
-		if size := len(reply.Text) + len(structured); b.MaxResultBytes > 0 && size > b.MaxResultBytes {
+		size := len(reply.Text) + len(structured)
+		if b.TextJSON {
+			size += len(structured)
+		}
+		if b.MaxResultBytes > 0 && size > b.MaxResultBytes {
 			b.Log.WarnContext(ctx, "result over the size limit", "tool", t.Name, "bytes", size, "limit", b.MaxResultBytes)
+			suggestions := append([]string{}, b.TooLargeSuggestions...)
 			return b.errorResult(t.Name, &ToolError{Code: "RESULT_TOO_LARGE",
 				Message: fmt.Sprintf("A resposta de %s teria %s bytes, acima do limite de %s bytes por resposta.",
 					t.Name, ptbr.Int(int64(size)), ptbr.Int(int64(b.MaxResultBytes))),
-				Suggestions: []string{"Peça menos linhas (limit), menos colunas (fields) ou filtre mais (filters)."}})
+				Suggestions: suggestions})
 		}
 		return &mcp.CallToolResult{
 			Content:           b.content(reply.Text, structured),
