@@ -76,6 +76,9 @@ func importInto(ctx context.Context, s *cadstore.Store, path string, stdout io.W
 	failed := 0
 	for _, o := range outs {
 		fmt.Fprintf(stdout, "  %s: %s\n", o.Connection, describeOutcome(o))
+		for _, w := range o.Warnings {
+			fmt.Fprintf(stdout, "    AVISO %s\n", w.String())
+		}
 		if o.Status == cadstore.StatusFailed {
 			failed++
 		}

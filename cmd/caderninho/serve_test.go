@@ -266,3 +266,33 @@ func TestServeHTTPStateless(t *testing.T) {
 		t.Errorf("serve: %v", err)
 	}
 }
+
+// import prints, under its connection, each transaction dated outside its statement's period.
+func TestImportPrintsWarnings(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	if err := demo.CopyCaderninho(dir); err != nil {
+		t.Fatal(err)
+	}
+	s := cadstoretest.Open(t)
+	if err := importInto(ctx, s, filepath.Join(dir, "installation.yaml"), io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "next", "aurora-marina", "extrato-2026-11.ofx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b = bytes.Replace(b, []byte("<DTPOSTED>20261030130600"), []byte("<DTPOSTED>20261120130600"), 1)
+	if err := os.WriteFile(filepath.Join(dir, "ofx", "aurora-marina", "extrato-2026-11.ofx"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := importInto(ctx, s, filepath.Join(dir, "installation.yaml"), &out); err != nil {
+		t.Fatal(err)
+	}
+	want := "  aurora-marina: 1 arquivo novo, 11 transações novas, 1 já importada; nova revisão do espaço casa\n" +
+		"    AVISO extrato-2026-11.ofx:34: a transação de 20/11/2026 (FITID AUR20261030042) está fora do período do extrato"
+	if !strings.Contains(out.String(), want) {
+		t.Errorf("import output lacks %q:\n%s", want, out.String())
+	}
+}

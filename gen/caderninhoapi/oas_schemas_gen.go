@@ -731,6 +731,10 @@ type CaderninhoSyncOutputOutcome struct {
 	// Pending: na fila; imported: trouxe mudanças; unchanged: nada novo; failed: nada desta conexão
 	// mudou (veja error).
 	Status CaderninhoSyncOutputOutcomeStatus `json:"status"`
+	// Só quando há: o que foi importado mas merece conferência, como transações com data fora do
+	// período do extrato (DTSTART a DTEND), com arquivo e linha; no máximo 20, e uma última linha conta
+	// as demais.
+	Warnings []CaderninhoSyncOutputOutcomeWarningsItem `json:"warnings"`
 }
 
 // GetConnection returns the value of Connection.
@@ -778,6 +782,11 @@ func (s *CaderninhoSyncOutputOutcome) GetStatus() CaderninhoSyncOutputOutcomeSta
 	return s.Status
 }
 
+// GetWarnings returns the value of Warnings.
+func (s *CaderninhoSyncOutputOutcome) GetWarnings() []CaderninhoSyncOutputOutcomeWarningsItem {
+	return s.Warnings
+}
+
 // SetConnection sets the value of Connection.
 func (s *CaderninhoSyncOutputOutcome) SetConnection(val Key) {
 	s.Connection = val
@@ -821,6 +830,11 @@ func (s *CaderninhoSyncOutputOutcome) SetSpace(val Key) {
 // SetStatus sets the value of Status.
 func (s *CaderninhoSyncOutputOutcome) SetStatus(val CaderninhoSyncOutputOutcomeStatus) {
 	s.Status = val
+}
+
+// SetWarnings sets the value of Warnings.
+func (s *CaderninhoSyncOutputOutcome) SetWarnings(val []CaderninhoSyncOutputOutcomeWarningsItem) {
+	s.Warnings = val
 }
 
 type CaderninhoSyncOutputOutcomeError struct {
@@ -914,6 +928,42 @@ func (s *CaderninhoSyncOutputOutcomeStatus) UnmarshalText(data []byte) error {
 	default:
 		return errors.Errorf("invalid value: %q", data)
 	}
+}
+
+type CaderninhoSyncOutputOutcomeWarningsItem struct {
+	File    NilString `json:"file"`
+	Line    NilInt    `json:"line"`
+	Message string    `json:"message"`
+}
+
+// GetFile returns the value of File.
+func (s *CaderninhoSyncOutputOutcomeWarningsItem) GetFile() NilString {
+	return s.File
+}
+
+// GetLine returns the value of Line.
+func (s *CaderninhoSyncOutputOutcomeWarningsItem) GetLine() NilInt {
+	return s.Line
+}
+
+// GetMessage returns the value of Message.
+func (s *CaderninhoSyncOutputOutcomeWarningsItem) GetMessage() string {
+	return s.Message
+}
+
+// SetFile sets the value of File.
+func (s *CaderninhoSyncOutputOutcomeWarningsItem) SetFile(val NilString) {
+	s.File = val
+}
+
+// SetLine sets the value of Line.
+func (s *CaderninhoSyncOutputOutcomeWarningsItem) SetLine(val NilInt) {
+	s.Line = val
+}
+
+// SetMessage sets the value of Message.
+func (s *CaderninhoSyncOutputOutcomeWarningsItem) SetMessage(val string) {
+	s.Message = val
 }
 
 // Ref: #/components/schemas/CaderninhoSyncOutputRequest

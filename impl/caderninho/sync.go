@@ -225,6 +225,9 @@ func syncText(v syncView) string {
 	}
 	for _, o := range r.Connections {
 		fmt.Fprintf(&b, "- %s (espaço %s): %s.\n", o.Connection, o.Space, outcomeText(o))
+		for _, w := range o.Warnings {
+			fmt.Fprintf(&b, "  Aviso: %s.\n", w.String())
+		}
 	}
 	switch r.Status {
 	case cadstore.SyncRunning:

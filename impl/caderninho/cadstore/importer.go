@@ -17,6 +17,7 @@ import (
 
 	"github.com/lumo-caderninho/mcp/impl/caderninho/ofx"
 	"github.com/lumo-caderninho/mcp/impl/platform/fold"
+	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
 )
 
 // Outcome is what importing one connection's new statements did. It is also the per-connection
@@ -31,6 +32,39 @@ type Outcome struct {
 	NewAccounts     int        `json:"newAccounts"`
 	RevisionBumped  bool       `json:"revisionBumped"`
 	Error           *FileError `json:"error"`
+	// Warnings are what was imported but deserves a look: transactions dated outside their
+	// statement's DTSTART-DTEND (at most MaxWarnings, then one line counting the rest).
+	Warnings []FileError `json:"warnings,omitempty"`
+}
+
+// MaxWarnings bounds the warnings of one connection's outcome; a last one counts the rest.
+const MaxWarnings = 20
+
+// warnOutside adds a warning for each transaction of st dated outside its statement's period.
+// Such a transaction is imported as the bank wrote it (card statements list an installment at
+// its purchase day), while the coverage stays the statement's period.
+func (o *Outcome) warnOutside(file string, st ofx.Statement, extra *int) {
+	if !st.HasPeriod {
+		return
+	}
+	for _, t := range st.Transactions {
+		if t.Posted.Day >= st.Start && t.Posted.Day <= st.End {
+			continue
+		}
+		if len(o.Warnings) >= MaxWarnings {
+			*extra++
+			continue
+		}
+		id := ""
+		if t.FITID != "" {
+			id = " (FITID " + t.FITID + ")"
+		}
+		line := t.Line
+		o.Warnings = append(o.Warnings, FileError{File: &file, Line: &line, Message: fmt.Sprintf(
+			"a transação de %s%s está fora do período do extrato (DTSTART %s a DTEND %s); foi importada como o banco a informou, "+
+				"mas a cobertura da conta continua sendo o período do extrato: confira no banco se o extrato está completo",
+			ptbr.Day(t.Posted.Day), id, ptbr.Day(st.Start), ptbr.Day(st.End))})
+	}
 }
 
 // Outcome statuses.
@@ -269,6 +303,7 @@ func (s *Store) importFiles(ctx context.Context, c Connection, files []statement
 		return nil, fmt.Errorf("reading imported files of %s: %w", c.Key, err)
 	}
 	accounts := map[string]*account{}
+	extra := 0 // warnings past MaxWarnings
 	for _, f := range files {
 		if known[f.sha] {
 			continue // imported meanwhile by someone else
@@ -290,7 +325,12 @@ func (s *Store) importFiles(ctx context.Context, c Connection, files []statement
 			if err := s.importStatement(ctx, tx, a, fileID, st, out); err != nil {
 				return nil, err
 			}
+			out.warnOutside(f.name, st, &extra)
 		}
+	}
+	if extra > 0 {
+		out.Warnings = append(out.Warnings, FileError{Message: fmt.Sprintf("e mais %s fora do período do extrato",
+			ptbr.Count(extra, "transação", "transações"))})
 	}
 	changed := false
 	for _, a := range accounts {

@@ -125,7 +125,7 @@ var xml2 = "<?xml version=\"1.0\" encoding=\"windows-1252\" standalone=\"no\"?>\
 	"        <BANKTRANLIST>\n" +
 	"          <DTSTART>20261001</DTSTART>\n" +
 	"          <DTEND>20261101000000[-3:BRT]</DTEND>\n" +
-	"          <STMTTRN><TRNTYPE>DEBIT</TRNTYPE><DTPOSTED>20261003</DTPOSTED><TRNAMT>-1.234,56</TRNAMT><FITID>A1</FITID><NAME>P&amp;G \xc7ALCADOS</NAME><MEMO></MEMO></STMTTRN>\n" +
+	"          <STMTTRN><TRNTYPE>DEBIT</TRNTYPE><DTPOSTED>20261003</DTPOSTED><TRNAMT>-1234,56</TRNAMT><FITID>A1</FITID><NAME>P&amp;G \xc7ALCADOS</NAME><MEMO></MEMO></STMTTRN>\n" +
 	"          <STMTTRN><TRNTYPE>DEBIT</TRNTYPE><DTPOSTED>20261004235900[0:GMT]</DTPOSTED><TRNAMT>-10.5</TRNAMT><FITID>A2</FITID><MEMO>AMAZON &#8212; US</MEMO>\n" +
 	"            <CURRENCY><CURRATE>5.1</CURRATE><CURSYM>USD</CURSYM></CURRENCY></STMTTRN>\n" +
 	"          <STMTTRN><TRNTYPE>CREDIT</TRNTYPE><DTPOSTED>20261010</DTPOSTED><TRNAMT>+50</TRNAMT><MEMO>ESTORNO</MEMO></STMTTRN>\n" +
@@ -214,7 +214,9 @@ func TestMalformed(t *testing.T) {
 		{"cut after a line", text[:strings.Index(text, "<MEMO>RENDIMENTOS\n")+18], 41, "a tag <STMTTRN> não foi fechada (o arquivo parece cortado)"},
 		{"cut inside a tag", text[:strings.Index(text, "<TRNTYPE>CREDIT")+4], 42, "tag sem o > que a fecha"},
 		{"bad amount", strings.Replace(text, "<TRNAMT>8,14", "<TRNAMT>8,1x", 1), 44, `TRNAMT "8,1x" não é um número`},
-		{"too precise", strings.Replace(text, "<TRNAMT>8,14", "<TRNAMT>8,145", 1), 44, `TRNAMT "8,145" tem mais casas decimais do que a moeda permite`},
+		{"too precise", strings.Replace(text, "<TRNAMT>8,14", "<TRNAMT>8,1451", 1), 44, `TRNAMT "8,1451" tem mais casas decimais do que a moeda permite`},
+		{"ambiguous", strings.Replace(text, "<TRNAMT>8,14", "<TRNAMT>8,140", 1), 44, `TRNAMT "8,140" é ambíguo: três dígitos depois do separador podem ser milhar`},
+		{"thousands separator", strings.Replace(text, "<TRNAMT>8,14", "<TRNAMT>1.000,50", 1), 44, `TRNAMT "1.000,50" tem mais de um separador; o OFX não usa separador de milhar`},
 		{"bad date", strings.Replace(text, "<DTPOSTED>20260805", "<DTPOSTED>20260835", 1), 43, `DTPOSTED "20260835" não é uma data OFX válida`},
 		{"no amount", strings.Replace(text, "<TRNAMT>8,14\n", "", 1), 41, "falta o valor TRNAMT em <STMTTRN>"},
 		{"no currency", strings.Replace(text, "<CURDEF>BRL\n", "", 1), 24, "falta a moeda do extrato (CURDEF)"},

@@ -46,12 +46,23 @@ var (
 	ErrSyntax    = errors.New("não é um número (use dígitos, com vírgula ou ponto antes dos centavos)")
 	ErrPrecision = errors.New("tem mais casas decimais do que a moeda permite")
 	ErrRange     = errors.New("é grande demais")
+	// ErrSeparators: more than one separator, which only a thousands grouping would write.
+	ErrSeparators = errors.New("tem mais de um separador; o OFX não usa separador de milhar: " +
+		"o valor leva só dígitos e um ponto ou vírgula antes dos centavos, como 1000.50")
+	// ErrAmbiguous: one separator followed by exactly three digits, in a currency with fewer
+	// decimals, reads as a thousands group as well as decimals.
+	ErrAmbiguous = errors.New("é ambíguo: três dígitos depois do separador podem ser milhar ou casas decimais; " +
+		"o OFX não usa separador de milhar: escreva o valor só com dígitos e um ponto antes das casas decimais da moeda (1000 ou 1.00 em reais)")
 )
 
 // ParseDecimal reads a decimal amount written by a bank into minor units of a currency with exp
-// digits: "-2400.00", "383,43", "1.234,56", "1,234.56", "+10", ".5". The decimal separator is a
-// comma or a dot; when both appear, the last one is the decimal separator and the other must
-// group thousands. Digits beyond exp must be zeros: an amount is never rounded.
+// digits: "-2400.00", "383,43", "+10", ".5", "7,". OFX has no thousands separator, so the one
+// rule is: at most one separator, a dot or a comma, and it is the decimal separator. A second
+// separator ("1.234,56", "1.234.567") is ErrSeparators; exactly three digits after one to three
+// digits not starting with 0, in a currency with fewer than three decimals ("1.000", "1,000",
+// "250.500" in BRL), could be a thousands group and is ErrAmbiguous ("0.500", ".500" and
+// "1234.500" cannot be; in a three-decimal currency, such as KWD, "1.000" is one unit). Digits beyond
+// exp must be zeros: an amount is never rounded.
 func ParseDecimal(s string, exp int) (int64, error) {
 	s = strings.TrimSpace(s)
 	neg := false
@@ -64,7 +75,7 @@ func ParseDecimal(s string, exp int) (int64, error) {
 	if s == "" {
 		return 0, ErrSyntax
 	}
-	intPart, frac, err := splitDecimal(s)
+	intPart, frac, err := splitDecimal(s, exp)
 	if err != nil {
 		return 0, err
 	}
@@ -92,55 +103,25 @@ func ParseDecimal(s string, exp int) (int64, error) {
 	return n, nil
 }
 
-// splitDecimal splits unsigned s into its integer digits (grouping removed) and fraction digits.
-func splitDecimal(s string) (intPart, frac string, err error) {
+// splitDecimal splits unsigned s into its integer digits and fraction digits.
+func splitDecimal(s string, exp int) (whole, frac string, err error) {
 	for _, c := range s {
 		if (c < '0' || c > '9') && c != '.' && c != ',' {
 			return "", "", ErrSyntax
 		}
 	}
-	dots, commas := strings.Count(s, "."), strings.Count(s, ",")
-	var dec, group byte
-	switch {
-	case dots == 0 && commas == 0:
-		return s, "", nil
-	case dots > 0 && commas > 0:
-		if strings.LastIndexByte(s, '.') > strings.LastIndexByte(s, ',') {
-			dec, group = '.', ','
-		} else {
-			dec, group = ',', '.'
-		}
-		if strings.Count(s, string(dec)) != 1 {
-			return "", "", ErrSyntax
-		}
-	case dots == 1:
-		dec = '.'
-	case commas == 1:
-		dec = ','
-	case dots > 1:
-		group = '.'
-	default:
-		group = ','
-	}
-	whole := s
-	if dec != 0 {
-		i := strings.IndexByte(s, dec)
+	whole = s
+	switch strings.Count(s, ".") + strings.Count(s, ",") {
+	case 0:
+	case 1:
+		i := strings.IndexAny(s, ".,")
 		whole, frac = s[:i], s[i+1:]
-		if strings.ContainsAny(frac, ".,") {
-			return "", "", ErrSyntax
+		// A thousands group is three digits after one to three digits not starting with 0.
+		if len(frac) == 3 && exp < 3 && len(whole) >= 1 && len(whole) <= 3 && whole[0] != '0' {
+			return "", "", ErrAmbiguous
 		}
-	}
-	if group != 0 {
-		groups := strings.Split(whole, string(group))
-		if len(groups[0]) == 0 || len(groups[0]) > 3 {
-			return "", "", ErrSyntax
-		}
-		for _, g := range groups[1:] {
-			if len(g) != 3 {
-				return "", "", ErrSyntax
-			}
-		}
-		whole = strings.Join(groups, "")
+	default:
+		return "", "", ErrSeparators
 	}
 	if whole == "" && frac == "" {
 		return "", "", ErrSyntax
