@@ -240,16 +240,14 @@ func (s *Service) planCategorizePlan(ctx context.Context, args *caderninhoapi.Pl
 		}
 	}
 	p := &planned{tool: "plan_categorize", space: space, revision: rev, bySelection: hasSel}
-	var afters []*planRecord
 	for _, r := range recs {
 		a := clone(r)
 		a.Category = target
-		afters = append(afters, a)
 		p.changes = append(p.changes, recordChange(r, a))
 	}
 	p.apply = func(ctx context.Context, w *cadstore.WriteTx) error {
-		for _, a := range afters {
-			if err := putRecord(ctx, w, a); err != nil {
+		for _, c := range p.changes { // without the records already in the category (dropNoOps)
+			if err := putRecord(ctx, w, c.afterRec); err != nil {
 				return err
 			}
 		}

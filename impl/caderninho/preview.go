@@ -97,8 +97,11 @@ func (s *Service) planPreview(ctx context.Context, _ *mcp.CallToolRequest, raw j
 	if err != nil {
 		return mcpserver.Reply{}, err
 	}
+	if err := p.dropNoOps(); err != nil {
+		return mcpserver.Reply{}, err
+	}
 	out := previewView{Tool: in.Tool, Space: p.space, Count: len(p.changes), Limit: SelectionLimit,
-		OverLimit: p.bySelection && len(p.changes) > SelectionLimit, Revision: p.revision, Changes: []*change{}}
+		OverLimit: p.bySelection && p.selected > SelectionLimit, Revision: p.revision, Changes: []*change{}}
 	if in.Tool != "plan_set_budget" {
 		out.Subtotals = previewSubtotals(p.changes)
 	}

@@ -158,6 +158,7 @@ var (
 
 // writeContract is what every planning write's description repeats.
 const writeContract = " Efeito: altera só dados locais, numa transação (tudo ou nada), e aumenta a revisão do espaço; nada muda na instituição. " +
+	"Uma escrita sem efeito (os dados já estavam assim) responde 0 mudanças e mantém a revisão. " +
 	"Exige space, confirmed: true (obtenha a confirmação do proprietário antes de executar) e uma idempotency_key única; " +
 	"expectedRevision opcional (outra revisão atual: RESTART_REQUIRED). Repetir a mesma chave com os mesmos argumentos devolve o " +
 	"resultado durável anterior (replay: true), sem escrever de novo; com a rede incerta, repita apenas a mesma operação com a mesma chave. " +

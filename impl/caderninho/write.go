@@ -54,6 +54,44 @@ type planned struct {
 	bySelection bool  // the atomic limit applies
 	changes     []*change
 	apply       func(ctx context.Context, w *cadstore.WriteTx) error
+	// selected is how many records the write selected, before dropNoOps: the atomic limit
+	// applies to the selection, whether or not each record changes.
+	selected int
+}
+
+// dropNoOps keeps only the changes whose state after differs from before (a category set to the
+// one a record has, a budget set to its amount), remembering the selection's size. A write left
+// without changes writes nothing and keeps the revision.
+func (p *planned) dropNoOps() error {
+	p.selected = len(p.changes)
+	kept := p.changes[:0]
+	for _, c := range p.changes {
+		same, err := c.isNoOp()
+		if err != nil {
+			return err
+		}
+		if !same {
+			kept = append(kept, c)
+		}
+	}
+	p.changes = kept
+	return nil
+}
+
+// isNoOp reports whether c leaves its record (or budget) as it was.
+func (c *change) isNoOp() (bool, error) {
+	if c.Before == nil || c.After == nil {
+		return false, nil
+	}
+	b, err := json.Marshal(c.Before)
+	if err != nil {
+		return false, err
+	}
+	a, err := json.Marshal(c.After)
+	if err != nil {
+		return false, err
+	}
+	return bytes.Equal(a, b), nil
 }
 
 type writeView struct {
@@ -151,14 +189,20 @@ func (s *Service) write(ctx context.Context, tool string, raw json.RawMessage, a
 		if a.expectedRevision != nil && *a.expectedRevision != p.revision {
 			return release(restartRequired(p.space, *a.expectedRevision, p.revision))
 		}
-		if p.bySelection && len(p.changes) > SelectionLimit {
-			return release(selectionTooLarge(len(p.changes)))
+		if err := p.dropNoOps(); err != nil {
+			return release(err)
+		}
+		if p.bySelection && p.selected > SelectionLimit {
+			return release(selectionTooLarge(p.selected))
 		}
 		var text string
 		var out writeView
-		_, err = s.Store.CommitWrite(ctx, claim, p.space, p.revision, func(w *cadstore.WriteTx, rev int64) (string, error) {
-			if err := p.apply(ctx, w); err != nil {
-				return "", err
+		bump := len(p.changes) > 0 // a write that changes nothing keeps the revision, so open cursors stay valid
+		_, err = s.Store.CommitWrite(ctx, claim, p.space, p.revision, bump, func(w *cadstore.WriteTx, rev int64) (string, error) {
+			if bump {
+				if err := p.apply(ctx, w); err != nil {
+					return "", err
+				}
 			}
 			if s.beforeCommit != nil {
 				if err := s.beforeCommit(); err != nil {
@@ -228,6 +272,13 @@ func (s *Service) replay(tool, key, digest string, row *cadstore.WriteRow) (mcps
 
 func writeText(out writeView) string {
 	var b strings.Builder
+	if out.Count == 0 {
+		fmt.Fprintf(&b, "Escrita local sem efeito (%s, espaço %s): 0 mudanças, os dados já estavam assim; nada foi escrito e a revisão "+
+			"do espaço continua %d, então os cursores abertos continuam valendo.\n", out.Tool, out.Space, out.Revision)
+		b.WriteString(localWritesNote + "\n")
+		b.WriteString("Com a rede incerta, repita apenas a mesma operação com a mesma chave.")
+		return b.String()
+	}
 	fmt.Fprintf(&b, "Escrita local feita (%s, espaço %s): %s; revisão do espaço agora %d.\n", out.Tool, out.Space,
 		ptbr.Count(out.Count, "mudança", "mudanças"), out.Revision)
 	for _, c := range out.Changes {

@@ -149,17 +149,23 @@ type WriteTx struct {
 }
 
 // CommitWrite runs apply and stores its result under the claim in one transaction, bumping the
-// space's revision from revision (ErrRevisionMoved when it is no longer current: nothing is
-// written). apply returns the result to store; it receives the new revision.
-func (s *Store) CommitWrite(ctx context.Context, c *Claim, space string, revision int64,
+// space's revision from revision when bump is set, or keeping it for a write without effect
+// (ErrRevisionMoved when it is no longer current: nothing is written). apply returns the result
+// to store; it receives the revision the space has after the write.
+func (s *Store) CommitWrite(ctx context.Context, c *Claim, space string, revision int64, bump bool,
 	apply func(w *WriteTx, newRevision int64) (result string, err error)) (string, error) {
 	tx, err := s.db.SQL().BeginTx(ctx, nil)
 	if err != nil {
 		return "", fmt.Errorf("starting write: %w", err)
 	}
 	defer tx.Rollback()
-	// bumping the revision first takes the space's row lock, so concurrent writes of a space queue
-	res, err := tx.ExecContext(ctx, s.q("UPDATE cad_spaces SET revision = revision + 1 WHERE space_key = ? AND revision = ?"), space, revision)
+	// bumping the revision first takes the space's row lock, so concurrent writes of a space queue;
+	// a write without effect takes the lock and checks the revision the same way, keeping it
+	next := revision
+	if bump {
+		next++
+	}
+	res, err := tx.ExecContext(ctx, s.q("UPDATE cad_spaces SET revision = ? WHERE space_key = ? AND revision = ?"), next, space, revision)
 	if err != nil {
 		return "", fmt.Errorf("bumping revision: %w", err)
 	}
@@ -168,7 +174,7 @@ func (s *Store) CommitWrite(ctx context.Context, c *Claim, space string, revisio
 	} else if n != 1 {
 		return "", ErrRevisionMoved
 	}
-	result, err := apply(&WriteTx{s: s, tx: tx}, revision+1)
+	result, err := apply(&WriteTx{s: s, tx: tx}, next)
 	if err != nil {
 		return "", err
 	}
