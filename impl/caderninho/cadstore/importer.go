@@ -182,9 +182,39 @@ func (s *Store) recordAttempt(ctx context.Context, c Connection, fe *FileError) 
 	return nil
 }
 
-// newFiles reads and parses the files of c's folder whose content was not imported yet.
+// within reports whether path is dir or under it (both cleaned, absolute).
+func within(dir, path string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// installationRoot is the installation's folder with its symbolic links resolved ("" when the
+// installation was registered before it was recorded).
+func (s *Store) installationRoot(ctx context.Context) (string, error) {
+	var root sql.NullString
+	if err := s.db.SQL().QueryRowContext(ctx, "SELECT root_path FROM cad_installation WHERE id = 1").Scan(&root); err != nil {
+		return "", fmt.Errorf("reading the installation folder: %w", err)
+	}
+	if !root.Valid || root.String == "" {
+		return "", nil
+	}
+	resolved, err := filepath.EvalSymlinks(root.String)
+	if err != nil {
+		return "", fmt.Errorf("resolving the installation folder: %w", err)
+	}
+	return resolved, nil
+}
+
+// newFiles reads and parses the files of c's folder whose content was not imported yet. The
+// folder and every file are read where their symbolic links lead, which must be inside the
+// installation's folder (inside the connection's folder, for an installation registered before
+// its folder was recorded): a statement outside it refuses the connection.
 func (s *Store) newFiles(ctx context.Context, c Connection) ([]statementFile, *FileError) {
-	entries, err := os.ReadDir(c.SourcePath)
+	root, err := s.installationRoot(ctx)
+	if err != nil {
+		return nil, &FileError{Message: "erro interno ao ler a pasta da instalação; tente de novo"}
+	}
+	dir, err := filepath.EvalSymlinks(c.SourcePath)
 	if err != nil {
 		msg := "a pasta de extratos " + c.SourcePath + " não pôde ser lida: " + err.Error()
 		if errors.Is(err, fs.ErrNotExist) {
@@ -192,12 +222,48 @@ func (s *Store) newFiles(ctx context.Context, c Connection) ([]statementFile, *F
 		}
 		return nil, &FileError{Message: msg}
 	}
+	if root != "" && !within(root, dir) {
+		return nil, &FileError{Message: "a pasta de extratos " + c.SourcePath + " é um link simbólico (ou passa por um) para " + dir +
+			", fora da pasta da instalação (" + root + "); o caderninho só lê extratos dentro dela. " +
+			"Mova os extratos para uma pasta dentro da instalação e aponte source do installation.yaml para ela."}
+	}
+	bound := root
+	if bound == "" {
+		bound = dir
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, &FileError{Message: "a pasta de extratos " + c.SourcePath + " não pôde ser lida: " + err.Error()}
+	}
 	var names []string
+	paths := map[string]string{} // name -> where it is read
 	for _, e := range entries {
 		ext := strings.ToLower(filepath.Ext(e.Name()))
-		if e.Type().IsRegular() && (ext == ".ofx" || ext == ".qfx") {
-			names = append(names, e.Name())
+		if ext != ".ofx" && ext != ".qfx" {
+			continue
 		}
+		p := filepath.Join(dir, e.Name())
+		if e.Type()&fs.ModeSymlink != 0 {
+			name := e.Name()
+			target, err := filepath.EvalSymlinks(p)
+			if err != nil {
+				return nil, &FileError{File: &name, Message: "o arquivo é um link simbólico que não leva a um arquivo legível (" + err.Error() +
+					"); troque o link pelo próprio extrato"}
+			}
+			if !within(bound, target) {
+				return nil, &FileError{File: &name, Message: "o arquivo é um link simbólico para " + target + ", fora da pasta da instalação (" +
+					bound + "); o caderninho só lê extratos dentro dela. Copie o extrato para a pasta da conexão no lugar do link."}
+			}
+			st, err := os.Stat(target)
+			if err != nil || !st.Mode().IsRegular() {
+				continue
+			}
+			p = target
+		} else if !e.Type().IsRegular() {
+			continue
+		}
+		names = append(names, e.Name())
+		paths[e.Name()] = p
 	}
 	if len(names) > maxFiles {
 		return nil, &FileError{Message: fmt.Sprintf("a pasta de extratos tem %d arquivos OFX; o limite é %d", len(names), maxFiles)}
@@ -210,7 +276,7 @@ func (s *Store) newFiles(ctx context.Context, c Connection) ([]statementFile, *F
 	var out []statementFile
 	for _, name := range names {
 		name := name
-		b, err := os.ReadFile(filepath.Join(c.SourcePath, name))
+		b, err := os.ReadFile(paths[name])
 		if err != nil {
 			return nil, &FileError{File: &name, Message: "o arquivo não pôde ser lido: " + err.Error()}
 		}

@@ -49,7 +49,11 @@ func (s *Store) register(ctx context.Context, tx *sql.Tx, inst *installation.Ins
 		return RegisterSummary{}, fmt.Errorf("locking for registration: %w", err)
 	}
 	now := s.now()
-	res, err := tx.ExecContext(ctx, s.q("UPDATE cad_installation SET timezone = ?, imported_at = ? WHERE id = 1"), inst.Timezone, now)
+	absRoot, err := filepath.Abs(root)
+	if err != nil {
+		return RegisterSummary{}, fmt.Errorf("resolving the installation folder: %w", err)
+	}
+	res, err := tx.ExecContext(ctx, s.q("UPDATE cad_installation SET timezone = ?, imported_at = ?, root_path = ? WHERE id = 1"), inst.Timezone, now, absRoot)
 	if err != nil {
 		return RegisterSummary{}, fmt.Errorf("updating installation: %w", err)
 	}
@@ -58,8 +62,8 @@ func (s *Store) register(ctx context.Context, tx *sql.Tx, inst *installation.Ins
 		if _, err := rand.Read(key[:]); err != nil {
 			return RegisterSummary{}, fmt.Errorf("making the cursor secret: %w", err)
 		}
-		if _, err := tx.ExecContext(ctx, s.q("INSERT INTO cad_installation (id, timezone, cursor_secret, imported_at) VALUES (1, ?, ?, ?)"),
-			inst.Timezone, hex.EncodeToString(key[:]), now); err != nil {
+		if _, err := tx.ExecContext(ctx, s.q("INSERT INTO cad_installation (id, timezone, cursor_secret, imported_at, root_path) VALUES (1, ?, ?, ?, ?)"),
+			inst.Timezone, hex.EncodeToString(key[:]), now, absRoot); err != nil {
 			return RegisterSummary{}, fmt.Errorf("inserting installation: %w", err)
 		}
 	}
