@@ -18,7 +18,7 @@ type view interface{ templateName() string }
 
 type errorPage struct{ Title, Message string }
 
-type loginPage struct{ Action, Next, Error string }
+type loginPage struct{ Action, Next, Error, CSRF string }
 
 type reportPage struct {
 	Title          string
@@ -34,6 +34,7 @@ type reportPage struct {
 	Notes          []string
 	Chart          *chart
 	Logout         string
+	CSRF           string
 }
 
 func (*errorPage) templateName() string  { return "error" }
@@ -130,6 +131,7 @@ footer form{display:inline}
 {{with .P.Error}}<p class="erro" role="alert">{{.}}</p>{{end}}
 <form method="post" action="{{.P.Action}}">
 <input type="hidden" name="next" value="{{.P.Next}}">
+<input type="hidden" name="csrf" value="{{.P.CSRF}}">
 <label for="token">Token</label>
 <input type="password" id="token" name="token" autocomplete="off" required>
 <button type="submit">Entrar</button>
@@ -165,7 +167,7 @@ footer form{display:inline}
 {{end}}
 {{range $p.Notes}}<p class="nota">Nota: {{.}}</p>{{end}}
 <footer>Consulta refeita agora para {{$p.Viewer}}, com o seu acesso.
-<form method="post" action="{{$p.Logout}}"><button type="submit">Sair</button></form></footer>
+<form method="post" action="{{$p.Logout}}"><input type="hidden" name="csrf" value="{{$p.CSRF}}"><button type="submit">Sair</button></form></footer>
 </body>
 </html>
 {{end}}

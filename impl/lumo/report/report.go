@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/lumo-caderninho/mcp/impl/lumo"
@@ -48,7 +49,11 @@ type Handler struct {
 	Limiter    *ratelimit.Limiter
 	SessionTTL time.Duration    // 0 = DefaultSessionTTL
 	Now        func() time.Time // nil = time.Now
+
+	purged atomic.Int64 // Unix second of this process's last purge of expired sessions
 }
+
+const storePurgeBatch = store.PurgeReportSessionsBatch
 
 // ParsePublicURL validates --public-url: an absolute http or https URL with a host, optionally a
 // path prefix, without query, fragment or credentials. It returns it without a trailing slash.
@@ -95,6 +100,7 @@ func (h *Handler) report(w http.ResponseWriter, r *http.Request) {
 		h.notFound(w)
 		return
 	}
+	h.purge(r, false)
 	u, ok := h.viewer(w, r)
 	if !ok {
 		return
@@ -134,7 +140,9 @@ func (h *Handler) report(w http.ResponseWriter, r *http.Request) {
 		h.failed(w, r, "running report", err)
 		return
 	}
-	h.page(w, http.StatusOK, newReportPage(rep, u, h.basePath()))
+	p := newReportPage(rep, u, h.basePath())
+	p.CSRF = h.csrfToken(w, r)
+	h.page(w, http.StatusOK, p)
 }
 
 // viewer identifies who opens a page: the single user, a bearer token, or the session cookie.
@@ -184,19 +192,24 @@ func (h *Handler) safeNext(next string) string {
 }
 
 func (h *Handler) loginForm(w http.ResponseWriter, r *http.Request) {
-	h.page(w, http.StatusOK, &loginPage{Action: h.basePath() + "/login", Next: h.safeNext(r.URL.Query().Get("next"))})
+	h.purge(r, false)
+	h.page(w, http.StatusOK, &loginPage{Action: h.basePath() + "/login", Next: h.safeNext(r.URL.Query().Get("next")),
+		CSRF: h.csrfToken(w, r)})
 }
 
 func (h *Handler) login(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, 16<<10)
 	if err := r.ParseForm(); err != nil {
-		h.page(w, http.StatusBadRequest, &loginPage{Action: h.basePath() + "/login",
+		h.page(w, http.StatusBadRequest, &loginPage{Action: h.basePath() + "/login", CSRF: h.csrfToken(w, r),
 			Error: "O formulário chegou incompleto ou grande demais. Cole só o token e tente de novo."})
+		return
+	}
+	if !h.checkPost(w, r) {
 		return
 	}
 	next := h.safeNext(r.PostForm.Get("next"))
 	token := strings.TrimSpace(r.PostForm.Get("token"))
-	form := &loginPage{Action: h.basePath() + "/login", Next: next}
+	form := &loginPage{Action: h.basePath() + "/login", Next: next, CSRF: h.csrfToken(w, r)}
 	if token == "" {
 		form.Error = "Informe o token: cole no campo Token o token de acesso que você recebeu."
 		h.page(w, http.StatusBadRequest, form)
@@ -222,6 +235,7 @@ func (h *Handler) login(w http.ResponseWriter, r *http.Request) {
 		h.failed(w, r, "creating report session", err)
 		return
 	}
+	h.purge(r, true)
 	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: sid, Path: h.basePath() + "/", MaxAge: int(ttl.Seconds()),
 		HttpOnly: true, Secure: h.secure(), SameSite: http.SameSiteLaxMode})
 	if next == "" {
@@ -232,6 +246,10 @@ func (h *Handler) login(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) logout(w http.ResponseWriter, r *http.Request) {
+	r.Body = http.MaxBytesReader(w, r.Body, 16<<10)
+	if !h.checkPost(w, r) {
+		return
+	}
 	if c, err := r.Cookie(CookieName); err == nil {
 		if err := h.DB.EndReportSession(r.Context(), c.Value, h.now()); err != nil {
 			h.failed(w, r, "ending report session", err)

@@ -3,12 +3,15 @@ package report_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -220,12 +223,9 @@ func TestLoginFormOpensASession(t *testing.T) {
 	if !strings.Contains(form, `name="token"`) || !strings.Contains(form, `value="/bi`+path+`"`) {
 		t.Fatalf("login form:\n%s", form)
 	}
+	csrf := csrfOf(t, f.srv.URL+"/login")
 	post := func(token, next string) *http.Response {
-		resp, err := (&http.Client{CheckRedirect: noRedirect}).PostForm(f.srv.URL+"/login", url.Values{"token": {token}, "next": {next}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
+		resp, _ := postForm(t, f.srv.URL+"/login", csrf, url.Values{"token": {token}, "next": {next}})
 		return resp
 	}
 	if resp := post("wrong", "/bi"+path); resp.StatusCode != 401 || len(resp.Cookies()) != 0 {
@@ -278,5 +278,161 @@ func TestParsePublicURL(t *testing.T) {
 		if err != nil && !strings.Contains(err.Error(), "--public-url") {
 			t.Errorf("error %q does not name the flag", err)
 		}
+	}
+}
+
+// csrfForm is the anti-CSRF cookie a form page set and the token its hidden field carries.
+type csrfForm struct {
+	cookie *http.Cookie
+	token  string
+}
+
+var csrfInput = regexp.MustCompile(`name="csrf" value="([^"]*)"`)
+
+// csrfOf opens the form page at url (a login form, or a report page with header) and returns
+// its anti-CSRF cookie and field.
+func csrfOf(t *testing.T, url string, header ...string) csrfForm {
+	t.Helper()
+	resp, body := get(t, url, header...)
+	m := csrfInput.FindStringSubmatch(body)
+	var f csrfForm
+	for _, c := range resp.Cookies() {
+		if strings.HasSuffix(c.Name, "lumo_csrf") {
+			f.cookie = c
+		}
+	}
+	if m == nil || f.cookie == nil || m[1] != f.cookie.Value || len(m[1]) < 43 {
+		t.Fatalf("%s: no anti-CSRF token (field %v, cookie %v):\n%s", url, m, f.cookie, body)
+	}
+	f.token = m[1]
+	return f
+}
+
+// postForm posts form to url with the anti-CSRF cookie and field of f (when set) and header.
+func postForm(t *testing.T, url string, f csrfForm, form url.Values, header ...string) (*http.Response, string) {
+	t.Helper()
+	if f.token != "" {
+		form.Set("csrf", f.token)
+	}
+	req, _ := http.NewRequest("POST", url, strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	if f.cookie != nil {
+		req.AddCookie(&http.Cookie{Name: f.cookie.Name, Value: f.cookie.Value})
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Add(header[i], header[i+1])
+	}
+	resp, err := (&http.Client{CheckRedirect: noRedirect}).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp, string(b)
+}
+
+func sessionCookie(resp *http.Response) *http.Cookie {
+	for _, k := range resp.Cookies() {
+		if k.Name == report.CookieName && k.Value != "" {
+			return k
+		}
+	}
+	return nil
+}
+
+// A login or logout post from another site, or without this browser's anti-CSRF token, is
+// refused with 403 and opens or ends no session.
+func TestLoginAndLogoutRefuseCrossSitePosts(t *testing.T) {
+	t.Parallel()
+	f := setup(t, "https://lumo.exemplo.com.br")
+	csrf := csrfOf(t, f.srv.URL+"/login")
+	if !strings.HasPrefix(csrf.cookie.Name, "__Host-") || !csrf.cookie.HttpOnly || !csrf.cookie.Secure ||
+		csrf.cookie.Path != "/" || csrf.cookie.SameSite != http.SameSiteStrictMode {
+		t.Errorf("anti-CSRF cookie %+v", csrf.cookie)
+	}
+	login := url.Values{"token": {"tok-ana-loja"}}
+	for _, c := range []struct {
+		name   string
+		csrf   csrfForm
+		header []string
+		want   string
+	}{
+		{"no token nor cookie", csrfForm{}, nil, "Formulário expirado"},
+		{"cookie without the field", csrfForm{cookie: csrf.cookie}, nil, "Formulário expirado"},
+		{"field without the cookie", csrfForm{token: csrf.token}, nil, "Formulário expirado"},
+		{"another browser's token", csrfForm{cookie: csrf.cookie, token: strings.Repeat("A", 43)}, nil, "Formulário expirado"},
+		{"Sec-Fetch-Site cross-site", csrf, []string{"Sec-Fetch-Site", "cross-site"}, "Envio recusado"},
+		{"Sec-Fetch-Site same-site", csrf, []string{"Sec-Fetch-Site", "same-site"}, "Envio recusado"},
+		{"foreign Origin", csrf, []string{"Origin", "https://evil.example"}, "Envio recusado"},
+		{"Origin null", csrf, []string{"Origin", "null"}, "Envio recusado"},
+		{"Origin of the test server, not the public URL", csrf, []string{"Origin", f.srv.URL}, "Envio recusado"},
+	} {
+		resp, body := postForm(t, f.srv.URL+"/login", c.csrf, login, c.header...)
+		if resp.StatusCode != http.StatusForbidden || !strings.Contains(body, c.want) || sessionCookie(resp) != nil {
+			t.Errorf("login, %s: status %d, session %v; want 403 with %q:\n%s", c.name, resp.StatusCode, sessionCookie(resp), c.want, body)
+		}
+	}
+	resp, body := postForm(t, f.srv.URL+"/login", csrf, login,
+		"Origin", "https://lumo.exemplo.com.br", "Sec-Fetch-Site", "same-origin")
+	c := sessionCookie(resp)
+	if resp.StatusCode != http.StatusOK || c == nil {
+		t.Fatalf("same-origin login: status %d, session %v:\n%s", resp.StatusCode, c, body)
+	}
+	// The report page's logout form carries the token too; a cross-site logout ends nothing.
+	withSession := []string{"Cookie", c.Name + "=" + c.Value}
+	logout := csrfOf(t, f.srv.URL+f.path, withSession...)
+	for _, h := range [][]string{{"Sec-Fetch-Site", "cross-site"}, {"Origin", "https://evil.example"}} {
+		resp, _ := postForm(t, f.srv.URL+"/logout", logout, url.Values{}, append(h, withSession...)...)
+		if resp.StatusCode != http.StatusForbidden {
+			t.Errorf("cross-site logout %v: status %d, want 403", h, resp.StatusCode)
+		}
+	}
+	if resp, _ := postForm(t, f.srv.URL+"/logout", csrfForm{}, url.Values{}, withSession...); resp.StatusCode != http.StatusForbidden {
+		t.Errorf("logout without the token: status %d, want 403", resp.StatusCode)
+	}
+	if r, _ := get(t, f.srv.URL+f.path, withSession...); r.StatusCode != 200 {
+		t.Fatalf("the session after refused logouts: status %d", r.StatusCode)
+	}
+	if resp, _ := postForm(t, f.srv.URL+"/logout", logout, url.Values{}, withSession...); resp.StatusCode != 200 {
+		t.Errorf("same-site logout: status %d", resp.StatusCode)
+	}
+	if r, _ := get(t, f.srv.URL+f.path, withSession...); r.StatusCode != http.StatusSeeOther {
+		t.Errorf("after logout: status %d, want a redirect to the login", r.StatusCode)
+	}
+}
+
+// Without --public-url the Origin must be the request's own.
+func TestLoginOriginWithoutPublicURL(t *testing.T) {
+	t.Parallel()
+	f := setup(t, "http://127.0.0.1:1")
+	mux := http.NewServeMux()
+	(&report.Handler{DB: f.db, Runner: f.svc}).Register(mux)
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	csrf := csrfOf(t, srv.URL+"/login")
+	if resp, _ := postForm(t, srv.URL+"/login", csrf, url.Values{"token": {"tok-ana-loja"}}, "Origin", srv.URL); resp.StatusCode != 200 {
+		t.Errorf("own origin: status %d", resp.StatusCode)
+	}
+	if resp, _ := postForm(t, srv.URL+"/login", csrf, url.Values{"token": {"tok-ana-loja"}}, "Origin", "http://127.0.0.2:1"); resp.StatusCode != 403 {
+		t.Errorf("other origin: status %d", resp.StatusCode)
+	}
+}
+
+// A login purges expired sessions, so they do not pile up until someone logs out.
+func TestLoginPurgesExpiredSessions(t *testing.T) {
+	t.Parallel()
+	f := setup(t, "http://127.0.0.1:1")
+	ctx := context.Background()
+	for i := range 5 {
+		if _, err := f.db.CreateReportSession(ctx, fmt.Sprintf("old-%d", i), "tok-ana-loja", time.Now().Add(-time.Minute)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	csrf := csrfOf(t, f.srv.URL+"/login")
+	if resp, _ := postForm(t, f.srv.URL+"/login", csrf, url.Values{"token": {"tok-bruno-loja"}}); sessionCookie(resp) == nil {
+		t.Fatalf("login: status %d", resp.StatusCode)
+	}
+	if n, err := f.db.ReportSessionCount(ctx); err != nil || n != 1 {
+		t.Errorf("%d sessions after the login (err %v), want only the new one", n, err)
 	}
 }

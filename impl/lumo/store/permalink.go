@@ -76,11 +76,42 @@ func (db *DB) ReportSessionUser(ctx context.Context, sessionID string, now time.
 		WHERE s.id_sha256 = ? AND s.expires_at > ?`, tokenHash(sessionID), now.Unix())
 }
 
-// EndReportSession deletes sessionID, and every expired session.
+// EndReportSession deletes sessionID, then purges expired sessions (see PurgeReportSessions).
 func (db *DB) EndReportSession(ctx context.Context, sessionID string, now time.Time) error {
-	if _, err := db.sql.ExecContext(ctx, db.q("DELETE FROM lumo_report_sessions WHERE id_sha256 = ? OR expires_at <= ?"),
-		tokenHash(sessionID), now.Unix()); err != nil {
+	if _, err := db.sql.ExecContext(ctx, db.q("DELETE FROM lumo_report_sessions WHERE id_sha256 = ?"),
+		tokenHash(sessionID)); err != nil {
 		return fmt.Errorf("ending report session: %w", err)
 	}
-	return nil
+	_, err := db.PurgeReportSessions(ctx, now, PurgeReportSessionsBatch)
+	return err
+}
+
+// PurgeReportSessionsBatch bounds the rows one purge of expired report sessions deletes.
+const PurgeReportSessionsBatch = 500
+
+// PurgeReportSessions deletes at most limit sessions that expired at or before now (the oldest
+// first, by the expires_at index) and returns how many it deleted. Each call's work is bounded,
+// so callers on the request path run it often instead of once in a long while.
+func (db *DB) PurgeReportSessions(ctx context.Context, now time.Time, limit int) (int64, error) {
+	res, err := db.sql.ExecContext(ctx, db.q(`DELETE FROM lumo_report_sessions WHERE id_sha256 IN (
+		SELECT id_sha256 FROM lumo_report_sessions WHERE expires_at <= ? ORDER BY expires_at LIMIT ?)`),
+		now.Unix(), limit)
+	if err != nil {
+		return 0, fmt.Errorf("purging expired report sessions: %w", err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return 0, fmt.Errorf("purging expired report sessions: %w", err)
+	}
+	return n, nil
+}
+
+// ReportSessionCount is the number of stored report sessions, expired or not (for tests and
+// operations).
+func (db *DB) ReportSessionCount(ctx context.Context) (int64, error) {
+	var n int64
+	if err := db.sql.QueryRowContext(ctx, "SELECT COUNT(*) FROM lumo_report_sessions").Scan(&n); err != nil {
+		return 0, fmt.Errorf("counting report sessions: %w", err)
+	}
+	return n, nil
 }

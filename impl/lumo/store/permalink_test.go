@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -103,5 +104,40 @@ func TestReportSessionOfRevokedToken(t *testing.T) {
 	}
 	if _, err := db.ReportSessionUser(ctx, "sid-issued", now); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("session of a revoked token: %v", err)
+	}
+}
+
+// Expired sessions are purged in bounded batches, the oldest first; live ones stay.
+func TestPurgeReportSessionsIsBounded(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := storetest.Open(t)
+	if _, err := db.ImportWorkspace(ctx, demo.Lumo, "workspace.yaml"); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	for i := range 7 {
+		if _, err := db.CreateReportSession(ctx, fmt.Sprintf("old-%d", i), "tok-ana-loja", now.Add(-time.Duration(i+1)*time.Minute)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := db.CreateReportSession(ctx, "live", "tok-ana-loja", now.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []struct{ deleted, left int64 }{{3, 5}, {3, 2}, {1, 1}, {0, 1}} {
+		n, err := db.PurgeReportSessions(ctx, now, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		left, err := db.ReportSessionCount(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n != want.deleted || left != want.left {
+			t.Errorf("purge deleted %d, left %d; want %d, %d", n, left, want.deleted, want.left)
+		}
+	}
+	if u, err := db.ReportSessionUser(ctx, "live", now); err != nil || u.Login != "ana" {
+		t.Errorf("the live session: %v %v", u, err)
 	}
 }
