@@ -23,6 +23,7 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/caderninho"
 	"github.com/lumo-caderninho/mcp/impl/caderninho/cadstore"
 	"github.com/lumo-caderninho/mcp/impl/caderninho/demo"
+	"github.com/lumo-caderninho/mcp/impl/platform/authguard"
 	"github.com/lumo-caderninho/mcp/impl/platform/httpserve"
 	"github.com/lumo-caderninho/mcp/impl/platform/mcpsession"
 	"github.com/lumo-caderninho/mcp/impl/platform/schemapub"
@@ -95,8 +96,12 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	conns.RegisterFlags(fs)
 	var sessions mcpsession.Limits
 	sessions.RegisterFlags(fs)
+	authFailures := authguard.RegisterFlag(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *authFailures < 0 {
+		return errors.New("--auth-failures não pode ser negativo (0 = sem teto)")
 	}
 	if err := conns.Check(); err != nil {
 		return err
@@ -129,7 +134,8 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	return serveHTTP(ctx, svc, ln, httpOptions{validate: *validate, stateless: *stateless, conns: conns, sessions: sessions}, log)
+	return serveHTTP(ctx, svc, ln, httpOptions{validate: *validate, stateless: *stateless, conns: conns, sessions: sessions,
+		guard: authguard.New(*authFailures)}, log)
 }
 
 // httpOptions are serve's HTTP settings.
@@ -138,6 +144,7 @@ type httpOptions struct {
 	stateless bool // go-sdk stateless mode: no Mcp-Session-Id, any replica answers any POST
 	conns     httpserve.Limits
 	sessions  mcpsession.Limits
+	guard     *authguard.Guard // nil: failed tokens are not throttled
 }
 
 // serveHTTP answers Streamable HTTP at /mcp on ln for the assistants of the installation: every
@@ -167,8 +174,9 @@ func serveHTTP(ctx context.Context, svc *caderninho.Service, ln net.Listener, op
 	mux := http.NewServeMux()
 	cat.Register(mux) // /schemas/ and /openapi.json: public, no token
 	// One JSON body per answer, as lumo (no tool sends notifications while it runs).
-	mux.Handle("/mcp", verify(mcpsession.Handler(srv, mcp.StreamableHTTPOptions{Logger: log, Stateless: opts.stateless, JSONResponse: true},
-		opts.sessions, log)))
+	// The guard refuses a client with too many failed tokens before the token is looked up.
+	mux.Handle("/mcp", opts.guard.Wrap(verify(mcpsession.Handler(srv, mcp.StreamableHTTPOptions{Logger: log, Stateless: opts.stateless, JSONResponse: true},
+		opts.sessions, log)), nil))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		fmt.Fprintln(w, "ok")

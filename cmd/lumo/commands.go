@@ -27,6 +27,7 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/lumo/ratelimit"
 	"github.com/lumo-caderninho/mcp/impl/lumo/report"
 	"github.com/lumo-caderninho/mcp/impl/lumo/store"
+	"github.com/lumo-caderninho/mcp/impl/platform/authguard"
 	"github.com/lumo-caderninho/mcp/impl/platform/httpserve"
 	"github.com/lumo-caderninho/mcp/impl/platform/mcpsession"
 	"github.com/lumo-caderninho/mcp/impl/platform/schemapub"
@@ -69,6 +70,7 @@ type serveFlags struct {
 	validate                    *bool
 	timeout                     *time.Duration
 	rateUser, rateTenant        *int
+	authFailures                *int
 	ops                         serveOps
 }
 
@@ -88,6 +90,7 @@ func newServeFlags() (*flag.FlagSet, *serveFlags) {
 	fs.DurationVar(&f.ops.shutdownTimeout, "shutdown-timeout", httpserve.DefaultGrace, "no SIGTERM, espera as chamadas em andamento até este tempo")
 	f.ops.conns.RegisterFlags(fs)
 	f.ops.sessions.RegisterFlags(fs)
+	f.authFailures = authguard.RegisterFlag(fs)
 	return fs, f
 }
 
@@ -98,6 +101,10 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	}
 	dsn, login, addr, publicURL, validate, timeout, rateUser, rateTenant, ops :=
 		f.dsn, f.login, f.addr, f.publicURL, f.validate, f.timeout, f.rateUser, f.rateTenant, f.ops
+	if *f.authFailures < 0 {
+		return errors.New("--auth-failures não pode ser negativo (0 = sem teto)")
+	}
+	ops.guard = authguard.New(*f.authFailures)
 	if err := ops.conns.Check(); err != nil {
 		return err
 	}
@@ -167,13 +174,14 @@ type serveOps struct {
 	conns           httpserve.Limits
 	sessions        mcpsession.Limits
 	metrics         *telemetry.Metrics // nil: no /metrics
+	guard           *authguard.Guard   // nil: failed tokens are not throttled
 }
 
 func httpHandlerWith(ctx context.Context, svc *lumo.Service, limiter *ratelimit.Limiter, login string, validate bool, ops serveOps) (http.Handler, error) {
 	db, log := svc.DB, svc.Log
 	var wrap func(http.Handler) http.Handler
 	var caller func(*http.Request) (*store.User, error)
-	reports := &report.Handler{DB: db, Runner: svc, Log: log, PublicURL: svc.PublicURL, Limiter: limiter}
+	reports := &report.Handler{DB: db, Runner: svc, Log: log, PublicURL: svc.PublicURL, Limiter: limiter, Guard: ops.guard}
 	if login != "" {
 		u, err := userByLogin(ctx, db, login)
 		if err != nil {
@@ -209,7 +217,8 @@ func httpHandlerWith(ctx context.Context, svc *lumo.Service, limiter *ratelimit.
 	}
 	mux := http.NewServeMux()
 	cat.Register(mux) // /schemas/ and /openapi.json: public, no token
-	mux.Handle("/mcp", wrap(limiter.Middleware(caller, log, mcpHandler)))
+	// The guard refuses a client with too many failed tokens before the token is looked up.
+	mux.Handle("/mcp", ops.guard.Wrap(wrap(limiter.Middleware(caller, log, mcpHandler)), nil))
 	reports.Register(mux) // permalink pages: their own login (token form or bearer)
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")

@@ -19,6 +19,7 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/lumo"
 	"github.com/lumo-caderninho/mcp/impl/lumo/ratelimit"
 	"github.com/lumo-caderninho/mcp/impl/lumo/store"
+	"github.com/lumo-caderninho/mcp/impl/platform/authguard"
 )
 
 // CookieName is the browser session cookie of report pages.
@@ -46,7 +47,10 @@ type Handler struct {
 	User *store.User
 	// Limiter, when set, counts every report page view (a query re-run) against the viewer's
 	// rate limits, as a tool call; over them the page answers 429 with Retry-After.
-	Limiter    *ratelimit.Limiter
+	Limiter *ratelimit.Limiter
+	// Guard, when set, throttles the clients whose tokens fail (a report page's bearer token or
+	// the login form's): over its bound they get a 429 page before any token is looked up.
+	Guard      *authguard.Guard
 	SessionTTL time.Duration    // 0 = DefaultSessionTTL
 	Now        func() time.Time // nil = time.Now
 
@@ -70,9 +74,9 @@ func ParsePublicURL(s string) (string, error) {
 
 // Register adds the report routes to mux.
 func (h *Handler) Register(mux *http.ServeMux) {
-	mux.HandleFunc("GET /app/{appId}/report/{id}", h.report)
+	mux.Handle("GET /app/{appId}/report/{id}", h.Guard.Wrap(http.HandlerFunc(h.report), h.throttled))
 	mux.HandleFunc("GET /login", h.loginForm)
-	mux.HandleFunc("POST /login", h.login)
+	mux.Handle("POST /login", h.Guard.Wrap(http.HandlerFunc(h.login), h.throttled))
 	mux.HandleFunc("POST /logout", h.logout)
 }
 
@@ -259,6 +263,12 @@ func (h *Handler) logout(w http.ResponseWriter, r *http.Request) {
 	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: "", Path: h.basePath() + "/", MaxAge: -1,
 		HttpOnly: true, Secure: h.secure(), SameSite: http.SameSiteLaxMode})
 	h.page(w, http.StatusOK, &errorPage{Title: "Você saiu", Message: "A sessão deste navegador foi encerrada."})
+}
+
+// throttled answers a client that failed too many logins or tokens.
+func (h *Handler) throttled(w http.ResponseWriter, _ *http.Request, retryAfter int) {
+	w.Header().Set("Retry-After", strconv.Itoa(retryAfter))
+	h.page(w, http.StatusTooManyRequests, &errorPage{Title: "Muitas tentativas", Message: authguard.Message(retryAfter)})
 }
 
 func (h *Handler) notFound(w http.ResponseWriter) {

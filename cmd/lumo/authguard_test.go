@@ -1,0 +1,146 @@
+package main
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lumo-caderninho/mcp/impl/lumo"
+	"github.com/lumo-caderninho/mcp/impl/lumo/demo"
+	"github.com/lumo-caderninho/mcp/impl/lumo/ratelimit"
+	"github.com/lumo-caderninho/mcp/impl/lumo/store/storetest"
+	"github.com/lumo-caderninho/mcp/impl/platform/authguard"
+)
+
+const initializeBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+
+// clientFrom is an HTTP client whose connections come from the loopback address local.
+func clientFrom(local string) *http.Client {
+	d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(local)}}
+	return &http.Client{Transport: &http.Transport{DialContext: d.DialContext},
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+}
+
+func postMCP(t *testing.T, c *http.Client, base, token string) (*http.Response, string) {
+	t.Helper()
+	req, _ := http.NewRequest("POST", base+"/mcp", strings.NewReader(initializeBody))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp, string(b)
+}
+
+// 1,000 wrong tokens from one address: 10 are checked, the rest get 429 with Retry-After before
+// any lookup, on /mcp and on the report login alike; another address's good token still works.
+func TestHTTPThrottlesFailedTokensPerClient(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Open(t)
+	if _, err := db.ImportWorkspace(ctx, demo.Lumo, "workspace.yaml"); err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	svc := &lumo.Service{DB: db, Log: log, PublicURL: "http://lumo.test"}
+	g := authguard.New(authguard.DefaultMaxFailures)
+	now := time.Now()
+	g.Now = func() time.Time { return now }
+	h, err := httpHandlerWith(ctx, svc, &ratelimit.Limiter{DB: db}, "", true, serveOps{guard: g})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(h)
+	t.Cleanup(ts.Close)
+	attacker := clientFrom("127.0.0.1")
+	counts := map[int]int{}
+	for range 1000 {
+		resp, body := postMCP(t, attacker, ts.URL, "wrong")
+		counts[resp.StatusCode]++
+		if resp.StatusCode == http.StatusTooManyRequests && (resp.Header.Get("Retry-After") != "6" ||
+			!strings.Contains(body, "Muitas tentativas com token inválido a partir deste endereço; tente de novo em 6 s.")) {
+			t.Fatalf("429 without Retry-After 6 or the message: %q %q", resp.Header.Get("Retry-After"), body)
+		}
+	}
+	if counts[401] != 10 || counts[429] != 990 {
+		t.Errorf("statuses %v; want 10 × 401 and 990 × 429", counts)
+	}
+	// The same address is refused on the report login form and with a good token too.
+	resp, err := attacker.Get(ts.URL + "/login")
+	if err != nil {
+		t.Fatal(err)
+	}
+	form, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	m := regexp.MustCompile(`name="csrf" value="([^"]*)"`).FindSubmatch(form)
+	if m == nil {
+		t.Fatalf("login form:\n%s", form)
+	}
+	req, _ := http.NewRequest("POST", ts.URL+"/login", strings.NewReader(url.Values{"token": {"tok-ana-loja"}, "csrf": {string(m[1])}}.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	for _, c := range resp.Cookies() {
+		req.AddCookie(c)
+	}
+	resp, err = attacker.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "" || !strings.Contains(string(body), "Muitas tentativas") {
+		t.Errorf("login from the throttled address: %d %q", resp.StatusCode, body)
+	}
+	if resp, _ := postMCP(t, attacker, ts.URL, "tok-ana-loja"); resp.StatusCode != http.StatusTooManyRequests {
+		t.Errorf("good token from the throttled address: %d", resp.StatusCode)
+	}
+	if resp, body := postMCP(t, clientFrom("127.0.0.2"), ts.URL, "tok-ana-loja"); resp.StatusCode != http.StatusOK {
+		t.Errorf("good token from another address: %d %s", resp.StatusCode, body)
+	}
+}
+
+// The report login counts failures like /mcp: 10 wrong tokens, then 429.
+func TestReportLoginIsThrottled(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Open(t)
+	if _, err := db.ImportWorkspace(ctx, demo.Lumo, "workspace.yaml"); err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	svc := &lumo.Service{DB: db, Log: log, PublicURL: "http://lumo.test"}
+	g := authguard.New(authguard.DefaultMaxFailures)
+	now := time.Now()
+	g.Now = func() time.Time { return now }
+	h, err := httpHandlerWith(ctx, svc, &ratelimit.Limiter{DB: db}, "", true, serveOps{guard: g})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(h)
+	t.Cleanup(ts.Close)
+	c := clientFrom("127.0.0.1")
+	counts := map[int]int{}
+	for range 100 {
+		req, _ := http.NewRequest("POST", ts.URL+"/login", strings.NewReader(url.Values{"token": {"wrong"}, "csrf": {strings.Repeat("x", 43)}}.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.AddCookie(&http.Cookie{Name: "lumo_csrf", Value: strings.Repeat("x", 43)})
+		resp, err := c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		counts[resp.StatusCode]++
+	}
+	if counts[401] != 10 || counts[429] != 90 {
+		t.Errorf("statuses %v; want 10 × 401 and 90 × 429", counts)
+	}
+}
