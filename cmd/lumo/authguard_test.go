@@ -144,3 +144,34 @@ func TestReportLoginIsThrottled(t *testing.T) {
 		t.Errorf("statuses %v; want 10 × 401 and 90 × 429", counts)
 	}
 }
+
+// The bearer scheme is case-insensitive on /mcp and on report pages alike (RFC 7235).
+func TestLowerCaseBearerSchemeEverywhere(t *testing.T) {
+	ts, _ := startHTTP(t, 0, 0)
+	c := clientFrom("127.0.0.1")
+	for _, scheme := range []string{"bearer", "BEARER"} {
+		req, _ := http.NewRequest("POST", ts.URL+"/mcp", strings.NewReader(initializeBody))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Authorization", scheme+" tok-ana-loja")
+		resp, err := c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Errorf("/mcp with %q: status %d", scheme, resp.StatusCode)
+		}
+		// A report page answers 404 for an unknown link only once the viewer is known (401 otherwise).
+		req, _ = http.NewRequest("GET", ts.URL+"/app/1/report/nope", nil)
+		req.Header.Set("Authorization", scheme+" tok-ana-loja")
+		resp, err = c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusNotFound {
+			t.Errorf("report page with %q: status %d, want 404 (a known viewer)", scheme, resp.StatusCode)
+		}
+	}
+}

@@ -156,9 +156,15 @@ func (h *Handler) viewer(w http.ResponseWriter, r *http.Request) (*store.User, b
 		return h.User, true
 	}
 	if authz := r.Header.Get("Authorization"); authz != "" {
-		token, ok := strings.CutPrefix(authz, "Bearer ")
-		u, err := h.DB.UserByToken(r.Context(), strings.TrimSpace(token))
-		if !ok || errors.Is(err, store.ErrNotFound) {
+		// The scheme is case-insensitive (RFC 7235), as on /mcp.
+		scheme, token, ok := strings.Cut(strings.TrimSpace(authz), " ")
+		ok = ok && strings.EqualFold(scheme, "Bearer")
+		var u *store.User
+		err := store.ErrNotFound
+		if ok {
+			u, err = h.DB.UserByToken(r.Context(), strings.TrimSpace(token))
+		}
+		if errors.Is(err, store.ErrNotFound) {
 			h.page(w, http.StatusUnauthorized, &errorPage{Title: "Token desconhecido",
 				Message: "O token do cabeçalho Authorization não vale. Envie Authorization: Bearer seguido do seu token, ou entre pelo formulário."})
 			return nil, false

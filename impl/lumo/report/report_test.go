@@ -436,3 +436,17 @@ func TestLoginPurgesExpiredSessions(t *testing.T) {
 		t.Errorf("%d sessions after the login (err %v), want only the new one", n, err)
 	}
 }
+
+// The Authorization scheme is case-insensitive (RFC 7235); another scheme is refused.
+func TestBearerSchemeIsCaseInsensitive(t *testing.T) {
+	t.Parallel()
+	f := setup(t, "http://127.0.0.1:1")
+	for authz, status := range map[string]int{
+		"Bearer tok-ana-loja": 200, "bearer tok-ana-loja": 200, "BEARER tok-ana-loja": 200, "bEaReR  tok-ana-loja": 200,
+		"Basic tok-ana-loja": 401, "Bearertok-ana-loja": 401, "tok-ana-loja": 401,
+	} {
+		if resp, body := get(t, f.srv.URL+f.path, "Authorization", authz); resp.StatusCode != status {
+			t.Errorf("Authorization %q: status %d, want %d:\n%.300s", authz, resp.StatusCode, status, body)
+		}
+	}
+}
