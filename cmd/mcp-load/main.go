@@ -270,9 +270,20 @@ func hammer(s *server, clients int, d time.Duration, mix []call, token string) *
 			byTool := map[string][]time.Duration{}
 			local := report{errors: map[string]int{}}
 			c, err := mcphttp.Connect(s.url, token, "mcp-load")
-			if err != nil {
+			// An initialize over the rate limit is a 429 like a call: try again until the end.
+			var limited *mcphttp.RateLimited
+			for errors.As(err, &limited) && time.Now().Before(deadline) {
+				local.limited++
+				if limited.RetryAfter == "" {
+					local.noRetry++
+				}
+				c, err = mcphttp.Connect(s.url, token, "mcp-load")
+			}
+			switch {
+			case errors.As(err, &limited):
+			case err != nil:
 				local.errors["connect: "+err.Error()]++
-			} else {
+			default:
 				local.sessions++
 			}
 			for c != nil && time.Now().Before(deadline) {

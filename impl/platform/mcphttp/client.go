@@ -24,6 +24,13 @@ type Client struct {
 	id                  atomic.Int64
 }
 
+// RateLimited is Connect's error when the server refused the initialize with 429.
+type RateLimited struct{ RetryAfter string }
+
+func (e *RateLimited) Error() string {
+	return "initialize refused with 429, Retry-After " + e.RetryAfter
+}
+
 // Connect opens a session at url (token: a bearer token, or "") as client name.
 func Connect(url, token, name string) (*Client, error) {
 	c := &Client{url: url, token: token, http: &http.Client{Timeout: 60 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 4}}}
@@ -31,6 +38,9 @@ func Connect(url, token, name string) (*Client, error) {
 		"clientInfo": map[string]any{"name": name, "version": "1"}}, true)
 	if out.Kind != "" {
 		return nil, errors.New(out.Kind)
+	}
+	if out.Status == http.StatusTooManyRequests {
+		return nil, &RateLimited{RetryAfter: out.RetryAfter}
 	}
 	if out := c.rpc("notifications/initialized", map[string]any{}, false); out.Kind != "" {
 		return nil, errors.New(out.Kind)
