@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -148,12 +149,18 @@ func text(res *mcp.CallToolResult) string {
 // leaks are fragments of internal text that must never reach a client.
 var leaks = []string{
 	"SQLSTATE", "pq: ", "sqlite", "SQL logic", "syntax error", "panic", "goroutine", "runtime error",
-	"invalid character", "json: ", "unexpected end of JSON", "decoding validated", ".go:", "sql: ",
+	"invalid character", "json: ", "unexpected end of JSON", "decoding validated", "sql: ",
 	"no such table", "no such column", "relation \"", "driver",
 }
 
+// goSource is a Go source position (store.go:123); a field named "go" (fields[1].go: ...) is not one.
+var goSource = regexp.MustCompile(`[A-Za-z0-9_]\.go:[0-9]`)
+
 func checkNoLeak(t *testing.T, s string, portuguese bool) {
 	t.Helper()
+	if goSource.MatchString(s) {
+		t.Errorf("the answer leaks a source position: %.300s", s)
+	}
 	for _, l := range leaks {
 		if strings.Contains(s, l) {
 			t.Errorf("the answer leaks internal text %q: %.300s", l, s)
@@ -296,6 +303,25 @@ func TestHostileInputsLumo(t *testing.T) {
 		{name: "appId boolean", tool: "get_app", args: `{"appId": true}`, want: toolError, code: "INVALID_ARGUMENTS"},
 		{name: "appId null", tool: "get_app", args: `{"appId": null}`, want: toolError, code: "INVALID_ARGUMENTS"},
 		{name: "terms as number", tool: "search_catalog", args: `{"terms": 123}`, want: toolError, code: "INVALID_ARGUMENTS"},
+		// numbers the schema accepts: integer-valued floats are integers; what float64 cannot hold is refused
+		{name: "appId 1.0", tool: "get_app", args: `{"appId": 1.0}`, want: answered},
+		{name: "appId 1e0", tool: "get_app", args: `{"appId": 1e0}`, want: answered},
+		{name: "appId 10e-1", tool: "get_app", args: `{"appId": 10e-1}`, want: answered},
+		{name: "appId 1e309", tool: "get_app", args: `{"appId": 1e309}`, want: toolError, code: "INVALID_ARGUMENTS"},
+		{name: "appId 400 digits", tool: "get_app", args: `{"appId": ` + strings.Repeat("9", 400) + `}`, want: toolError, code: "INVALID_ARGUMENTS"},
+		{name: "appId 1e-400", tool: "get_app", args: `{"appId": 1e-400}`, want: toolError, code: "INVALID_ARGUMENTS"},
+		{name: "limit 5e2", tool: "query", args: fmt.Sprintf(`{"appId": %d, "fields": [{"ref": "Vendas.Canal"}], "limit": 5e2}`, app), want: answered},
+		{name: "limit 2.0", tool: "query", args: fmt.Sprintf(`{"appId": %d, "fields": [{"ref": "Vendas.Canal"}], "limit": 2.0}`, app), want: answered},
+		{name: "filter value 1e309", tool: "query", args: filter(`{"ref": "Vendas.Quantidade", "op": ">", "value": 1e309}`), want: toolError, code: "INVALID_ARGUMENTS"},
+		{name: "filter value -1e309 in a list", tool: "query", args: filter(`{"ref": "Vendas.Quantidade", "op": "in", "value": [1, -1e309]}`), want: toolError, code: "INVALID_ARGUMENTS"},
+		{name: "filter value 400 digits", tool: "query", args: filter(`{"ref": "Vendas.Quantidade", "op": "=", "value": ` + strings.Repeat("1", 400) + `}`), want: toolError, code: "INVALID_ARGUMENTS"},
+		{name: "filter value 1e300", tool: "query", args: filter(`{"ref": "Vendas.Quantidade", "op": "<", "value": 1e300}`), want: answered},
+		{name: "filter value 2.0", tool: "query", args: filter(`{"ref": "Vendas.Quantidade", "op": "=", "value": 2.0}`), want: answered},
+		{name: "filter value 1e20", tool: "query", args: filter(`{"ref": "Vendas.Quantidade", "op": "<", "value": 1e20}`), want: answered},
+		{name: "date 0000-01-01", tool: "query", args: filter(`{"ref": "Vendas.Data", "op": ">=", "value": "0000-01-01"}`), want: toolError, code: "INVALID_FILTER"},
+		{name: "date between 0000-01-01", tool: "query", args: filter(`{"ref": "Metas.Mês", "op": "between", "value": ["0000-01-01", "2026-01-01"]}`), want: toolError},
+		{name: "date 0001-01-01", tool: "query", args: filter(`{"ref": "Vendas.Data", "op": ">=", "value": "0001-01-01"}`), want: answered},
+		{name: "date 9999-12-31", tool: "query", args: filter(`{"ref": "Vendas.Data", "op": "<=", "value": "9999-12-31"}`), want: answered},
 		{name: "fields as text", tool: "query", args: q(`"Vendas.Valor"`), want: toolError, code: "INVALID_ARGUMENTS"},
 		{name: "ref as object", tool: "query", args: q(`[{"ref": {"a": 1}}]`), want: toolError, code: "INVALID_ARGUMENTS"},
 		{name: "limit as text", tool: "query", args: fmt.Sprintf(`{"appId": %d, "fields": [{"ref": "Vendas.Canal"}], "limit": "10"}`, app), want: toolError, code: "INVALID_ARGUMENTS"},
@@ -450,6 +476,17 @@ func TestHostileInputsCaderninho(t *testing.T) {
 		{name: "limit as text", tool: "caderninho_transactions", args: `{"limit": "10"}`, want: toolError, code: "INVALID_ARGUMENTS"},
 		{name: "accounts as text", tool: "caderninho_transactions", args: `{"accounts": "aurora-marina:1"}`, want: toolError, code: "INVALID_ARGUMENTS"},
 		{name: "impossible date", tool: "caderninho_transactions", args: `{"from": "2026-13-45"}`, want: toolError, code: "INVALID_ARGUMENTS"},
+		{name: "limit 2.0", tool: "caderninho_transactions", args: `{"limit": 2.0}`, want: answered},
+		{name: "limit 5e1", tool: "caderninho_transactions", args: `{"limit": 5e1}`, want: answered},
+		{name: "limit 1e309", tool: "caderninho_transactions", args: `{"limit": 1e309}`, want: toolError, code: "INVALID_ARGUMENTS"},
+		{name: "limit 400 digits", tool: "caderninho_transactions", args: `{"limit": ` + strings.Repeat("9", 400) + `}`, want: toolError, code: "INVALID_ARGUMENTS"},
+		{name: "waitSeconds 0e0", tool: "caderninho_sync", args: `{"idempotency_key": "chave-hostil-5", "waitSeconds": 0e0, "connections": ["banco-outro"]}`, want: toolError, code: "NOT_FOUND"},
+		{name: "waitSeconds 1e309", tool: "caderninho_sync", args: `{"idempotency_key": "chave-hostil-6", "waitSeconds": 1e309}`, want: toolError, code: "INVALID_ARGUMENTS"},
+		{name: "year 0000", tool: "caderninho_transactions", args: `{"from": "0000-01-01"}`, want: toolError, code: "INVALID_ARGUMENTS"},
+		{name: "year 0000 in to", tool: "plan_transactions", args: `{"to": "0000-01-01"}`, want: toolError, code: "INVALID_ARGUMENTS"},
+		{name: "year 0000 in plan_totals", tool: "plan_totals", args: `{"from": "0000-01-01"}`, want: toolError, code: "INVALID_ARGUMENTS"},
+		{name: "limit 3.0 in plan_transactions", tool: "plan_transactions", args: `{"limit": 3.0}`, want: answered},
+		{name: "year 0001", tool: "caderninho_transactions", args: `{"from": "0001-01-01", "to": "9999-12-31"}`, want: answered},
 		{name: "direction unknown", tool: "caderninho_transactions", args: `{"direction": "sideways"}`, want: toolError, code: "INVALID_ARGUMENTS"},
 		{name: "key as number", tool: "caderninho_sync", args: `{"idempotency_key": 12345678}`, want: toolError, code: "INVALID_ARGUMENTS"},
 		{name: "waitSeconds negative", tool: "caderninho_sync", args: `{"idempotency_key": "chave-hostil-1", "waitSeconds": -1}`, want: toolError, code: "INVALID_ARGUMENTS"},

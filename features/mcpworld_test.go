@@ -112,11 +112,13 @@ func (w *mcpWorld) call(ctx context.Context, tool, args string) error {
 	if err != nil {
 		return err
 	}
+	d := json.NewDecoder(strings.NewReader(args))
+	d.UseNumber() // numbers reach the server exactly as the scenario writes them (1e309, 6.0)
 	var m map[string]any
-	if err := json.Unmarshal([]byte(args), &m); err != nil {
+	if err := d.Decode(&m); err != nil {
 		return fmt.Errorf("scenario arguments are not a JSON object: %w", err)
 	}
-	res, err := w.session.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: m})
+	res, err := w.session.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: json.RawMessage(args)})
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -95,7 +96,12 @@ func FuzzToolInputs(f *testing.F) {
 		`{"appId": 1, "fields": [{"ref": "Lojas.Loja"}, {"ref": "Vendas.Valor da venda", "agg": "sum"}], "filters": [{"ref": "Vendas.Data", "op": "between", "value": ["2026-09-01", "2026-09-30"]}], "limit": 5}`,
 		`{"space": "casa", "limit": 2}`, `{"space": "casa", "from": "2026-08-01", "to": "2026-09-30", "direction": "out", "text": "mercado"}`,
 		`{"person": "rafael"}`, `{"accounts": ["aurora-marina:1"]}`, `{"cursor": "eyJ2IjoxfQ.AAAA", "limit": 1}`,
-		`{"idempotency_key": "chave-fuzz-0001", "waitSeconds": 0}`, `{"month": "2026-09", "space": "casa"}`}
+		`{"idempotency_key": "chave-fuzz-0001", "waitSeconds": 0}`, `{"month": "2026-09", "space": "casa"}`,
+		// numbers float64 holds only as integers, or not at all, and the year PostgreSQL lacks
+		`{"appId": 6.0}`, `{"appId": 6e0, "limit": 5e2}`, `{"appId": 1e309}`, `{"appId": ` + strings.Repeat("9", 400) + `}`,
+		`{"appId": 1, "fields": [{"ref": "Vendas.Quantidade", "agg": "sum"}], "filters": [{"ref": "Vendas.Quantidade", "op": "in", "value": [1e309, 2.0]}], "limit": 2.0}`,
+		`{"appId": 1, "fields": [{"ref": "Vendas.Canal"}], "filters": [{"ref": "Vendas.Data", "op": "between", "value": ["0000-01-01", "9999-12-31"]}]}`,
+		`{"from": "0000-01-01", "to": "0001-01-01", "limit": 1e-400}`, `{"expectedRevision": 1e20, "limit": 3.0, "waitSeconds": 1e1}`}
 	for i := range tools {
 		for _, s := range seeds {
 			f.Add(uint8(i), []byte(s))

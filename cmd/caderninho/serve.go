@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -199,7 +200,9 @@ func call(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger
 		argsJSON = fs.Arg(1)
 	}
 	var toolArgs map[string]any
-	if err := json.Unmarshal([]byte(argsJSON), &toolArgs); err != nil {
+	d := json.NewDecoder(strings.NewReader(argsJSON))
+	d.UseNumber() // numbers reach the tool as written: 6.0 and 1e309 get the server's answer, not a float's
+	if err := d.Decode(&toolArgs); err != nil {
 		return fmt.Errorf("os argumentos da ferramenta precisam ser um objeto JSON: %w", err)
 	}
 	s, err := openStore(ctx, *dsn, log)

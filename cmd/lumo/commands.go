@@ -323,7 +323,9 @@ func call(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger
 		argsJSON = fs.Arg(1)
 	}
 	var toolArgs map[string]any
-	if err := json.Unmarshal([]byte(argsJSON), &toolArgs); err != nil {
+	d := json.NewDecoder(strings.NewReader(argsJSON))
+	d.UseNumber() // numbers reach the tool as written: 6.0 and 1e309 get the server's answer, not a float's
+	if err := d.Decode(&toolArgs); err != nil {
 		return fmt.Errorf("os argumentos da ferramenta precisam ser um objeto JSON: %w", err)
 	}
 	db, err := openStore(ctx, *dsn, log)

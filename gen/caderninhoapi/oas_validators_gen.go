@@ -1830,8 +1830,8 @@ func (s ExpectedRevision) Validate() error {
 	if err := (validate.Int{
 		MinSet:        true,
 		Min:           0,
-		MaxSet:        false,
-		Max:           0,
+		MaxSet:        true,
+		Max:           9007199254740991,
 		MinExclusive:  false,
 		MaxExclusive:  false,
 		MultipleOfSet: false,

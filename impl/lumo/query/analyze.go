@@ -557,19 +557,20 @@ func normalise(kind string, v any, op string) (any, error) {
 	return nil, fmt.Errorf("%q não está no formato %s", s, kindFormat(kind))
 }
 
+// validDate reports whether s is a calendar day from 0001-01-01: PostgreSQL has no year 0000.
 func validDate(s string) bool {
-	_, err := time.Parse("2006-01-02", s)
-	return err == nil
+	t, err := time.Parse("2006-01-02", s)
+	return err == nil && t.Year() >= 1
 }
 
 func kindFormat(kind string) string {
 	switch kind {
 	case "date", "day":
-		return "AAAA-MM-DD"
+		return "AAAA-MM-DD (de 0001-01-01 a 9999-12-31)"
 	case "datetime":
-		return "AAAA-MM-DD ou AAAA-MM-DD HH:mm"
+		return "AAAA-MM-DD ou AAAA-MM-DD HH:mm (de 0001-01-01 a 9999-12-31)"
 	case "month":
-		return "AAAA-MM"
+		return "AAAA-MM (de 0001-01 a 9999-12)"
 	case "hour":
 		return `"HH:00" (de "00:00" a "23:00")`
 	}

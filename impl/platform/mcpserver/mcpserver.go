@@ -136,7 +136,8 @@ func (b *Binder) handler(t Tool) mcp.ToolHandler {
 				Message:     "Argumentos inválidos para " + t.Name + ": há texto com o caractere nulo (\\u0000), que não é aceito.",
 				Suggestions: []string{"Remova o caractere nulo do texto."}})
 		}
-		if vs := b.Schemas.ValidateJSON(inFile, args); len(vs) > 0 {
+		args, nvs := normaliseNumbers(args)
+		if vs := withNumberViolations(nvs, b.Schemas.ValidateJSON(inFile, args)); len(vs) > 0 {
 			return b.errorResult(t.Name, invalidArguments(t.Name, vs))
 		}
 		reply, err := t.Handler(ctx, req, args)

@@ -5,6 +5,7 @@ package schemacheck
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"math/big"
@@ -12,6 +13,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
@@ -44,6 +46,7 @@ func Compile(fsys fs.FS, dir string) (*Set, error) {
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
 	c.AssertFormat()
+	c.RegisterFormat(&jsonschema.Format{Name: "date", Validate: validateDate})
 	s := &Set{dir: dir, compiled: map[string]*jsonschema.Schema{}, raw: map[string]any{}}
 	for _, f := range files {
 		b, err := fs.ReadFile(fsys, f)
@@ -67,6 +70,22 @@ func Compile(fsys fs.FS, dir string) (*Set, error) {
 		s.compiled[path.Base(f)] = sch
 	}
 	return s, nil
+}
+
+// validateDate is the format "date" (RFC 3339 full-date) from year 0001: year 0000 exists in
+// RFC 3339 but not in PostgreSQL's calendar (nor in the Gregorian one), so no tool accepts it.
+func validateDate(v any) error {
+	s, ok := v.(string)
+	if !ok {
+		return nil // the format applies to strings only
+	}
+	if _, err := time.Parse(time.DateOnly, s); err != nil || len(s) != 10 {
+		return errors.New("not a date")
+	}
+	if strings.HasPrefix(s, "0000") {
+		return errors.New("year 0000")
+	}
+	return nil
 }
 
 // Has reports whether the set holds schema file.
@@ -182,6 +201,11 @@ func abbreviate(s string) string {
 		return s
 	}
 	return string(r[:maxShown]) + fmt.Sprintf("… (%d caracteres)", len(r))
+}
+
+// At is a violation at loc (JSON pointer tokens) with msg, its field named as the schema's are.
+func At(loc []string, msg string) Violation {
+	return Violation{Path: loc, Field: fieldName(loc), Message: msg}
 }
 
 func fieldName(loc []string) string {
@@ -322,7 +346,7 @@ func formatWord(f string) string {
 	case "date-time":
 		return "data e hora ISO 8601 (ex.: 2026-09-01T09:00:00-03:00)"
 	case "date":
-		return "data AAAA-MM-DD"
+		return "data AAAA-MM-DD, de 0001-01-01 a 9999-12-31"
 	case "uri":
 		return "URL"
 	}

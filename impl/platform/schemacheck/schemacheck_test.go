@@ -1,6 +1,10 @@
 package schemacheck
 
 import (
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"math"
 	"strings"
 	"testing"
 
@@ -44,6 +48,51 @@ func TestValidatePortugueseMessages(t *testing.T) {
 			if !strings.Contains(report, w) {
 				t.Errorf("%s %s: report lacks %q:\n%s", c.file, c.doc, w, report)
 			}
+		}
+	}
+}
+
+// TestInputIntegersAreBounded: every integer an input schema accepts has a maximum that int64
+// holds, so a schema-valid argument always decodes (an unbounded 1e20 would pass the schema and
+// fail the generated decoder). common.json's revisions and currencyTotal are output-only.
+func TestInputIntegersAreBounded(t *testing.T) {
+	for _, dir := range []string{"lumo", "caderninho"} {
+		files, err := fs.Glob(schemas.FS, dir+"/*.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files {
+			if strings.HasSuffix(f, ".output.json") || strings.HasSuffix(f, ".schema.json") {
+				continue
+			}
+			b, err := fs.ReadFile(schemas.FS, f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var doc any
+			if err := json.Unmarshal(b, &doc); err != nil {
+				t.Fatal(err)
+			}
+			var walk func(v any, at string)
+			walk = func(v any, at string) {
+				switch x := v.(type) {
+				case map[string]any:
+					if x["type"] == "integer" && !strings.Contains(at, "/examples") && !strings.Contains(at, "/$defs/revisions") &&
+						!strings.Contains(at, "/$defs/currencyTotal") {
+						if m, ok := x["maximum"].(float64); !ok || m > math.MaxInt64 {
+							t.Errorf("%s%s: an input integer without a maximum int64 holds", f, at)
+						}
+					}
+					for k, e := range x {
+						walk(e, at+"/"+k)
+					}
+				case []any:
+					for i, e := range x {
+						walk(e, fmt.Sprintf("%s/%d", at, i))
+					}
+				}
+			}
+			walk(doc, "")
 		}
 	}
 }
