@@ -1,18 +1,20 @@
 package features
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -244,7 +246,8 @@ func TestHostileInputsLumo(t *testing.T) {
 	if _, err := db.ImportWorkspace(ctx, lumodemo.Lumo, "workspace.yaml"); err != nil {
 		t.Fatal(err)
 	}
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	logs := &lockedBuffer{}
+	log := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	connectAs := func(login string) func() *mcp.ClientSession {
 		return func() *mcp.ClientSession {
 			u, err := db.UserByLogin(ctx, login)
@@ -366,6 +369,7 @@ func TestHostileInputsLumo(t *testing.T) {
 	}...)
 	runHostile(t, ctx, connectAs("ana"), cases, func() string { return rowCounts(t, db) },
 		mcp.CallToolParams{Name: "search_catalog", Arguments: map[string]any{}})
+	checkLogsCarryNoValues(t, logs.String(), cases)
 
 	// No existence leak: another tenant's app answers like one that does not exist.
 	s := connectAs("ana")()
@@ -420,7 +424,8 @@ func connectInMemory(t *testing.T, ctx context.Context, srv *mcp.Server) *mcp.Cl
 func TestHostileInputsCaderninho(t *testing.T) {
 	ctx := context.Background()
 	s, dir := demoCaderninho(t, ctx)
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	logs := &lockedBuffer{}
+	log := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	connect := func() *mcp.ClientSession {
 		svc := &caderninho.Service{Store: s, Log: log, Identity: caderninho.Fixed(caderninho.LocalAssistant)}
 		srv, err := caderninho.NewServer(svc, caderninho.Options{ValidateOutput: true})
@@ -536,6 +541,83 @@ func TestHostileInputsCaderninho(t *testing.T) {
 		return fmt.Sprintf("%v %s", spaces, rowCounts(t, s.DB()))
 	}
 	runHostile(t, ctx, connect, cases, snapshot, mcp.CallToolParams{Name: "caderninho_accounts", Arguments: map[string]any{}})
+	checkLogsCarryNoValues(t, logs.String(), cases)
+}
+
+// lockedBuffer is a log destination that calls may write to at once.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// checkLogsCarryNoValues: the server's logs of the hostile calls name tools, codes and fields,
+// never a value sent: no string of 6 characters or more and no number with a fraction, an
+// exponent or 6 digits or more from any case's arguments appears in them.
+func checkLogsCarryNoValues(t *testing.T, logs string, cases []hostile) {
+	t.Helper()
+	seen := map[string]bool{}
+	for _, tc := range cases {
+		for _, v := range argumentValues(tc.args) {
+			if seen[v] {
+				continue
+			}
+			seen[v] = true
+			if strings.Contains(logs, v) {
+				t.Errorf("the logs carry %.60q, sent by %s/%s", v, tc.tool, tc.name)
+			}
+		}
+	}
+}
+
+// argumentValues are the distinctive values of args: strings of 6+ characters (cut to their
+// first 40, as a log would still show them), and numbers written with a fraction, an exponent
+// or 6+ digits, as sent.
+func argumentValues(args string) []string {
+	if depth([]byte(args)) > 900 {
+		return nil
+	}
+	d := json.NewDecoder(strings.NewReader(args))
+	d.UseNumber()
+	var v any
+	if d.Decode(&v) != nil {
+		return nil
+	}
+	var out []string
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case string:
+			if r := []rune(x); len(r) >= 6 && utf8.ValidString(x) {
+				out = append(out, string(r[:min(len(r), 40)]))
+			}
+		case json.Number:
+			if strings.ContainsAny(string(x), ".eE") || len(x) >= 6 {
+				out = append(out, string(x)[:min(len(x), 40)])
+			}
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		case map[string]any:
+			for _, e := range x {
+				walk(e)
+			}
+		}
+	}
+	walk(v)
+	return out
 }
 
 // page2 reads the page after cursor (same filters) and returns its nextCursor, so the cursor is

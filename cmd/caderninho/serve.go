@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"github.com/lumo-caderninho/mcp/impl/platform/mcpserver"
 	"github.com/lumo-caderninho/mcp/impl/platform/safestdio"
+	"github.com/lumo-caderninho/mcp/impl/platform/telemetry"
 	"io"
 	"log/slog"
 	"net"
@@ -163,7 +164,7 @@ func serveHTTP(ctx context.Context, svc *caderninho.Service, ln net.Listener, op
 			return nil, fmt.Errorf("%w: token desconhecido", auth.ErrInvalidToken)
 		}
 		if err != nil {
-			log.Error("verifying a bearer token", "err", err)
+			log.Error("verifying a bearer token", telemetry.ErrAttr(err))
 			return nil, fmt.Errorf("%w: não foi possível verificar o token", auth.ErrInvalidToken)
 		}
 		return &auth.TokenInfo{UserID: a.Name, Expiration: time.Now().Add(time.Hour)}, nil

@@ -15,6 +15,7 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/caderninho/cadstore"
 	"github.com/lumo-caderninho/mcp/impl/platform/mcpserver"
 	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
+	"github.com/lumo-caderninho/mcp/impl/platform/telemetry"
 )
 
 const (
@@ -157,16 +158,16 @@ func (s *Service) startSync(ctx context.Context, r *cadstore.SyncRequest, conns 
 		for i, c := range conns {
 			o, err := s.Store.ImportConnection(runCtx, c)
 			if err != nil {
-				s.Log.ErrorContext(runCtx, "importing a connection", "connection", c.Key, "sync", r.ID, "err", err)
+				s.Log.ErrorContext(runCtx, "importing a connection", "connection", c.Key, "sync", r.ID, telemetry.ErrAttr(err))
 			}
 			outcomes[i] = o
 			if err := s.Store.UpdateSync(runCtx, r.ID, outcomes, i == len(conns)-1); err != nil {
-				s.Log.ErrorContext(runCtx, "recording a sync outcome", "sync", r.ID, "err", err)
+				s.Log.ErrorContext(runCtx, "recording a sync outcome", "sync", r.ID, telemetry.ErrAttr(err))
 			}
 		}
 		if len(conns) == 0 {
 			if err := s.Store.UpdateSync(runCtx, r.ID, outcomes, true); err != nil {
-				s.Log.ErrorContext(runCtx, "recording a sync outcome", "sync", r.ID, "err", err)
+				s.Log.ErrorContext(runCtx, "recording a sync outcome", "sync", r.ID, telemetry.ErrAttr(err))
 			}
 		}
 	}()

@@ -13,6 +13,7 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/caderninho/cadstore"
 	"github.com/lumo-caderninho/mcp/impl/platform/mcpserver"
 	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
+	"github.com/lumo-caderninho/mcp/impl/platform/telemetry"
 )
 
 // SelectionLimit is the atomic limit of a write by selection or period.
@@ -171,13 +172,13 @@ func (s *Service) write(ctx context.Context, tool string, raw json.RawMessage, a
 	}
 	// a new key: the moment to forget results past their retention (bounded, best effort)
 	if n, err := s.Store.PurgeWrites(ctx); err != nil {
-		s.Log.ErrorContext(ctx, "purging old idempotency keys", "err", err)
+		s.Log.ErrorContext(ctx, "purging old idempotency keys", telemetry.ErrAttr(err))
 	} else if n > 0 {
 		s.Log.InfoContext(ctx, "purged old idempotency keys", "count", n)
 	}
 	release := func(err error) (mcpserver.Reply, error) {
 		if rerr := s.Store.ReleaseWrite(context.WithoutCancel(ctx), claim); rerr != nil {
-			s.Log.ErrorContext(ctx, "releasing idempotency key", "tool", tool, "err", rerr)
+			s.Log.ErrorContext(ctx, "releasing idempotency key", "tool", tool, telemetry.ErrAttr(rerr))
 		}
 		return mcpserver.Reply{}, err
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 
 	"github.com/lumo-caderninho/mcp/impl/lumo/store"
+	"github.com/lumo-caderninho/mcp/impl/platform/telemetry"
 )
 
 // BearerAuth requires `Authorization: Bearer <token>` of a user (the workspace token or one
@@ -24,7 +25,7 @@ func BearerAuth(db *store.DB, log *slog.Logger) func(http.Handler) http.Handler 
 			return nil, fmt.Errorf("%w: token desconhecido", auth.ErrInvalidToken)
 		}
 		if err != nil {
-			log.ErrorContext(ctx, "verifying a bearer token", "err", err)
+			log.ErrorContext(ctx, "verifying a bearer token", telemetry.ErrAttr(err))
 			return nil, fmt.Errorf("%w: não foi possível verificar o token", auth.ErrInvalidToken)
 		}
 		return &auth.TokenInfo{UserID: u.Login, Expiration: time.Now().Add(time.Hour)}, nil

@@ -11,6 +11,7 @@ import (
 
 	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
 	"github.com/lumo-caderninho/mcp/impl/platform/mcpserver"
+	"github.com/lumo-caderninho/mcp/impl/platform/telemetry"
 )
 
 // addResources publishes the catalogue and each app's description as text resources; they carry the
@@ -56,9 +57,17 @@ func (s *Service) readApp(ctx context.Context, req *mcp.ReadResourceRequest) (*m
 	return textResource(uri, getAppText(a)), nil
 }
 
+// resourceKind names a resource without its id: lumo://apps or lumo://app/{appId}.
+func resourceKind(uri string) string {
+	if strings.HasPrefix(uri, "lumo://app/") {
+		return "lumo://app/{appId}"
+	}
+	return "lumo://apps"
+}
+
 // internal logs a failure and gives the client only a generic JSON-RPC error.
 func (s *Service) internal(ctx context.Context, uri string, err error) error {
-	s.Log.ErrorContext(ctx, "reading a resource", "uri", uri, "err", err)
+	s.Log.ErrorContext(ctx, "reading a resource", "resource", resourceKind(uri), telemetry.ErrAttr(err))
 	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: mcpserver.InternalErrorText}
 }
 

@@ -11,6 +11,7 @@ import (
 	"strconv"
 
 	"github.com/lumo-caderninho/mcp/impl/lumo/store"
+	"github.com/lumo-caderninho/mcp/impl/platform/telemetry"
 )
 
 // MaxBody bounds the body of an MCP request over HTTP; a larger one gets 413.
@@ -50,14 +51,14 @@ func (l *Limiter) Middleware(user func(*http.Request) (*store.User, error), log 
 		}
 		u, err := user(r)
 		if err != nil {
-			log.ErrorContext(r.Context(), "identifying the caller for rate limits", "err", err)
+			log.ErrorContext(r.Context(), "identifying the caller for rate limits", telemetry.ErrAttr(err))
 			http.Error(w, "Erro interno ao identificar o usuário.", http.StatusInternalServerError)
 			return
 		}
 		for _, id := range calls {
 			d, err := l.Take(r.Context(), u)
 			if err != nil {
-				log.ErrorContext(r.Context(), "counting a request", "err", err)
+				log.ErrorContext(r.Context(), "counting a request", telemetry.ErrAttr(err))
 				http.Error(w, "Erro interno ao contar a requisição. Tente de novo em instantes.", http.StatusServiceUnavailable)
 				return
 			}

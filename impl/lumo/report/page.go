@@ -11,6 +11,7 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/lumo"
 	"github.com/lumo-caderninho/mcp/impl/lumo/store"
 	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
+	"github.com/lumo-caderninho/mcp/impl/platform/telemetry"
 )
 
 // view is one page: its template and data.
@@ -68,7 +69,7 @@ func (h *Handler) page(w http.ResponseWriter, status int, v view) {
 	var buf bytes.Buffer
 	if err := pages.ExecuteTemplate(&buf, v.templateName(), map[string]any{"Nonce": nonce, "P": v}); err != nil {
 		if h.Log != nil {
-			h.Log.Error("rendering report page", "template", v.templateName(), "err", err)
+			h.Log.Error("rendering report page", "template", v.templateName(), telemetry.ErrAttr(err))
 		}
 		http.Error(w, "Não foi possível montar a página.", http.StatusInternalServerError)
 		return

@@ -21,6 +21,7 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/platform/schemabundle"
 	"github.com/lumo-caderninho/mcp/impl/platform/schemacheck"
 	"github.com/lumo-caderninho/mcp/impl/platform/suggest"
+	"github.com/lumo-caderninho/mcp/impl/platform/telemetry"
 )
 
 // Reply is a successful tool answer: the text the model reads and the structured result.
@@ -146,12 +147,12 @@ func (b *Binder) handler(t Tool) mcp.ToolHandler {
 		}
 		structured, err := json.Marshal(reply.Structured)
 		if err != nil {
-			b.Log.ErrorContext(ctx, "encoding result", "tool", t.Name, "err", err)
+			b.Log.ErrorContext(ctx, "encoding result", "tool", t.Name, telemetry.ErrAttr(err))
 			return b.errorResult(t.Name, &ToolError{Code: "INTERNAL", Message: InternalErrorText, Suggestions: []string{}})
 		}
 		if b.ValidateOutput {
 			if vs := b.Schemas.ValidateJSON(outFile, structured); len(vs) > 0 {
-				b.Log.ErrorContext(ctx, "result breaks the output schema", "tool", t.Name, "violations", fmt.Sprint(vs))
+				b.Log.ErrorContext(ctx, "result breaks the output schema", "tool", t.Name, "fields", violationFields(vs))
 				return b.errorResult(t.Name, &ToolError{Code: "INTERNAL", Message: InternalErrorText, Suggestions: []string{}})
 			}
 		}
@@ -174,13 +175,22 @@ func (b *Binder) handler(t Tool) mcp.ToolHandler {
 	}
 }
 
+// violationFields names the fields of violations, never their values (a result's are data).
+func violationFields(vs []schemacheck.Violation) []string {
+	out := make([]string, 0, min(len(vs), maxViolations))
+	for _, v := range vs[:min(len(vs), maxViolations)] {
+		out = append(out, v.Field)
+	}
+	return out
+}
+
 // fail renders a handler's error: a *ToolError as it is, anything else logged and generic.
 func (b *Binder) fail(ctx context.Context, tool string, err error) (*mcp.CallToolResult, error) {
 	var te *ToolError
 	if errors.As(err, &te) {
 		return b.errorResult(tool, te)
 	}
-	b.Log.ErrorContext(ctx, "tool failed", "tool", tool, "err", err)
+	b.Log.ErrorContext(ctx, "tool failed", "tool", tool, telemetry.ErrAttr(err))
 	return b.errorResult(tool, &ToolError{Code: "INTERNAL", Message: InternalErrorText, Suggestions: []string{}})
 }
 
