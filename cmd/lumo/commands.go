@@ -27,6 +27,7 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/lumo/ratelimit"
 	"github.com/lumo-caderninho/mcp/impl/lumo/report"
 	"github.com/lumo-caderninho/mcp/impl/lumo/store"
+	"github.com/lumo-caderninho/mcp/impl/lumo/workspace"
 	"github.com/lumo-caderninho/mcp/impl/platform/authguard"
 	"github.com/lumo-caderninho/mcp/impl/platform/httpserve"
 	"github.com/lumo-caderninho/mcp/impl/platform/mcpsession"
@@ -284,7 +285,7 @@ func importWorkspace(ctx context.Context, args []string, stdout io.Writer, log *
 	if isTerminal(stderr) {
 		onProgress = prog.update
 	}
-	sum, err := db.ImportWorkspaceProgress(ctx, os.DirFS(filepath.Dir(abs)), filepath.Base(abs), onProgress)
+	sum, err := db.ImportWorkspaceProgress(ctx, workspace.DirFS(filepath.Dir(abs)), filepath.Base(abs), onProgress)
 	if err != nil {
 		if prog.drawn {
 			fmt.Fprintln(stderr)

@@ -273,3 +273,30 @@ func TestImportPrintsASummaryLineAndProgressOnATerminal(t *testing.T) {
 		t.Errorf("terminal output %q", got)
 	}
 }
+
+// TestImportRefusesSymlinksOutOfTheWorkspace: `lumo import` of a workspace whose app folder is
+// a symlink to a folder outside it imports nothing and names the path and the fix.
+func TestImportRefusesSymlinksOutOfTheWorkspace(t *testing.T) {
+	base := t.TempDir()
+	ws := filepath.Join(base, "ws")
+	if err := os.CopyFS(ws, os.DirFS("../../impl/lumo/demo")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(filepath.Join(ws, "apps", "estoque"), filepath.Join(base, "estoque")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(base, "estoque"), filepath.Join(ws, "apps", "estoque")); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(base, "lumo.db")
+	var out bytes.Buffer
+	err := run(context.Background(), []string{"import", "--db", db, filepath.Join(ws, "workspace.yaml")}, &out, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err == nil {
+		t.Fatal("the import succeeded")
+	}
+	for _, want := range []string{`"apps/estoque/app.yaml" leva (por link simbólico) a ` + filepath.Join(base, "estoque", "app.yaml"), "fora da pasta do workspace", "copie o arquivo ou a pasta para dentro de"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("the error lacks %q: %v", want, err)
+		}
+	}
+}

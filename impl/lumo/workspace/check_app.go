@@ -63,7 +63,11 @@ func (l *loader) source(ws *yamldoc.Doc, srcPath []string, folder string) *Sourc
 	file := path.Join(folder, "app.yaml")
 	if _, err := fs.Stat(l.fsys, file); err != nil {
 		msg := fmt.Sprintf("a pasta %q não tem app.yaml (%v)", folder, err)
-		if errors.Is(err, fs.ErrNotExist) {
+		var out *OutsideError
+		switch {
+		case errors.As(err, &out):
+			msg = out.Error()
+		case errors.Is(err, fs.ErrNotExist):
 			msg = fmt.Sprintf("a pasta %q não tem app.yaml; confira o caminho, relativo ao workspace.yaml", folder)
 		}
 		l.c.add(ws.ErrAt(srcPath, "%s", msg))
@@ -116,7 +120,12 @@ func (l *loader) source(ws *yamldoc.Doc, srcPath []string, folder string) *Sourc
 				csv = ""
 				break
 			}
-			if _, err := fs.Stat(l.fsys, csv); err != nil {
+			var out *OutsideError
+			if _, err := fs.Stat(l.fsys, csv); errors.As(err, &out) {
+				errs = append(errs, d.ErrAt(at(tp, "file"), "%s", out.Error()))
+				csv = ""
+				break
+			} else if err != nil {
 				errs = append(errs, d.ErrAt(at(tp, "file"), "o arquivo %q não existe; confira o nome, relativo ao app.yaml, ou remova file se a tabela nunca foi carregada", csv))
 				csv = ""
 				break
