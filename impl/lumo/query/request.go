@@ -65,6 +65,7 @@ const (
 	CodeValueNotFound = "VALUE_NOT_FOUND"
 	CodeNoJoinPath    = "NO_JOIN_PATH"
 	CodeTimeout       = "TIMEOUT"
+	CodeOutOfRange    = "OUT_OF_RANGE"
 )
 
 func errorf(code string, suggestions []string, format string, args ...any) *Error {

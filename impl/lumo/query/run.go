@@ -3,6 +3,7 @@ package query
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -29,7 +30,7 @@ type Querier interface {
 func Execute(ctx context.Context, db Querier, q *Query, plan *Plan, st *Statement) (*Result, error) {
 	rows, err := db.QueryContext(ctx, st.SQL, st.Args...)
 	if err != nil {
-		return nil, err
+		return nil, overflowError(err, "")
 	}
 	defer rows.Close()
 	n := len(q.Out)
@@ -41,7 +42,16 @@ func Execute(ctx context.Context, db Querier, q *Query, plan *Plan, st *Statemen
 	}
 	for rows.Next() {
 		if err := rows.Scan(ptrs...); err != nil {
-			return nil, err
+			return nil, overflowError(err, "")
+		}
+		for i, v := range dest {
+			if f, ok := v.(float64); ok && (math.IsInf(f, 0) || math.IsNaN(f)) {
+				label := ""
+				if i < n {
+					label = q.Out[i].Label
+				}
+				return nil, overflowError(nil, label)
+			}
 		}
 		row := make([]any, n)
 		for i, c := range q.Out {
@@ -59,10 +69,30 @@ func Execute(ctx context.Context, db Querier, q *Query, plan *Plan, st *Statemen
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return nil, err
+		return nil, overflowError(err, "")
 	}
 	res.DataAsOf, res.Loaded = dataAsOf(plan)
 	return res, nil
+}
+
+// overflowError is the answer to a number past float64's range (about 1.8 × 10^308): SQLite's
+// SUM and AVG give ±Inf, PostgreSQL's fail with SQLSTATE 22003. Any other err comes back as it
+// is. label names the column when known.
+func overflowError(err error, label string) error {
+	if err != nil {
+		var pg interface{ SQLState() string }
+		if !errors.As(err, &pg) || pg.SQLState() != "22003" {
+			return err
+		}
+	}
+	what := "Um valor calculado"
+	if label != "" {
+		what = "O valor de " + label
+	}
+	return errorf(CodeOutOfRange, []string{
+		"Filtre as linhas de valores enormes (por exemplo, com < 1e300) ou agrupe por mais colunas, para cada soma juntar menos linhas.",
+		"Se os valores estão em unidades pequenas demais, carregue-os numa unidade maior (milhares, milhões)."},
+		"%s passou do maior número que a consulta representa (cerca de 1,8 × 10^308), e nenhum resultado foi dado.", what)
 }
 
 func outByKey(q *Query, key string) *OutCol {

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -60,8 +61,8 @@ func newChart(r *lumo.Report) *chart {
 	}
 	var pts []point
 	for _, row := range r.Rows {
-		if !row[y].Number {
-			continue // unknown value: nothing to draw
+		if !row[y].Number || math.IsInf(row[y].Value, 0) || math.IsNaN(row[y].Value) {
+			continue // unknown (or not a finite number): nothing to draw
 		}
 		key := row[x].Text
 		if row[x].Number {
@@ -90,10 +91,20 @@ func newChart(r *lumo.Report) *chart {
 		}
 	}
 	c.MaxText = pts[maxAt].text
+	// Values are scaled by the largest magnitude first: near float64's limit hi-lo (and v-lo)
+	// would overflow to +Inf and every coordinate would be NaN.
+	scale := max(math.Abs(lo), math.Abs(hi))
+	if scale == 0 {
+		scale = 1
+	}
+	lo, hi = lo/scale, hi/scale
 	if hi == lo {
 		hi = lo + 1 // all zero: a flat chart on the baseline
 	}
-	yOf := func(v float64) float64 { return round1(plotBottom - (v-lo)/(hi-lo)*(plotBottom-plotTop)) }
+	yOf := func(v float64) float64 {
+		y := plotBottom - (v/scale-lo)/(hi-lo)*(plotBottom-plotTop)
+		return round1(min(max(y, plotTop), plotBottom)) // inside the plot, whatever rounding did
+	}
 	c.Zero = yOf(0)
 	slot := (plotRight - plotLeft) / float64(len(pts))
 	every := (len(pts) + maxTicks - 1) / maxTicks

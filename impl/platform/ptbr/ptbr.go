@@ -2,6 +2,7 @@
 package ptbr
 
 import (
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -102,9 +103,26 @@ func TableKind(k string) string {
 	return "dimensão"
 }
 
+// Huge is the magnitude from which Number writes scientific notation: 10^15, about where float64
+// stops holding every integer (2^53), so no more digits are printed than the value has.
+const Huge = 1e15
+
 // Number renders f the Brazilian way (1.234.567,89) with exactly decimals digits after the comma,
-// or, when decimals < 0, as many as it needs (up to 6).
+// or, when decimals < 0, as many as it needs (up to 6). From Huge on it is scientific with three
+// significant digits (9,99 × 10^308), whatever decimals says; infinities are ∞ and -∞ and NaN is
+// "indefinido".
 func Number(f float64, decimals int) string {
+	switch {
+	case math.IsNaN(f):
+		return "indefinido"
+	case math.IsInf(f, 1):
+		return "∞"
+	case math.IsInf(f, -1):
+		return "-∞"
+	case math.Abs(f) >= Huge:
+		mant, exp, _ := strings.Cut(strconv.FormatFloat(f, 'e', 2, 64), "e")
+		return strings.Replace(mant, ".", ",", 1) + " × 10^" + strings.TrimLeft(strings.TrimPrefix(exp, "+"), "0")
+	}
 	var s string
 	if decimals < 0 {
 		s = strconv.FormatFloat(f, 'f', -1, 64)

@@ -1,6 +1,7 @@
 package ptbr
 
 import (
+	"math"
 	"testing"
 	"time"
 )
@@ -21,5 +22,27 @@ func TestFormats(t *testing.T) {
 		if got != want {
 			t.Errorf("got %q, want %q", got, want)
 		}
+	}
+}
+
+func TestNumberHugeAndNonFinite(t *testing.T) {
+	for _, c := range []struct {
+		f        float64
+		decimals int
+		want     string
+	}{
+		{1.7e308, 2, "1,70 × 10^308"}, {-math.MaxFloat64, 0, "-1,80 × 10^308"}, {1e15, 0, "1,00 × 10^15"},
+		{-1.5e20, -1, "-1,50 × 10^20"}, {999999999999999, 0, "999.999.999.999.999"}, {1234.5, 2, "1.234,50"},
+		{math.Inf(1), 2, "∞"}, {math.Inf(-1), 2, "-∞"}, {math.NaN(), 2, "indefinido"},
+	} {
+		if got := Number(c.f, c.decimals); got != c.want {
+			t.Errorf("Number(%g, %d) = %q, want %q", c.f, c.decimals, got, c.want)
+		}
+	}
+	if got := Measure(1.7e308, "BRL", 2); got != "R$ 1,70 × 10^308" {
+		t.Errorf("Measure = %q", got)
+	}
+	if got := Measure(1.7e308, "percent", 2); got != "∞%" {
+		t.Errorf("Measure percent = %q", got)
 	}
 }

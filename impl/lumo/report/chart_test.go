@@ -1,0 +1,56 @@
+package report
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/lumo-caderninho/mcp/impl/lumo"
+)
+
+// TestChartCoordinatesStayInThePlot: values near float64's limit (whose differences overflow),
+// infinities and NaN never give negative, NaN or out-of-plot coordinates.
+func TestChartCoordinatesStayInThePlot(t *testing.T) {
+	for name, values := range map[string][]float64{
+		"near the limit, both signs": {1.7e308, -1.7e308, 0, 1e308},
+		"near the limit, positive":   {math.MaxFloat64, math.MaxFloat64 / 2, 1},
+		"with infinities and NaN":    {math.Inf(1), 5, math.NaN(), math.Inf(-1), -3},
+		"tiny":                       {5e-324, -5e-324},
+		"ordinary":                   {10, 20, -5},
+	} {
+		for _, bucket := range []string{"", "month"} {
+			t.Run(name+"/"+bucket, func(t *testing.T) {
+				r := &lumo.Report{Columns: []lumo.ReportColumn{{Label: "Mês", Type: "date", Grouped: true, Bucket: bucket}, {Label: "Total", Type: "number"}}}
+				if bucket == "" {
+					r.Columns[0].Type = "string"
+				}
+				for i, v := range values {
+					r.Rows = append(r.Rows, []lumo.ReportCell{{Text: "2026-0" + strconv.Itoa(i+1)}, {Text: "x", Number: true, Value: v}})
+				}
+				c := newChart(r)
+				if c == nil {
+					t.Fatal("no chart")
+				}
+				check := func(what string, v float64) {
+					if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || v > chartWidth {
+						t.Errorf("%s = %v", what, v)
+					}
+				}
+				check("zero", c.Zero)
+				for _, m := range c.Marks {
+					check("x", m.X)
+					check("y", m.Y)
+					check("w", m.W)
+					check("h", m.H)
+					if m.Y < plotTop || m.Y+m.H > plotBottom+1 {
+						t.Errorf("mark %+v leaves the plot", m)
+					}
+				}
+				if strings.Contains(c.Points, "NaN") || strings.Contains(c.Points, "-") {
+					t.Errorf("points %q", c.Points)
+				}
+			})
+		}
+	}
+}
