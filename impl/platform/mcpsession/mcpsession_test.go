@@ -80,7 +80,7 @@ func TestSessionsPerUserAreCapped(t *testing.T) {
 // TestIdleSessionsExpire: sessions abandoned without DELETE are closed after the timeout, and the
 // goroutines and memory they held are freed.
 func TestIdleSessionsExpire(t *testing.T) {
-	const timeout = 3 * time.Second
+	const timeout = 4 * time.Second
 	srv, url := testServer(t, Limits{Timeout: timeout, PerUser: -1})
 	settle := func() (goroutines int, heap uint64) {
 		runtime.GC()
@@ -95,7 +95,7 @@ func TestIdleSessionsExpire(t *testing.T) {
 	warm.CloseIdleConnections()
 	time.Sleep(timeout + time.Second)
 	g0, h0 := settle()
-	const n = 500
+	const n = 300
 	for i := 0; i < n; i++ {
 		c, err := mcphttp.Connect(url, "ana", "test")
 		if err != nil {
