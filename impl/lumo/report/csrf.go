@@ -38,13 +38,17 @@ func (h *Handler) csrfToken(w http.ResponseWriter, r *http.Request) string {
 	return v
 }
 
-// sameOrigin reports whether a form post comes from a page of this server: a browser's
-// Sec-Fetch-Site must be same-origin (or none: typed by the user), and an Origin header must be
-// the public URL's origin (without --public-url: the scheme and Host of the request). Clients
-// that send neither header are not browsers; the anti-CSRF token still guards them.
+// sameOrigin reports whether a form post comes from a page of this server. A browser that sends
+// Sec-Fetch-Site says so itself: same-origin (or none: typed by the user) passes whatever Origin
+// says, since under the pages' Referrer-Policy: no-referrer Chromium sends Origin: null; any other
+// value is refused. Without Sec-Fetch-Site, an Origin header must be the public URL's origin
+// (without --public-url: the scheme and Host of the request). Clients that send neither header
+// are not browsers; the anti-CSRF token still guards them.
 func (h *Handler) sameOrigin(r *http.Request) bool {
 	switch r.Header.Get("Sec-Fetch-Site") {
-	case "", "same-origin", "none":
+	case "same-origin", "none":
+		return true
+	case "":
 	default:
 		return false
 	}

@@ -372,6 +372,11 @@ func TestLoginAndLogoutRefuseCrossSitePosts(t *testing.T) {
 			t.Errorf("login, %s: status %d, session %v; want 403 with %q:\n%s", c.name, resp.StatusCode, sessionCookie(resp), c.want, body)
 		}
 	}
+	// What Chromium sends from the login page, whose Referrer-Policy is no-referrer: Origin null,
+	// and the browser's own word that the post is same-origin.
+	if resp, body := postForm(t, f.srv.URL+"/login", csrf, login, "Origin", "null", "Sec-Fetch-Site", "same-origin"); resp.StatusCode != http.StatusOK || sessionCookie(resp) == nil {
+		t.Fatalf("same-origin login with Origin null: status %d:\n%s", resp.StatusCode, body)
+	}
 	resp, body := postForm(t, f.srv.URL+"/login", csrf, login,
 		"Origin", "https://lumo.exemplo.com.br", "Sec-Fetch-Site", "same-origin")
 	c := sessionCookie(resp)
