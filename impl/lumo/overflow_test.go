@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"strings"
 	"testing"
-	"testing/fstest"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -22,30 +21,10 @@ import (
 func TestQueryNearFloatLimit(t *testing.T) {
 	ctx := context.Background()
 	big := "17" + strings.Repeat("0", 307) // 1.7e308, written the way the CSV format allows
-	ws := fstest.MapFS{
-		"workspace.yaml": {Data: []byte(`tenants:
-  - key: t1
-    name: Tenant
-    users:
-      - {login: ana, name: Ana, token: tok-ana-overflow}
-    desks:
-      - {name: Mesa, members: [ana]}
-    apps:
-      - {key: app, source: apps/app, desk: Mesa}
-`)},
-		"apps/app/app.yaml": {Data: []byte(`name: Enormes
-tables:
-  - label: Itens
-    name: itens
-    kind: fact
-    file: itens.csv
-    columns:
-      - {name: ID, label: Id, type: number, role: key}
-      - {name: C, label: Grupo, type: string, role: dimension}
+	ws := storetest.OneTableWorkspace("Enormes", `      - {name: C, label: Grupo, type: string, role: dimension}
       - {name: V, label: Valor, type: number, role: measure}
-`)},
-		"apps/app/itens.csv": {Data: []byte("ID,C,V\n1,a," + big + "\n2,a," + big + "\n3,b," + big + "\n4,b,-1\n")},
-	}
+`, "ID,C,V\n1,a,"+big+"\n2,a,"+big+"\n3,b,"+big+"\n4,b,-1\n")
+
 	db := storetest.Open(t)
 	if _, err := db.ImportWorkspace(ctx, ws, "workspace.yaml"); err != nil {
 		t.Fatal(err)

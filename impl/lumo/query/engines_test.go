@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"testing/fstest"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -75,30 +74,10 @@ func engineApp(t *testing.T, db *store.DB) *semantic.App {
 	for i := range max(len(engineTexts), len(engineNames)) {
 		csv += fmt.Sprintf("%d,%s,%s\n", i+1, cell(engineTexts, i), cell(engineNames, i))
 	}
-	fsys := fstest.MapFS{
-		"workspace.yaml": {Data: []byte(`tenants:
-  - key: t1
-    name: Tenant
-    users:
-      - {login: ana, name: Ana, token: tok-ana-engines}
-    desks:
-      - {name: Mesa, members: [ana]}
-    apps:
-      - {key: app, source: apps/app, desk: Mesa}
-`)},
-		"apps/app/app.yaml": {Data: []byte(`name: Motores
-tables:
-  - label: Itens
-    name: itens
-    kind: fact
-    file: itens.csv
-    columns:
-      - {name: ID, label: Id, type: number, role: key}
-      - {name: TEXTO, label: Texto, type: string}
+	fsys := storetest.OneTableWorkspace("Motores", `      - {name: TEXTO, label: Texto, type: string}
       - {name: NOME, label: Nome, type: string}
-`)},
-		"apps/app/itens.csv": {Data: []byte(csv)},
-	}
+`, csv)
+
 	if _, err := db.ImportWorkspace(ctx, fsys, "workspace.yaml"); err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 // re-import that renames the app) is seen by the next read.
 func TestModelsFollowImports(t *testing.T) {
 	db := storetest.Open(t)
-	ws := func(name string) fstest.MapFS { return oneTableWorkspace(name, "", "ID\n1\n") }
+	ws := func(name string) fstest.MapFS { return storetest.OneTableWorkspace(name, "", "ID\n1\n") }
 	if _, err := db.ImportWorkspace(ctx, ws("Primeira"), "workspace.yaml"); err != nil {
 		t.Fatal(err)
 	}
@@ -45,32 +45,5 @@ func TestModelsFollowImports(t *testing.T) {
 	one, err = db.App(ctx, u, a3[0].ID)
 	if err != nil || one.Name != "Segunda" {
 		t.Fatalf("App after the re-import: %v %v", one, err)
-	}
-}
-
-// oneTableWorkspace is a tenant whose user ana sees one app, name, with one fact table Itens
-// (itens.csv holding csv): an ID key column, then the YAML column lines in more.
-func oneTableWorkspace(name, more, csv string) fstest.MapFS {
-	return fstest.MapFS{
-		"workspace.yaml": {Data: []byte(`tenants:
-  - key: t1
-    name: Tenant
-    users:
-      - {login: ana, name: Ana, token: tok-ana-one-table}
-    desks:
-      - {name: Mesa, members: [ana]}
-    apps:
-      - {key: app, source: apps/app, desk: Mesa}
-`)},
-		"apps/app/app.yaml": {Data: []byte("name: " + name + `
-tables:
-  - label: Itens
-    name: itens
-    kind: fact
-    file: itens.csv
-    columns:
-      - {name: ID, label: Id, type: number, role: key}
-` + more)},
-		"apps/app/itens.csv": {Data: []byte(csv)},
 	}
 }

@@ -39,7 +39,7 @@ func watchedPair(t *testing.T) (a, b *store.DB, dsn string, admin *sql.DB) {
 
 func importApp(t *testing.T, db *store.DB, name string) {
 	t.Helper()
-	if _, err := db.ImportWorkspace(ctx, oneTableWorkspace(name, "", "ID\n1\n"), "workspace.yaml"); err != nil {
+	if _, err := db.ImportWorkspace(ctx, storetest.OneTableWorkspace(name, "", "ID\n1\n"), "workspace.yaml"); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -15,7 +15,7 @@ import (
 func TestPreparedReadsFollowImports(t *testing.T) {
 	db := storetest.Open(t)
 	ws := func(typ, csv string) fstest.MapFS {
-		return oneTableWorkspace("App", "      - {name: V, label: V, type: "+typ+"}\n", csv)
+		return storetest.OneTableWorkspace("App", "      - {name: V, label: V, type: "+typ+"}\n", csv)
 	}
 	u := func() *store.User {
 		u, err := db.UserByLogin(ctx, "ana")

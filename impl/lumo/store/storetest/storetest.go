@@ -4,6 +4,7 @@ package storetest
 import (
 	"context"
 	"testing"
+	"testing/fstest"
 
 	"github.com/lumo-caderninho/mcp/impl/lumo/store"
 	"github.com/lumo-caderninho/mcp/impl/platform/sqldb/sqldbtest"
@@ -44,4 +45,31 @@ func OpenDSN(t testing.TB) (*store.DB, string) {
 func DSN(t testing.TB) string {
 	t.Helper()
 	return sqldbtest.DSN(t, "lumo.db")
+}
+
+// OneTableWorkspace is a tenant whose user ana sees one app, name, with one fact table Itens
+// (itens.csv holding csv): an ID key column, then the YAML column lines in more.
+func OneTableWorkspace(name, more, csv string) fstest.MapFS {
+	return fstest.MapFS{
+		"workspace.yaml": {Data: []byte(`tenants:
+  - key: t1
+    name: Tenant
+    users:
+      - {login: ana, name: Ana, token: tok-ana-one-table}
+    desks:
+      - {name: Mesa, members: [ana]}
+    apps:
+      - {key: app, source: apps/app, desk: Mesa}
+`)},
+		"apps/app/app.yaml": {Data: []byte("name: " + name + `
+tables:
+  - label: Itens
+    name: itens
+    kind: fact
+    file: itens.csv
+    columns:
+      - {name: ID, label: Id, type: number, role: key}
+` + more)},
+		"apps/app/itens.csv": {Data: []byte(csv)},
+	}
 }
