@@ -44,9 +44,10 @@ func postMCP(t *testing.T, c *http.Client, base, token string) (*http.Response, 
 	return resp, string(b)
 }
 
-// 1,000 wrong tokens from one address: 10 are checked, the rest get 429 with Retry-After before
-// any lookup, on /mcp and on the report login alike; another address's good token still works.
-func TestHTTPThrottlesFailedTokensPerClient(t *testing.T) {
+// guardedServer serves the demo over HTTP with the default failed-token throttle, its clock
+// stopped so that no failure wears off during a test.
+func guardedServer(t *testing.T) *httptest.Server {
+	t.Helper()
 	ctx := context.Background()
 	db := storetest.Open(t)
 	if _, err := db.ImportWorkspace(ctx, demo.Lumo, "workspace.yaml"); err != nil {
@@ -63,6 +64,13 @@ func TestHTTPThrottlesFailedTokensPerClient(t *testing.T) {
 	}
 	ts := httptest.NewServer(h)
 	t.Cleanup(ts.Close)
+	return ts
+}
+
+// 1,000 wrong tokens from one address: 10 are checked, the rest get 429 with Retry-After before
+// any lookup, on /mcp and on the report login alike; another address's good token still works.
+func TestHTTPThrottlesFailedTokensPerClient(t *testing.T) {
+	ts := guardedServer(t)
 	attacker := clientFrom("127.0.0.1")
 	counts := map[int]int{}
 	for range 1000 {
@@ -111,22 +119,7 @@ func TestHTTPThrottlesFailedTokensPerClient(t *testing.T) {
 
 // The report login counts failures like /mcp: 10 wrong tokens, then 429.
 func TestReportLoginIsThrottled(t *testing.T) {
-	ctx := context.Background()
-	db := storetest.Open(t)
-	if _, err := db.ImportWorkspace(ctx, demo.Lumo, "workspace.yaml"); err != nil {
-		t.Fatal(err)
-	}
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	svc := &lumo.Service{DB: db, Log: log, PublicURL: "http://lumo.test"}
-	g := authguard.New(authguard.DefaultMaxFailures)
-	now := time.Now()
-	g.Now = func() time.Time { return now }
-	h, err := httpHandlerWith(ctx, svc, &ratelimit.Limiter{DB: db}, "", true, serveOps{guard: g})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(h)
-	t.Cleanup(ts.Close)
+	ts := guardedServer(t)
 	c := clientFrom("127.0.0.1")
 	counts := map[int]int{}
 	for range 100 {
