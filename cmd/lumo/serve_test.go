@@ -151,11 +151,11 @@ func check429(t *testing.T, rec *recorder, scope string) {
 	if res == nil || res.StatusCode != http.StatusTooManyRequests {
 		t.Fatalf("last tools/call answered %v, want 429", res)
 	}
-	if got := res.Header.Get("Retry-After"); got != "23" {
-		t.Errorf("Retry-After %q, want 23 (the window ends at 12:01:00, the clock says 12:00:37)", got)
+	if got := res.Header.Get("Retry-After"); got != "60" {
+		t.Errorf("Retry-After %q, want 60 (the clock stands still, so the oldest call is a minute away from leaving)", got)
 	}
 	if !strings.Contains(string(body), "RATE_LIMITED") || !strings.Contains(string(body), scope) ||
-		!strings.Contains(string(body), "tente de novo em 23 s") {
+		!strings.Contains(string(body), "tente de novo em 60 s") {
 		t.Errorf("429 body %s", body)
 	}
 }

@@ -275,7 +275,7 @@ func TestKillDuringLumoImport(t *testing.T) {
 	bin := binary(t, "lumo")
 	small := lumoWorkspace(t, t.TempDir(), 1000)
 	large := lumoWorkspace(t, t.TempDir(), 100000)
-	crashImport(t, bin, "lumo_", []string{"lumo_ids", "lumo_rate_windows"}, []string{small}, nil, []string{large},
+	crashImport(t, bin, "lumo_", []string{"lumo_ids", "lumo_rate_log"}, []string{small}, nil, []string{large},
 		[]string{"--user", "ana", "search_catalog", `{}`}, 4)
 }
 

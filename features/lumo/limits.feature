@@ -1,9 +1,10 @@
 Feature: Rate limits per user and per tenant
 
-  Every tool call counts against the caller's budget and the budget of the caller's Tenant, in
-  one-minute windows kept in the database (shared by every replica). Over a limit, the call does
-  no work: on stdio it is a RATE_LIMITED tool error that says when to retry (HTTP answers 429 with
-  Retry-After, tested in cmd/lumo).
+  Every tool call counts against the caller's budget and the budget of the caller's Tenant over a
+  sliding minute kept in the database (shared by every replica): no 60-second span, wherever it
+  starts, admits more calls than the limit. Over a limit, the call does no work: on stdio it is a
+  RATE_LIMITED tool error that says when to retry, which is when the oldest counted call is a
+  minute old (HTTP answers 429 with Retry-After, tested in cmd/lumo).
 
   Background:
     Given the demo workspace is imported
@@ -14,13 +15,14 @@ Feature: Rate limits per user and per tenant
   Scenario: A user over the per-user limit gets a tool error saying when to retry
     Given I am connected as "ana" under those limits
     When I call "search_catalog" 2 times successfully
+    Given the clock says 12:00:50
     And I call "search_catalog"
     Then the call fails with code "RATE_LIMITED"
-    And the text contains "Limite de 2 requisições por minuto por usuário atingido; tente de novo em 23 s."
-    And "error.suggestions" is '["Espere 23 s e repita a chamada."]'
+    And the text contains "Limite de 2 requisições por minuto por usuário atingido; tente de novo em 47 s."
+    And "error.suggestions" is '["Espere 47 s e repita a chamada."]'
 
   @L-G07 @own-setup
-  Scenario: Invalid calls count too, and the next window starts afresh
+  Scenario: Invalid calls count too, and a minute boundary does not reset the budget
     Given I am connected as "ana" under those limits
     When I call "get_app" with '{"appId": "sete"}'
     Then the call fails with code "INVALID_ARGUMENTS"
@@ -28,6 +30,10 @@ Feature: Rate limits per user and per tenant
     And I call "search_catalog"
     Then the call fails with code "RATE_LIMITED"
     Given the clock says 12:01:00
+    When I call "search_catalog"
+    Then the call fails with code "RATE_LIMITED"
+    And the text contains "tente de novo em 37 s."
+    Given the clock says 12:01:37
     When I call "search_catalog" 2 times successfully
     And I call "get_app" with '{"appId": 1}'
     Then the call fails with code "RATE_LIMITED"
@@ -38,10 +44,11 @@ Feature: Rate limits per user and per tenant
     Given I am connected as "ana" under those limits
     When I call "search_catalog" 2 times successfully
     And I am connected as "bruno" under those limits
+    Given the clock says 12:00:40
     And I call "search_catalog" 1 times successfully
     And I call "search_catalog"
     Then the call fails with code "RATE_LIMITED"
-    And the text contains "Limite de 3 requisições por minuto do Tenant atingido; tente de novo em 23 s."
+    And the text contains "Limite de 3 requisições por minuto do Tenant atingido; tente de novo em 57 s."
     Given I am connected as "davi" under those limits
     When I call "search_catalog"
     Then the call fails with code "RATE_LIMITED"

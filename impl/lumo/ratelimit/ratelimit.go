@@ -1,5 +1,5 @@
-// Package ratelimit enforces lumo's request limits per user and per tenant over fixed one-minute
-// windows kept in the database, so every replica on one database shares one budget. The HTTP
+// Package ratelimit enforces lumo's request limits per user and per tenant over a sliding
+// one-minute window kept in the database, so every replica on one database shares one budget. The HTTP
 // middleware answers 429 with Retry-After before any tool work; stdio servers call Take from the
 // tool path and answer a tool error.
 package ratelimit
@@ -14,7 +14,7 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/lumo/store"
 )
 
-// Window is the length of a rate-limit window.
+// Window is the span a limit holds over: no minute, wherever it starts, admits more than the limit.
 const Window = time.Minute
 
 // Defaults of lumo serve (requests per minute).
@@ -31,14 +31,14 @@ type Limiter struct {
 	Now       func() time.Time // nil: time.Now
 	Log       *slog.Logger     // nil: slog.Default()
 
-	pruned atomic.Int64 // the window start of this process's last cleanup
+	pruned atomic.Int64 // when this process last cleaned up (Unix milliseconds)
 }
 
 // Denial says which limit a refused request hit and when the window ends.
 type Denial struct {
 	Scope      string // "user" or "tenant"
 	Limit      int
-	RetryAfter int // whole seconds until the window ends, at least 1
+	RetryAfter int // whole seconds until the oldest counted request leaves the window, at least 1
 }
 
 // Message is the Portuguese text that tells the caller when to retry.
@@ -51,7 +51,7 @@ func (d *Denial) Message() string {
 }
 
 // Take counts one request of u. It returns a Denial, and counts nothing, when u or u's tenant has
-// used its budget for the current window.
+// used its budget in the last minute.
 func (l *Limiter) Take(ctx context.Context, u *store.User) (*Denial, error) {
 	if l == nil || (l.PerUser <= 0 && l.PerTenant <= 0) {
 		return nil, nil
@@ -60,7 +60,6 @@ func (l *Limiter) Take(ctx context.Context, u *store.User) (*Denial, error) {
 	if l.Now != nil {
 		now = l.Now()
 	}
-	start := now.Truncate(Window)
 	var budgets []store.RateBudget
 	if l.PerUser > 0 {
 		budgets = append(budgets, store.RateBudget{Scope: "user", Subject: u.ID, Limit: int64(l.PerUser)})
@@ -68,29 +67,29 @@ func (l *Limiter) Take(ctx context.Context, u *store.User) (*Denial, error) {
 	if l.PerTenant > 0 {
 		budgets = append(budgets, store.RateBudget{Scope: "tenant", Subject: u.TenantID, Limit: int64(l.PerTenant)})
 	}
-	full, err := l.DB.TakeRequest(ctx, start.Unix(), budgets...)
+	full, wait, err := l.DB.TakeRequest(ctx, now.UnixMilli(), Window.Milliseconds(), budgets...)
 	if err != nil {
 		return nil, err
 	}
-	l.prune(ctx, start)
+	l.prune(ctx, now)
 	if full == nil {
 		return nil, nil
 	}
-	retry := int((start.Add(Window).Sub(now) + time.Second - 1) / time.Second)
+	retry := int((wait + 999) / 1000)
 	return &Denial{Scope: full.Scope, Limit: int(full.Limit), RetryAfter: max(retry, 1)}, nil
 }
 
-// prune deletes windows older than the previous one, at most once per window per process.
-func (l *Limiter) prune(ctx context.Context, start time.Time) {
+// prune deletes the budgets with nothing left in the window, at most once a window per process.
+func (l *Limiter) prune(ctx context.Context, now time.Time) {
 	last := l.pruned.Load()
-	if last >= start.Unix() || !l.pruned.CompareAndSwap(last, start.Unix()) {
+	if now.UnixMilli()-last < Window.Milliseconds() || !l.pruned.CompareAndSwap(last, now.UnixMilli()) {
 		return
 	}
-	if err := l.DB.PruneRateWindows(ctx, start.Add(-Window).Unix()); err != nil {
+	if err := l.DB.PruneRateBudgets(ctx, now.Add(-Window).UnixMilli()); err != nil {
 		log := l.Log
 		if log == nil {
 			log = slog.Default()
 		}
-		log.WarnContext(ctx, "cleaning up rate-limit windows", "err", err)
+		log.WarnContext(ctx, "cleaning up rate-limit budgets", "err", err)
 	}
 }

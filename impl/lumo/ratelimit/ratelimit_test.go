@@ -17,28 +17,32 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/lumo/store/storetest"
 )
 
-func TestRetryAfterIsTheRestOfTheWindowRoundedUp(t *testing.T) {
+// TestRetryAfterIsWhenTheOldestRequestLeaves: the wait is until the oldest counted request is a
+// minute old, rounded up to whole seconds; a minute boundary in between changes nothing.
+func TestRetryAfterIsWhenTheOldestRequestLeaves(t *testing.T) {
 	t.Parallel()
 	db := storetest.Open(t)
-	u := &store.User{ID: 1, TenantID: 1}
-	for _, c := range []struct {
-		clock string
-		want  int
-	}{{"12:00:00", 60}, {"12:01:37.2", 23}, {"12:02:59.9", 1}} {
-		now, err := time.Parse("15:04:05.999", c.clock)
-		if err != nil {
-			t.Fatal(err)
+	for i, c := range []struct {
+		first, second string
+		want          int
+	}{{"12:00:00", "12:00:00", 60}, {"12:01:37.2", "12:01:38", 60}, {"12:02:30", "12:03:29.9", 1}, {"12:04:59", "12:05:01", 58}} {
+		u := &store.User{ID: int64(i + 1), TenantID: 1}
+		at := func(clock string) *Limiter {
+			now, err := time.Parse("2006-01-02 15:04:05.999", "2026-12-01 "+clock)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return &Limiter{DB: db, PerUser: 1, Now: func() time.Time { return now }}
 		}
-		l := &Limiter{DB: db, PerUser: 1, Now: func() time.Time { return now }}
-		if d, err := l.Take(context.Background(), u); err != nil || d != nil {
-			t.Fatalf("%s: first call refused: %v %v", c.clock, d, err)
+		if d, err := at(c.first).Take(context.Background(), u); err != nil || d != nil {
+			t.Fatalf("%s: first call refused: %v %v", c.first, d, err)
 		}
-		d, err := l.Take(context.Background(), u)
+		d, err := at(c.second).Take(context.Background(), u)
 		if err != nil || d == nil {
-			t.Fatalf("%s: second call admitted (%v)", c.clock, err)
+			t.Fatalf("%s: second call admitted (%v)", c.second, err)
 		}
 		if d.RetryAfter != c.want || d.Scope != "user" || d.Limit != 1 {
-			t.Errorf("%s: %+v, want RetryAfter %d", c.clock, d, c.want)
+			t.Errorf("%s then %s: %+v, want RetryAfter %d", c.first, c.second, d, c.want)
 		}
 	}
 }
@@ -81,7 +85,7 @@ func TestMiddlewareReplicasShareOneBudget(t *testing.T) {
 	}
 	var urls []string
 	for range 2 {
-		// A fixed clock: the race must not straddle two windows.
+		// A fixed clock: no request leaves the window during the race.
 		l := &Limiter{DB: db, PerUser: 100, PerTenant: budget, Now: func() time.Time { return time.Unix(6000, 0) }}
 		ts := httptest.NewServer(l.Middleware(users, log, next))
 		t.Cleanup(ts.Close)
