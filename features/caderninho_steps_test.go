@@ -14,6 +14,7 @@ import (
 
 	"github.com/cucumber/godog"
 	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/lumo-caderninho/mcp/impl/caderninho"
@@ -34,6 +35,7 @@ type cadWorld struct {
 	pages []any // transactions gathered by reading every page
 	// maxResult, when positive, is the server's answer limit (caderninho.Options.MaxResultBytes).
 	maxResult int
+	readOnly  bool // caderninho.Options.ReadOnly
 }
 
 func initCaderninhoSteps(t *testing.T, sc *godog.ScenarioContext) {
@@ -72,6 +74,14 @@ func initCaderninhoSteps(t *testing.T, sc *godog.ScenarioContext) {
 	})
 	sc.Step(`^the demo installation is imported$`, w.demoImported)
 	sc.Step(`^I am connected as the local assistant$`, w.connect)
+	sc.Step(`^I am connected as the local assistant to a read-only server$`, func(ctx context.Context) error {
+		if external() {
+			return errNeedsOwnSetup
+		}
+		w.readOnly = true
+		return w.connect(ctx)
+	})
+	sc.Step(`^calling "([^"]*)" with '(.*)' is refused as an unknown tool$`, w.unknownTool)
 	sc.Step(`^the tools "([^"]*)" are annotated read-only, idempotent, closed-world and not destructive$`, w.annotatedReadOnly)
 	sc.Step(`^the tool "([^"]*)" is annotated as not read-only, idempotent, open-world and not destructive$`, w.annotatedSync)
 	sc.Step(`^the description of "([^"]*)" contains "([^"]*)"$`, w.descriptionContains)
@@ -127,7 +137,7 @@ func (w *cadWorld) connect(ctx context.Context) error {
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	svc := &caderninho.Service{Store: w.store, Log: log, Identity: caderninho.Fixed(caderninho.LocalAssistant)}
-	srv, err := caderninho.NewServer(svc, caderninho.Options{ValidateOutput: true, MaxResultBytes: w.maxResult})
+	srv, err := caderninho.NewServer(svc, caderninho.Options{ValidateOutput: true, MaxResultBytes: w.maxResult, ReadOnly: w.readOnly})
 	if err != nil {
 		return err
 	}
@@ -135,6 +145,18 @@ func (w *cadWorld) connect(ctx context.Context) error {
 		w.session.Close()
 	}
 	return w.mcpWorld.connect(ctx, srv)
+}
+
+// unknownTool checks that the server answers a call of tool with a protocol error, not a result.
+func (w *cadWorld) unknownTool(ctx context.Context, tool, args string) error {
+	res, err := w.session.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: json.RawMessage(args)})
+	if err == nil {
+		return fmt.Errorf("%s answered %+v, want a protocol error", tool, res)
+	}
+	if !strings.Contains(err.Error(), "unknown tool") {
+		return fmt.Errorf("%s: %v, want an unknown-tool error", tool, err)
+	}
+	return nil
 }
 
 func (w *cadWorld) annotatedReadOnly(list string) error {

@@ -72,6 +72,14 @@ echo "== features against the binary on stdio (JUnit report)"
 grep -o '<testsuites [^>]*>' "$work/features-junit.xml"
 (cd "$root" && go build -o "$work/caderninho" ./cmd/caderninho)
 "$work/caderninho" call caderninho_accounts '{}' >/dev/null # seeds the demo installation
+# The conformance suite against caderninho without a token (loopback only) and read-only.
+"$work/caderninho" serve --http 127.0.0.1:18456 --no-token --read-only 2>"$work/cad-conf.log" &
+pids+=($!)
+wait_port 18456
+for s in server-initialize ping logging-set-level tools-list resources-list prompts-list server-sse-multiple-streams dns-rebinding-protection; do
+  echo "== caderninho conformance $s"
+  (cd "$here" && npx conformance server --url http://127.0.0.1:18456/mcp --scenario "$s")
+done
 "$work/caderninho" serve --http 127.0.0.1:18454 2>"$work/cad-features.log" &
 pids+=($!)
 wait_port 18454

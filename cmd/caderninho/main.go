@@ -26,6 +26,7 @@ Uso:
   caderninho import [--db DSN] caminho/installation.yaml
   caderninho serve  [--db DSN] [--http 127.0.0.1:PORT] [--validate-output] [--idempotency-retention 720h] [--stateless]
                     [--max-conns 4096] [--max-conns-per-client 256] [--session-timeout 30m] [--max-sessions-per-user 64]
+                    [--auth-failures 10] [--no-token] [--read-only]
   caderninho call   [--db DSN] FERRAMENTA '{"arg": ...}'
   caderninho schemas list | show FERRAMENTA input|output | validate [--tool FERRAMENTA] [--kind input|output] ARQUIVO
   caderninho --version

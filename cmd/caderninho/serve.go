@@ -94,6 +94,8 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	// caderninho sends the client no requests (no sampling, elicitation or roots) and keeps an
 	// import request's state in the database, so no call needs the session: safe without one.
 	stateless := fs.Bool("stateless", false, "HTTP sem sessão (cada POST se basta): qualquer réplica atende qualquer chamada")
+	noToken := fs.Bool("no-token", false, "em HTTP, dispensa o token: atende como "+caderninho.LocalAssistant+", como em stdio (só em endereço local; para o inspector e ferramentas locais)")
+	readOnly := fs.Bool("read-only", false, "publica e atende só as consultas e plan_preview: nenhuma escrita de planejamento nem caderninho_sync")
 	var conns httpserve.Limits
 	conns.RegisterFlags(fs)
 	var sessions mcpsession.Limits
@@ -111,6 +113,14 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	if err := sessions.Check(); err != nil {
 		return err
 	}
+	if *noToken {
+		if *addr == "" {
+			return errors.New("--no-token vale só com --http (em stdio não há token)")
+		}
+		if !loopback(*addr) {
+			return fmt.Errorf("--no-token só é aceito em endereço local (127.0.0.1, ::1 ou localhost), não em %q", *addr)
+		}
+	}
 	if *retention < 0 {
 		return fmt.Errorf("--idempotency-retention: %s é negativo; use uma duração positiva (ex.: 720h) ou 0 para guardar para sempre", *retention)
 	}
@@ -123,11 +133,11 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	svc := &caderninho.Service{Store: s, Log: log}
 	if *addr == "" {
 		svc.Identity = caderninho.Fixed(caderninho.LocalAssistant)
-		srv, err := caderninho.NewServer(svc, caderninho.Options{ValidateOutput: *validate})
+		srv, err := caderninho.NewServer(svc, caderninho.Options{ValidateOutput: *validate, ReadOnly: *readOnly})
 		if err != nil {
 			return err
 		}
-		log.Info("serving MCP on stdio", "assistant", caderninho.LocalAssistant)
+		log.Info("serving MCP on stdio", "assistant", caderninho.LocalAssistant, "readOnly", *readOnly)
 		err = srv.Run(ctx, safestdio.Transport(log))
 		finishBackground(ctx, svc, log)
 		return err
@@ -137,7 +147,7 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 		return err
 	}
 	return serveHTTP(ctx, svc, ln, httpOptions{validate: *validate, stateless: *stateless, conns: conns, sessions: sessions,
-		guard: authguard.New(*authFailures)}, log)
+		guard: authguard.New(*authFailures), noToken: *noToken, readOnly: *readOnly}, log)
 }
 
 // httpOptions are serve's HTTP settings.
@@ -147,14 +157,26 @@ type httpOptions struct {
 	conns     httpserve.Limits
 	sessions  mcpsession.Limits
 	guard     *authguard.Guard // nil: failed tokens are not throttled
+	noToken   bool             // every request acts as the local assistant (loopback only; checked by serve)
+	readOnly  bool             // only the tools that change nothing
+}
+
+// loopback says whether addr (host:port) listens only on this machine.
+func loopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	ip := net.ParseIP(host)
+	return err == nil && (host == "localhost" || (ip != nil && ip.IsLoopback()))
 }
 
 // serveHTTP answers Streamable HTTP at /mcp on ln for the assistants of the installation: every
-// request needs the bearer token of one of them (401 otherwise).
+// request needs the bearer token of one of them (401 otherwise), unless opts.noToken.
 func serveHTTP(ctx context.Context, svc *caderninho.Service, ln net.Listener, opts httpOptions, log *slog.Logger) error {
 	s := svc.Store
 	svc.Identity = caderninho.FromToken()
-	srv, err := caderninho.NewServer(svc, caderninho.Options{ValidateOutput: opts.validate})
+	if opts.noToken {
+		svc.Identity = caderninho.Fixed(caderninho.LocalAssistant)
+	}
+	srv, err := caderninho.NewServer(svc, caderninho.Options{ValidateOutput: opts.validate, ReadOnly: opts.readOnly})
 	if err != nil {
 		return err
 	}
@@ -177,13 +199,18 @@ func serveHTTP(ctx context.Context, svc *caderninho.Service, ln net.Listener, op
 	cat.Register(mux) // /schemas/ and /openapi.json: public, no token
 	// One JSON body per answer, as lumo (no tool sends notifications while it runs).
 	// The guard refuses a client with too many failed tokens before the token is looked up.
-	mux.Handle("/mcp", opts.guard.Wrap(verify(mcpsession.Handler(srv, mcp.StreamableHTTPOptions{Logger: log, Stateless: opts.stateless, JSONResponse: true},
-		opts.sessions, log)), nil))
+	mcpHandler := mcpsession.Handler(srv, mcp.StreamableHTTPOptions{Logger: log, Stateless: opts.stateless, JSONResponse: true},
+		opts.sessions, log)
+	if opts.noToken {
+		mux.Handle("/mcp", mcpHandler)
+	} else {
+		mux.Handle("/mcp", opts.guard.Wrap(verify(mcpHandler), nil))
+	}
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		fmt.Fprintln(w, "ok")
 	})
-	log.Info("serving MCP over HTTP", "url", "http://"+ln.Addr().String()+"/mcp")
+	log.Info("serving MCP over HTTP", "url", "http://"+ln.Addr().String()+"/mcp", "token", !opts.noToken, "readOnly", opts.readOnly)
 	return httpserve.Serve(ctx, ln, mux, httpserve.DefaultGrace, opts.conns, log)
 }
 

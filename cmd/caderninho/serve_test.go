@@ -296,3 +296,76 @@ func TestImportPrintsWarnings(t *testing.T) {
 		t.Errorf("import output lacks %q:\n%s", want, out.String())
 	}
 }
+
+// TestServeHTTPWithoutToken: --no-token serves a client that sends no token (the inspector, the
+// conformance suite) as the local assistant, only on a loopback address; --read-only lists and
+// serves only the tools that change nothing.
+func TestServeHTTPWithoutToken(t *testing.T) {
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	db := filepath.Join(t.TempDir(), "c.db")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--no-token", "--http", "0.0.0.0:0"}, `--no-token só é aceito em endereço local (127.0.0.1, ::1 ou localhost), não em "0.0.0.0:0"`},
+		{[]string{"--no-token", "--http", "192.168.0.10:8080"}, "--no-token só é aceito em endereço local"},
+		{[]string{"--no-token"}, "--no-token vale só com --http"},
+	} {
+		err := run(context.Background(), append([]string{"serve", "--db", db}, c.args...), io.Discard, log)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("serve %v: %v, want %q", c.args, err, c.want)
+		}
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	dir := t.TempDir()
+	if err := demo.CopyCaderninho(dir); err != nil {
+		t.Fatal(err)
+	}
+	s := cadstoretest.Open(t)
+	if err := importInto(ctx, s, filepath.Join(dir, "installation.yaml"), io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	errc := make(chan error, 1)
+	go func() {
+		errc <- serveHTTP(ctx, &caderninho.Service{Store: s, Log: log}, ln, httpOptions{validate: true, noToken: true, readOnly: true}, log)
+	}()
+	client := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil)
+	session, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: "http://" + ln.Addr().String() + "/mcp"}, nil)
+	if err != nil {
+		t.Fatalf("connecting without a token: %v", err)
+	}
+	defer session.Close()
+	tools, err := session.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range tools.Tools {
+		if !tool.Annotations.ReadOnlyHint {
+			t.Errorf("read-only server lists %s, which writes", tool.Name)
+		}
+		names = append(names, tool.Name)
+	}
+	if len(names) != 8 {
+		t.Errorf("read-only server lists %d tools, want the 8 that change nothing: %v", len(names), names)
+	}
+	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "caderninho_accounts", Arguments: map[string]any{}})
+	if err != nil || res.IsError {
+		t.Fatalf("accounts without a token: %v %+v", err, res)
+	}
+	if _, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "caderninho_sync", Arguments: map[string]any{"idempotency_key": "sem-token-1"}}); err == nil ||
+		!strings.Contains(err.Error(), "unknown tool") {
+		t.Errorf("caderninho_sync on a read-only server: %v, want an unknown tool", err)
+	}
+	session.Close()
+	cancel()
+	if err := <-errc; err != nil {
+		t.Errorf("serve: %v", err)
+	}
+}

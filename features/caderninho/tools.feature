@@ -20,6 +20,18 @@ Feature: tools/list publishes the caderninho tools with their effects, schemas a
     And the server instructions contain "Consultas e prévias leem; escritas alteram dados locais; caderninho_sync pede uma importação."
     And the server instructions contain "As quatro ferramentas caderninho_* preservam a visão bancária da origem"
 
+  # caderninho serve --read-only (flag tested in cmd/caderninho): the writes are neither listed nor served.
+  @C-E01 @own-setup
+  Scenario: A read-only server publishes and serves only the tools that change nothing
+    Given I am connected as the local assistant to a read-only server
+    Then the listed tools are "caderninho_accounts, caderninho_transactions, caderninho_bills, plan_transactions, plan_totals, plan_categories, plan_budget, plan_preview"
+    And the tools "caderninho_accounts, caderninho_transactions, caderninho_bills, plan_transactions, plan_totals, plan_categories, plan_budget, plan_preview" are annotated read-only, idempotent, closed-world and not destructive
+    And the server instructions contain "Este servidor está em modo somente leitura"
+    And calling "plan_set_budget" with '{"space": "casa", "category": "Mercado", "month": "2026-03", "amountMinor": "100000", "confirmed": true, "idempotency_key": "ro-1"}' is refused as an unknown tool
+    And calling "caderninho_sync" with '{"idempotency_key": "ro-2"}' is refused as an unknown tool
+    When I call "caderninho_accounts"
+    Then the call succeeds
+
   @C-W04
   Scenario: No tool moves money or touches the institution
     Then the server instructions contain "Todas as escritas são locais. Nenhuma ferramenta paga faturas, envia Pix, contrata crédito ou altera um registro na instituição."

@@ -82,6 +82,9 @@ type Options struct {
 	// MaxResultBytes bounds one answer (text, structuredContent and its JSON text block); 0 means
 	// DefaultMaxResultBytes.
 	MaxResultBytes int
+	// ReadOnly publishes and serves only the tools that change nothing (readOnlyHint): no
+	// planning write and no caderninho_sync.
+	ReadOnly bool
 }
 
 // DefaultMaxResultBytes is the largest answer a caderninho tool gives: 4 MiB, as lumo's. A larger
@@ -103,9 +106,13 @@ func NewServer(svc *Service, opts Options) (*mcp.Server, error) {
 		return nil, err
 	}
 	svc.schemas = set
+	instr := instructions
+	if opts.ReadOnly {
+		instr += readOnlyInstructions
+	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "caderninho", Title: "Caderninho", Version: Version}, &mcp.ServerOptions{
 		Logger:       svc.Log,
-		Instructions: instructions,
+		Instructions: instr,
 	})
 	b := &mcpserver.Binder{FS: schemas.FS, Dir: "caderninho", Schemas: set, Log: svc.Log, ValidateOutput: opts.ValidateOutput, TextJSON: true,
 		MaxResultBytes: opts.MaxResultBytes, TooLargeSuggestions: tooLargeSuggestions}
@@ -113,12 +120,19 @@ func NewServer(svc *Service, opts Options) (*mcp.Server, error) {
 		b.MaxResultBytes = DefaultMaxResultBytes
 	}
 	for _, t := range svc.Tools() {
+		if opts.ReadOnly && !t.Annotations.ReadOnlyHint {
+			continue
+		}
 		if err := b.Add(srv, t); err != nil {
 			return nil, err
 		}
 	}
 	return srv, nil
 }
+
+// readOnlyInstructions tell a client of a read-only server why the writes are missing.
+const readOnlyInstructions = "\nEste servidor está em modo somente leitura: só as consultas e plan_preview estão disponíveis; " +
+	"as escritas de planejamento e caderninho_sync não existem aqui."
 
 // instructions repeat the contract's rules a client must keep (spec: caderninho-contracts).
 const instructions = "O caderninho mostra as finanças da casa. As quatro ferramentas caderninho_* preservam a visão bancária da origem: " +
