@@ -25,10 +25,12 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/caderninho"
 	"github.com/lumo-caderninho/mcp/impl/caderninho/cadstore"
 	"github.com/lumo-caderninho/mcp/impl/caderninho/demo"
+	"github.com/lumo-caderninho/mcp/impl/caderninho/panel"
 	"github.com/lumo-caderninho/mcp/impl/platform/authguard"
 	"github.com/lumo-caderninho/mcp/impl/platform/httpserve"
 	"github.com/lumo-caderninho/mcp/impl/platform/mcpsession"
 	"github.com/lumo-caderninho/mcp/impl/platform/schemapub"
+	"github.com/lumo-caderninho/mcp/impl/platform/webform"
 	"github.com/lumo-caderninho/mcp/schemas"
 )
 
@@ -99,8 +101,15 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	var sessions mcpsession.Limits
 	sessions.RegisterFlags(fs)
 	authFailures := authguard.RegisterFlag(fs)
+	publicURL := fs.String("public-url", "", "endereço público deste servidor (ex.: https://caderninho.exemplo.com.br); fora de endereço local, o painel em /painel/ só é servido com https")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *publicURL != "" {
+		var err error
+		if *publicURL, err = webform.ParsePublicURL(*publicURL, "caderninho.exemplo.com.br"); err != nil {
+			return err
+		}
 	}
 	if *authFailures < 0 {
 		return errors.New("--auth-failures não pode ser negativo (0 = sem teto)")
@@ -136,8 +145,14 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	return serveHTTP(ctx, svc, ln, httpOptions{validate: *validate, stateless: *stateless, conns: conns, sessions: sessions,
-		guard: authguard.New(*authFailures)}, log)
+	opts := httpOptions{validate: *validate, stateless: *stateless, conns: conns, sessions: sessions,
+		guard: authguard.New(*authFailures), publicURL: *publicURL}
+	if !webform.IsLoopback(*addr) && !strings.HasPrefix(*publicURL, "https://") {
+		opts.panelRefused = "O painel só é servido em endereço local (127.0.0.1, ::1 ou localhost) ou quando o servidor " +
+			"é iniciado com --public-url https://...; este servidor escuta em " + *addr + " sem endereço público https."
+		log.Warn("the panel is not served: the address is not loopback and --public-url is not https", "addr", *addr)
+	}
+	return serveHTTP(ctx, svc, ln, opts, log)
 }
 
 // httpOptions are serve's HTTP settings.
@@ -147,6 +162,10 @@ type httpOptions struct {
 	conns     httpserve.Limits
 	sessions  mcpsession.Limits
 	guard     *authguard.Guard // nil: failed tokens are not throttled
+	publicURL string           // validated --public-url, or ""
+	// panelRefused, when not "", is why /painel/ is not served (a non-loopback address without
+	// an https public URL).
+	panelRefused string
 }
 
 // serveHTTP answers Streamable HTTP at /mcp on ln for the assistants of the installation: every
@@ -167,6 +186,9 @@ func serveHTTP(ctx context.Context, svc *caderninho.Service, ln net.Listener, op
 			log.Error("verifying a bearer token", telemetry.ErrAttr(err))
 			return nil, fmt.Errorf("%w: não foi possível verificar o token", auth.ErrInvalidToken)
 		}
+		if err := s.RecordUse(ctx, a); err != nil {
+			log.Warn("recording an assistant's last use", telemetry.ErrAttr(err))
+		}
 		return &auth.TokenInfo{UserID: a.Name, Expiration: time.Now().Add(time.Hour)}, nil
 	}, &auth.RequireBearerTokenOptions{})
 	cat, err := schemapub.New(schemas.FS, gen.OpenAPI, "caderninho")
@@ -179,11 +201,13 @@ func serveHTTP(ctx context.Context, svc *caderninho.Service, ln net.Listener, op
 	// The guard refuses a client with too many failed tokens before the token is looked up.
 	mux.Handle("/mcp", opts.guard.Wrap(verify(mcpsession.Handler(srv, mcp.StreamableHTTPOptions{Logger: log, Stateless: opts.stateless, JSONResponse: true},
 		opts.sessions, log)), nil))
+	// The private panel: its own login (the owner credential), throttled by the same guard.
+	(&panel.Handler{Store: s, Log: log, PublicURL: opts.publicURL, Guard: opts.guard, Refused: opts.panelRefused}).Register(mux)
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		fmt.Fprintln(w, "ok")
 	})
-	log.Info("serving MCP over HTTP", "url", "http://"+ln.Addr().String()+"/mcp")
+	log.Info("serving MCP over HTTP", "url", "http://"+ln.Addr().String()+"/mcp", "panel", "http://"+ln.Addr().String()+"/painel/")
 	return httpserve.Serve(ctx, ln, mux, httpserve.DefaultGrace, opts.conns, log)
 }
 
