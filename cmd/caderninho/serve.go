@@ -147,12 +147,20 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	}
 	opts := httpOptions{validate: *validate, stateless: *stateless, conns: conns, sessions: sessions,
 		guard: authguard.New(*authFailures), publicURL: *publicURL}
-	if !webform.IsLoopback(*addr) && !strings.HasPrefix(*publicURL, "https://") {
-		opts.panelRefused = "O painel só é servido em endereço local (127.0.0.1, ::1 ou localhost) ou quando o servidor " +
-			"é iniciado com --public-url https://...; este servidor escuta em " + *addr + " sem endereço público https."
+	if opts.panelRefused = panelRefusal(*addr, *publicURL); opts.panelRefused != "" {
 		log.Warn("the panel is not served: the address is not loopback and --public-url is not https", "addr", *addr)
 	}
 	return serveHTTP(ctx, svc, ln, opts, log)
+}
+
+// panelRefusal is why the panel is not served on addr, or "": off loopback, only behind an
+// https public URL (its cookies are then Secure).
+func panelRefusal(addr, publicURL string) string {
+	if webform.IsLoopback(addr) || strings.HasPrefix(publicURL, "https://") {
+		return ""
+	}
+	return "O painel só é servido em endereço local (127.0.0.1, ::1 ou localhost) ou quando o servidor " +
+		"é iniciado com --public-url https://...; este servidor escuta em " + addr + " sem endereço público https."
 }
 
 // httpOptions are serve's HTTP settings.
