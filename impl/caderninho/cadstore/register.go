@@ -54,6 +54,10 @@ func (s *Store) register(ctx context.Context, tx *sql.Tx, inst *installation.Ins
 	if _, err := tx.ExecContext(ctx, "UPDATE cad_ids SET last_id = last_id + 1 WHERE kind = 'lock'"); err != nil {
 		return RegisterSummary{}, fmt.Errorf("locking for registration: %w", err)
 	}
+	before, err := s.installationDigest(ctx, tx)
+	if err != nil {
+		return RegisterSummary{}, err
+	}
 	now := s.now()
 	absRoot, err := filepath.Abs(root)
 	if err != nil {
@@ -139,10 +143,58 @@ func (s *Store) register(ctx context.Context, tx *sql.Tx, inst *installation.Ins
 	if len(sum.Updated) > 0 {
 		detail += " Atualizados pelo arquivo: " + ptbr.List(sum.Updated) + "."
 	}
+	after, err := s.installationDigest(ctx, tx)
+	if err != nil {
+		return sum, err
+	}
+	if after == before { // a re-import that changed nothing is no change to log
+		return sum, nil
+	}
 	if err := s.audit(ctx, tx, ActorFile, "installation.register", detail); err != nil {
 		return sum, err
 	}
 	return sum, nil
+}
+
+// installationDigest digests what a registration may change (time zone, people, spaces and
+// categories, connections, assistants), to tell whether it changed anything.
+func (s *Store) installationDigest(ctx context.Context, tx *sql.Tx) (string, error) {
+	h := sha256.New()
+	for _, q := range []string{
+		"SELECT timezone, root_path FROM cad_installation",
+		"SELECT person_key, name, origin FROM cad_people ORDER BY person_key",
+		"SELECT space_key, name, revision FROM cad_spaces ORDER BY space_key",
+		"SELECT space_id, pos, name FROM cad_categories ORDER BY space_id, pos",
+		"SELECT connection_key, institution, holder_id, space_id, source_path FROM cad_connections ORDER BY connection_key",
+		"SELECT name, token_sha256, origin FROM cad_assistants ORDER BY name",
+	} {
+		rows, err := tx.QueryContext(ctx, q)
+		if err != nil {
+			return "", fmt.Errorf("digesting the installation: %w", err)
+		}
+		cols, _ := rows.Columns()
+		vals := make([]sql.NullString, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		for rows.Next() {
+			if err := rows.Scan(ptrs...); err != nil {
+				rows.Close()
+				return "", fmt.Errorf("digesting the installation: %w", err)
+			}
+			for _, v := range vals {
+				fmt.Fprintf(h, "%t%q\x00", v.Valid, v.String)
+			}
+			h.Write([]byte{'\n'})
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return "", fmt.Errorf("digesting the installation: %w", err)
+		}
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // upsertAssistants makes the file's assistants the stored assistants of origin file: by name,
