@@ -63,7 +63,9 @@ func TestPanelTokenWorksOnMCPUntilRevoked(t *testing.T) {
 	}
 	log := slog.New(slog.NewTextHandler(&out, nil))
 	errc := make(chan error, 1)
-	go func() { errc <- serveHTTP(ctx, &caderninho.Service{Store: s, Log: log}, ln, httpOptions{stateless: true}, log) }()
+	go func() {
+		errc <- serveHTTP(ctx, &caderninho.Service{Store: s, Log: log}, ln, httpOptions{stateless: true}, log)
+	}()
 	base := "http://" + ln.Addr().String()
 
 	jar, _ := cookiejar.New(nil)
