@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/lumo-caderninho/mcp/impl/caderninho/admin"
 	"github.com/lumo-caderninho/mcp/impl/caderninho/cadstore"
 	"github.com/lumo-caderninho/mcp/impl/caderninho/installation"
 	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
@@ -37,7 +38,19 @@ func importInstallation(ctx context.Context, args []string, stdout io.Writer) er
 		return err
 	}
 	defer s.DB().Close()
-	return importInto(ctx, s, fs.Arg(0), stdout)
+	if err := importInto(ctx, s, fs.Arg(0), stdout); err != nil {
+		return err
+	}
+	// The first import installs: it makes the panel's owner credential, shown this once.
+	c, err := (admin.Ops{Store: s, Actor: cadstore.ActorFile}).EnsureCredential(ctx)
+	if err != nil {
+		return err
+	}
+	if c != "" {
+		fmt.Fprintln(stdout)
+		printCredential(stdout, c, "Credencial do painel privado (a linha acima).")
+	}
+	return nil
 }
 
 // importInto registers the installation at path and imports every connection's statements.
@@ -71,6 +84,12 @@ func importInto(ctx context.Context, s *cadstore.Store, path string, stdout io.W
 		ptbr.Count(sum.Assistants, "assistente", "assistentes"))
 	if len(sum.Removed) > 0 {
 		fmt.Fprintf(stdout, "Removidos por não estarem mais no arquivo: %s.\n", ptbr.List(sum.Removed))
+	}
+	if len(sum.Updated) > 0 {
+		fmt.Fprintf(stdout, "Atualizados pelo arquivo (o arquivo vale para o que ele nomeia): %s.\n", ptbr.List(sum.Updated))
+	}
+	if len(sum.Kept) > 0 {
+		fmt.Fprintf(stdout, "Mantidos por terem sido criados no painel: %s.\n", ptbr.List(sum.Kept))
 	}
 	outs, err := s.ImportConnections(ctx, nil)
 	failed := 0

@@ -26,14 +26,19 @@ Uso:
   caderninho import [--db DSN] caminho/installation.yaml
   caderninho serve  [--db DSN] [--http 127.0.0.1:PORT] [--validate-output] [--idempotency-retention 720h] [--stateless]
                     [--max-conns 4096] [--max-conns-per-client 256] [--session-timeout 30m] [--max-sessions-per-user 64]
-                    [--auth-failures 10] [--no-token] [--read-only]
+                    [--auth-failures 10] [--no-token] [--read-only] [--public-url https://...]
   caderninho call   [--db DSN] FERRAMENTA '{"arg": ...}'
+  caderninho admin  person|assistant|audit ...   (caderninho admin help)
+  caderninho panel  reset [--db DSN]
   caderninho schemas list | show FERRAMENTA input|output | validate [--tool FERRAMENTA] [--kind input|output] ARQUIVO
   caderninho --version
 
 --db (ou CADERNINHO_DB): postgres://... para PostgreSQL; qualquer outro valor é um arquivo SQLite.
 Sem --db, usa o SQLite em ~/.local/share/caderninho/caderninho.db; serve e call o criam com a
 instalação de demonstração (copiada para ~/.local/share/caderninho/demo) quando ele está vazio.
+
+Com --http, o painel privado fica em /painel/ (só em endereço local, ou com --public-url https://):
+entra-se com a credencial do painel, mostrada no primeiro import ou por caderninho panel reset.
 
 schemas confere payloads contra os schemas publicados sem abrir o banco (0 válido, 1 inválido, 2 uso).
 Com --http, GET /schemas/ e GET /openapi.json publicam os schemas e o OpenAPI sem autenticação.
@@ -67,6 +72,10 @@ func run(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger)
 		return serve(ctx, args[1:], log)
 	case "call":
 		return call(ctx, args[1:], stdout, log)
+	case "admin":
+		return adminCommand(ctx, args[1:], stdout)
+	case "panel":
+		return panelCommand(ctx, args[1:], stdout)
 	case "schemas":
 		cat, err := schemapub.New(schemas.FS, gen.OpenAPI, "caderninho")
 		if err != nil {
@@ -85,7 +94,7 @@ func run(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger)
 }
 
 // commands are caderninho's subcommands, for suggesting one.
-var commands = []string{"import", "serve", "call", "schemas", "help", "version"}
+var commands = []string{"import", "serve", "call", "admin", "panel", "schemas", "help", "version"}
 
 // dbFlag registers --db with CADERNINHO_DB as its default.
 func dbFlag(fs *flag.FlagSet) *string {

@@ -25,10 +25,12 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/caderninho"
 	"github.com/lumo-caderninho/mcp/impl/caderninho/cadstore"
 	"github.com/lumo-caderninho/mcp/impl/caderninho/demo"
+	"github.com/lumo-caderninho/mcp/impl/caderninho/panel"
 	"github.com/lumo-caderninho/mcp/impl/platform/authguard"
 	"github.com/lumo-caderninho/mcp/impl/platform/httpserve"
 	"github.com/lumo-caderninho/mcp/impl/platform/mcpsession"
 	"github.com/lumo-caderninho/mcp/impl/platform/schemapub"
+	"github.com/lumo-caderninho/mcp/impl/platform/webform"
 	"github.com/lumo-caderninho/mcp/schemas"
 )
 
@@ -101,8 +103,15 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	var sessions mcpsession.Limits
 	sessions.RegisterFlags(fs)
 	authFailures := authguard.RegisterFlag(fs)
+	publicURL := fs.String("public-url", "", "endereço público deste servidor (ex.: https://caderninho.exemplo.com.br); fora de endereço local, o painel em /painel/ só é servido com https")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *publicURL != "" {
+		var err error
+		if *publicURL, err = webform.ParsePublicURL(*publicURL, "caderninho.exemplo.com.br"); err != nil {
+			return err
+		}
 	}
 	if *authFailures < 0 {
 		return errors.New("--auth-failures não pode ser negativo (0 = sem teto)")
@@ -117,7 +126,7 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 		if *addr == "" {
 			return errors.New("--no-token vale só com --http (em stdio não há token)")
 		}
-		if !loopback(*addr) {
+		if !webform.IsLoopback(*addr) {
 			return fmt.Errorf("--no-token só é aceito em endereço local (127.0.0.1, ::1 ou localhost), não em %q", *addr)
 		}
 	}
@@ -146,8 +155,22 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	return serveHTTP(ctx, svc, ln, httpOptions{validate: *validate, stateless: *stateless, conns: conns, sessions: sessions,
-		guard: authguard.New(*authFailures), noToken: *noToken, readOnly: *readOnly}, log)
+	opts := httpOptions{validate: *validate, stateless: *stateless, conns: conns, sessions: sessions,
+		guard: authguard.New(*authFailures), publicURL: *publicURL, noToken: *noToken, readOnly: *readOnly}
+	if opts.panelRefused = panelRefusal(*addr, *publicURL); opts.panelRefused != "" {
+		log.Warn("the panel is not served: the address is not loopback and --public-url is not https", "addr", *addr)
+	}
+	return serveHTTP(ctx, svc, ln, opts, log)
+}
+
+// panelRefusal is why the panel is not served on addr, or "": off loopback, only behind an
+// https public URL (its cookies are then Secure).
+func panelRefusal(addr, publicURL string) string {
+	if webform.IsLoopback(addr) || strings.HasPrefix(publicURL, "https://") {
+		return ""
+	}
+	return "O painel só é servido em endereço local (127.0.0.1, ::1 ou localhost) ou quando o servidor " +
+		"é iniciado com --public-url https://...; este servidor escuta em " + addr + " sem endereço público https."
 }
 
 // httpOptions are serve's HTTP settings.
@@ -159,13 +182,10 @@ type httpOptions struct {
 	guard     *authguard.Guard // nil: failed tokens are not throttled
 	noToken   bool             // every request acts as the local assistant (loopback only; checked by serve)
 	readOnly  bool             // only the tools that change nothing
-}
-
-// loopback says whether addr (host:port) listens only on this machine.
-func loopback(addr string) bool {
-	host, _, err := net.SplitHostPort(addr)
-	ip := net.ParseIP(host)
-	return err == nil && (host == "localhost" || (ip != nil && ip.IsLoopback()))
+	publicURL string           // validated --public-url, or ""
+	// panelRefused, when not "", is why /painel/ is not served (a non-loopback address without
+	// an https public URL).
+	panelRefused string
 }
 
 // serveHTTP answers Streamable HTTP at /mcp on ln for the assistants of the installation: every
@@ -189,6 +209,9 @@ func serveHTTP(ctx context.Context, svc *caderninho.Service, ln net.Listener, op
 			log.Error("verifying a bearer token", telemetry.ErrAttr(err))
 			return nil, fmt.Errorf("%w: não foi possível verificar o token", auth.ErrInvalidToken)
 		}
+		if err := s.RecordUse(ctx, a); err != nil {
+			log.Warn("recording an assistant's last use", telemetry.ErrAttr(err))
+		}
 		return &auth.TokenInfo{UserID: a.Name, Expiration: time.Now().Add(time.Hour)}, nil
 	}, &auth.RequireBearerTokenOptions{})
 	cat, err := schemapub.New(schemas.FS, gen.OpenAPI, "caderninho")
@@ -206,11 +229,14 @@ func serveHTTP(ctx context.Context, svc *caderninho.Service, ln net.Listener, op
 	} else {
 		mux.Handle("/mcp", opts.guard.Wrap(verify(mcpHandler), nil))
 	}
+	// The private panel: its own login (the owner credential), throttled by the same guard.
+	(&panel.Handler{Store: s, Log: log, PublicURL: opts.publicURL, Guard: opts.guard, Refused: opts.panelRefused}).Register(mux)
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		fmt.Fprintln(w, "ok")
 	})
-	log.Info("serving MCP over HTTP", "url", "http://"+ln.Addr().String()+"/mcp", "token", !opts.noToken, "readOnly", opts.readOnly)
+	log.Info("serving MCP over HTTP", "url", "http://"+ln.Addr().String()+"/mcp", "token", !opts.noToken, "readOnly", opts.readOnly,
+		"panel", "http://"+ln.Addr().String()+"/painel/")
 	return httpserve.Serve(ctx, ln, mux, httpserve.DefaultGrace, opts.conns, log)
 }
 

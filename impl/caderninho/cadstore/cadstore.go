@@ -99,15 +99,25 @@ func TokenHash(token string) string {
 type Assistant struct {
 	ID   int64
 	Name string
+
+	lastUsed sql.NullString
 }
 
-// AssistantByToken finds the assistant a bearer token belongs to.
+// RecordUse records that a was used now (the panel shows it), unless that was already recorded
+// within the last minute: at most one write a minute per assistant, not one per request.
+func (s *Store) RecordUse(ctx context.Context, a *Assistant) error {
+	return s.touchAssistant(ctx, a.ID, a.lastUsed)
+}
+
+// AssistantByToken finds the assistant a bearer token belongs to, in the database at every call:
+// a revoked token fails at its next request on every replica. See RecordUse.
 func (s *Store) AssistantByToken(ctx context.Context, token string) (*Assistant, error) {
 	if token == "" {
 		return nil, ErrNotFound
 	}
 	a := &Assistant{}
-	err := s.db.SQL().QueryRowContext(ctx, s.q("SELECT id, name FROM cad_assistants WHERE token_sha256 = ?"), TokenHash(token)).Scan(&a.ID, &a.Name)
+	err := s.db.SQL().QueryRowContext(ctx, s.q("SELECT id, name, last_used_at FROM cad_assistants WHERE token_sha256 = ?"),
+		TokenHash(token)).Scan(&a.ID, &a.Name, &a.lastUsed)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}

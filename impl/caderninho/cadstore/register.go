@@ -19,15 +19,21 @@ import (
 // RegisterSummary says what Register stored.
 type RegisterSummary struct {
 	People, Spaces, Connections, Assistants int
-	Removed                                 []string // connections, spaces and people no longer in the file
+	Removed                                 []string // connections, spaces, people and assistants no longer in the file
+	Updated                                 []string // people whose name the file changed (perhaps the panel's)
+	Kept                                    []string // people and assistants made in the panel, which the file does not name
 }
 
 // Register stores the installation, in one transaction: time zone, people, spaces with their
 // categories, connections (with source folders resolved under root, the OS folder the
 // installation's file system stands for) and assistants (tokens hashed; the file's list replaces
-// the stored one). Keys keep their ids across imports. A connection, space or person missing from
-// the file is removed, unless a connection with imported accounts would go: that is refused.
-// A space whose definition changed gets a new revision. Statements are not read here.
+// the stored ones of the file). Keys keep their ids across imports. A connection, space or person
+// missing from the file is removed, unless a connection with imported accounts would go: that is
+// refused. What the panel made is the panel's: a person or assistant made there and not named by
+// the file is kept (and listed in Kept); one the file names is the file's from then on (a name
+// the file changes is listed in Updated); a file assistant may not take a panel assistant's name.
+// A space whose definition changed gets a new revision. Statements are not read here. The
+// registration is written to the audit log.
 func (s *Store) Register(ctx context.Context, inst *installation.Installation, root string) (RegisterSummary, error) {
 	tx, err := s.db.SQL().BeginTx(ctx, nil)
 	if err != nil {
@@ -47,6 +53,10 @@ func (s *Store) Register(ctx context.Context, inst *installation.Installation, r
 func (s *Store) register(ctx context.Context, tx *sql.Tx, inst *installation.Installation, root string) (RegisterSummary, error) {
 	if _, err := tx.ExecContext(ctx, "UPDATE cad_ids SET last_id = last_id + 1 WHERE kind = 'lock'"); err != nil {
 		return RegisterSummary{}, fmt.Errorf("locking for registration: %w", err)
+	}
+	before, err := s.installationDigest(ctx, tx)
+	if err != nil {
+		return RegisterSummary{}, err
 	}
 	now := s.now()
 	absRoot, err := filepath.Abs(root)
@@ -105,7 +115,7 @@ func (s *Store) register(ctx context.Context, tx *sql.Tx, inst *installation.Ins
 		}
 	}
 
-	people, err := s.upsertPeople(ctx, tx, inst)
+	people, err := s.upsertPeople(ctx, tx, inst, &sum)
 	if err != nil {
 		return sum, err
 	}
@@ -116,36 +126,168 @@ func (s *Store) register(ctx context.Context, tx *sql.Tx, inst *installation.Ins
 	if err := s.upsertConnections(ctx, tx, inst, root, people, spaces); err != nil {
 		return sum, err
 	}
-	removed, err := s.deleteMissing(ctx, tx, inst)
+	removed, err := s.deleteMissing(ctx, tx, inst, &sum)
 	if err != nil {
 		return sum, err
 	}
 	sum.Removed = append(sum.Removed, removed...)
-	if _, err := tx.ExecContext(ctx, "DELETE FROM cad_assistants"); err != nil {
-		return sum, fmt.Errorf("replacing assistants: %w", err)
+	if err := s.upsertAssistants(ctx, tx, inst, &sum); err != nil {
+		return sum, err
 	}
-	first, err := s.reserveIDs(ctx, tx, "assistant", len(inst.Assistants))
+	detail := fmt.Sprintf("installation.yaml registrado: %s, %s, %s, %s.", ptbr.Count(sum.People, "pessoa", "pessoas"),
+		ptbr.Count(sum.Spaces, "espaço", "espaços"), ptbr.Count(sum.Connections, "conexão", "conexões"),
+		ptbr.Count(sum.Assistants, "assistente", "assistentes"))
+	if len(sum.Removed) > 0 {
+		detail += " Removidos: " + ptbr.List(sum.Removed) + "."
+	}
+	if len(sum.Updated) > 0 {
+		detail += " Atualizados pelo arquivo: " + ptbr.List(sum.Updated) + "."
+	}
+	after, err := s.installationDigest(ctx, tx)
 	if err != nil {
 		return sum, err
 	}
-	for i, a := range inst.Assistants {
-		if _, err := tx.ExecContext(ctx, s.q("INSERT INTO cad_assistants (id, name, token_sha256) VALUES (?, ?, ?)"),
-			first+int64(i), a.Name, TokenHash(a.Token)); err != nil {
-			return sum, fmt.Errorf("inserting assistant: %w", err)
-		}
+	if after == before { // a re-import that changed nothing is no change to log
+		return sum, nil
+	}
+	if err := s.audit(ctx, tx, ActorFile, "installation.register", detail); err != nil {
+		return sum, err
 	}
 	return sum, nil
 }
 
-func (s *Store) upsertPeople(ctx context.Context, tx *sql.Tx, inst *installation.Installation) (map[string]int64, error) {
+// installationDigest digests what a registration may change (time zone, people, spaces and
+// categories, connections, assistants), to tell whether it changed anything.
+func (s *Store) installationDigest(ctx context.Context, tx *sql.Tx) (string, error) {
+	h := sha256.New()
+	for _, q := range []string{
+		"SELECT timezone, root_path FROM cad_installation",
+		"SELECT person_key, name, origin FROM cad_people ORDER BY person_key",
+		"SELECT space_key, name, revision FROM cad_spaces ORDER BY space_key",
+		"SELECT space_id, pos, name FROM cad_categories ORDER BY space_id, pos",
+		"SELECT connection_key, institution, holder_id, space_id, source_path FROM cad_connections ORDER BY connection_key",
+		"SELECT name, token_sha256, origin FROM cad_assistants ORDER BY name",
+	} {
+		rows, err := tx.QueryContext(ctx, q)
+		if err != nil {
+			return "", fmt.Errorf("digesting the installation: %w", err)
+		}
+		cols, _ := rows.Columns()
+		vals := make([]sql.NullString, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		for rows.Next() {
+			if err := rows.Scan(ptrs...); err != nil {
+				rows.Close()
+				return "", fmt.Errorf("digesting the installation: %w", err)
+			}
+			for _, v := range vals {
+				fmt.Fprintf(h, "%t%q\x00", v.Valid, v.String)
+			}
+			h.Write([]byte{'\n'})
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return "", fmt.Errorf("digesting the installation: %w", err)
+		}
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// upsertAssistants makes the file's assistants the stored assistants of origin file: by name,
+// a changed token replaces the old one (which stops working), a name gone from the file is
+// revoked; the panel's assistants are kept, and the file may not reuse their names.
+func (s *Store) upsertAssistants(ctx context.Context, tx *sql.Tx, inst *installation.Installation, sum *RegisterSummary) error {
+	type old struct {
+		id           int64
+		hash, origin string
+	}
+	rows, err := tx.QueryContext(ctx, "SELECT id, name, token_sha256, origin FROM cad_assistants")
+	if err != nil {
+		return fmt.Errorf("reading assistants: %w", err)
+	}
+	stored := map[string]old{}
+	for rows.Next() {
+		var o old
+		var name string
+		if err := rows.Scan(&o.id, &name, &o.hash, &o.origin); err != nil {
+			rows.Close()
+			return fmt.Errorf("reading assistants: %w", err)
+		}
+		stored[name] = o
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("reading assistants: %w", err)
+	}
+	var errs yamldoc.Errors
+	inFile := map[string]bool{}
+	var fresh []*installation.Assistant
+	for _, a := range inst.Assistants {
+		inFile[a.Name] = true
+		o, ok := stored[a.Name]
+		switch {
+		case !ok:
+			fresh = append(fresh, a)
+		case o.origin == OriginPanel:
+			errs = append(errs, &yamldoc.Error{File: inst.File, Line: a.Line, Field: "assistants", Message: fmt.Sprintf(
+				"o assistente %q foi autorizado no painel; dê outro nome a este, ou revogue o do painel antes de importar", a.Name)})
+		case o.hash != TokenHash(a.Token):
+			if _, err := tx.ExecContext(ctx, s.q("UPDATE cad_assistants SET token_sha256 = ?, last_used_at = NULL WHERE id = ?"),
+				TokenHash(a.Token), o.id); err != nil {
+				return fmt.Errorf("replacing the token of assistant %s: %w", a.Name, err)
+			}
+		}
+	}
+	if len(errs) > 0 {
+		return errs
+	}
+	for _, name := range sortedKeys(stored) {
+		o := stored[name]
+		if inFile[name] {
+			continue
+		}
+		if o.origin == OriginPanel {
+			sum.Kept = append(sum.Kept, "assistente "+name)
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, s.q("DELETE FROM cad_assistants WHERE id = ?"), o.id); err != nil {
+			return fmt.Errorf("revoking assistant %s: %w", name, err)
+		}
+		sum.Removed = append(sum.Removed, "assistente "+name)
+	}
+	first, err := s.reserveIDs(ctx, tx, "assistant", len(fresh))
+	if err != nil {
+		return err
+	}
+	for i, a := range fresh {
+		if _, err := tx.ExecContext(ctx, s.q("INSERT INTO cad_assistants (id, name, token_sha256, origin, created_at) VALUES (?, ?, ?, ?, ?)"),
+			first+int64(i), a.Name, TokenHash(a.Token), OriginFile, s.now()); err != nil {
+			return fmt.Errorf("inserting assistant: %w", err)
+		}
+	}
+	return nil
+}
+
+func (s *Store) upsertPeople(ctx context.Context, tx *sql.Tx, inst *installation.Installation, sum *RegisterSummary) (map[string]int64, error) {
 	ids, err := keyIDs(ctx, tx, "SELECT person_key, id FROM cad_people")
+	if err != nil {
+		return nil, err
+	}
+	names, err := keyNames(ctx, tx, "SELECT person_key, name FROM cad_people")
 	if err != nil {
 		return nil, err
 	}
 	var fresh []*installation.Person
 	for _, p := range inst.People {
 		if id, ok := ids[p.Key]; ok {
-			if _, err := tx.ExecContext(ctx, s.q("UPDATE cad_people SET name = ? WHERE id = ?"), p.Name, id); err != nil {
+			if names[p.Key] != p.Name {
+				sum.Updated = append(sum.Updated, fmt.Sprintf("pessoa %s (de %q para %q)", p.Key, names[p.Key], p.Name))
+			}
+			if _, err := tx.ExecContext(ctx, s.q("UPDATE cad_people SET name = ?, origin = ? WHERE id = ?"), p.Name, OriginFile, id); err != nil {
 				return nil, fmt.Errorf("updating person %s: %w", p.Key, err)
 			}
 			continue
@@ -158,7 +300,7 @@ func (s *Store) upsertPeople(ctx context.Context, tx *sql.Tx, inst *installation
 	}
 	for i, p := range fresh {
 		ids[p.Key] = first + int64(i)
-		if _, err := tx.ExecContext(ctx, s.q("INSERT INTO cad_people (id, person_key, name) VALUES (?, ?, ?)"), ids[p.Key], p.Key, p.Name); err != nil {
+		if _, err := tx.ExecContext(ctx, s.q("INSERT INTO cad_people (id, person_key, name, origin) VALUES (?, ?, ?, ?)"), ids[p.Key], p.Key, p.Name, OriginFile); err != nil {
 			return nil, fmt.Errorf("inserting person %s: %w", p.Key, err)
 		}
 	}
@@ -288,8 +430,9 @@ func (s *Store) upsertConnections(ctx context.Context, tx *sql.Tx, inst *install
 	return nil
 }
 
-// deleteMissing removes the spaces and people the file no longer names (connections went first).
-func (s *Store) deleteMissing(ctx context.Context, tx *sql.Tx, inst *installation.Installation) ([]string, error) {
+// deleteMissing removes the spaces and the file's people the file no longer names (connections
+// went first); the panel's people stay, listed in sum.Kept.
+func (s *Store) deleteMissing(ctx context.Context, tx *sql.Tx, inst *installation.Installation, sum *RegisterSummary) ([]string, error) {
 	var removed []string
 	spaces, err := keyIDs(ctx, tx, "SELECT space_key, id FROM cad_spaces")
 	if err != nil {
@@ -314,12 +457,20 @@ func (s *Store) deleteMissing(ctx context.Context, tx *sql.Tx, inst *installatio
 	if err != nil {
 		return nil, err
 	}
+	origins, err := keyNames(ctx, tx, "SELECT person_key, origin FROM cad_people")
+	if err != nil {
+		return nil, err
+	}
 	keep = map[string]bool{}
 	for _, p := range inst.People {
 		keep[p.Key] = true
 	}
 	for _, k := range sortedKeys(people) {
 		if keep[k] {
+			continue
+		}
+		if origins[k] == OriginPanel {
+			sum.Kept = append(sum.Kept, "pessoa "+k)
 			continue
 		}
 		if _, err := tx.ExecContext(ctx, s.q("DELETE FROM cad_people WHERE id = ?"), people[k]); err != nil {
@@ -344,6 +495,23 @@ func keyIDs(ctx context.Context, q queryer, query string) (map[string]int64, err
 			return nil, fmt.Errorf("reading ids: %w", err)
 		}
 		out[k] = id
+	}
+	return out, rows.Err()
+}
+
+func keyNames(ctx context.Context, q queryer, query string) (map[string]string, error) {
+	rows, err := q.QueryContext(ctx, query)
+	if err != nil {
+		return nil, fmt.Errorf("reading names: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]string{}
+	for rows.Next() {
+		var k, v string
+		if err := rows.Scan(&k, &v); err != nil {
+			return nil, fmt.Errorf("reading names: %w", err)
+		}
+		out[k] = v
 	}
 	return out, rows.Err()
 }

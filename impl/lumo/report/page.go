@@ -2,8 +2,6 @@ package report
 
 import (
 	"bytes"
-	"crypto/rand"
-	"encoding/base64"
 	"html/template"
 	"net/http"
 	"strings"
@@ -12,6 +10,7 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/lumo/store"
 	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
 	"github.com/lumo-caderninho/mcp/impl/platform/telemetry"
+	"github.com/lumo-caderninho/mcp/impl/platform/webform"
 )
 
 // view is one page: its template and data.
@@ -57,15 +56,9 @@ func newReportPage(r *lumo.Report, u *store.User, base string) *reportPage {
 	return p
 }
 
-// csp allows nothing but this page's own inline style (by nonce) and forms posting to itself.
-const csp = "default-src 'none'; style-src 'nonce-%s'; img-src 'self'; form-action 'self'; " +
-	"frame-ancestors 'none'; base-uri 'none'"
-
 // page renders v with status and the security headers every page carries.
 func (h *Handler) page(w http.ResponseWriter, status int, v view) {
-	var n [16]byte
-	rand.Read(n[:]) // never fails (crypto/rand panics on its own if the OS source breaks)
-	nonce := base64.StdEncoding.EncodeToString(n[:])
+	nonce := webform.Nonce()
 	var buf bytes.Buffer
 	if err := pages.ExecuteTemplate(&buf, v.templateName(), map[string]any{"Nonce": nonce, "P": v}); err != nil {
 		if h.Log != nil {
@@ -74,12 +67,7 @@ func (h *Handler) page(w http.ResponseWriter, status int, v view) {
 		http.Error(w, "Não foi possível montar a página.", http.StatusInternalServerError)
 		return
 	}
-	hd := w.Header()
-	hd.Set("Content-Type", "text/html; charset=utf-8")
-	hd.Set("Content-Security-Policy", strings.ReplaceAll(csp, "%s", nonce))
-	hd.Set("X-Content-Type-Options", "nosniff")
-	hd.Set("Referrer-Policy", "no-referrer")
-	hd.Set("Cache-Control", "no-store") // a viewer's data must not outlive their access in a cache
+	webform.SetHeaders(w.Header(), nonce) // strict CSP, no-store: a viewer's data must not outlive their access in a cache
 	w.WriteHeader(status)
 	w.Write(buf.Bytes())
 }

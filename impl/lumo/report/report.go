@@ -7,7 +7,6 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"errors"
-	"fmt"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -20,6 +19,7 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/lumo/ratelimit"
 	"github.com/lumo-caderninho/mcp/impl/lumo/store"
 	"github.com/lumo-caderninho/mcp/impl/platform/authguard"
+	"github.com/lumo-caderninho/mcp/impl/platform/webform"
 )
 
 // CookieName is the browser session cookie of report pages.
@@ -62,14 +62,7 @@ const storePurgeBatch = store.PurgeReportSessionsBatch
 // ParsePublicURL validates --public-url: an absolute http or https URL with a host, optionally a
 // path prefix, without query, fragment or credentials. It returns it without a trailing slash.
 func ParsePublicURL(s string) (string, error) {
-	bad := fmt.Errorf("--public-url precisa ser um endereço http ou https absoluto, sem ? nem #, "+
-		"como https://lumo.exemplo.com.br ou https://exemplo.com.br/lumo; recebido %q", s)
-	u, err := url.Parse(strings.TrimSpace(s))
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Opaque != "" ||
-		u.User != nil || u.RawQuery != "" || u.ForceQuery || u.Fragment != "" {
-		return "", bad
-	}
-	return strings.TrimRight(u.String(), "/"), nil
+	return webform.ParsePublicURL(s, "lumo.exemplo.com.br")
 }
 
 // Register adds the report routes to mux.
@@ -88,15 +81,9 @@ func (h *Handler) now() time.Time {
 }
 
 // basePath is the public URL's path prefix ("" or "/prefix").
-func (h *Handler) basePath() string {
-	u, err := url.Parse(h.PublicURL)
-	if err != nil {
-		return ""
-	}
-	return strings.TrimRight(u.Path, "/")
-}
+func (h *Handler) basePath() string { return webform.BasePath(h.PublicURL) }
 
-func (h *Handler) secure() bool { return strings.HasPrefix(h.PublicURL, "https://") }
+func (h *Handler) secure() bool { return h.forms().Secure() }
 
 func (h *Handler) report(w http.ResponseWriter, r *http.Request) {
 	appID, err := strconv.ParseInt(r.PathValue("appId"), 10, 64)

@@ -1,0 +1,213 @@
+package admin
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/lumo-caderninho/mcp/impl/caderninho/cadstore"
+	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
+)
+
+// Usage is the help of `caderninho admin`.
+const Usage = `Uso:
+  caderninho admin person add CHAVE --name NOME
+  caderninho admin person rename CHAVE --name NOME
+  caderninho admin person remove CHAVE          # recusado enquanto uma conexão ou registro a usa
+  caderninho admin person list
+  caderninho admin assistant issue --name NOME  # o token aparece uma única vez, sozinho na 1ª linha
+  caderninho admin assistant label NOME --name NOVO
+  caderninho admin assistant revoke NOME
+  caderninho admin assistant list
+  caderninho admin audit [--limit 50]
+  caderninho panel reset                        # nova credencial do painel (encerra as sessões)
+
+Todas aceitam --db DSN (ou CADERNINHO_DB). Fazem o mesmo que o painel (/painel/), no mesmo
+registro de auditoria. Uma mudança recusada não grava nada e sai com código 2.
+`
+
+// UsageError is a command line that does not parse; the caller prints Usage.
+type UsageError struct{ Msg string }
+
+func (e *UsageError) Error() string { return e.Msg }
+
+// Cmd is a parsed admin command line.
+type Cmd struct {
+	Name  string
+	DB    string // --db, or the default given to Parse
+	name  string
+	limit int
+	pos   []string
+}
+
+// commands are the admin commands and their positional arguments.
+var commands = map[string][]string{
+	"person add": {"CHAVE"}, "person rename": {"CHAVE"}, "person remove": {"CHAVE"}, "person list": nil,
+	"assistant issue": nil, "assistant label": {"NOME"}, "assistant revoke": {"NOME"}, "assistant list": nil,
+	"audit": nil,
+}
+
+// Parse reads `caderninho admin` arguments; flags may come before or after the positional ones.
+// defaultDB is --db's default (CADERNINHO_DB).
+func Parse(args []string, defaultDB string) (*Cmd, error) {
+	cmd := &Cmd{}
+	switch {
+	case len(args) >= 1 && args[0] == "audit":
+		cmd.Name, args = args[0], args[1:]
+	case len(args) >= 2 && hasCommand(args[0]+" "+args[1]):
+		cmd.Name, args = args[0]+" "+args[1], args[2:]
+	case len(args) == 0:
+		return nil, &UsageError{Msg: "informe o comando de administração"}
+	default:
+		return nil, &UsageError{Msg: fmt.Sprintf("comando de administração desconhecido %q; os comandos são person, assistant e audit",
+			strings.Join(args[:min(2, len(args))], " "))}
+	}
+	fs := flag.NewFlagSet("caderninho admin "+cmd.Name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&cmd.name, "name", "", "nome")
+	fs.IntVar(&cmd.limit, "limit", 50, "linhas do registro de auditoria")
+	fs.StringVar(&cmd.DB, "db", defaultDB, "DSN")
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, &UsageError{Msg: fmt.Sprintf("caderninho admin %s: %v", cmd.Name, err)}
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		cmd.pos = append(cmd.pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	if want := commands[cmd.Name]; len(cmd.pos) != len(want) {
+		w := strings.Join(want, " ")
+		if len(want) == 0 {
+			w = "nenhum argumento além das opções"
+		}
+		return nil, &UsageError{Msg: fmt.Sprintf("caderninho admin %s espera %s", cmd.Name, w)}
+	}
+	switch cmd.Name {
+	case "person add", "person rename", "assistant issue", "assistant label":
+		if strings.TrimSpace(cmd.name) == "" {
+			return nil, &UsageError{Msg: fmt.Sprintf("caderninho admin %s: falta --name", cmd.Name)}
+		}
+	}
+	if cmd.limit < 1 || cmd.limit > 10000 {
+		return nil, &UsageError{Msg: "--limit precisa ficar entre 1 e 10000"}
+	}
+	return cmd, nil
+}
+
+func hasCommand(name string) bool {
+	_, ok := commands[name]
+	return ok
+}
+
+// Run runs the command on s, writing its messages to out; a refused change is a *Refusal.
+func (cmd *Cmd) Run(ctx context.Context, s *cadstore.Store, out io.Writer) error {
+	o := Ops{Store: s, Actor: ActorCLI}
+	p := cmd.pos
+	switch cmd.Name {
+	case "person add":
+		if err := o.AddPerson(ctx, p[0], cmd.name); err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "Pessoa %q adicionada.\n", p[0])
+	case "person rename":
+		changed, err := o.RenamePerson(ctx, p[0], cmd.name)
+		if err != nil {
+			return err
+		}
+		if !changed {
+			fmt.Fprintf(out, "A pessoa %q já tem esse nome; nada mudou.\n", p[0])
+			return nil
+		}
+		fmt.Fprintf(out, "Pessoa %q renomeada.\n", p[0])
+	case "person remove":
+		if err := o.RemovePerson(ctx, p[0]); err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "Pessoa %q removida.\n", p[0])
+	case "person list":
+		ps, err := s.PeopleList(ctx)
+		if err != nil {
+			return err
+		}
+		if len(ps) == 0 {
+			fmt.Fprintln(out, "Nenhuma pessoa.")
+		}
+		for _, x := range ps {
+			fmt.Fprintf(out, "%s\t%s\t%s\tconexões: %s\n", x.Key, x.Name, originText(x.Origin), orNone(x.Connections))
+		}
+	case "assistant issue":
+		tok, _, err := o.IssueAssistant(ctx, cmd.name)
+		if err != nil {
+			return err
+		}
+		// The token alone on the first line, so scripts can read it; shown only this once.
+		fmt.Fprintln(out, tok)
+		fmt.Fprintf(out, "Token emitido para o assistente %q. Guarde-o agora: ele não será mostrado de novo.\n", strings.TrimSpace(cmd.name))
+	case "assistant label":
+		id, err := o.AssistantID(ctx, p[0])
+		if err != nil {
+			return err
+		}
+		if err := o.RelabelAssistant(ctx, id, cmd.name); err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "Assistente %q agora se chama %q; o token continua valendo.\n", p[0], strings.TrimSpace(cmd.name))
+	case "assistant revoke":
+		id, err := o.AssistantID(ctx, p[0])
+		if err != nil {
+			return err
+		}
+		if _, err := o.RevokeAssistant(ctx, id); err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "Token do assistente %q revogado; vale a partir da próxima requisição, em todas as réplicas.\n", p[0])
+	case "assistant list":
+		as, err := s.AssistantList(ctx)
+		if err != nil {
+			return err
+		}
+		if len(as) == 0 {
+			fmt.Fprintln(out, "Nenhum assistente.")
+		}
+		for _, a := range as {
+			used := "nunca usado"
+			if a.LastUsedAt != nil {
+				used = "último uso " + ptbr.DateTime(*a.LastUsedAt)
+			}
+			fmt.Fprintf(out, "%s\t%s\t%s\n", a.Name, originText(a.Origin), used)
+		}
+	case "audit":
+		es, err := s.Audit(ctx, cmd.limit)
+		if err != nil {
+			return err
+		}
+		if len(es) == 0 {
+			fmt.Fprintln(out, "Nenhuma mudança registrada.")
+		}
+		for _, e := range es {
+			fmt.Fprintf(out, "%s\t%s\t%s\n", ptbr.DateTime(e.At), e.Actor, e.Detail)
+		}
+	}
+	return nil
+}
+
+// OriginText says where a person or assistant came from.
+func OriginText(origin string) string { return originText(origin) }
+
+func originText(origin string) string {
+	if origin == cadstore.OriginPanel {
+		return "criado no painel"
+	}
+	return "do installation.yaml"
+}
+
+func orNone(xs []string) string {
+	if len(xs) == 0 {
+		return "nenhuma"
+	}
+	return strings.Join(xs, ", ")
+}
