@@ -14,6 +14,13 @@ trap cleanup EXIT
 (cd "$here" && npm install --no-audit --no-fund --silent)
 export XDG_DATA_HOME="$work/data"
 
+# The conformance suite needs Node.js 22 or newer: the npm package "node" brings it (from the npm
+# registry) into node_modules/.bin, first on PATH for the suite only.
+conformance() { (cd "$here" && PATH="$here/node_modules/.bin:$PATH" npx conformance "$@"); }
+# Scenarios that apply to these servers; the others exercise fixture tools, prompts and resources
+# of the suite's reference server (test_simple_text, test://watched-resource, ...).
+scenarios="server-initialize ping logging-set-level tools-list resources-list prompts-list server-sse-multiple-streams server-sse-polling dns-rebinding-protection"
+
 wait_port() {
   for _ in $(seq 1 100); do
     if (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; then return 0; fi
@@ -27,9 +34,9 @@ wait_port() {
 "$work/lumo" serve --http 127.0.0.1:18451 --user ana 2>"$work/conf.log" &
 pids+=($!)
 wait_port 18451
-for s in server-initialize ping logging-set-level tools-list resources-list prompts-list server-sse-multiple-streams dns-rebinding-protection; do
+for s in $scenarios completion-complete; do
   echo "== conformance $s"
-  (cd "$here" && npx conformance server --url http://127.0.0.1:18451/mcp --scenario "$s")
+  conformance server --url http://127.0.0.1:18451/mcp --scenario "$s"
 done
 
 # 2. HTTP with bearer tokens: 401 without or with a wrong token; the TypeScript client as two users.
@@ -76,9 +83,9 @@ grep -o '<testsuites [^>]*>' "$work/features-junit.xml"
 "$work/caderninho" serve --http 127.0.0.1:18456 --no-token --read-only 2>"$work/cad-conf.log" &
 pids+=($!)
 wait_port 18456
-for s in server-initialize ping logging-set-level tools-list resources-list prompts-list server-sse-multiple-streams dns-rebinding-protection; do
+for s in $scenarios; do
   echo "== caderninho conformance $s"
-  (cd "$here" && npx conformance server --url http://127.0.0.1:18456/mcp --scenario "$s")
+  conformance server --url http://127.0.0.1:18456/mcp --scenario "$s"
 done
 "$work/caderninho" serve --http 127.0.0.1:18454 2>"$work/cad-features.log" &
 pids+=($!)

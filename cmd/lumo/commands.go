@@ -144,6 +144,7 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 			return err
 		}
 		log.Info("serving MCP on stdio", "user", u.Login)
+		go svc.WatchChanges(ctx)
 		return srv.Run(ctx, safestdio.Transport(log))
 	}
 	if *login != "" {
@@ -203,9 +204,12 @@ func httpHandlerWith(ctx context.Context, svc *lumo.Service, limiter *ratelimit.
 		}
 		wrap = lumo.BearerAuth(db, log)
 	}
-	srv, err := lumo.NewServer(svc, lumo.Options{ValidateOutput: validate, MaxConcurrent: ops.maxConcurrent})
+	srv, err := lumo.NewServer(svc, lumo.Options{ValidateOutput: validate, MaxConcurrent: ops.maxConcurrent, Stateless: ops.stateless})
 	if err != nil {
 		return nil, err
+	}
+	if !ops.stateless {
+		go svc.WatchChanges(ctx)
 	}
 	srv.AddReceivingMiddleware(ops.metrics.MCP(log))
 	// JSONResponse: every answer is one JSON body, not a one-event SSE stream. No tool sends

@@ -110,9 +110,11 @@ func NewServer(svc *Service, opts Options) (*mcp.Server, error) {
 	if opts.ReadOnly {
 		instr += readOnlyInstructions
 	}
+	// The tools never change while the server runs, so tools/list_changed is not advertised.
 	srv := mcp.NewServer(&mcp.Implementation{Name: "caderninho", Title: "Caderninho", Version: Version}, &mcp.ServerOptions{
 		Logger:       svc.Log,
 		Instructions: instr,
+		Capabilities: &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}, Tools: &mcp.ToolCapabilities{}},
 	})
 	b := &mcpserver.Binder{FS: schemas.FS, Dir: "caderninho", Schemas: set, Log: svc.Log, ValidateOutput: opts.ValidateOutput, TextJSON: true,
 		MaxResultBytes: opts.MaxResultBytes, TooLargeSuggestions: tooLargeSuggestions}

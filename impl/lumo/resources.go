@@ -17,14 +17,18 @@ import (
 // addResources publishes the catalogue and each app's description as text resources; they carry the
 // same texts as search_catalog without terms and get_app.
 func (s *Service) addResources(srv *mcp.Server) {
-	srv.AddResource(&mcp.Resource{
-		URI: "lumo://apps", Name: "apps", Title: "Catálogo de Aplicações", MIMEType: "text/plain",
-		Description: "O catálogo do usuário: o mesmo texto de search_catalog sem termos.",
-	}, s.readCatalog)
+	srv.AddResource(catalogResource(), s.readCatalog)
 	srv.AddResourceTemplate(&mcp.ResourceTemplate{
-		URITemplate: "lumo://app/{appId}", Name: "app", Title: "Descrição de uma Aplicação", MIMEType: "text/plain",
+		URITemplate: appTemplate, Name: "app", Title: "Descrição de uma Aplicação", MIMEType: "text/plain",
 		Description: "A descrição de uma Aplicação: o mesmo texto de get_app.",
 	}, s.readApp)
+}
+
+func catalogResource() *mcp.Resource {
+	return &mcp.Resource{
+		URI: "lumo://apps", Name: "apps", Title: "Catálogo de Aplicações", MIMEType: "text/plain",
+		Description: "O catálogo do usuário: o mesmo texto de search_catalog sem termos.",
+	}
 }
 
 func (s *Service) readCatalog(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {

@@ -53,6 +53,8 @@ type Service struct {
 	// PublicURL, when set (absolute, no trailing slash), makes every query result carry a
 	// permalink: <PublicURL>/app/<appId>/report/<id>.
 	PublicURL string
+
+	changes *changes // what each session was shown (NewServer)
 }
 
 // Options of a lumo MCP server.
@@ -64,6 +66,9 @@ type Options struct {
 	// MaxConcurrent bounds the tool calls running at once (the others wait their turn); 0 means
 	// DefaultMaxConcurrent of the service's engine.
 	MaxConcurrent int
+	// Stateless says the transport keeps no session (stateless HTTP): nothing can reach a client
+	// between its requests, so resource subscriptions and list_changed are not offered.
+	Stateless bool
 }
 
 // DefaultMaxConcurrent is how many calls run at once on engine. SQLite runs in this process: one
@@ -89,10 +94,20 @@ func NewServer(svc *Service, opts Options) (*mcp.Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	srv := mcp.NewServer(&mcp.Implementation{Name: "lumo", Title: "Lumo", Version: Version}, &mcp.ServerOptions{
-		Logger:       svc.Log,
-		Instructions: instructions,
-	})
+	// Capabilities say only what works: the tools never change; resources notify their changes
+	// where a session can receive them.
+	caps := &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}, Tools: &mcp.ToolCapabilities{},
+		Resources: &mcp.ResourceCapabilities{ListChanged: !opts.Stateless, Subscribe: !opts.Stateless},
+		Completions: &mcp.CompletionCapabilities{}}
+	chg := &changes{svc: svc, gen: -1, sessions: map[*mcp.ServerSession]*sessionView{}}
+	sopts := &mcp.ServerOptions{Logger: svc.Log, Instructions: instructions, Capabilities: caps, CompletionHandler: chg.complete}
+	if !opts.Stateless {
+		sopts.SubscribeHandler, sopts.UnsubscribeHandler = chg.subscribe, chg.unsubscribe
+	}
+	srv := mcp.NewServer(&mcp.Implementation{Name: "lumo", Title: "Lumo", Version: Version}, sopts)
+	chg.srv = srv
+	srv.AddReceivingMiddleware(chg.receiving)
+	srv.AddSendingMiddleware(chg.sending)
 	b := &mcpserver.Binder{FS: schemas.FS, Dir: "lumo", Schemas: set, Log: svc.Log, ValidateOutput: opts.ValidateOutput,
 		MaxResultBytes:      opts.MaxResultBytes,
 		TooLargeSuggestions: []string{"Peça menos linhas (limit), menos colunas (fields) ou filtre mais (filters)."}}
@@ -116,7 +131,16 @@ func NewServer(svc *Service, opts Options) (*mcp.Server, error) {
 		}
 	}
 	svc.addResources(srv)
+	svc.changes = chg
 	return srv, nil
+}
+
+// WatchChanges tells connected sessions, until ctx ends, when an import or an admin change alters
+// what their user sees (see changes). Call it once per server NewServer built.
+func (s *Service) WatchChanges(ctx context.Context) {
+	if s.changes != nil && s.DB != nil {
+		s.changes.watch(ctx)
+	}
 }
 
 const instructions = "Lumo responde perguntas sobre os dados das Aplicações do usuário. Comece por search_catalog " +

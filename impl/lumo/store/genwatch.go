@@ -53,3 +53,7 @@ func (db *DB) generationMoved() {
 		db.watch.Forget()
 	}
 }
+
+// Generation is the import counter: it moves with every import and admin change, so a process
+// that sees it move knows what its users see may have changed.
+func (db *DB) Generation(ctx context.Context) (int64, error) { return db.importGeneration(ctx) }
