@@ -171,54 +171,37 @@ func (s *CaderninhoAccountsOutput) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *CaderninhoAccountsOutput) encodeFields(e *jx.Encoder) {
 	{
-		if s.Accounts != nil {
-			e.FieldStart("accounts")
-			e.ArrStart()
-			for _, elem := range s.Accounts {
-				elem.Encode(e)
-			}
-			e.ArrEnd()
+		e.FieldStart("accounts")
+		e.ArrStart()
+		for _, elem := range s.Accounts {
+			elem.Encode(e)
 		}
+		e.ArrEnd()
 	}
 	{
-		if s.Error.Set {
-			e.FieldStart("error")
-			s.Error.Encode(e)
-		}
+		e.FieldStart("partial")
+		e.Bool(s.Partial)
 	}
 	{
-		if s.Partial.Set {
-			e.FieldStart("partial")
-			s.Partial.Encode(e)
-		}
+		e.FieldStart("period")
+		s.Period.Encode(e)
 	}
 	{
-		if s.Period.Set {
-			e.FieldStart("period")
-			s.Period.Encode(e)
-		}
+		e.FieldStart("revisions")
+		s.Revisions.Encode(e)
 	}
 	{
-		if s.Revisions.Set {
-			e.FieldStart("revisions")
-			s.Revisions.Encode(e)
-		}
-	}
-	{
-		if s.Truncated.Set {
-			e.FieldStart("truncated")
-			s.Truncated.Encode(e)
-		}
+		e.FieldStart("truncated")
+		e.Bool(s.Truncated)
 	}
 }
 
-var jsonFieldsNameOfCaderninhoAccountsOutput = [6]string{
+var jsonFieldsNameOfCaderninhoAccountsOutput = [5]string{
 	0: "accounts",
-	1: "error",
-	2: "partial",
-	3: "period",
-	4: "revisions",
-	5: "truncated",
+	1: "partial",
+	2: "period",
+	3: "revisions",
+	4: "truncated",
 }
 
 // Decode decodes CaderninhoAccountsOutput from json.
@@ -226,10 +209,12 @@ func (s *CaderninhoAccountsOutput) Decode(d *jx.Decoder) error {
 	if s == nil {
 		return errors.New("invalid: unable to decode CaderninhoAccountsOutput to nil")
 	}
+	var requiredBitSet [1]uint8
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
 		case "accounts":
+			requiredBitSet[0] |= 1 << 0
 			if err := func() error {
 				s.Accounts = make([]CaderninhoAccountsOutputAccount, 0)
 				if err := d.Arr(func(d *jx.Decoder) error {
@@ -246,20 +231,12 @@ func (s *CaderninhoAccountsOutput) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"accounts\"")
 			}
-		case "error":
-			if err := func() error {
-				s.Error.Reset()
-				if err := s.Error.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"error\"")
-			}
 		case "partial":
+			requiredBitSet[0] |= 1 << 1
 			if err := func() error {
-				s.Partial.Reset()
-				if err := s.Partial.Decode(d); err != nil {
+				v, err := d.Bool()
+				s.Partial = bool(v)
+				if err != nil {
 					return err
 				}
 				return nil
@@ -267,8 +244,8 @@ func (s *CaderninhoAccountsOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"partial\"")
 			}
 		case "period":
+			requiredBitSet[0] |= 1 << 2
 			if err := func() error {
-				s.Period.Reset()
 				if err := s.Period.Decode(d); err != nil {
 					return err
 				}
@@ -277,8 +254,8 @@ func (s *CaderninhoAccountsOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"period\"")
 			}
 		case "revisions":
+			requiredBitSet[0] |= 1 << 3
 			if err := func() error {
-				s.Revisions.Reset()
 				if err := s.Revisions.Decode(d); err != nil {
 					return err
 				}
@@ -287,9 +264,11 @@ func (s *CaderninhoAccountsOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"revisions\"")
 			}
 		case "truncated":
+			requiredBitSet[0] |= 1 << 4
 			if err := func() error {
-				s.Truncated.Reset()
-				if err := s.Truncated.Decode(d); err != nil {
+				v, err := d.Bool()
+				s.Truncated = bool(v)
+				if err != nil {
 					return err
 				}
 				return nil
@@ -302,6 +281,38 @@ func (s *CaderninhoAccountsOutput) Decode(d *jx.Decoder) error {
 		return nil
 	}); err != nil {
 		return errors.Wrap(err, "decode CaderninhoAccountsOutput")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b00011111,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfCaderninhoAccountsOutput) {
+					name = jsonFieldsNameOfCaderninhoAccountsOutput[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
 	}
 
 	return nil
@@ -739,58 +750,41 @@ func (s *CaderninhoBillsOutput) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *CaderninhoBillsOutput) encodeFields(e *jx.Encoder) {
 	{
-		if s.Bills != nil {
-			e.FieldStart("bills")
-			e.ArrStart()
-			for _, elem := range s.Bills {
-				elem.Encode(e)
-			}
-			e.ArrEnd()
+		e.FieldStart("bills")
+		e.ArrStart()
+		for _, elem := range s.Bills {
+			elem.Encode(e)
 		}
+		e.ArrEnd()
 	}
 	{
-		if s.Coverage != nil {
-			e.FieldStart("coverage")
-			e.ArrStart()
-			for _, elem := range s.Coverage {
-				elem.Encode(e)
-			}
-			e.ArrEnd()
+		e.FieldStart("coverage")
+		e.ArrStart()
+		for _, elem := range s.Coverage {
+			elem.Encode(e)
 		}
+		e.ArrEnd()
 	}
 	{
-		if s.Error.Set {
-			e.FieldStart("error")
-			s.Error.Encode(e)
-		}
+		e.FieldStart("partial")
+		e.Bool(s.Partial)
 	}
 	{
-		if s.Partial.Set {
-			e.FieldStart("partial")
-			s.Partial.Encode(e)
-		}
+		e.FieldStart("revisions")
+		s.Revisions.Encode(e)
 	}
 	{
-		if s.Revisions.Set {
-			e.FieldStart("revisions")
-			s.Revisions.Encode(e)
-		}
-	}
-	{
-		if s.Truncated.Set {
-			e.FieldStart("truncated")
-			s.Truncated.Encode(e)
-		}
+		e.FieldStart("truncated")
+		e.Bool(s.Truncated)
 	}
 }
 
-var jsonFieldsNameOfCaderninhoBillsOutput = [6]string{
+var jsonFieldsNameOfCaderninhoBillsOutput = [5]string{
 	0: "bills",
 	1: "coverage",
-	2: "error",
-	3: "partial",
-	4: "revisions",
-	5: "truncated",
+	2: "partial",
+	3: "revisions",
+	4: "truncated",
 }
 
 // Decode decodes CaderninhoBillsOutput from json.
@@ -798,10 +792,12 @@ func (s *CaderninhoBillsOutput) Decode(d *jx.Decoder) error {
 	if s == nil {
 		return errors.New("invalid: unable to decode CaderninhoBillsOutput to nil")
 	}
+	var requiredBitSet [1]uint8
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
 		case "bills":
+			requiredBitSet[0] |= 1 << 0
 			if err := func() error {
 				s.Bills = make([]CaderninhoBillsOutputBill, 0)
 				if err := d.Arr(func(d *jx.Decoder) error {
@@ -819,6 +815,7 @@ func (s *CaderninhoBillsOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"bills\"")
 			}
 		case "coverage":
+			requiredBitSet[0] |= 1 << 1
 			if err := func() error {
 				s.Coverage = make([]Coverage, 0)
 				if err := d.Arr(func(d *jx.Decoder) error {
@@ -835,20 +832,12 @@ func (s *CaderninhoBillsOutput) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"coverage\"")
 			}
-		case "error":
-			if err := func() error {
-				s.Error.Reset()
-				if err := s.Error.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"error\"")
-			}
 		case "partial":
+			requiredBitSet[0] |= 1 << 2
 			if err := func() error {
-				s.Partial.Reset()
-				if err := s.Partial.Decode(d); err != nil {
+				v, err := d.Bool()
+				s.Partial = bool(v)
+				if err != nil {
 					return err
 				}
 				return nil
@@ -856,8 +845,8 @@ func (s *CaderninhoBillsOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"partial\"")
 			}
 		case "revisions":
+			requiredBitSet[0] |= 1 << 3
 			if err := func() error {
-				s.Revisions.Reset()
 				if err := s.Revisions.Decode(d); err != nil {
 					return err
 				}
@@ -866,9 +855,11 @@ func (s *CaderninhoBillsOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"revisions\"")
 			}
 		case "truncated":
+			requiredBitSet[0] |= 1 << 4
 			if err := func() error {
-				s.Truncated.Reset()
-				if err := s.Truncated.Decode(d); err != nil {
+				v, err := d.Bool()
+				s.Truncated = bool(v)
+				if err != nil {
 					return err
 				}
 				return nil
@@ -881,6 +872,38 @@ func (s *CaderninhoBillsOutput) Decode(d *jx.Decoder) error {
 		return nil
 	}); err != nil {
 		return errors.Wrap(err, "decode CaderninhoBillsOutput")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b00011111,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfCaderninhoBillsOutput) {
+					name = jsonFieldsNameOfCaderninhoBillsOutput[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
 	}
 
 	return nil
@@ -1356,29 +1379,18 @@ func (s *CaderninhoSyncOutput) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *CaderninhoSyncOutput) encodeFields(e *jx.Encoder) {
 	{
-		if s.Error.Set {
-			e.FieldStart("error")
-			s.Error.Encode(e)
-		}
+		e.FieldStart("request")
+		s.Request.Encode(e)
 	}
 	{
-		if s.Request.Set {
-			e.FieldStart("request")
-			s.Request.Encode(e)
-		}
-	}
-	{
-		if s.Revisions.Set {
-			e.FieldStart("revisions")
-			s.Revisions.Encode(e)
-		}
+		e.FieldStart("revisions")
+		s.Revisions.Encode(e)
 	}
 }
 
-var jsonFieldsNameOfCaderninhoSyncOutput = [3]string{
-	0: "error",
-	1: "request",
-	2: "revisions",
+var jsonFieldsNameOfCaderninhoSyncOutput = [2]string{
+	0: "request",
+	1: "revisions",
 }
 
 // Decode decodes CaderninhoSyncOutput from json.
@@ -1386,22 +1398,13 @@ func (s *CaderninhoSyncOutput) Decode(d *jx.Decoder) error {
 	if s == nil {
 		return errors.New("invalid: unable to decode CaderninhoSyncOutput to nil")
 	}
+	var requiredBitSet [1]uint8
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
-		case "error":
-			if err := func() error {
-				s.Error.Reset()
-				if err := s.Error.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"error\"")
-			}
 		case "request":
+			requiredBitSet[0] |= 1 << 0
 			if err := func() error {
-				s.Request.Reset()
 				if err := s.Request.Decode(d); err != nil {
 					return err
 				}
@@ -1410,8 +1413,8 @@ func (s *CaderninhoSyncOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"request\"")
 			}
 		case "revisions":
+			requiredBitSet[0] |= 1 << 1
 			if err := func() error {
-				s.Revisions.Reset()
 				if err := s.Revisions.Decode(d); err != nil {
 					return err
 				}
@@ -1425,6 +1428,38 @@ func (s *CaderninhoSyncOutput) Decode(d *jx.Decoder) error {
 		return nil
 	}); err != nil {
 		return errors.Wrap(err, "decode CaderninhoSyncOutput")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b00000011,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfCaderninhoSyncOutput) {
+					name = jsonFieldsNameOfCaderninhoSyncOutput[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
 	}
 
 	return nil
@@ -2498,72 +2533,51 @@ func (s *CaderninhoTransactionsOutput) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *CaderninhoTransactionsOutput) encodeFields(e *jx.Encoder) {
 	{
-		if s.Coverage != nil {
-			e.FieldStart("coverage")
-			e.ArrStart()
-			for _, elem := range s.Coverage {
-				elem.Encode(e)
-			}
-			e.ArrEnd()
+		e.FieldStart("coverage")
+		e.ArrStart()
+		for _, elem := range s.Coverage {
+			elem.Encode(e)
 		}
+		e.ArrEnd()
 	}
 	{
-		if s.Error.Set {
-			e.FieldStart("error")
-			s.Error.Encode(e)
-		}
+		e.FieldStart("nextCursor")
+		s.NextCursor.Encode(e)
 	}
 	{
-		if s.NextCursor.Set {
-			e.FieldStart("nextCursor")
-			s.NextCursor.Encode(e)
-		}
+		e.FieldStart("partial")
+		e.Bool(s.Partial)
 	}
 	{
-		if s.Partial.Set {
-			e.FieldStart("partial")
-			s.Partial.Encode(e)
-		}
+		e.FieldStart("period")
+		s.Period.Encode(e)
 	}
 	{
-		if s.Period.Set {
-			e.FieldStart("period")
-			s.Period.Encode(e)
-		}
+		e.FieldStart("revisions")
+		s.Revisions.Encode(e)
 	}
 	{
-		if s.Revisions.Set {
-			e.FieldStart("revisions")
-			s.Revisions.Encode(e)
+		e.FieldStart("transactions")
+		e.ArrStart()
+		for _, elem := range s.Transactions {
+			elem.Encode(e)
 		}
+		e.ArrEnd()
 	}
 	{
-		if s.Transactions != nil {
-			e.FieldStart("transactions")
-			e.ArrStart()
-			for _, elem := range s.Transactions {
-				elem.Encode(e)
-			}
-			e.ArrEnd()
-		}
-	}
-	{
-		if s.Truncated.Set {
-			e.FieldStart("truncated")
-			s.Truncated.Encode(e)
-		}
+		e.FieldStart("truncated")
+		e.Bool(s.Truncated)
 	}
 }
 
-var jsonFieldsNameOfCaderninhoTransactionsOutput = [8]string{
+var jsonFieldsNameOfCaderninhoTransactionsOutput = [7]string{
 	0: "coverage",
-	1: "error",
-	2: "nextCursor",
-	3: "partial",
-	4: "period",
-	5: "revisions",
-	6: "transactions",
-	7: "truncated",
+	1: "nextCursor",
+	2: "partial",
+	3: "period",
+	4: "revisions",
+	5: "transactions",
+	6: "truncated",
 }
 
 // Decode decodes CaderninhoTransactionsOutput from json.
@@ -2571,10 +2585,12 @@ func (s *CaderninhoTransactionsOutput) Decode(d *jx.Decoder) error {
 	if s == nil {
 		return errors.New("invalid: unable to decode CaderninhoTransactionsOutput to nil")
 	}
+	var requiredBitSet [1]uint8
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
 		case "coverage":
+			requiredBitSet[0] |= 1 << 0
 			if err := func() error {
 				s.Coverage = make([]Coverage, 0)
 				if err := d.Arr(func(d *jx.Decoder) error {
@@ -2591,19 +2607,9 @@ func (s *CaderninhoTransactionsOutput) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"coverage\"")
 			}
-		case "error":
-			if err := func() error {
-				s.Error.Reset()
-				if err := s.Error.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"error\"")
-			}
 		case "nextCursor":
+			requiredBitSet[0] |= 1 << 1
 			if err := func() error {
-				s.NextCursor.Reset()
 				if err := s.NextCursor.Decode(d); err != nil {
 					return err
 				}
@@ -2612,9 +2618,11 @@ func (s *CaderninhoTransactionsOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"nextCursor\"")
 			}
 		case "partial":
+			requiredBitSet[0] |= 1 << 2
 			if err := func() error {
-				s.Partial.Reset()
-				if err := s.Partial.Decode(d); err != nil {
+				v, err := d.Bool()
+				s.Partial = bool(v)
+				if err != nil {
 					return err
 				}
 				return nil
@@ -2622,8 +2630,8 @@ func (s *CaderninhoTransactionsOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"partial\"")
 			}
 		case "period":
+			requiredBitSet[0] |= 1 << 3
 			if err := func() error {
-				s.Period.Reset()
 				if err := s.Period.Decode(d); err != nil {
 					return err
 				}
@@ -2632,8 +2640,8 @@ func (s *CaderninhoTransactionsOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"period\"")
 			}
 		case "revisions":
+			requiredBitSet[0] |= 1 << 4
 			if err := func() error {
-				s.Revisions.Reset()
 				if err := s.Revisions.Decode(d); err != nil {
 					return err
 				}
@@ -2642,6 +2650,7 @@ func (s *CaderninhoTransactionsOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"revisions\"")
 			}
 		case "transactions":
+			requiredBitSet[0] |= 1 << 5
 			if err := func() error {
 				s.Transactions = make([]CaderninhoTransactionsOutputTransaction, 0)
 				if err := d.Arr(func(d *jx.Decoder) error {
@@ -2659,9 +2668,11 @@ func (s *CaderninhoTransactionsOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"transactions\"")
 			}
 		case "truncated":
+			requiredBitSet[0] |= 1 << 6
 			if err := func() error {
-				s.Truncated.Reset()
-				if err := s.Truncated.Decode(d); err != nil {
+				v, err := d.Bool()
+				s.Truncated = bool(v)
+				if err != nil {
 					return err
 				}
 				return nil
@@ -2674,6 +2685,38 @@ func (s *CaderninhoTransactionsOutput) Decode(d *jx.Decoder) error {
 		return nil
 	}); err != nil {
 		return errors.Wrap(err, "decode CaderninhoTransactionsOutput")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b01111111,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfCaderninhoTransactionsOutput) {
+					name = jsonFieldsNameOfCaderninhoTransactionsOutput[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
 	}
 
 	return nil
@@ -4451,6 +4494,138 @@ func (s *NilMoney) UnmarshalJSON(data []byte) error {
 	return s.Decode(d)
 }
 
+// Encode encodes Period as json.
+func (o NilPeriod) Encode(e *jx.Encoder) {
+	if o.Null {
+		e.Null()
+		return
+	}
+	o.Value.Encode(e)
+}
+
+// Decode decodes Period from json.
+func (o *NilPeriod) Decode(d *jx.Decoder) error {
+	if o == nil {
+		return errors.New("invalid: unable to decode NilPeriod to nil")
+	}
+	if d.Next() == jx.Null {
+		if err := d.Null(); err != nil {
+			return err
+		}
+
+		var v Period
+		o.Value = v
+		o.Null = true
+		return nil
+	}
+	o.Null = false
+	if err := o.Value.Decode(d); err != nil {
+		return err
+	}
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s NilPeriod) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *NilPeriod) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode encodes PlanPreviewOutputSubtotals as json.
+func (o NilPlanPreviewOutputSubtotals) Encode(e *jx.Encoder) {
+	if o.Null {
+		e.Null()
+		return
+	}
+	o.Value.Encode(e)
+}
+
+// Decode decodes PlanPreviewOutputSubtotals from json.
+func (o *NilPlanPreviewOutputSubtotals) Decode(d *jx.Decoder) error {
+	if o == nil {
+		return errors.New("invalid: unable to decode NilPlanPreviewOutputSubtotals to nil")
+	}
+	if d.Next() == jx.Null {
+		if err := d.Null(); err != nil {
+			return err
+		}
+
+		var v PlanPreviewOutputSubtotals
+		o.Value = v
+		o.Null = true
+		return nil
+	}
+	o.Null = false
+	if err := o.Value.Decode(d); err != nil {
+		return err
+	}
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s NilPlanPreviewOutputSubtotals) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *NilPlanPreviewOutputSubtotals) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode encodes PlanTotalsOutputGroupBy as json.
+func (o NilPlanTotalsOutputGroupBy) Encode(e *jx.Encoder) {
+	if o.Null {
+		e.Null()
+		return
+	}
+	e.Str(string(o.Value))
+}
+
+// Decode decodes PlanTotalsOutputGroupBy from json.
+func (o *NilPlanTotalsOutputGroupBy) Decode(d *jx.Decoder) error {
+	if o == nil {
+		return errors.New("invalid: unable to decode NilPlanTotalsOutputGroupBy to nil")
+	}
+	if d.Next() == jx.Null {
+		if err := d.Null(); err != nil {
+			return err
+		}
+
+		var v PlanTotalsOutputGroupBy
+		o.Value = v
+		o.Null = true
+		return nil
+	}
+	o.Null = false
+	if err := o.Value.Decode(d); err != nil {
+		return err
+	}
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s NilPlanTotalsOutputGroupBy) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *NilPlanTotalsOutputGroupBy) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
 // Encode encodes Snapshot as json.
 func (o NilSnapshot) Encode(e *jx.Encoder) {
 	if o.Null {
@@ -4609,39 +4784,6 @@ func (s *OptBool) UnmarshalJSON(data []byte) error {
 	return s.Decode(d)
 }
 
-// Encode encodes CaderninhoSyncOutputRequest as json.
-func (o OptCaderninhoSyncOutputRequest) Encode(e *jx.Encoder) {
-	if !o.Set {
-		return
-	}
-	o.Value.Encode(e)
-}
-
-// Decode decodes CaderninhoSyncOutputRequest from json.
-func (o *OptCaderninhoSyncOutputRequest) Decode(d *jx.Decoder) error {
-	if o == nil {
-		return errors.New("invalid: unable to decode OptCaderninhoSyncOutputRequest to nil")
-	}
-	o.Set = true
-	if err := o.Value.Decode(d); err != nil {
-		return err
-	}
-	return nil
-}
-
-// MarshalJSON implements stdjson.Marshaler.
-func (s OptCaderninhoSyncOutputRequest) MarshalJSON() ([]byte, error) {
-	e := jx.Encoder{}
-	s.Encode(&e)
-	return e.Bytes(), nil
-}
-
-// UnmarshalJSON implements stdjson.Unmarshaler.
-func (s *OptCaderninhoSyncOutputRequest) UnmarshalJSON(data []byte) error {
-	d := jx.DecodeBytes(data)
-	return s.Decode(d)
-}
-
 // Encode encodes CaderninhoTransactionsInputDirection as json.
 func (o OptCaderninhoTransactionsInputDirection) Encode(e *jx.Encoder) {
 	if !o.Set {
@@ -4770,39 +4912,6 @@ func (s OptDay) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON implements stdjson.Unmarshaler.
 func (s *OptDay) UnmarshalJSON(data []byte) error {
-	d := jx.DecodeBytes(data)
-	return s.Decode(d)
-}
-
-// Encode encodes Error as json.
-func (o OptError) Encode(e *jx.Encoder) {
-	if !o.Set {
-		return
-	}
-	o.Value.Encode(e)
-}
-
-// Decode decodes Error from json.
-func (o *OptError) Decode(d *jx.Decoder) error {
-	if o == nil {
-		return errors.New("invalid: unable to decode OptError to nil")
-	}
-	o.Set = true
-	if err := o.Value.Decode(d); err != nil {
-		return err
-	}
-	return nil
-}
-
-// MarshalJSON implements stdjson.Marshaler.
-func (s OptError) MarshalJSON() ([]byte, error) {
-	e := jx.Encoder{}
-	s.Encode(&e)
-	return e.Bytes(), nil
-}
-
-// UnmarshalJSON implements stdjson.Unmarshaler.
-func (s *OptError) UnmarshalJSON(data []byte) error {
 	d := jx.DecodeBytes(data)
 	return s.Decode(d)
 }
@@ -5039,214 +5148,6 @@ func (s *OptNilMoney) UnmarshalJSON(data []byte) error {
 	return s.Decode(d)
 }
 
-// Encode encodes Period as json.
-func (o OptNilPeriod) Encode(e *jx.Encoder) {
-	if !o.Set {
-		return
-	}
-	if o.Null {
-		e.Null()
-		return
-	}
-	o.Value.Encode(e)
-}
-
-// Decode decodes Period from json.
-func (o *OptNilPeriod) Decode(d *jx.Decoder) error {
-	if o == nil {
-		return errors.New("invalid: unable to decode OptNilPeriod to nil")
-	}
-	if d.Next() == jx.Null {
-		if err := d.Null(); err != nil {
-			return err
-		}
-
-		var v Period
-		o.Value = v
-		o.Set = true
-		o.Null = true
-		return nil
-	}
-	o.Set = true
-	o.Null = false
-	if err := o.Value.Decode(d); err != nil {
-		return err
-	}
-	return nil
-}
-
-// MarshalJSON implements stdjson.Marshaler.
-func (s OptNilPeriod) MarshalJSON() ([]byte, error) {
-	e := jx.Encoder{}
-	s.Encode(&e)
-	return e.Bytes(), nil
-}
-
-// UnmarshalJSON implements stdjson.Unmarshaler.
-func (s *OptNilPeriod) UnmarshalJSON(data []byte) error {
-	d := jx.DecodeBytes(data)
-	return s.Decode(d)
-}
-
-// Encode encodes PlanPreviewOutputSubtotals as json.
-func (o OptNilPlanPreviewOutputSubtotals) Encode(e *jx.Encoder) {
-	if !o.Set {
-		return
-	}
-	if o.Null {
-		e.Null()
-		return
-	}
-	o.Value.Encode(e)
-}
-
-// Decode decodes PlanPreviewOutputSubtotals from json.
-func (o *OptNilPlanPreviewOutputSubtotals) Decode(d *jx.Decoder) error {
-	if o == nil {
-		return errors.New("invalid: unable to decode OptNilPlanPreviewOutputSubtotals to nil")
-	}
-	if d.Next() == jx.Null {
-		if err := d.Null(); err != nil {
-			return err
-		}
-
-		var v PlanPreviewOutputSubtotals
-		o.Value = v
-		o.Set = true
-		o.Null = true
-		return nil
-	}
-	o.Set = true
-	o.Null = false
-	if err := o.Value.Decode(d); err != nil {
-		return err
-	}
-	return nil
-}
-
-// MarshalJSON implements stdjson.Marshaler.
-func (s OptNilPlanPreviewOutputSubtotals) MarshalJSON() ([]byte, error) {
-	e := jx.Encoder{}
-	s.Encode(&e)
-	return e.Bytes(), nil
-}
-
-// UnmarshalJSON implements stdjson.Unmarshaler.
-func (s *OptNilPlanPreviewOutputSubtotals) UnmarshalJSON(data []byte) error {
-	d := jx.DecodeBytes(data)
-	return s.Decode(d)
-}
-
-// Encode encodes []PlanTotalsOutputGroup as json.
-func (o OptNilPlanTotalsOutputGroupArray) Encode(e *jx.Encoder) {
-	if !o.Set {
-		return
-	}
-	if o.Null {
-		e.Null()
-		return
-	}
-	e.ArrStart()
-	for _, elem := range o.Value {
-		elem.Encode(e)
-	}
-	e.ArrEnd()
-}
-
-// Decode decodes []PlanTotalsOutputGroup from json.
-func (o *OptNilPlanTotalsOutputGroupArray) Decode(d *jx.Decoder) error {
-	if o == nil {
-		return errors.New("invalid: unable to decode OptNilPlanTotalsOutputGroupArray to nil")
-	}
-	if d.Next() == jx.Null {
-		if err := d.Null(); err != nil {
-			return err
-		}
-
-		var v []PlanTotalsOutputGroup
-		o.Value = v
-		o.Set = true
-		o.Null = true
-		return nil
-	}
-	o.Set = true
-	o.Null = false
-	o.Value = make([]PlanTotalsOutputGroup, 0)
-	if err := d.Arr(func(d *jx.Decoder) error {
-		var elem PlanTotalsOutputGroup
-		if err := elem.Decode(d); err != nil {
-			return err
-		}
-		o.Value = append(o.Value, elem)
-		return nil
-	}); err != nil {
-		return err
-	}
-	return nil
-}
-
-// MarshalJSON implements stdjson.Marshaler.
-func (s OptNilPlanTotalsOutputGroupArray) MarshalJSON() ([]byte, error) {
-	e := jx.Encoder{}
-	s.Encode(&e)
-	return e.Bytes(), nil
-}
-
-// UnmarshalJSON implements stdjson.Unmarshaler.
-func (s *OptNilPlanTotalsOutputGroupArray) UnmarshalJSON(data []byte) error {
-	d := jx.DecodeBytes(data)
-	return s.Decode(d)
-}
-
-// Encode encodes PlanTotalsOutputGroupBy as json.
-func (o OptNilPlanTotalsOutputGroupBy) Encode(e *jx.Encoder) {
-	if !o.Set {
-		return
-	}
-	if o.Null {
-		e.Null()
-		return
-	}
-	e.Str(string(o.Value))
-}
-
-// Decode decodes PlanTotalsOutputGroupBy from json.
-func (o *OptNilPlanTotalsOutputGroupBy) Decode(d *jx.Decoder) error {
-	if o == nil {
-		return errors.New("invalid: unable to decode OptNilPlanTotalsOutputGroupBy to nil")
-	}
-	if d.Next() == jx.Null {
-		if err := d.Null(); err != nil {
-			return err
-		}
-
-		var v PlanTotalsOutputGroupBy
-		o.Value = v
-		o.Set = true
-		o.Null = true
-		return nil
-	}
-	o.Set = true
-	o.Null = false
-	if err := o.Value.Decode(d); err != nil {
-		return err
-	}
-	return nil
-}
-
-// MarshalJSON implements stdjson.Marshaler.
-func (s OptNilPlanTotalsOutputGroupBy) MarshalJSON() ([]byte, error) {
-	e := jx.Encoder{}
-	s.Encode(&e)
-	return e.Bytes(), nil
-}
-
-// UnmarshalJSON implements stdjson.Unmarshaler.
-func (s *OptNilPlanTotalsOutputGroupBy) UnmarshalJSON(data []byte) error {
-	d := jx.DecodeBytes(data)
-	return s.Decode(d)
-}
-
 // Encode encodes []Split as json.
 func (o OptNilSplitArray) Encode(e *jx.Encoder) {
 	if !o.Set {
@@ -5454,40 +5355,6 @@ func (s OptPlanTransactionsInputSource) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON implements stdjson.Unmarshaler.
 func (s *OptPlanTransactionsInputSource) UnmarshalJSON(data []byte) error {
-	d := jx.DecodeBytes(data)
-	return s.Decode(d)
-}
-
-// Encode encodes Revisions as json.
-func (o OptRevisions) Encode(e *jx.Encoder) {
-	if !o.Set {
-		return
-	}
-	o.Value.Encode(e)
-}
-
-// Decode decodes Revisions from json.
-func (o *OptRevisions) Decode(d *jx.Decoder) error {
-	if o == nil {
-		return errors.New("invalid: unable to decode OptRevisions to nil")
-	}
-	o.Set = true
-	o.Value = make(Revisions)
-	if err := o.Value.Decode(d); err != nil {
-		return err
-	}
-	return nil
-}
-
-// MarshalJSON implements stdjson.Marshaler.
-func (s OptRevisions) MarshalJSON() ([]byte, error) {
-	e := jx.Encoder{}
-	s.Encode(&e)
-	return e.Bytes(), nil
-}
-
-// UnmarshalJSON implements stdjson.Unmarshaler.
-func (s *OptRevisions) UnmarshalJSON(data []byte) error {
 	d := jx.DecodeBytes(data)
 	return s.Decode(d)
 }
@@ -6116,79 +5983,56 @@ func (s *PlanAddRecordOutput) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *PlanAddRecordOutput) encodeFields(e *jx.Encoder) {
 	{
-		if s.Changes != nil {
-			e.FieldStart("changes")
-			e.ArrStart()
-			for _, elem := range s.Changes {
-				elem.Encode(e)
-			}
-			e.ArrEnd()
+		e.FieldStart("changes")
+		e.ArrStart()
+		for _, elem := range s.Changes {
+			elem.Encode(e)
 		}
+		e.ArrEnd()
 	}
 	{
-		if s.Count.Set {
-			e.FieldStart("count")
-			s.Count.Encode(e)
-		}
+		e.FieldStart("count")
+		e.Int(s.Count)
 	}
 	{
-		if s.Error.Set {
-			e.FieldStart("error")
-			s.Error.Encode(e)
-		}
+		e.FieldStart("idempotencyKey")
+		e.Str(s.IdempotencyKey)
 	}
 	{
-		if s.IdempotencyKey.Set {
-			e.FieldStart("idempotencyKey")
-			s.IdempotencyKey.Encode(e)
+		e.FieldStart("ids")
+		e.ArrStart()
+		for _, elem := range s.Ids {
+			e.Str(elem)
 		}
+		e.ArrEnd()
 	}
 	{
-		if s.Ids != nil {
-			e.FieldStart("ids")
-			e.ArrStart()
-			for _, elem := range s.Ids {
-				e.Str(elem)
-			}
-			e.ArrEnd()
-		}
+		e.FieldStart("replay")
+		e.Bool(s.Replay)
 	}
 	{
-		if s.Replay.Set {
-			e.FieldStart("replay")
-			s.Replay.Encode(e)
-		}
+		e.FieldStart("revision")
+		e.Int(s.Revision)
 	}
 	{
-		if s.Revision.Set {
-			e.FieldStart("revision")
-			s.Revision.Encode(e)
-		}
+		e.FieldStart("space")
+		s.Space.Encode(e)
 	}
 	{
-		if s.Space.Set {
-			e.FieldStart("space")
-			s.Space.Encode(e)
-		}
-	}
-	{
-		if s.Tool.Set {
-			e.FieldStart("tool")
-			s.Tool.Encode(e)
-		}
+		e.FieldStart("tool")
+		e.Str(s.Tool)
 	}
 }
 
-var jsonFieldsNameOfPlanAddRecordOutput = [9]string{
+var jsonFieldsNameOfPlanAddRecordOutput = [8]string{
 	0: "changes",
 	1: "count",
-	2: "error",
-	3: "idempotencyKey",
-	4: "ids",
-	5: "replay",
-	6: "revision",
-	7: "space",
-	8: "tool",
+	2: "idempotencyKey",
+	3: "ids",
+	4: "replay",
+	5: "revision",
+	6: "space",
+	7: "tool",
 }
 
 // Decode decodes PlanAddRecordOutput from json.
@@ -6196,10 +6040,12 @@ func (s *PlanAddRecordOutput) Decode(d *jx.Decoder) error {
 	if s == nil {
 		return errors.New("invalid: unable to decode PlanAddRecordOutput to nil")
 	}
+	var requiredBitSet [1]uint8
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
 		case "changes":
+			requiredBitSet[0] |= 1 << 0
 			if err := func() error {
 				s.Changes = make([]Change, 0)
 				if err := d.Arr(func(d *jx.Decoder) error {
@@ -6217,29 +6063,23 @@ func (s *PlanAddRecordOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"changes\"")
 			}
 		case "count":
+			requiredBitSet[0] |= 1 << 1
 			if err := func() error {
-				s.Count.Reset()
-				if err := s.Count.Decode(d); err != nil {
+				v, err := d.Int()
+				s.Count = int(v)
+				if err != nil {
 					return err
 				}
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"count\"")
 			}
-		case "error":
-			if err := func() error {
-				s.Error.Reset()
-				if err := s.Error.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"error\"")
-			}
 		case "idempotencyKey":
+			requiredBitSet[0] |= 1 << 2
 			if err := func() error {
-				s.IdempotencyKey.Reset()
-				if err := s.IdempotencyKey.Decode(d); err != nil {
+				v, err := d.Str()
+				s.IdempotencyKey = string(v)
+				if err != nil {
 					return err
 				}
 				return nil
@@ -6247,6 +6087,7 @@ func (s *PlanAddRecordOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"idempotencyKey\"")
 			}
 		case "ids":
+			requiredBitSet[0] |= 1 << 3
 			if err := func() error {
 				s.Ids = make([]string, 0)
 				if err := d.Arr(func(d *jx.Decoder) error {
@@ -6266,9 +6107,11 @@ func (s *PlanAddRecordOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"ids\"")
 			}
 		case "replay":
+			requiredBitSet[0] |= 1 << 4
 			if err := func() error {
-				s.Replay.Reset()
-				if err := s.Replay.Decode(d); err != nil {
+				v, err := d.Bool()
+				s.Replay = bool(v)
+				if err != nil {
 					return err
 				}
 				return nil
@@ -6276,9 +6119,11 @@ func (s *PlanAddRecordOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"replay\"")
 			}
 		case "revision":
+			requiredBitSet[0] |= 1 << 5
 			if err := func() error {
-				s.Revision.Reset()
-				if err := s.Revision.Decode(d); err != nil {
+				v, err := d.Int()
+				s.Revision = int(v)
+				if err != nil {
 					return err
 				}
 				return nil
@@ -6286,8 +6131,8 @@ func (s *PlanAddRecordOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"revision\"")
 			}
 		case "space":
+			requiredBitSet[0] |= 1 << 6
 			if err := func() error {
-				s.Space.Reset()
 				if err := s.Space.Decode(d); err != nil {
 					return err
 				}
@@ -6296,9 +6141,11 @@ func (s *PlanAddRecordOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"space\"")
 			}
 		case "tool":
+			requiredBitSet[0] |= 1 << 7
 			if err := func() error {
-				s.Tool.Reset()
-				if err := s.Tool.Decode(d); err != nil {
+				v, err := d.Str()
+				s.Tool = string(v)
+				if err != nil {
 					return err
 				}
 				return nil
@@ -6311,6 +6158,38 @@ func (s *PlanAddRecordOutput) Decode(d *jx.Decoder) error {
 		return nil
 	}); err != nil {
 		return errors.Wrap(err, "decode PlanAddRecordOutput")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b11111111,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfPlanAddRecordOutput) {
+					name = jsonFieldsNameOfPlanAddRecordOutput[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
 	}
 
 	return nil
@@ -6453,33 +6332,22 @@ func (s *PlanBudgetOutput) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *PlanBudgetOutput) encodeFields(e *jx.Encoder) {
 	{
-		if s.Error.Set {
-			e.FieldStart("error")
-			s.Error.Encode(e)
-		}
+		e.FieldStart("revisions")
+		s.Revisions.Encode(e)
 	}
 	{
-		if s.Revisions.Set {
-			e.FieldStart("revisions")
-			s.Revisions.Encode(e)
+		e.FieldStart("rows")
+		e.ArrStart()
+		for _, elem := range s.Rows {
+			elem.Encode(e)
 		}
-	}
-	{
-		if s.Rows != nil {
-			e.FieldStart("rows")
-			e.ArrStart()
-			for _, elem := range s.Rows {
-				elem.Encode(e)
-			}
-			e.ArrEnd()
-		}
+		e.ArrEnd()
 	}
 }
 
-var jsonFieldsNameOfPlanBudgetOutput = [3]string{
-	0: "error",
-	1: "revisions",
-	2: "rows",
+var jsonFieldsNameOfPlanBudgetOutput = [2]string{
+	0: "revisions",
+	1: "rows",
 }
 
 // Decode decodes PlanBudgetOutput from json.
@@ -6487,22 +6355,13 @@ func (s *PlanBudgetOutput) Decode(d *jx.Decoder) error {
 	if s == nil {
 		return errors.New("invalid: unable to decode PlanBudgetOutput to nil")
 	}
+	var requiredBitSet [1]uint8
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
-		case "error":
-			if err := func() error {
-				s.Error.Reset()
-				if err := s.Error.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"error\"")
-			}
 		case "revisions":
+			requiredBitSet[0] |= 1 << 0
 			if err := func() error {
-				s.Revisions.Reset()
 				if err := s.Revisions.Decode(d); err != nil {
 					return err
 				}
@@ -6511,6 +6370,7 @@ func (s *PlanBudgetOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"revisions\"")
 			}
 		case "rows":
+			requiredBitSet[0] |= 1 << 1
 			if err := func() error {
 				s.Rows = make([]PlanBudgetOutputRow, 0)
 				if err := d.Arr(func(d *jx.Decoder) error {
@@ -6533,6 +6393,38 @@ func (s *PlanBudgetOutput) Decode(d *jx.Decoder) error {
 		return nil
 	}); err != nil {
 		return errors.Wrap(err, "decode PlanBudgetOutput")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b00000011,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfPlanBudgetOutput) {
+					name = jsonFieldsNameOfPlanBudgetOutput[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
 	}
 
 	return nil
@@ -6810,33 +6702,22 @@ func (s *PlanCategoriesOutput) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *PlanCategoriesOutput) encodeFields(e *jx.Encoder) {
 	{
-		if s.Error.Set {
-			e.FieldStart("error")
-			s.Error.Encode(e)
-		}
+		e.FieldStart("revisions")
+		s.Revisions.Encode(e)
 	}
 	{
-		if s.Revisions.Set {
-			e.FieldStart("revisions")
-			s.Revisions.Encode(e)
+		e.FieldStart("spaces")
+		e.ArrStart()
+		for _, elem := range s.Spaces {
+			elem.Encode(e)
 		}
-	}
-	{
-		if s.Spaces != nil {
-			e.FieldStart("spaces")
-			e.ArrStart()
-			for _, elem := range s.Spaces {
-				elem.Encode(e)
-			}
-			e.ArrEnd()
-		}
+		e.ArrEnd()
 	}
 }
 
-var jsonFieldsNameOfPlanCategoriesOutput = [3]string{
-	0: "error",
-	1: "revisions",
-	2: "spaces",
+var jsonFieldsNameOfPlanCategoriesOutput = [2]string{
+	0: "revisions",
+	1: "spaces",
 }
 
 // Decode decodes PlanCategoriesOutput from json.
@@ -6844,22 +6725,13 @@ func (s *PlanCategoriesOutput) Decode(d *jx.Decoder) error {
 	if s == nil {
 		return errors.New("invalid: unable to decode PlanCategoriesOutput to nil")
 	}
+	var requiredBitSet [1]uint8
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
-		case "error":
-			if err := func() error {
-				s.Error.Reset()
-				if err := s.Error.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"error\"")
-			}
 		case "revisions":
+			requiredBitSet[0] |= 1 << 0
 			if err := func() error {
-				s.Revisions.Reset()
 				if err := s.Revisions.Decode(d); err != nil {
 					return err
 				}
@@ -6868,6 +6740,7 @@ func (s *PlanCategoriesOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"revisions\"")
 			}
 		case "spaces":
+			requiredBitSet[0] |= 1 << 1
 			if err := func() error {
 				s.Spaces = make([]PlanCategoriesOutputSpace, 0)
 				if err := d.Arr(func(d *jx.Decoder) error {
@@ -6890,6 +6763,38 @@ func (s *PlanCategoriesOutput) Decode(d *jx.Decoder) error {
 		return nil
 	}); err != nil {
 		return errors.Wrap(err, "decode PlanCategoriesOutput")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b00000011,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfPlanCategoriesOutput) {
+					name = jsonFieldsNameOfPlanCategoriesOutput[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
 	}
 
 	return nil
@@ -7423,79 +7328,56 @@ func (s *PlanCategorizeOutput) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *PlanCategorizeOutput) encodeFields(e *jx.Encoder) {
 	{
-		if s.Changes != nil {
-			e.FieldStart("changes")
-			e.ArrStart()
-			for _, elem := range s.Changes {
-				elem.Encode(e)
-			}
-			e.ArrEnd()
+		e.FieldStart("changes")
+		e.ArrStart()
+		for _, elem := range s.Changes {
+			elem.Encode(e)
 		}
+		e.ArrEnd()
 	}
 	{
-		if s.Count.Set {
-			e.FieldStart("count")
-			s.Count.Encode(e)
-		}
+		e.FieldStart("count")
+		e.Int(s.Count)
 	}
 	{
-		if s.Error.Set {
-			e.FieldStart("error")
-			s.Error.Encode(e)
-		}
+		e.FieldStart("idempotencyKey")
+		e.Str(s.IdempotencyKey)
 	}
 	{
-		if s.IdempotencyKey.Set {
-			e.FieldStart("idempotencyKey")
-			s.IdempotencyKey.Encode(e)
+		e.FieldStart("ids")
+		e.ArrStart()
+		for _, elem := range s.Ids {
+			e.Str(elem)
 		}
+		e.ArrEnd()
 	}
 	{
-		if s.Ids != nil {
-			e.FieldStart("ids")
-			e.ArrStart()
-			for _, elem := range s.Ids {
-				e.Str(elem)
-			}
-			e.ArrEnd()
-		}
+		e.FieldStart("replay")
+		e.Bool(s.Replay)
 	}
 	{
-		if s.Replay.Set {
-			e.FieldStart("replay")
-			s.Replay.Encode(e)
-		}
+		e.FieldStart("revision")
+		e.Int(s.Revision)
 	}
 	{
-		if s.Revision.Set {
-			e.FieldStart("revision")
-			s.Revision.Encode(e)
-		}
+		e.FieldStart("space")
+		s.Space.Encode(e)
 	}
 	{
-		if s.Space.Set {
-			e.FieldStart("space")
-			s.Space.Encode(e)
-		}
-	}
-	{
-		if s.Tool.Set {
-			e.FieldStart("tool")
-			s.Tool.Encode(e)
-		}
+		e.FieldStart("tool")
+		e.Str(s.Tool)
 	}
 }
 
-var jsonFieldsNameOfPlanCategorizeOutput = [9]string{
+var jsonFieldsNameOfPlanCategorizeOutput = [8]string{
 	0: "changes",
 	1: "count",
-	2: "error",
-	3: "idempotencyKey",
-	4: "ids",
-	5: "replay",
-	6: "revision",
-	7: "space",
-	8: "tool",
+	2: "idempotencyKey",
+	3: "ids",
+	4: "replay",
+	5: "revision",
+	6: "space",
+	7: "tool",
 }
 
 // Decode decodes PlanCategorizeOutput from json.
@@ -7503,10 +7385,12 @@ func (s *PlanCategorizeOutput) Decode(d *jx.Decoder) error {
 	if s == nil {
 		return errors.New("invalid: unable to decode PlanCategorizeOutput to nil")
 	}
+	var requiredBitSet [1]uint8
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
 		case "changes":
+			requiredBitSet[0] |= 1 << 0
 			if err := func() error {
 				s.Changes = make([]Change, 0)
 				if err := d.Arr(func(d *jx.Decoder) error {
@@ -7524,29 +7408,23 @@ func (s *PlanCategorizeOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"changes\"")
 			}
 		case "count":
+			requiredBitSet[0] |= 1 << 1
 			if err := func() error {
-				s.Count.Reset()
-				if err := s.Count.Decode(d); err != nil {
+				v, err := d.Int()
+				s.Count = int(v)
+				if err != nil {
 					return err
 				}
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"count\"")
 			}
-		case "error":
-			if err := func() error {
-				s.Error.Reset()
-				if err := s.Error.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"error\"")
-			}
 		case "idempotencyKey":
+			requiredBitSet[0] |= 1 << 2
 			if err := func() error {
-				s.IdempotencyKey.Reset()
-				if err := s.IdempotencyKey.Decode(d); err != nil {
+				v, err := d.Str()
+				s.IdempotencyKey = string(v)
+				if err != nil {
 					return err
 				}
 				return nil
@@ -7554,6 +7432,7 @@ func (s *PlanCategorizeOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"idempotencyKey\"")
 			}
 		case "ids":
+			requiredBitSet[0] |= 1 << 3
 			if err := func() error {
 				s.Ids = make([]string, 0)
 				if err := d.Arr(func(d *jx.Decoder) error {
@@ -7573,9 +7452,11 @@ func (s *PlanCategorizeOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"ids\"")
 			}
 		case "replay":
+			requiredBitSet[0] |= 1 << 4
 			if err := func() error {
-				s.Replay.Reset()
-				if err := s.Replay.Decode(d); err != nil {
+				v, err := d.Bool()
+				s.Replay = bool(v)
+				if err != nil {
 					return err
 				}
 				return nil
@@ -7583,9 +7464,11 @@ func (s *PlanCategorizeOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"replay\"")
 			}
 		case "revision":
+			requiredBitSet[0] |= 1 << 5
 			if err := func() error {
-				s.Revision.Reset()
-				if err := s.Revision.Decode(d); err != nil {
+				v, err := d.Int()
+				s.Revision = int(v)
+				if err != nil {
 					return err
 				}
 				return nil
@@ -7593,8 +7476,8 @@ func (s *PlanCategorizeOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"revision\"")
 			}
 		case "space":
+			requiredBitSet[0] |= 1 << 6
 			if err := func() error {
-				s.Space.Reset()
 				if err := s.Space.Decode(d); err != nil {
 					return err
 				}
@@ -7603,9 +7486,11 @@ func (s *PlanCategorizeOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"space\"")
 			}
 		case "tool":
+			requiredBitSet[0] |= 1 << 7
 			if err := func() error {
-				s.Tool.Reset()
-				if err := s.Tool.Decode(d); err != nil {
+				v, err := d.Str()
+				s.Tool = string(v)
+				if err != nil {
 					return err
 				}
 				return nil
@@ -7618,6 +7503,38 @@ func (s *PlanCategorizeOutput) Decode(d *jx.Decoder) error {
 		return nil
 	}); err != nil {
 		return errors.Wrap(err, "decode PlanCategorizeOutput")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b11111111,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfPlanCategorizeOutput) {
+					name = jsonFieldsNameOfPlanCategorizeOutput[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
 	}
 
 	return nil
@@ -7806,79 +7723,56 @@ func (s *PlanDeleteRecordOutput) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *PlanDeleteRecordOutput) encodeFields(e *jx.Encoder) {
 	{
-		if s.Changes != nil {
-			e.FieldStart("changes")
-			e.ArrStart()
-			for _, elem := range s.Changes {
-				elem.Encode(e)
-			}
-			e.ArrEnd()
+		e.FieldStart("changes")
+		e.ArrStart()
+		for _, elem := range s.Changes {
+			elem.Encode(e)
 		}
+		e.ArrEnd()
 	}
 	{
-		if s.Count.Set {
-			e.FieldStart("count")
-			s.Count.Encode(e)
-		}
+		e.FieldStart("count")
+		e.Int(s.Count)
 	}
 	{
-		if s.Error.Set {
-			e.FieldStart("error")
-			s.Error.Encode(e)
-		}
+		e.FieldStart("idempotencyKey")
+		e.Str(s.IdempotencyKey)
 	}
 	{
-		if s.IdempotencyKey.Set {
-			e.FieldStart("idempotencyKey")
-			s.IdempotencyKey.Encode(e)
+		e.FieldStart("ids")
+		e.ArrStart()
+		for _, elem := range s.Ids {
+			e.Str(elem)
 		}
+		e.ArrEnd()
 	}
 	{
-		if s.Ids != nil {
-			e.FieldStart("ids")
-			e.ArrStart()
-			for _, elem := range s.Ids {
-				e.Str(elem)
-			}
-			e.ArrEnd()
-		}
+		e.FieldStart("replay")
+		e.Bool(s.Replay)
 	}
 	{
-		if s.Replay.Set {
-			e.FieldStart("replay")
-			s.Replay.Encode(e)
-		}
+		e.FieldStart("revision")
+		e.Int(s.Revision)
 	}
 	{
-		if s.Revision.Set {
-			e.FieldStart("revision")
-			s.Revision.Encode(e)
-		}
+		e.FieldStart("space")
+		s.Space.Encode(e)
 	}
 	{
-		if s.Space.Set {
-			e.FieldStart("space")
-			s.Space.Encode(e)
-		}
-	}
-	{
-		if s.Tool.Set {
-			e.FieldStart("tool")
-			s.Tool.Encode(e)
-		}
+		e.FieldStart("tool")
+		e.Str(s.Tool)
 	}
 }
 
-var jsonFieldsNameOfPlanDeleteRecordOutput = [9]string{
+var jsonFieldsNameOfPlanDeleteRecordOutput = [8]string{
 	0: "changes",
 	1: "count",
-	2: "error",
-	3: "idempotencyKey",
-	4: "ids",
-	5: "replay",
-	6: "revision",
-	7: "space",
-	8: "tool",
+	2: "idempotencyKey",
+	3: "ids",
+	4: "replay",
+	5: "revision",
+	6: "space",
+	7: "tool",
 }
 
 // Decode decodes PlanDeleteRecordOutput from json.
@@ -7886,10 +7780,12 @@ func (s *PlanDeleteRecordOutput) Decode(d *jx.Decoder) error {
 	if s == nil {
 		return errors.New("invalid: unable to decode PlanDeleteRecordOutput to nil")
 	}
+	var requiredBitSet [1]uint8
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
 		case "changes":
+			requiredBitSet[0] |= 1 << 0
 			if err := func() error {
 				s.Changes = make([]Change, 0)
 				if err := d.Arr(func(d *jx.Decoder) error {
@@ -7907,29 +7803,23 @@ func (s *PlanDeleteRecordOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"changes\"")
 			}
 		case "count":
+			requiredBitSet[0] |= 1 << 1
 			if err := func() error {
-				s.Count.Reset()
-				if err := s.Count.Decode(d); err != nil {
+				v, err := d.Int()
+				s.Count = int(v)
+				if err != nil {
 					return err
 				}
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"count\"")
 			}
-		case "error":
-			if err := func() error {
-				s.Error.Reset()
-				if err := s.Error.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"error\"")
-			}
 		case "idempotencyKey":
+			requiredBitSet[0] |= 1 << 2
 			if err := func() error {
-				s.IdempotencyKey.Reset()
-				if err := s.IdempotencyKey.Decode(d); err != nil {
+				v, err := d.Str()
+				s.IdempotencyKey = string(v)
+				if err != nil {
 					return err
 				}
 				return nil
@@ -7937,6 +7827,7 @@ func (s *PlanDeleteRecordOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"idempotencyKey\"")
 			}
 		case "ids":
+			requiredBitSet[0] |= 1 << 3
 			if err := func() error {
 				s.Ids = make([]string, 0)
 				if err := d.Arr(func(d *jx.Decoder) error {
@@ -7956,9 +7847,11 @@ func (s *PlanDeleteRecordOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"ids\"")
 			}
 		case "replay":
+			requiredBitSet[0] |= 1 << 4
 			if err := func() error {
-				s.Replay.Reset()
-				if err := s.Replay.Decode(d); err != nil {
+				v, err := d.Bool()
+				s.Replay = bool(v)
+				if err != nil {
 					return err
 				}
 				return nil
@@ -7966,9 +7859,11 @@ func (s *PlanDeleteRecordOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"replay\"")
 			}
 		case "revision":
+			requiredBitSet[0] |= 1 << 5
 			if err := func() error {
-				s.Revision.Reset()
-				if err := s.Revision.Decode(d); err != nil {
+				v, err := d.Int()
+				s.Revision = int(v)
+				if err != nil {
 					return err
 				}
 				return nil
@@ -7976,8 +7871,8 @@ func (s *PlanDeleteRecordOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"revision\"")
 			}
 		case "space":
+			requiredBitSet[0] |= 1 << 6
 			if err := func() error {
-				s.Space.Reset()
 				if err := s.Space.Decode(d); err != nil {
 					return err
 				}
@@ -7986,9 +7881,11 @@ func (s *PlanDeleteRecordOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"space\"")
 			}
 		case "tool":
+			requiredBitSet[0] |= 1 << 7
 			if err := func() error {
-				s.Tool.Reset()
-				if err := s.Tool.Decode(d); err != nil {
+				v, err := d.Str()
+				s.Tool = string(v)
+				if err != nil {
 					return err
 				}
 				return nil
@@ -8001,6 +7898,38 @@ func (s *PlanDeleteRecordOutput) Decode(d *jx.Decoder) error {
 		return nil
 	}); err != nil {
 		return errors.Wrap(err, "decode PlanDeleteRecordOutput")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b11111111,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfPlanDeleteRecordOutput) {
+					name = jsonFieldsNameOfPlanDeleteRecordOutput[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
 	}
 
 	return nil
@@ -8273,79 +8202,56 @@ func (s *PlanEditTransactionOutput) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *PlanEditTransactionOutput) encodeFields(e *jx.Encoder) {
 	{
-		if s.Changes != nil {
-			e.FieldStart("changes")
-			e.ArrStart()
-			for _, elem := range s.Changes {
-				elem.Encode(e)
-			}
-			e.ArrEnd()
+		e.FieldStart("changes")
+		e.ArrStart()
+		for _, elem := range s.Changes {
+			elem.Encode(e)
 		}
+		e.ArrEnd()
 	}
 	{
-		if s.Count.Set {
-			e.FieldStart("count")
-			s.Count.Encode(e)
-		}
+		e.FieldStart("count")
+		e.Int(s.Count)
 	}
 	{
-		if s.Error.Set {
-			e.FieldStart("error")
-			s.Error.Encode(e)
-		}
+		e.FieldStart("idempotencyKey")
+		e.Str(s.IdempotencyKey)
 	}
 	{
-		if s.IdempotencyKey.Set {
-			e.FieldStart("idempotencyKey")
-			s.IdempotencyKey.Encode(e)
+		e.FieldStart("ids")
+		e.ArrStart()
+		for _, elem := range s.Ids {
+			e.Str(elem)
 		}
+		e.ArrEnd()
 	}
 	{
-		if s.Ids != nil {
-			e.FieldStart("ids")
-			e.ArrStart()
-			for _, elem := range s.Ids {
-				e.Str(elem)
-			}
-			e.ArrEnd()
-		}
+		e.FieldStart("replay")
+		e.Bool(s.Replay)
 	}
 	{
-		if s.Replay.Set {
-			e.FieldStart("replay")
-			s.Replay.Encode(e)
-		}
+		e.FieldStart("revision")
+		e.Int(s.Revision)
 	}
 	{
-		if s.Revision.Set {
-			e.FieldStart("revision")
-			s.Revision.Encode(e)
-		}
+		e.FieldStart("space")
+		s.Space.Encode(e)
 	}
 	{
-		if s.Space.Set {
-			e.FieldStart("space")
-			s.Space.Encode(e)
-		}
-	}
-	{
-		if s.Tool.Set {
-			e.FieldStart("tool")
-			s.Tool.Encode(e)
-		}
+		e.FieldStart("tool")
+		e.Str(s.Tool)
 	}
 }
 
-var jsonFieldsNameOfPlanEditTransactionOutput = [9]string{
+var jsonFieldsNameOfPlanEditTransactionOutput = [8]string{
 	0: "changes",
 	1: "count",
-	2: "error",
-	3: "idempotencyKey",
-	4: "ids",
-	5: "replay",
-	6: "revision",
-	7: "space",
-	8: "tool",
+	2: "idempotencyKey",
+	3: "ids",
+	4: "replay",
+	5: "revision",
+	6: "space",
+	7: "tool",
 }
 
 // Decode decodes PlanEditTransactionOutput from json.
@@ -8353,10 +8259,12 @@ func (s *PlanEditTransactionOutput) Decode(d *jx.Decoder) error {
 	if s == nil {
 		return errors.New("invalid: unable to decode PlanEditTransactionOutput to nil")
 	}
+	var requiredBitSet [1]uint8
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
 		case "changes":
+			requiredBitSet[0] |= 1 << 0
 			if err := func() error {
 				s.Changes = make([]Change, 0)
 				if err := d.Arr(func(d *jx.Decoder) error {
@@ -8374,29 +8282,23 @@ func (s *PlanEditTransactionOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"changes\"")
 			}
 		case "count":
+			requiredBitSet[0] |= 1 << 1
 			if err := func() error {
-				s.Count.Reset()
-				if err := s.Count.Decode(d); err != nil {
+				v, err := d.Int()
+				s.Count = int(v)
+				if err != nil {
 					return err
 				}
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"count\"")
 			}
-		case "error":
-			if err := func() error {
-				s.Error.Reset()
-				if err := s.Error.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"error\"")
-			}
 		case "idempotencyKey":
+			requiredBitSet[0] |= 1 << 2
 			if err := func() error {
-				s.IdempotencyKey.Reset()
-				if err := s.IdempotencyKey.Decode(d); err != nil {
+				v, err := d.Str()
+				s.IdempotencyKey = string(v)
+				if err != nil {
 					return err
 				}
 				return nil
@@ -8404,6 +8306,7 @@ func (s *PlanEditTransactionOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"idempotencyKey\"")
 			}
 		case "ids":
+			requiredBitSet[0] |= 1 << 3
 			if err := func() error {
 				s.Ids = make([]string, 0)
 				if err := d.Arr(func(d *jx.Decoder) error {
@@ -8423,9 +8326,11 @@ func (s *PlanEditTransactionOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"ids\"")
 			}
 		case "replay":
+			requiredBitSet[0] |= 1 << 4
 			if err := func() error {
-				s.Replay.Reset()
-				if err := s.Replay.Decode(d); err != nil {
+				v, err := d.Bool()
+				s.Replay = bool(v)
+				if err != nil {
 					return err
 				}
 				return nil
@@ -8433,9 +8338,11 @@ func (s *PlanEditTransactionOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"replay\"")
 			}
 		case "revision":
+			requiredBitSet[0] |= 1 << 5
 			if err := func() error {
-				s.Revision.Reset()
-				if err := s.Revision.Decode(d); err != nil {
+				v, err := d.Int()
+				s.Revision = int(v)
+				if err != nil {
 					return err
 				}
 				return nil
@@ -8443,8 +8350,8 @@ func (s *PlanEditTransactionOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"revision\"")
 			}
 		case "space":
+			requiredBitSet[0] |= 1 << 6
 			if err := func() error {
-				s.Space.Reset()
 				if err := s.Space.Decode(d); err != nil {
 					return err
 				}
@@ -8453,9 +8360,11 @@ func (s *PlanEditTransactionOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"space\"")
 			}
 		case "tool":
+			requiredBitSet[0] |= 1 << 7
 			if err := func() error {
-				s.Tool.Reset()
-				if err := s.Tool.Decode(d); err != nil {
+				v, err := d.Str()
+				s.Tool = string(v)
+				if err != nil {
 					return err
 				}
 				return nil
@@ -8468,6 +8377,38 @@ func (s *PlanEditTransactionOutput) Decode(d *jx.Decoder) error {
 		return nil
 	}); err != nil {
 		return errors.Wrap(err, "decode PlanEditTransactionOutput")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b11111111,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfPlanEditTransactionOutput) {
+					name = jsonFieldsNameOfPlanEditTransactionOutput[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
 	}
 
 	return nil
@@ -8695,75 +8636,52 @@ func (s *PlanPreviewOutput) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *PlanPreviewOutput) encodeFields(e *jx.Encoder) {
 	{
-		if s.Changes != nil {
-			e.FieldStart("changes")
-			e.ArrStart()
-			for _, elem := range s.Changes {
-				elem.Encode(e)
-			}
-			e.ArrEnd()
+		e.FieldStart("changes")
+		e.ArrStart()
+		for _, elem := range s.Changes {
+			elem.Encode(e)
 		}
+		e.ArrEnd()
 	}
 	{
-		if s.Count.Set {
-			e.FieldStart("count")
-			s.Count.Encode(e)
-		}
+		e.FieldStart("count")
+		e.Int(s.Count)
 	}
 	{
-		if s.Error.Set {
-			e.FieldStart("error")
-			s.Error.Encode(e)
-		}
+		e.FieldStart("limit")
+		e.Int(s.Limit)
 	}
 	{
-		if s.Limit.Set {
-			e.FieldStart("limit")
-			s.Limit.Encode(e)
-		}
+		e.FieldStart("overLimit")
+		e.Bool(s.OverLimit)
 	}
 	{
-		if s.OverLimit.Set {
-			e.FieldStart("overLimit")
-			s.OverLimit.Encode(e)
-		}
+		e.FieldStart("revision")
+		e.Int(s.Revision)
 	}
 	{
-		if s.Revision.Set {
-			e.FieldStart("revision")
-			s.Revision.Encode(e)
-		}
+		e.FieldStart("space")
+		s.Space.Encode(e)
 	}
 	{
-		if s.Space.Set {
-			e.FieldStart("space")
-			s.Space.Encode(e)
-		}
+		e.FieldStart("subtotals")
+		s.Subtotals.Encode(e)
 	}
 	{
-		if s.Subtotals.Set {
-			e.FieldStart("subtotals")
-			s.Subtotals.Encode(e)
-		}
-	}
-	{
-		if s.Tool.Set {
-			e.FieldStart("tool")
-			s.Tool.Encode(e)
-		}
+		e.FieldStart("tool")
+		e.Str(s.Tool)
 	}
 }
 
-var jsonFieldsNameOfPlanPreviewOutput = [9]string{
+var jsonFieldsNameOfPlanPreviewOutput = [8]string{
 	0: "changes",
 	1: "count",
-	2: "error",
-	3: "limit",
-	4: "overLimit",
-	5: "revision",
-	6: "space",
-	7: "subtotals",
-	8: "tool",
+	2: "limit",
+	3: "overLimit",
+	4: "revision",
+	5: "space",
+	6: "subtotals",
+	7: "tool",
 }
 
 // Decode decodes PlanPreviewOutput from json.
@@ -8771,10 +8689,12 @@ func (s *PlanPreviewOutput) Decode(d *jx.Decoder) error {
 	if s == nil {
 		return errors.New("invalid: unable to decode PlanPreviewOutput to nil")
 	}
+	var requiredBitSet [1]uint8
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
 		case "changes":
+			requiredBitSet[0] |= 1 << 0
 			if err := func() error {
 				s.Changes = make([]Change, 0)
 				if err := d.Arr(func(d *jx.Decoder) error {
@@ -8792,29 +8712,23 @@ func (s *PlanPreviewOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"changes\"")
 			}
 		case "count":
+			requiredBitSet[0] |= 1 << 1
 			if err := func() error {
-				s.Count.Reset()
-				if err := s.Count.Decode(d); err != nil {
+				v, err := d.Int()
+				s.Count = int(v)
+				if err != nil {
 					return err
 				}
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"count\"")
 			}
-		case "error":
-			if err := func() error {
-				s.Error.Reset()
-				if err := s.Error.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"error\"")
-			}
 		case "limit":
+			requiredBitSet[0] |= 1 << 2
 			if err := func() error {
-				s.Limit.Reset()
-				if err := s.Limit.Decode(d); err != nil {
+				v, err := d.Int()
+				s.Limit = int(v)
+				if err != nil {
 					return err
 				}
 				return nil
@@ -8822,9 +8736,11 @@ func (s *PlanPreviewOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"limit\"")
 			}
 		case "overLimit":
+			requiredBitSet[0] |= 1 << 3
 			if err := func() error {
-				s.OverLimit.Reset()
-				if err := s.OverLimit.Decode(d); err != nil {
+				v, err := d.Bool()
+				s.OverLimit = bool(v)
+				if err != nil {
 					return err
 				}
 				return nil
@@ -8832,9 +8748,11 @@ func (s *PlanPreviewOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"overLimit\"")
 			}
 		case "revision":
+			requiredBitSet[0] |= 1 << 4
 			if err := func() error {
-				s.Revision.Reset()
-				if err := s.Revision.Decode(d); err != nil {
+				v, err := d.Int()
+				s.Revision = int(v)
+				if err != nil {
 					return err
 				}
 				return nil
@@ -8842,8 +8760,8 @@ func (s *PlanPreviewOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"revision\"")
 			}
 		case "space":
+			requiredBitSet[0] |= 1 << 5
 			if err := func() error {
-				s.Space.Reset()
 				if err := s.Space.Decode(d); err != nil {
 					return err
 				}
@@ -8852,8 +8770,8 @@ func (s *PlanPreviewOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"space\"")
 			}
 		case "subtotals":
+			requiredBitSet[0] |= 1 << 6
 			if err := func() error {
-				s.Subtotals.Reset()
 				if err := s.Subtotals.Decode(d); err != nil {
 					return err
 				}
@@ -8862,9 +8780,11 @@ func (s *PlanPreviewOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"subtotals\"")
 			}
 		case "tool":
+			requiredBitSet[0] |= 1 << 7
 			if err := func() error {
-				s.Tool.Reset()
-				if err := s.Tool.Decode(d); err != nil {
+				v, err := d.Str()
+				s.Tool = string(v)
+				if err != nil {
 					return err
 				}
 				return nil
@@ -8877,6 +8797,38 @@ func (s *PlanPreviewOutput) Decode(d *jx.Decoder) error {
 		return nil
 	}); err != nil {
 		return errors.Wrap(err, "decode PlanPreviewOutput")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b11111111,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfPlanPreviewOutput) {
+					name = jsonFieldsNameOfPlanPreviewOutput[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
 	}
 
 	return nil
@@ -9418,79 +9370,56 @@ func (s *PlanSetBudgetOutput) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *PlanSetBudgetOutput) encodeFields(e *jx.Encoder) {
 	{
-		if s.Changes != nil {
-			e.FieldStart("changes")
-			e.ArrStart()
-			for _, elem := range s.Changes {
-				elem.Encode(e)
-			}
-			e.ArrEnd()
+		e.FieldStart("changes")
+		e.ArrStart()
+		for _, elem := range s.Changes {
+			elem.Encode(e)
 		}
+		e.ArrEnd()
 	}
 	{
-		if s.Count.Set {
-			e.FieldStart("count")
-			s.Count.Encode(e)
-		}
+		e.FieldStart("count")
+		e.Int(s.Count)
 	}
 	{
-		if s.Error.Set {
-			e.FieldStart("error")
-			s.Error.Encode(e)
-		}
+		e.FieldStart("idempotencyKey")
+		e.Str(s.IdempotencyKey)
 	}
 	{
-		if s.IdempotencyKey.Set {
-			e.FieldStart("idempotencyKey")
-			s.IdempotencyKey.Encode(e)
+		e.FieldStart("ids")
+		e.ArrStart()
+		for _, elem := range s.Ids {
+			e.Str(elem)
 		}
+		e.ArrEnd()
 	}
 	{
-		if s.Ids != nil {
-			e.FieldStart("ids")
-			e.ArrStart()
-			for _, elem := range s.Ids {
-				e.Str(elem)
-			}
-			e.ArrEnd()
-		}
+		e.FieldStart("replay")
+		e.Bool(s.Replay)
 	}
 	{
-		if s.Replay.Set {
-			e.FieldStart("replay")
-			s.Replay.Encode(e)
-		}
+		e.FieldStart("revision")
+		e.Int(s.Revision)
 	}
 	{
-		if s.Revision.Set {
-			e.FieldStart("revision")
-			s.Revision.Encode(e)
-		}
+		e.FieldStart("space")
+		s.Space.Encode(e)
 	}
 	{
-		if s.Space.Set {
-			e.FieldStart("space")
-			s.Space.Encode(e)
-		}
-	}
-	{
-		if s.Tool.Set {
-			e.FieldStart("tool")
-			s.Tool.Encode(e)
-		}
+		e.FieldStart("tool")
+		e.Str(s.Tool)
 	}
 }
 
-var jsonFieldsNameOfPlanSetBudgetOutput = [9]string{
+var jsonFieldsNameOfPlanSetBudgetOutput = [8]string{
 	0: "changes",
 	1: "count",
-	2: "error",
-	3: "idempotencyKey",
-	4: "ids",
-	5: "replay",
-	6: "revision",
-	7: "space",
-	8: "tool",
+	2: "idempotencyKey",
+	3: "ids",
+	4: "replay",
+	5: "revision",
+	6: "space",
+	7: "tool",
 }
 
 // Decode decodes PlanSetBudgetOutput from json.
@@ -9498,10 +9427,12 @@ func (s *PlanSetBudgetOutput) Decode(d *jx.Decoder) error {
 	if s == nil {
 		return errors.New("invalid: unable to decode PlanSetBudgetOutput to nil")
 	}
+	var requiredBitSet [1]uint8
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
 		case "changes":
+			requiredBitSet[0] |= 1 << 0
 			if err := func() error {
 				s.Changes = make([]Change, 0)
 				if err := d.Arr(func(d *jx.Decoder) error {
@@ -9519,29 +9450,23 @@ func (s *PlanSetBudgetOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"changes\"")
 			}
 		case "count":
+			requiredBitSet[0] |= 1 << 1
 			if err := func() error {
-				s.Count.Reset()
-				if err := s.Count.Decode(d); err != nil {
+				v, err := d.Int()
+				s.Count = int(v)
+				if err != nil {
 					return err
 				}
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"count\"")
 			}
-		case "error":
-			if err := func() error {
-				s.Error.Reset()
-				if err := s.Error.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"error\"")
-			}
 		case "idempotencyKey":
+			requiredBitSet[0] |= 1 << 2
 			if err := func() error {
-				s.IdempotencyKey.Reset()
-				if err := s.IdempotencyKey.Decode(d); err != nil {
+				v, err := d.Str()
+				s.IdempotencyKey = string(v)
+				if err != nil {
 					return err
 				}
 				return nil
@@ -9549,6 +9474,7 @@ func (s *PlanSetBudgetOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"idempotencyKey\"")
 			}
 		case "ids":
+			requiredBitSet[0] |= 1 << 3
 			if err := func() error {
 				s.Ids = make([]string, 0)
 				if err := d.Arr(func(d *jx.Decoder) error {
@@ -9568,9 +9494,11 @@ func (s *PlanSetBudgetOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"ids\"")
 			}
 		case "replay":
+			requiredBitSet[0] |= 1 << 4
 			if err := func() error {
-				s.Replay.Reset()
-				if err := s.Replay.Decode(d); err != nil {
+				v, err := d.Bool()
+				s.Replay = bool(v)
+				if err != nil {
 					return err
 				}
 				return nil
@@ -9578,9 +9506,11 @@ func (s *PlanSetBudgetOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"replay\"")
 			}
 		case "revision":
+			requiredBitSet[0] |= 1 << 5
 			if err := func() error {
-				s.Revision.Reset()
-				if err := s.Revision.Decode(d); err != nil {
+				v, err := d.Int()
+				s.Revision = int(v)
+				if err != nil {
 					return err
 				}
 				return nil
@@ -9588,8 +9518,8 @@ func (s *PlanSetBudgetOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"revision\"")
 			}
 		case "space":
+			requiredBitSet[0] |= 1 << 6
 			if err := func() error {
-				s.Space.Reset()
 				if err := s.Space.Decode(d); err != nil {
 					return err
 				}
@@ -9598,9 +9528,11 @@ func (s *PlanSetBudgetOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"space\"")
 			}
 		case "tool":
+			requiredBitSet[0] |= 1 << 7
 			if err := func() error {
-				s.Tool.Reset()
-				if err := s.Tool.Decode(d); err != nil {
+				v, err := d.Str()
+				s.Tool = string(v)
+				if err != nil {
 					return err
 				}
 				return nil
@@ -9613,6 +9545,38 @@ func (s *PlanSetBudgetOutput) Decode(d *jx.Decoder) error {
 		return nil
 	}); err != nil {
 		return errors.Wrap(err, "decode PlanSetBudgetOutput")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b11111111,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfPlanSetBudgetOutput) {
+					name = jsonFieldsNameOfPlanSetBudgetOutput[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
 	}
 
 	return nil
@@ -9952,101 +9916,82 @@ func (s *PlanTotalsOutput) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *PlanTotalsOutput) encodeFields(e *jx.Encoder) {
 	{
-		if s.Count.Set {
-			e.FieldStart("count")
-			s.Count.Encode(e)
-		}
+		e.FieldStart("count")
+		e.Int(s.Count)
 	}
 	{
-		if s.Coverage != nil {
-			e.FieldStart("coverage")
+		e.FieldStart("coverage")
+		e.ArrStart()
+		for _, elem := range s.Coverage {
+			elem.Encode(e)
+		}
+		e.ArrEnd()
+	}
+	{
+		e.FieldStart("excluded")
+		e.ArrStart()
+		for _, elem := range s.Excluded {
+			elem.Encode(e)
+		}
+		e.ArrEnd()
+	}
+	{
+		e.FieldStart("groupBy")
+		s.GroupBy.Encode(e)
+	}
+	{
+		e.FieldStart("groups")
+		if s.Groups == nil {
+			e.Null()
+		} else {
 			e.ArrStart()
-			for _, elem := range s.Coverage {
+			for _, elem := range s.Groups {
 				elem.Encode(e)
 			}
 			e.ArrEnd()
 		}
 	}
 	{
-		if s.Error.Set {
-			e.FieldStart("error")
-			s.Error.Encode(e)
-		}
+		e.FieldStart("partial")
+		e.Bool(s.Partial)
 	}
 	{
-		if s.Excluded != nil {
-			e.FieldStart("excluded")
-			e.ArrStart()
-			for _, elem := range s.Excluded {
-				elem.Encode(e)
-			}
-			e.ArrEnd()
-		}
+		e.FieldStart("period")
+		s.Period.Encode(e)
 	}
 	{
-		if s.GroupBy.Set {
-			e.FieldStart("groupBy")
-			s.GroupBy.Encode(e)
-		}
+		e.FieldStart("revisions")
+		s.Revisions.Encode(e)
 	}
 	{
-		if s.Groups.Set {
-			e.FieldStart("groups")
-			s.Groups.Encode(e)
+		e.FieldStart("totals")
+		e.ArrStart()
+		for _, elem := range s.Totals {
+			elem.Encode(e)
 		}
+		e.ArrEnd()
 	}
 	{
-		if s.Partial.Set {
-			e.FieldStart("partial")
-			s.Partial.Encode(e)
+		e.FieldStart("unmatchedEdits")
+		e.ArrStart()
+		for _, elem := range s.UnmatchedEdits {
+			elem.Encode(e)
 		}
-	}
-	{
-		if s.Period.Set {
-			e.FieldStart("period")
-			s.Period.Encode(e)
-		}
-	}
-	{
-		if s.Revisions.Set {
-			e.FieldStart("revisions")
-			s.Revisions.Encode(e)
-		}
-	}
-	{
-		if s.Totals != nil {
-			e.FieldStart("totals")
-			e.ArrStart()
-			for _, elem := range s.Totals {
-				elem.Encode(e)
-			}
-			e.ArrEnd()
-		}
-	}
-	{
-		if s.UnmatchedEdits != nil {
-			e.FieldStart("unmatchedEdits")
-			e.ArrStart()
-			for _, elem := range s.UnmatchedEdits {
-				elem.Encode(e)
-			}
-			e.ArrEnd()
-		}
+		e.ArrEnd()
 	}
 }
 
-var jsonFieldsNameOfPlanTotalsOutput = [11]string{
-	0:  "count",
-	1:  "coverage",
-	2:  "error",
-	3:  "excluded",
-	4:  "groupBy",
-	5:  "groups",
-	6:  "partial",
-	7:  "period",
-	8:  "revisions",
-	9:  "totals",
-	10: "unmatchedEdits",
+var jsonFieldsNameOfPlanTotalsOutput = [10]string{
+	0: "count",
+	1: "coverage",
+	2: "excluded",
+	3: "groupBy",
+	4: "groups",
+	5: "partial",
+	6: "period",
+	7: "revisions",
+	8: "totals",
+	9: "unmatchedEdits",
 }
 
 // Decode decodes PlanTotalsOutput from json.
@@ -10054,13 +9999,16 @@ func (s *PlanTotalsOutput) Decode(d *jx.Decoder) error {
 	if s == nil {
 		return errors.New("invalid: unable to decode PlanTotalsOutput to nil")
 	}
+	var requiredBitSet [2]uint8
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
 		case "count":
+			requiredBitSet[0] |= 1 << 0
 			if err := func() error {
-				s.Count.Reset()
-				if err := s.Count.Decode(d); err != nil {
+				v, err := d.Int()
+				s.Count = int(v)
+				if err != nil {
 					return err
 				}
 				return nil
@@ -10068,6 +10016,7 @@ func (s *PlanTotalsOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"count\"")
 			}
 		case "coverage":
+			requiredBitSet[0] |= 1 << 1
 			if err := func() error {
 				s.Coverage = make([]Coverage, 0)
 				if err := d.Arr(func(d *jx.Decoder) error {
@@ -10084,17 +10033,8 @@ func (s *PlanTotalsOutput) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"coverage\"")
 			}
-		case "error":
-			if err := func() error {
-				s.Error.Reset()
-				if err := s.Error.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"error\"")
-			}
 		case "excluded":
+			requiredBitSet[0] |= 1 << 2
 			if err := func() error {
 				s.Excluded = make([]CurrencyTotal, 0)
 				if err := d.Arr(func(d *jx.Decoder) error {
@@ -10112,8 +10052,8 @@ func (s *PlanTotalsOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"excluded\"")
 			}
 		case "groupBy":
+			requiredBitSet[0] |= 1 << 3
 			if err := func() error {
-				s.GroupBy.Reset()
 				if err := s.GroupBy.Decode(d); err != nil {
 					return err
 				}
@@ -10122,19 +10062,36 @@ func (s *PlanTotalsOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"groupBy\"")
 			}
 		case "groups":
+			requiredBitSet[0] |= 1 << 4
 			if err := func() error {
-				s.Groups.Reset()
-				if err := s.Groups.Decode(d); err != nil {
-					return err
+				switch tt := d.Next(); tt {
+				case jx.Null:
+					if err := d.Skip(); err != nil {
+						return err
+					}
+				default:
+					s.Groups = make([]PlanTotalsOutputGroup, 0)
+					if err := d.Arr(func(d *jx.Decoder) error {
+						var elem PlanTotalsOutputGroup
+						if err := elem.Decode(d); err != nil {
+							return err
+						}
+						s.Groups = append(s.Groups, elem)
+						return nil
+					}); err != nil {
+						return err
+					}
 				}
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"groups\"")
 			}
 		case "partial":
+			requiredBitSet[0] |= 1 << 5
 			if err := func() error {
-				s.Partial.Reset()
-				if err := s.Partial.Decode(d); err != nil {
+				v, err := d.Bool()
+				s.Partial = bool(v)
+				if err != nil {
 					return err
 				}
 				return nil
@@ -10142,8 +10099,8 @@ func (s *PlanTotalsOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"partial\"")
 			}
 		case "period":
+			requiredBitSet[0] |= 1 << 6
 			if err := func() error {
-				s.Period.Reset()
 				if err := s.Period.Decode(d); err != nil {
 					return err
 				}
@@ -10152,8 +10109,8 @@ func (s *PlanTotalsOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"period\"")
 			}
 		case "revisions":
+			requiredBitSet[0] |= 1 << 7
 			if err := func() error {
-				s.Revisions.Reset()
 				if err := s.Revisions.Decode(d); err != nil {
 					return err
 				}
@@ -10162,6 +10119,7 @@ func (s *PlanTotalsOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"revisions\"")
 			}
 		case "totals":
+			requiredBitSet[1] |= 1 << 0
 			if err := func() error {
 				s.Totals = make([]CurrencyTotal, 0)
 				if err := d.Arr(func(d *jx.Decoder) error {
@@ -10179,6 +10137,7 @@ func (s *PlanTotalsOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"totals\"")
 			}
 		case "unmatchedEdits":
+			requiredBitSet[1] |= 1 << 1
 			if err := func() error {
 				s.UnmatchedEdits = make([]PlanTotalsOutputUnmatchedEditsItem, 0)
 				if err := d.Arr(func(d *jx.Decoder) error {
@@ -10201,6 +10160,39 @@ func (s *PlanTotalsOutput) Decode(d *jx.Decoder) error {
 		return nil
 	}); err != nil {
 		return errors.Wrap(err, "decode PlanTotalsOutput")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [2]uint8{
+		0b11111111,
+		0b00000011,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfPlanTotalsOutput) {
+					name = jsonFieldsNameOfPlanTotalsOutput[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
 	}
 
 	return nil
@@ -10895,83 +10887,60 @@ func (s *PlanTransactionsOutput) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *PlanTransactionsOutput) encodeFields(e *jx.Encoder) {
 	{
-		if s.Coverage != nil {
-			e.FieldStart("coverage")
-			e.ArrStart()
-			for _, elem := range s.Coverage {
-				elem.Encode(e)
-			}
-			e.ArrEnd()
+		e.FieldStart("coverage")
+		e.ArrStart()
+		for _, elem := range s.Coverage {
+			elem.Encode(e)
 		}
+		e.ArrEnd()
 	}
 	{
-		if s.Error.Set {
-			e.FieldStart("error")
-			s.Error.Encode(e)
-		}
+		e.FieldStart("nextCursor")
+		s.NextCursor.Encode(e)
 	}
 	{
-		if s.NextCursor.Set {
-			e.FieldStart("nextCursor")
-			s.NextCursor.Encode(e)
-		}
+		e.FieldStart("partial")
+		e.Bool(s.Partial)
 	}
 	{
-		if s.Partial.Set {
-			e.FieldStart("partial")
-			s.Partial.Encode(e)
-		}
+		e.FieldStart("period")
+		s.Period.Encode(e)
 	}
 	{
-		if s.Period.Set {
-			e.FieldStart("period")
-			s.Period.Encode(e)
+		e.FieldStart("records")
+		e.ArrStart()
+		for _, elem := range s.Records {
+			elem.Encode(e)
 		}
+		e.ArrEnd()
 	}
 	{
-		if s.Records != nil {
-			e.FieldStart("records")
-			e.ArrStart()
-			for _, elem := range s.Records {
-				elem.Encode(e)
-			}
-			e.ArrEnd()
-		}
+		e.FieldStart("revisions")
+		s.Revisions.Encode(e)
 	}
 	{
-		if s.Revisions.Set {
-			e.FieldStart("revisions")
-			s.Revisions.Encode(e)
-		}
+		e.FieldStart("truncated")
+		e.Bool(s.Truncated)
 	}
 	{
-		if s.Truncated.Set {
-			e.FieldStart("truncated")
-			s.Truncated.Encode(e)
+		e.FieldStart("unmatchedEdits")
+		e.ArrStart()
+		for _, elem := range s.UnmatchedEdits {
+			elem.Encode(e)
 		}
-	}
-	{
-		if s.UnmatchedEdits != nil {
-			e.FieldStart("unmatchedEdits")
-			e.ArrStart()
-			for _, elem := range s.UnmatchedEdits {
-				elem.Encode(e)
-			}
-			e.ArrEnd()
-		}
+		e.ArrEnd()
 	}
 }
 
-var jsonFieldsNameOfPlanTransactionsOutput = [9]string{
+var jsonFieldsNameOfPlanTransactionsOutput = [8]string{
 	0: "coverage",
-	1: "error",
-	2: "nextCursor",
-	3: "partial",
-	4: "period",
-	5: "records",
-	6: "revisions",
-	7: "truncated",
-	8: "unmatchedEdits",
+	1: "nextCursor",
+	2: "partial",
+	3: "period",
+	4: "records",
+	5: "revisions",
+	6: "truncated",
+	7: "unmatchedEdits",
 }
 
 // Decode decodes PlanTransactionsOutput from json.
@@ -10979,10 +10948,12 @@ func (s *PlanTransactionsOutput) Decode(d *jx.Decoder) error {
 	if s == nil {
 		return errors.New("invalid: unable to decode PlanTransactionsOutput to nil")
 	}
+	var requiredBitSet [1]uint8
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
 		case "coverage":
+			requiredBitSet[0] |= 1 << 0
 			if err := func() error {
 				s.Coverage = make([]Coverage, 0)
 				if err := d.Arr(func(d *jx.Decoder) error {
@@ -10999,19 +10970,9 @@ func (s *PlanTransactionsOutput) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"coverage\"")
 			}
-		case "error":
-			if err := func() error {
-				s.Error.Reset()
-				if err := s.Error.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"error\"")
-			}
 		case "nextCursor":
+			requiredBitSet[0] |= 1 << 1
 			if err := func() error {
-				s.NextCursor.Reset()
 				if err := s.NextCursor.Decode(d); err != nil {
 					return err
 				}
@@ -11020,9 +10981,11 @@ func (s *PlanTransactionsOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"nextCursor\"")
 			}
 		case "partial":
+			requiredBitSet[0] |= 1 << 2
 			if err := func() error {
-				s.Partial.Reset()
-				if err := s.Partial.Decode(d); err != nil {
+				v, err := d.Bool()
+				s.Partial = bool(v)
+				if err != nil {
 					return err
 				}
 				return nil
@@ -11030,8 +10993,8 @@ func (s *PlanTransactionsOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"partial\"")
 			}
 		case "period":
+			requiredBitSet[0] |= 1 << 3
 			if err := func() error {
-				s.Period.Reset()
 				if err := s.Period.Decode(d); err != nil {
 					return err
 				}
@@ -11040,6 +11003,7 @@ func (s *PlanTransactionsOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"period\"")
 			}
 		case "records":
+			requiredBitSet[0] |= 1 << 4
 			if err := func() error {
 				s.Records = make([]PlanTransactionsOutputRecord, 0)
 				if err := d.Arr(func(d *jx.Decoder) error {
@@ -11057,8 +11021,8 @@ func (s *PlanTransactionsOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"records\"")
 			}
 		case "revisions":
+			requiredBitSet[0] |= 1 << 5
 			if err := func() error {
-				s.Revisions.Reset()
 				if err := s.Revisions.Decode(d); err != nil {
 					return err
 				}
@@ -11067,9 +11031,11 @@ func (s *PlanTransactionsOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"revisions\"")
 			}
 		case "truncated":
+			requiredBitSet[0] |= 1 << 6
 			if err := func() error {
-				s.Truncated.Reset()
-				if err := s.Truncated.Decode(d); err != nil {
+				v, err := d.Bool()
+				s.Truncated = bool(v)
+				if err != nil {
 					return err
 				}
 				return nil
@@ -11077,6 +11043,7 @@ func (s *PlanTransactionsOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"truncated\"")
 			}
 		case "unmatchedEdits":
+			requiredBitSet[0] |= 1 << 7
 			if err := func() error {
 				s.UnmatchedEdits = make([]PlanTransactionsOutputUnmatchedEditsItem, 0)
 				if err := d.Arr(func(d *jx.Decoder) error {
@@ -11099,6 +11066,38 @@ func (s *PlanTransactionsOutput) Decode(d *jx.Decoder) error {
 		return nil
 	}); err != nil {
 		return errors.Wrap(err, "decode PlanTransactionsOutput")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b11111111,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfPlanTransactionsOutput) {
+					name = jsonFieldsNameOfPlanTransactionsOutput[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
 	}
 
 	return nil

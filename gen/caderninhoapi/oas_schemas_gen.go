@@ -60,15 +60,14 @@ func (s *CaderninhoAccountsInput) SetSpace(val OptKey) {
 // Ref: #/components/schemas/CaderninhoAccountsOutput
 type CaderninhoAccountsOutput struct {
 	Accounts []CaderninhoAccountsOutputAccount `json:"accounts"`
-	Error    OptError                          `json:"error"`
 	// True quando alguma conta não cobre todo o período avaliado.
-	Partial OptBool `json:"partial"`
+	Partial bool `json:"partial"`
 	// O período em que a cobertura foi avaliada: do primeiro ao último dia coberto entre as contas
 	// listadas; null sem extratos.
-	Period    OptNilPeriod `json:"period"`
-	Revisions OptRevisions `json:"revisions"`
+	Period    NilPeriod `json:"period"`
+	Revisions Revisions `json:"revisions"`
 	// True quando a lista foi cortada.
-	Truncated OptBool `json:"truncated"`
+	Truncated bool `json:"truncated"`
 }
 
 // GetAccounts returns the value of Accounts.
@@ -76,28 +75,23 @@ func (s *CaderninhoAccountsOutput) GetAccounts() []CaderninhoAccountsOutputAccou
 	return s.Accounts
 }
 
-// GetError returns the value of Error.
-func (s *CaderninhoAccountsOutput) GetError() OptError {
-	return s.Error
-}
-
 // GetPartial returns the value of Partial.
-func (s *CaderninhoAccountsOutput) GetPartial() OptBool {
+func (s *CaderninhoAccountsOutput) GetPartial() bool {
 	return s.Partial
 }
 
 // GetPeriod returns the value of Period.
-func (s *CaderninhoAccountsOutput) GetPeriod() OptNilPeriod {
+func (s *CaderninhoAccountsOutput) GetPeriod() NilPeriod {
 	return s.Period
 }
 
 // GetRevisions returns the value of Revisions.
-func (s *CaderninhoAccountsOutput) GetRevisions() OptRevisions {
+func (s *CaderninhoAccountsOutput) GetRevisions() Revisions {
 	return s.Revisions
 }
 
 // GetTruncated returns the value of Truncated.
-func (s *CaderninhoAccountsOutput) GetTruncated() OptBool {
+func (s *CaderninhoAccountsOutput) GetTruncated() bool {
 	return s.Truncated
 }
 
@@ -106,28 +100,23 @@ func (s *CaderninhoAccountsOutput) SetAccounts(val []CaderninhoAccountsOutputAcc
 	s.Accounts = val
 }
 
-// SetError sets the value of Error.
-func (s *CaderninhoAccountsOutput) SetError(val OptError) {
-	s.Error = val
-}
-
 // SetPartial sets the value of Partial.
-func (s *CaderninhoAccountsOutput) SetPartial(val OptBool) {
+func (s *CaderninhoAccountsOutput) SetPartial(val bool) {
 	s.Partial = val
 }
 
 // SetPeriod sets the value of Period.
-func (s *CaderninhoAccountsOutput) SetPeriod(val OptNilPeriod) {
+func (s *CaderninhoAccountsOutput) SetPeriod(val NilPeriod) {
 	s.Period = val
 }
 
 // SetRevisions sets the value of Revisions.
-func (s *CaderninhoAccountsOutput) SetRevisions(val OptRevisions) {
+func (s *CaderninhoAccountsOutput) SetRevisions(val Revisions) {
 	s.Revisions = val
 }
 
 // SetTruncated sets the value of Truncated.
-func (s *CaderninhoAccountsOutput) SetTruncated(val OptBool) {
+func (s *CaderninhoAccountsOutput) SetTruncated(val bool) {
 	s.Truncated = val
 }
 
@@ -384,11 +373,10 @@ func (s *CaderninhoBillsInput) SetSpace(val OptKey) {
 type CaderninhoBillsOutput struct {
 	Bills    []CaderninhoBillsOutputBill `json:"bills"`
 	Coverage []Coverage                  `json:"coverage"`
-	Error    OptError                    `json:"error"`
 	// True quando algum cartão tem dias sem extrato entre a primeira e a última fatura.
-	Partial   OptBool      `json:"partial"`
-	Revisions OptRevisions `json:"revisions"`
-	Truncated OptBool      `json:"truncated"`
+	Partial   bool      `json:"partial"`
+	Revisions Revisions `json:"revisions"`
+	Truncated bool      `json:"truncated"`
 }
 
 // GetBills returns the value of Bills.
@@ -401,23 +389,18 @@ func (s *CaderninhoBillsOutput) GetCoverage() []Coverage {
 	return s.Coverage
 }
 
-// GetError returns the value of Error.
-func (s *CaderninhoBillsOutput) GetError() OptError {
-	return s.Error
-}
-
 // GetPartial returns the value of Partial.
-func (s *CaderninhoBillsOutput) GetPartial() OptBool {
+func (s *CaderninhoBillsOutput) GetPartial() bool {
 	return s.Partial
 }
 
 // GetRevisions returns the value of Revisions.
-func (s *CaderninhoBillsOutput) GetRevisions() OptRevisions {
+func (s *CaderninhoBillsOutput) GetRevisions() Revisions {
 	return s.Revisions
 }
 
 // GetTruncated returns the value of Truncated.
-func (s *CaderninhoBillsOutput) GetTruncated() OptBool {
+func (s *CaderninhoBillsOutput) GetTruncated() bool {
 	return s.Truncated
 }
 
@@ -431,23 +414,18 @@ func (s *CaderninhoBillsOutput) SetCoverage(val []Coverage) {
 	s.Coverage = val
 }
 
-// SetError sets the value of Error.
-func (s *CaderninhoBillsOutput) SetError(val OptError) {
-	s.Error = val
-}
-
 // SetPartial sets the value of Partial.
-func (s *CaderninhoBillsOutput) SetPartial(val OptBool) {
+func (s *CaderninhoBillsOutput) SetPartial(val bool) {
 	s.Partial = val
 }
 
 // SetRevisions sets the value of Revisions.
-func (s *CaderninhoBillsOutput) SetRevisions(val OptRevisions) {
+func (s *CaderninhoBillsOutput) SetRevisions(val Revisions) {
 	s.Revisions = val
 }
 
 // SetTruncated sets the value of Truncated.
-func (s *CaderninhoBillsOutput) SetTruncated(val OptBool) {
+func (s *CaderninhoBillsOutput) SetTruncated(val bool) {
 	s.Truncated = val
 }
 
@@ -682,38 +660,27 @@ func (s *CaderninhoSyncInput) SetWaitSeconds(val OptInt) {
 // A solicitação de importação com seu estado e o resultado por conexão. Em erro: error.
 // Ref: #/components/schemas/CaderninhoSyncOutput
 type CaderninhoSyncOutput struct {
-	Error     OptError                       `json:"error"`
-	Request   OptCaderninhoSyncOutputRequest `json:"request"`
-	Revisions OptRevisions                   `json:"revisions"`
-}
-
-// GetError returns the value of Error.
-func (s *CaderninhoSyncOutput) GetError() OptError {
-	return s.Error
+	Request   CaderninhoSyncOutputRequest `json:"request"`
+	Revisions Revisions                   `json:"revisions"`
 }
 
 // GetRequest returns the value of Request.
-func (s *CaderninhoSyncOutput) GetRequest() OptCaderninhoSyncOutputRequest {
+func (s *CaderninhoSyncOutput) GetRequest() CaderninhoSyncOutputRequest {
 	return s.Request
 }
 
 // GetRevisions returns the value of Revisions.
-func (s *CaderninhoSyncOutput) GetRevisions() OptRevisions {
+func (s *CaderninhoSyncOutput) GetRevisions() Revisions {
 	return s.Revisions
 }
 
-// SetError sets the value of Error.
-func (s *CaderninhoSyncOutput) SetError(val OptError) {
-	s.Error = val
-}
-
 // SetRequest sets the value of Request.
-func (s *CaderninhoSyncOutput) SetRequest(val OptCaderninhoSyncOutputRequest) {
+func (s *CaderninhoSyncOutput) SetRequest(val CaderninhoSyncOutputRequest) {
 	s.Request = val
 }
 
 // SetRevisions sets the value of Revisions.
-func (s *CaderninhoSyncOutput) SetRevisions(val OptRevisions) {
+func (s *CaderninhoSyncOutput) SetRevisions(val Revisions) {
 	s.Revisions = val
 }
 
@@ -1260,18 +1227,17 @@ func (s *CaderninhoTransactionsInputDirection) UnmarshalText(data []byte) error 
 // Ref: #/components/schemas/CaderninhoTransactionsOutput
 type CaderninhoTransactionsOutput struct {
 	Coverage []Coverage `json:"coverage"`
-	Error    OptError   `json:"error"`
 	// Para a próxima página; null na última.
-	NextCursor OptNilString `json:"nextCursor"`
+	NextCursor NilString `json:"nextCursor"`
 	// True quando alguma conta selecionada não tem extrato para todo o período lido.
-	Partial OptBool `json:"partial"`
+	Partial bool `json:"partial"`
 	// O período lido: o dos filtros, ou do primeiro ao último dia coberto pelas contas selecionadas;
 	// null sem extratos.
-	Period       OptNilPeriod                              `json:"period"`
-	Revisions    OptRevisions                              `json:"revisions"`
+	Period       NilPeriod                                 `json:"period"`
+	Revisions    Revisions                                 `json:"revisions"`
 	Transactions []CaderninhoTransactionsOutputTransaction `json:"transactions"`
 	// True quando há mais transações além desta página (siga nextCursor).
-	Truncated OptBool `json:"truncated"`
+	Truncated bool `json:"truncated"`
 }
 
 // GetCoverage returns the value of Coverage.
@@ -1279,28 +1245,23 @@ func (s *CaderninhoTransactionsOutput) GetCoverage() []Coverage {
 	return s.Coverage
 }
 
-// GetError returns the value of Error.
-func (s *CaderninhoTransactionsOutput) GetError() OptError {
-	return s.Error
-}
-
 // GetNextCursor returns the value of NextCursor.
-func (s *CaderninhoTransactionsOutput) GetNextCursor() OptNilString {
+func (s *CaderninhoTransactionsOutput) GetNextCursor() NilString {
 	return s.NextCursor
 }
 
 // GetPartial returns the value of Partial.
-func (s *CaderninhoTransactionsOutput) GetPartial() OptBool {
+func (s *CaderninhoTransactionsOutput) GetPartial() bool {
 	return s.Partial
 }
 
 // GetPeriod returns the value of Period.
-func (s *CaderninhoTransactionsOutput) GetPeriod() OptNilPeriod {
+func (s *CaderninhoTransactionsOutput) GetPeriod() NilPeriod {
 	return s.Period
 }
 
 // GetRevisions returns the value of Revisions.
-func (s *CaderninhoTransactionsOutput) GetRevisions() OptRevisions {
+func (s *CaderninhoTransactionsOutput) GetRevisions() Revisions {
 	return s.Revisions
 }
 
@@ -1310,7 +1271,7 @@ func (s *CaderninhoTransactionsOutput) GetTransactions() []CaderninhoTransaction
 }
 
 // GetTruncated returns the value of Truncated.
-func (s *CaderninhoTransactionsOutput) GetTruncated() OptBool {
+func (s *CaderninhoTransactionsOutput) GetTruncated() bool {
 	return s.Truncated
 }
 
@@ -1319,28 +1280,23 @@ func (s *CaderninhoTransactionsOutput) SetCoverage(val []Coverage) {
 	s.Coverage = val
 }
 
-// SetError sets the value of Error.
-func (s *CaderninhoTransactionsOutput) SetError(val OptError) {
-	s.Error = val
-}
-
 // SetNextCursor sets the value of NextCursor.
-func (s *CaderninhoTransactionsOutput) SetNextCursor(val OptNilString) {
+func (s *CaderninhoTransactionsOutput) SetNextCursor(val NilString) {
 	s.NextCursor = val
 }
 
 // SetPartial sets the value of Partial.
-func (s *CaderninhoTransactionsOutput) SetPartial(val OptBool) {
+func (s *CaderninhoTransactionsOutput) SetPartial(val bool) {
 	s.Partial = val
 }
 
 // SetPeriod sets the value of Period.
-func (s *CaderninhoTransactionsOutput) SetPeriod(val OptNilPeriod) {
+func (s *CaderninhoTransactionsOutput) SetPeriod(val NilPeriod) {
 	s.Period = val
 }
 
 // SetRevisions sets the value of Revisions.
-func (s *CaderninhoTransactionsOutput) SetRevisions(val OptRevisions) {
+func (s *CaderninhoTransactionsOutput) SetRevisions(val Revisions) {
 	s.Revisions = val
 }
 
@@ -1350,7 +1306,7 @@ func (s *CaderninhoTransactionsOutput) SetTransactions(val []CaderninhoTransacti
 }
 
 // SetTruncated sets the value of Truncated.
-func (s *CaderninhoTransactionsOutput) SetTruncated(val OptBool) {
+func (s *CaderninhoTransactionsOutput) SetTruncated(val bool) {
 	s.Truncated = val
 }
 
@@ -1782,7 +1738,8 @@ func (s *Error) SetSuggestions(val []string) {
 	s.Suggestions = val
 }
 
-// The body of every error response: an error the caller can fix.
+// O structuredContent de uma chamada recusada (isError true): só error. A outputSchema de cada
+// ferramenta aceita o resultado dela ou este objeto.
 // Ref: #/components/schemas/ErrorResponse
 type ErrorResponse struct {
 	Error Error `json:"error"`
@@ -2176,6 +2133,141 @@ func (o NilMoney) Or(d Money) Money {
 	return d
 }
 
+// NewNilPeriod returns new NilPeriod with value set to v.
+func NewNilPeriod(v Period) NilPeriod {
+	return NilPeriod{
+		Value: v,
+	}
+}
+
+// NilPeriod is nullable Period.
+type NilPeriod struct {
+	Value Period
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilPeriod) SetTo(v Period) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilPeriod) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilPeriod) SetToNull() {
+	o.Null = true
+	var v Period
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilPeriod) Get() (v Period, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilPeriod) Or(d Period) Period {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewNilPlanPreviewOutputSubtotals returns new NilPlanPreviewOutputSubtotals with value set to v.
+func NewNilPlanPreviewOutputSubtotals(v PlanPreviewOutputSubtotals) NilPlanPreviewOutputSubtotals {
+	return NilPlanPreviewOutputSubtotals{
+		Value: v,
+	}
+}
+
+// NilPlanPreviewOutputSubtotals is nullable PlanPreviewOutputSubtotals.
+type NilPlanPreviewOutputSubtotals struct {
+	Value PlanPreviewOutputSubtotals
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilPlanPreviewOutputSubtotals) SetTo(v PlanPreviewOutputSubtotals) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilPlanPreviewOutputSubtotals) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilPlanPreviewOutputSubtotals) SetToNull() {
+	o.Null = true
+	var v PlanPreviewOutputSubtotals
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilPlanPreviewOutputSubtotals) Get() (v PlanPreviewOutputSubtotals, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilPlanPreviewOutputSubtotals) Or(d PlanPreviewOutputSubtotals) PlanPreviewOutputSubtotals {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewNilPlanTotalsOutputGroupBy returns new NilPlanTotalsOutputGroupBy with value set to v.
+func NewNilPlanTotalsOutputGroupBy(v PlanTotalsOutputGroupBy) NilPlanTotalsOutputGroupBy {
+	return NilPlanTotalsOutputGroupBy{
+		Value: v,
+	}
+}
+
+// NilPlanTotalsOutputGroupBy is nullable PlanTotalsOutputGroupBy.
+type NilPlanTotalsOutputGroupBy struct {
+	Value PlanTotalsOutputGroupBy
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilPlanTotalsOutputGroupBy) SetTo(v PlanTotalsOutputGroupBy) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilPlanTotalsOutputGroupBy) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilPlanTotalsOutputGroupBy) SetToNull() {
+	o.Null = true
+	var v PlanTotalsOutputGroupBy
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilPlanTotalsOutputGroupBy) Get() (v PlanTotalsOutputGroupBy, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilPlanTotalsOutputGroupBy) Or(d PlanTotalsOutputGroupBy) PlanTotalsOutputGroupBy {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewNilSnapshot returns new NilSnapshot with value set to v.
 func NewNilSnapshot(v Snapshot) NilSnapshot {
 	return NilSnapshot{
@@ -2352,52 +2444,6 @@ func (o OptBool) Get() (v bool, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o OptBool) Or(d bool) bool {
-	if v, ok := o.Get(); ok {
-		return v
-	}
-	return d
-}
-
-// NewOptCaderninhoSyncOutputRequest returns new OptCaderninhoSyncOutputRequest with value set to v.
-func NewOptCaderninhoSyncOutputRequest(v CaderninhoSyncOutputRequest) OptCaderninhoSyncOutputRequest {
-	return OptCaderninhoSyncOutputRequest{
-		Value: v,
-		Set:   true,
-	}
-}
-
-// OptCaderninhoSyncOutputRequest is optional CaderninhoSyncOutputRequest.
-type OptCaderninhoSyncOutputRequest struct {
-	Value CaderninhoSyncOutputRequest
-	Set   bool
-}
-
-// IsSet returns true if OptCaderninhoSyncOutputRequest was set.
-func (o OptCaderninhoSyncOutputRequest) IsSet() bool { return o.Set }
-
-// Reset unsets value.
-func (o *OptCaderninhoSyncOutputRequest) Reset() {
-	var v CaderninhoSyncOutputRequest
-	o.Value = v
-	o.Set = false
-}
-
-// SetTo sets value to v.
-func (o *OptCaderninhoSyncOutputRequest) SetTo(v CaderninhoSyncOutputRequest) {
-	o.Set = true
-	o.Value = v
-}
-
-// Get returns value and boolean that denotes whether value was set.
-func (o OptCaderninhoSyncOutputRequest) Get() (v CaderninhoSyncOutputRequest, ok bool) {
-	if !o.Set {
-		return v, false
-	}
-	return o.Value, true
-}
-
-// Or returns value if set, or given parameter if does not.
-func (o OptCaderninhoSyncOutputRequest) Or(d CaderninhoSyncOutputRequest) CaderninhoSyncOutputRequest {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -2582,52 +2628,6 @@ func (o OptDay) Get() (v Day, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o OptDay) Or(d Day) Day {
-	if v, ok := o.Get(); ok {
-		return v
-	}
-	return d
-}
-
-// NewOptError returns new OptError with value set to v.
-func NewOptError(v Error) OptError {
-	return OptError{
-		Value: v,
-		Set:   true,
-	}
-}
-
-// OptError is optional Error.
-type OptError struct {
-	Value Error
-	Set   bool
-}
-
-// IsSet returns true if OptError was set.
-func (o OptError) IsSet() bool { return o.Set }
-
-// Reset unsets value.
-func (o *OptError) Reset() {
-	var v Error
-	o.Value = v
-	o.Set = false
-}
-
-// SetTo sets value to v.
-func (o *OptError) SetTo(v Error) {
-	o.Set = true
-	o.Value = v
-}
-
-// Get returns value and boolean that denotes whether value was set.
-func (o OptError) Get() (v Error, ok bool) {
-	if !o.Set {
-		return v, false
-	}
-	return o.Value, true
-}
-
-// Or returns value if set, or given parameter if does not.
-func (o OptError) Or(d Error) Error {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -2954,278 +2954,6 @@ func (o OptNilMoney) Or(d Money) Money {
 	return d
 }
 
-// NewOptNilPeriod returns new OptNilPeriod with value set to v.
-func NewOptNilPeriod(v Period) OptNilPeriod {
-	return OptNilPeriod{
-		Value: v,
-		Set:   true,
-	}
-}
-
-// OptNilPeriod is optional nullable Period.
-type OptNilPeriod struct {
-	Value Period
-	Set   bool
-	Null  bool
-}
-
-// IsSet returns true if OptNilPeriod was set.
-func (o OptNilPeriod) IsSet() bool { return o.Set }
-
-// Reset unsets value.
-func (o *OptNilPeriod) Reset() {
-	var v Period
-	o.Value = v
-	o.Set = false
-	o.Null = false
-}
-
-// SetTo sets value to v.
-func (o *OptNilPeriod) SetTo(v Period) {
-	o.Set = true
-	o.Null = false
-	o.Value = v
-}
-
-// IsNull returns true if value is Null.
-func (o OptNilPeriod) IsNull() bool { return o.Null }
-
-// SetToNull sets value to null.
-func (o *OptNilPeriod) SetToNull() {
-	o.Set = true
-	o.Null = true
-	var v Period
-	o.Value = v
-}
-
-// IsEmpty returns true if the field was omitted from the payload (not Set and not Null).
-func (o OptNilPeriod) IsEmpty() bool {
-	return !o.Set && !o.Null
-}
-
-// Get returns value and boolean that denotes whether value was set.
-func (o OptNilPeriod) Get() (v Period, ok bool) {
-	if o.Null {
-		return v, false
-	}
-	if !o.Set {
-		return v, false
-	}
-	return o.Value, true
-}
-
-// Or returns value if set, or given parameter if does not.
-func (o OptNilPeriod) Or(d Period) Period {
-	if v, ok := o.Get(); ok {
-		return v
-	}
-	return d
-}
-
-// NewOptNilPlanPreviewOutputSubtotals returns new OptNilPlanPreviewOutputSubtotals with value set to v.
-func NewOptNilPlanPreviewOutputSubtotals(v PlanPreviewOutputSubtotals) OptNilPlanPreviewOutputSubtotals {
-	return OptNilPlanPreviewOutputSubtotals{
-		Value: v,
-		Set:   true,
-	}
-}
-
-// OptNilPlanPreviewOutputSubtotals is optional nullable PlanPreviewOutputSubtotals.
-type OptNilPlanPreviewOutputSubtotals struct {
-	Value PlanPreviewOutputSubtotals
-	Set   bool
-	Null  bool
-}
-
-// IsSet returns true if OptNilPlanPreviewOutputSubtotals was set.
-func (o OptNilPlanPreviewOutputSubtotals) IsSet() bool { return o.Set }
-
-// Reset unsets value.
-func (o *OptNilPlanPreviewOutputSubtotals) Reset() {
-	var v PlanPreviewOutputSubtotals
-	o.Value = v
-	o.Set = false
-	o.Null = false
-}
-
-// SetTo sets value to v.
-func (o *OptNilPlanPreviewOutputSubtotals) SetTo(v PlanPreviewOutputSubtotals) {
-	o.Set = true
-	o.Null = false
-	o.Value = v
-}
-
-// IsNull returns true if value is Null.
-func (o OptNilPlanPreviewOutputSubtotals) IsNull() bool { return o.Null }
-
-// SetToNull sets value to null.
-func (o *OptNilPlanPreviewOutputSubtotals) SetToNull() {
-	o.Set = true
-	o.Null = true
-	var v PlanPreviewOutputSubtotals
-	o.Value = v
-}
-
-// IsEmpty returns true if the field was omitted from the payload (not Set and not Null).
-func (o OptNilPlanPreviewOutputSubtotals) IsEmpty() bool {
-	return !o.Set && !o.Null
-}
-
-// Get returns value and boolean that denotes whether value was set.
-func (o OptNilPlanPreviewOutputSubtotals) Get() (v PlanPreviewOutputSubtotals, ok bool) {
-	if o.Null {
-		return v, false
-	}
-	if !o.Set {
-		return v, false
-	}
-	return o.Value, true
-}
-
-// Or returns value if set, or given parameter if does not.
-func (o OptNilPlanPreviewOutputSubtotals) Or(d PlanPreviewOutputSubtotals) PlanPreviewOutputSubtotals {
-	if v, ok := o.Get(); ok {
-		return v
-	}
-	return d
-}
-
-// NewOptNilPlanTotalsOutputGroupArray returns new OptNilPlanTotalsOutputGroupArray with value set to v.
-func NewOptNilPlanTotalsOutputGroupArray(v []PlanTotalsOutputGroup) OptNilPlanTotalsOutputGroupArray {
-	return OptNilPlanTotalsOutputGroupArray{
-		Value: v,
-		Set:   true,
-	}
-}
-
-// OptNilPlanTotalsOutputGroupArray is optional nullable []PlanTotalsOutputGroup.
-type OptNilPlanTotalsOutputGroupArray struct {
-	Value []PlanTotalsOutputGroup
-	Set   bool
-	Null  bool
-}
-
-// IsSet returns true if OptNilPlanTotalsOutputGroupArray was set.
-func (o OptNilPlanTotalsOutputGroupArray) IsSet() bool { return o.Set }
-
-// Reset unsets value.
-func (o *OptNilPlanTotalsOutputGroupArray) Reset() {
-	var v []PlanTotalsOutputGroup
-	o.Value = v
-	o.Set = false
-	o.Null = false
-}
-
-// SetTo sets value to v.
-func (o *OptNilPlanTotalsOutputGroupArray) SetTo(v []PlanTotalsOutputGroup) {
-	o.Set = true
-	o.Null = false
-	o.Value = v
-}
-
-// IsNull returns true if value is Null.
-func (o OptNilPlanTotalsOutputGroupArray) IsNull() bool { return o.Null }
-
-// SetToNull sets value to null.
-func (o *OptNilPlanTotalsOutputGroupArray) SetToNull() {
-	o.Set = true
-	o.Null = true
-	var v []PlanTotalsOutputGroup
-	o.Value = v
-}
-
-// IsEmpty returns true if the field was omitted from the payload (not Set and not Null).
-func (o OptNilPlanTotalsOutputGroupArray) IsEmpty() bool {
-	return !o.Set && !o.Null
-}
-
-// Get returns value and boolean that denotes whether value was set.
-func (o OptNilPlanTotalsOutputGroupArray) Get() (v []PlanTotalsOutputGroup, ok bool) {
-	if o.Null {
-		return v, false
-	}
-	if !o.Set {
-		return v, false
-	}
-	return o.Value, true
-}
-
-// Or returns value if set, or given parameter if does not.
-func (o OptNilPlanTotalsOutputGroupArray) Or(d []PlanTotalsOutputGroup) []PlanTotalsOutputGroup {
-	if v, ok := o.Get(); ok {
-		return v
-	}
-	return d
-}
-
-// NewOptNilPlanTotalsOutputGroupBy returns new OptNilPlanTotalsOutputGroupBy with value set to v.
-func NewOptNilPlanTotalsOutputGroupBy(v PlanTotalsOutputGroupBy) OptNilPlanTotalsOutputGroupBy {
-	return OptNilPlanTotalsOutputGroupBy{
-		Value: v,
-		Set:   true,
-	}
-}
-
-// OptNilPlanTotalsOutputGroupBy is optional nullable PlanTotalsOutputGroupBy.
-type OptNilPlanTotalsOutputGroupBy struct {
-	Value PlanTotalsOutputGroupBy
-	Set   bool
-	Null  bool
-}
-
-// IsSet returns true if OptNilPlanTotalsOutputGroupBy was set.
-func (o OptNilPlanTotalsOutputGroupBy) IsSet() bool { return o.Set }
-
-// Reset unsets value.
-func (o *OptNilPlanTotalsOutputGroupBy) Reset() {
-	var v PlanTotalsOutputGroupBy
-	o.Value = v
-	o.Set = false
-	o.Null = false
-}
-
-// SetTo sets value to v.
-func (o *OptNilPlanTotalsOutputGroupBy) SetTo(v PlanTotalsOutputGroupBy) {
-	o.Set = true
-	o.Null = false
-	o.Value = v
-}
-
-// IsNull returns true if value is Null.
-func (o OptNilPlanTotalsOutputGroupBy) IsNull() bool { return o.Null }
-
-// SetToNull sets value to null.
-func (o *OptNilPlanTotalsOutputGroupBy) SetToNull() {
-	o.Set = true
-	o.Null = true
-	var v PlanTotalsOutputGroupBy
-	o.Value = v
-}
-
-// IsEmpty returns true if the field was omitted from the payload (not Set and not Null).
-func (o OptNilPlanTotalsOutputGroupBy) IsEmpty() bool {
-	return !o.Set && !o.Null
-}
-
-// Get returns value and boolean that denotes whether value was set.
-func (o OptNilPlanTotalsOutputGroupBy) Get() (v PlanTotalsOutputGroupBy, ok bool) {
-	if o.Null {
-		return v, false
-	}
-	if !o.Set {
-		return v, false
-	}
-	return o.Value, true
-}
-
-// Or returns value if set, or given parameter if does not.
-func (o OptNilPlanTotalsOutputGroupBy) Or(d PlanTotalsOutputGroupBy) PlanTotalsOutputGroupBy {
-	if v, ok := o.Get(); ok {
-		return v
-	}
-	return d
-}
-
 // NewOptNilSplitArray returns new OptNilSplitArray with value set to v.
 func NewOptNilSplitArray(v []Split) OptNilSplitArray {
 	return OptNilSplitArray{
@@ -3494,52 +3222,6 @@ func (o OptPlanTransactionsInputSource) Get() (v PlanTransactionsInputSource, ok
 
 // Or returns value if set, or given parameter if does not.
 func (o OptPlanTransactionsInputSource) Or(d PlanTransactionsInputSource) PlanTransactionsInputSource {
-	if v, ok := o.Get(); ok {
-		return v
-	}
-	return d
-}
-
-// NewOptRevisions returns new OptRevisions with value set to v.
-func NewOptRevisions(v Revisions) OptRevisions {
-	return OptRevisions{
-		Value: v,
-		Set:   true,
-	}
-}
-
-// OptRevisions is optional Revisions.
-type OptRevisions struct {
-	Value Revisions
-	Set   bool
-}
-
-// IsSet returns true if OptRevisions was set.
-func (o OptRevisions) IsSet() bool { return o.Set }
-
-// Reset unsets value.
-func (o *OptRevisions) Reset() {
-	var v Revisions
-	o.Value = v
-	o.Set = false
-}
-
-// SetTo sets value to v.
-func (o *OptRevisions) SetTo(v Revisions) {
-	o.Set = true
-	o.Value = v
-}
-
-// Get returns value and boolean that denotes whether value was set.
-func (o OptRevisions) Get() (v Revisions, ok bool) {
-	if !o.Set {
-		return v, false
-	}
-	return o.Value, true
-}
-
-// Or returns value if set, or given parameter if does not.
-func (o OptRevisions) Or(d Revisions) Revisions {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -3897,18 +3579,17 @@ type PlanAddRecordOutput struct {
 	// Antes e depois de até 20 das mudanças.
 	Changes []Change `json:"changes"`
 	// Quantos registros (ou orçamentos) mudaram.
-	Count          OptInt    `json:"count"`
-	Error          OptError  `json:"error"`
-	IdempotencyKey OptString `json:"idempotencyKey"`
+	Count          int    `json:"count"`
+	IdempotencyKey string `json:"idempotencyKey"`
 	// Todos os registros (ou orçamentos) que mudaram.
 	Ids []string `json:"ids"`
 	// True quando esta resposta é o resultado durável de uma chamada anterior com a mesma chave (nada
 	// foi escrito de novo).
-	Replay OptBool `json:"replay"`
+	Replay bool `json:"replay"`
 	// A revisão do espaço depois da escrita.
-	Revision OptInt    `json:"revision"`
-	Space    OptKey    `json:"space"`
-	Tool     OptString `json:"tool"`
+	Revision int    `json:"revision"`
+	Space    Key    `json:"space"`
+	Tool     string `json:"tool"`
 }
 
 // GetChanges returns the value of Changes.
@@ -3917,17 +3598,12 @@ func (s *PlanAddRecordOutput) GetChanges() []Change {
 }
 
 // GetCount returns the value of Count.
-func (s *PlanAddRecordOutput) GetCount() OptInt {
+func (s *PlanAddRecordOutput) GetCount() int {
 	return s.Count
 }
 
-// GetError returns the value of Error.
-func (s *PlanAddRecordOutput) GetError() OptError {
-	return s.Error
-}
-
 // GetIdempotencyKey returns the value of IdempotencyKey.
-func (s *PlanAddRecordOutput) GetIdempotencyKey() OptString {
+func (s *PlanAddRecordOutput) GetIdempotencyKey() string {
 	return s.IdempotencyKey
 }
 
@@ -3937,22 +3613,22 @@ func (s *PlanAddRecordOutput) GetIds() []string {
 }
 
 // GetReplay returns the value of Replay.
-func (s *PlanAddRecordOutput) GetReplay() OptBool {
+func (s *PlanAddRecordOutput) GetReplay() bool {
 	return s.Replay
 }
 
 // GetRevision returns the value of Revision.
-func (s *PlanAddRecordOutput) GetRevision() OptInt {
+func (s *PlanAddRecordOutput) GetRevision() int {
 	return s.Revision
 }
 
 // GetSpace returns the value of Space.
-func (s *PlanAddRecordOutput) GetSpace() OptKey {
+func (s *PlanAddRecordOutput) GetSpace() Key {
 	return s.Space
 }
 
 // GetTool returns the value of Tool.
-func (s *PlanAddRecordOutput) GetTool() OptString {
+func (s *PlanAddRecordOutput) GetTool() string {
 	return s.Tool
 }
 
@@ -3962,17 +3638,12 @@ func (s *PlanAddRecordOutput) SetChanges(val []Change) {
 }
 
 // SetCount sets the value of Count.
-func (s *PlanAddRecordOutput) SetCount(val OptInt) {
+func (s *PlanAddRecordOutput) SetCount(val int) {
 	s.Count = val
 }
 
-// SetError sets the value of Error.
-func (s *PlanAddRecordOutput) SetError(val OptError) {
-	s.Error = val
-}
-
 // SetIdempotencyKey sets the value of IdempotencyKey.
-func (s *PlanAddRecordOutput) SetIdempotencyKey(val OptString) {
+func (s *PlanAddRecordOutput) SetIdempotencyKey(val string) {
 	s.IdempotencyKey = val
 }
 
@@ -3982,22 +3653,22 @@ func (s *PlanAddRecordOutput) SetIds(val []string) {
 }
 
 // SetReplay sets the value of Replay.
-func (s *PlanAddRecordOutput) SetReplay(val OptBool) {
+func (s *PlanAddRecordOutput) SetReplay(val bool) {
 	s.Replay = val
 }
 
 // SetRevision sets the value of Revision.
-func (s *PlanAddRecordOutput) SetRevision(val OptInt) {
+func (s *PlanAddRecordOutput) SetRevision(val int) {
 	s.Revision = val
 }
 
 // SetSpace sets the value of Space.
-func (s *PlanAddRecordOutput) SetSpace(val OptKey) {
+func (s *PlanAddRecordOutput) SetSpace(val Key) {
 	s.Space = val
 }
 
 // SetTool sets the value of Tool.
-func (s *PlanAddRecordOutput) SetTool(val OptString) {
+func (s *PlanAddRecordOutput) SetTool(val string) {
 	s.Tool = val
 }
 
@@ -4057,18 +3728,12 @@ func (s *PlanBudgetInput) SetTo(val OptMonth) {
 // não entram. Em erro: error.
 // Ref: #/components/schemas/PlanBudgetOutput
 type PlanBudgetOutput struct {
-	Error     OptError              `json:"error"`
-	Revisions OptRevisions          `json:"revisions"`
+	Revisions Revisions             `json:"revisions"`
 	Rows      []PlanBudgetOutputRow `json:"rows"`
 }
 
-// GetError returns the value of Error.
-func (s *PlanBudgetOutput) GetError() OptError {
-	return s.Error
-}
-
 // GetRevisions returns the value of Revisions.
-func (s *PlanBudgetOutput) GetRevisions() OptRevisions {
+func (s *PlanBudgetOutput) GetRevisions() Revisions {
 	return s.Revisions
 }
 
@@ -4077,13 +3742,8 @@ func (s *PlanBudgetOutput) GetRows() []PlanBudgetOutputRow {
 	return s.Rows
 }
 
-// SetError sets the value of Error.
-func (s *PlanBudgetOutput) SetError(val OptError) {
-	s.Error = val
-}
-
 // SetRevisions sets the value of Revisions.
-func (s *PlanBudgetOutput) SetRevisions(val OptRevisions) {
+func (s *PlanBudgetOutput) SetRevisions(val Revisions) {
 	s.Revisions = val
 }
 
@@ -4197,18 +3857,12 @@ func (s *PlanCategoriesInput) SetSpace(val OptKey) {
 // usam cada uma. Em erro: error.
 // Ref: #/components/schemas/PlanCategoriesOutput
 type PlanCategoriesOutput struct {
-	Error     OptError                    `json:"error"`
-	Revisions OptRevisions                `json:"revisions"`
+	Revisions Revisions                   `json:"revisions"`
 	Spaces    []PlanCategoriesOutputSpace `json:"spaces"`
 }
 
-// GetError returns the value of Error.
-func (s *PlanCategoriesOutput) GetError() OptError {
-	return s.Error
-}
-
 // GetRevisions returns the value of Revisions.
-func (s *PlanCategoriesOutput) GetRevisions() OptRevisions {
+func (s *PlanCategoriesOutput) GetRevisions() Revisions {
 	return s.Revisions
 }
 
@@ -4217,13 +3871,8 @@ func (s *PlanCategoriesOutput) GetSpaces() []PlanCategoriesOutputSpace {
 	return s.Spaces
 }
 
-// SetError sets the value of Error.
-func (s *PlanCategoriesOutput) SetError(val OptError) {
-	s.Error = val
-}
-
 // SetRevisions sets the value of Revisions.
-func (s *PlanCategoriesOutput) SetRevisions(val OptRevisions) {
+func (s *PlanCategoriesOutput) SetRevisions(val Revisions) {
 	s.Revisions = val
 }
 
@@ -4422,18 +4071,17 @@ type PlanCategorizeOutput struct {
 	// Antes e depois de até 20 das mudanças.
 	Changes []Change `json:"changes"`
 	// Quantos registros (ou orçamentos) mudaram.
-	Count          OptInt    `json:"count"`
-	Error          OptError  `json:"error"`
-	IdempotencyKey OptString `json:"idempotencyKey"`
+	Count          int    `json:"count"`
+	IdempotencyKey string `json:"idempotencyKey"`
 	// Todos os registros (ou orçamentos) que mudaram.
 	Ids []string `json:"ids"`
 	// True quando esta resposta é o resultado durável de uma chamada anterior com a mesma chave (nada
 	// foi escrito de novo).
-	Replay OptBool `json:"replay"`
+	Replay bool `json:"replay"`
 	// A revisão do espaço depois da escrita.
-	Revision OptInt    `json:"revision"`
-	Space    OptKey    `json:"space"`
-	Tool     OptString `json:"tool"`
+	Revision int    `json:"revision"`
+	Space    Key    `json:"space"`
+	Tool     string `json:"tool"`
 }
 
 // GetChanges returns the value of Changes.
@@ -4442,17 +4090,12 @@ func (s *PlanCategorizeOutput) GetChanges() []Change {
 }
 
 // GetCount returns the value of Count.
-func (s *PlanCategorizeOutput) GetCount() OptInt {
+func (s *PlanCategorizeOutput) GetCount() int {
 	return s.Count
 }
 
-// GetError returns the value of Error.
-func (s *PlanCategorizeOutput) GetError() OptError {
-	return s.Error
-}
-
 // GetIdempotencyKey returns the value of IdempotencyKey.
-func (s *PlanCategorizeOutput) GetIdempotencyKey() OptString {
+func (s *PlanCategorizeOutput) GetIdempotencyKey() string {
 	return s.IdempotencyKey
 }
 
@@ -4462,22 +4105,22 @@ func (s *PlanCategorizeOutput) GetIds() []string {
 }
 
 // GetReplay returns the value of Replay.
-func (s *PlanCategorizeOutput) GetReplay() OptBool {
+func (s *PlanCategorizeOutput) GetReplay() bool {
 	return s.Replay
 }
 
 // GetRevision returns the value of Revision.
-func (s *PlanCategorizeOutput) GetRevision() OptInt {
+func (s *PlanCategorizeOutput) GetRevision() int {
 	return s.Revision
 }
 
 // GetSpace returns the value of Space.
-func (s *PlanCategorizeOutput) GetSpace() OptKey {
+func (s *PlanCategorizeOutput) GetSpace() Key {
 	return s.Space
 }
 
 // GetTool returns the value of Tool.
-func (s *PlanCategorizeOutput) GetTool() OptString {
+func (s *PlanCategorizeOutput) GetTool() string {
 	return s.Tool
 }
 
@@ -4487,17 +4130,12 @@ func (s *PlanCategorizeOutput) SetChanges(val []Change) {
 }
 
 // SetCount sets the value of Count.
-func (s *PlanCategorizeOutput) SetCount(val OptInt) {
+func (s *PlanCategorizeOutput) SetCount(val int) {
 	s.Count = val
 }
 
-// SetError sets the value of Error.
-func (s *PlanCategorizeOutput) SetError(val OptError) {
-	s.Error = val
-}
-
 // SetIdempotencyKey sets the value of IdempotencyKey.
-func (s *PlanCategorizeOutput) SetIdempotencyKey(val OptString) {
+func (s *PlanCategorizeOutput) SetIdempotencyKey(val string) {
 	s.IdempotencyKey = val
 }
 
@@ -4507,22 +4145,22 @@ func (s *PlanCategorizeOutput) SetIds(val []string) {
 }
 
 // SetReplay sets the value of Replay.
-func (s *PlanCategorizeOutput) SetReplay(val OptBool) {
+func (s *PlanCategorizeOutput) SetReplay(val bool) {
 	s.Replay = val
 }
 
 // SetRevision sets the value of Revision.
-func (s *PlanCategorizeOutput) SetRevision(val OptInt) {
+func (s *PlanCategorizeOutput) SetRevision(val int) {
 	s.Revision = val
 }
 
 // SetSpace sets the value of Space.
-func (s *PlanCategorizeOutput) SetSpace(val OptKey) {
+func (s *PlanCategorizeOutput) SetSpace(val Key) {
 	s.Space = val
 }
 
 // SetTool sets the value of Tool.
-func (s *PlanCategorizeOutput) SetTool(val OptString) {
+func (s *PlanCategorizeOutput) SetTool(val string) {
 	s.Tool = val
 }
 
@@ -4594,18 +4232,17 @@ type PlanDeleteRecordOutput struct {
 	// Antes e depois de até 20 das mudanças.
 	Changes []Change `json:"changes"`
 	// Quantos registros (ou orçamentos) mudaram.
-	Count          OptInt    `json:"count"`
-	Error          OptError  `json:"error"`
-	IdempotencyKey OptString `json:"idempotencyKey"`
+	Count          int    `json:"count"`
+	IdempotencyKey string `json:"idempotencyKey"`
 	// Todos os registros (ou orçamentos) que mudaram.
 	Ids []string `json:"ids"`
 	// True quando esta resposta é o resultado durável de uma chamada anterior com a mesma chave (nada
 	// foi escrito de novo).
-	Replay OptBool `json:"replay"`
+	Replay bool `json:"replay"`
 	// A revisão do espaço depois da escrita.
-	Revision OptInt    `json:"revision"`
-	Space    OptKey    `json:"space"`
-	Tool     OptString `json:"tool"`
+	Revision int    `json:"revision"`
+	Space    Key    `json:"space"`
+	Tool     string `json:"tool"`
 }
 
 // GetChanges returns the value of Changes.
@@ -4614,17 +4251,12 @@ func (s *PlanDeleteRecordOutput) GetChanges() []Change {
 }
 
 // GetCount returns the value of Count.
-func (s *PlanDeleteRecordOutput) GetCount() OptInt {
+func (s *PlanDeleteRecordOutput) GetCount() int {
 	return s.Count
 }
 
-// GetError returns the value of Error.
-func (s *PlanDeleteRecordOutput) GetError() OptError {
-	return s.Error
-}
-
 // GetIdempotencyKey returns the value of IdempotencyKey.
-func (s *PlanDeleteRecordOutput) GetIdempotencyKey() OptString {
+func (s *PlanDeleteRecordOutput) GetIdempotencyKey() string {
 	return s.IdempotencyKey
 }
 
@@ -4634,22 +4266,22 @@ func (s *PlanDeleteRecordOutput) GetIds() []string {
 }
 
 // GetReplay returns the value of Replay.
-func (s *PlanDeleteRecordOutput) GetReplay() OptBool {
+func (s *PlanDeleteRecordOutput) GetReplay() bool {
 	return s.Replay
 }
 
 // GetRevision returns the value of Revision.
-func (s *PlanDeleteRecordOutput) GetRevision() OptInt {
+func (s *PlanDeleteRecordOutput) GetRevision() int {
 	return s.Revision
 }
 
 // GetSpace returns the value of Space.
-func (s *PlanDeleteRecordOutput) GetSpace() OptKey {
+func (s *PlanDeleteRecordOutput) GetSpace() Key {
 	return s.Space
 }
 
 // GetTool returns the value of Tool.
-func (s *PlanDeleteRecordOutput) GetTool() OptString {
+func (s *PlanDeleteRecordOutput) GetTool() string {
 	return s.Tool
 }
 
@@ -4659,17 +4291,12 @@ func (s *PlanDeleteRecordOutput) SetChanges(val []Change) {
 }
 
 // SetCount sets the value of Count.
-func (s *PlanDeleteRecordOutput) SetCount(val OptInt) {
+func (s *PlanDeleteRecordOutput) SetCount(val int) {
 	s.Count = val
 }
 
-// SetError sets the value of Error.
-func (s *PlanDeleteRecordOutput) SetError(val OptError) {
-	s.Error = val
-}
-
 // SetIdempotencyKey sets the value of IdempotencyKey.
-func (s *PlanDeleteRecordOutput) SetIdempotencyKey(val OptString) {
+func (s *PlanDeleteRecordOutput) SetIdempotencyKey(val string) {
 	s.IdempotencyKey = val
 }
 
@@ -4679,22 +4306,22 @@ func (s *PlanDeleteRecordOutput) SetIds(val []string) {
 }
 
 // SetReplay sets the value of Replay.
-func (s *PlanDeleteRecordOutput) SetReplay(val OptBool) {
+func (s *PlanDeleteRecordOutput) SetReplay(val bool) {
 	s.Replay = val
 }
 
 // SetRevision sets the value of Revision.
-func (s *PlanDeleteRecordOutput) SetRevision(val OptInt) {
+func (s *PlanDeleteRecordOutput) SetRevision(val int) {
 	s.Revision = val
 }
 
 // SetSpace sets the value of Space.
-func (s *PlanDeleteRecordOutput) SetSpace(val OptKey) {
+func (s *PlanDeleteRecordOutput) SetSpace(val Key) {
 	s.Space = val
 }
 
 // SetTool sets the value of Tool.
-func (s *PlanDeleteRecordOutput) SetTool(val OptString) {
+func (s *PlanDeleteRecordOutput) SetTool(val string) {
 	s.Tool = val
 }
 
@@ -4824,18 +4451,17 @@ type PlanEditTransactionOutput struct {
 	// Antes e depois de até 20 das mudanças.
 	Changes []Change `json:"changes"`
 	// Quantos registros (ou orçamentos) mudaram.
-	Count          OptInt    `json:"count"`
-	Error          OptError  `json:"error"`
-	IdempotencyKey OptString `json:"idempotencyKey"`
+	Count          int    `json:"count"`
+	IdempotencyKey string `json:"idempotencyKey"`
 	// Todos os registros (ou orçamentos) que mudaram.
 	Ids []string `json:"ids"`
 	// True quando esta resposta é o resultado durável de uma chamada anterior com a mesma chave (nada
 	// foi escrito de novo).
-	Replay OptBool `json:"replay"`
+	Replay bool `json:"replay"`
 	// A revisão do espaço depois da escrita.
-	Revision OptInt    `json:"revision"`
-	Space    OptKey    `json:"space"`
-	Tool     OptString `json:"tool"`
+	Revision int    `json:"revision"`
+	Space    Key    `json:"space"`
+	Tool     string `json:"tool"`
 }
 
 // GetChanges returns the value of Changes.
@@ -4844,17 +4470,12 @@ func (s *PlanEditTransactionOutput) GetChanges() []Change {
 }
 
 // GetCount returns the value of Count.
-func (s *PlanEditTransactionOutput) GetCount() OptInt {
+func (s *PlanEditTransactionOutput) GetCount() int {
 	return s.Count
 }
 
-// GetError returns the value of Error.
-func (s *PlanEditTransactionOutput) GetError() OptError {
-	return s.Error
-}
-
 // GetIdempotencyKey returns the value of IdempotencyKey.
-func (s *PlanEditTransactionOutput) GetIdempotencyKey() OptString {
+func (s *PlanEditTransactionOutput) GetIdempotencyKey() string {
 	return s.IdempotencyKey
 }
 
@@ -4864,22 +4485,22 @@ func (s *PlanEditTransactionOutput) GetIds() []string {
 }
 
 // GetReplay returns the value of Replay.
-func (s *PlanEditTransactionOutput) GetReplay() OptBool {
+func (s *PlanEditTransactionOutput) GetReplay() bool {
 	return s.Replay
 }
 
 // GetRevision returns the value of Revision.
-func (s *PlanEditTransactionOutput) GetRevision() OptInt {
+func (s *PlanEditTransactionOutput) GetRevision() int {
 	return s.Revision
 }
 
 // GetSpace returns the value of Space.
-func (s *PlanEditTransactionOutput) GetSpace() OptKey {
+func (s *PlanEditTransactionOutput) GetSpace() Key {
 	return s.Space
 }
 
 // GetTool returns the value of Tool.
-func (s *PlanEditTransactionOutput) GetTool() OptString {
+func (s *PlanEditTransactionOutput) GetTool() string {
 	return s.Tool
 }
 
@@ -4889,17 +4510,12 @@ func (s *PlanEditTransactionOutput) SetChanges(val []Change) {
 }
 
 // SetCount sets the value of Count.
-func (s *PlanEditTransactionOutput) SetCount(val OptInt) {
+func (s *PlanEditTransactionOutput) SetCount(val int) {
 	s.Count = val
 }
 
-// SetError sets the value of Error.
-func (s *PlanEditTransactionOutput) SetError(val OptError) {
-	s.Error = val
-}
-
 // SetIdempotencyKey sets the value of IdempotencyKey.
-func (s *PlanEditTransactionOutput) SetIdempotencyKey(val OptString) {
+func (s *PlanEditTransactionOutput) SetIdempotencyKey(val string) {
 	s.IdempotencyKey = val
 }
 
@@ -4909,22 +4525,22 @@ func (s *PlanEditTransactionOutput) SetIds(val []string) {
 }
 
 // SetReplay sets the value of Replay.
-func (s *PlanEditTransactionOutput) SetReplay(val OptBool) {
+func (s *PlanEditTransactionOutput) SetReplay(val bool) {
 	s.Replay = val
 }
 
 // SetRevision sets the value of Revision.
-func (s *PlanEditTransactionOutput) SetRevision(val OptInt) {
+func (s *PlanEditTransactionOutput) SetRevision(val int) {
 	s.Revision = val
 }
 
 // SetSpace sets the value of Space.
-func (s *PlanEditTransactionOutput) SetSpace(val OptKey) {
+func (s *PlanEditTransactionOutput) SetSpace(val Key) {
 	s.Space = val
 }
 
 // SetTool sets the value of Tool.
-func (s *PlanEditTransactionOutput) SetTool(val OptString) {
+func (s *PlanEditTransactionOutput) SetTool(val string) {
 	s.Tool = val
 }
 
@@ -5030,18 +4646,17 @@ type PlanPreviewOutput struct {
 	// Antes e depois de até 20 das mudanças.
 	Changes []Change `json:"changes"`
 	// Quantos registros (ou orçamentos) mudariam.
-	Count OptInt   `json:"count"`
-	Error OptError `json:"error"`
+	Count int `json:"count"`
 	// O limite atômico de uma escrita por seleção ou período.
-	Limit OptInt `json:"limit"`
+	Limit int `json:"limit"`
 	// True quando a seleção passa do limite: a escrita seria recusada (SELECTION_TOO_LARGE).
-	OverLimit OptBool `json:"overLimit"`
+	OverLimit bool `json:"overLimit"`
 	// A revisão atual do espaço; passe-a como expectedRevision na escrita.
-	Revision OptInt `json:"revision"`
-	Space    OptKey `json:"space"`
+	Revision int `json:"revision"`
+	Space    Key `json:"space"`
 	// Subtotais por moeda dos registros afetados (nunca somando moedas diferentes); null para orçamentos.
-	Subtotals OptNilPlanPreviewOutputSubtotals `json:"subtotals"`
-	Tool      OptString                        `json:"tool"`
+	Subtotals NilPlanPreviewOutputSubtotals `json:"subtotals"`
+	Tool      string                        `json:"tool"`
 }
 
 // GetChanges returns the value of Changes.
@@ -5050,42 +4665,37 @@ func (s *PlanPreviewOutput) GetChanges() []Change {
 }
 
 // GetCount returns the value of Count.
-func (s *PlanPreviewOutput) GetCount() OptInt {
+func (s *PlanPreviewOutput) GetCount() int {
 	return s.Count
 }
 
-// GetError returns the value of Error.
-func (s *PlanPreviewOutput) GetError() OptError {
-	return s.Error
-}
-
 // GetLimit returns the value of Limit.
-func (s *PlanPreviewOutput) GetLimit() OptInt {
+func (s *PlanPreviewOutput) GetLimit() int {
 	return s.Limit
 }
 
 // GetOverLimit returns the value of OverLimit.
-func (s *PlanPreviewOutput) GetOverLimit() OptBool {
+func (s *PlanPreviewOutput) GetOverLimit() bool {
 	return s.OverLimit
 }
 
 // GetRevision returns the value of Revision.
-func (s *PlanPreviewOutput) GetRevision() OptInt {
+func (s *PlanPreviewOutput) GetRevision() int {
 	return s.Revision
 }
 
 // GetSpace returns the value of Space.
-func (s *PlanPreviewOutput) GetSpace() OptKey {
+func (s *PlanPreviewOutput) GetSpace() Key {
 	return s.Space
 }
 
 // GetSubtotals returns the value of Subtotals.
-func (s *PlanPreviewOutput) GetSubtotals() OptNilPlanPreviewOutputSubtotals {
+func (s *PlanPreviewOutput) GetSubtotals() NilPlanPreviewOutputSubtotals {
 	return s.Subtotals
 }
 
 // GetTool returns the value of Tool.
-func (s *PlanPreviewOutput) GetTool() OptString {
+func (s *PlanPreviewOutput) GetTool() string {
 	return s.Tool
 }
 
@@ -5095,42 +4705,37 @@ func (s *PlanPreviewOutput) SetChanges(val []Change) {
 }
 
 // SetCount sets the value of Count.
-func (s *PlanPreviewOutput) SetCount(val OptInt) {
+func (s *PlanPreviewOutput) SetCount(val int) {
 	s.Count = val
 }
 
-// SetError sets the value of Error.
-func (s *PlanPreviewOutput) SetError(val OptError) {
-	s.Error = val
-}
-
 // SetLimit sets the value of Limit.
-func (s *PlanPreviewOutput) SetLimit(val OptInt) {
+func (s *PlanPreviewOutput) SetLimit(val int) {
 	s.Limit = val
 }
 
 // SetOverLimit sets the value of OverLimit.
-func (s *PlanPreviewOutput) SetOverLimit(val OptBool) {
+func (s *PlanPreviewOutput) SetOverLimit(val bool) {
 	s.OverLimit = val
 }
 
 // SetRevision sets the value of Revision.
-func (s *PlanPreviewOutput) SetRevision(val OptInt) {
+func (s *PlanPreviewOutput) SetRevision(val int) {
 	s.Revision = val
 }
 
 // SetSpace sets the value of Space.
-func (s *PlanPreviewOutput) SetSpace(val OptKey) {
+func (s *PlanPreviewOutput) SetSpace(val Key) {
 	s.Space = val
 }
 
 // SetSubtotals sets the value of Subtotals.
-func (s *PlanPreviewOutput) SetSubtotals(val OptNilPlanPreviewOutputSubtotals) {
+func (s *PlanPreviewOutput) SetSubtotals(val NilPlanPreviewOutputSubtotals) {
 	s.Subtotals = val
 }
 
 // SetTool sets the value of Tool.
-func (s *PlanPreviewOutput) SetTool(val OptString) {
+func (s *PlanPreviewOutput) SetTool(val string) {
 	s.Tool = val
 }
 
@@ -5313,18 +4918,17 @@ type PlanSetBudgetOutput struct {
 	// Antes e depois de até 20 das mudanças.
 	Changes []Change `json:"changes"`
 	// Quantos registros (ou orçamentos) mudaram.
-	Count          OptInt    `json:"count"`
-	Error          OptError  `json:"error"`
-	IdempotencyKey OptString `json:"idempotencyKey"`
+	Count          int    `json:"count"`
+	IdempotencyKey string `json:"idempotencyKey"`
 	// Todos os registros (ou orçamentos) que mudaram.
 	Ids []string `json:"ids"`
 	// True quando esta resposta é o resultado durável de uma chamada anterior com a mesma chave (nada
 	// foi escrito de novo).
-	Replay OptBool `json:"replay"`
+	Replay bool `json:"replay"`
 	// A revisão do espaço depois da escrita.
-	Revision OptInt    `json:"revision"`
-	Space    OptKey    `json:"space"`
-	Tool     OptString `json:"tool"`
+	Revision int    `json:"revision"`
+	Space    Key    `json:"space"`
+	Tool     string `json:"tool"`
 }
 
 // GetChanges returns the value of Changes.
@@ -5333,17 +4937,12 @@ func (s *PlanSetBudgetOutput) GetChanges() []Change {
 }
 
 // GetCount returns the value of Count.
-func (s *PlanSetBudgetOutput) GetCount() OptInt {
+func (s *PlanSetBudgetOutput) GetCount() int {
 	return s.Count
 }
 
-// GetError returns the value of Error.
-func (s *PlanSetBudgetOutput) GetError() OptError {
-	return s.Error
-}
-
 // GetIdempotencyKey returns the value of IdempotencyKey.
-func (s *PlanSetBudgetOutput) GetIdempotencyKey() OptString {
+func (s *PlanSetBudgetOutput) GetIdempotencyKey() string {
 	return s.IdempotencyKey
 }
 
@@ -5353,22 +4952,22 @@ func (s *PlanSetBudgetOutput) GetIds() []string {
 }
 
 // GetReplay returns the value of Replay.
-func (s *PlanSetBudgetOutput) GetReplay() OptBool {
+func (s *PlanSetBudgetOutput) GetReplay() bool {
 	return s.Replay
 }
 
 // GetRevision returns the value of Revision.
-func (s *PlanSetBudgetOutput) GetRevision() OptInt {
+func (s *PlanSetBudgetOutput) GetRevision() int {
 	return s.Revision
 }
 
 // GetSpace returns the value of Space.
-func (s *PlanSetBudgetOutput) GetSpace() OptKey {
+func (s *PlanSetBudgetOutput) GetSpace() Key {
 	return s.Space
 }
 
 // GetTool returns the value of Tool.
-func (s *PlanSetBudgetOutput) GetTool() OptString {
+func (s *PlanSetBudgetOutput) GetTool() string {
 	return s.Tool
 }
 
@@ -5378,17 +4977,12 @@ func (s *PlanSetBudgetOutput) SetChanges(val []Change) {
 }
 
 // SetCount sets the value of Count.
-func (s *PlanSetBudgetOutput) SetCount(val OptInt) {
+func (s *PlanSetBudgetOutput) SetCount(val int) {
 	s.Count = val
 }
 
-// SetError sets the value of Error.
-func (s *PlanSetBudgetOutput) SetError(val OptError) {
-	s.Error = val
-}
-
 // SetIdempotencyKey sets the value of IdempotencyKey.
-func (s *PlanSetBudgetOutput) SetIdempotencyKey(val OptString) {
+func (s *PlanSetBudgetOutput) SetIdempotencyKey(val string) {
 	s.IdempotencyKey = val
 }
 
@@ -5398,22 +4992,22 @@ func (s *PlanSetBudgetOutput) SetIds(val []string) {
 }
 
 // SetReplay sets the value of Replay.
-func (s *PlanSetBudgetOutput) SetReplay(val OptBool) {
+func (s *PlanSetBudgetOutput) SetReplay(val bool) {
 	s.Replay = val
 }
 
 // SetRevision sets the value of Revision.
-func (s *PlanSetBudgetOutput) SetRevision(val OptInt) {
+func (s *PlanSetBudgetOutput) SetRevision(val int) {
 	s.Revision = val
 }
 
 // SetSpace sets the value of Space.
-func (s *PlanSetBudgetOutput) SetSpace(val OptKey) {
+func (s *PlanSetBudgetOutput) SetSpace(val Key) {
 	s.Space = val
 }
 
 // SetTool sets the value of Tool.
-func (s *PlanSetBudgetOutput) SetTool(val OptString) {
+func (s *PlanSetBudgetOutput) SetTool(val string) {
 	s.Tool = val
 }
 
@@ -5649,20 +5243,19 @@ func (s *PlanTotalsInputSource) UnmarshalText(data []byte) error {
 // Ref: #/components/schemas/PlanTotalsOutput
 type PlanTotalsOutput struct {
 	// Registros selecionados, inclusive os fora dos totais.
-	Count    OptInt     `json:"count"`
+	Count    int        `json:"count"`
 	Coverage []Coverage `json:"coverage"`
-	Error    OptError   `json:"error"`
 	// Os registros marcados como fora dos totais, contados à parte, por moeda; não entram em totals.
-	Excluded []CurrencyTotal               `json:"excluded"`
-	GroupBy  OptNilPlanTotalsOutputGroupBy `json:"groupBy"`
+	Excluded []CurrencyTotal            `json:"excluded"`
+	GroupBy  NilPlanTotalsOutputGroupBy `json:"groupBy"`
 	// Os totais de cada grupo quando groupBy foi pedido; null sem groupBy. key null: sem categoria, sem
 	// pessoa ou sem conta.
-	Groups OptNilPlanTotalsOutputGroupArray `json:"groups"`
+	Groups []PlanTotalsOutputGroup `json:"groups"`
 	// True quando alguma conta selecionada não tem extrato para todo o período lido: os totais não
 	// sabem dos dias sem extrato.
-	Partial   OptBool      `json:"partial"`
-	Period    OptNilPeriod `json:"period"`
-	Revisions OptRevisions `json:"revisions"`
+	Partial   bool      `json:"partial"`
+	Period    NilPeriod `json:"period"`
+	Revisions Revisions `json:"revisions"`
 	// Uma linha por moeda, ordenadas pelo código.
 	Totals []CurrencyTotal `json:"totals"`
 	// Edições cuja transação o banco não lista mais (a conta ou a transação sumiu dos extratos
@@ -5672,7 +5265,7 @@ type PlanTotalsOutput struct {
 }
 
 // GetCount returns the value of Count.
-func (s *PlanTotalsOutput) GetCount() OptInt {
+func (s *PlanTotalsOutput) GetCount() int {
 	return s.Count
 }
 
@@ -5681,38 +5274,33 @@ func (s *PlanTotalsOutput) GetCoverage() []Coverage {
 	return s.Coverage
 }
 
-// GetError returns the value of Error.
-func (s *PlanTotalsOutput) GetError() OptError {
-	return s.Error
-}
-
 // GetExcluded returns the value of Excluded.
 func (s *PlanTotalsOutput) GetExcluded() []CurrencyTotal {
 	return s.Excluded
 }
 
 // GetGroupBy returns the value of GroupBy.
-func (s *PlanTotalsOutput) GetGroupBy() OptNilPlanTotalsOutputGroupBy {
+func (s *PlanTotalsOutput) GetGroupBy() NilPlanTotalsOutputGroupBy {
 	return s.GroupBy
 }
 
 // GetGroups returns the value of Groups.
-func (s *PlanTotalsOutput) GetGroups() OptNilPlanTotalsOutputGroupArray {
+func (s *PlanTotalsOutput) GetGroups() []PlanTotalsOutputGroup {
 	return s.Groups
 }
 
 // GetPartial returns the value of Partial.
-func (s *PlanTotalsOutput) GetPartial() OptBool {
+func (s *PlanTotalsOutput) GetPartial() bool {
 	return s.Partial
 }
 
 // GetPeriod returns the value of Period.
-func (s *PlanTotalsOutput) GetPeriod() OptNilPeriod {
+func (s *PlanTotalsOutput) GetPeriod() NilPeriod {
 	return s.Period
 }
 
 // GetRevisions returns the value of Revisions.
-func (s *PlanTotalsOutput) GetRevisions() OptRevisions {
+func (s *PlanTotalsOutput) GetRevisions() Revisions {
 	return s.Revisions
 }
 
@@ -5727,7 +5315,7 @@ func (s *PlanTotalsOutput) GetUnmatchedEdits() []PlanTotalsOutputUnmatchedEditsI
 }
 
 // SetCount sets the value of Count.
-func (s *PlanTotalsOutput) SetCount(val OptInt) {
+func (s *PlanTotalsOutput) SetCount(val int) {
 	s.Count = val
 }
 
@@ -5736,38 +5324,33 @@ func (s *PlanTotalsOutput) SetCoverage(val []Coverage) {
 	s.Coverage = val
 }
 
-// SetError sets the value of Error.
-func (s *PlanTotalsOutput) SetError(val OptError) {
-	s.Error = val
-}
-
 // SetExcluded sets the value of Excluded.
 func (s *PlanTotalsOutput) SetExcluded(val []CurrencyTotal) {
 	s.Excluded = val
 }
 
 // SetGroupBy sets the value of GroupBy.
-func (s *PlanTotalsOutput) SetGroupBy(val OptNilPlanTotalsOutputGroupBy) {
+func (s *PlanTotalsOutput) SetGroupBy(val NilPlanTotalsOutputGroupBy) {
 	s.GroupBy = val
 }
 
 // SetGroups sets the value of Groups.
-func (s *PlanTotalsOutput) SetGroups(val OptNilPlanTotalsOutputGroupArray) {
+func (s *PlanTotalsOutput) SetGroups(val []PlanTotalsOutputGroup) {
 	s.Groups = val
 }
 
 // SetPartial sets the value of Partial.
-func (s *PlanTotalsOutput) SetPartial(val OptBool) {
+func (s *PlanTotalsOutput) SetPartial(val bool) {
 	s.Partial = val
 }
 
 // SetPeriod sets the value of Period.
-func (s *PlanTotalsOutput) SetPeriod(val OptNilPeriod) {
+func (s *PlanTotalsOutput) SetPeriod(val NilPeriod) {
 	s.Period = val
 }
 
 // SetRevisions sets the value of Revisions.
-func (s *PlanTotalsOutput) SetRevisions(val OptRevisions) {
+func (s *PlanTotalsOutput) SetRevisions(val Revisions) {
 	s.Revisions = val
 }
 
@@ -6141,18 +5724,17 @@ func (s *PlanTransactionsInputSource) UnmarshalText(data []byte) error {
 // Ref: #/components/schemas/PlanTransactionsOutput
 type PlanTransactionsOutput struct {
 	Coverage []Coverage `json:"coverage"`
-	Error    OptError   `json:"error"`
 	// Para a próxima página; null na última.
-	NextCursor OptNilString `json:"nextCursor"`
+	NextCursor NilString `json:"nextCursor"`
 	// True quando alguma conta selecionada não tem extrato para todo o período lido.
-	Partial OptBool `json:"partial"`
+	Partial bool `json:"partial"`
 	// O período lido: o dos filtros, ou do primeiro ao último dia coberto pelas contas selecionadas;
 	// null sem extratos.
-	Period    OptNilPeriod                   `json:"period"`
+	Period    NilPeriod                      `json:"period"`
 	Records   []PlanTransactionsOutputRecord `json:"records"`
-	Revisions OptRevisions                   `json:"revisions"`
+	Revisions Revisions                      `json:"revisions"`
 	// True quando há mais registros além desta página (siga nextCursor).
-	Truncated OptBool `json:"truncated"`
+	Truncated bool `json:"truncated"`
 	// Edições cuja transação o banco não lista mais (a conta ou a transação sumiu dos extratos
 	// importados), nos espaços lidos: ficam registradas e são informadas, nunca descartadas em
 	// silêncio; não entram na visão efetiva nem nos totais.
@@ -6164,23 +5746,18 @@ func (s *PlanTransactionsOutput) GetCoverage() []Coverage {
 	return s.Coverage
 }
 
-// GetError returns the value of Error.
-func (s *PlanTransactionsOutput) GetError() OptError {
-	return s.Error
-}
-
 // GetNextCursor returns the value of NextCursor.
-func (s *PlanTransactionsOutput) GetNextCursor() OptNilString {
+func (s *PlanTransactionsOutput) GetNextCursor() NilString {
 	return s.NextCursor
 }
 
 // GetPartial returns the value of Partial.
-func (s *PlanTransactionsOutput) GetPartial() OptBool {
+func (s *PlanTransactionsOutput) GetPartial() bool {
 	return s.Partial
 }
 
 // GetPeriod returns the value of Period.
-func (s *PlanTransactionsOutput) GetPeriod() OptNilPeriod {
+func (s *PlanTransactionsOutput) GetPeriod() NilPeriod {
 	return s.Period
 }
 
@@ -6190,12 +5767,12 @@ func (s *PlanTransactionsOutput) GetRecords() []PlanTransactionsOutputRecord {
 }
 
 // GetRevisions returns the value of Revisions.
-func (s *PlanTransactionsOutput) GetRevisions() OptRevisions {
+func (s *PlanTransactionsOutput) GetRevisions() Revisions {
 	return s.Revisions
 }
 
 // GetTruncated returns the value of Truncated.
-func (s *PlanTransactionsOutput) GetTruncated() OptBool {
+func (s *PlanTransactionsOutput) GetTruncated() bool {
 	return s.Truncated
 }
 
@@ -6209,23 +5786,18 @@ func (s *PlanTransactionsOutput) SetCoverage(val []Coverage) {
 	s.Coverage = val
 }
 
-// SetError sets the value of Error.
-func (s *PlanTransactionsOutput) SetError(val OptError) {
-	s.Error = val
-}
-
 // SetNextCursor sets the value of NextCursor.
-func (s *PlanTransactionsOutput) SetNextCursor(val OptNilString) {
+func (s *PlanTransactionsOutput) SetNextCursor(val NilString) {
 	s.NextCursor = val
 }
 
 // SetPartial sets the value of Partial.
-func (s *PlanTransactionsOutput) SetPartial(val OptBool) {
+func (s *PlanTransactionsOutput) SetPartial(val bool) {
 	s.Partial = val
 }
 
 // SetPeriod sets the value of Period.
-func (s *PlanTransactionsOutput) SetPeriod(val OptNilPeriod) {
+func (s *PlanTransactionsOutput) SetPeriod(val NilPeriod) {
 	s.Period = val
 }
 
@@ -6235,12 +5807,12 @@ func (s *PlanTransactionsOutput) SetRecords(val []PlanTransactionsOutputRecord) 
 }
 
 // SetRevisions sets the value of Revisions.
-func (s *PlanTransactionsOutput) SetRevisions(val OptRevisions) {
+func (s *PlanTransactionsOutput) SetRevisions(val Revisions) {
 	s.Revisions = val
 }
 
 // SetTruncated sets the value of Truncated.
-func (s *PlanTransactionsOutput) SetTruncated(val OptBool) {
+func (s *PlanTransactionsOutput) SetTruncated(val bool) {
 	s.Truncated = val
 }
 

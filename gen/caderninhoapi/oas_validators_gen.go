@@ -120,6 +120,9 @@ func (s *CaderninhoAccountsOutput) Validate() error {
 
 	var failures []validate.FieldError
 	if err := func() error {
+		if s.Accounts == nil {
+			return errors.New("nil is invalid value")
+		}
 		var failures []validate.FieldError
 		for i, elem := range s.Accounts {
 			if err := func() error {
@@ -145,33 +148,8 @@ func (s *CaderninhoAccountsOutput) Validate() error {
 		})
 	}
 	if err := func() error {
-		if value, ok := s.Error.Get(); ok {
-			if err := func() error {
-				if err := value.Validate(); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return err
-			}
-		}
-		return nil
-	}(); err != nil {
-		failures = append(failures, validate.FieldError{
-			Name:  "error",
-			Error: err,
-		})
-	}
-	if err := func() error {
-		if value, ok := s.Revisions.Get(); ok {
-			if err := func() error {
-				if err := value.Validate(); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return err
-			}
+		if err := s.Revisions.Validate(); err != nil {
+			return err
 		}
 		return nil
 	}(); err != nil {
@@ -417,6 +395,9 @@ func (s *CaderninhoBillsOutput) Validate() error {
 
 	var failures []validate.FieldError
 	if err := func() error {
+		if s.Bills == nil {
+			return errors.New("nil is invalid value")
+		}
 		var failures []validate.FieldError
 		for i, elem := range s.Bills {
 			if err := func() error {
@@ -442,6 +423,9 @@ func (s *CaderninhoBillsOutput) Validate() error {
 		})
 	}
 	if err := func() error {
+		if s.Coverage == nil {
+			return errors.New("nil is invalid value")
+		}
 		var failures []validate.FieldError
 		for i, elem := range s.Coverage {
 			if err := func() error {
@@ -467,33 +451,8 @@ func (s *CaderninhoBillsOutput) Validate() error {
 		})
 	}
 	if err := func() error {
-		if value, ok := s.Error.Get(); ok {
-			if err := func() error {
-				if err := value.Validate(); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return err
-			}
-		}
-		return nil
-	}(); err != nil {
-		failures = append(failures, validate.FieldError{
-			Name:  "error",
-			Error: err,
-		})
-	}
-	if err := func() error {
-		if value, ok := s.Revisions.Get(); ok {
-			if err := func() error {
-				if err := value.Validate(); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return err
-			}
+		if err := s.Revisions.Validate(); err != nil {
+			return err
 		}
 		return nil
 	}(); err != nil {
@@ -723,33 +682,8 @@ func (s *CaderninhoSyncOutput) Validate() error {
 
 	var failures []validate.FieldError
 	if err := func() error {
-		if value, ok := s.Error.Get(); ok {
-			if err := func() error {
-				if err := value.Validate(); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return err
-			}
-		}
-		return nil
-	}(); err != nil {
-		failures = append(failures, validate.FieldError{
-			Name:  "error",
-			Error: err,
-		})
-	}
-	if err := func() error {
-		if value, ok := s.Request.Get(); ok {
-			if err := func() error {
-				if err := value.Validate(); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return err
-			}
+		if err := s.Request.Validate(); err != nil {
+			return err
 		}
 		return nil
 	}(); err != nil {
@@ -759,15 +693,8 @@ func (s *CaderninhoSyncOutput) Validate() error {
 		})
 	}
 	if err := func() error {
-		if value, ok := s.Revisions.Get(); ok {
-			if err := func() error {
-				if err := value.Validate(); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return err
-			}
+		if err := s.Revisions.Validate(); err != nil {
+			return err
 		}
 		return nil
 	}(); err != nil {
@@ -1353,6 +1280,9 @@ func (s *CaderninhoTransactionsOutput) Validate() error {
 
 	var failures []validate.FieldError
 	if err := func() error {
+		if s.Coverage == nil {
+			return errors.New("nil is invalid value")
+		}
 		var failures []validate.FieldError
 		for i, elem := range s.Coverage {
 			if err := func() error {
@@ -1378,33 +1308,8 @@ func (s *CaderninhoTransactionsOutput) Validate() error {
 		})
 	}
 	if err := func() error {
-		if value, ok := s.Error.Get(); ok {
-			if err := func() error {
-				if err := value.Validate(); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return err
-			}
-		}
-		return nil
-	}(); err != nil {
-		failures = append(failures, validate.FieldError{
-			Name:  "error",
-			Error: err,
-		})
-	}
-	if err := func() error {
-		if value, ok := s.Revisions.Get(); ok {
-			if err := func() error {
-				if err := value.Validate(); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return err
-			}
+		if err := s.Revisions.Validate(); err != nil {
+			return err
 		}
 		return nil
 	}(); err != nil {
@@ -1414,6 +1319,9 @@ func (s *CaderninhoTransactionsOutput) Validate() error {
 		})
 	}
 	if err := func() error {
+		if s.Transactions == nil {
+			return errors.New("nil is invalid value")
+		}
 		var failures []validate.FieldError
 		for i, elem := range s.Transactions {
 			if err := func() error {
@@ -2191,6 +2099,9 @@ func (s *PlanAddRecordOutput) Validate() error {
 
 	var failures []validate.FieldError
 	if err := func() error {
+		if s.Changes == nil {
+			return errors.New("nil is invalid value")
+		}
 		var failures []validate.FieldError
 		for i, elem := range s.Changes {
 			if err := func() error {
@@ -2216,25 +2127,18 @@ func (s *PlanAddRecordOutput) Validate() error {
 		})
 	}
 	if err := func() error {
-		if value, ok := s.Count.Get(); ok {
-			if err := func() error {
-				if err := (validate.Int{
-					MinSet:        true,
-					Min:           0,
-					MaxSet:        false,
-					Max:           0,
-					MinExclusive:  false,
-					MaxExclusive:  false,
-					MultipleOfSet: false,
-					MultipleOf:    0,
-					Pattern:       nil,
-				}).Validate(int64(value)); err != nil {
-					return errors.Wrap(err, "int")
-				}
-				return nil
-			}(); err != nil {
-				return err
-			}
+		if err := (validate.Int{
+			MinSet:        true,
+			Min:           0,
+			MaxSet:        false,
+			Max:           0,
+			MinExclusive:  false,
+			MaxExclusive:  false,
+			MultipleOfSet: false,
+			MultipleOf:    0,
+			Pattern:       nil,
+		}).Validate(int64(s.Count)); err != nil {
+			return errors.Wrap(err, "int")
 		}
 		return nil
 	}(); err != nil {
@@ -2244,43 +2148,29 @@ func (s *PlanAddRecordOutput) Validate() error {
 		})
 	}
 	if err := func() error {
-		if value, ok := s.Error.Get(); ok {
-			if err := func() error {
-				if err := value.Validate(); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return err
-			}
+		if s.Ids == nil {
+			return errors.New("nil is invalid value")
 		}
 		return nil
 	}(); err != nil {
 		failures = append(failures, validate.FieldError{
-			Name:  "error",
+			Name:  "ids",
 			Error: err,
 		})
 	}
 	if err := func() error {
-		if value, ok := s.Revision.Get(); ok {
-			if err := func() error {
-				if err := (validate.Int{
-					MinSet:        true,
-					Min:           0,
-					MaxSet:        false,
-					Max:           0,
-					MinExclusive:  false,
-					MaxExclusive:  false,
-					MultipleOfSet: false,
-					MultipleOf:    0,
-					Pattern:       nil,
-				}).Validate(int64(value)); err != nil {
-					return errors.Wrap(err, "int")
-				}
-				return nil
-			}(); err != nil {
-				return err
-			}
+		if err := (validate.Int{
+			MinSet:        true,
+			Min:           0,
+			MaxSet:        false,
+			Max:           0,
+			MinExclusive:  false,
+			MaxExclusive:  false,
+			MultipleOfSet: false,
+			MultipleOf:    0,
+			Pattern:       nil,
+		}).Validate(int64(s.Revision)); err != nil {
+			return errors.Wrap(err, "int")
 		}
 		return nil
 	}(); err != nil {
@@ -2290,15 +2180,8 @@ func (s *PlanAddRecordOutput) Validate() error {
 		})
 	}
 	if err := func() error {
-		if value, ok := s.Space.Get(); ok {
-			if err := func() error {
-				if err := value.Validate(); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return err
-			}
+		if err := s.Space.Validate(); err != nil {
+			return err
 		}
 		return nil
 	}(); err != nil {
@@ -2404,33 +2287,8 @@ func (s *PlanBudgetOutput) Validate() error {
 
 	var failures []validate.FieldError
 	if err := func() error {
-		if value, ok := s.Error.Get(); ok {
-			if err := func() error {
-				if err := value.Validate(); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return err
-			}
-		}
-		return nil
-	}(); err != nil {
-		failures = append(failures, validate.FieldError{
-			Name:  "error",
-			Error: err,
-		})
-	}
-	if err := func() error {
-		if value, ok := s.Revisions.Get(); ok {
-			if err := func() error {
-				if err := value.Validate(); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return err
-			}
+		if err := s.Revisions.Validate(); err != nil {
+			return err
 		}
 		return nil
 	}(); err != nil {
@@ -2440,6 +2298,9 @@ func (s *PlanBudgetOutput) Validate() error {
 		})
 	}
 	if err := func() error {
+		if s.Rows == nil {
+			return errors.New("nil is invalid value")
+		}
 		var failures []validate.FieldError
 		for i, elem := range s.Rows {
 			if err := func() error {
@@ -2635,33 +2496,8 @@ func (s *PlanCategoriesOutput) Validate() error {
 
 	var failures []validate.FieldError
 	if err := func() error {
-		if value, ok := s.Error.Get(); ok {
-			if err := func() error {
-				if err := value.Validate(); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return err
-			}
-		}
-		return nil
-	}(); err != nil {
-		failures = append(failures, validate.FieldError{
-			Name:  "error",
-			Error: err,
-		})
-	}
-	if err := func() error {
-		if value, ok := s.Revisions.Get(); ok {
-			if err := func() error {
-				if err := value.Validate(); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return err
-			}
+		if err := s.Revisions.Validate(); err != nil {
+			return err
 		}
 		return nil
 	}(); err != nil {
@@ -2671,6 +2507,9 @@ func (s *PlanCategoriesOutput) Validate() error {
 		})
 	}
 	if err := func() error {
+		if s.Spaces == nil {
+			return errors.New("nil is invalid value")
+		}
 		var failures []validate.FieldError
 		for i, elem := range s.Spaces {
 			if err := func() error {
@@ -2961,6 +2800,9 @@ func (s *PlanCategorizeOutput) Validate() error {
 
 	var failures []validate.FieldError
 	if err := func() error {
+		if s.Changes == nil {
+			return errors.New("nil is invalid value")
+		}
 		var failures []validate.FieldError
 		for i, elem := range s.Changes {
 			if err := func() error {
@@ -2986,25 +2828,18 @@ func (s *PlanCategorizeOutput) Validate() error {
 		})
 	}
 	if err := func() error {
-		if value, ok := s.Count.Get(); ok {
-			if err := func() error {
-				if err := (validate.Int{
-					MinSet:        true,
-					Min:           0,
-					MaxSet:        false,
-					Max:           0,
-					MinExclusive:  false,
-					MaxExclusive:  false,
-					MultipleOfSet: false,
-					MultipleOf:    0,
-					Pattern:       nil,
-				}).Validate(int64(value)); err != nil {
-					return errors.Wrap(err, "int")
-				}
-				return nil
-			}(); err != nil {
-				return err
-			}
+		if err := (validate.Int{
+			MinSet:        true,
+			Min:           0,
+			MaxSet:        false,
+			Max:           0,
+			MinExclusive:  false,
+			MaxExclusive:  false,
+			MultipleOfSet: false,
+			MultipleOf:    0,
+			Pattern:       nil,
+		}).Validate(int64(s.Count)); err != nil {
+			return errors.Wrap(err, "int")
 		}
 		return nil
 	}(); err != nil {
@@ -3014,43 +2849,29 @@ func (s *PlanCategorizeOutput) Validate() error {
 		})
 	}
 	if err := func() error {
-		if value, ok := s.Error.Get(); ok {
-			if err := func() error {
-				if err := value.Validate(); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return err
-			}
+		if s.Ids == nil {
+			return errors.New("nil is invalid value")
 		}
 		return nil
 	}(); err != nil {
 		failures = append(failures, validate.FieldError{
-			Name:  "error",
+			Name:  "ids",
 			Error: err,
 		})
 	}
 	if err := func() error {
-		if value, ok := s.Revision.Get(); ok {
-			if err := func() error {
-				if err := (validate.Int{
-					MinSet:        true,
-					Min:           0,
-					MaxSet:        false,
-					Max:           0,
-					MinExclusive:  false,
-					MaxExclusive:  false,
-					MultipleOfSet: false,
-					MultipleOf:    0,
-					Pattern:       nil,
-				}).Validate(int64(value)); err != nil {
-					return errors.Wrap(err, "int")
-				}
-				return nil
-			}(); err != nil {
-				return err
-			}
+		if err := (validate.Int{
+			MinSet:        true,
+			Min:           0,
+			MaxSet:        false,
+			Max:           0,
+			MinExclusive:  false,
+			MaxExclusive:  false,
+			MultipleOfSet: false,
+			MultipleOf:    0,
+			Pattern:       nil,
+		}).Validate(int64(s.Revision)); err != nil {
+			return errors.Wrap(err, "int")
 		}
 		return nil
 	}(); err != nil {
@@ -3060,15 +2881,8 @@ func (s *PlanCategorizeOutput) Validate() error {
 		})
 	}
 	if err := func() error {
-		if value, ok := s.Space.Get(); ok {
-			if err := func() error {
-				if err := value.Validate(); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return err
-			}
+		if err := s.Space.Validate(); err != nil {
+			return err
 		}
 		return nil
 	}(); err != nil {
@@ -3165,6 +2979,9 @@ func (s *PlanDeleteRecordOutput) Validate() error {
 
 	var failures []validate.FieldError
 	if err := func() error {
+		if s.Changes == nil {
+			return errors.New("nil is invalid value")
+		}
 		var failures []validate.FieldError
 		for i, elem := range s.Changes {
 			if err := func() error {
@@ -3190,25 +3007,18 @@ func (s *PlanDeleteRecordOutput) Validate() error {
 		})
 	}
 	if err := func() error {
-		if value, ok := s.Count.Get(); ok {
-			if err := func() error {
-				if err := (validate.Int{
-					MinSet:        true,
-					Min:           0,
-					MaxSet:        false,
-					Max:           0,
-					MinExclusive:  false,
-					MaxExclusive:  false,
-					MultipleOfSet: false,
-					MultipleOf:    0,
-					Pattern:       nil,
-				}).Validate(int64(value)); err != nil {
-					return errors.Wrap(err, "int")
-				}
-				return nil
-			}(); err != nil {
-				return err
-			}
+		if err := (validate.Int{
+			MinSet:        true,
+			Min:           0,
+			MaxSet:        false,
+			Max:           0,
+			MinExclusive:  false,
+			MaxExclusive:  false,
+			MultipleOfSet: false,
+			MultipleOf:    0,
+			Pattern:       nil,
+		}).Validate(int64(s.Count)); err != nil {
+			return errors.Wrap(err, "int")
 		}
 		return nil
 	}(); err != nil {
@@ -3218,43 +3028,29 @@ func (s *PlanDeleteRecordOutput) Validate() error {
 		})
 	}
 	if err := func() error {
-		if value, ok := s.Error.Get(); ok {
-			if err := func() error {
-				if err := value.Validate(); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return err
-			}
+		if s.Ids == nil {
+			return errors.New("nil is invalid value")
 		}
 		return nil
 	}(); err != nil {
 		failures = append(failures, validate.FieldError{
-			Name:  "error",
+			Name:  "ids",
 			Error: err,
 		})
 	}
 	if err := func() error {
-		if value, ok := s.Revision.Get(); ok {
-			if err := func() error {
-				if err := (validate.Int{
-					MinSet:        true,
-					Min:           0,
-					MaxSet:        false,
-					Max:           0,
-					MinExclusive:  false,
-					MaxExclusive:  false,
-					MultipleOfSet: false,
-					MultipleOf:    0,
-					Pattern:       nil,
-				}).Validate(int64(value)); err != nil {
-					return errors.Wrap(err, "int")
-				}
-				return nil
-			}(); err != nil {
-				return err
-			}
+		if err := (validate.Int{
+			MinSet:        true,
+			Min:           0,
+			MaxSet:        false,
+			Max:           0,
+			MinExclusive:  false,
+			MaxExclusive:  false,
+			MultipleOfSet: false,
+			MultipleOf:    0,
+			Pattern:       nil,
+		}).Validate(int64(s.Revision)); err != nil {
+			return errors.Wrap(err, "int")
 		}
 		return nil
 	}(); err != nil {
@@ -3264,15 +3060,8 @@ func (s *PlanDeleteRecordOutput) Validate() error {
 		})
 	}
 	if err := func() error {
-		if value, ok := s.Space.Get(); ok {
-			if err := func() error {
-				if err := value.Validate(); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return err
-			}
+		if err := s.Space.Validate(); err != nil {
+			return err
 		}
 		return nil
 	}(); err != nil {
@@ -3478,6 +3267,9 @@ func (s *PlanEditTransactionOutput) Validate() error {
 
 	var failures []validate.FieldError
 	if err := func() error {
+		if s.Changes == nil {
+			return errors.New("nil is invalid value")
+		}
 		var failures []validate.FieldError
 		for i, elem := range s.Changes {
 			if err := func() error {
@@ -3503,25 +3295,18 @@ func (s *PlanEditTransactionOutput) Validate() error {
 		})
 	}
 	if err := func() error {
-		if value, ok := s.Count.Get(); ok {
-			if err := func() error {
-				if err := (validate.Int{
-					MinSet:        true,
-					Min:           0,
-					MaxSet:        false,
-					Max:           0,
-					MinExclusive:  false,
-					MaxExclusive:  false,
-					MultipleOfSet: false,
-					MultipleOf:    0,
-					Pattern:       nil,
-				}).Validate(int64(value)); err != nil {
-					return errors.Wrap(err, "int")
-				}
-				return nil
-			}(); err != nil {
-				return err
-			}
+		if err := (validate.Int{
+			MinSet:        true,
+			Min:           0,
+			MaxSet:        false,
+			Max:           0,
+			MinExclusive:  false,
+			MaxExclusive:  false,
+			MultipleOfSet: false,
+			MultipleOf:    0,
+			Pattern:       nil,
+		}).Validate(int64(s.Count)); err != nil {
+			return errors.Wrap(err, "int")
 		}
 		return nil
 	}(); err != nil {
@@ -3531,43 +3316,29 @@ func (s *PlanEditTransactionOutput) Validate() error {
 		})
 	}
 	if err := func() error {
-		if value, ok := s.Error.Get(); ok {
-			if err := func() error {
-				if err := value.Validate(); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return err
-			}
+		if s.Ids == nil {
+			return errors.New("nil is invalid value")
 		}
 		return nil
 	}(); err != nil {
 		failures = append(failures, validate.FieldError{
-			Name:  "error",
+			Name:  "ids",
 			Error: err,
 		})
 	}
 	if err := func() error {
-		if value, ok := s.Revision.Get(); ok {
-			if err := func() error {
-				if err := (validate.Int{
-					MinSet:        true,
-					Min:           0,
-					MaxSet:        false,
-					Max:           0,
-					MinExclusive:  false,
-					MaxExclusive:  false,
-					MultipleOfSet: false,
-					MultipleOf:    0,
-					Pattern:       nil,
-				}).Validate(int64(value)); err != nil {
-					return errors.Wrap(err, "int")
-				}
-				return nil
-			}(); err != nil {
-				return err
-			}
+		if err := (validate.Int{
+			MinSet:        true,
+			Min:           0,
+			MaxSet:        false,
+			Max:           0,
+			MinExclusive:  false,
+			MaxExclusive:  false,
+			MultipleOfSet: false,
+			MultipleOf:    0,
+			Pattern:       nil,
+		}).Validate(int64(s.Revision)); err != nil {
+			return errors.Wrap(err, "int")
 		}
 		return nil
 	}(); err != nil {
@@ -3577,15 +3348,8 @@ func (s *PlanEditTransactionOutput) Validate() error {
 		})
 	}
 	if err := func() error {
-		if value, ok := s.Space.Get(); ok {
-			if err := func() error {
-				if err := value.Validate(); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return err
-			}
+		if err := s.Space.Validate(); err != nil {
+			return err
 		}
 		return nil
 	}(); err != nil {
@@ -3647,6 +3411,9 @@ func (s *PlanPreviewOutput) Validate() error {
 
 	var failures []validate.FieldError
 	if err := func() error {
+		if s.Changes == nil {
+			return errors.New("nil is invalid value")
+		}
 		var failures []validate.FieldError
 		for i, elem := range s.Changes {
 			if err := func() error {
@@ -3672,25 +3439,18 @@ func (s *PlanPreviewOutput) Validate() error {
 		})
 	}
 	if err := func() error {
-		if value, ok := s.Count.Get(); ok {
-			if err := func() error {
-				if err := (validate.Int{
-					MinSet:        true,
-					Min:           0,
-					MaxSet:        false,
-					Max:           0,
-					MinExclusive:  false,
-					MaxExclusive:  false,
-					MultipleOfSet: false,
-					MultipleOf:    0,
-					Pattern:       nil,
-				}).Validate(int64(value)); err != nil {
-					return errors.Wrap(err, "int")
-				}
-				return nil
-			}(); err != nil {
-				return err
-			}
+		if err := (validate.Int{
+			MinSet:        true,
+			Min:           0,
+			MaxSet:        false,
+			Max:           0,
+			MinExclusive:  false,
+			MaxExclusive:  false,
+			MultipleOfSet: false,
+			MultipleOf:    0,
+			Pattern:       nil,
+		}).Validate(int64(s.Count)); err != nil {
+			return errors.Wrap(err, "int")
 		}
 		return nil
 	}(); err != nil {
@@ -3700,43 +3460,18 @@ func (s *PlanPreviewOutput) Validate() error {
 		})
 	}
 	if err := func() error {
-		if value, ok := s.Error.Get(); ok {
-			if err := func() error {
-				if err := value.Validate(); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return err
-			}
-		}
-		return nil
-	}(); err != nil {
-		failures = append(failures, validate.FieldError{
-			Name:  "error",
-			Error: err,
-		})
-	}
-	if err := func() error {
-		if value, ok := s.Revision.Get(); ok {
-			if err := func() error {
-				if err := (validate.Int{
-					MinSet:        true,
-					Min:           0,
-					MaxSet:        false,
-					Max:           0,
-					MinExclusive:  false,
-					MaxExclusive:  false,
-					MultipleOfSet: false,
-					MultipleOf:    0,
-					Pattern:       nil,
-				}).Validate(int64(value)); err != nil {
-					return errors.Wrap(err, "int")
-				}
-				return nil
-			}(); err != nil {
-				return err
-			}
+		if err := (validate.Int{
+			MinSet:        true,
+			Min:           0,
+			MaxSet:        false,
+			Max:           0,
+			MinExclusive:  false,
+			MaxExclusive:  false,
+			MultipleOfSet: false,
+			MultipleOf:    0,
+			Pattern:       nil,
+		}).Validate(int64(s.Revision)); err != nil {
+			return errors.Wrap(err, "int")
 		}
 		return nil
 	}(); err != nil {
@@ -3746,15 +3481,8 @@ func (s *PlanPreviewOutput) Validate() error {
 		})
 	}
 	if err := func() error {
-		if value, ok := s.Space.Get(); ok {
-			if err := func() error {
-				if err := value.Validate(); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return err
-			}
+		if err := s.Space.Validate(); err != nil {
+			return err
 		}
 		return nil
 	}(); err != nil {
@@ -4073,6 +3801,9 @@ func (s *PlanSetBudgetOutput) Validate() error {
 
 	var failures []validate.FieldError
 	if err := func() error {
+		if s.Changes == nil {
+			return errors.New("nil is invalid value")
+		}
 		var failures []validate.FieldError
 		for i, elem := range s.Changes {
 			if err := func() error {
@@ -4098,25 +3829,18 @@ func (s *PlanSetBudgetOutput) Validate() error {
 		})
 	}
 	if err := func() error {
-		if value, ok := s.Count.Get(); ok {
-			if err := func() error {
-				if err := (validate.Int{
-					MinSet:        true,
-					Min:           0,
-					MaxSet:        false,
-					Max:           0,
-					MinExclusive:  false,
-					MaxExclusive:  false,
-					MultipleOfSet: false,
-					MultipleOf:    0,
-					Pattern:       nil,
-				}).Validate(int64(value)); err != nil {
-					return errors.Wrap(err, "int")
-				}
-				return nil
-			}(); err != nil {
-				return err
-			}
+		if err := (validate.Int{
+			MinSet:        true,
+			Min:           0,
+			MaxSet:        false,
+			Max:           0,
+			MinExclusive:  false,
+			MaxExclusive:  false,
+			MultipleOfSet: false,
+			MultipleOf:    0,
+			Pattern:       nil,
+		}).Validate(int64(s.Count)); err != nil {
+			return errors.Wrap(err, "int")
 		}
 		return nil
 	}(); err != nil {
@@ -4126,43 +3850,29 @@ func (s *PlanSetBudgetOutput) Validate() error {
 		})
 	}
 	if err := func() error {
-		if value, ok := s.Error.Get(); ok {
-			if err := func() error {
-				if err := value.Validate(); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return err
-			}
+		if s.Ids == nil {
+			return errors.New("nil is invalid value")
 		}
 		return nil
 	}(); err != nil {
 		failures = append(failures, validate.FieldError{
-			Name:  "error",
+			Name:  "ids",
 			Error: err,
 		})
 	}
 	if err := func() error {
-		if value, ok := s.Revision.Get(); ok {
-			if err := func() error {
-				if err := (validate.Int{
-					MinSet:        true,
-					Min:           0,
-					MaxSet:        false,
-					Max:           0,
-					MinExclusive:  false,
-					MaxExclusive:  false,
-					MultipleOfSet: false,
-					MultipleOf:    0,
-					Pattern:       nil,
-				}).Validate(int64(value)); err != nil {
-					return errors.Wrap(err, "int")
-				}
-				return nil
-			}(); err != nil {
-				return err
-			}
+		if err := (validate.Int{
+			MinSet:        true,
+			Min:           0,
+			MaxSet:        false,
+			Max:           0,
+			MinExclusive:  false,
+			MaxExclusive:  false,
+			MultipleOfSet: false,
+			MultipleOf:    0,
+			Pattern:       nil,
+		}).Validate(int64(s.Revision)); err != nil {
+			return errors.Wrap(err, "int")
 		}
 		return nil
 	}(); err != nil {
@@ -4172,15 +3882,8 @@ func (s *PlanSetBudgetOutput) Validate() error {
 		})
 	}
 	if err := func() error {
-		if value, ok := s.Space.Get(); ok {
-			if err := func() error {
-				if err := value.Validate(); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return err
-			}
+		if err := s.Space.Validate(); err != nil {
+			return err
 		}
 		return nil
 	}(); err != nil {
@@ -4408,25 +4111,18 @@ func (s *PlanTotalsOutput) Validate() error {
 
 	var failures []validate.FieldError
 	if err := func() error {
-		if value, ok := s.Count.Get(); ok {
-			if err := func() error {
-				if err := (validate.Int{
-					MinSet:        true,
-					Min:           0,
-					MaxSet:        false,
-					Max:           0,
-					MinExclusive:  false,
-					MaxExclusive:  false,
-					MultipleOfSet: false,
-					MultipleOf:    0,
-					Pattern:       nil,
-				}).Validate(int64(value)); err != nil {
-					return errors.Wrap(err, "int")
-				}
-				return nil
-			}(); err != nil {
-				return err
-			}
+		if err := (validate.Int{
+			MinSet:        true,
+			Min:           0,
+			MaxSet:        false,
+			Max:           0,
+			MinExclusive:  false,
+			MaxExclusive:  false,
+			MultipleOfSet: false,
+			MultipleOf:    0,
+			Pattern:       nil,
+		}).Validate(int64(s.Count)); err != nil {
+			return errors.Wrap(err, "int")
 		}
 		return nil
 	}(); err != nil {
@@ -4436,6 +4132,9 @@ func (s *PlanTotalsOutput) Validate() error {
 		})
 	}
 	if err := func() error {
+		if s.Coverage == nil {
+			return errors.New("nil is invalid value")
+		}
 		var failures []validate.FieldError
 		for i, elem := range s.Coverage {
 			if err := func() error {
@@ -4461,24 +4160,9 @@ func (s *PlanTotalsOutput) Validate() error {
 		})
 	}
 	if err := func() error {
-		if value, ok := s.Error.Get(); ok {
-			if err := func() error {
-				if err := value.Validate(); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return err
-			}
+		if s.Excluded == nil {
+			return errors.New("nil is invalid value")
 		}
-		return nil
-	}(); err != nil {
-		failures = append(failures, validate.FieldError{
-			Name:  "error",
-			Error: err,
-		})
-	}
-	if err := func() error {
 		var failures []validate.FieldError
 		for i, elem := range s.Excluded {
 			if err := func() error {
@@ -4522,32 +4206,22 @@ func (s *PlanTotalsOutput) Validate() error {
 		})
 	}
 	if err := func() error {
-		if value, ok := s.Groups.Get(); ok {
+		var failures []validate.FieldError
+		for i, elem := range s.Groups {
 			if err := func() error {
-				if value == nil {
-					return errors.New("nil is invalid value")
-				}
-				var failures []validate.FieldError
-				for i, elem := range value {
-					if err := func() error {
-						if err := elem.Validate(); err != nil {
-							return err
-						}
-						return nil
-					}(); err != nil {
-						failures = append(failures, validate.FieldError{
-							Name:  fmt.Sprintf("[%d]", i),
-							Error: err,
-						})
-					}
-				}
-				if len(failures) > 0 {
-					return &validate.Error{Fields: failures}
+				if err := elem.Validate(); err != nil {
+					return err
 				}
 				return nil
 			}(); err != nil {
-				return err
+				failures = append(failures, validate.FieldError{
+					Name:  fmt.Sprintf("[%d]", i),
+					Error: err,
+				})
 			}
+		}
+		if len(failures) > 0 {
+			return &validate.Error{Fields: failures}
 		}
 		return nil
 	}(); err != nil {
@@ -4557,15 +4231,8 @@ func (s *PlanTotalsOutput) Validate() error {
 		})
 	}
 	if err := func() error {
-		if value, ok := s.Revisions.Get(); ok {
-			if err := func() error {
-				if err := value.Validate(); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return err
-			}
+		if err := s.Revisions.Validate(); err != nil {
+			return err
 		}
 		return nil
 	}(); err != nil {
@@ -4575,6 +4242,9 @@ func (s *PlanTotalsOutput) Validate() error {
 		})
 	}
 	if err := func() error {
+		if s.Totals == nil {
+			return errors.New("nil is invalid value")
+		}
 		var failures []validate.FieldError
 		for i, elem := range s.Totals {
 			if err := func() error {
@@ -4600,6 +4270,9 @@ func (s *PlanTotalsOutput) Validate() error {
 		})
 	}
 	if err := func() error {
+		if s.UnmatchedEdits == nil {
+			return errors.New("nil is invalid value")
+		}
 		var failures []validate.FieldError
 		for i, elem := range s.UnmatchedEdits {
 			if err := func() error {
@@ -5006,6 +4679,9 @@ func (s *PlanTransactionsOutput) Validate() error {
 
 	var failures []validate.FieldError
 	if err := func() error {
+		if s.Coverage == nil {
+			return errors.New("nil is invalid value")
+		}
 		var failures []validate.FieldError
 		for i, elem := range s.Coverage {
 			if err := func() error {
@@ -5031,24 +4707,9 @@ func (s *PlanTransactionsOutput) Validate() error {
 		})
 	}
 	if err := func() error {
-		if value, ok := s.Error.Get(); ok {
-			if err := func() error {
-				if err := value.Validate(); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return err
-			}
+		if s.Records == nil {
+			return errors.New("nil is invalid value")
 		}
-		return nil
-	}(); err != nil {
-		failures = append(failures, validate.FieldError{
-			Name:  "error",
-			Error: err,
-		})
-	}
-	if err := func() error {
 		var failures []validate.FieldError
 		for i, elem := range s.Records {
 			if err := func() error {
@@ -5074,15 +4735,8 @@ func (s *PlanTransactionsOutput) Validate() error {
 		})
 	}
 	if err := func() error {
-		if value, ok := s.Revisions.Get(); ok {
-			if err := func() error {
-				if err := value.Validate(); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return err
-			}
+		if err := s.Revisions.Validate(); err != nil {
+			return err
 		}
 		return nil
 	}(); err != nil {
@@ -5092,6 +4746,9 @@ func (s *PlanTransactionsOutput) Validate() error {
 		})
 	}
 	if err := func() error {
+		if s.UnmatchedEdits == nil {
+			return errors.New("nil is invalid value")
+		}
 		var failures []validate.FieldError
 		for i, elem := range s.UnmatchedEdits {
 			if err := func() error {

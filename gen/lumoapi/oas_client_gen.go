@@ -37,13 +37,13 @@ type Invoker interface {
 	// Calls the search_catalog tool.
 	//
 	// POST /tools/search_catalog
-	SearchCatalog(ctx context.Context, request *SearchCatalogInput) (*SearchCatalogOutput, error)
+	SearchCatalog(ctx context.Context, request *SearchCatalogInput) (SearchCatalogOutput, error)
 	// SearchValues invokes searchValues operation.
 	//
 	// Calls the search_values tool.
 	//
 	// POST /tools/search_values
-	SearchValues(ctx context.Context, request *SearchValuesInput) (*SearchValuesOutput, error)
+	SearchValues(ctx context.Context, request *SearchValuesInput) (SearchValuesOutput, error)
 }
 
 // Client implements OAS client.
@@ -200,12 +200,12 @@ func (c *Client) sendQuery(ctx context.Context, request *QueryInput) (res *Query
 // Calls the search_catalog tool.
 //
 // POST /tools/search_catalog
-func (c *Client) SearchCatalog(ctx context.Context, request *SearchCatalogInput) (*SearchCatalogOutput, error) {
+func (c *Client) SearchCatalog(ctx context.Context, request *SearchCatalogInput) (SearchCatalogOutput, error) {
 	res, err := c.sendSearchCatalog(ctx, request)
 	return res, err
 }
 
-func (c *Client) sendSearchCatalog(ctx context.Context, request *SearchCatalogInput) (res *SearchCatalogOutput, err error) {
+func (c *Client) sendSearchCatalog(ctx context.Context, request *SearchCatalogInput) (res SearchCatalogOutput, err error) {
 	// Validate request before sending.
 	if err := func() error {
 		if err := request.Validate(); err != nil {
@@ -255,12 +255,12 @@ func (c *Client) sendSearchCatalog(ctx context.Context, request *SearchCatalogIn
 // Calls the search_values tool.
 //
 // POST /tools/search_values
-func (c *Client) SearchValues(ctx context.Context, request *SearchValuesInput) (*SearchValuesOutput, error) {
+func (c *Client) SearchValues(ctx context.Context, request *SearchValuesInput) (SearchValuesOutput, error) {
 	res, err := c.sendSearchValues(ctx, request)
 	return res, err
 }
 
-func (c *Client) sendSearchValues(ctx context.Context, request *SearchValuesInput) (res *SearchValuesOutput, err error) {
+func (c *Client) sendSearchValues(ctx context.Context, request *SearchValuesInput) (res SearchValuesOutput, err error) {
 	// Validate request before sending.
 	if err := func() error {
 		if err := request.Validate(); err != nil {

@@ -253,7 +253,7 @@ func (s *Server) handleSearchCatalogRequest(args [0]string, argsEscaped bool, w 
 		}
 	}()
 
-	var response *SearchCatalogOutput
+	var response SearchCatalogOutput
 	if m := s.cfg.Middleware; m != nil {
 		mreq := middleware.Request{
 			Context:          ctx,
@@ -269,7 +269,7 @@ func (s *Server) handleSearchCatalogRequest(args [0]string, argsEscaped bool, w 
 		type (
 			Request  = *SearchCatalogInput
 			Params   = struct{}
-			Response = *SearchCatalogOutput
+			Response = SearchCatalogOutput
 		)
 		response, err = middleware.HookMiddleware[
 			Request,
@@ -348,7 +348,7 @@ func (s *Server) handleSearchValuesRequest(args [0]string, argsEscaped bool, w h
 		}
 	}()
 
-	var response *SearchValuesOutput
+	var response SearchValuesOutput
 	if m := s.cfg.Middleware; m != nil {
 		mreq := middleware.Request{
 			Context:          ctx,
@@ -364,7 +364,7 @@ func (s *Server) handleSearchValuesRequest(args [0]string, argsEscaped bool, w h
 		type (
 			Request  = *SearchValuesInput
 			Params   = struct{}
-			Response = *SearchValuesOutput
+			Response = SearchValuesOutput
 		)
 		response, err = middleware.HookMiddleware[
 			Request,

@@ -1059,66 +1059,49 @@ func (s *GetAppOutput) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *GetAppOutput) encodeFields(e *jx.Encoder) {
 	{
-		if s.App.Set {
-			e.FieldStart("app")
-			s.App.Encode(e)
-		}
+		e.FieldStart("app")
+		s.App.Encode(e)
 	}
 	{
-		if s.Error.Set {
-			e.FieldStart("error")
-			s.Error.Encode(e)
+		e.FieldStart("expressions")
+		e.ArrStart()
+		for _, elem := range s.Expressions {
+			elem.Encode(e)
 		}
+		e.ArrEnd()
 	}
 	{
-		if s.Expressions != nil {
-			e.FieldStart("expressions")
-			e.ArrStart()
-			for _, elem := range s.Expressions {
-				elem.Encode(e)
-			}
-			e.ArrEnd()
+		e.FieldStart("indicators")
+		e.ArrStart()
+		for _, elem := range s.Indicators {
+			elem.Encode(e)
 		}
+		e.ArrEnd()
 	}
 	{
-		if s.Indicators != nil {
-			e.FieldStart("indicators")
-			e.ArrStart()
-			for _, elem := range s.Indicators {
-				elem.Encode(e)
-			}
-			e.ArrEnd()
+		e.FieldStart("relationships")
+		e.ArrStart()
+		for _, elem := range s.Relationships {
+			elem.Encode(e)
 		}
+		e.ArrEnd()
 	}
 	{
-		if s.Relationships != nil {
-			e.FieldStart("relationships")
-			e.ArrStart()
-			for _, elem := range s.Relationships {
-				elem.Encode(e)
-			}
-			e.ArrEnd()
+		e.FieldStart("tables")
+		e.ArrStart()
+		for _, elem := range s.Tables {
+			elem.Encode(e)
 		}
-	}
-	{
-		if s.Tables != nil {
-			e.FieldStart("tables")
-			e.ArrStart()
-			for _, elem := range s.Tables {
-				elem.Encode(e)
-			}
-			e.ArrEnd()
-		}
+		e.ArrEnd()
 	}
 }
 
-var jsonFieldsNameOfGetAppOutput = [6]string{
+var jsonFieldsNameOfGetAppOutput = [5]string{
 	0: "app",
-	1: "error",
-	2: "expressions",
-	3: "indicators",
-	4: "relationships",
-	5: "tables",
+	1: "expressions",
+	2: "indicators",
+	3: "relationships",
+	4: "tables",
 }
 
 // Decode decodes GetAppOutput from json.
@@ -1126,12 +1109,13 @@ func (s *GetAppOutput) Decode(d *jx.Decoder) error {
 	if s == nil {
 		return errors.New("invalid: unable to decode GetAppOutput to nil")
 	}
+	var requiredBitSet [1]uint8
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
 		case "app":
+			requiredBitSet[0] |= 1 << 0
 			if err := func() error {
-				s.App.Reset()
 				if err := s.App.Decode(d); err != nil {
 					return err
 				}
@@ -1139,17 +1123,8 @@ func (s *GetAppOutput) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"app\"")
 			}
-		case "error":
-			if err := func() error {
-				s.Error.Reset()
-				if err := s.Error.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"error\"")
-			}
 		case "expressions":
+			requiredBitSet[0] |= 1 << 1
 			if err := func() error {
 				s.Expressions = make([]GetAppOutputExpression, 0)
 				if err := d.Arr(func(d *jx.Decoder) error {
@@ -1167,6 +1142,7 @@ func (s *GetAppOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"expressions\"")
 			}
 		case "indicators":
+			requiredBitSet[0] |= 1 << 2
 			if err := func() error {
 				s.Indicators = make([]GetAppOutputIndicator, 0)
 				if err := d.Arr(func(d *jx.Decoder) error {
@@ -1184,6 +1160,7 @@ func (s *GetAppOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"indicators\"")
 			}
 		case "relationships":
+			requiredBitSet[0] |= 1 << 3
 			if err := func() error {
 				s.Relationships = make([]GetAppOutputRelationship, 0)
 				if err := d.Arr(func(d *jx.Decoder) error {
@@ -1201,6 +1178,7 @@ func (s *GetAppOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"relationships\"")
 			}
 		case "tables":
+			requiredBitSet[0] |= 1 << 4
 			if err := func() error {
 				s.Tables = make([]GetAppOutputTable, 0)
 				if err := d.Arr(func(d *jx.Decoder) error {
@@ -1223,6 +1201,38 @@ func (s *GetAppOutput) Decode(d *jx.Decoder) error {
 		return nil
 	}); err != nil {
 		return errors.Wrap(err, "decode GetAppOutput")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b00011111,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfGetAppOutput) {
+					name = jsonFieldsNameOfGetAppOutput[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
 	}
 
 	return nil
@@ -2788,39 +2798,6 @@ func (s *OptColumnType) UnmarshalJSON(data []byte) error {
 	return s.Decode(d)
 }
 
-// Encode encodes Error as json.
-func (o OptError) Encode(e *jx.Encoder) {
-	if !o.Set {
-		return
-	}
-	o.Value.Encode(e)
-}
-
-// Decode decodes Error from json.
-func (o *OptError) Decode(d *jx.Decoder) error {
-	if o == nil {
-		return errors.New("invalid: unable to decode OptError to nil")
-	}
-	o.Set = true
-	if err := o.Value.Decode(d); err != nil {
-		return err
-	}
-	return nil
-}
-
-// MarshalJSON implements stdjson.Marshaler.
-func (s OptError) MarshalJSON() ([]byte, error) {
-	e := jx.Encoder{}
-	s.Encode(&e)
-	return e.Bytes(), nil
-}
-
-// UnmarshalJSON implements stdjson.Unmarshaler.
-func (s *OptError) UnmarshalJSON(data []byte) error {
-	d := jx.DecodeBytes(data)
-	return s.Decode(d)
-}
-
 // Encode encodes Field as json.
 func (o OptField) Encode(e *jx.Encoder) {
 	if !o.Set {
@@ -2887,39 +2864,6 @@ func (s *OptFilterValue) UnmarshalJSON(data []byte) error {
 	return s.Decode(d)
 }
 
-// Encode encodes GetAppOutputApp as json.
-func (o OptGetAppOutputApp) Encode(e *jx.Encoder) {
-	if !o.Set {
-		return
-	}
-	o.Value.Encode(e)
-}
-
-// Decode decodes GetAppOutputApp from json.
-func (o *OptGetAppOutputApp) Decode(d *jx.Decoder) error {
-	if o == nil {
-		return errors.New("invalid: unable to decode OptGetAppOutputApp to nil")
-	}
-	o.Set = true
-	if err := o.Value.Decode(d); err != nil {
-		return err
-	}
-	return nil
-}
-
-// MarshalJSON implements stdjson.Marshaler.
-func (s OptGetAppOutputApp) MarshalJSON() ([]byte, error) {
-	e := jx.Encoder{}
-	s.Encode(&e)
-	return e.Bytes(), nil
-}
-
-// UnmarshalJSON implements stdjson.Unmarshaler.
-func (s *OptGetAppOutputApp) UnmarshalJSON(data []byte) error {
-	d := jx.DecodeBytes(data)
-	return s.Decode(d)
-}
-
 // Encode encodes int as json.
 func (o OptInt) Encode(e *jx.Encoder) {
 	if !o.Set {
@@ -2953,57 +2897,6 @@ func (s OptInt) MarshalJSON() ([]byte, error) {
 func (s *OptInt) UnmarshalJSON(data []byte) error {
 	d := jx.DecodeBytes(data)
 	return s.Decode(d)
-}
-
-// Encode encodes time.Time as json.
-func (o OptNilDateTime) Encode(e *jx.Encoder, format func(*jx.Encoder, time.Time)) {
-	if !o.Set {
-		return
-	}
-	if o.Null {
-		e.Null()
-		return
-	}
-	format(e, o.Value)
-}
-
-// Decode decodes time.Time from json.
-func (o *OptNilDateTime) Decode(d *jx.Decoder, format func(*jx.Decoder) (time.Time, error)) error {
-	if o == nil {
-		return errors.New("invalid: unable to decode OptNilDateTime to nil")
-	}
-	if d.Next() == jx.Null {
-		if err := d.Null(); err != nil {
-			return err
-		}
-
-		var v time.Time
-		o.Value = v
-		o.Set = true
-		o.Null = true
-		return nil
-	}
-	o.Set = true
-	o.Null = false
-	v, err := format(d)
-	if err != nil {
-		return err
-	}
-	o.Value = v
-	return nil
-}
-
-// MarshalJSON implements stdjson.Marshaler.
-func (s OptNilDateTime) MarshalJSON() ([]byte, error) {
-	e := jx.Encoder{}
-	s.Encode(&e, json.EncodeDateTime)
-	return e.Bytes(), nil
-}
-
-// UnmarshalJSON implements stdjson.Unmarshaler.
-func (s *OptNilDateTime) UnmarshalJSON(data []byte) error {
-	d := jx.DecodeBytes(data)
-	return s.Decode(d, json.DecodeDateTime)
 }
 
 // Encode encodes string as json.
@@ -3272,40 +3165,6 @@ func (s *OptSearchCatalogInputTerms) UnmarshalJSON(data []byte) error {
 	return s.Decode(d)
 }
 
-// Encode encodes SearchCatalogOutputLegend as json.
-func (o OptSearchCatalogOutputLegend) Encode(e *jx.Encoder) {
-	if !o.Set {
-		return
-	}
-	o.Value.Encode(e)
-}
-
-// Decode decodes SearchCatalogOutputLegend from json.
-func (o *OptSearchCatalogOutputLegend) Decode(d *jx.Decoder) error {
-	if o == nil {
-		return errors.New("invalid: unable to decode OptSearchCatalogOutputLegend to nil")
-	}
-	o.Set = true
-	o.Value = make(SearchCatalogOutputLegend)
-	if err := o.Value.Decode(d); err != nil {
-		return err
-	}
-	return nil
-}
-
-// MarshalJSON implements stdjson.Marshaler.
-func (s OptSearchCatalogOutputLegend) MarshalJSON() ([]byte, error) {
-	e := jx.Encoder{}
-	s.Encode(&e)
-	return e.Bytes(), nil
-}
-
-// UnmarshalJSON implements stdjson.Unmarshaler.
-func (s *OptSearchCatalogOutputLegend) UnmarshalJSON(data []byte) error {
-	d := jx.DecodeBytes(data)
-	return s.Decode(d)
-}
-
 // Encode encodes SearchValuesInputMode as json.
 func (o OptSearchValuesInputMode) Encode(e *jx.Encoder) {
 	if !o.Set {
@@ -3335,39 +3194,6 @@ func (s OptSearchValuesInputMode) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON implements stdjson.Unmarshaler.
 func (s *OptSearchValuesInputMode) UnmarshalJSON(data []byte) error {
-	d := jx.DecodeBytes(data)
-	return s.Decode(d)
-}
-
-// Encode encodes SearchValuesOutputMode as json.
-func (o OptSearchValuesOutputMode) Encode(e *jx.Encoder) {
-	if !o.Set {
-		return
-	}
-	e.Str(string(o.Value))
-}
-
-// Decode decodes SearchValuesOutputMode from json.
-func (o *OptSearchValuesOutputMode) Decode(d *jx.Decoder) error {
-	if o == nil {
-		return errors.New("invalid: unable to decode OptSearchValuesOutputMode to nil")
-	}
-	o.Set = true
-	if err := o.Value.Decode(d); err != nil {
-		return err
-	}
-	return nil
-}
-
-// MarshalJSON implements stdjson.Marshaler.
-func (s OptSearchValuesOutputMode) MarshalJSON() ([]byte, error) {
-	e := jx.Encoder{}
-	s.Encode(&e)
-	return e.Bytes(), nil
-}
-
-// UnmarshalJSON implements stdjson.Unmarshaler.
-func (s *OptSearchValuesOutputMode) UnmarshalJSON(data []byte) error {
 	d := jx.DecodeBytes(data)
 	return s.Decode(d)
 }
@@ -3978,26 +3804,20 @@ func (s *QueryOutput) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *QueryOutput) encodeFields(e *jx.Encoder) {
 	{
-		if s.AppId.Set {
-			e.FieldStart("appId")
-			s.AppId.Encode(e)
-		}
+		e.FieldStart("appId")
+		s.AppId.Encode(e)
 	}
 	{
-		if s.Columns != nil {
-			e.FieldStart("columns")
-			e.ArrStart()
-			for _, elem := range s.Columns {
-				elem.Encode(e)
-			}
-			e.ArrEnd()
+		e.FieldStart("columns")
+		e.ArrStart()
+		for _, elem := range s.Columns {
+			elem.Encode(e)
 		}
+		e.ArrEnd()
 	}
 	{
-		if s.DataAsOf.Set {
-			e.FieldStart("dataAsOf")
-			s.DataAsOf.Encode(e, json.EncodeDateTime)
-		}
+		e.FieldStart("dataAsOf")
+		s.DataAsOf.Encode(e, json.EncodeDateTime)
 	}
 	{
 		if s.Empty.Set {
@@ -4006,20 +3826,12 @@ func (s *QueryOutput) encodeFields(e *jx.Encoder) {
 		}
 	}
 	{
-		if s.Error.Set {
-			e.FieldStart("error")
-			s.Error.Encode(e)
+		e.FieldStart("filtersApplied")
+		e.ArrStart()
+		for _, elem := range s.FiltersApplied {
+			e.Str(elem)
 		}
-	}
-	{
-		if s.FiltersApplied != nil {
-			e.FieldStart("filtersApplied")
-			e.ArrStart()
-			for _, elem := range s.FiltersApplied {
-				e.Str(elem)
-			}
-			e.ArrEnd()
-		}
+		e.ArrEnd()
 	}
 	{
 		if s.Notes != nil {
@@ -4038,24 +3850,20 @@ func (s *QueryOutput) encodeFields(e *jx.Encoder) {
 		}
 	}
 	{
-		if s.RowCount.Set {
-			e.FieldStart("rowCount")
-			s.RowCount.Encode(e)
-		}
+		e.FieldStart("rowCount")
+		e.Int(s.RowCount)
 	}
 	{
-		if s.Rows != nil {
-			e.FieldStart("rows")
+		e.FieldStart("rows")
+		e.ArrStart()
+		for _, elem := range s.Rows {
 			e.ArrStart()
-			for _, elem := range s.Rows {
-				e.ArrStart()
-				for _, elem := range elem {
-					elem.Encode(e)
-				}
-				e.ArrEnd()
+			for _, elem := range elem {
+				elem.Encode(e)
 			}
 			e.ArrEnd()
 		}
+		e.ArrEnd()
 	}
 	{
 		if s.Summary.Set {
@@ -4064,33 +3872,28 @@ func (s *QueryOutput) encodeFields(e *jx.Encoder) {
 		}
 	}
 	{
-		if s.TotalRows.Set {
-			e.FieldStart("totalRows")
-			s.TotalRows.Encode(e)
-		}
+		e.FieldStart("totalRows")
+		e.Int(s.TotalRows)
 	}
 	{
-		if s.Truncated.Set {
-			e.FieldStart("truncated")
-			s.Truncated.Encode(e)
-		}
+		e.FieldStart("truncated")
+		e.Bool(s.Truncated)
 	}
 }
 
-var jsonFieldsNameOfQueryOutput = [13]string{
+var jsonFieldsNameOfQueryOutput = [12]string{
 	0:  "appId",
 	1:  "columns",
 	2:  "dataAsOf",
 	3:  "empty",
-	4:  "error",
-	5:  "filtersApplied",
-	6:  "notes",
-	7:  "permalink",
-	8:  "rowCount",
-	9:  "rows",
-	10: "summary",
-	11: "totalRows",
-	12: "truncated",
+	4:  "filtersApplied",
+	5:  "notes",
+	6:  "permalink",
+	7:  "rowCount",
+	8:  "rows",
+	9:  "summary",
+	10: "totalRows",
+	11: "truncated",
 }
 
 // Decode decodes QueryOutput from json.
@@ -4098,12 +3901,13 @@ func (s *QueryOutput) Decode(d *jx.Decoder) error {
 	if s == nil {
 		return errors.New("invalid: unable to decode QueryOutput to nil")
 	}
+	var requiredBitSet [2]uint8
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
 		case "appId":
+			requiredBitSet[0] |= 1 << 0
 			if err := func() error {
-				s.AppId.Reset()
 				if err := s.AppId.Decode(d); err != nil {
 					return err
 				}
@@ -4112,6 +3916,7 @@ func (s *QueryOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"appId\"")
 			}
 		case "columns":
+			requiredBitSet[0] |= 1 << 1
 			if err := func() error {
 				s.Columns = make([]QueryOutputResultColumn, 0)
 				if err := d.Arr(func(d *jx.Decoder) error {
@@ -4129,8 +3934,8 @@ func (s *QueryOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"columns\"")
 			}
 		case "dataAsOf":
+			requiredBitSet[0] |= 1 << 2
 			if err := func() error {
-				s.DataAsOf.Reset()
 				if err := s.DataAsOf.Decode(d, json.DecodeDateTime); err != nil {
 					return err
 				}
@@ -4148,17 +3953,8 @@ func (s *QueryOutput) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"empty\"")
 			}
-		case "error":
-			if err := func() error {
-				s.Error.Reset()
-				if err := s.Error.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"error\"")
-			}
 		case "filtersApplied":
+			requiredBitSet[0] |= 1 << 4
 			if err := func() error {
 				s.FiltersApplied = make([]string, 0)
 				if err := d.Arr(func(d *jx.Decoder) error {
@@ -4207,9 +4003,11 @@ func (s *QueryOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"permalink\"")
 			}
 		case "rowCount":
+			requiredBitSet[0] |= 1 << 7
 			if err := func() error {
-				s.RowCount.Reset()
-				if err := s.RowCount.Decode(d); err != nil {
+				v, err := d.Int()
+				s.RowCount = int(v)
+				if err != nil {
 					return err
 				}
 				return nil
@@ -4217,6 +4015,7 @@ func (s *QueryOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"rowCount\"")
 			}
 		case "rows":
+			requiredBitSet[1] |= 1 << 0
 			if err := func() error {
 				s.Rows = make([][]Cell, 0)
 				if err := d.Arr(func(d *jx.Decoder) error {
@@ -4252,9 +4051,11 @@ func (s *QueryOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"summary\"")
 			}
 		case "totalRows":
+			requiredBitSet[1] |= 1 << 2
 			if err := func() error {
-				s.TotalRows.Reset()
-				if err := s.TotalRows.Decode(d); err != nil {
+				v, err := d.Int()
+				s.TotalRows = int(v)
+				if err != nil {
 					return err
 				}
 				return nil
@@ -4262,9 +4063,11 @@ func (s *QueryOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"totalRows\"")
 			}
 		case "truncated":
+			requiredBitSet[1] |= 1 << 3
 			if err := func() error {
-				s.Truncated.Reset()
-				if err := s.Truncated.Decode(d); err != nil {
+				v, err := d.Bool()
+				s.Truncated = bool(v)
+				if err != nil {
 					return err
 				}
 				return nil
@@ -4277,6 +4080,39 @@ func (s *QueryOutput) Decode(d *jx.Decoder) error {
 		return nil
 	}); err != nil {
 		return errors.Wrap(err, "decode QueryOutput")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [2]uint8{
+		0b10010111,
+		0b00001101,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfQueryOutput) {
+					name = jsonFieldsNameOfQueryOutput[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
 	}
 
 	return nil
@@ -4764,79 +4600,23 @@ func (s *SearchCatalogInputTerms) UnmarshalJSON(data []byte) error {
 	return s.Decode(d)
 }
 
-// Encode implements json.Marshaler.
-func (s *SearchCatalogOutput) Encode(e *jx.Encoder) {
-	e.ObjStart()
-	s.encodeFields(e)
-	e.ObjEnd()
-}
-
-// encodeFields encodes fields.
-func (s *SearchCatalogOutput) encodeFields(e *jx.Encoder) {
-	{
-		if s.Apps != nil {
-			e.FieldStart("apps")
-			e.ArrStart()
-			for _, elem := range s.Apps {
-				elem.Encode(e)
-			}
-			e.ArrEnd()
-		}
-	}
-	{
-		if s.Error.Set {
-			e.FieldStart("error")
-			s.Error.Encode(e)
-		}
-	}
-	{
-		if s.Legend.Set {
-			e.FieldStart("legend")
-			s.Legend.Encode(e)
-		}
-	}
-	{
-		if s.Matches != nil {
-			e.FieldStart("matches")
-			e.ArrStart()
-			for _, elem := range s.Matches {
-				elem.Encode(e)
-			}
-			e.ArrEnd()
-		}
-	}
-	{
-		if s.Shown.Set {
-			e.FieldStart("shown")
-			s.Shown.Encode(e)
-		}
-	}
-	{
-		if s.Terms != nil {
-			e.FieldStart("terms")
-			e.ArrStart()
-			for _, elem := range s.Terms {
-				e.Str(elem)
-			}
-			e.ArrEnd()
-		}
-	}
-	{
-		if s.Total.Set {
-			e.FieldStart("total")
-			s.Total.Encode(e)
-		}
+// Encode encodes SearchCatalogOutput as json.
+func (s SearchCatalogOutput) Encode(e *jx.Encoder) {
+	switch s.Type {
+	case SearchCatalogOutputCatalogSearchCatalogOutput:
+		s.SearchCatalogOutputCatalog.Encode(e)
+	case SearchCatalogOutputSearchSearchCatalogOutput:
+		s.SearchCatalogOutputSearch.Encode(e)
 	}
 }
 
-var jsonFieldsNameOfSearchCatalogOutput = [7]string{
-	0: "apps",
-	1: "error",
-	2: "legend",
-	3: "matches",
-	4: "shown",
-	5: "terms",
-	6: "total",
+func (s SearchCatalogOutput) encodeFields(e *jx.Encoder) {
+	switch s.Type {
+	case SearchCatalogOutputCatalogSearchCatalogOutput:
+		s.SearchCatalogOutputCatalog.encodeFields(e)
+	case SearchCatalogOutputSearchSearchCatalogOutput:
+		s.SearchCatalogOutputSearch.encodeFields(e)
+	}
 }
 
 // Decode decodes SearchCatalogOutput from json.
@@ -4844,10 +4624,169 @@ func (s *SearchCatalogOutput) Decode(d *jx.Decoder) error {
 	if s == nil {
 		return errors.New("invalid: unable to decode SearchCatalogOutput to nil")
 	}
+	// Sum type fields.
+	if typ := d.Next(); typ != jx.Object {
+		return errors.Errorf("unexpected json type %q", typ)
+	}
+
+	var found bool
+	if err := d.Capture(func(d *jx.Decoder) error {
+		return d.ObjBytes(func(d *jx.Decoder, key []byte) error {
+			switch string(key) {
+			case "apps":
+				// Type-based discrimination: check if field has expected JSON type
+				if typ := d.Next(); typ != jx.Array {
+					// Field exists but has wrong type, not a match for this variant
+					return d.Skip()
+				}
+				match := SearchCatalogOutputCatalogSearchCatalogOutput
+				if found && s.Type != match {
+					s.Type = ""
+					return errors.Errorf("multiple oneOf matches: (%v, %v)", s.Type, match)
+				}
+				found = true
+				s.Type = match
+			case "legend":
+				// Type-based discrimination: check if field has expected JSON type
+				if typ := d.Next(); typ != jx.Object {
+					// Field exists but has wrong type, not a match for this variant
+					return d.Skip()
+				}
+				match := SearchCatalogOutputCatalogSearchCatalogOutput
+				if found && s.Type != match {
+					s.Type = ""
+					return errors.Errorf("multiple oneOf matches: (%v, %v)", s.Type, match)
+				}
+				found = true
+				s.Type = match
+			case "matches":
+				// Type-based discrimination: check if field has expected JSON type
+				if typ := d.Next(); typ != jx.Array {
+					// Field exists but has wrong type, not a match for this variant
+					return d.Skip()
+				}
+				match := SearchCatalogOutputSearchSearchCatalogOutput
+				if found && s.Type != match {
+					s.Type = ""
+					return errors.Errorf("multiple oneOf matches: (%v, %v)", s.Type, match)
+				}
+				found = true
+				s.Type = match
+			case "shown":
+				// Type-based discrimination: check if field has expected JSON type
+				if typ := d.Next(); typ != jx.Number {
+					// Field exists but has wrong type, not a match for this variant
+					return d.Skip()
+				}
+				match := SearchCatalogOutputSearchSearchCatalogOutput
+				if found && s.Type != match {
+					s.Type = ""
+					return errors.Errorf("multiple oneOf matches: (%v, %v)", s.Type, match)
+				}
+				found = true
+				s.Type = match
+			case "terms":
+				// Type-based discrimination: check if field has expected JSON type
+				if typ := d.Next(); typ != jx.Array {
+					// Field exists but has wrong type, not a match for this variant
+					return d.Skip()
+				}
+				match := SearchCatalogOutputSearchSearchCatalogOutput
+				if found && s.Type != match {
+					s.Type = ""
+					return errors.Errorf("multiple oneOf matches: (%v, %v)", s.Type, match)
+				}
+				found = true
+				s.Type = match
+			case "total":
+				// Type-based discrimination: check if field has expected JSON type
+				if typ := d.Next(); typ != jx.Number {
+					// Field exists but has wrong type, not a match for this variant
+					return d.Skip()
+				}
+				match := SearchCatalogOutputSearchSearchCatalogOutput
+				if found && s.Type != match {
+					s.Type = ""
+					return errors.Errorf("multiple oneOf matches: (%v, %v)", s.Type, match)
+				}
+				found = true
+				s.Type = match
+			}
+			return d.Skip()
+		})
+	}); err != nil {
+		return errors.Wrap(err, "capture")
+	}
+	if !found {
+		return errors.New("unable to detect sum type variant")
+	}
+	switch s.Type {
+	case SearchCatalogOutputCatalogSearchCatalogOutput:
+		if err := s.SearchCatalogOutputCatalog.Decode(d); err != nil {
+			return err
+		}
+	case SearchCatalogOutputSearchSearchCatalogOutput:
+		if err := s.SearchCatalogOutputSearch.Decode(d); err != nil {
+			return err
+		}
+	default:
+		return errors.Errorf("inferred invalid type: %s", s.Type)
+	}
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s SearchCatalogOutput) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *SearchCatalogOutput) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode implements json.Marshaler.
+func (s *SearchCatalogOutputCatalog) Encode(e *jx.Encoder) {
+	e.ObjStart()
+	s.encodeFields(e)
+	e.ObjEnd()
+}
+
+// encodeFields encodes fields.
+func (s *SearchCatalogOutputCatalog) encodeFields(e *jx.Encoder) {
+	{
+		e.FieldStart("apps")
+		e.ArrStart()
+		for _, elem := range s.Apps {
+			elem.Encode(e)
+		}
+		e.ArrEnd()
+	}
+	{
+		e.FieldStart("legend")
+		s.Legend.Encode(e)
+	}
+}
+
+var jsonFieldsNameOfSearchCatalogOutputCatalog = [2]string{
+	0: "apps",
+	1: "legend",
+}
+
+// Decode decodes SearchCatalogOutputCatalog from json.
+func (s *SearchCatalogOutputCatalog) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode SearchCatalogOutputCatalog to nil")
+	}
+	var requiredBitSet [1]uint8
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
 		case "apps":
+			requiredBitSet[0] |= 1 << 0
 			if err := func() error {
 				s.Apps = make([]SearchCatalogOutputCatalogApp, 0)
 				if err := d.Arr(func(d *jx.Decoder) error {
@@ -4864,19 +4803,9 @@ func (s *SearchCatalogOutput) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"apps\"")
 			}
-		case "error":
-			if err := func() error {
-				s.Error.Reset()
-				if err := s.Error.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"error\"")
-			}
 		case "legend":
+			requiredBitSet[0] |= 1 << 1
 			if err := func() error {
-				s.Legend.Reset()
 				if err := s.Legend.Decode(d); err != nil {
 					return err
 				}
@@ -4884,82 +4813,58 @@ func (s *SearchCatalogOutput) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"legend\"")
 			}
-		case "matches":
-			if err := func() error {
-				s.Matches = make([]SearchCatalogOutputMatch, 0)
-				if err := d.Arr(func(d *jx.Decoder) error {
-					var elem SearchCatalogOutputMatch
-					if err := elem.Decode(d); err != nil {
-						return err
-					}
-					s.Matches = append(s.Matches, elem)
-					return nil
-				}); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"matches\"")
-			}
-		case "shown":
-			if err := func() error {
-				s.Shown.Reset()
-				if err := s.Shown.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"shown\"")
-			}
-		case "terms":
-			if err := func() error {
-				s.Terms = make([]string, 0)
-				if err := d.Arr(func(d *jx.Decoder) error {
-					var elem string
-					v, err := d.Str()
-					elem = string(v)
-					if err != nil {
-						return err
-					}
-					s.Terms = append(s.Terms, elem)
-					return nil
-				}); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"terms\"")
-			}
-		case "total":
-			if err := func() error {
-				s.Total.Reset()
-				if err := s.Total.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"total\"")
-			}
 		default:
 			return errors.Errorf("unexpected field %q", k)
 		}
 		return nil
 	}); err != nil {
-		return errors.Wrap(err, "decode SearchCatalogOutput")
+		return errors.Wrap(err, "decode SearchCatalogOutputCatalog")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b00000011,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfSearchCatalogOutputCatalog) {
+					name = jsonFieldsNameOfSearchCatalogOutputCatalog[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
 	}
 
 	return nil
 }
 
 // MarshalJSON implements stdjson.Marshaler.
-func (s *SearchCatalogOutput) MarshalJSON() ([]byte, error) {
+func (s *SearchCatalogOutputCatalog) MarshalJSON() ([]byte, error) {
 	e := jx.Encoder{}
 	s.Encode(&e)
 	return e.Bytes(), nil
 }
 
 // UnmarshalJSON implements stdjson.Unmarshaler.
-func (s *SearchCatalogOutput) UnmarshalJSON(data []byte) error {
+func (s *SearchCatalogOutputCatalog) UnmarshalJSON(data []byte) error {
 	d := jx.DecodeBytes(data)
 	return s.Decode(d)
 }
@@ -5346,57 +5251,182 @@ func (s *SearchCatalogOutputCatalogIndicator) UnmarshalJSON(data []byte) error {
 }
 
 // Encode implements json.Marshaler.
-func (s SearchCatalogOutputLegend) Encode(e *jx.Encoder) {
+func (s *SearchCatalogOutputCatalogLegend) Encode(e *jx.Encoder) {
 	e.ObjStart()
 	s.encodeFields(e)
 	e.ObjEnd()
 }
 
-// encodeFields implements json.Marshaler.
-func (s SearchCatalogOutputLegend) encodeFields(e *jx.Encoder) {
-	for k, elem := range s {
-		e.FieldStart(k)
-
-		e.Str(elem)
+// encodeFields encodes fields.
+func (s *SearchCatalogOutputCatalogLegend) encodeFields(e *jx.Encoder) {
+	{
+		e.FieldStart("clonedFrom")
+		e.Str(s.ClonedFrom)
+	}
+	{
+		e.FieldStart("desk")
+		e.Str(s.Desk)
+	}
+	{
+		e.FieldStart("id")
+		e.Str(s.ID)
+	}
+	{
+		e.FieldStart("indicators")
+		e.Str(s.Indicators)
+	}
+	{
+		e.FieldStart("publishedAt")
+		e.Str(s.PublishedAt)
+	}
+	{
+		e.FieldStart("sameName")
+		e.Str(s.SameName)
 	}
 }
 
-// Decode decodes SearchCatalogOutputLegend from json.
-func (s *SearchCatalogOutputLegend) Decode(d *jx.Decoder) error {
+var jsonFieldsNameOfSearchCatalogOutputCatalogLegend = [6]string{
+	0: "clonedFrom",
+	1: "desk",
+	2: "id",
+	3: "indicators",
+	4: "publishedAt",
+	5: "sameName",
+}
+
+// Decode decodes SearchCatalogOutputCatalogLegend from json.
+func (s *SearchCatalogOutputCatalogLegend) Decode(d *jx.Decoder) error {
 	if s == nil {
-		return errors.New("invalid: unable to decode SearchCatalogOutputLegend to nil")
+		return errors.New("invalid: unable to decode SearchCatalogOutputCatalogLegend to nil")
 	}
-	m := s.init()
+	var requiredBitSet [1]uint8
+
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
-		var elem string
-		if err := func() error {
-			v, err := d.Str()
-			elem = string(v)
-			if err != nil {
-				return err
+		switch string(k) {
+		case "clonedFrom":
+			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				v, err := d.Str()
+				s.ClonedFrom = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"clonedFrom\"")
 			}
-			return nil
-		}(); err != nil {
-			return errors.Wrapf(err, "decode field %q", k)
+		case "desk":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				v, err := d.Str()
+				s.Desk = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"desk\"")
+			}
+		case "id":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				v, err := d.Str()
+				s.ID = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"id\"")
+			}
+		case "indicators":
+			requiredBitSet[0] |= 1 << 3
+			if err := func() error {
+				v, err := d.Str()
+				s.Indicators = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"indicators\"")
+			}
+		case "publishedAt":
+			requiredBitSet[0] |= 1 << 4
+			if err := func() error {
+				v, err := d.Str()
+				s.PublishedAt = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"publishedAt\"")
+			}
+		case "sameName":
+			requiredBitSet[0] |= 1 << 5
+			if err := func() error {
+				v, err := d.Str()
+				s.SameName = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"sameName\"")
+			}
+		default:
+			return errors.Errorf("unexpected field %q", k)
 		}
-		m[string(k)] = elem
 		return nil
 	}); err != nil {
-		return errors.Wrap(err, "decode SearchCatalogOutputLegend")
+		return errors.Wrap(err, "decode SearchCatalogOutputCatalogLegend")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b00111111,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfSearchCatalogOutputCatalogLegend) {
+					name = jsonFieldsNameOfSearchCatalogOutputCatalogLegend[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
 	}
 
 	return nil
 }
 
 // MarshalJSON implements stdjson.Marshaler.
-func (s SearchCatalogOutputLegend) MarshalJSON() ([]byte, error) {
+func (s *SearchCatalogOutputCatalogLegend) MarshalJSON() ([]byte, error) {
 	e := jx.Encoder{}
 	s.Encode(&e)
 	return e.Bytes(), nil
 }
 
 // UnmarshalJSON implements stdjson.Unmarshaler.
-func (s *SearchCatalogOutputLegend) UnmarshalJSON(data []byte) error {
+func (s *SearchCatalogOutputCatalogLegend) UnmarshalJSON(data []byte) error {
 	d := jx.DecodeBytes(data)
 	return s.Decode(d)
 }
@@ -5707,6 +5737,175 @@ func (s *SearchCatalogOutputMatchKind) UnmarshalJSON(data []byte) error {
 }
 
 // Encode implements json.Marshaler.
+func (s *SearchCatalogOutputSearch) Encode(e *jx.Encoder) {
+	e.ObjStart()
+	s.encodeFields(e)
+	e.ObjEnd()
+}
+
+// encodeFields encodes fields.
+func (s *SearchCatalogOutputSearch) encodeFields(e *jx.Encoder) {
+	{
+		e.FieldStart("matches")
+		e.ArrStart()
+		for _, elem := range s.Matches {
+			elem.Encode(e)
+		}
+		e.ArrEnd()
+	}
+	{
+		e.FieldStart("shown")
+		e.Int(s.Shown)
+	}
+	{
+		e.FieldStart("terms")
+		e.ArrStart()
+		for _, elem := range s.Terms {
+			e.Str(elem)
+		}
+		e.ArrEnd()
+	}
+	{
+		e.FieldStart("total")
+		e.Int(s.Total)
+	}
+}
+
+var jsonFieldsNameOfSearchCatalogOutputSearch = [4]string{
+	0: "matches",
+	1: "shown",
+	2: "terms",
+	3: "total",
+}
+
+// Decode decodes SearchCatalogOutputSearch from json.
+func (s *SearchCatalogOutputSearch) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode SearchCatalogOutputSearch to nil")
+	}
+	var requiredBitSet [1]uint8
+
+	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
+		switch string(k) {
+		case "matches":
+			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				s.Matches = make([]SearchCatalogOutputMatch, 0)
+				if err := d.Arr(func(d *jx.Decoder) error {
+					var elem SearchCatalogOutputMatch
+					if err := elem.Decode(d); err != nil {
+						return err
+					}
+					s.Matches = append(s.Matches, elem)
+					return nil
+				}); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"matches\"")
+			}
+		case "shown":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				v, err := d.Int()
+				s.Shown = int(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"shown\"")
+			}
+		case "terms":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				s.Terms = make([]string, 0)
+				if err := d.Arr(func(d *jx.Decoder) error {
+					var elem string
+					v, err := d.Str()
+					elem = string(v)
+					if err != nil {
+						return err
+					}
+					s.Terms = append(s.Terms, elem)
+					return nil
+				}); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"terms\"")
+			}
+		case "total":
+			requiredBitSet[0] |= 1 << 3
+			if err := func() error {
+				v, err := d.Int()
+				s.Total = int(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"total\"")
+			}
+		default:
+			return errors.Errorf("unexpected field %q", k)
+		}
+		return nil
+	}); err != nil {
+		return errors.Wrap(err, "decode SearchCatalogOutputSearch")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b00001111,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfSearchCatalogOutputSearch) {
+					name = jsonFieldsNameOfSearchCatalogOutputSearch[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *SearchCatalogOutputSearch) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *SearchCatalogOutputSearch) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode implements json.Marshaler.
 func (s *SearchValuesInput) Encode(e *jx.Encoder) {
 	e.ObjStart()
 	s.encodeFields(e)
@@ -5891,74 +6090,231 @@ func (s *SearchValuesInputMode) UnmarshalJSON(data []byte) error {
 	return s.Decode(d)
 }
 
+// Encode encodes SearchValuesOutput as json.
+func (s SearchValuesOutput) Encode(e *jx.Encoder) {
+	e.ObjStart()
+	s.encodeFields(e)
+	e.ObjEnd()
+}
+
+func (s SearchValuesOutput) encodeFields(e *jx.Encoder) {
+	switch s.Type {
+	case SearchValuesOutputDistinctSearchValuesOutput:
+		e.FieldStart("mode")
+		e.Str("distinct")
+		{
+			s := s.SearchValuesOutputDistinct
+			{
+				e.FieldStart("appId")
+				s.AppId.Encode(e)
+			}
+			{
+				if s.Notes != nil {
+					e.FieldStart("notes")
+					e.ArrStart()
+					for _, elem := range s.Notes {
+						e.Str(elem)
+					}
+					e.ArrEnd()
+				}
+			}
+			{
+				e.FieldStart("ref")
+				s.Ref.Encode(e)
+			}
+			{
+				e.FieldStart("totalDistinct")
+				e.Int(s.TotalDistinct)
+			}
+			{
+				e.FieldStart("values")
+				e.ArrStart()
+				for _, elem := range s.Values {
+					elem.Encode(e)
+				}
+				e.ArrEnd()
+			}
+		}
+	case SearchValuesOutputSearchSearchValuesOutput:
+		e.FieldStart("mode")
+		e.Str("search")
+		{
+			s := s.SearchValuesOutputSearch
+			{
+				e.FieldStart("appId")
+				s.AppId.Encode(e)
+			}
+			{
+				e.FieldStart("columnsLeftOut")
+				e.ArrStart()
+				for _, elem := range s.ColumnsLeftOut {
+					elem.Encode(e)
+				}
+				e.ArrEnd()
+			}
+			{
+				e.FieldStart("columnsSearched")
+				e.Int(s.ColumnsSearched)
+			}
+			{
+				e.FieldStart("columnsTotal")
+				e.Int(s.ColumnsTotal)
+			}
+			{
+				e.FieldStart("matches")
+				e.ArrStart()
+				for _, elem := range s.Matches {
+					elem.Encode(e)
+				}
+				e.ArrEnd()
+			}
+			{
+				if s.Notes != nil {
+					e.FieldStart("notes")
+					e.ArrStart()
+					for _, elem := range s.Notes {
+						e.Str(elem)
+					}
+					e.ArrEnd()
+				}
+			}
+		}
+	case SearchValuesOutputSampleSearchValuesOutput:
+		e.FieldStart("mode")
+		e.Str("sample")
+		{
+			s := s.SearchValuesOutputSample
+			{
+				e.FieldStart("appId")
+				s.AppId.Encode(e)
+			}
+			{
+				e.FieldStart("columns")
+				e.ArrStart()
+				for _, elem := range s.Columns {
+					elem.Encode(e)
+				}
+				e.ArrEnd()
+			}
+			{
+				if s.Notes != nil {
+					e.FieldStart("notes")
+					e.ArrStart()
+					for _, elem := range s.Notes {
+						e.Str(elem)
+					}
+					e.ArrEnd()
+				}
+			}
+			{
+				e.FieldStart("ref")
+				s.Ref.Encode(e)
+			}
+			{
+				e.FieldStart("rows")
+				e.ArrStart()
+				for _, elem := range s.Rows {
+					e.ArrStart()
+					for _, elem := range elem {
+						elem.Encode(e)
+					}
+					e.ArrEnd()
+				}
+				e.ArrEnd()
+			}
+		}
+	}
+}
+
+// Decode decodes SearchValuesOutput from json.
+func (s *SearchValuesOutput) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode SearchValuesOutput to nil")
+	}
+	// Sum type discriminator.
+	if typ := d.Next(); typ != jx.Object {
+		return errors.Errorf("unexpected json type %q", typ)
+	}
+
+	var found bool
+	if err := d.Capture(func(d *jx.Decoder) error {
+		return d.ObjBytes(func(d *jx.Decoder, key []byte) error {
+			if found {
+				return d.Skip()
+			}
+			switch string(key) {
+			case "mode":
+				typ, err := d.Str()
+				if err != nil {
+					return err
+				}
+				switch typ {
+				case "distinct":
+					s.Type = SearchValuesOutputDistinctSearchValuesOutput
+					found = true
+				case "search":
+					s.Type = SearchValuesOutputSearchSearchValuesOutput
+					found = true
+				case "sample":
+					s.Type = SearchValuesOutputSampleSearchValuesOutput
+					found = true
+				default:
+					return errors.Errorf("unknown type %s", typ)
+				}
+				return nil
+			}
+			return d.Skip()
+		})
+	}); err != nil {
+		return errors.Wrap(err, "capture")
+	}
+	if !found {
+		return errors.New("unable to detect sum type variant")
+	}
+	switch s.Type {
+	case SearchValuesOutputDistinctSearchValuesOutput:
+		if err := s.SearchValuesOutputDistinct.Decode(d); err != nil {
+			return err
+		}
+	case SearchValuesOutputSearchSearchValuesOutput:
+		if err := s.SearchValuesOutputSearch.Decode(d); err != nil {
+			return err
+		}
+	case SearchValuesOutputSampleSearchValuesOutput:
+		if err := s.SearchValuesOutputSample.Decode(d); err != nil {
+			return err
+		}
+	default:
+		return errors.Errorf("inferred invalid type: %s", s.Type)
+	}
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s SearchValuesOutput) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *SearchValuesOutput) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
 // Encode implements json.Marshaler.
-func (s *SearchValuesOutput) Encode(e *jx.Encoder) {
+func (s *SearchValuesOutputDistinct) Encode(e *jx.Encoder) {
 	e.ObjStart()
 	s.encodeFields(e)
 	e.ObjEnd()
 }
 
 // encodeFields encodes fields.
-func (s *SearchValuesOutput) encodeFields(e *jx.Encoder) {
+func (s *SearchValuesOutputDistinct) encodeFields(e *jx.Encoder) {
 	{
-		if s.AppId.Set {
-			e.FieldStart("appId")
-			s.AppId.Encode(e)
-		}
-	}
-	{
-		if s.Columns != nil {
-			e.FieldStart("columns")
-			e.ArrStart()
-			for _, elem := range s.Columns {
-				elem.Encode(e)
-			}
-			e.ArrEnd()
-		}
-	}
-	{
-		if s.ColumnsLeftOut != nil {
-			e.FieldStart("columnsLeftOut")
-			e.ArrStart()
-			for _, elem := range s.ColumnsLeftOut {
-				elem.Encode(e)
-			}
-			e.ArrEnd()
-		}
-	}
-	{
-		if s.ColumnsSearched.Set {
-			e.FieldStart("columnsSearched")
-			s.ColumnsSearched.Encode(e)
-		}
-	}
-	{
-		if s.ColumnsTotal.Set {
-			e.FieldStart("columnsTotal")
-			s.ColumnsTotal.Encode(e)
-		}
-	}
-	{
-		if s.Error.Set {
-			e.FieldStart("error")
-			s.Error.Encode(e)
-		}
-	}
-	{
-		if s.Matches != nil {
-			e.FieldStart("matches")
-			e.ArrStart()
-			for _, elem := range s.Matches {
-				elem.Encode(e)
-			}
-			e.ArrEnd()
-		}
-	}
-	{
-		if s.Mode.Set {
-			e.FieldStart("mode")
-			s.Mode.Encode(e)
-		}
+		e.FieldStart("appId")
+		s.AppId.Encode(e)
 	}
 	{
 		if s.Notes != nil {
@@ -5971,167 +6327,49 @@ func (s *SearchValuesOutput) encodeFields(e *jx.Encoder) {
 		}
 	}
 	{
-		if s.Ref.Set {
-			e.FieldStart("ref")
-			s.Ref.Encode(e)
-		}
+		e.FieldStart("ref")
+		s.Ref.Encode(e)
 	}
 	{
-		if s.Rows != nil {
-			e.FieldStart("rows")
-			e.ArrStart()
-			for _, elem := range s.Rows {
-				e.ArrStart()
-				for _, elem := range elem {
-					elem.Encode(e)
-				}
-				e.ArrEnd()
-			}
-			e.ArrEnd()
-		}
+		e.FieldStart("totalDistinct")
+		e.Int(s.TotalDistinct)
 	}
 	{
-		if s.TotalDistinct.Set {
-			e.FieldStart("totalDistinct")
-			s.TotalDistinct.Encode(e)
+		e.FieldStart("values")
+		e.ArrStart()
+		for _, elem := range s.Values {
+			elem.Encode(e)
 		}
-	}
-	{
-		if s.Values != nil {
-			e.FieldStart("values")
-			e.ArrStart()
-			for _, elem := range s.Values {
-				elem.Encode(e)
-			}
-			e.ArrEnd()
-		}
+		e.ArrEnd()
 	}
 }
 
-var jsonFieldsNameOfSearchValuesOutput = [13]string{
-	0:  "appId",
-	1:  "columns",
-	2:  "columnsLeftOut",
-	3:  "columnsSearched",
-	4:  "columnsTotal",
-	5:  "error",
-	6:  "matches",
-	7:  "mode",
-	8:  "notes",
-	9:  "ref",
-	10: "rows",
-	11: "totalDistinct",
-	12: "values",
+var jsonFieldsNameOfSearchValuesOutputDistinct = [5]string{
+	0: "appId",
+	1: "notes",
+	2: "ref",
+	3: "totalDistinct",
+	4: "values",
 }
 
-// Decode decodes SearchValuesOutput from json.
-func (s *SearchValuesOutput) Decode(d *jx.Decoder) error {
+// Decode decodes SearchValuesOutputDistinct from json.
+func (s *SearchValuesOutputDistinct) Decode(d *jx.Decoder) error {
 	if s == nil {
-		return errors.New("invalid: unable to decode SearchValuesOutput to nil")
+		return errors.New("invalid: unable to decode SearchValuesOutputDistinct to nil")
 	}
+	var requiredBitSet [1]uint8
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
 		case "appId":
+			requiredBitSet[0] |= 1 << 0
 			if err := func() error {
-				s.AppId.Reset()
 				if err := s.AppId.Decode(d); err != nil {
 					return err
 				}
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"appId\"")
-			}
-		case "columns":
-			if err := func() error {
-				s.Columns = make([]SearchValuesOutputSampleColumn, 0)
-				if err := d.Arr(func(d *jx.Decoder) error {
-					var elem SearchValuesOutputSampleColumn
-					if err := elem.Decode(d); err != nil {
-						return err
-					}
-					s.Columns = append(s.Columns, elem)
-					return nil
-				}); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"columns\"")
-			}
-		case "columnsLeftOut":
-			if err := func() error {
-				s.ColumnsLeftOut = make([]Ref, 0)
-				if err := d.Arr(func(d *jx.Decoder) error {
-					var elem Ref
-					if err := elem.Decode(d); err != nil {
-						return err
-					}
-					s.ColumnsLeftOut = append(s.ColumnsLeftOut, elem)
-					return nil
-				}); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"columnsLeftOut\"")
-			}
-		case "columnsSearched":
-			if err := func() error {
-				s.ColumnsSearched.Reset()
-				if err := s.ColumnsSearched.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"columnsSearched\"")
-			}
-		case "columnsTotal":
-			if err := func() error {
-				s.ColumnsTotal.Reset()
-				if err := s.ColumnsTotal.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"columnsTotal\"")
-			}
-		case "error":
-			if err := func() error {
-				s.Error.Reset()
-				if err := s.Error.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"error\"")
-			}
-		case "matches":
-			if err := func() error {
-				s.Matches = make([]SearchValuesOutputSearchMatch, 0)
-				if err := d.Arr(func(d *jx.Decoder) error {
-					var elem SearchValuesOutputSearchMatch
-					if err := elem.Decode(d); err != nil {
-						return err
-					}
-					s.Matches = append(s.Matches, elem)
-					return nil
-				}); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"matches\"")
-			}
-		case "mode":
-			if err := func() error {
-				s.Mode.Reset()
-				if err := s.Mode.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"mode\"")
 			}
 		case "notes":
 			if err := func() error {
@@ -6153,8 +6391,217 @@ func (s *SearchValuesOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"notes\"")
 			}
 		case "ref":
+			requiredBitSet[0] |= 1 << 2
 			if err := func() error {
-				s.Ref.Reset()
+				if err := s.Ref.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"ref\"")
+			}
+		case "totalDistinct":
+			requiredBitSet[0] |= 1 << 3
+			if err := func() error {
+				v, err := d.Int()
+				s.TotalDistinct = int(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"totalDistinct\"")
+			}
+		case "values":
+			requiredBitSet[0] |= 1 << 4
+			if err := func() error {
+				s.Values = make([]NilString, 0)
+				if err := d.Arr(func(d *jx.Decoder) error {
+					var elem NilString
+					if err := elem.Decode(d); err != nil {
+						return err
+					}
+					s.Values = append(s.Values, elem)
+					return nil
+				}); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"values\"")
+			}
+		default:
+			return d.Skip()
+		}
+		return nil
+	}); err != nil {
+		return errors.Wrap(err, "decode SearchValuesOutputDistinct")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b00011101,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfSearchValuesOutputDistinct) {
+					name = jsonFieldsNameOfSearchValuesOutputDistinct[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *SearchValuesOutputDistinct) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *SearchValuesOutputDistinct) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode implements json.Marshaler.
+func (s *SearchValuesOutputSample) Encode(e *jx.Encoder) {
+	e.ObjStart()
+	s.encodeFields(e)
+	e.ObjEnd()
+}
+
+// encodeFields encodes fields.
+func (s *SearchValuesOutputSample) encodeFields(e *jx.Encoder) {
+	{
+		e.FieldStart("appId")
+		s.AppId.Encode(e)
+	}
+	{
+		e.FieldStart("columns")
+		e.ArrStart()
+		for _, elem := range s.Columns {
+			elem.Encode(e)
+		}
+		e.ArrEnd()
+	}
+	{
+		if s.Notes != nil {
+			e.FieldStart("notes")
+			e.ArrStart()
+			for _, elem := range s.Notes {
+				e.Str(elem)
+			}
+			e.ArrEnd()
+		}
+	}
+	{
+		e.FieldStart("ref")
+		s.Ref.Encode(e)
+	}
+	{
+		e.FieldStart("rows")
+		e.ArrStart()
+		for _, elem := range s.Rows {
+			e.ArrStart()
+			for _, elem := range elem {
+				elem.Encode(e)
+			}
+			e.ArrEnd()
+		}
+		e.ArrEnd()
+	}
+}
+
+var jsonFieldsNameOfSearchValuesOutputSample = [5]string{
+	0: "appId",
+	1: "columns",
+	2: "notes",
+	3: "ref",
+	4: "rows",
+}
+
+// Decode decodes SearchValuesOutputSample from json.
+func (s *SearchValuesOutputSample) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode SearchValuesOutputSample to nil")
+	}
+	var requiredBitSet [1]uint8
+
+	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
+		switch string(k) {
+		case "appId":
+			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				if err := s.AppId.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"appId\"")
+			}
+		case "columns":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				s.Columns = make([]SearchValuesOutputSampleColumn, 0)
+				if err := d.Arr(func(d *jx.Decoder) error {
+					var elem SearchValuesOutputSampleColumn
+					if err := elem.Decode(d); err != nil {
+						return err
+					}
+					s.Columns = append(s.Columns, elem)
+					return nil
+				}); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"columns\"")
+			}
+		case "notes":
+			if err := func() error {
+				s.Notes = make([]string, 0)
+				if err := d.Arr(func(d *jx.Decoder) error {
+					var elem string
+					v, err := d.Str()
+					elem = string(v)
+					if err != nil {
+						return err
+					}
+					s.Notes = append(s.Notes, elem)
+					return nil
+				}); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"notes\"")
+			}
+		case "ref":
+			requiredBitSet[0] |= 1 << 3
+			if err := func() error {
 				if err := s.Ref.Decode(d); err != nil {
 					return err
 				}
@@ -6163,6 +6610,7 @@ func (s *SearchValuesOutput) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"ref\"")
 			}
 		case "rows":
+			requiredBitSet[0] |= 1 << 4
 			if err := func() error {
 				s.Rows = make([][]Cell, 0)
 				if err := d.Arr(func(d *jx.Decoder) error {
@@ -6187,95 +6635,58 @@ func (s *SearchValuesOutput) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"rows\"")
 			}
-		case "totalDistinct":
-			if err := func() error {
-				s.TotalDistinct.Reset()
-				if err := s.TotalDistinct.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"totalDistinct\"")
-			}
-		case "values":
-			if err := func() error {
-				s.Values = make([]NilString, 0)
-				if err := d.Arr(func(d *jx.Decoder) error {
-					var elem NilString
-					if err := elem.Decode(d); err != nil {
-						return err
-					}
-					s.Values = append(s.Values, elem)
-					return nil
-				}); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"values\"")
-			}
 		default:
-			return errors.Errorf("unexpected field %q", k)
+			return d.Skip()
 		}
 		return nil
 	}); err != nil {
-		return errors.Wrap(err, "decode SearchValuesOutput")
+		return errors.Wrap(err, "decode SearchValuesOutputSample")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b00011011,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfSearchValuesOutputSample) {
+					name = jsonFieldsNameOfSearchValuesOutputSample[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
 	}
 
 	return nil
 }
 
 // MarshalJSON implements stdjson.Marshaler.
-func (s *SearchValuesOutput) MarshalJSON() ([]byte, error) {
+func (s *SearchValuesOutputSample) MarshalJSON() ([]byte, error) {
 	e := jx.Encoder{}
 	s.Encode(&e)
 	return e.Bytes(), nil
 }
 
 // UnmarshalJSON implements stdjson.Unmarshaler.
-func (s *SearchValuesOutput) UnmarshalJSON(data []byte) error {
-	d := jx.DecodeBytes(data)
-	return s.Decode(d)
-}
-
-// Encode encodes SearchValuesOutputMode as json.
-func (s SearchValuesOutputMode) Encode(e *jx.Encoder) {
-	e.Str(string(s))
-}
-
-// Decode decodes SearchValuesOutputMode from json.
-func (s *SearchValuesOutputMode) Decode(d *jx.Decoder) error {
-	if s == nil {
-		return errors.New("invalid: unable to decode SearchValuesOutputMode to nil")
-	}
-	v, err := d.StrBytes()
-	if err != nil {
-		return err
-	}
-	// Try to use constant string.
-	switch SearchValuesOutputMode(v) {
-	case SearchValuesOutputModeDistinct:
-		*s = SearchValuesOutputModeDistinct
-	case SearchValuesOutputModeSearch:
-		*s = SearchValuesOutputModeSearch
-	case SearchValuesOutputModeSample:
-		*s = SearchValuesOutputModeSample
-	default:
-		*s = SearchValuesOutputMode(v)
-	}
-
-	return nil
-}
-
-// MarshalJSON implements stdjson.Marshaler.
-func (s SearchValuesOutputMode) MarshalJSON() ([]byte, error) {
-	e := jx.Encoder{}
-	s.Encode(&e)
-	return e.Bytes(), nil
-}
-
-// UnmarshalJSON implements stdjson.Unmarshaler.
-func (s *SearchValuesOutputMode) UnmarshalJSON(data []byte) error {
+func (s *SearchValuesOutputSample) UnmarshalJSON(data []byte) error {
 	d := jx.DecodeBytes(data)
 	return s.Decode(d)
 }
@@ -6417,6 +6828,218 @@ func (s *SearchValuesOutputSampleColumn) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON implements stdjson.Unmarshaler.
 func (s *SearchValuesOutputSampleColumn) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode implements json.Marshaler.
+func (s *SearchValuesOutputSearch) Encode(e *jx.Encoder) {
+	e.ObjStart()
+	s.encodeFields(e)
+	e.ObjEnd()
+}
+
+// encodeFields encodes fields.
+func (s *SearchValuesOutputSearch) encodeFields(e *jx.Encoder) {
+	{
+		e.FieldStart("appId")
+		s.AppId.Encode(e)
+	}
+	{
+		e.FieldStart("columnsLeftOut")
+		e.ArrStart()
+		for _, elem := range s.ColumnsLeftOut {
+			elem.Encode(e)
+		}
+		e.ArrEnd()
+	}
+	{
+		e.FieldStart("columnsSearched")
+		e.Int(s.ColumnsSearched)
+	}
+	{
+		e.FieldStart("columnsTotal")
+		e.Int(s.ColumnsTotal)
+	}
+	{
+		e.FieldStart("matches")
+		e.ArrStart()
+		for _, elem := range s.Matches {
+			elem.Encode(e)
+		}
+		e.ArrEnd()
+	}
+	{
+		if s.Notes != nil {
+			e.FieldStart("notes")
+			e.ArrStart()
+			for _, elem := range s.Notes {
+				e.Str(elem)
+			}
+			e.ArrEnd()
+		}
+	}
+}
+
+var jsonFieldsNameOfSearchValuesOutputSearch = [6]string{
+	0: "appId",
+	1: "columnsLeftOut",
+	2: "columnsSearched",
+	3: "columnsTotal",
+	4: "matches",
+	5: "notes",
+}
+
+// Decode decodes SearchValuesOutputSearch from json.
+func (s *SearchValuesOutputSearch) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode SearchValuesOutputSearch to nil")
+	}
+	var requiredBitSet [1]uint8
+
+	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
+		switch string(k) {
+		case "appId":
+			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				if err := s.AppId.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"appId\"")
+			}
+		case "columnsLeftOut":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				s.ColumnsLeftOut = make([]Ref, 0)
+				if err := d.Arr(func(d *jx.Decoder) error {
+					var elem Ref
+					if err := elem.Decode(d); err != nil {
+						return err
+					}
+					s.ColumnsLeftOut = append(s.ColumnsLeftOut, elem)
+					return nil
+				}); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"columnsLeftOut\"")
+			}
+		case "columnsSearched":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				v, err := d.Int()
+				s.ColumnsSearched = int(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"columnsSearched\"")
+			}
+		case "columnsTotal":
+			requiredBitSet[0] |= 1 << 3
+			if err := func() error {
+				v, err := d.Int()
+				s.ColumnsTotal = int(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"columnsTotal\"")
+			}
+		case "matches":
+			requiredBitSet[0] |= 1 << 4
+			if err := func() error {
+				s.Matches = make([]SearchValuesOutputSearchMatch, 0)
+				if err := d.Arr(func(d *jx.Decoder) error {
+					var elem SearchValuesOutputSearchMatch
+					if err := elem.Decode(d); err != nil {
+						return err
+					}
+					s.Matches = append(s.Matches, elem)
+					return nil
+				}); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"matches\"")
+			}
+		case "notes":
+			if err := func() error {
+				s.Notes = make([]string, 0)
+				if err := d.Arr(func(d *jx.Decoder) error {
+					var elem string
+					v, err := d.Str()
+					elem = string(v)
+					if err != nil {
+						return err
+					}
+					s.Notes = append(s.Notes, elem)
+					return nil
+				}); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"notes\"")
+			}
+		default:
+			return d.Skip()
+		}
+		return nil
+	}); err != nil {
+		return errors.Wrap(err, "decode SearchValuesOutputSearch")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b00011111,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfSearchValuesOutputSearch) {
+					name = jsonFieldsNameOfSearchValuesOutputSearch[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *SearchValuesOutputSearch) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *SearchValuesOutputSearch) UnmarshalJSON(data []byte) error {
 	d := jx.DecodeBytes(data)
 	return s.Decode(d)
 }

@@ -215,7 +215,7 @@ func decodeQueryResponse(resp *http.Response) (res *QueryOutput, _ error) {
 	return res, errors.Wrap(defRes, "error")
 }
 
-func decodeSearchCatalogResponse(resp *http.Response) (res *SearchCatalogOutput, _ error) {
+func decodeSearchCatalogResponse(resp *http.Response) (res SearchCatalogOutput, _ error) {
 	switch resp.StatusCode {
 	case 200:
 		// Code 200.
@@ -257,7 +257,7 @@ func decodeSearchCatalogResponse(resp *http.Response) (res *SearchCatalogOutput,
 			}(); err != nil {
 				return res, errors.Wrap(err, "validate")
 			}
-			return &response, nil
+			return response, nil
 		default:
 			return res, validate.InvalidContentType(ct)
 		}
@@ -316,7 +316,7 @@ func decodeSearchCatalogResponse(resp *http.Response) (res *SearchCatalogOutput,
 	return res, errors.Wrap(defRes, "error")
 }
 
-func decodeSearchValuesResponse(resp *http.Response) (res *SearchValuesOutput, _ error) {
+func decodeSearchValuesResponse(resp *http.Response) (res SearchValuesOutput, _ error) {
 	switch resp.StatusCode {
 	case 200:
 		// Code 200.
@@ -358,7 +358,7 @@ func decodeSearchValuesResponse(resp *http.Response) (res *SearchValuesOutput, _
 			}(); err != nil {
 				return res, errors.Wrap(err, "validate")
 			}
-			return &response, nil
+			return response, nil
 		default:
 			return res, validate.InvalidContentType(ct)
 		}

@@ -52,7 +52,7 @@ func encodeQueryResponse(response *QueryOutput, w http.ResponseWriter) error {
 	return nil
 }
 
-func encodeSearchCatalogResponse(response *SearchCatalogOutput, w http.ResponseWriter) error {
+func encodeSearchCatalogResponse(response SearchCatalogOutput, w http.ResponseWriter) error {
 	if err := func() error {
 		if err := response.Validate(); err != nil {
 			return err
@@ -73,7 +73,7 @@ func encodeSearchCatalogResponse(response *SearchCatalogOutput, w http.ResponseW
 	return nil
 }
 
-func encodeSearchValuesResponse(response *SearchValuesOutput, w http.ResponseWriter) error {
+func encodeSearchValuesResponse(response SearchValuesOutput, w http.ResponseWriter) error {
 	if err := func() error {
 		if err := response.Validate(); err != nil {
 			return err

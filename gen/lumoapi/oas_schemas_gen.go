@@ -372,7 +372,8 @@ func (s *Error) SetSuggestions(val []string) {
 	s.Suggestions = val
 }
 
-// The body of every error response: an error the caller can fix.
+// O structuredContent de uma chamada recusada (isError true): só error. A outputSchema de cada
+// ferramenta aceita o resultado dela ou este objeto.
 // Ref: #/components/schemas/ErrorResponse
 type ErrorResponse struct {
 	Error Error `json:"error"`
@@ -628,8 +629,7 @@ func (s *GetAppInput) SetAppId(val AppId) {
 // A Aplicação com indicators, expressions, tables e relationships. Em erro: error.
 // Ref: #/components/schemas/GetAppOutput
 type GetAppOutput struct {
-	App           OptGetAppOutputApp         `json:"app"`
-	Error         OptError                   `json:"error"`
+	App           GetAppOutputApp            `json:"app"`
 	Expressions   []GetAppOutputExpression   `json:"expressions"`
 	Indicators    []GetAppOutputIndicator    `json:"indicators"`
 	Relationships []GetAppOutputRelationship `json:"relationships"`
@@ -637,13 +637,8 @@ type GetAppOutput struct {
 }
 
 // GetApp returns the value of App.
-func (s *GetAppOutput) GetApp() OptGetAppOutputApp {
+func (s *GetAppOutput) GetApp() GetAppOutputApp {
 	return s.App
-}
-
-// GetError returns the value of Error.
-func (s *GetAppOutput) GetError() OptError {
-	return s.Error
 }
 
 // GetExpressions returns the value of Expressions.
@@ -667,13 +662,8 @@ func (s *GetAppOutput) GetTables() []GetAppOutputTable {
 }
 
 // SetApp sets the value of App.
-func (s *GetAppOutput) SetApp(val OptGetAppOutputApp) {
+func (s *GetAppOutput) SetApp(val GetAppOutputApp) {
 	s.App = val
-}
-
-// SetError sets the value of Error.
-func (s *GetAppOutput) SetError(val OptError) {
-	s.Error = val
 }
 
 // SetExpressions sets the value of Expressions.
@@ -1759,52 +1749,6 @@ func (o OptColumnType) Or(d ColumnType) ColumnType {
 	return d
 }
 
-// NewOptError returns new OptError with value set to v.
-func NewOptError(v Error) OptError {
-	return OptError{
-		Value: v,
-		Set:   true,
-	}
-}
-
-// OptError is optional Error.
-type OptError struct {
-	Value Error
-	Set   bool
-}
-
-// IsSet returns true if OptError was set.
-func (o OptError) IsSet() bool { return o.Set }
-
-// Reset unsets value.
-func (o *OptError) Reset() {
-	var v Error
-	o.Value = v
-	o.Set = false
-}
-
-// SetTo sets value to v.
-func (o *OptError) SetTo(v Error) {
-	o.Set = true
-	o.Value = v
-}
-
-// Get returns value and boolean that denotes whether value was set.
-func (o OptError) Get() (v Error, ok bool) {
-	if !o.Set {
-		return v, false
-	}
-	return o.Value, true
-}
-
-// Or returns value if set, or given parameter if does not.
-func (o OptError) Or(d Error) Error {
-	if v, ok := o.Get(); ok {
-		return v
-	}
-	return d
-}
-
 // NewOptField returns new OptField with value set to v.
 func NewOptField(v Field) OptField {
 	return OptField{
@@ -1897,52 +1841,6 @@ func (o OptFilterValue) Or(d FilterValue) FilterValue {
 	return d
 }
 
-// NewOptGetAppOutputApp returns new OptGetAppOutputApp with value set to v.
-func NewOptGetAppOutputApp(v GetAppOutputApp) OptGetAppOutputApp {
-	return OptGetAppOutputApp{
-		Value: v,
-		Set:   true,
-	}
-}
-
-// OptGetAppOutputApp is optional GetAppOutputApp.
-type OptGetAppOutputApp struct {
-	Value GetAppOutputApp
-	Set   bool
-}
-
-// IsSet returns true if OptGetAppOutputApp was set.
-func (o OptGetAppOutputApp) IsSet() bool { return o.Set }
-
-// Reset unsets value.
-func (o *OptGetAppOutputApp) Reset() {
-	var v GetAppOutputApp
-	o.Value = v
-	o.Set = false
-}
-
-// SetTo sets value to v.
-func (o *OptGetAppOutputApp) SetTo(v GetAppOutputApp) {
-	o.Set = true
-	o.Value = v
-}
-
-// Get returns value and boolean that denotes whether value was set.
-func (o OptGetAppOutputApp) Get() (v GetAppOutputApp, ok bool) {
-	if !o.Set {
-		return v, false
-	}
-	return o.Value, true
-}
-
-// Or returns value if set, or given parameter if does not.
-func (o OptGetAppOutputApp) Or(d GetAppOutputApp) GetAppOutputApp {
-	if v, ok := o.Get(); ok {
-		return v
-	}
-	return d
-}
-
 // NewOptInt returns new OptInt with value set to v.
 func NewOptInt(v int) OptInt {
 	return OptInt{
@@ -1983,74 +1881,6 @@ func (o OptInt) Get() (v int, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o OptInt) Or(d int) int {
-	if v, ok := o.Get(); ok {
-		return v
-	}
-	return d
-}
-
-// NewOptNilDateTime returns new OptNilDateTime with value set to v.
-func NewOptNilDateTime(v time.Time) OptNilDateTime {
-	return OptNilDateTime{
-		Value: v,
-		Set:   true,
-	}
-}
-
-// OptNilDateTime is optional nullable time.Time.
-type OptNilDateTime struct {
-	Value time.Time
-	Set   bool
-	Null  bool
-}
-
-// IsSet returns true if OptNilDateTime was set.
-func (o OptNilDateTime) IsSet() bool { return o.Set }
-
-// Reset unsets value.
-func (o *OptNilDateTime) Reset() {
-	var v time.Time
-	o.Value = v
-	o.Set = false
-	o.Null = false
-}
-
-// SetTo sets value to v.
-func (o *OptNilDateTime) SetTo(v time.Time) {
-	o.Set = true
-	o.Null = false
-	o.Value = v
-}
-
-// IsNull returns true if value is Null.
-func (o OptNilDateTime) IsNull() bool { return o.Null }
-
-// SetToNull sets value to null.
-func (o *OptNilDateTime) SetToNull() {
-	o.Set = true
-	o.Null = true
-	var v time.Time
-	o.Value = v
-}
-
-// IsEmpty returns true if the field was omitted from the payload (not Set and not Null).
-func (o OptNilDateTime) IsEmpty() bool {
-	return !o.Set && !o.Null
-}
-
-// Get returns value and boolean that denotes whether value was set.
-func (o OptNilDateTime) Get() (v time.Time, ok bool) {
-	if o.Null {
-		return v, false
-	}
-	if !o.Set {
-		return v, false
-	}
-	return o.Value, true
-}
-
-// Or returns value if set, or given parameter if does not.
-func (o OptNilDateTime) Or(d time.Time) time.Time {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -2423,52 +2253,6 @@ func (o OptSearchCatalogInputTerms) Or(d SearchCatalogInputTerms) SearchCatalogI
 	return d
 }
 
-// NewOptSearchCatalogOutputLegend returns new OptSearchCatalogOutputLegend with value set to v.
-func NewOptSearchCatalogOutputLegend(v SearchCatalogOutputLegend) OptSearchCatalogOutputLegend {
-	return OptSearchCatalogOutputLegend{
-		Value: v,
-		Set:   true,
-	}
-}
-
-// OptSearchCatalogOutputLegend is optional SearchCatalogOutputLegend.
-type OptSearchCatalogOutputLegend struct {
-	Value SearchCatalogOutputLegend
-	Set   bool
-}
-
-// IsSet returns true if OptSearchCatalogOutputLegend was set.
-func (o OptSearchCatalogOutputLegend) IsSet() bool { return o.Set }
-
-// Reset unsets value.
-func (o *OptSearchCatalogOutputLegend) Reset() {
-	var v SearchCatalogOutputLegend
-	o.Value = v
-	o.Set = false
-}
-
-// SetTo sets value to v.
-func (o *OptSearchCatalogOutputLegend) SetTo(v SearchCatalogOutputLegend) {
-	o.Set = true
-	o.Value = v
-}
-
-// Get returns value and boolean that denotes whether value was set.
-func (o OptSearchCatalogOutputLegend) Get() (v SearchCatalogOutputLegend, ok bool) {
-	if !o.Set {
-		return v, false
-	}
-	return o.Value, true
-}
-
-// Or returns value if set, or given parameter if does not.
-func (o OptSearchCatalogOutputLegend) Or(d SearchCatalogOutputLegend) SearchCatalogOutputLegend {
-	if v, ok := o.Get(); ok {
-		return v
-	}
-	return d
-}
-
 // NewOptSearchValuesInputMode returns new OptSearchValuesInputMode with value set to v.
 func NewOptSearchValuesInputMode(v SearchValuesInputMode) OptSearchValuesInputMode {
 	return OptSearchValuesInputMode{
@@ -2509,52 +2293,6 @@ func (o OptSearchValuesInputMode) Get() (v SearchValuesInputMode, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o OptSearchValuesInputMode) Or(d SearchValuesInputMode) SearchValuesInputMode {
-	if v, ok := o.Get(); ok {
-		return v
-	}
-	return d
-}
-
-// NewOptSearchValuesOutputMode returns new OptSearchValuesOutputMode with value set to v.
-func NewOptSearchValuesOutputMode(v SearchValuesOutputMode) OptSearchValuesOutputMode {
-	return OptSearchValuesOutputMode{
-		Value: v,
-		Set:   true,
-	}
-}
-
-// OptSearchValuesOutputMode is optional SearchValuesOutputMode.
-type OptSearchValuesOutputMode struct {
-	Value SearchValuesOutputMode
-	Set   bool
-}
-
-// IsSet returns true if OptSearchValuesOutputMode was set.
-func (o OptSearchValuesOutputMode) IsSet() bool { return o.Set }
-
-// Reset unsets value.
-func (o *OptSearchValuesOutputMode) Reset() {
-	var v SearchValuesOutputMode
-	o.Value = v
-	o.Set = false
-}
-
-// SetTo sets value to v.
-func (o *OptSearchValuesOutputMode) SetTo(v SearchValuesOutputMode) {
-	o.Set = true
-	o.Value = v
-}
-
-// Get returns value and boolean that denotes whether value was set.
-func (o OptSearchValuesOutputMode) Get() (v SearchValuesOutputMode, ok bool) {
-	if !o.Set {
-		return v, false
-	}
-	return o.Value, true
-}
-
-// Or returns value if set, or given parameter if does not.
-func (o OptSearchValuesOutputMode) Or(d SearchValuesOutputMode) SearchValuesOutputMode {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -2850,30 +2588,29 @@ func (s *QueryInput) SetOrderBy(val []OrderBy) {
 // erro: error.
 // Ref: #/components/schemas/QueryOutput
 type QueryOutput struct {
-	AppId   OptAppId                  `json:"appId"`
+	AppId   AppId                     `json:"appId"`
 	Columns []QueryOutputResultColumn `json:"columns"`
 	// A carga mais antiga entre as tabelas da consulta (horário de Brasília); null quando alguma tabela
 	// nunca foi carregada.
-	DataAsOf       OptNilDateTime      `json:"dataAsOf"`
+	DataAsOf       NilDateTime         `json:"dataAsOf"`
 	Empty          OptQueryOutputEmpty `json:"empty"`
-	Error          OptError            `json:"error"`
 	FiltersApplied []string            `json:"filtersApplied"`
 	Notes          []string            `json:"notes"`
 	Permalink      OptURI              `json:"permalink"`
 	// Linhas devolvidas.
-	RowCount OptInt `json:"rowCount"`
+	RowCount int `json:"rowCount"`
 	// Uma lista por linha, na ordem de columns.
 	Rows [][]Cell `json:"rows"`
 	// O total sobre todas as linhas, por key. Ausente quando a consulta não tem total.
 	Summary OptQueryOutputSummary `json:"summary"`
 	// Linhas que a consulta tem no total; a contagem para em 1.000.001 (mais de 1 milhão).
-	TotalRows OptInt `json:"totalRows"`
+	TotalRows int `json:"totalRows"`
 	// True quando vieram menos linhas que o total.
-	Truncated OptBool `json:"truncated"`
+	Truncated bool `json:"truncated"`
 }
 
 // GetAppId returns the value of AppId.
-func (s *QueryOutput) GetAppId() OptAppId {
+func (s *QueryOutput) GetAppId() AppId {
 	return s.AppId
 }
 
@@ -2883,18 +2620,13 @@ func (s *QueryOutput) GetColumns() []QueryOutputResultColumn {
 }
 
 // GetDataAsOf returns the value of DataAsOf.
-func (s *QueryOutput) GetDataAsOf() OptNilDateTime {
+func (s *QueryOutput) GetDataAsOf() NilDateTime {
 	return s.DataAsOf
 }
 
 // GetEmpty returns the value of Empty.
 func (s *QueryOutput) GetEmpty() OptQueryOutputEmpty {
 	return s.Empty
-}
-
-// GetError returns the value of Error.
-func (s *QueryOutput) GetError() OptError {
-	return s.Error
 }
 
 // GetFiltersApplied returns the value of FiltersApplied.
@@ -2913,7 +2645,7 @@ func (s *QueryOutput) GetPermalink() OptURI {
 }
 
 // GetRowCount returns the value of RowCount.
-func (s *QueryOutput) GetRowCount() OptInt {
+func (s *QueryOutput) GetRowCount() int {
 	return s.RowCount
 }
 
@@ -2928,17 +2660,17 @@ func (s *QueryOutput) GetSummary() OptQueryOutputSummary {
 }
 
 // GetTotalRows returns the value of TotalRows.
-func (s *QueryOutput) GetTotalRows() OptInt {
+func (s *QueryOutput) GetTotalRows() int {
 	return s.TotalRows
 }
 
 // GetTruncated returns the value of Truncated.
-func (s *QueryOutput) GetTruncated() OptBool {
+func (s *QueryOutput) GetTruncated() bool {
 	return s.Truncated
 }
 
 // SetAppId sets the value of AppId.
-func (s *QueryOutput) SetAppId(val OptAppId) {
+func (s *QueryOutput) SetAppId(val AppId) {
 	s.AppId = val
 }
 
@@ -2948,18 +2680,13 @@ func (s *QueryOutput) SetColumns(val []QueryOutputResultColumn) {
 }
 
 // SetDataAsOf sets the value of DataAsOf.
-func (s *QueryOutput) SetDataAsOf(val OptNilDateTime) {
+func (s *QueryOutput) SetDataAsOf(val NilDateTime) {
 	s.DataAsOf = val
 }
 
 // SetEmpty sets the value of Empty.
 func (s *QueryOutput) SetEmpty(val OptQueryOutputEmpty) {
 	s.Empty = val
-}
-
-// SetError sets the value of Error.
-func (s *QueryOutput) SetError(val OptError) {
-	s.Error = val
 }
 
 // SetFiltersApplied sets the value of FiltersApplied.
@@ -2978,7 +2705,7 @@ func (s *QueryOutput) SetPermalink(val OptURI) {
 }
 
 // SetRowCount sets the value of RowCount.
-func (s *QueryOutput) SetRowCount(val OptInt) {
+func (s *QueryOutput) SetRowCount(val int) {
 	s.RowCount = val
 }
 
@@ -2993,12 +2720,12 @@ func (s *QueryOutput) SetSummary(val OptQueryOutputSummary) {
 }
 
 // SetTotalRows sets the value of TotalRows.
-func (s *QueryOutput) SetTotalRows(val OptInt) {
+func (s *QueryOutput) SetTotalRows(val int) {
 	s.TotalRows = val
 }
 
 // SetTruncated sets the value of Truncated.
-func (s *QueryOutput) SetTruncated(val OptBool) {
+func (s *QueryOutput) SetTruncated(val bool) {
 	s.Truncated = val
 }
 
@@ -3272,87 +2999,100 @@ func NewStringArraySearchCatalogInputTerms(v []string) SearchCatalogInputTerms {
 
 // Sem termos: legend e apps. Com termos: terms, total, shown e matches. Em erro: error.
 // Ref: #/components/schemas/SearchCatalogOutput
+// SearchCatalogOutput represents sum type.
 type SearchCatalogOutput struct {
-	Apps  []SearchCatalogOutputCatalogApp `json:"apps"`
-	Error OptError                        `json:"error"`
+	// Type selects the active sum variant, switch on this field.
+	Type                       SearchCatalogOutputType
+	SearchCatalogOutputCatalog SearchCatalogOutputCatalog
+	SearchCatalogOutputSearch  SearchCatalogOutputSearch
+}
+
+// SearchCatalogOutputType is oneOf type of SearchCatalogOutput.
+type SearchCatalogOutputType string
+
+// Possible values for SearchCatalogOutputType.
+const (
+	SearchCatalogOutputCatalogSearchCatalogOutput SearchCatalogOutputType = "SearchCatalogOutputCatalog"
+	SearchCatalogOutputSearchSearchCatalogOutput  SearchCatalogOutputType = "SearchCatalogOutputSearch"
+)
+
+// IsSearchCatalogOutputCatalog reports whether SearchCatalogOutput is SearchCatalogOutputCatalog.
+func (s SearchCatalogOutput) IsSearchCatalogOutputCatalog() bool {
+	return s.Type == SearchCatalogOutputCatalogSearchCatalogOutput
+}
+
+// IsSearchCatalogOutputSearch reports whether SearchCatalogOutput is SearchCatalogOutputSearch.
+func (s SearchCatalogOutput) IsSearchCatalogOutputSearch() bool {
+	return s.Type == SearchCatalogOutputSearchSearchCatalogOutput
+}
+
+// SetSearchCatalogOutputCatalog sets SearchCatalogOutput to SearchCatalogOutputCatalog.
+func (s *SearchCatalogOutput) SetSearchCatalogOutputCatalog(v SearchCatalogOutputCatalog) {
+	s.Type = SearchCatalogOutputCatalogSearchCatalogOutput
+	s.SearchCatalogOutputCatalog = v
+}
+
+// GetSearchCatalogOutputCatalog returns SearchCatalogOutputCatalog and true boolean if SearchCatalogOutput is SearchCatalogOutputCatalog.
+func (s SearchCatalogOutput) GetSearchCatalogOutputCatalog() (v SearchCatalogOutputCatalog, ok bool) {
+	if !s.IsSearchCatalogOutputCatalog() {
+		return v, false
+	}
+	return s.SearchCatalogOutputCatalog, true
+}
+
+// NewSearchCatalogOutputCatalogSearchCatalogOutput returns new SearchCatalogOutput from SearchCatalogOutputCatalog.
+func NewSearchCatalogOutputCatalogSearchCatalogOutput(v SearchCatalogOutputCatalog) SearchCatalogOutput {
+	var s SearchCatalogOutput
+	s.SetSearchCatalogOutputCatalog(v)
+	return s
+}
+
+// SetSearchCatalogOutputSearch sets SearchCatalogOutput to SearchCatalogOutputSearch.
+func (s *SearchCatalogOutput) SetSearchCatalogOutputSearch(v SearchCatalogOutputSearch) {
+	s.Type = SearchCatalogOutputSearchSearchCatalogOutput
+	s.SearchCatalogOutputSearch = v
+}
+
+// GetSearchCatalogOutputSearch returns SearchCatalogOutputSearch and true boolean if SearchCatalogOutput is SearchCatalogOutputSearch.
+func (s SearchCatalogOutput) GetSearchCatalogOutputSearch() (v SearchCatalogOutputSearch, ok bool) {
+	if !s.IsSearchCatalogOutputSearch() {
+		return v, false
+	}
+	return s.SearchCatalogOutputSearch, true
+}
+
+// NewSearchCatalogOutputSearchSearchCatalogOutput returns new SearchCatalogOutput from SearchCatalogOutputSearch.
+func NewSearchCatalogOutputSearchSearchCatalogOutput(v SearchCatalogOutputSearch) SearchCatalogOutput {
+	var s SearchCatalogOutput
+	s.SetSearchCatalogOutputSearch(v)
+	return s
+}
+
+// Ref: #/components/schemas/SearchCatalogOutputCatalog
+type SearchCatalogOutputCatalog struct {
+	Apps []SearchCatalogOutputCatalogApp `json:"apps"`
 	// O que significam os campos de cada Aplicação.
-	Legend  OptSearchCatalogOutputLegend `json:"legend"`
-	Matches []SearchCatalogOutputMatch   `json:"matches"`
-	// Itens devolvidos em matches.
-	Shown OptInt   `json:"shown"`
-	Terms []string `json:"terms"`
-	// Itens encontrados.
-	Total OptInt `json:"total"`
+	Legend SearchCatalogOutputCatalogLegend `json:"legend"`
 }
 
 // GetApps returns the value of Apps.
-func (s *SearchCatalogOutput) GetApps() []SearchCatalogOutputCatalogApp {
+func (s *SearchCatalogOutputCatalog) GetApps() []SearchCatalogOutputCatalogApp {
 	return s.Apps
 }
 
-// GetError returns the value of Error.
-func (s *SearchCatalogOutput) GetError() OptError {
-	return s.Error
-}
-
 // GetLegend returns the value of Legend.
-func (s *SearchCatalogOutput) GetLegend() OptSearchCatalogOutputLegend {
+func (s *SearchCatalogOutputCatalog) GetLegend() SearchCatalogOutputCatalogLegend {
 	return s.Legend
 }
 
-// GetMatches returns the value of Matches.
-func (s *SearchCatalogOutput) GetMatches() []SearchCatalogOutputMatch {
-	return s.Matches
-}
-
-// GetShown returns the value of Shown.
-func (s *SearchCatalogOutput) GetShown() OptInt {
-	return s.Shown
-}
-
-// GetTerms returns the value of Terms.
-func (s *SearchCatalogOutput) GetTerms() []string {
-	return s.Terms
-}
-
-// GetTotal returns the value of Total.
-func (s *SearchCatalogOutput) GetTotal() OptInt {
-	return s.Total
-}
-
 // SetApps sets the value of Apps.
-func (s *SearchCatalogOutput) SetApps(val []SearchCatalogOutputCatalogApp) {
+func (s *SearchCatalogOutputCatalog) SetApps(val []SearchCatalogOutputCatalogApp) {
 	s.Apps = val
 }
 
-// SetError sets the value of Error.
-func (s *SearchCatalogOutput) SetError(val OptError) {
-	s.Error = val
-}
-
 // SetLegend sets the value of Legend.
-func (s *SearchCatalogOutput) SetLegend(val OptSearchCatalogOutputLegend) {
+func (s *SearchCatalogOutputCatalog) SetLegend(val SearchCatalogOutputCatalogLegend) {
 	s.Legend = val
-}
-
-// SetMatches sets the value of Matches.
-func (s *SearchCatalogOutput) SetMatches(val []SearchCatalogOutputMatch) {
-	s.Matches = val
-}
-
-// SetShown sets the value of Shown.
-func (s *SearchCatalogOutput) SetShown(val OptInt) {
-	s.Shown = val
-}
-
-// SetTerms sets the value of Terms.
-func (s *SearchCatalogOutput) SetTerms(val []string) {
-	s.Terms = val
-}
-
-// SetTotal sets the value of Total.
-func (s *SearchCatalogOutput) SetTotal(val OptInt) {
-	s.Total = val
 }
 
 // Ref: #/components/schemas/SearchCatalogOutputCatalogApp
@@ -3502,15 +3242,73 @@ func (s *SearchCatalogOutputCatalogIndicator) SetValid(val bool) {
 }
 
 // O que significam os campos de cada Aplicação.
-type SearchCatalogOutputLegend map[string]string
+type SearchCatalogOutputCatalogLegend struct {
+	ClonedFrom  string `json:"clonedFrom"`
+	Desk        string `json:"desk"`
+	ID          string `json:"id"`
+	Indicators  string `json:"indicators"`
+	PublishedAt string `json:"publishedAt"`
+	SameName    string `json:"sameName"`
+}
 
-func (s *SearchCatalogOutputLegend) init() SearchCatalogOutputLegend {
-	m := *s
-	if m == nil {
-		m = map[string]string{}
-		*s = m
-	}
-	return m
+// GetClonedFrom returns the value of ClonedFrom.
+func (s *SearchCatalogOutputCatalogLegend) GetClonedFrom() string {
+	return s.ClonedFrom
+}
+
+// GetDesk returns the value of Desk.
+func (s *SearchCatalogOutputCatalogLegend) GetDesk() string {
+	return s.Desk
+}
+
+// GetID returns the value of ID.
+func (s *SearchCatalogOutputCatalogLegend) GetID() string {
+	return s.ID
+}
+
+// GetIndicators returns the value of Indicators.
+func (s *SearchCatalogOutputCatalogLegend) GetIndicators() string {
+	return s.Indicators
+}
+
+// GetPublishedAt returns the value of PublishedAt.
+func (s *SearchCatalogOutputCatalogLegend) GetPublishedAt() string {
+	return s.PublishedAt
+}
+
+// GetSameName returns the value of SameName.
+func (s *SearchCatalogOutputCatalogLegend) GetSameName() string {
+	return s.SameName
+}
+
+// SetClonedFrom sets the value of ClonedFrom.
+func (s *SearchCatalogOutputCatalogLegend) SetClonedFrom(val string) {
+	s.ClonedFrom = val
+}
+
+// SetDesk sets the value of Desk.
+func (s *SearchCatalogOutputCatalogLegend) SetDesk(val string) {
+	s.Desk = val
+}
+
+// SetID sets the value of ID.
+func (s *SearchCatalogOutputCatalogLegend) SetID(val string) {
+	s.ID = val
+}
+
+// SetIndicators sets the value of Indicators.
+func (s *SearchCatalogOutputCatalogLegend) SetIndicators(val string) {
+	s.Indicators = val
+}
+
+// SetPublishedAt sets the value of PublishedAt.
+func (s *SearchCatalogOutputCatalogLegend) SetPublishedAt(val string) {
+	s.PublishedAt = val
+}
+
+// SetSameName sets the value of SameName.
+func (s *SearchCatalogOutputCatalogLegend) SetSameName(val string) {
+	s.SameName = val
 }
 
 // Ref: #/components/schemas/SearchCatalogOutputMatch
@@ -3688,6 +3486,56 @@ func (s *SearchCatalogOutputMatchKind) UnmarshalText(data []byte) error {
 	}
 }
 
+// Ref: #/components/schemas/SearchCatalogOutputSearch
+type SearchCatalogOutputSearch struct {
+	Matches []SearchCatalogOutputMatch `json:"matches"`
+	// Itens devolvidos em matches.
+	Shown int      `json:"shown"`
+	Terms []string `json:"terms"`
+	// Itens encontrados.
+	Total int `json:"total"`
+}
+
+// GetMatches returns the value of Matches.
+func (s *SearchCatalogOutputSearch) GetMatches() []SearchCatalogOutputMatch {
+	return s.Matches
+}
+
+// GetShown returns the value of Shown.
+func (s *SearchCatalogOutputSearch) GetShown() int {
+	return s.Shown
+}
+
+// GetTerms returns the value of Terms.
+func (s *SearchCatalogOutputSearch) GetTerms() []string {
+	return s.Terms
+}
+
+// GetTotal returns the value of Total.
+func (s *SearchCatalogOutputSearch) GetTotal() int {
+	return s.Total
+}
+
+// SetMatches sets the value of Matches.
+func (s *SearchCatalogOutputSearch) SetMatches(val []SearchCatalogOutputMatch) {
+	s.Matches = val
+}
+
+// SetShown sets the value of Shown.
+func (s *SearchCatalogOutputSearch) SetShown(val int) {
+	s.Shown = val
+}
+
+// SetTerms sets the value of Terms.
+func (s *SearchCatalogOutputSearch) SetTerms(val []string) {
+	s.Terms = val
+}
+
+// SetTotal sets the value of Total.
+func (s *SearchCatalogOutputSearch) SetTotal(val int) {
+	s.Total = val
+}
+
 // Ref: #/components/schemas/SearchValuesInput
 type SearchValuesInput struct {
 	// A Aplicação.
@@ -3786,201 +3634,221 @@ func (s *SearchValuesInputMode) UnmarshalText(data []byte) error {
 // Mode distinct: values da coluna; mode search: matches por coluna; mode sample: linhas de exemplo. Em
 // erro: error.
 // Ref: #/components/schemas/SearchValuesOutput
+// SearchValuesOutput represents sum type.
 type SearchValuesOutput struct {
-	AppId   OptAppId                         `json:"appId"`
-	Columns []SearchValuesOutputSampleColumn `json:"columns"`
-	// Colunas de texto que ficaram de fora da busca; repita com ref.
-	ColumnsLeftOut  []Ref                           `json:"columnsLeftOut"`
-	ColumnsSearched OptInt                          `json:"columnsSearched"`
-	ColumnsTotal    OptInt                          `json:"columnsTotal"`
-	Error           OptError                        `json:"error"`
-	Matches         []SearchValuesOutputSearchMatch `json:"matches"`
-	Mode            OptSearchValuesOutputMode       `json:"mode"`
-	Notes           []string                        `json:"notes"`
-	Ref             OptRef                          `json:"ref"`
-	Rows            [][]Cell                        `json:"rows"`
+	// Type selects the active sum variant, switch on this field.
+	Type                       SearchValuesOutputType
+	SearchValuesOutputDistinct SearchValuesOutputDistinct
+	SearchValuesOutputSearch   SearchValuesOutputSearch
+	SearchValuesOutputSample   SearchValuesOutputSample
+}
+
+// SearchValuesOutputType is oneOf type of SearchValuesOutput.
+type SearchValuesOutputType string
+
+// Possible values for SearchValuesOutputType.
+const (
+	SearchValuesOutputDistinctSearchValuesOutput SearchValuesOutputType = "distinct"
+	SearchValuesOutputSearchSearchValuesOutput   SearchValuesOutputType = "search"
+	SearchValuesOutputSampleSearchValuesOutput   SearchValuesOutputType = "sample"
+)
+
+// IsSearchValuesOutputDistinct reports whether SearchValuesOutput is SearchValuesOutputDistinct.
+func (s SearchValuesOutput) IsSearchValuesOutputDistinct() bool {
+	return s.Type == SearchValuesOutputDistinctSearchValuesOutput
+}
+
+// IsSearchValuesOutputSearch reports whether SearchValuesOutput is SearchValuesOutputSearch.
+func (s SearchValuesOutput) IsSearchValuesOutputSearch() bool {
+	return s.Type == SearchValuesOutputSearchSearchValuesOutput
+}
+
+// IsSearchValuesOutputSample reports whether SearchValuesOutput is SearchValuesOutputSample.
+func (s SearchValuesOutput) IsSearchValuesOutputSample() bool {
+	return s.Type == SearchValuesOutputSampleSearchValuesOutput
+}
+
+// SetSearchValuesOutputDistinct sets SearchValuesOutput to SearchValuesOutputDistinct.
+func (s *SearchValuesOutput) SetSearchValuesOutputDistinct(v SearchValuesOutputDistinct) {
+	s.Type = SearchValuesOutputDistinctSearchValuesOutput
+	s.SearchValuesOutputDistinct = v
+}
+
+// GetSearchValuesOutputDistinct returns SearchValuesOutputDistinct and true boolean if SearchValuesOutput is SearchValuesOutputDistinct.
+func (s SearchValuesOutput) GetSearchValuesOutputDistinct() (v SearchValuesOutputDistinct, ok bool) {
+	if !s.IsSearchValuesOutputDistinct() {
+		return v, false
+	}
+	return s.SearchValuesOutputDistinct, true
+}
+
+// NewSearchValuesOutputDistinctSearchValuesOutput returns new SearchValuesOutput from SearchValuesOutputDistinct.
+func NewSearchValuesOutputDistinctSearchValuesOutput(v SearchValuesOutputDistinct) SearchValuesOutput {
+	var s SearchValuesOutput
+	s.SetSearchValuesOutputDistinct(v)
+	return s
+}
+
+// SetSearchValuesOutputSearch sets SearchValuesOutput to SearchValuesOutputSearch.
+func (s *SearchValuesOutput) SetSearchValuesOutputSearch(v SearchValuesOutputSearch) {
+	s.Type = SearchValuesOutputSearchSearchValuesOutput
+	s.SearchValuesOutputSearch = v
+}
+
+// GetSearchValuesOutputSearch returns SearchValuesOutputSearch and true boolean if SearchValuesOutput is SearchValuesOutputSearch.
+func (s SearchValuesOutput) GetSearchValuesOutputSearch() (v SearchValuesOutputSearch, ok bool) {
+	if !s.IsSearchValuesOutputSearch() {
+		return v, false
+	}
+	return s.SearchValuesOutputSearch, true
+}
+
+// NewSearchValuesOutputSearchSearchValuesOutput returns new SearchValuesOutput from SearchValuesOutputSearch.
+func NewSearchValuesOutputSearchSearchValuesOutput(v SearchValuesOutputSearch) SearchValuesOutput {
+	var s SearchValuesOutput
+	s.SetSearchValuesOutputSearch(v)
+	return s
+}
+
+// SetSearchValuesOutputSample sets SearchValuesOutput to SearchValuesOutputSample.
+func (s *SearchValuesOutput) SetSearchValuesOutputSample(v SearchValuesOutputSample) {
+	s.Type = SearchValuesOutputSampleSearchValuesOutput
+	s.SearchValuesOutputSample = v
+}
+
+// GetSearchValuesOutputSample returns SearchValuesOutputSample and true boolean if SearchValuesOutput is SearchValuesOutputSample.
+func (s SearchValuesOutput) GetSearchValuesOutputSample() (v SearchValuesOutputSample, ok bool) {
+	if !s.IsSearchValuesOutputSample() {
+		return v, false
+	}
+	return s.SearchValuesOutputSample, true
+}
+
+// NewSearchValuesOutputSampleSearchValuesOutput returns new SearchValuesOutput from SearchValuesOutputSample.
+func NewSearchValuesOutputSampleSearchValuesOutput(v SearchValuesOutputSample) SearchValuesOutput {
+	var s SearchValuesOutput
+	s.SetSearchValuesOutputSample(v)
+	return s
+}
+
+// Ref: #/components/schemas/SearchValuesOutputDistinct
+type SearchValuesOutputDistinct struct {
+	AppId AppId    `json:"appId"`
+	Notes []string `json:"notes"`
+	Ref   Ref      `json:"ref"`
 	// Quantos valores distintos a coluna tem (com o filtro contains).
-	TotalDistinct OptInt `json:"totalDistinct"`
+	TotalDistinct int `json:"totalDistinct"`
 	// Até 50 valores distintos, em ordem; null é o valor em branco.
 	Values []NilString `json:"values"`
 }
 
 // GetAppId returns the value of AppId.
-func (s *SearchValuesOutput) GetAppId() OptAppId {
+func (s *SearchValuesOutputDistinct) GetAppId() AppId {
 	return s.AppId
 }
 
-// GetColumns returns the value of Columns.
-func (s *SearchValuesOutput) GetColumns() []SearchValuesOutputSampleColumn {
-	return s.Columns
-}
-
-// GetColumnsLeftOut returns the value of ColumnsLeftOut.
-func (s *SearchValuesOutput) GetColumnsLeftOut() []Ref {
-	return s.ColumnsLeftOut
-}
-
-// GetColumnsSearched returns the value of ColumnsSearched.
-func (s *SearchValuesOutput) GetColumnsSearched() OptInt {
-	return s.ColumnsSearched
-}
-
-// GetColumnsTotal returns the value of ColumnsTotal.
-func (s *SearchValuesOutput) GetColumnsTotal() OptInt {
-	return s.ColumnsTotal
-}
-
-// GetError returns the value of Error.
-func (s *SearchValuesOutput) GetError() OptError {
-	return s.Error
-}
-
-// GetMatches returns the value of Matches.
-func (s *SearchValuesOutput) GetMatches() []SearchValuesOutputSearchMatch {
-	return s.Matches
-}
-
-// GetMode returns the value of Mode.
-func (s *SearchValuesOutput) GetMode() OptSearchValuesOutputMode {
-	return s.Mode
-}
-
 // GetNotes returns the value of Notes.
-func (s *SearchValuesOutput) GetNotes() []string {
+func (s *SearchValuesOutputDistinct) GetNotes() []string {
 	return s.Notes
 }
 
 // GetRef returns the value of Ref.
-func (s *SearchValuesOutput) GetRef() OptRef {
+func (s *SearchValuesOutputDistinct) GetRef() Ref {
 	return s.Ref
 }
 
-// GetRows returns the value of Rows.
-func (s *SearchValuesOutput) GetRows() [][]Cell {
-	return s.Rows
-}
-
 // GetTotalDistinct returns the value of TotalDistinct.
-func (s *SearchValuesOutput) GetTotalDistinct() OptInt {
+func (s *SearchValuesOutputDistinct) GetTotalDistinct() int {
 	return s.TotalDistinct
 }
 
 // GetValues returns the value of Values.
-func (s *SearchValuesOutput) GetValues() []NilString {
+func (s *SearchValuesOutputDistinct) GetValues() []NilString {
 	return s.Values
 }
 
 // SetAppId sets the value of AppId.
-func (s *SearchValuesOutput) SetAppId(val OptAppId) {
+func (s *SearchValuesOutputDistinct) SetAppId(val AppId) {
 	s.AppId = val
 }
 
-// SetColumns sets the value of Columns.
-func (s *SearchValuesOutput) SetColumns(val []SearchValuesOutputSampleColumn) {
-	s.Columns = val
-}
-
-// SetColumnsLeftOut sets the value of ColumnsLeftOut.
-func (s *SearchValuesOutput) SetColumnsLeftOut(val []Ref) {
-	s.ColumnsLeftOut = val
-}
-
-// SetColumnsSearched sets the value of ColumnsSearched.
-func (s *SearchValuesOutput) SetColumnsSearched(val OptInt) {
-	s.ColumnsSearched = val
-}
-
-// SetColumnsTotal sets the value of ColumnsTotal.
-func (s *SearchValuesOutput) SetColumnsTotal(val OptInt) {
-	s.ColumnsTotal = val
-}
-
-// SetError sets the value of Error.
-func (s *SearchValuesOutput) SetError(val OptError) {
-	s.Error = val
-}
-
-// SetMatches sets the value of Matches.
-func (s *SearchValuesOutput) SetMatches(val []SearchValuesOutputSearchMatch) {
-	s.Matches = val
-}
-
-// SetMode sets the value of Mode.
-func (s *SearchValuesOutput) SetMode(val OptSearchValuesOutputMode) {
-	s.Mode = val
-}
-
 // SetNotes sets the value of Notes.
-func (s *SearchValuesOutput) SetNotes(val []string) {
+func (s *SearchValuesOutputDistinct) SetNotes(val []string) {
 	s.Notes = val
 }
 
 // SetRef sets the value of Ref.
-func (s *SearchValuesOutput) SetRef(val OptRef) {
+func (s *SearchValuesOutputDistinct) SetRef(val Ref) {
 	s.Ref = val
 }
 
-// SetRows sets the value of Rows.
-func (s *SearchValuesOutput) SetRows(val [][]Cell) {
-	s.Rows = val
-}
-
 // SetTotalDistinct sets the value of TotalDistinct.
-func (s *SearchValuesOutput) SetTotalDistinct(val OptInt) {
+func (s *SearchValuesOutputDistinct) SetTotalDistinct(val int) {
 	s.TotalDistinct = val
 }
 
 // SetValues sets the value of Values.
-func (s *SearchValuesOutput) SetValues(val []NilString) {
+func (s *SearchValuesOutputDistinct) SetValues(val []NilString) {
 	s.Values = val
 }
 
-type SearchValuesOutputMode string
-
-const (
-	SearchValuesOutputModeDistinct SearchValuesOutputMode = "distinct"
-	SearchValuesOutputModeSearch   SearchValuesOutputMode = "search"
-	SearchValuesOutputModeSample   SearchValuesOutputMode = "sample"
-)
-
-// AllValues returns all SearchValuesOutputMode values.
-func (SearchValuesOutputMode) AllValues() []SearchValuesOutputMode {
-	return []SearchValuesOutputMode{
-		SearchValuesOutputModeDistinct,
-		SearchValuesOutputModeSearch,
-		SearchValuesOutputModeSample,
-	}
+// Ref: #/components/schemas/SearchValuesOutputSample
+type SearchValuesOutputSample struct {
+	AppId   AppId                            `json:"appId"`
+	Columns []SearchValuesOutputSampleColumn `json:"columns"`
+	Notes   []string                         `json:"notes"`
+	Ref     Ref                              `json:"ref"`
+	Rows    [][]Cell                         `json:"rows"`
 }
 
-// MarshalText implements encoding.TextMarshaler.
-func (s SearchValuesOutputMode) MarshalText() ([]byte, error) {
-	switch s {
-	case SearchValuesOutputModeDistinct:
-		return []byte(s), nil
-	case SearchValuesOutputModeSearch:
-		return []byte(s), nil
-	case SearchValuesOutputModeSample:
-		return []byte(s), nil
-	default:
-		return nil, errors.Errorf("invalid value: %q", s)
-	}
+// GetAppId returns the value of AppId.
+func (s *SearchValuesOutputSample) GetAppId() AppId {
+	return s.AppId
 }
 
-// UnmarshalText implements encoding.TextUnmarshaler.
-func (s *SearchValuesOutputMode) UnmarshalText(data []byte) error {
-	switch SearchValuesOutputMode(data) {
-	case SearchValuesOutputModeDistinct:
-		*s = SearchValuesOutputModeDistinct
-		return nil
-	case SearchValuesOutputModeSearch:
-		*s = SearchValuesOutputModeSearch
-		return nil
-	case SearchValuesOutputModeSample:
-		*s = SearchValuesOutputModeSample
-		return nil
-	default:
-		return errors.Errorf("invalid value: %q", data)
-	}
+// GetColumns returns the value of Columns.
+func (s *SearchValuesOutputSample) GetColumns() []SearchValuesOutputSampleColumn {
+	return s.Columns
+}
+
+// GetNotes returns the value of Notes.
+func (s *SearchValuesOutputSample) GetNotes() []string {
+	return s.Notes
+}
+
+// GetRef returns the value of Ref.
+func (s *SearchValuesOutputSample) GetRef() Ref {
+	return s.Ref
+}
+
+// GetRows returns the value of Rows.
+func (s *SearchValuesOutputSample) GetRows() [][]Cell {
+	return s.Rows
+}
+
+// SetAppId sets the value of AppId.
+func (s *SearchValuesOutputSample) SetAppId(val AppId) {
+	s.AppId = val
+}
+
+// SetColumns sets the value of Columns.
+func (s *SearchValuesOutputSample) SetColumns(val []SearchValuesOutputSampleColumn) {
+	s.Columns = val
+}
+
+// SetNotes sets the value of Notes.
+func (s *SearchValuesOutputSample) SetNotes(val []string) {
+	s.Notes = val
+}
+
+// SetRef sets the value of Ref.
+func (s *SearchValuesOutputSample) SetRef(val Ref) {
+	s.Ref = val
+}
+
+// SetRows sets the value of Rows.
+func (s *SearchValuesOutputSample) SetRows(val [][]Cell) {
+	s.Rows = val
 }
 
 // Ref: #/components/schemas/SearchValuesOutputSampleColumn
@@ -4029,6 +3897,77 @@ func (s *SearchValuesOutputSampleColumn) SetType(val ColumnType) {
 // SetUnit sets the value of Unit.
 func (s *SearchValuesOutputSampleColumn) SetUnit(val NilUnit) {
 	s.Unit = val
+}
+
+// Ref: #/components/schemas/SearchValuesOutputSearch
+type SearchValuesOutputSearch struct {
+	AppId AppId `json:"appId"`
+	// Colunas de texto que ficaram de fora da busca; repita com ref.
+	ColumnsLeftOut  []Ref                           `json:"columnsLeftOut"`
+	ColumnsSearched int                             `json:"columnsSearched"`
+	ColumnsTotal    int                             `json:"columnsTotal"`
+	Matches         []SearchValuesOutputSearchMatch `json:"matches"`
+	Notes           []string                        `json:"notes"`
+}
+
+// GetAppId returns the value of AppId.
+func (s *SearchValuesOutputSearch) GetAppId() AppId {
+	return s.AppId
+}
+
+// GetColumnsLeftOut returns the value of ColumnsLeftOut.
+func (s *SearchValuesOutputSearch) GetColumnsLeftOut() []Ref {
+	return s.ColumnsLeftOut
+}
+
+// GetColumnsSearched returns the value of ColumnsSearched.
+func (s *SearchValuesOutputSearch) GetColumnsSearched() int {
+	return s.ColumnsSearched
+}
+
+// GetColumnsTotal returns the value of ColumnsTotal.
+func (s *SearchValuesOutputSearch) GetColumnsTotal() int {
+	return s.ColumnsTotal
+}
+
+// GetMatches returns the value of Matches.
+func (s *SearchValuesOutputSearch) GetMatches() []SearchValuesOutputSearchMatch {
+	return s.Matches
+}
+
+// GetNotes returns the value of Notes.
+func (s *SearchValuesOutputSearch) GetNotes() []string {
+	return s.Notes
+}
+
+// SetAppId sets the value of AppId.
+func (s *SearchValuesOutputSearch) SetAppId(val AppId) {
+	s.AppId = val
+}
+
+// SetColumnsLeftOut sets the value of ColumnsLeftOut.
+func (s *SearchValuesOutputSearch) SetColumnsLeftOut(val []Ref) {
+	s.ColumnsLeftOut = val
+}
+
+// SetColumnsSearched sets the value of ColumnsSearched.
+func (s *SearchValuesOutputSearch) SetColumnsSearched(val int) {
+	s.ColumnsSearched = val
+}
+
+// SetColumnsTotal sets the value of ColumnsTotal.
+func (s *SearchValuesOutputSearch) SetColumnsTotal(val int) {
+	s.ColumnsTotal = val
+}
+
+// SetMatches sets the value of Matches.
+func (s *SearchValuesOutputSearch) SetMatches(val []SearchValuesOutputSearchMatch) {
+	s.Matches = val
+}
+
+// SetNotes sets the value of Notes.
+func (s *SearchValuesOutputSearch) SetNotes(val []string) {
+	s.Notes = val
 }
 
 // Ref: #/components/schemas/SearchValuesOutputSearchMatch

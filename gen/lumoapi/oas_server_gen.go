@@ -25,13 +25,13 @@ type Handler interface {
 	// Calls the search_catalog tool.
 	//
 	// POST /tools/search_catalog
-	SearchCatalog(ctx context.Context, req *SearchCatalogInput) (*SearchCatalogOutput, error)
+	SearchCatalog(ctx context.Context, req *SearchCatalogInput) (SearchCatalogOutput, error)
 	// SearchValues implements searchValues operation.
 	//
 	// Calls the search_values tool.
 	//
 	// POST /tools/search_values
-	SearchValues(ctx context.Context, req *SearchValuesInput) (*SearchValuesOutput, error)
+	SearchValues(ctx context.Context, req *SearchValuesInput) (SearchValuesOutput, error)
 	// NewError creates *ErrorResponseStatusCode from error returned by handler.
 	//
 	// Used for common default response.

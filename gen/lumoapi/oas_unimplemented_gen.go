@@ -36,7 +36,7 @@ func (UnimplementedHandler) Query(ctx context.Context, req *QueryInput) (r *Quer
 // Calls the search_catalog tool.
 //
 // POST /tools/search_catalog
-func (UnimplementedHandler) SearchCatalog(ctx context.Context, req *SearchCatalogInput) (r *SearchCatalogOutput, _ error) {
+func (UnimplementedHandler) SearchCatalog(ctx context.Context, req *SearchCatalogInput) (r SearchCatalogOutput, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
@@ -45,7 +45,7 @@ func (UnimplementedHandler) SearchCatalog(ctx context.Context, req *SearchCatalo
 // Calls the search_values tool.
 //
 // POST /tools/search_values
-func (UnimplementedHandler) SearchValues(ctx context.Context, req *SearchValuesInput) (r *SearchValuesOutput, _ error) {
+func (UnimplementedHandler) SearchValues(ctx context.Context, req *SearchValuesInput) (r SearchValuesOutput, _ error) {
 	return r, ht.ErrNotImplemented
 }
 

@@ -2,13 +2,12 @@ package lumo
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strconv"
 	"strings"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/go-faster/jx"
 
 	"github.com/lumo-caderninho/mcp/gen/lumoapi"
 	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
@@ -38,21 +37,17 @@ func terms(in *lumoapi.SearchCatalogInput) []string {
 
 // searchCatalog answers search_catalog; maxBytes is the binder's bound on one answer, which a
 // catalogue without terms is checked against before it is built.
-func (s *Service) searchCatalog(ctx context.Context, req *mcp.CallToolRequest, raw json.RawMessage, maxBytes int) (mcpserver.Reply, error) {
-	var args lumoapi.SearchCatalogInput
-	if err := decode(raw, &args); err != nil {
-		return mcpserver.Reply{}, err
-	}
-	u, err := s.user(ctx, req.Extra)
+func (s *Service) searchCatalog(ctx context.Context, in *lumoapi.SearchCatalogInput, maxBytes int) (lumoapi.SearchCatalogOutput, func() string, error) {
+	u, err := s.user(ctx)
 	if err != nil {
-		return mcpserver.Reply{}, err
+		return lumoapi.SearchCatalogOutput{}, nil, err
 	}
 	apps, err := s.DB.VisibleApps(ctx, u)
 	if err != nil {
-		return mcpserver.Reply{}, fmt.Errorf("loading visible apps: %w", err)
+		return lumoapi.SearchCatalogOutput{}, nil, fmt.Errorf("loading visible apps: %w", err)
 	}
 	lo, hi := 0, len(apps) // the scope: apps[lo:hi]
-	if id, ok := args.AppId.Get(); ok {
+	if id, ok := in.AppId.Get(); ok {
 		lo, hi = -1, -1
 		for i, a := range apps {
 			if a.ID == int64(id) {
@@ -60,77 +55,53 @@ func (s *Service) searchCatalog(ctx context.Context, req *mcp.CallToolRequest, r
 			}
 		}
 		if lo < 0 {
-			return mcpserver.Reply{}, appNotFound(int64(id))
+			return lumoapi.SearchCatalogOutput{}, nil, appNotFound(int64(id))
 		}
 	}
-	ts := terms(&args)
+	ts := terms(in)
 	if len(ts) == 0 {
-		return catalogReplyOf(apps, lo, hi, maxBytes)
+		out, text, err := catalogOf(apps, lo, hi, maxBytes)
+		if err != nil {
+			return lumoapi.SearchCatalogOutput{}, nil, err
+		}
+		return lumoapi.NewSearchCatalogOutputCatalogSearchCatalogOutput(*out), text, nil
 	}
-	return searchReply(apps, lo, hi, ts), nil
+	out := searchOf(apps, lo, hi, ts)
+	return lumoapi.NewSearchCatalogOutputSearchSearchCatalogOutput(*out), func() string { return searchText(out) }, nil
 }
 
 // ---- catalogue (no terms)
 
-type catalogIndicatorView struct {
-	Name        string       `json:"name"`
-	Description *string      `json:"description"`
-	Valid       bool         `json:"valid"`
-	AlsoIn      []appRefView `json:"alsoIn,omitempty"`
-}
-
-type catalogAppView struct {
-	appView
-	SameName   []appRefView           `json:"sameName"`
-	Indicators []catalogIndicatorView `json:"indicators"`
-}
-
-type catalogView struct {
-	Legend map[string]string `json:"legend"`
-	Apps   []catalogAppView  `json:"apps"`
-}
-
-var legend = map[string]string{
-	"id":          "Id da Aplicação: o appId de get_app, search_values e query.",
-	"desk":        "A mesa da Aplicação; null é Minha Mesa (cópia pessoal).",
-	"clonedFrom":  "A Aplicação de origem de uma cópia pessoal.",
-	"publishedAt": "Quando foi publicada; null se nunca foi.",
-	"sameName":    "Outras Aplicações com o mesmo nome; use desk, clonedFrom e publishedAt para distingui-las.",
-	"indicators":  "Indicadores prontos; valid false quando usam algo que não existe mais. alsoIn: outras Aplicações com Indicador de mesmo nome.",
+var legend = lumoapi.SearchCatalogOutputCatalogLegend{
+	ID:          "Id da Aplicação: o appId de get_app, search_values e query.",
+	Desk:        "A mesa da Aplicação; null é Minha Mesa (cópia pessoal).",
+	ClonedFrom:  "A Aplicação de origem de uma cópia pessoal.",
+	PublishedAt: "Quando foi publicada; null se nunca foi.",
+	SameName:    "Outras Aplicações com o mesmo nome; use desk, clonedFrom e publishedAt para distingui-las.",
+	Indicators:  "Indicadores prontos; valid false quando usam algo que não existe mais. alsoIn: outras Aplicações com Indicador de mesmo nome.",
 }
 
 // catalogTextBudget keeps the catalogue text well under what clients accept from a tool (~25k tokens).
 const catalogTextBudget = 60000
 
-// catalogReply describes scope (every app of all, or one of them), however large.
-func catalogReply(all, scope []*semantic.App) mcpserver.Reply {
-	lo, hi := 0, len(all)
-	if len(scope) == 1 {
-		for i, a := range all {
-			if a == scope[0] {
-				lo, hi = i, i+1
-				break
-			}
-		}
-	}
-	r, _ := catalogReplyOf(all, lo, hi, 0)
-	return r
-}
-
-// catalogReplyOf describes all[lo:hi]; sameName and alsoIn look at every app in all. When
-// maxBytes is positive and the structured answer surely passes it, nothing is built: many apps
-// of one name make lists quadratic in the catalogue (10,000 apps, 500 of each name: 1 GB).
-func catalogReplyOf(all []*semantic.App, lo, hi, maxBytes int) (mcpserver.Reply, error) {
+// catalogOf describes all[lo:hi]; sameName and alsoIn look at every app in all. When maxBytes
+// is positive and the structured answer surely passes it, nothing is built: many apps of one
+// name make lists quadratic in the catalogue (10,000 apps, 500 of each name: 1 GB). The text
+// is the catalogue's text of the same apps.
+func catalogOf(all []*semantic.App, lo, hi, maxBytes int) (*lumoapi.SearchCatalogOutputCatalog, func() string, error) {
 	f := semantic.FoldedOf(all)
 	if maxBytes > 0 {
 		if least := catalogLeastBytes(all, f, lo, hi, maxBytes); least > maxBytes {
-			return mcpserver.Reply{}, catalogTooLarge(least, maxBytes, hi-lo)
+			return nil, nil, catalogTooLarge(least, maxBytes, hi-lo)
 		}
 	}
-	view := catalogView{Legend: legend, Apps: make([]catalogAppView, 0, hi-lo)}
+	out := &lumoapi.SearchCatalogOutputCatalog{Legend: legend, Apps: make([]lumoapi.SearchCatalogOutputCatalogApp, 0, hi-lo)}
 	for i := lo; i < hi; i++ {
 		a := all[i]
-		av := catalogAppView{appView: viewApp(a), SameName: []appRefView{}, Indicators: []catalogIndicatorView{}}
+		app := outApp(a)
+		av := lumoapi.SearchCatalogOutputCatalogApp{ID: app.ID, Name: app.Name, Description: app.Description, Desk: app.Desk,
+			ClonedFrom: app.ClonedFrom, PublishedAt: app.PublishedAt,
+			SameName: []lumoapi.AppRef{}, Indicators: []lumoapi.SearchCatalogOutputCatalogIndicator{}}
 		for _, o := range f.AppsNamed(i) {
 			if all[o] != a {
 				av.SameName = append(av.SameName, refOf(all[o]))
@@ -138,7 +109,7 @@ func catalogReplyOf(all []*semantic.App, lo, hi, maxBytes int) (mcpserver.Reply,
 		}
 		items := f.Items[f.ItemStart[i]:]
 		for k, ind := range a.Indicators {
-			iv := catalogIndicatorView{Name: ind.Name, Description: nullable(ind.Description), Valid: ind.Problem == ""}
+			iv := lumoapi.SearchCatalogOutputCatalogIndicator{Name: ind.Name, Description: nilString(ind.Description), Valid: ind.Problem == ""}
 			for _, o := range f.AppsWithIndicator(items[k].Name) {
 				if all[o] != a {
 					iv.AlsoIn = append(iv.AlsoIn, refOf(all[o]))
@@ -146,9 +117,9 @@ func catalogReplyOf(all []*semantic.App, lo, hi, maxBytes int) (mcpserver.Reply,
 			}
 			av.Indicators = append(av.Indicators, iv)
 		}
-		view.Apps = append(view.Apps, av)
+		out.Apps = append(out.Apps, av)
 	}
-	return mcpserver.Reply{Text: catalogText(all, f, lo, hi), Structured: view}, nil
+	return out, func() string { return catalogText(all, f, lo, hi) }, nil
 }
 
 func catalogTooLarge(least, maxBytes, apps int) *mcpserver.ToolError {
@@ -163,7 +134,7 @@ func catalogTooLarge(least, maxBytes, apps int) *mcpserver.ToolError {
 	}
 }
 
-// Lower bounds of the JSON of a catalogView, from the field names its tags write; a string
+// Lower bounds of the JSON of a catalogue, from the field names it writes; a string
 // counts its bytes and quotes (escaping only adds), a missing one "null".
 const (
 	leastRef       = len(`{"id":0,"name":""}`)
@@ -173,14 +144,13 @@ const (
 )
 
 var leastCatalog = func() int {
-	b, err := json.Marshal(catalogView{Legend: legend, Apps: []catalogAppView{}})
-	if err != nil {
-		panic(err)
-	}
-	return len(b)
+	var e jx.Encoder
+	empty := lumoapi.SearchCatalogOutputCatalog{Legend: legend, Apps: []lumoapi.SearchCatalogOutputCatalogApp{}}
+	empty.Encode(&e)
+	return len(e.Bytes())
 }()
 
-// catalogLeastBytes is a lower bound of the size of all[lo:hi]'s catalogView as JSON, counted
+// catalogLeastBytes is a lower bound of the size of all[lo:hi]'s catalogue as JSON, counted
 // without building it; it stops as soon as it passes maxBytes.
 func catalogLeastBytes(all []*semantic.App, f *semantic.Folded, lo, hi, maxBytes int) int {
 	n := leastCatalog
@@ -273,18 +243,19 @@ func catalogText(all []*semantic.App, f *semantic.Folded, lo, hi int) string {
 	return b.String()
 }
 
-func describeApp(a *semantic.App) string {
+// describeApp is the line that names an app in the texts: [id] name (desk; copy; publication).
+func describeApp(a lumoapi.GetAppOutputApp) string {
 	var parts []string
-	if a.Desk != nil {
-		parts = append(parts, "mesa "+*a.Desk)
+	if desk, ok := a.Desk.Get(); ok {
+		parts = append(parts, "mesa "+desk)
 	} else {
 		parts = append(parts, "Minha Mesa")
 	}
-	if a.ClonedFrom != nil {
-		parts = append(parts, fmt.Sprintf("cópia pessoal de [%d] %s", a.ClonedFrom.ID, a.ClonedFrom.Name))
+	if from, ok := a.ClonedFrom.Get(); ok {
+		parts = append(parts, fmt.Sprintf("cópia pessoal de [%d] %s", from.ID, from.Name))
 	}
-	if a.PublishedAt != nil {
-		parts = append(parts, "publicada em "+ptbr.DateTime(*a.PublishedAt))
+	if at, ok := a.PublishedAt.Get(); ok {
+		parts = append(parts, "publicada em "+ptbr.DateTime(at))
 	} else {
 		parts = append(parts, "nunca publicada")
 	}
@@ -358,7 +329,7 @@ func catalogEntryText(all []*semantic.App, f *semantic.Folded, lens *idLengths, 
 		return "", false
 	}
 	var b strings.Builder
-	b.WriteString("\n" + describeApp(a) + "\n")
+	b.WriteString("\n" + describeApp(outApp(a)) + "\n")
 	if a.Description != "" {
 		b.WriteString("  " + a.Description + "\n")
 	}
@@ -423,27 +394,6 @@ func columnSample(a *semantic.App) []string {
 
 // ---- search (with terms)
 
-type matchView struct {
-	Kind        string         `json:"kind"`
-	Name        string         `json:"name"`
-	App         appRefView     `json:"app"`
-	Description *string        `json:"description,omitempty"`
-	Valid       *bool          `json:"valid,omitempty"`
-	Example     *queryCallView `json:"example,omitempty"`
-	Ref         string         `json:"ref,omitempty"`
-	Field       *fieldView     `json:"field,omitempty"`
-	Table       string         `json:"table,omitempty"`
-	Type        string         `json:"type,omitempty"`
-	Unit        any            `json:"unit,omitempty"` // columns and expressions always say it, null included
-}
-
-type searchView struct {
-	Terms   []string    `json:"terms"`
-	Total   int         `json:"total"`
-	Shown   int         `json:"shown"`
-	Matches []matchView `json:"matches"`
-}
-
 // maxMatches bounds a search answer; the text says how to narrow.
 const maxMatches = 50
 
@@ -471,9 +421,9 @@ func matchRank(f string, folded []string) int {
 // searchHit is one matching item: app's item Items[item] of the folded set.
 type searchHit struct{ app, item int32 }
 
-// searchReply searches all[lo:hi]. Matches are ordered by kind (indicators, expressions,
+// searchOf searches all[lo:hi]. Matches are ordered by kind (indicators, expressions,
 // columns), then rank, then catalogue order; only the first maxMatches are built.
-func searchReply(all []*semantic.App, lo, hi int, terms []string) mcpserver.Reply {
+func searchOf(all []*semantic.App, lo, hi int, terms []string) *lumoapi.SearchCatalogOutputSearch {
 	f := semantic.FoldedOf(all)
 	folded := make([]string, len(terms))
 	for i, t := range terms {
@@ -508,32 +458,36 @@ func searchReply(all []*semantic.App, lo, hi int, terms []string) mcpserver.Repl
 			}
 		}
 	}
-	view := searchView{Terms: terms, Total: total, Matches: []matchView{}}
+	out := &lumoapi.SearchCatalogOutputSearch{Terms: terms, Total: total, Matches: []lumoapi.SearchCatalogOutputMatch{}}
 	for _, bk := range buckets {
 		for _, h := range bk {
-			if len(view.Matches) == maxMatches {
+			if len(out.Matches) == maxMatches {
 				break
 			}
-			view.Matches = append(view.Matches, hitView(all[h.app], int(h.item-f.ItemStart[h.app])))
+			out.Matches = append(out.Matches, hitOf(all[h.app], int(h.item-f.ItemStart[h.app])))
 		}
 	}
-	view.Shown = len(view.Matches)
-	return mcpserver.Reply{Text: searchText(view), Structured: view}
+	out.Shown = len(out.Matches)
+	return out
 }
 
-// hitView builds the match of item k of app a, counted as semantic.Folded lays items out.
-func hitView(a *semantic.App, k int) matchView {
+// hitOf builds the match of item k of app a, counted as semantic.Folded lays items out.
+func hitOf(a *semantic.App, k int) lumoapi.SearchCatalogOutputMatch {
+	m := lumoapi.SearchCatalogOutputMatch{Name: "", App: refOf(a)}
 	if k < len(a.Indicators) {
 		ind := a.Indicators[k]
-		valid := ind.Problem == ""
-		return matchView{Kind: "indicator", Name: ind.Name, App: refOf(a), Description: nullable(ind.Description),
-			Valid: &valid, Example: example(a, ind)}
+		m.Kind, m.Name, m.Valid, m.Example = lumoapi.SearchCatalogOutputMatchKindIndicator, ind.Name, lumoapi.NewOptBool(ind.Problem == ""), example(a, ind)
+		if ind.Description != "" {
+			m.Description = lumoapi.NewOptNilString(ind.Description)
+		}
+		return m
 	}
 	k -= len(a.Indicators)
 	if k < len(a.Expressions) {
 		e := a.Expressions[k]
-		return matchView{Kind: "expression", Name: e.Label, App: refOf(a), Ref: e.Label,
-			Field: &fieldView{Ref: e.Label}, Unit: nullableUnit(e.Unit)}
+		m.Kind, m.Name, m.Ref = lumoapi.SearchCatalogOutputMatchKindExpression, e.Label, lumoapi.NewOptRef(lumoapi.Ref(e.Label))
+		m.Field, m.Unit = lumoapi.NewOptField(lumoapi.Field{Ref: lumoapi.Ref(e.Label)}), optNilUnit(e.Unit)
+		return m
 	}
 	k -= len(a.Expressions)
 	for _, t := range a.Tables {
@@ -542,14 +496,19 @@ func hitView(a *semantic.App, k int) matchView {
 			continue
 		}
 		c := t.Columns[k]
-		f := fieldFor(c)
-		return matchView{Kind: "column", Name: c.Label, App: refOf(a), Description: nullable(c.Description),
-			Ref: c.Ref(), Field: &f, Table: t.Label, Type: c.Type, Unit: nullableUnit(c.Unit)}
+		m.Kind, m.Name, m.Ref = lumoapi.SearchCatalogOutputMatchKindColumn, c.Label, lumoapi.NewOptRef(lumoapi.Ref(c.Ref()))
+		m.Field, m.Table, m.Type = lumoapi.NewOptField(fieldFor(c)), lumoapi.NewOptString(t.Label), lumoapi.NewOptColumnType(lumoapi.ColumnType(c.Type))
+		m.Unit = optNilUnit(c.Unit)
+		if c.Description != "" {
+			m.Description = lumoapi.NewOptNilString(c.Description)
+		}
+		return m
 	}
 	panic("search_catalog: item outside its app")
 }
 
-func searchText(v searchView) string {
+// searchText is the text of a search, from its result alone.
+func searchText(v *lumoapi.SearchCatalogOutputSearch) string {
 	var b strings.Builder
 	quoted := make([]string, len(v.Terms))
 	for i, t := range v.Terms {
@@ -569,25 +528,23 @@ func searchText(v searchView) string {
 		switch m.Kind {
 		case "indicator":
 			line := "- Indicador " + m.Name + " em " + app
-			if m.Description != nil {
-				line += ": " + *m.Description
+			if d, ok := m.Description.Get(); ok {
+				line += ": " + d
 			}
-			if m.Example != nil {
-				ex, _ := json.Marshal(m.Example)
-				line += "\n  query: " + string(ex)
+			if ex, ok := m.Example.Get(); ok {
+				line += "\n  query: " + queryCallText(&ex)
 			} else {
 				line += " (inválido: usa algo que não existe mais; sem exemplo)"
 			}
 			b.WriteString(line + "\n")
 		case "expression":
-			fmt.Fprintf(&b, "- Expressão %s em %s; field {\"ref\": %q}\n", m.Name, app, m.Ref)
+			fmt.Fprintf(&b, "- Expressão %s em %s; field {\"ref\": %q}\n", m.Name, app, m.Ref.Or(""))
 		default:
-			f, _ := json.Marshal(m.Field)
-			desc := ptbr.ColumnType(m.Type)
-			if u, _ := m.Unit.(*string); u != nil {
-				desc += ", " + *u
+			desc := ptbr.ColumnType(string(m.Type.Or("")))
+			if u, ok := m.Unit.Get(); ok {
+				desc += ", " + string(u)
 			}
-			fmt.Fprintf(&b, "- Coluna %s (%s) em %s; field %s\n", m.Ref, desc, app, f)
+			fmt.Fprintf(&b, "- Coluna %s (%s) em %s; field %s\n", m.Ref.Or(""), desc, app, fieldText(m.Field.Or(lumoapi.Field{})))
 		}
 	}
 	return strings.TrimRight(b.String(), "\n")

@@ -2,7 +2,6 @@ package lumo
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
 	"log/slog"
@@ -13,6 +12,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/lumo-caderninho/mcp/gen/lumoapi"
 
 	"github.com/lumo-caderninho/mcp/impl/lumo/bench"
 	"github.com/lumo-caderninho/mcp/impl/lumo/store/storetest"
@@ -59,7 +60,14 @@ func BenchmarkSearchCatalog(b *testing.B) {
 	s := catalogService(b, apps)
 	ctx := context.Background()
 	call := func(args string) error {
-		_, err := s.searchCatalog(ctx, &mcp.CallToolRequest{}, json.RawMessage(args), DefaultMaxResultBytes)
+		var in lumoapi.SearchCatalogInput
+		if err := in.UnmarshalJSON([]byte(args)); err != nil {
+			return err
+		}
+		_, text, err := s.searchCatalog(ctx, &in, DefaultMaxResultBytes)
+		if err == nil {
+			_ = text()
+		}
 		var te *mcpserver.ToolError
 		if errors.As(err, &te) && te.Code == "RESULT_TOO_LARGE" {
 			return nil // what the binder would answer anyway: the bench's catalogue has 500 apps per name

@@ -2,7 +2,6 @@ package lumo
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -110,10 +109,7 @@ func TestCatalogLeastBytesIsALowerBound(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			js, err := json.Marshal(r.Structured)
-			if err != nil {
-				t.Fatal(err)
-			}
+			js := r.JSON
 			if least > len(js) {
 				t.Errorf("%s: counted %d bytes before building, the JSON has %d", what, least, len(js))
 			}

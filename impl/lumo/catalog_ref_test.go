@@ -5,6 +5,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/go-faster/jx"
+
+	"github.com/lumo-caderninho/mcp/gen/lumoapi"
 	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
 	"github.com/lumo-caderninho/mcp/impl/platform/fold"
 	"github.com/lumo-caderninho/mcp/impl/platform/mcpserver"
@@ -16,7 +19,7 @@ import (
 // faster code must match.
 
 func refCatalogReply(all, scope []*semantic.App) mcpserver.Reply {
-	view := catalogView{Legend: legend, Apps: []catalogAppView{}}
+	view := &lumoapi.SearchCatalogOutputCatalog{Legend: legend, Apps: []lumoapi.SearchCatalogOutputCatalogApp{}}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Catálogo: %s.\n", ptbr.Count(len(scope), "Aplicação", "Aplicações"))
 	if len(scope) == 0 {
@@ -24,14 +27,16 @@ func refCatalogReply(all, scope []*semantic.App) mcpserver.Reply {
 	}
 	left := 0
 	for _, a := range scope {
-		av := catalogAppView{appView: viewApp(a), SameName: []appRefView{}, Indicators: []catalogIndicatorView{}}
+		app := outApp(a)
+		av := lumoapi.SearchCatalogOutputCatalogApp{ID: app.ID, Name: app.Name, Description: app.Description, Desk: app.Desk,
+			ClonedFrom: app.ClonedFrom, PublishedAt: app.PublishedAt, SameName: []lumoapi.AppRef{}, Indicators: []lumoapi.SearchCatalogOutputCatalogIndicator{}}
 		for _, o := range all {
 			if o != a && sameFolded(o.Name, a.Name) {
 				av.SameName = append(av.SameName, refOf(o))
 			}
 		}
 		for _, ind := range a.Indicators {
-			iv := catalogIndicatorView{Name: ind.Name, Description: nullable(ind.Description), Valid: ind.Problem == ""}
+			iv := lumoapi.SearchCatalogOutputCatalogIndicator{Name: ind.Name, Description: nilString(ind.Description), Valid: ind.Problem == ""}
 			for _, o := range all {
 				if o == a {
 					continue
@@ -58,7 +63,7 @@ func refCatalogReply(all, scope []*semantic.App) mcpserver.Reply {
 			ptbr.Count(left, "Aplicação", "Aplicações"))
 	}
 	b.WriteString("\nO esquema completo de cada Aplicação vem de get_app; search_catalog com termos acha Indicadores e colunas.")
-	return mcpserver.Reply{Text: b.String(), Structured: view}
+	return replyOf(view, b.String())
 }
 
 func refMatchRank(name string, terms []string) int {
@@ -83,12 +88,12 @@ func refMatchRank(name string, terms []string) int {
 
 func refSearchReply(scope []*semantic.App, terms []string) mcpserver.Reply {
 	type ranked struct {
-		matchView
+		lumoapi.SearchCatalogOutputMatch
 		rank int
 	}
 	var rms []ranked
-	kindOrder := map[string]int{"indicator": 0, "expression": 1, "column": 2}
-	add := func(m matchView, rank int) {
+	kindOrder := map[lumoapi.SearchCatalogOutputMatchKind]int{"indicator": 0, "expression": 1, "column": 2}
+	add := func(m lumoapi.SearchCatalogOutputMatch, rank int) {
 		rms = append(rms, ranked{m, kindOrder[m.Kind]*10 + rank})
 	}
 	for _, a := range scope {
@@ -100,14 +105,17 @@ func refSearchReply(scope []*semantic.App, terms []string) mcpserver.Reply {
 			if r < 0 {
 				continue
 			}
-			valid := ind.Problem == ""
-			add(matchView{Kind: "indicator", Name: ind.Name, App: refOf(a), Description: nullable(ind.Description),
-				Valid: &valid, Example: example(a, ind)}, r)
+			m := lumoapi.SearchCatalogOutputMatch{Kind: "indicator", Name: ind.Name, App: refOf(a),
+				Valid: lumoapi.NewOptBool(ind.Problem == ""), Example: example(a, ind)}
+			if ind.Description != "" {
+				m.Description = lumoapi.NewOptNilString(ind.Description)
+			}
+			add(m, r)
 		}
 		for _, e := range a.Expressions {
 			if r := refMatchRank(e.Label, terms); r >= 0 {
-				add(matchView{Kind: "expression", Name: e.Label, App: refOf(a), Ref: e.Label,
-					Field: &fieldView{Ref: e.Label}, Unit: nullableUnit(e.Unit)}, r)
+				add(lumoapi.SearchCatalogOutputMatch{Kind: "expression", Name: e.Label, App: refOf(a), Ref: lumoapi.NewOptRef(lumoapi.Ref(e.Label)),
+					Field: lumoapi.NewOptField(lumoapi.Field{Ref: lumoapi.Ref(e.Label)}), Unit: optNilUnit(e.Unit)}, r)
 			}
 		}
 		for _, t := range a.Tables {
@@ -116,31 +124,35 @@ func refSearchReply(scope []*semantic.App, terms []string) mcpserver.Reply {
 				if r < 0 {
 					continue
 				}
-				f := fieldFor(c)
-				add(matchView{Kind: "column", Name: c.Label, App: refOf(a), Description: nullable(c.Description),
-					Ref: c.Ref(), Field: &f, Table: t.Label, Type: c.Type, Unit: nullableUnit(c.Unit)}, r)
+				m := lumoapi.SearchCatalogOutputMatch{Kind: "column", Name: c.Label, App: refOf(a), Ref: lumoapi.NewOptRef(lumoapi.Ref(c.Ref())),
+					Field: lumoapi.NewOptField(fieldFor(c)), Table: lumoapi.NewOptString(t.Label), Type: lumoapi.NewOptColumnType(lumoapi.ColumnType(c.Type)),
+					Unit: optNilUnit(c.Unit)}
+				if c.Description != "" {
+					m.Description = lumoapi.NewOptNilString(c.Description)
+				}
+				add(m, r)
 			}
 		}
 	}
 	sort.SliceStable(rms, func(i, j int) bool { return rms[i].rank < rms[j].rank })
-	var ms []matchView
+	var ms []lumoapi.SearchCatalogOutputMatch
 	for _, m := range rms {
-		ms = append(ms, m.matchView)
+		ms = append(ms, m.SearchCatalogOutputMatch)
 	}
-	view := searchView{Terms: terms, Total: len(ms), Matches: ms}
+	view := &lumoapi.SearchCatalogOutputSearch{Terms: terms, Total: len(ms), Matches: ms}
 	if len(ms) > maxMatches {
 		view.Matches = ms[:maxMatches]
 	}
 	if view.Matches == nil {
-		view.Matches = []matchView{}
+		view.Matches = []lumoapi.SearchCatalogOutputMatch{}
 	}
 	view.Shown = len(view.Matches)
-	return mcpserver.Reply{Text: searchText(view), Structured: view}
+	return replyOf(view, searchText(view))
 }
 
-func refCatalogEntryText(a *semantic.App, av catalogAppView) string {
+func refCatalogEntryText(a *semantic.App, av lumoapi.SearchCatalogOutputCatalogApp) string {
 	var b strings.Builder
-	b.WriteString("\n" + describeApp(a) + "\n")
+	b.WriteString("\n" + describeApp(outApp(a)) + "\n")
 	if a.Description != "" {
 		b.WriteString("  " + a.Description + "\n")
 	}
@@ -173,4 +185,42 @@ func refCatalogEntryText(a *semantic.App, av catalogAppView) string {
 		b.WriteString("  Colunas (amostra): " + strings.Join(cols, "; ") + ".\n")
 	}
 	return b.String()
+}
+
+// replyOf is a tool answer as the MCP binding makes it: the text, and out written by its
+// generated encoder.
+func replyOf(out mcpserver.Encoder, text string) mcpserver.Reply {
+	var e jx.Encoder
+	out.Encode(&e)
+	return mcpserver.Reply{Text: text, JSON: e.Bytes()}
+}
+
+// catalogReplyOf is catalogOf's answer as a reply.
+func catalogReplyOf(all []*semantic.App, lo, hi, maxBytes int) (mcpserver.Reply, error) {
+	out, text, err := catalogOf(all, lo, hi, maxBytes)
+	if err != nil {
+		return mcpserver.Reply{}, err
+	}
+	return replyOf(out, text()), nil
+}
+
+// catalogReply describes scope (every app of all, or one of them), however large.
+func catalogReply(all, scope []*semantic.App) mcpserver.Reply {
+	lo, hi := 0, len(all)
+	if len(scope) == 1 {
+		for i, a := range all {
+			if a == scope[0] {
+				lo, hi = i, i+1
+				break
+			}
+		}
+	}
+	r, _ := catalogReplyOf(all, lo, hi, 0)
+	return r
+}
+
+// searchReply is searchOf's answer as a reply.
+func searchReply(all []*semantic.App, lo, hi int, terms []string) mcpserver.Reply {
+	out := searchOf(all, lo, hi, terms)
+	return replyOf(out, searchText(out))
 }

@@ -2,7 +2,6 @@ package lumo
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -71,14 +70,7 @@ func sameReply(t *testing.T, what string, got, want mcpserver.Reply) {
 	if d := cmp.Diff(want.Text, got.Text); d != "" {
 		t.Errorf("%s: text (-want +got):\n%s", what, d)
 	}
-	g, err := json.Marshal(got.Structured)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := json.Marshal(want.Structured)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, w := got.JSON, want.JSON
 	if string(g) != string(w) {
 		t.Errorf("%s: structured differs:\n got %.2000s\nwant %.2000s", what, g, w)
 	}

@@ -66,7 +66,7 @@ func (c *changes) view(ctx context.Context, ss *mcp.ServerSession, extra *mcp.Re
 	if v != nil {
 		return v, nil
 	}
-	u, err := c.svc.user(ctx, extra)
+	u, err := c.svc.userOf(ctx, extra)
 	if err != nil {
 		return nil, err
 	}
@@ -204,7 +204,7 @@ func (c *changes) text(ctx context.Context, u *store.User, uri string) (text str
 	if err != nil {
 		return "", false, err
 	}
-	return getAppText(a), true, nil
+	return getAppText(outGetApp(a)), true, nil
 }
 
 // watch checks the import counter every changeCheckEvery until ctx ends.

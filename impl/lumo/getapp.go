@@ -12,76 +12,22 @@ import (
 	"github.com/lumo-caderninho/mcp/gen/lumoapi"
 	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
 	"github.com/lumo-caderninho/mcp/impl/lumo/store"
-	"github.com/lumo-caderninho/mcp/impl/platform/mcpserver"
 	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
 )
 
-type indicatorView struct {
-	Name        string         `json:"name"`
-	Description *string        `json:"description"`
-	Valid       bool           `json:"valid"`
-	Problem     string         `json:"problem,omitempty"`
-	Example     *queryCallView `json:"example,omitempty"`
-}
-
-type expressionView struct {
-	ID      int64     `json:"id"`
-	Label   string    `json:"label"`
-	Ref     string    `json:"ref"`
-	Field   fieldView `json:"field"`
-	Formula string    `json:"formula"`
-	Unit    *string   `json:"unit"`
-}
-
-type columnView struct {
-	ID          int64     `json:"id"`
-	Name        string    `json:"name"`
-	Label       string    `json:"label"`
-	Ref         string    `json:"ref"`
-	Field       fieldView `json:"field"`
-	Type        string    `json:"type"`
-	Role        string    `json:"role"`
-	Unit        *string   `json:"unit"`
-	Description *string   `json:"description"`
-}
-
-type tableView struct {
-	Label    string       `json:"label"`
-	Name     string       `json:"name"`
-	Kind     string       `json:"kind"`
-	LoadedAt *string      `json:"loadedAt"`
-	Columns  []columnView `json:"columns"`
-}
-
-type relationshipView struct {
-	From string `json:"from"`
-	To   string `json:"to"`
-}
-
-type getAppView struct {
-	App           appView            `json:"app"`
-	Indicators    []indicatorView    `json:"indicators"`
-	Expressions   []expressionView   `json:"expressions"`
-	Tables        []tableView        `json:"tables"`
-	Relationships []relationshipView `json:"relationships"`
-}
-
-func (s *Service) getApp(ctx context.Context, req *mcp.CallToolRequest, raw json.RawMessage) (mcpserver.Reply, error) {
-	var args lumoapi.GetAppInput
-	if err := decode(raw, &args); err != nil {
-		return mcpserver.Reply{}, err
-	}
-	a, err := s.visibleApp(ctx, req.Extra, int64(args.AppId))
+// getApp answers get_app: the app's schema, and its text.
+func (s *Service) getApp(ctx context.Context, in *lumoapi.GetAppInput) (*lumoapi.GetAppOutput, func() string, error) {
+	a, err := s.visibleApp(ctx, extraOf(ctx), int64(in.AppId))
 	if err != nil {
-		return mcpserver.Reply{}, err
+		return nil, nil, err
 	}
-	view := viewGetApp(a)
-	return mcpserver.Reply{Text: getAppText(a), Structured: view}, nil
+	out := outGetApp(a)
+	return out, func() string { return getAppText(out) }, nil
 }
 
 // visibleApp loads an app the caller may see; any other id is "not found", whether it exists or not.
 func (s *Service) visibleApp(ctx context.Context, extra *mcp.RequestExtra, id int64) (*semantic.App, error) {
-	u, err := s.user(ctx, extra)
+	u, err := s.userOf(ctx, extra)
 	if err != nil {
 		return nil, err
 	}
@@ -95,90 +41,98 @@ func (s *Service) visibleApp(ctx context.Context, extra *mcp.RequestExtra, id in
 	return a, nil
 }
 
-func viewGetApp(a *semantic.App) getAppView {
-	v := getAppView{App: viewApp(a), Indicators: []indicatorView{}, Expressions: []expressionView{},
-		Tables: []tableView{}, Relationships: []relationshipView{}}
+func outGetApp(a *semantic.App) *lumoapi.GetAppOutput {
+	v := &lumoapi.GetAppOutput{App: outApp(a), Indicators: []lumoapi.GetAppOutputIndicator{}, Expressions: []lumoapi.GetAppOutputExpression{},
+		Tables: []lumoapi.GetAppOutputTable{}, Relationships: []lumoapi.GetAppOutputRelationship{}}
 	for _, ind := range a.Indicators {
-		v.Indicators = append(v.Indicators, indicatorView{Name: ind.Name, Description: nullable(ind.Description),
-			Valid: ind.Problem == "", Problem: ind.Problem, Example: example(a, ind)})
+		iv := lumoapi.GetAppOutputIndicator{Name: ind.Name, Description: nilString(ind.Description),
+			Valid: ind.Problem == "", Example: example(a, ind)}
+		if ind.Problem != "" {
+			iv.Problem = lumoapi.NewOptString(ind.Problem)
+		}
+		v.Indicators = append(v.Indicators, iv)
 	}
 	for _, e := range a.Expressions {
-		v.Expressions = append(v.Expressions, expressionView{ID: e.ID, Label: e.Label, Ref: e.Label,
-			Field: fieldView{Ref: e.Label}, Formula: e.Formula, Unit: nullableUnit(e.Unit)})
+		v.Expressions = append(v.Expressions, lumoapi.GetAppOutputExpression{ID: int(e.ID), Label: e.Label, Ref: lumoapi.Ref(e.Label),
+			Field: lumoapi.Field{Ref: lumoapi.Ref(e.Label)}, Formula: e.Formula, Unit: nilUnit(e.Unit)})
 	}
 	for _, t := range a.Tables {
-		tv := tableView{Label: t.Label, Name: t.Name, Kind: t.Kind, Columns: []columnView{}}
-		if t.LoadedAt != nil {
-			s := ptbr.ISO(*t.LoadedAt)
-			tv.LoadedAt = &s
-		}
+		tv := lumoapi.GetAppOutputTable{Label: t.Label, Name: t.Name, Kind: lumoapi.GetAppOutputTableKind(t.Kind),
+			LoadedAt: nilTime(t.LoadedAt), Columns: []lumoapi.GetAppOutputColumn{}}
 		for _, c := range t.Columns {
-			tv.Columns = append(tv.Columns, columnView{ID: c.ID, Name: c.Name, Label: c.Label, Ref: c.Ref(),
-				Field: fieldFor(c), Type: c.Type, Role: c.Role, Unit: nullableUnit(c.Unit), Description: nullable(c.Description)})
+			tv.Columns = append(tv.Columns, lumoapi.GetAppOutputColumn{ID: int(c.ID), Name: c.Name, Label: c.Label, Ref: lumoapi.Ref(c.Ref()),
+				Field: fieldFor(c), Type: lumoapi.ColumnType(c.Type), Role: lumoapi.GetAppOutputColumnRole(c.Role),
+				Unit: nilUnit(string(c.Unit)), Description: nilString(c.Description)})
 		}
 		v.Tables = append(v.Tables, tv)
 	}
 	for _, r := range a.Relationships {
-		v.Relationships = append(v.Relationships, relationshipView{From: r.From.Ref(), To: r.To.Ref()})
+		v.Relationships = append(v.Relationships, lumoapi.GetAppOutputRelationship{From: lumoapi.Ref(r.From.Ref()), To: lumoapi.Ref(r.To.Ref())})
 	}
 	return v
 }
 
-func getAppText(a *semantic.App) string {
+// getAppText is get_app's text, from its result alone.
+func getAppText(v *lumoapi.GetAppOutput) string {
 	var b strings.Builder
-	b.WriteString("Aplicação " + describeApp(a) + "\n")
-	if a.Description != "" {
-		b.WriteString(a.Description + "\n")
+	b.WriteString("Aplicação " + describeApp(v.App) + "\n")
+	if d, ok := v.App.Description.Get(); ok {
+		b.WriteString(d + "\n")
 	}
-	for _, t := range a.Tables {
+	for _, t := range v.Tables {
 		loaded := "nunca carregada"
-		if t.LoadedAt != nil {
-			loaded = "carregada em " + ptbr.DateTime(*t.LoadedAt)
+		if at, ok := t.LoadedAt.Get(); ok {
+			loaded = "carregada em " + ptbr.DateTime(at)
 		}
-		fmt.Fprintf(&b, "\nTabela %s (%s; %s)\n", t.Label, ptbr.TableKind(t.Kind), loaded)
+		fmt.Fprintf(&b, "\nTabela %s (%s; %s)\n", t.Label, ptbr.TableKind(string(t.Kind)), loaded)
 		for _, c := range t.Columns {
-			desc := []string{ptbr.ColumnType(c.Type), ptbr.Role(c.Role)}
-			if c.Unit != "" {
-				desc = append(desc, c.Unit)
+			desc := []string{ptbr.ColumnType(string(c.Type)), ptbr.Role(string(c.Role))}
+			if u, ok := c.Unit.Get(); ok {
+				desc = append(desc, string(u))
 			}
-			line := "- " + c.Ref() + ": " + strings.Join(desc, ", ")
-			if c.Description != "" {
-				line += ". " + c.Description
+			line := "- " + string(c.Ref) + ": " + strings.Join(desc, ", ")
+			if d, ok := c.Description.Get(); ok {
+				line += ". " + d
 			}
 			b.WriteString(line + "\n")
 		}
 	}
-	if len(a.Relationships) > 0 {
+	if len(v.Relationships) > 0 {
 		b.WriteString("\nRelacionamentos:\n")
-		for _, r := range a.Relationships {
-			b.WriteString("- " + r.From.Ref() + " → " + r.To.Ref() + "\n")
+		for _, r := range v.Relationships {
+			b.WriteString("- " + string(r.From) + " → " + string(r.To) + "\n")
 		}
 	}
-	if len(a.Expressions) > 0 {
+	if len(v.Expressions) > 0 {
 		b.WriteString("\nExpressões (entram em fields só como {\"ref\": rótulo}):\n")
-		for _, e := range a.Expressions {
+		for _, e := range v.Expressions {
 			line := "- " + e.Label + " = " + e.Formula
-			if e.Unit != "" {
-				line += " (" + e.Unit + ")"
+			if u, ok := e.Unit.Get(); ok {
+				line += " (" + string(u) + ")"
 			}
 			b.WriteString(line + "\n")
 		}
 	}
-	if len(a.Indicators) > 0 {
+	if len(v.Indicators) > 0 {
 		b.WriteString("\nIndicadores:\n")
-		for _, ind := range a.Indicators {
+		for _, ind := range v.Indicators {
 			line := "- " + ind.Name
-			if ind.Description != "" {
-				line += ": " + ind.Description
+			if d, ok := ind.Description.Get(); ok {
+				line += ": " + d
 			}
-			if ex := example(a, ind); ex != nil {
-				q, _ := json.Marshal(ex)
-				line += "\n  query: " + string(q)
+			if ex, ok := ind.Example.Get(); ok {
+				line += "\n  query: " + queryCallText(&ex)
 			} else {
-				line += " (inválido: " + ind.Problem + ")"
+				line += " (inválido: " + ind.Problem.Or("") + ")"
 			}
 			b.WriteString(line + "\n")
 		}
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// queryCallText is a ready query call as the texts show it: JSON as encoding/json writes it.
+func queryCallText(call *lumoapi.QueryCall) string {
+	b, _ := json.Marshal(call)
+	return string(b)
 }

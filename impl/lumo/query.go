@@ -2,13 +2,11 @@ package lumo
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"strings"
 	"time"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/lumo-caderninho/mcp/gen/lumoapi"
 	"github.com/lumo-caderninho/mcp/impl/lumo/query"
@@ -20,28 +18,6 @@ import (
 
 // DefaultQueryTimeout bounds one query's statements.
 const DefaultQueryTimeout = 30 * time.Second
-
-type resultColumnView struct {
-	Key   string  `json:"key"`
-	Label string  `json:"label"`
-	Type  string  `json:"type"`
-	Unit  *string `json:"unit"`
-}
-
-type queryView struct {
-	AppID          int64              `json:"appId"`
-	Columns        []resultColumnView `json:"columns"`
-	Rows           [][]any            `json:"rows"`
-	RowCount       int                `json:"rowCount"`
-	TotalRows      int64              `json:"totalRows"`
-	Truncated      bool               `json:"truncated"`
-	Summary        map[string]any     `json:"summary,omitempty"`
-	DataAsOf       *string            `json:"dataAsOf"`
-	FiltersApplied []string           `json:"filtersApplied"`
-	Empty          string             `json:"empty,omitempty"`
-	Notes          []string           `json:"notes,omitempty"`
-	Permalink      string             `json:"permalink,omitempty"`
-}
 
 // request turns the generated input into the compiler's request.
 func request(in *lumoapi.QueryInput) query.Request {
@@ -78,26 +54,29 @@ func request(in *lumoapi.QueryInput) query.Request {
 	return r
 }
 
-func (s *Service) query(ctx context.Context, req *mcp.CallToolRequest, raw json.RawMessage) (mcpserver.Reply, error) {
-	var in lumoapi.QueryInput
-	if err := decode(raw, &in); err != nil {
-		return mcpserver.Reply{}, err
-	}
-	app, err := s.visibleApp(ctx, req.Extra, int64(in.AppId))
+// query answers query: the result, and its text.
+func (s *Service) query(ctx context.Context, in *lumoapi.QueryInput) (*lumoapi.QueryOutput, func() string, error) {
+	app, err := s.visibleApp(ctx, extraOf(ctx), int64(in.AppId))
 	if err != nil {
-		return mcpserver.Reply{}, err
+		return nil, nil, err
 	}
-	q, plan, res, err := s.execQuery(ctx, app, &in)
+	q, plan, res, err := s.execQuery(ctx, app, in)
 	if err != nil {
-		return mcpserver.Reply{}, err
+		return nil, nil, err
 	}
-	view := viewQuery(app.ID, q, plan, res)
+	out := outQuery(app.ID, q, plan, res)
 	if s.PublicURL != "" {
-		if view.Permalink, err = s.permalink(ctx, app.ID, raw); err != nil {
-			return mcpserver.Reply{}, err
+		link, err := s.permalink(ctx, app.ID, in)
+		if err != nil {
+			return nil, nil, err
 		}
+		u, err := url.Parse(link)
+		if err != nil {
+			return nil, nil, fmt.Errorf("permalink %q: %w", link, err)
+		}
+		out.Permalink = lumoapi.NewOptURI(*u)
 	}
-	return mcpserver.Reply{Text: queryText(app.Name, app.ID, q, view), Structured: view}, nil
+	return out, func() string { return queryText(app.Name, q, out) }, nil
 }
 
 // execQuery checks, plans and runs a decoded query on app, which the caller may see.
@@ -176,16 +155,27 @@ func durationWords(d time.Duration) string {
 	return fmt.Sprintf("%d ms", d.Milliseconds())
 }
 
-func viewQuery(appID int64, q *query.Query, plan *query.Plan, res *query.Result) queryView {
-	v := queryView{AppID: appID, Rows: res.Rows, RowCount: len(res.Rows), TotalRows: res.Total, Summary: res.Summary,
-		FiltersApplied: []string{}, Columns: []resultColumnView{}}
-	v.Truncated = int64(v.RowCount) < v.TotalRows
-	for _, c := range q.Out {
-		v.Columns = append(v.Columns, resultColumnView{Key: c.Key, Label: c.Label, Type: c.Type, Unit: nullable(c.Unit)})
+func outQuery(appID int64, q *query.Query, plan *query.Plan, res *query.Result) *lumoapi.QueryOutput {
+	v := &lumoapi.QueryOutput{AppId: lumoapi.AppId(appID), Rows: make([][]lumoapi.Cell, len(res.Rows)), RowCount: len(res.Rows),
+		TotalRows: int(res.Total), DataAsOf: nilTime(res.DataAsOf), FiltersApplied: []string{},
+		Columns: make([]lumoapi.QueryOutputResultColumn, 0, len(q.Out))}
+	for i, row := range res.Rows {
+		v.Rows[i] = cells(row)
 	}
-	if res.DataAsOf != nil {
-		s := ptbr.ISO(*res.DataAsOf)
-		v.DataAsOf = &s
+	v.Truncated = int64(v.RowCount) < res.Total
+	for _, c := range q.Out {
+		v.Columns = append(v.Columns, lumoapi.QueryOutputResultColumn{Key: c.Key, Label: c.Label, Type: lumoapi.ColumnType(c.Type), Unit: nilUnit(c.Unit)})
+	}
+	if len(res.Summary) > 0 {
+		sum := make(lumoapi.QueryOutputSummary, len(res.Summary))
+		for k, x := range res.Summary {
+			if f, ok := x.(float64); ok {
+				sum[k] = lumoapi.NewNilFloat64(f)
+			} else {
+				sum[k] = lumoapi.NilFloat64{Null: true}
+			}
+		}
+		v.Summary = lumoapi.NewOptQueryOutputSummary(sum)
 	}
 	for _, p := range append(append([]*query.Pred{}, q.Where...), q.Having...) {
 		v.FiltersApplied = append(v.FiltersApplied, p.Words)
@@ -193,9 +183,9 @@ func viewQuery(appID int64, q *query.Query, plan *query.Plan, res *query.Result)
 	v.Notes = append(append(v.Notes, q.Notes...), plan.Notes...)
 	switch {
 	case v.RowCount == 0:
-		v.Empty = "zero_rows"
+		v.Empty = lumoapi.NewOptQueryOutputEmpty(lumoapi.QueryOutputEmptyZeroRows)
 	case allZero(q, res):
-		v.Empty = "all_zero"
+		v.Empty = lumoapi.NewOptQueryOutputEmpty(lumoapi.QueryOutputEmptyAllZero)
 	}
 	return v
 }
@@ -221,16 +211,18 @@ func allZero(q *query.Query, res *query.Result) bool {
 	return measured
 }
 
-func formatCell(x any, c *query.OutCol) string {
-	switch v := x.(type) {
-	case nil:
+// formatCell renders a result cell for the text.
+func formatCell(x lumoapi.Cell, c *query.OutCol) string {
+	switch x.Type {
+	case lumoapi.NullCell:
 		return "(vazio)"
-	case string:
-		if v == "" {
+	case lumoapi.StringCell:
+		if x.String == "" {
 			return "(em branco)"
 		}
-		return v
-	case float64:
+		return x.String
+	default:
+		v := x.Float64
 		if c.Measure != nil && (c.Measure.Agg == "count" || c.Measure.Agg == "count_distinct") {
 			return ptbr.Number(v, 0)
 		}
@@ -239,15 +231,16 @@ func formatCell(x any, c *query.OutCol) string {
 		}
 		return ptbr.Measure(v, c.Unit, c.Scale)
 	}
-	return fmt.Sprint(x)
 }
 
-func queryText(appName string, appID int64, q *query.Query, v queryView) string {
+// queryText is query's text: the result, with the compiled query q (labels, units, scales) and
+// the app's name.
+func queryText(appName string, q *query.Query, v *lumoapi.QueryOutput) string {
 	var b strings.Builder
 	if v.RowCount == 0 {
 		b.WriteString("Nenhum registro para essa combinação de filtros.\n")
 	} else {
-		fmt.Fprintf(&b, "%s [%d]: %s.\n", appName, appID, ptbr.Count(v.RowCount, "linha", "linhas"))
+		fmt.Fprintf(&b, "%s [%d]: %s.\n", appName, v.AppId, ptbr.Count(v.RowCount, "linha", "linhas"))
 		var head []string
 		for _, c := range q.Out {
 			head = append(head, c.Label)
@@ -267,15 +260,14 @@ func queryText(appName string, appID int64, q *query.Query, v queryView) string 
 		if totals := totalsText(q, v); len(totals) > 0 {
 			b.WriteString("Total de todas as linhas: " + strings.Join(totals, "; ") + ".\n")
 		}
-		if v.Empty == "all_zero" {
+		if v.Empty.Or("") == lumoapi.QueryOutputEmptyAllZero {
 			b.WriteString("Todos os valores medidos são zero.\n")
 		}
 	}
 	if len(v.FiltersApplied) > 0 {
 		b.WriteString("Filtros: " + strings.Join(v.FiltersApplied, "; ") + ".\n")
 	}
-	if v.DataAsOf != nil {
-		t, _ := time.Parse(time.RFC3339, *v.DataAsOf)
+	if t, ok := v.DataAsOf.Get(); ok {
 		b.WriteString("Dados carregados até " + ptbr.DateTime(t) + " (a carga mais antiga entre as tabelas usadas).\n")
 	} else {
 		b.WriteString("Alguma tabela usada nunca foi carregada; os números podem estar incompletos.\n")
@@ -283,28 +275,33 @@ func queryText(appName string, appID int64, q *query.Query, v queryView) string 
 	for _, n := range v.Notes {
 		b.WriteString("Nota: " + n + "\n")
 	}
-	if v.Permalink != "" {
-		b.WriteString("Relatório na Aplicação: " + v.Permalink + "\n")
+	if link, ok := v.Permalink.Get(); ok {
+		b.WriteString("Relatório na Aplicação: " + link.String() + "\n")
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
 
 // rowsText is the spec's truncation sentence, for a truncated result.
-func rowsText(v queryView) string {
-	if v.TotalRows > query.TotalCap {
+func rowsText(v *lumoapi.QueryOutput) string {
+	if int64(v.TotalRows) > query.TotalCap {
 		return fmt.Sprintf("Linhas: %s de mais de %s; as outras existem e não estão aqui.",
 			ptbr.Int(int64(v.RowCount)), ptbr.Int(query.TotalCap))
 	}
 	return fmt.Sprintf("Linhas: %s de %s; as outras %s existem e não estão aqui.",
-		ptbr.Int(int64(v.RowCount)), ptbr.Int(v.TotalRows), ptbr.Int(v.TotalRows-int64(v.RowCount)))
+		ptbr.Int(int64(v.RowCount)), ptbr.Int(int64(v.TotalRows)), ptbr.Int(int64(v.TotalRows-v.RowCount)))
 }
 
 // totalsText is "<label> <total>" for each column with a summary.
-func totalsText(q *query.Query, v queryView) []string {
+func totalsText(q *query.Query, v *lumoapi.QueryOutput) []string {
+	sum, _ := v.Summary.Get()
 	var totals []string
 	for _, c := range q.Out {
-		if x, ok := v.Summary[c.Key]; ok {
-			totals = append(totals, c.Label+" "+formatCell(x, c))
+		if x, ok := sum[c.Key]; ok {
+			cell := lumoapi.NewNullCell(struct{}{})
+			if f, ok := x.Get(); ok {
+				cell = lumoapi.NewFloat64Cell(f)
+			}
+			totals = append(totals, c.Label+" "+formatCell(cell, c))
 		}
 	}
 	return totals

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/lumo-caderninho/mcp/gen/lumoapi"
 
 	"github.com/lumo-caderninho/mcp/impl/lumo/demo"
 	"github.com/lumo-caderninho/mcp/impl/lumo/store"
@@ -66,7 +66,11 @@ func FuzzQuery(f *testing.F) {
 		id, _ := m["appId"].(float64)
 		m["appId"] = apps[int(id)%len(apps)].ID
 		args, _ := json.Marshal(m)
-		_, err := svc.query(ctx, &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Arguments: args}}, args)
+		var in lumoapi.QueryInput
+		if err := in.UnmarshalJSON(args); err != nil {
+			t.Fatalf("decoding %s: %v", args, err)
+		}
+		_, _, err := svc.query(ctx, &in)
 		var te *mcpserver.ToolError
 		if err != nil && !errors.As(err, &te) {
 			t.Fatalf("internal error for %s: %v", args, err)

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lumo-caderninho/mcp/gen/lumoapi"
 	"github.com/lumo-caderninho/mcp/impl/lumo/query"
 )
 
@@ -21,11 +22,11 @@ func TestQueryTextLines(t *testing.T) {
 		{0, 0, "Nenhum registro para essa combinação de filtros."},
 	}
 	for _, c := range cases {
-		v := queryView{RowCount: c.rows, TotalRows: c.total, Truncated: int64(c.rows) < c.total, FiltersApplied: []string{}}
+		v := &lumoapi.QueryOutput{AppId: 1, RowCount: c.rows, TotalRows: int(c.total), Truncated: int64(c.rows) < c.total, FiltersApplied: []string{}}
 		for i := 0; i < c.rows; i++ {
-			v.Rows = append(v.Rows, []any{"x"})
+			v.Rows = append(v.Rows, []lumoapi.Cell{lumoapi.NewStringCell("x")})
 		}
-		if got := queryText("Vendas", 1, q, v); !strings.Contains(got, c.want) {
+		if got := queryText("Vendas", q, v); !strings.Contains(got, c.want) {
 			t.Errorf("rows %d of %d: text lacks %q:\n%s", c.rows, c.total, c.want, got)
 		}
 	}

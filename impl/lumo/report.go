@@ -38,7 +38,11 @@ func PermalinkPath(appID int64, id string) string {
 }
 
 // permalink stores the query (not its result) and returns the link to its report page.
-func (s *Service) permalink(ctx context.Context, appID int64, raw json.RawMessage) (string, error) {
+func (s *Service) permalink(ctx context.Context, appID int64, in *lumoapi.QueryInput) (string, error) {
+	raw, err := in.MarshalJSON()
+	if err != nil {
+		return "", fmt.Errorf("encoding query arguments: %w", err)
+	}
 	args, err := CanonicalArgs(raw)
 	if err != nil {
 		return "", err
@@ -108,9 +112,9 @@ func (s *Service) RunReport(ctx context.Context, u *store.User, appID int64, arg
 		}
 		return nil, err
 	}
-	v := viewQuery(app.ID, q, plan, res)
-	r := &Report{AppID: app.ID, AppName: app.Name, RowCount: v.RowCount, TotalRows: v.TotalRows,
-		Totals: totalsText(q, v), FiltersApplied: v.FiltersApplied, Notes: v.Notes, Empty: v.Empty}
+	v := outQuery(app.ID, q, plan, res)
+	r := &Report{AppID: app.ID, AppName: app.Name, RowCount: v.RowCount, TotalRows: int64(v.TotalRows),
+		Totals: totalsText(q, v), FiltersApplied: v.FiltersApplied, Notes: v.Notes, Empty: string(v.Empty.Or(""))}
 	if v.Truncated {
 		r.RowsText = rowsText(v)
 	}
@@ -129,8 +133,8 @@ func (s *Service) RunReport(ctx context.Context, u *store.User, appID int64, arg
 		cells := make([]ReportCell, len(row))
 		for i, x := range row {
 			cells[i] = ReportCell{Text: formatCell(x, q.Out[i])}
-			if f, ok := x.(float64); ok {
-				cells[i].Number, cells[i].Value = true, f
+			if x.IsFloat64() {
+				cells[i].Number, cells[i].Value = true, x.Float64
 			}
 		}
 		r.Rows = append(r.Rows, cells)

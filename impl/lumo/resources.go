@@ -32,7 +32,7 @@ func catalogResource() *mcp.Resource {
 }
 
 func (s *Service) readCatalog(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	u, err := s.user(ctx, req.Extra)
+	u, err := s.userOf(ctx, req.Extra)
 	if err != nil {
 		return nil, s.internal(ctx, req.Params.URI, err)
 	}
@@ -58,7 +58,7 @@ func (s *Service) readApp(ctx context.Context, req *mcp.ReadResourceRequest) (*m
 	if err != nil {
 		return nil, s.internal(ctx, uri, err)
 	}
-	return textResource(uri, getAppText(a)), nil
+	return textResource(uri, getAppText(outGetApp(a))), nil
 }
 
 // resourceKind names a resource without its id: lumo://apps or lumo://app/{appId}.

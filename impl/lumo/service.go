@@ -3,7 +3,6 @@ package lumo
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -12,10 +11,12 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/lumo-caderninho/mcp/gen/lumoapi"
 	"github.com/lumo-caderninho/mcp/impl/lumo/ratelimit"
 	"github.com/lumo-caderninho/mcp/impl/lumo/store"
 	"github.com/lumo-caderninho/mcp/impl/platform/mcpserver"
 	"github.com/lumo-caderninho/mcp/impl/platform/schemacheck"
+	"github.com/lumo-caderninho/mcp/impl/platform/telemetry"
 	"github.com/lumo-caderninho/mcp/schemas"
 )
 
@@ -164,9 +165,9 @@ func (s *Service) tools(maxResult int) []mcpserver.Tool {
 				"Use primeiro, para descobrir que Aplicações existem (id, mesa, cópias, publicação) e que ref usar em query. " +
 				"terms é uma lista de palavras, ou um texto só (um termo); casa sem diferença de acento ou caixa. appId limita a uma Aplicação.",
 			Annotations: readOnly,
-			Handler: func(ctx context.Context, req *mcp.CallToolRequest, args json.RawMessage) (mcpserver.Reply, error) {
-				return s.searchCatalog(ctx, req, args, maxResult)
-			},
+			Handler: mcpserver.Typed(func(ctx context.Context, in *lumoapi.SearchCatalogInput) (lumoapi.SearchCatalogOutput, func() string, error) {
+				return s.searchCatalog(ctx, in, maxResult)
+			}),
 		},
 		{
 			Name:  "get_app",
@@ -174,7 +175,7 @@ func (s *Service) tools(maxResult int) []mcpserver.Tool {
 			Description: "Descreve uma Aplicação: tabelas (fato ou dimensão, quando foram carregadas), colunas com label, ref, field, type, role e unit, " +
 				"expressões, Indicadores e relacionamentos. Use quando precisar do esquema completo antes de montar uma query.",
 			Annotations: readOnly,
-			Handler:     s.getApp,
+			Handler:     mcpserver.Typed(s.getApp),
 		},
 		{
 			Name:  "search_values",
@@ -187,7 +188,7 @@ func (s *Service) tools(maxResult int) []mcpserver.Tool {
 				"Use antes de filtrar em query, para achar o valor exato (filtros de texto com = ou in precisam dele) " +
 				"ou para descobrir em que coluna um nome aparece. Número não se lista aqui: consulte com query.",
 			Annotations: readOnly,
-			Handler:     s.searchValues,
+			Handler:     mcpserver.Typed(s.searchValues),
 		},
 		{
 			Name:  "query",
@@ -198,13 +199,72 @@ func (s *Service) tools(maxResult int) []mcpserver.Tool {
 				"orderBy com refs de fields; limit padrão 10 (31 com data agrupada), teto 500. O resultado diz o total de linhas, " +
 				"o total de todas as linhas (summary), os filtros aplicados e a data da carga.",
 			Annotations: readOnly,
-			Handler:     s.query,
+			Handler:     mcpserver.Typed(s.query),
 		},
 	}
 }
 
-// user resolves the caller; failing to do so is internal (the transport already authenticated).
-func (s *Service) user(ctx context.Context, extra *mcp.RequestExtra) (*store.User, error) {
+// The tools as the generated Handler interface: each method takes the generated input and returns
+// the generated output model; the MCP tools run the same code (tools) and add the text.
+var _ lumoapi.Handler = (*Service)(nil)
+
+// GetApp answers get_app.
+func (s *Service) GetApp(ctx context.Context, in *lumoapi.GetAppInput) (*lumoapi.GetAppOutput, error) {
+	out, _, err := s.getApp(ctx, in)
+	return out, err
+}
+
+// SearchCatalog answers search_catalog, with answers of at most DefaultMaxResultBytes.
+func (s *Service) SearchCatalog(ctx context.Context, in *lumoapi.SearchCatalogInput) (lumoapi.SearchCatalogOutput, error) {
+	out, _, err := s.searchCatalog(ctx, in, DefaultMaxResultBytes)
+	return out, err
+}
+
+// SearchValues answers search_values.
+func (s *Service) SearchValues(ctx context.Context, in *lumoapi.SearchValuesInput) (lumoapi.SearchValuesOutput, error) {
+	out, _, err := s.searchValues(ctx, in)
+	return out, err
+}
+
+// Query answers query.
+func (s *Service) Query(ctx context.Context, in *lumoapi.QueryInput) (*lumoapi.QueryOutput, error) {
+	out, _, err := s.query(ctx, in)
+	return out, err
+}
+
+// NewError turns an error of a method above into the generated error response: a
+// *mcpserver.ToolError as it is (400), anything else as the generic INTERNAL (500).
+func (s *Service) NewError(ctx context.Context, err error) *lumoapi.ErrorResponseStatusCode {
+	var te *mcpserver.ToolError
+	if errors.As(err, &te) {
+		suggestions := te.Suggestions
+		if suggestions == nil {
+			suggestions = []string{}
+		}
+		return &lumoapi.ErrorResponseStatusCode{StatusCode: 400, Response: lumoapi.ErrorResponse{
+			Error: lumoapi.Error{Code: te.Code, Message: te.Message, Suggestions: suggestions}}}
+	}
+	s.Log.ErrorContext(ctx, "tool failed", telemetry.ErrAttr(err))
+	return &lumoapi.ErrorResponseStatusCode{StatusCode: 500, Response: lumoapi.ErrorResponse{
+		Error: lumoapi.Error{Code: "INTERNAL", Message: mcpserver.InternalErrorText, Suggestions: []string{}}}}
+}
+
+// user resolves the caller of a tool call; failing to do so is internal (the transport already
+// authenticated).
+func (s *Service) user(ctx context.Context) (*store.User, error) {
+	return s.userOf(ctx, extraOf(ctx))
+}
+
+// extraOf is the extra of the MCP request a tool call answers; nil outside one.
+func extraOf(ctx context.Context) *mcp.RequestExtra {
+	if req := mcpserver.Request(ctx); req != nil {
+		return req.Extra
+	}
+	return nil
+}
+
+// userOf resolves the caller from a request's extra.
+func (s *Service) userOf(ctx context.Context, extra *mcp.RequestExtra) (*store.User, error) {
 	u, err := s.Identity(ctx, extra)
 	if err != nil {
 		return nil, fmt.Errorf("identifying the caller: %w", err)
@@ -214,7 +274,7 @@ func (s *Service) user(ctx context.Context, extra *mcp.RequestExtra) (*store.Use
 
 // admit counts the call against the caller's rate limits.
 func (s *Service) admit(ctx context.Context, req *mcp.CallToolRequest) error {
-	u, err := s.user(ctx, req.Extra)
+	u, err := s.userOf(ctx, req.Extra)
 	if err != nil {
 		return err
 	}
@@ -228,14 +288,6 @@ func (s *Service) admit(ctx context.Context, req *mcp.CallToolRequest) error {
 			Message:     d.Message(),
 			Suggestions: []string{fmt.Sprintf("Espere %d s e repita a chamada.", d.RetryAfter)},
 		}
-	}
-	return nil
-}
-
-// decode turns schema-validated arguments into the generated input type.
-func decode(args json.RawMessage, v json.Unmarshaler) error {
-	if err := v.UnmarshalJSON(args); err != nil {
-		return fmt.Errorf("decoding validated arguments: %w", err)
 	}
 	return nil
 }

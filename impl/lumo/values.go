@@ -9,8 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/lumo-caderninho/mcp/gen/lumoapi"
 	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
 	"github.com/lumo-caderninho/mcp/impl/lumo/values"
@@ -29,70 +27,36 @@ const (
 	DefaultSearchBudget = 20 * time.Second // time for a search without ref
 )
 
-// The structured results mirror schemas/lumo/search_values.output.json, one shape per mode.
-
-type valuesDistinctView struct {
-	Mode          string    `json:"mode"`
-	AppID         int64     `json:"appId"`
-	Ref           string    `json:"ref"`
-	Values        []*string `json:"values"`
-	TotalDistinct int64     `json:"totalDistinct"`
-	Notes         []string  `json:"notes,omitempty"`
-}
-
-type valueMatchView struct {
-	Ref    string   `json:"ref"`
-	Values []string `json:"values"`
-	More   bool     `json:"more"`
-}
-
-type valuesSearchView struct {
-	Mode            string           `json:"mode"`
-	AppID           int64            `json:"appId"`
-	Matches         []valueMatchView `json:"matches"`
-	ColumnsSearched int              `json:"columnsSearched"`
-	ColumnsTotal    int              `json:"columnsTotal"`
-	ColumnsLeftOut  []string         `json:"columnsLeftOut"`
-	Notes           []string         `json:"notes,omitempty"`
-}
-
-type sampleColumnView struct {
-	Label string  `json:"label"`
-	Ref   string  `json:"ref"`
-	Type  string  `json:"type"`
-	Unit  *string `json:"unit"`
-}
-
-type valuesSampleView struct {
-	Mode    string             `json:"mode"`
-	AppID   int64              `json:"appId"`
-	Ref     string             `json:"ref"`
-	Columns []sampleColumnView `json:"columns"`
-	Rows    [][]any            `json:"rows"`
-	Notes   []string           `json:"notes,omitempty"`
-}
-
-func (s *Service) searchValues(ctx context.Context, req *mcp.CallToolRequest, raw json.RawMessage) (mcpserver.Reply, error) {
-	var args lumoapi.SearchValuesInput
-	if err := decode(raw, &args); err != nil {
-		return mcpserver.Reply{}, err
-	}
-	a, err := s.visibleApp(ctx, req.Extra, int64(args.AppId))
+// searchValues answers search_values in its three modes.
+func (s *Service) searchValues(ctx context.Context, in *lumoapi.SearchValuesInput) (lumoapi.SearchValuesOutput, func() string, error) {
+	a, err := s.visibleApp(ctx, extraOf(ctx), int64(in.AppId))
 	if err != nil {
-		return mcpserver.Reply{}, err
+		return lumoapi.SearchValuesOutput{}, nil, err
 	}
-	ref := strings.TrimSpace(string(args.Ref.Or("")))
-	contains := strings.TrimSpace(args.Contains.Or(""))
+	ref := strings.TrimSpace(string(in.Ref.Or("")))
+	contains := strings.TrimSpace(in.Contains.Or(""))
 	r := values.Reader{DB: s.DB.SQL(), Dialect: s.DB.Dialect()}
 	switch {
-	case args.Mode.Or(lumoapi.SearchValuesInputModeDistinct) == lumoapi.SearchValuesInputModeSample:
-		return sampleValues(ctx, r, a, ref, contains)
+	case in.Mode.Or(lumoapi.SearchValuesInputModeDistinct) == lumoapi.SearchValuesInputModeSample:
+		out, text, err := sampleValues(ctx, r, a, ref, contains)
+		if err != nil {
+			return lumoapi.SearchValuesOutput{}, nil, err
+		}
+		return lumoapi.NewSearchValuesOutputSampleSearchValuesOutput(*out), text, nil
 	case ref != "":
-		return distinctValues(ctx, r, a, ref, contains)
+		out, text, err := distinctValues(ctx, r, a, ref, contains)
+		if err != nil {
+			return lumoapi.SearchValuesOutput{}, nil, err
+		}
+		return lumoapi.NewSearchValuesOutputDistinctSearchValuesOutput(*out), text, nil
 	case len(fold.Words(contains)) > 0:
-		return searchColumnsFor(ctx, r, a, contains, s.searchBudget())
+		out, text, err := searchColumnsFor(ctx, r, a, contains, s.searchBudget())
+		if err != nil {
+			return lumoapi.SearchValuesOutput{}, nil, err
+		}
+		return lumoapi.NewSearchValuesOutputSearchSearchValuesOutput(*out), text, nil
 	}
-	return mcpserver.Reply{}, &mcpserver.ToolError{
+	return lumoapi.SearchValuesOutput{}, nil, &mcpserver.ToolError{
 		Code: "MISSING_REF_OR_CONTAINS",
 		Message: "search_values precisa de ref (a coluna, Tabela.Coluna) para listar os valores dela, " +
 			"ou de contains (um texto) para procurá-lo nas colunas de texto da Aplicação.",
@@ -121,7 +85,7 @@ func textRefExamples(a *semantic.App) []string {
 
 // ---- with ref: distinct values
 
-func distinctValues(ctx context.Context, r values.Reader, a *semantic.App, ref, contains string) (mcpserver.Reply, error) {
+func distinctValues(ctx context.Context, r values.Reader, a *semantic.App, ref, contains string) (*lumoapi.SearchValuesOutputDistinct, func() string, error) {
 	target, err := a.Resolve(ref)
 	if err != nil {
 		te := refError(a, err)
@@ -129,25 +93,21 @@ func distinctValues(ctx context.Context, r values.Reader, a *semantic.App, ref, 
 			te.Suggestions = append([]string{fmt.Sprintf(`%s é uma tabela: para linhas de exemplo, use {"appId": %d, "ref": %q, "mode": "sample"}; para valores, uma coluna dela (Tabela.Coluna)`,
 				t.Label, a.ID, t.Label)}, te.Suggestions...)
 		}
-		return mcpserver.Reply{}, te
+		return nil, nil, te
 	}
 	if target.Expression != nil {
 		e := target.Expression
-		return mcpserver.Reply{}, &mcpserver.ToolError{
+		return nil, nil, &mcpserver.ToolError{
 			Code: "NOT_A_COLUMN",
 			Message: fmt.Sprintf("%q é uma expressão, não uma coluna: search_values lista valores de colunas de texto ou data. "+
 				"O valor de uma expressão se consulta com query.", e.Label),
-			Suggestions: []string{"Use query: " + queryExample(a, map[string]any{"ref": e.Label})},
+			Suggestions: []string{"Use query: " + queryExample(a, lumoapi.Field{Ref: lumoapi.Ref(e.Label)})},
 		}
 	}
 	c := target.Column
 	if !values.Searchable(c) {
-		f := fieldFor(c)
-		field := map[string]any{"ref": f.Ref}
-		if f.Agg != "" {
-			field["agg"] = f.Agg
-		}
-		return mcpserver.Reply{}, &mcpserver.ToolError{
+		field := fieldFor(c)
+		return nil, nil, &mcpserver.ToolError{
 			Code: "NUMERIC_COLUMN",
 			Message: fmt.Sprintf("A coluna %s é numérica: search_values lista valores só de colunas de texto ou data. "+
 				"Número se consulta com query.", c.Ref()),
@@ -169,7 +129,7 @@ func distinctValues(ctx context.Context, r values.Reader, a *semantic.App, ref, 
 	}
 	d, err := r.Distinct(ctx, c, words, distinctLimit)
 	if err != nil {
-		return mcpserver.Reply{}, err
+		return nil, nil, err
 	}
 	if d.Values == nil {
 		d.Values = []*string{}
@@ -177,8 +137,12 @@ func distinctValues(ctx context.Context, r values.Reader, a *semantic.App, ref, 
 	if len(words) == 0 {
 		contains = ""
 	}
-	view := valuesDistinctView{Mode: "distinct", AppID: a.ID, Ref: c.Ref(), Values: d.Values, TotalDistinct: d.Total, Notes: notes}
-	return mcpserver.Reply{Text: distinctText(c, contains, d, notes), Structured: view}, nil
+	out := &lumoapi.SearchValuesOutputDistinct{AppId: lumoapi.AppId(a.ID), Ref: lumoapi.Ref(c.Ref()),
+		Values: make([]lumoapi.NilString, len(d.Values)), TotalDistinct: int(d.Total), Notes: notes}
+	for i, v := range d.Values {
+		out.Values[i] = nilStringPtr(v)
+	}
+	return out, func() string { return distinctText(c, contains, d, notes) }, nil
 }
 
 // distinctText lists the values; contains is the text that narrowed them ("" when none did).
@@ -272,45 +236,55 @@ func searchableColumns(a *semantic.App) []*semantic.Column {
 	return cols
 }
 
-func searchColumnsFor(ctx context.Context, r values.Reader, a *semantic.App, contains string, budget time.Duration) (mcpserver.Reply, error) {
+func searchColumnsFor(ctx context.Context, r values.Reader, a *semantic.App, contains string, budget time.Duration) (*lumoapi.SearchValuesOutputSearch, func() string, error) {
 	words := fold.Words(contains)
-	q := quote(contains)
 	all := searchableColumns(a)
 	cols := all[:min(searchColumns, len(all))]
 	res, err := r.Search(ctx, cols, words, searchPerColumn, budget)
 	if err != nil {
-		return mcpserver.Reply{}, err
+		return nil, nil, err
 	}
-	view := valuesSearchView{Mode: "search", AppID: a.ID, Matches: []valueMatchView{}, ColumnsSearched: res.Searched,
-		ColumnsTotal: len(all), ColumnsLeftOut: []string{}}
+	view := &lumoapi.SearchValuesOutputSearch{AppId: lumoapi.AppId(a.ID), Matches: []lumoapi.SearchValuesOutputSearchMatch{},
+		ColumnsSearched: res.Searched, ColumnsTotal: len(all), ColumnsLeftOut: []lumoapi.Ref{}}
 	for _, f := range res.Found {
-		view.Matches = append(view.Matches, valueMatchView{Ref: f.Column.Ref(), Values: f.Values, More: f.More})
+		view.Matches = append(view.Matches, lumoapi.SearchValuesOutputSearchMatch{Ref: lumoapi.Ref(f.Column.Ref()), Values: f.Values, More: f.More})
 	}
 	var timedOut, overLimit []string
 	for _, c := range res.LeftOut {
 		timedOut = append(timedOut, c.Ref())
+		view.ColumnsLeftOut = append(view.ColumnsLeftOut, lumoapi.Ref(c.Ref()))
 	}
 	for _, c := range all[len(cols):] {
 		overLimit = append(overLimit, c.Ref())
+		view.ColumnsLeftOut = append(view.ColumnsLeftOut, lumoapi.Ref(c.Ref()))
 	}
-	view.ColumnsLeftOut = append(append(view.ColumnsLeftOut, timedOut...), overLimit...)
 	if res.TimedOut {
 		view.Notes = append(view.Notes, fmt.Sprintf("O tempo da busca (%s) acabou antes de procurar em %s; o resultado é parcial.",
 			seconds(budget), ptbr.Count(len(timedOut), "coluna", "colunas")))
 	}
+	text := func() string {
+		return searchValuesText(view, a, contains, budget, timedOut, overLimit)
+	}
+	return view, text, nil
+}
 
+// searchValuesText is the text of a search without ref: view and the columns it left out, by
+// timeout and over the limit.
+func searchValuesText(view *lumoapi.SearchValuesOutputSearch, a *semantic.App, contains string, budget time.Duration, timedOut, overLimit []string) string {
+	q := quote(contains)
+	all := view.ColumnsTotal
 	var b strings.Builder
 	switch {
-	case len(all) == 0:
+	case all == 0:
 		fmt.Fprintf(&b, "A Aplicação [%d] %s não tem colunas de texto para procurar %s.\n", a.ID, a.Name, q)
 	case len(view.Matches) == 0:
 		fmt.Fprintf(&b, "Nenhum valor com %s nas %s procuradas (de %d).\n", q,
-			ptbr.Count(res.Searched, "coluna de texto", "colunas de texto"), len(all))
+			ptbr.Count(view.ColumnsSearched, "coluna de texto", "colunas de texto"), all)
 	default:
 		fmt.Fprintf(&b, "Valores com %s em %s (procuradas %d de %d colunas de texto):\n", q,
-			ptbr.Count(len(view.Matches), "coluna", "colunas"), res.Searched, len(all))
+			ptbr.Count(len(view.Matches), "coluna", "colunas"), view.ColumnsSearched, all)
 		for _, m := range view.Matches {
-			line := "- " + m.Ref + ": " + strings.Join(m.Values, "; ")
+			line := "- " + string(m.Ref) + ": " + strings.Join(m.Values, "; ")
 			if m.More {
 				line += fmt.Sprintf(` (e mais; para todos: {"appId": %d, "ref": %q, "contains": %q})`, a.ID, m.Ref, contains)
 			}
@@ -328,7 +302,7 @@ func searchColumnsFor(ctx context.Context, r values.Reader, a *semantic.App, con
 	if len(view.Matches) > 0 {
 		b.WriteString("Para filtrar em query, use a ref da coluna e o valor exato como aparece aqui.\n")
 	}
-	return mcpserver.Reply{Text: strings.TrimRight(b.String(), "\n"), Structured: view}, nil
+	return strings.TrimRight(b.String(), "\n")
 }
 
 // seconds renders a budget as "20 s".
@@ -341,13 +315,13 @@ func seconds(d time.Duration) string {
 
 // ---- mode sample: example rows of a table
 
-func sampleValues(ctx context.Context, r values.Reader, a *semantic.App, ref, contains string) (mcpserver.Reply, error) {
+func sampleValues(ctx context.Context, r values.Reader, a *semantic.App, ref, contains string) (*lumoapi.SearchValuesOutputSample, func() string, error) {
 	var labels []string
 	for _, t := range a.Tables {
 		labels = append(labels, t.Label)
 	}
 	if ref == "" {
-		return mcpserver.Reply{}, &mcpserver.ToolError{
+		return nil, nil, &mcpserver.ToolError{
 			Code:        "MISSING_REF",
 			Message:     "No modo sample, ref é a tabela das linhas de exemplo (o rótulo dela, como aparece em get_app).",
 			Suggestions: tableCalls(a, labels),
@@ -366,7 +340,7 @@ func sampleValues(ctx context.Context, r values.Reader, a *semantic.App, ref, co
 				msg += " As tabelas são: " + strings.Join(labels, ", ") + "."
 				similar = labels
 			}
-			return mcpserver.Reply{}, &mcpserver.ToolError{Code: "UNKNOWN_REF", Message: msg, Suggestions: similar}
+			return nil, nil, &mcpserver.ToolError{Code: "UNKNOWN_REF", Message: msg, Suggestions: similar}
 		}
 		t = c.Table
 		notes = append(notes, fmt.Sprintf("O modo sample mostra linhas de uma tabela: %s é uma coluna, então vieram linhas da tabela %s.", c.Ref(), t.Label))
@@ -387,13 +361,18 @@ func sampleValues(ctx context.Context, r values.Reader, a *semantic.App, ref, co
 	}
 	rows, err := r.Sample(ctx, t, cols, sampleRows)
 	if err != nil {
-		return mcpserver.Reply{}, err
+		return nil, nil, err
 	}
-	view := valuesSampleView{Mode: "sample", AppID: a.ID, Ref: t.Label, Columns: []sampleColumnView{}, Rows: rows, Notes: notes}
+	out := &lumoapi.SearchValuesOutputSample{AppId: lumoapi.AppId(a.ID), Ref: lumoapi.Ref(t.Label),
+		Columns: make([]lumoapi.SearchValuesOutputSampleColumn, 0, len(cols)), Rows: make([][]lumoapi.Cell, len(rows)), Notes: notes}
 	for _, c := range cols {
-		view.Columns = append(view.Columns, sampleColumnView{Label: c.Label, Ref: c.Ref(), Type: c.Type, Unit: nullableUnit(c.Unit)})
+		out.Columns = append(out.Columns, lumoapi.SearchValuesOutputSampleColumn{Label: c.Label, Ref: lumoapi.Ref(c.Ref()),
+			Type: lumoapi.ColumnType(c.Type), Unit: nilUnit(c.Unit)})
 	}
-	return mcpserver.Reply{Text: sampleText(t, cols, technical, rows, notes), Structured: view}, nil
+	for i, row := range rows {
+		out.Rows[i] = cells(row)
+	}
+	return out, func() string { return sampleText(t, cols, technical, rows, notes) }, nil
 }
 
 func sampleText(t *semantic.Table, cols, technical []*semantic.Column, rows [][]any, notes []string) string {
@@ -503,9 +482,8 @@ func tableCalls(a *semantic.App, labels []string) []string {
 }
 
 // queryExample is a query call with one field, as JSON.
-func queryExample(a *semantic.App, field map[string]any) string {
-	b, _ := json.Marshal(queryCallView{AppID: a.ID, Fields: []map[string]any{field}})
-	return string(b)
+func queryExample(a *semantic.App, field lumoapi.Field) string {
+	return queryCallText(&lumoapi.QueryCall{AppId: lumoapi.AppId(a.ID), Fields: []lumoapi.Field{field}})
 }
 
 func quote(s string) string { return `"` + s + `"` }

@@ -11,11 +11,12 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/lumo-caderninho/mcp/gen/lumoapi"
 	"github.com/lumo-caderninho/mcp/impl/lumo/demo"
 	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
 	"github.com/lumo-caderninho/mcp/impl/lumo/store/storetest"
+	"github.com/lumo-caderninho/mcp/impl/platform/mcpserver"
 )
 
 // TestSearchOutOfTime: when the budget runs out the search answers with what it has, lists the
@@ -36,14 +37,19 @@ func TestSearchOutOfTime(t *testing.T) {
 		t.Fatal(err)
 	}
 	args := json.RawMessage(`{"appId": ` + strconv.FormatInt(apps[0].ID, 10) + `, "contains": "sao"}`)
-	reply, err := s.searchValues(ctx, &mcp.CallToolRequest{}, args)
+	var in lumoapi.SearchValuesInput
+	if err := in.UnmarshalJSON(args); err != nil {
+		t.Fatal(err)
+	}
+	out, text, err := s.searchValues(ctx, &in)
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := reply.Structured.(valuesSearchView)
+	v := out.SearchValuesOutputSearch
+	reply := mcpserver.Reply{Text: text()}
 	want := []string{"Lojas.Loja", "Lojas.Cidade", "Lojas.UF", "Lojas.Gerente", "Produtos.Produto", "Produtos.Categoria",
 		"Vendas.Cliente", "Vendas.Situação", "Vendas.Canal", "Vendas.Cupom"}
-	if d := cmp.Diff(want, v.ColumnsLeftOut); d != "" || v.ColumnsSearched != 0 || v.ColumnsTotal != 10 || len(v.Matches) != 0 {
+	if d := cmp.Diff(want, refStrings(v.ColumnsLeftOut)); d != "" || v.ColumnsSearched != 0 || v.ColumnsTotal != 10 || len(v.Matches) != 0 {
 		t.Errorf("left out (-want +got):\n%s\n%+v", d, v)
 	}
 	if len(v.Notes) != 1 || !strings.Contains(reply.Text, "O tempo da busca (0 ms) acabou antes de procurar em: Lojas.Loja, Lojas.Cidade,") ||
@@ -73,4 +79,12 @@ func TestFormatNumber(t *testing.T) {
 			t.Errorf("formatNumber(%v, %q) = %q, want %q", tt.n, tt.c.Unit, got, tt.want)
 		}
 	}
+}
+
+func refStrings(refs []lumoapi.Ref) []string {
+	out := make([]string, len(refs))
+	for i, r := range refs {
+		out[i] = string(r)
+	}
+	return out
 }

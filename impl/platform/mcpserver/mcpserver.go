@@ -24,10 +24,12 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/platform/telemetry"
 )
 
-// Reply is a successful tool answer: the text the model reads and the structured result.
+// Reply is a successful tool answer: the text the model reads and the structured result, either
+// as a value for encoding/json (Structured) or already encoded (JSON, which wins when set).
 type Reply struct {
 	Text       string
 	Structured any
+	JSON       []byte
 }
 
 // ToolError is a problem the caller can fix; it becomes an isError result with Portuguese text and
@@ -145,7 +147,10 @@ func (b *Binder) handler(t Tool) mcp.ToolHandler {
 		if err != nil {
 			return b.fail(ctx, t.Name, err)
 		}
-		structured, err := json.Marshal(reply.Structured)
+		structured, err := reply.JSON, error(nil)
+		if structured == nil {
+			structured, err = json.Marshal(reply.Structured)
+		}
 		if err != nil {
 			b.Log.ErrorContext(ctx, "encoding result", "tool", t.Name, telemetry.ErrAttr(err))
 			return b.errorResult(t.Name, &ToolError{Code: "INTERNAL", Message: InternalErrorText, Suggestions: []string{}})

@@ -60,7 +60,7 @@ var samples = map[string][]struct {
 	},
 	"search_catalog.output.json": {
 		{errorOut, true},
-		{`{"legend":{"id":"o id"},"apps":[{"id":1,"name":"Vendas","description":null,"desk":null,"clonedFrom":{"id":2,"name":"Base"},"publishedAt":"2026-01-02T03:04:05-03:00","sameName":[],"indicators":[{"name":"Receita","description":null,"valid":true}]}]}`, true},
+		{`{"legend":{"id":"o id","desk":"a mesa","clonedFrom":"a origem","publishedAt":"quando","sameName":"mesmo nome","indicators":"indicadores"},"apps":[{"id":1,"name":"Vendas","description":null,"desk":null,"clonedFrom":{"id":2,"name":"Base"},"publishedAt":"2026-01-02T03:04:05-03:00","sameName":[],"indicators":[{"name":"Receita","description":null,"valid":true}]}]}`, true},
 		{`{"terms":["x"],"total":1,"shown":1,"matches":[{"kind":"column","name":"Loja","app":{"id":1,"name":"Vendas"},"field":{"ref":"Vendas.Loja"},"unit":null}]}`, true},
 		{`{"legend":{},"apps":[],"error":{"code":"c","message":"m","suggestions":[]}}`, false},
 	},
@@ -74,7 +74,7 @@ var samples = map[string][]struct {
 		{`{"mode":"distinct","appId":1,"ref":"Vendas.Loja","values":["Centro",null],"totalDistinct":2}`, true},
 		{`{"mode":"distinct","appId":1,"ref":"Vendas.Loja","totalDistinct":2}`, false},
 		{`{"mode":"sample","appId":1,"ref":"Vendas","columns":[{"label":"Loja","ref":"Vendas.Loja","type":"string","unit":null}],"rows":[["Centro"]]}`, true},
-		{`{"mode":"search","appId":1,"matches":[{"ref":"Vendas.Loja","values":["Centro"],"more":false}],"columnsSearched":1,"columnsTotal":1}`, true},
+		{`{"mode":"search","appId":1,"matches":[{"ref":"Vendas.Loja","values":["Centro"],"more":false}],"columnsSearched":1,"columnsTotal":1,"columnsLeftOut":[]}`, true},
 	},
 }
 

@@ -35,7 +35,6 @@ func TestCaderninhoTypesRoundTrip(t *testing.T) {
 		}},
 		{"caderninho_transactions.output.json", func() codec { return new(caderninhoapi.CaderninhoTransactionsOutput) }, []string{
 			`{"transactions":[{"id":1,"accountId":"a:1","space":"casa","holder":"ana","date":"2026-10-01","postedAt":"2026-10-01T10:00:00-03:00","amount":{"amountMinor":"-2990","currency":"BRL"},"direction":"out","type":"DEBIT","memo":"TARIFA","name":null,"fitid":"X1"}],"nextCursor":null,"truncated":false,"partial":true,"period":{"from":"2026-10-01","to":"2026-10-31"},"coverage":[` + coverage + `],"revisions":{"casa":4}}`,
-			`{"error":{"code":"RESTART_REQUIRED","message":"m","suggestions":["s"]}}`,
 		}},
 		{"caderninho_accounts.output.json", func() codec { return new(caderninhoapi.CaderninhoAccountsOutput) }, []string{
 			`{"accounts":[{"id":"a:1","connection":"a","institution":"Banco","holder":{"key":"ana","name":"Ana"},"space":{"key":"casa","name":"Casa"},"type":"savings","number":"1","currency":"BRL","balance":null,"referenceDay":null,"coverage":` + coverage + `}],"period":null,"partial":false,"truncated":false,"revisions":{}}`,
@@ -46,6 +45,7 @@ func TestCaderninhoTypesRoundTrip(t *testing.T) {
 		{"caderninho_sync.output.json", func() codec { return new(caderninhoapi.CaderninhoSyncOutput) }, []string{
 			`{"request":{"id":1,"idempotencyKey":"k","replay":false,"status":"completed","requestedAt":"2026-11-05T10:00:00-03:00","finishedAt":null,"connections":[{"connection":"a","space":"casa","status":"failed","newFiles":0,"newTransactions":0,"duplicates":0,"newAccounts":0,"revisionBumped":false,"error":{"file":"x.ofx","line":3,"message":"m"}},{"connection":"b","space":"casa","status":"imported","newFiles":1,"newTransactions":2,"duplicates":0,"newAccounts":0,"revisionBumped":true,"error":null}]},"revisions":{"casa":5}}`,
 		}},
+		{"caderninho_transactions.output.json", func() codec { return new(caderninhoapi.ErrorResponse) }, []string{`{"error":{"code":"RESTART_REQUIRED","message":"m","suggestions":["s"]}}`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {

@@ -40,12 +40,11 @@ func TestLumoTypesRoundTrip(t *testing.T) {
 			`{"appId":1,"ref":"Vendas.Loja","contains":"centro"}`, `{"appId":1,"ref":"Vendas","mode":"sample"}`,
 		}},
 		{"query.output.json", func() codec { return new(lumoapi.QueryOutput) }, []string{
-			`{"error":{"code":"app_not_found","message":"Aplicação 9 não existe.","suggestions":["search_catalog"]}}`,
 			`{"appId":7,"columns":[{"key":"12_SUM","label":"Valor","type":"number","unit":"BRL"},{"key":"3_AGP","label":"UF","type":"string","unit":null}],"rows":[[10.5,"SP"],[null,"RJ"]],"rowCount":2,"totalRows":2,"truncated":false,"summary":{"12_SUM":10.5,"3_AGP":null},"dataAsOf":"2026-09-30T23:59:00-03:00","filtersApplied":[],"permalink":"https://lumo.example/q/1?a=b","empty":"all_zero","notes":["x"]}`,
 			`{"appId":7,"columns":[],"rows":[],"rowCount":0,"totalRows":0,"truncated":false,"dataAsOf":null,"filtersApplied":["UF = SP"]}`,
 		}},
 		{"search_catalog.output.json", func() codec { return new(lumoapi.SearchCatalogOutput) }, []string{
-			`{"legend":{"id":"o id"},"apps":[{"id":1,"name":"Vendas","description":null,"desk":null,"clonedFrom":{"id":2,"name":"Base"},"publishedAt":"2026-01-02T03:04:05-03:00","sameName":[],"indicators":[{"name":"Receita","description":"d","valid":true,"alsoIn":[{"id":2,"name":"Base"}]}]},{"id":2,"name":"Base","description":"b","desk":"Comercial","clonedFrom":null,"publishedAt":null,"sameName":[],"indicators":[]}]}`,
+			`{"legend":{"id":"o id","desk":"a mesa","clonedFrom":"a origem","publishedAt":"quando","sameName":"mesmo nome","indicators":"indicadores"},"apps":[{"id":1,"name":"Vendas","description":null,"desk":null,"clonedFrom":{"id":2,"name":"Base"},"publishedAt":"2026-01-02T03:04:05-03:00","sameName":[],"indicators":[{"name":"Receita","description":"d","valid":true,"alsoIn":[{"id":2,"name":"Base"}]}]},{"id":2,"name":"Base","description":"b","desk":"Comercial","clonedFrom":null,"publishedAt":null,"sameName":[],"indicators":[]}]}`,
 			`{"terms":["x"],"total":1,"shown":1,"matches":[{"kind":"column","name":"Loja","app":{"id":1,"name":"Vendas"},"description":null,"ref":"Vendas.Loja","field":{"ref":"Vendas.Loja"},"table":"Vendas","type":"string","unit":null},{"kind":"indicator","name":"Receita","app":{"id":1,"name":"Vendas"},"valid":true,"example":{"appId":1,"fields":[{"ref":"Vendas.Valor","agg":"sum"}],"filters":[]}}]}`,
 		}},
 		{"get_app.output.json", func() codec { return new(lumoapi.GetAppOutput) }, []string{
@@ -56,6 +55,7 @@ func TestLumoTypesRoundTrip(t *testing.T) {
 			`{"mode":"sample","appId":1,"ref":"Vendas","columns":[{"label":"Loja","ref":"Vendas.Loja","type":"string","unit":null}],"rows":[["Centro"],[null]]}`,
 			`{"mode":"search","appId":1,"matches":[{"ref":"Vendas.Loja","values":["Centro"],"more":false}],"columnsSearched":1,"columnsTotal":2,"columnsLeftOut":["Vendas.Obs"]}`,
 		}},
+		{"query.output.json", func() codec { return new(lumoapi.ErrorResponse) }, []string{`{"error":{"code":"app_not_found","message":"Aplicação 9 não existe.","suggestions":["search_catalog"]}}`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {

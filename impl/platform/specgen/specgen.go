@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -15,12 +16,10 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/platform/schemabundle"
 )
 
-// ErrorDef is the name of the shared definition that a tool error is made of; the `default`
-// response of every operation is {"error": <ErrorDef>}.
-const ErrorDef = "error"
-
-// errorResponse is the component name of the `default` response body.
-const errorResponse = "ErrorResponse"
+// ErrorDef is the name of the shared definition of the structuredContent of a refused call
+// ({"error": {code, message, suggestions}}): the `default` response of every operation, and the
+// last branch of every output schema's oneOf.
+const ErrorDef = "errorResponse"
 
 // Generate returns the OpenAPI 3.1 document for the schemas in fsys/dir, indented and stable.
 //
@@ -31,6 +30,12 @@ const errorResponse = "ErrorResponse"
 // under their own name (field -> Field), a tool's prefixed by its root's name (query.output.json
 // resultColumn -> QueryOutputResultColumn). The published schemas are not changed; see rewrite
 // for what the copy loses or changes.
+//
+// An output schema is a oneOf whose last branch is a $ref to the shared ErrorDef, so that what
+// tools/list publishes accepts both a result and an error. The component <Tool>Output, the 200
+// response, is the rest: the one other branch itself, or a oneOf of the others (with a
+// discriminator when every one of them fixes the same required property to its own string
+// const). So the generated result type has no error field and its always-sent fields are plain.
 func Generate(fsys fs.FS, dir string) ([]byte, error) {
 	g := &generator{fsys: fsys, dir: dir, names: map[defKey]string{}, taken: map[string]string{}}
 	if err := g.classify(); err != nil {
@@ -126,7 +131,7 @@ func (g *generator) classify() error {
 			return fmt.Errorf("%s/%s.input.json has no %s.output.json", g.dir, tool, tool)
 		}
 	}
-	return g.name(defKey{"", errorResponse}, errorResponse)
+	return nil
 }
 
 func (g *generator) name(k defKey, name string) error {
@@ -174,12 +179,15 @@ func (g *generator) document() (map[string]any, error) {
 	if errorDef == "" {
 		return nil, fmt.Errorf("no shared file in %s defines $defs/%s", g.dir, ErrorDef)
 	}
-	components[errorResponse] = map[string]any{
-		"description":          "The body of every error response: an error the caller can fix.",
-		"type":                 "object",
-		"properties":           map[string]any{"error": componentRef(errorDef)},
-		"required":             []any{"error"},
-		"additionalProperties": false,
+	for _, s := range g.sources {
+		if !strings.HasSuffix(s.file, ".output.json") {
+			continue
+		}
+		result, err := successOf(components[s.root].(map[string]any), errorDef, components)
+		if err != nil {
+			return nil, fmt.Errorf("%s/%s: %w", g.dir, s.file, err)
+		}
+		components[s.root] = result
 	}
 
 	paths := map[string]any{}
@@ -204,7 +212,7 @@ func (g *generator) document() (map[string]any, error) {
 					},
 					"default": map[string]any{
 						"description": "An error the caller can fix.",
-						"content":     jsonContent(errorResponse),
+						"content":     jsonContent(errorDef),
 					},
 				},
 			},
@@ -220,6 +228,85 @@ func (g *generator) document() (map[string]any, error) {
 		"paths":      paths,
 		"components": map[string]any{"schemas": components},
 	}, nil
+}
+
+// successOf turns an output root, {oneOf: [result..., {$ref: ErrorDef}]}, into the schema of
+// its results alone; the root's annotations stay on it.
+func successOf(root map[string]any, errorDef string, components map[string]any) (map[string]any, error) {
+	branches, _ := root["oneOf"].([]any)
+	errorRef := componentRef(errorDef)["$ref"]
+	if len(branches) < 2 {
+		return nil, fmt.Errorf("an output schema is a oneOf of its results and $defs/%s; this one has %d branches", ErrorDef, len(branches))
+	}
+	if last, _ := branches[len(branches)-1].(map[string]any); last == nil || last["$ref"] != errorRef || len(last) != 1 {
+		return nil, fmt.Errorf("the last branch of an output schema's oneOf must be {\"$ref\": \"common.json#/$defs/%s\"}", ErrorDef)
+	}
+	results := branches[:len(branches)-1]
+	var out map[string]any
+	if len(results) == 1 {
+		var ok bool
+		if out, ok = results[0].(map[string]any); !ok {
+			return nil, fmt.Errorf("oneOf branch is not a schema")
+		}
+		if _, isRef := out["$ref"]; isRef {
+			return nil, fmt.Errorf("a single result must be written in the oneOf, not referenced")
+		}
+	} else {
+		out = map[string]any{"oneOf": results}
+		if d := discriminator(results, components); d != nil {
+			out["discriminator"] = d
+			// ogen writes the discriminator itself: a property of the same name in a branch
+			// would come out twice.
+			for _, r := range results {
+				target := components[strings.TrimPrefix(r.(map[string]any)["$ref"].(string), "#/components/schemas/")].(map[string]any)
+				// ogen's decoder of a closed branch would then refuse the property: the branch is
+				// left open here (the JSON Schema keeps it closed).
+				delete(target["properties"].(map[string]any), d["propertyName"].(string))
+				target["required"] = slices.DeleteFunc(slices.Clone(target["required"].([]any)), func(v any) bool { return v == d["propertyName"] })
+				delete(target, "additionalProperties")
+			}
+		}
+	}
+	for _, kw := range []string{"title", "description", "$comment"} {
+		if v, ok := root[kw]; ok {
+			out[kw] = v
+		}
+	}
+	return out, nil
+}
+
+// discriminator is the OpenAPI discriminator of results, $refs to components that each fix the
+// same required property to a string const of their own; nil when they do not.
+func discriminator(results []any, components map[string]any) map[string]any {
+	var prop string
+	mapping := map[string]any{}
+	for _, r := range results {
+		ref, _ := r.(map[string]any)["$ref"].(string)
+		target, _ := components[strings.TrimPrefix(ref, "#/components/schemas/")].(map[string]any)
+		if target == nil {
+			return nil
+		}
+		props, _ := target["properties"].(map[string]any)
+		required, _ := target["required"].([]any)
+		found := ""
+		for _, name := range sortedKeys(props) {
+			p, _ := props[name].(map[string]any)
+			c, isString := p["const"].(string)
+			if isString && slices.Contains(required, any(name)) && (prop == "" || prop == name) {
+				found = name
+				if _, dup := mapping[c]; dup {
+					return nil
+				}
+				mapping[c] = ref
+				break
+			}
+		}
+		if found == "" {
+			return nil
+		}
+		prop = found
+	}
+	return map[string]any{"propertyName": prop, "mapping": mapping}
 }
 
 func jsonContent(component string) map[string]any {

@@ -118,10 +118,39 @@ func TestGenerateLumo(t *testing.T) {
 		}
 	}
 
-	// The validation-only oneOf at the top of outputs is gone; a real one (terms) stays.
-	for _, name := range []string{"QueryOutput", "GetAppOutput", "SearchCatalogOutput", "SearchValuesOutput"} {
-		if _, ok := components[name].(map[string]any)["oneOf"]; ok {
-			t.Errorf("%s: validation-only oneOf left in", name)
+	// An output's 200 is its result without the error branch: one result is that object itself,
+	// several stay a oneOf (search_values' modes with a discriminator on mode, which the
+	// branches then leave to it); errors are the default response, ErrorResponse.
+	for _, name := range []string{"QueryOutput", "GetAppOutput"} {
+		c := components[name].(map[string]any)
+		if _, ok := c["oneOf"]; ok {
+			t.Errorf("%s: oneOf left in", name)
+		}
+		if _, ok := c["properties"].(map[string]any)["error"]; ok {
+			t.Errorf("%s: error property left in", name)
+		}
+	}
+	for name, n := range map[string]int{"SearchCatalogOutput": 2, "SearchValuesOutput": 3} {
+		if branches, _ := components[name].(map[string]any)["oneOf"].([]any); len(branches) != n {
+			t.Errorf("%s: %d branches, want %d", name, len(branches), n)
+		}
+	}
+	wantDisc := map[string]any{"propertyName": "mode", "mapping": map[string]any{
+		"distinct": "#/components/schemas/SearchValuesOutputDistinct",
+		"search":   "#/components/schemas/SearchValuesOutputSearch",
+		"sample":   "#/components/schemas/SearchValuesOutputSample",
+	}}
+	if diff := cmp.Diff(wantDisc, components["SearchValuesOutput"].(map[string]any)["discriminator"]); diff != "" {
+		t.Errorf("SearchValuesOutput discriminator (-want +got):\n%s", diff)
+	}
+	if _, ok := components["SearchValuesOutputDistinct"].(map[string]any)["properties"].(map[string]any)["mode"]; ok {
+		t.Error("SearchValuesOutputDistinct: mode left in the branch")
+	}
+	for p, item := range paths {
+		responses := item.(map[string]any)["post"].(map[string]any)["responses"].(map[string]any)
+		ref := responses["default"].(map[string]any)["content"].(map[string]any)["application/json"].(map[string]any)["schema"].(map[string]any)["$ref"]
+		if ref != "#/components/schemas/ErrorResponse" {
+			t.Errorf("%s: default response %v", p, ref)
 		}
 	}
 	terms := components["SearchCatalogInput"].(map[string]any)["properties"].(map[string]any)["terms"].(map[string]any)
