@@ -1,4 +1,5 @@
-// Package gen holds the generated code (ogen types, codecs, validators and a REST mirror of the tools) and every go:generate line that makes it.
+// Package gen holds the generated code (ogen types, codecs, validators and a REST mirror of the tools), the
+// tools' reference pages (docs/) and every go:generate line that makes them.
 package gen
 
 // lumo: schemas/lumo -> lumo/openapi.json -> package lumoapi.
@@ -8,6 +9,10 @@ package gen
 // caderninho: schemas/caderninho -> caderninho/openapi.json -> package caderninhoapi.
 //go:generate go run github.com/lumo-caderninho/mcp/impl/platform/specgen/cmd/specgen -schemas ../schemas -server caderninho -out caderninho/openapi.json
 //go:generate go run github.com/ogen-go/ogen/cmd/ogen --target caderninhoapi --package caderninhoapi --clean --config ogen.yml caderninho/openapi.json
+
+// The reference pages, one per tool, from the published schemas and the tools' descriptions.
+//go:generate go run github.com/lumo-caderninho/mcp/cmd/lumo schemas doc --write docs/lumo
+//go:generate go run github.com/lumo-caderninho/mcp/cmd/caderninho schemas doc --write docs/caderninho
 
 import "embed"
 

@@ -13,11 +13,9 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/lumo-caderninho/mcp/gen"
 	"github.com/lumo-caderninho/mcp/impl/platform/cli"
 	"github.com/lumo-caderninho/mcp/impl/platform/schemapub"
 	"github.com/lumo-caderninho/mcp/impl/platform/sqldb"
-	"github.com/lumo-caderninho/mcp/schemas"
 )
 
 const usage = `caderninho: servidor MCP de finanças da casa.
@@ -30,7 +28,7 @@ Uso:
   caderninho call   [--db DSN] FERRAMENTA '{"arg": ...}'
   caderninho admin  person|assistant|audit ...   (caderninho admin help)
   caderninho panel  reset [--db DSN]
-  caderninho schemas list | show FERRAMENTA input|output | validate [--tool FERRAMENTA] [--kind input|output] ARQUIVO
+  caderninho schemas list | show FERRAMENTA input|output | validate [--tool FERRAMENTA] [--kind input|output] ARQUIVO | doc FERRAMENTA
   caderninho --version
 
 --db (ou CADERNINHO_DB): postgres://... para PostgreSQL; qualquer outro valor é um arquivo SQLite.
@@ -41,7 +39,7 @@ Com --http, o painel privado fica em /painel/ (só em endereço local, ou com --
 entra-se com a credencial do painel, mostrada no primeiro import ou por caderninho panel reset.
 
 schemas confere payloads contra os schemas publicados sem abrir o banco (0 válido, 1 inválido, 2 uso).
-Com --http, GET /schemas/ e GET /openapi.json publicam os schemas e o OpenAPI sem autenticação.
+Com --http, GET /schemas/, GET /openapi.json e GET /docs/ (referência em HTML) publicam os schemas, o OpenAPI e a referência sem autenticação.
 `
 
 func main() {
@@ -77,7 +75,7 @@ func run(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger)
 	case "panel":
 		return panelCommand(ctx, args[1:], stdout)
 	case "schemas":
-		cat, err := schemapub.New(schemas.FS, gen.OpenAPI, "caderninho")
+		cat, err := publishedCatalog()
 		if err != nil {
 			return err
 		}

@@ -214,7 +214,7 @@ func serveHTTP(ctx context.Context, svc *caderninho.Service, ln net.Listener, op
 		}
 		return &auth.TokenInfo{UserID: a.Name, Expiration: time.Now().Add(time.Hour)}, nil
 	}, &auth.RequireBearerTokenOptions{})
-	cat, err := schemapub.New(schemas.FS, gen.OpenAPI, "caderninho")
+	cat, err := publishedCatalog()
 	if err != nil {
 		return err
 	}
@@ -300,4 +300,16 @@ func finishBackground(ctx context.Context, svc *caderninho.Service, log *slog.Lo
 	if err := svc.WaitBackground(ctx); err != nil {
 		log.Warn("exiting before a background import finished; it will count as interrupted", "err", err)
 	}
+}
+
+// publishedCatalog is the published schemas with every tool's reference page.
+func publishedCatalog() (*schemapub.Catalog, error) {
+	cat, err := schemapub.New(schemas.FS, gen.OpenAPI, "caderninho")
+	if err != nil {
+		return nil, err
+	}
+	if err := cat.Describe(mcpserver.DocTools((&caderninho.Service{}).Tools())); err != nil {
+		return nil, err
+	}
+	return cat, nil
 }

@@ -216,7 +216,7 @@ func httpHandlerWith(ctx context.Context, svc *lumo.Service, limiter *ratelimit.
 	// notifications while it runs, and the stream's framing and flushes cost about 0.08 ms a call.
 	mcpHandler := mcpsession.Handler(srv, mcp.StreamableHTTPOptions{Logger: log, Stateless: ops.stateless, JSONResponse: true},
 		ops.sessions, log)
-	cat, err := schemapub.New(schemas.FS, gen.OpenAPI, "lumo")
+	cat, err := publishedCatalog()
 	if err != nil {
 		return nil, err
 	}
@@ -395,4 +395,16 @@ func tuneGC() {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(96 << 20)
 	}
+}
+
+// publishedCatalog is the published schemas with every tool's reference page.
+func publishedCatalog() (*schemapub.Catalog, error) {
+	cat, err := schemapub.New(schemas.FS, gen.OpenAPI, "lumo")
+	if err != nil {
+		return nil, err
+	}
+	if err := cat.Describe(mcpserver.DocTools((&lumo.Service{}).Tools())); err != nil {
+		return nil, err
+	}
+	return cat, nil
 }

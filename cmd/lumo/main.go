@@ -13,11 +13,9 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/lumo-caderninho/mcp/gen"
 	"github.com/lumo-caderninho/mcp/impl/platform/cli"
 	"github.com/lumo-caderninho/mcp/impl/platform/schemapub"
 	"github.com/lumo-caderninho/mcp/impl/platform/telemetry"
-	"github.com/lumo-caderninho/mcp/schemas"
 )
 
 const usage = `lumo: servidor MCP de BI somente leitura.
@@ -27,14 +25,14 @@ Uso:
   lumo import [--db DSN] caminho/workspace.yaml
   lumo call   [--db DSN] [--user LOGIN] FERRAMENTA '{"arg": ...}'
   lumo admin  tenant|user|desk|member|token|publish ... (lumo admin help)
-  lumo schemas list | show FERRAMENTA input|output | validate [--tool FERRAMENTA] [--kind input|output] ARQUIVO
+  lumo schemas list | show FERRAMENTA input|output | validate [--tool FERRAMENTA] [--kind input|output] ARQUIVO | doc FERRAMENTA
   lumo --version
 
 --db (ou LUMO_DB): postgres://... para PostgreSQL; qualquer outro valor é um arquivo SQLite.
 Sem --db, usa o SQLite em ~/.local/share/lumo/lumo.db, criado e carregado com o workspace de demonstração.
 
 schemas confere payloads contra os schemas publicados sem abrir o banco (0 válido, 1 inválido, 2 uso).
-Com --http, GET /schemas/ e GET /openapi.json publicam os schemas e o OpenAPI sem autenticação.
+Com --http, GET /schemas/, GET /openapi.json e GET /docs/ (referência em HTML) publicam os schemas, o OpenAPI e a referência sem autenticação.
 `
 
 func main() {
@@ -83,7 +81,7 @@ func run(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger)
 	case "admin":
 		return adminCommand(ctx, args[1:], stdout, log)
 	case "schemas":
-		cat, err := schemapub.New(schemas.FS, gen.OpenAPI, "lumo")
+		cat, err := publishedCatalog()
 		if err != nil {
 			return err
 		}

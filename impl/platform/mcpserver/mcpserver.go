@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
+	"github.com/lumo-caderninho/mcp/impl/platform/refdoc"
 	"github.com/lumo-caderninho/mcp/impl/platform/schemabundle"
 	"github.com/lumo-caderninho/mcp/impl/platform/schemacheck"
 	"github.com/lumo-caderninho/mcp/impl/platform/suggest"
@@ -321,4 +322,13 @@ func unknownTool(tool string, names []string) error {
 	}
 	sort.Strings(names)
 	return errors.New(msg + " As ferramentas são: " + strings.Join(names, ", ") + ".")
+}
+
+// DocTools is what the reference pages say of tools besides their schemas.
+func DocTools(tools []Tool) []refdoc.Tool {
+	out := make([]refdoc.Tool, 0, len(tools))
+	for _, t := range tools {
+		out = append(out, refdoc.Tool{Name: t.Name, Title: t.Title, Description: t.Description, ReadOnly: t.Annotations.ReadOnlyHint})
+	}
+	return out
 }

@@ -9,6 +9,7 @@ import (
 	"path"
 	"testing/fstest"
 
+	"github.com/lumo-caderninho/mcp/impl/platform/refdoc"
 	"github.com/lumo-caderninho/mcp/impl/platform/schemabundle"
 	"github.com/lumo-caderninho/mcp/impl/platform/schemacheck"
 )
@@ -27,7 +28,34 @@ type Catalog struct {
 	bundled map[string]json.RawMessage // "<tool>.<kind>.json" -> bundled schema
 	openAPI []byte
 	check   *schemacheck.Set // compiled from the bundled copies, so validation sees what is published
+	docs    []*refdoc.Doc    // the reference pages, once Describe has run
 }
+
+// Describe builds the reference page of every tool from its published schemas and what
+// tools/list says of it; each tool of the catalogue must be described.
+func (c *Catalog) Describe(tools []refdoc.Tool) error {
+	byName := map[string]refdoc.Tool{}
+	for _, t := range tools {
+		byName[t.Name] = t
+	}
+	var docs []*refdoc.Doc
+	for _, name := range c.tools {
+		t, ok := byName[name]
+		if !ok {
+			return fmt.Errorf("%s: the tool %s has schemas but no description", c.Server, name)
+		}
+		d, err := refdoc.Build(c.Server, t, c.bundled[FileName(name, Input)], c.bundled[FileName(name, Output)])
+		if err != nil {
+			return err
+		}
+		docs = append(docs, d)
+	}
+	c.docs = docs
+	return nil
+}
+
+// Docs are the reference pages (nil before Describe).
+func (c *Catalog) Docs() []*refdoc.Doc { return c.docs }
 
 // New bundles every <tool>.input.json / <tool>.output.json of schemaFS/server and reads
 // openAPIFS/server/openapi.json.

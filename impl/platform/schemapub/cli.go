@@ -8,7 +8,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
+
+	"github.com/lumo-caderninho/mcp/impl/platform/refdoc"
 )
 
 // ExitCode is the status a `schemas` command ends with: 1 = the payload is invalid, 2 = usage
@@ -32,12 +35,15 @@ func (c *Catalog) usage() string {
   ` + p + ` schemas list
   ` + p + ` schemas show FERRAMENTA input|output
   ` + p + ` schemas validate [--tool FERRAMENTA] [--kind input|output] ARQUIVO
+  ` + p + ` schemas doc FERRAMENTA | --write PASTA
 
 validate confere um payload JSON (ARQUIVO, ou - para a entrada padrão) contra o schema publicado da
 ferramenta e lista cada problema, nomeando o campo. Não executa nada nem abre banco de dados.
 Sem --tool, o arquivo é uma chamada: {"name": "FERRAMENTA", "arguments": {...}} ou a requisição JSON-RPC
 tools/call inteira. --kind é input (padrão) ou output (o structuredContent de um resultado).
 Saída: 0 válido, 1 inválido, 2 uso incorreto ou arquivo ilegível.
+doc imprime a página de referência da ferramenta (Markdown: descrição, argumentos, resultado, exemplos);
+--write grava a de cada ferramenta, e um índice README.md, em PASTA.
 `
 }
 
@@ -74,11 +80,40 @@ func (c *Catalog) Run(args []string, stdin io.Reader, stdout, stderr io.Writer) 
 		return err
 	case "validate":
 		return c.validate(args[1:], stdin, stdout, stderr)
+	case "doc":
+		return c.doc(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, c.usage())
 		return nil
 	}
 	return c.usageError(stderr, fmt.Sprintf("subcomando desconhecido %q", args[0]))
+}
+
+func (c *Catalog) doc(args []string, stdout, stderr io.Writer) error {
+	if c.docs == nil {
+		return errors.New("schemas doc: the tools are not described (Describe)")
+	}
+	switch {
+	case len(args) == 2 && args[0] == "--write":
+		if err := os.MkdirAll(args[1], 0o755); err != nil {
+			return err
+		}
+		for _, d := range c.docs {
+			if err := os.WriteFile(filepath.Join(args[1], d.Tool.Name+".md"), []byte(refdoc.Markdown(d)), 0o644); err != nil {
+				return err
+			}
+		}
+		return os.WriteFile(filepath.Join(args[1], "README.md"), []byte(refdoc.Index(c.Server, c.docs)), 0o644)
+	case len(args) == 1 && !strings.HasPrefix(args[0], "-"):
+		for _, d := range c.docs {
+			if d.Tool.Name == args[0] {
+				_, err := io.WriteString(stdout, refdoc.Markdown(d))
+				return err
+			}
+		}
+		return c.usageError(stderr, fmt.Sprintf("a ferramenta %q não existe em %s; as ferramentas são: %s", args[0], c.Server, strings.Join(c.tools, ", ")))
+	}
+	return c.usageError(stderr, "doc recebe uma ferramenta, ou --write PASTA")
 }
 
 func (c *Catalog) usageError(stderr io.Writer, msg string) error {

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/lumo-caderninho/mcp/impl/platform/refdoc"
 )
 
 // SchemasPrefix and OpenAPIPath are where Register serves the catalog.
@@ -43,7 +45,13 @@ func (c *Catalog) Index() Index {
 func (c *Catalog) Register(mux *http.ServeMux) {
 	mux.Handle(SchemasPrefix, c)
 	mux.Handle(OpenAPIPath, c)
+	if c.docs != nil {
+		mux.Handle(DocsPrefix, refdoc.Handler(DocsPrefix, c.Server, c.docs))
+	}
 }
+
+// DocsPrefix is where the reference pages are served as HTML (after Describe).
+const DocsPrefix = "/docs/"
 
 // ServeHTTP answers the paths Register mounts.
 func (c *Catalog) ServeHTTP(w http.ResponseWriter, r *http.Request) {
