@@ -98,7 +98,7 @@ func NewServer(svc *Service, opts Options) (*mcp.Server, error) {
 	// Capabilities say only what works: the tools never change; resources notify their changes
 	// where a session can receive them.
 	caps := &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}, Tools: &mcp.ToolCapabilities{},
-		Resources: &mcp.ResourceCapabilities{ListChanged: !opts.Stateless, Subscribe: !opts.Stateless},
+		Resources:   &mcp.ResourceCapabilities{ListChanged: !opts.Stateless, Subscribe: !opts.Stateless},
 		Completions: &mcp.CompletionCapabilities{}}
 	chg := &changes{svc: svc, gen: -1, sessions: map[*mcp.ServerSession]*sessionView{}}
 	sopts := &mcp.ServerOptions{Logger: svc.Log, Instructions: instructions, Capabilities: caps, CompletionHandler: chg.complete}
