@@ -25,6 +25,7 @@ Uso:
   caderninho serve  [--db DSN] [--http 127.0.0.1:PORT] [--validate-output] [--idempotency-retention 720h] [--stateless]
                     [--max-conns 4096] [--max-conns-per-client 256] [--session-timeout 30m] [--max-sessions-per-user 64]
                     [--auth-failures 10] [--no-token] [--read-only] [--public-url https://...]
+                    [--oauth-issuer URL [--oauth-audience URL] [--oauth-claim email] [--oauth-scopes "..."]]
   caderninho call   [--db DSN] FERRAMENTA '{"arg": ...}'
   caderninho admin  person|assistant|audit ...   (caderninho admin help)
   caderninho panel  reset [--db DSN]

@@ -29,6 +29,7 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/platform/authguard"
 	"github.com/lumo-caderninho/mcp/impl/platform/httpserve"
 	"github.com/lumo-caderninho/mcp/impl/platform/mcpsession"
+	"github.com/lumo-caderninho/mcp/impl/platform/oauthres"
 	"github.com/lumo-caderninho/mcp/impl/platform/schemapub"
 	"github.com/lumo-caderninho/mcp/impl/platform/webform"
 	"github.com/lumo-caderninho/mcp/schemas"
@@ -104,6 +105,8 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	sessions.RegisterFlags(fs)
 	authFailures := authguard.RegisterFlag(fs)
 	publicURL := fs.String("public-url", "", "endereço público deste servidor (ex.: https://caderninho.exemplo.com.br); fora de endereço local, o painel em /painel/ só é servido com https")
+	var oauth oauthres.Config
+	oauth.RegisterFlags(fs, "o nome do assistente (padrão: email)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -151,12 +154,20 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 		finishBackground(ctx, svc, log)
 		return err
 	}
+	opts := httpOptions{validate: *validate, stateless: *stateless, conns: conns, sessions: sessions,
+		guard: authguard.New(*authFailures), publicURL: *publicURL, noToken: *noToken, readOnly: *readOnly}
+	if oauth.Issuer != "" {
+		if *noToken {
+			return errors.New("--oauth-issuer não combina com --no-token")
+		}
+		if opts.resource, err = oauthres.New(ctx, oauth, *publicURL); err != nil {
+			return err
+		}
+	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return err
 	}
-	opts := httpOptions{validate: *validate, stateless: *stateless, conns: conns, sessions: sessions,
-		guard: authguard.New(*authFailures), publicURL: *publicURL, noToken: *noToken, readOnly: *readOnly}
 	if opts.panelRefused = panelRefusal(*addr, *publicURL); opts.panelRefused != "" {
 		log.Warn("the panel is not served: the address is not loopback and --public-url is not https", "addr", *addr)
 	}
@@ -179,10 +190,11 @@ type httpOptions struct {
 	stateless bool // go-sdk stateless mode: no Mcp-Session-Id, any replica answers any POST
 	conns     httpserve.Limits
 	sessions  mcpsession.Limits
-	guard     *authguard.Guard // nil: failed tokens are not throttled
-	noToken   bool             // every request acts as the local assistant (loopback only; checked by serve)
-	readOnly  bool             // only the tools that change nothing
-	publicURL string           // validated --public-url, or ""
+	guard     *authguard.Guard   // nil: failed tokens are not throttled
+	noToken   bool               // every request acts as the local assistant (loopback only; checked by serve)
+	resource  *oauthres.Resource // OAuth access tokens of an issuer too; nil: static tokens only
+	readOnly  bool               // only the tools that change nothing
+	publicURL string             // validated --public-url, or ""
 	// panelRefused, when not "", is why /painel/ is not served (a non-loopback address without
 	// an https public URL).
 	panelRefused string
@@ -200,10 +212,25 @@ func serveHTTP(ctx context.Context, svc *caderninho.Service, ln net.Listener, op
 	if err != nil {
 		return err
 	}
-	verify := auth.RequireBearerToken(func(ctx context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
-		a, err := s.AssistantByToken(ctx, token)
+	require := auth.RequireBearerToken(func(ctx context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
+		exp := time.Now().Add(time.Hour)
+		var a *cadstore.Assistant
+		var err error
+		if res := opts.resource; res != nil && oauthres.LooksLikeJWT(token) {
+			// An OAuth access token of the configured issuer: its claim names the assistant.
+			name, until, _, verr := res.Verify(ctx, token)
+			if verr != nil {
+				return nil, oauthres.Refused(ctx, verr)
+			}
+			exp = until
+			if a, err = s.AssistantByName(ctx, name); errors.Is(err, cadstore.ErrNotFound) {
+				return nil, oauthres.Refused(ctx, fmt.Errorf("%w: nenhum assistente desta instalação tem o nome do token OAuth", auth.ErrInvalidToken))
+			}
+		} else {
+			a, err = s.AssistantByToken(ctx, token)
+		}
 		if errors.Is(err, cadstore.ErrNotFound) {
-			return nil, fmt.Errorf("%w: token desconhecido", auth.ErrInvalidToken)
+			return nil, oauthres.Refused(ctx, fmt.Errorf("%w: token desconhecido", auth.ErrInvalidToken))
 		}
 		if err != nil {
 			log.Error("verifying a bearer token", telemetry.ErrAttr(err))
@@ -212,14 +239,18 @@ func serveHTTP(ctx context.Context, svc *caderninho.Service, ln net.Listener, op
 		if err := s.RecordUse(ctx, a); err != nil {
 			log.Warn("recording an assistant's last use", telemetry.ErrAttr(err))
 		}
-		return &auth.TokenInfo{UserID: a.Name, Expiration: time.Now().Add(time.Hour)}, nil
+		return &auth.TokenInfo{UserID: a.Name, Expiration: exp}, nil
 	}, &auth.RequireBearerTokenOptions{})
+	verify := func(next http.Handler) http.Handler { return oauthres.Challenge(opts.resource, require(next)) }
 	cat, err := publishedCatalog()
 	if err != nil {
 		return err
 	}
 	mux := http.NewServeMux()
 	cat.Register(mux) // /schemas/ and /openapi.json: public, no token
+	if opts.resource != nil {
+		opts.resource.Register(mux) // the protected resource metadata: public
+	}
 	// One JSON body per answer, as lumo (no tool sends notifications while it runs).
 	// The guard refuses a client with too many failed tokens before the token is looked up.
 	mcpHandler := mcpsession.Handler(srv, mcp.StreamableHTTPOptions{Logger: log, Stateless: opts.stateless, JSONResponse: true},

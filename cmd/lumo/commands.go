@@ -31,6 +31,7 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/platform/authguard"
 	"github.com/lumo-caderninho/mcp/impl/platform/httpserve"
 	"github.com/lumo-caderninho/mcp/impl/platform/mcpsession"
+	"github.com/lumo-caderninho/mcp/impl/platform/oauthres"
 	"github.com/lumo-caderninho/mcp/impl/platform/schemapub"
 	"github.com/lumo-caderninho/mcp/impl/platform/telemetry"
 	"github.com/lumo-caderninho/mcp/schemas"
@@ -92,6 +93,7 @@ func newServeFlags() (*flag.FlagSet, *serveFlags) {
 	f.ops.conns.RegisterFlags(fs)
 	f.ops.sessions.RegisterFlags(fs)
 	f.authFailures = authguard.RegisterFlag(fs)
+	f.ops.oauth.RegisterFlags(fs, "o login do usuário (padrão: email)")
 	return fs, f
 }
 
@@ -154,6 +156,14 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 			return fmt.Errorf("--user com --http só é aceito em endereço local (127.0.0.1, ::1 ou localhost), não em %q", *addr)
 		}
 	}
+	if ops.oauth.Issuer != "" {
+		if *login != "" {
+			return errors.New("--oauth-issuer não combina com --user: no modo de um usuário não há token")
+		}
+		if ops.resource, err = oauthres.New(ctx, ops.oauth, *publicURL); err != nil {
+			return err
+		}
+	}
 	ops.metrics = telemetry.NewMetrics("lumo", db.SQL())
 	h, err := httpHandlerWith(ctx, svc, limiter, *login, *validate, ops)
 	if err != nil {
@@ -177,6 +187,8 @@ type serveOps struct {
 	sessions        mcpsession.Limits
 	metrics         *telemetry.Metrics // nil: no /metrics
 	guard           *authguard.Guard   // nil: failed tokens are not throttled
+	oauth           oauthres.Config    // Issuer "": static tokens only
+	resource        *oauthres.Resource // built from oauth at start; nil without an issuer
 }
 
 func httpHandlerWith(ctx context.Context, svc *lumo.Service, limiter *ratelimit.Limiter, login string, validate bool, ops serveOps) (http.Handler, error) {
@@ -202,7 +214,7 @@ func httpHandlerWith(ctx context.Context, svc *lumo.Service, limiter *ratelimit.
 			}
 			return db.UserByLogin(r.Context(), ti.UserID)
 		}
-		wrap = lumo.BearerAuth(db, log)
+		wrap = lumo.BearerAuth(db, log, ops.resource)
 	}
 	srv, err := lumo.NewServer(svc, lumo.Options{ValidateOutput: validate, MaxConcurrent: ops.maxConcurrent, Stateless: ops.stateless})
 	if err != nil {
@@ -222,6 +234,9 @@ func httpHandlerWith(ctx context.Context, svc *lumo.Service, limiter *ratelimit.
 	}
 	mux := http.NewServeMux()
 	cat.Register(mux) // /schemas/ and /openapi.json: public, no token
+	if ops.resource != nil {
+		ops.resource.Register(mux) // the protected resource metadata: public
+	}
 	// The guard refuses a client with too many failed tokens before the token is looked up.
 	mux.Handle("/mcp", ops.guard.Wrap(wrap(limiter.Middleware(caller, log, mcpHandler)), nil))
 	reports.Register(mux) // permalink pages: their own login (token form or bearer)

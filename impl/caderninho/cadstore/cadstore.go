@@ -127,6 +127,31 @@ func (s *Store) AssistantByToken(ctx context.Context, token string) (*Assistant,
 	return a, nil
 }
 
+// AssistantByName finds an assistant by its name (an OAuth token's claim names it); ErrNotFound
+// when none has it, or several do.
+func (s *Store) AssistantByName(ctx context.Context, name string) (*Assistant, error) {
+	rows, err := s.db.SQL().QueryContext(ctx, s.q("SELECT id, name, last_used_at FROM cad_assistants WHERE name = ?"), name)
+	if err != nil {
+		return nil, fmt.Errorf("reading assistant: %w", err)
+	}
+	defer rows.Close()
+	var found []*Assistant
+	for rows.Next() {
+		a := &Assistant{}
+		if err := rows.Scan(&a.ID, &a.Name, &a.lastUsed); err != nil {
+			return nil, fmt.Errorf("reading assistant: %w", err)
+		}
+		found = append(found, a)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("reading assistant: %w", err)
+	}
+	if len(found) != 1 {
+		return nil, ErrNotFound
+	}
+	return found[0], nil
+}
+
 // Installation is the installation-wide settings.
 type Installation struct {
 	Location     *time.Location
