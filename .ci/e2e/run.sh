@@ -94,4 +94,31 @@ echo "== caderninho features against the binary over HTTP and on stdio"
 (cd "$root" && go test -count=1 -run TestCaderninhoFeatures ./features/ -args -target=http://127.0.0.1:18454/mcp -format=progress)
 (cd "$root" && go test -count=1 -run TestCaderninhoFeatures ./features/ -args -target-cmd="$work/caderninho serve" -format=progress)
 
+# 6. OAuth 2.1 end to end: a real OpenID provider (npm oidc-provider, JWT access tokens bound to the
+#    requested resource), both servers as protected resources, the TypeScript SDK's OAuth client
+#    flow (401, resource and authorization server metadata, authorization code with PKCE, token,
+#    tools/call); a token for lumo is refused by caderninho (wrong audience).
+node22="$here/node_modules/.bin/node"
+(cd "$here" && "$node22" oidc.mjs 18470 http://127.0.0.1:18499/callback 2>"$work/oidc.log" >/dev/null) &
+pids+=($!)
+wait_port 18470
+"$work/lumo" serve --http 127.0.0.1:18471 --public-url http://127.0.0.1:18471 --oauth-issuer http://127.0.0.1:18470 \
+  --oauth-claim email --oauth-scopes mcp 2>"$work/lumo-oauth.log" &
+pids+=($!)
+"$work/caderninho" serve --http 127.0.0.1:18472 --public-url http://127.0.0.1:18472 --oauth-issuer http://127.0.0.1:18470 \
+  --oauth-claim email --oauth-scopes mcp 2>"$work/cad-oauth.log" &
+pids+=($!)
+wait_port 18471
+wait_port 18472
+echo "== oauth: the TypeScript SDK's OAuth flow against both servers"
+(cd "$here" && OAUTH_TOKEN_FILE="$work/lumo.jwt" "$node22" oauth-client.mjs http://127.0.0.1:18471/mcp ana search_catalog)
+(cd "$here" && "$node22" oauth-client.mjs http://127.0.0.1:18472/mcp "Assistente da casa" caderninho_accounts)
+www=$(curl -s -o /dev/null -D - -H "Authorization: Bearer $(cat "$work/lumo.jwt")" -H 'Content-Type: application/json' \
+  -H 'Accept: application/json, text/event-stream' -d "$init" http://127.0.0.1:18472/mcp | tr -d '\r' | grep -i '^www-authenticate:' || true)
+case "$www" in
+  *'error="invalid_token"'*"nao e para este servidor"*) echo "== oauth: caderninho refuses lumo's token: $www" ;;
+  *) echo "caderninho accepted, or refused without the error, a token for lumo: '$www'" >&2; exit 1 ;;
+esac
+if grep -q "eyJ" "$work/lumo-oauth.log" "$work/cad-oauth.log"; then echo "an access token reached the log" >&2; exit 1; fi
+
 echo "e2e: all passed"
