@@ -71,7 +71,13 @@ assert.equal(bad.isError, true);
 assert.match(bad.content[0].text, /appId: campo obrigatório ausente/);
 
 const { resources } = await client.listResources();
-assert.deepEqual(resources.map((r) => r.uri), ["lumo://apps"]);
+// Per user: the catalogue, then one resource per app the caller sees, titled with its name.
+assert.equal(resources[0].uri, "lumo://apps");
+assert.deepEqual(resources.slice(1).map((r) => r.uri).sort(),
+  catalog.structuredContent.apps.map((a) => `lumo://app/${a.id}`).sort());
+for (const a of catalog.structuredContent.apps) {
+  assert.equal(resources.find((r) => r.uri === `lumo://app/${a.id}`).title, a.name);
+}
 const { resourceTemplates } = await client.listResourceTemplates();
 assert.deepEqual(resourceTemplates.map((r) => r.uriTemplate), ["lumo://app/{appId}"]);
 const res = await client.readResource({ uri: "lumo://apps" });
