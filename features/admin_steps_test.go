@@ -115,7 +115,7 @@ func (a *adminWorld) connectHTTP(ctx context.Context, token string) error {
 		}
 		h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{Logger: log})
 		mux := http.NewServeMux()
-		mux.Handle("/mcp", lumo.BearerAuth(a.db, log)(h))
+		mux.Handle("/mcp", lumo.BearerAuth(a.db, log, nil)(h))
 		a.server = httptest.NewServer(mux)
 	}
 	if a.session != nil {

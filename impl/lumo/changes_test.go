@@ -19,6 +19,11 @@ import (
 // twoTenants is a workspace of two tenants, one user and one app each; appName names the first
 // tenant's app.
 func twoTenants(appName string) fstest.MapFS {
+	return twoTenantsWith(appName, "ID,V\n1,10\n2,20\n")
+}
+
+// twoTenantsWith is twoTenants with the first tenant's itens.csv holding data.
+func twoTenantsWith(appName, data string) fstest.MapFS {
 	app := func(name string) *fstest.MapFile {
 		return &fstest.MapFile{Data: []byte("name: " + name + `
 tables:
@@ -32,6 +37,7 @@ tables:
 `)}
 	}
 	csv := &fstest.MapFile{Data: []byte("ID,V\n1,10\n2,20\n")}
+	own := &fstest.MapFile{Data: []byte(data)}
 	return fstest.MapFS{
 		"workspace.yaml": {Data: []byte(`tenants:
   - key: t1
@@ -52,7 +58,7 @@ tables:
       - {key: estoque, source: apps/estoque, desk: Mesa}
 `)},
 		"apps/vendas/app.yaml":   app(appName),
-		"apps/vendas/itens.csv":  csv,
+		"apps/vendas/itens.csv":  own,
 		"apps/estoque/app.yaml":  app("Estoque"),
 		"apps/estoque/itens.csv": csv,
 	}
@@ -122,7 +128,7 @@ func TestResourceChangesReachOnlyTheUsersWhoSeeThem(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{JSONResponse: true})
-	ts := httptest.NewServer(BearerAuth(db, log)(h))
+	ts := httptest.NewServer(BearerAuth(db, log, nil)(h))
 	t.Cleanup(ts.Close)
 
 	ana, anaNotes := connectAs(t, ts.URL, "tok-ana-changes")
