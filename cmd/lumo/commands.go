@@ -73,6 +73,7 @@ type serveFlags struct {
 	timeout                     *time.Duration
 	rateUser, rateTenant        *int
 	authFailures                *int
+	resultCacheMB               int
 	ops                         serveOps
 }
 
@@ -94,6 +95,7 @@ func newServeFlags() (*flag.FlagSet, *serveFlags) {
 	f.ops.sessions.RegisterFlags(fs)
 	f.authFailures = authguard.RegisterFlag(fs)
 	f.ops.oauth.RegisterFlags(fs, "o login do usuário (padrão: email)")
+	fs.IntVar(&f.resultCacheMB, "result-cache-mb", lumo.DefaultResultCacheBytes>>20, "MiB de respostas de query guardadas para repetições com os mesmos dados (0 = sem cache)")
 	return fs, f
 }
 
@@ -123,6 +125,9 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	if *rateUser < 0 || *rateTenant < 0 {
 		return errors.New("--rate-user e --rate-tenant não podem ser negativos (0 = sem limite)")
 	}
+	if f.resultCacheMB < 0 || f.resultCacheMB > 16<<10 {
+		return errors.New("--result-cache-mb precisa ficar entre 0 (sem cache) e 16384")
+	}
 	if ops.maxConcurrent < 0 || ops.maxConcurrent > 1024 {
 		return errors.New("--max-concurrent precisa ficar entre 0 (automático) e 1024")
 	}
@@ -132,7 +137,10 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 		return err
 	}
 	defer db.Close()
-	svc := &lumo.Service{DB: db, Log: log, QueryTimeout: *timeout, PublicURL: *publicURL}
+	svc := &lumo.Service{DB: db, Log: log, QueryTimeout: *timeout, PublicURL: *publicURL, ResultCacheBytes: int64(f.resultCacheMB) << 20}
+	if f.resultCacheMB == 0 {
+		svc.ResultCacheBytes = -1
+	}
 	limiter := &ratelimit.Limiter{DB: db, PerUser: *rateUser, PerTenant: *rateTenant, Log: log}
 	if *addr == "" {
 		svc.Limiter = limiter

@@ -60,13 +60,18 @@ func (s *Service) query(ctx context.Context, in *lumoapi.QueryInput) (*lumoapi.Q
 	if err != nil {
 		return nil, nil, err
 	}
-	q, plan, res, err := s.execQuery(ctx, app, in)
+	args, err := canonicalInput(in)
 	if err != nil {
 		return nil, nil, err
 	}
-	out := outQuery(app.ID, q, plan, res)
+	q, shared, err := s.answer(ctx, app, in, args)
+	if err != nil {
+		return nil, nil, err
+	}
+	copied := *shared // the kept answer is shared: this call's permalink goes on a copy
+	out := &copied
 	if s.PublicURL != "" {
-		link, err := s.permalink(ctx, app.ID, in)
+		link, err := s.permalink(ctx, app.ID, args)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -38,20 +38,22 @@ func PermalinkPath(appID int64, id string) string {
 }
 
 // permalink stores the query (not its result) and returns the link to its report page.
-func (s *Service) permalink(ctx context.Context, appID int64, in *lumoapi.QueryInput) (string, error) {
-	raw, err := in.MarshalJSON()
-	if err != nil {
-		return "", fmt.Errorf("encoding query arguments: %w", err)
-	}
-	args, err := CanonicalArgs(raw)
-	if err != nil {
-		return "", err
-	}
+func (s *Service) permalink(ctx context.Context, appID int64, args []byte) (string, error) {
 	id, err := s.DB.SavePermalink(ctx, appID, args)
 	if err != nil {
 		return "", err
 	}
 	return s.PublicURL + PermalinkPath(appID, id), nil
+}
+
+// canonicalInput is the canonical JSON of a decoded query's arguments: the permalink's and the
+// answer cache's key.
+func canonicalInput(in *lumoapi.QueryInput) ([]byte, error) {
+	raw, err := in.MarshalJSON()
+	if err != nil {
+		return nil, fmt.Errorf("encoding query arguments: %w", err)
+	}
+	return CanonicalArgs(raw)
 }
 
 // Report is a query result formatted for a report page, with the texts of the query tool.
@@ -104,7 +106,11 @@ func (s *Service) RunReport(ctx context.Context, u *store.User, appID int64, arg
 	if err != nil {
 		return nil, err
 	}
-	q, plan, res, err := s.execQuery(ctx, app, &in)
+	canon, err := canonicalInput(&in)
+	if err != nil {
+		return nil, err
+	}
+	q, v, err := s.answer(ctx, app, &in, canon)
 	if err != nil {
 		var te *mcpserver.ToolError
 		if errors.As(err, &te) {
@@ -112,14 +118,12 @@ func (s *Service) RunReport(ctx context.Context, u *store.User, appID int64, arg
 		}
 		return nil, err
 	}
-	v := outQuery(app.ID, q, plan, res)
 	r := &Report{AppID: app.ID, AppName: app.Name, RowCount: v.RowCount, TotalRows: int64(v.TotalRows),
 		Totals: totalsText(q, v), FiltersApplied: v.FiltersApplied, Notes: v.Notes, Empty: string(v.Empty.Or(""))}
 	if v.Truncated {
 		r.RowsText = rowsText(v)
 	}
-	if res.DataAsOf != nil {
-		t := *res.DataAsOf
+	if t, ok := v.DataAsOf.Get(); ok {
 		r.DataAsOf = &t
 	}
 	for _, c := range q.Out {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -55,7 +56,13 @@ type Service struct {
 	// permalink: <PublicURL>/app/<appId>/report/<id>.
 	PublicURL string
 
-	changes *changes // what each session was shown (NewServer)
+	// ResultCacheBytes bounds the kept query answers (see resultcache.go); 0 means
+	// DefaultResultCacheBytes, negative turns the cache off.
+	ResultCacheBytes int64
+
+	changes   *changes // what each session was shown (NewServer)
+	cacheOnce sync.Once
+	cache     *resultCache
 }
 
 // Options of a lumo MCP server.
