@@ -28,7 +28,7 @@ Uso:
                     [--max-conns 4096] [--max-conns-per-client 256] [--session-timeout 30m] [--max-sessions-per-user 64]
                     [--auth-failures 10] [--no-token] [--read-only] [--public-url https://...]
   caderninho call   [--db DSN] FERRAMENTA '{"arg": ...}'
-  caderninho admin  person|assistant|audit ...   (caderninho admin help)
+  caderninho admin  person|assistant|connection|statement|space|category|audit ...   (caderninho admin help)
   caderninho panel  reset [--db DSN]
   caderninho schemas list | show FERRAMENTA input|output | validate [--tool FERRAMENTA] [--kind input|output] ARQUIVO
   caderninho --version
