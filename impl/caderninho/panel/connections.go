@@ -22,6 +22,15 @@ import (
 // the form's small fields).
 const uploadOverhead = 256 << 10
 
+// BodyLimit is the bound of a request's body the panel needs above the server's default: the
+// statement upload's (0 for every other request).
+func BodyLimit(r *http.Request) int64 {
+	if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/painel/conexoes/extratos") {
+		return admin.MaxUploadBytes + uploadOverhead
+	}
+	return 0
+}
+
 type option struct{ Value, Label string }
 
 type connectionRow struct {
