@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # End-to-end: the built binary over stdio and Streamable HTTP, driven by the official MCP conformance
-# suite, the TypeScript client and headless Chromium (report pages). Uses a throwaway data directory, so the
+# suite, the TypeScript client and headless Chromium (lumo's report pages, caderninho's panel). Uses a throwaway data directory, so the
 # demo workspace is seeded.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -93,6 +93,26 @@ wait_port 18454
 echo "== caderninho features against the binary over HTTP and on stdio"
 (cd "$root" && go test -count=1 -run TestCaderninhoFeatures ./features/ -args -target=http://127.0.0.1:18454/mcp -format=progress)
 (cd "$root" && go test -count=1 -run TestCaderninhoFeatures ./features/ -args -target-cmd="$work/caderninho serve" -format=progress)
+
+# The caderninho private panel in headless Chromium, on a fresh database imported from an
+# installation.yaml (the import prints the owner credential alone on its line).
+mkdir -p "$work/panel/ofx/aurora-ana"
+cat >"$work/panel/installation.yaml" <<'YAML'
+timezone: America/Sao_Paulo
+people:
+  - {key: ana, name: Ana Lima}
+spaces:
+  - {key: casa, name: Casa, categories: [Mercado, Contas]}
+connections:
+  - {key: aurora-ana, institution: Banco Aurora, holder: ana, space: casa, source: ofx/aurora-ana}
+YAML
+cred=$("$work/caderninho" import --db "$work/panel.db" "$work/panel/installation.yaml" | grep '^cadpainel_')
+"$work/caderninho" serve --db "$work/panel.db" --http 127.0.0.1:18457 2>"$work/panel.log" &
+pids+=($!)
+wait_port 18457
+echo "== caderninho panel in Chromium"
+(cd "$here" && node panel.mjs http://127.0.0.1:18457 "$cred" "$work/panel-files")
+if grep -qF -e "$cred" -e "$(cat "$work/panel-files/token")" "$work/panel.log"; then echo "a secret reached the log" >&2; exit 1; fi
 
 # 6. OAuth 2.1 end to end: a real OpenID provider (npm oidc-provider, JWT access tokens bound to the
 #    requested resource), both servers as protected resources, the TypeScript SDK's OAuth client

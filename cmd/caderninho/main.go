@@ -27,7 +27,7 @@ Uso:
                     [--auth-failures 10] [--no-token] [--read-only] [--public-url https://...]
                     [--oauth-issuer URL [--oauth-audience URL] [--oauth-claim email] [--oauth-scopes "..."]]
   caderninho call   [--db DSN] FERRAMENTA '{"arg": ...}'
-  caderninho admin  person|assistant|audit ...   (caderninho admin help)
+  caderninho admin  person|assistant|connection|statement|space|category|audit ...   (caderninho admin help)
   caderninho panel  reset [--db DSN]
   caderninho schemas list | show FERRAMENTA input|output | validate [--tool FERRAMENTA] [--kind input|output] ARQUIVO | doc FERRAMENTA
   caderninho --version

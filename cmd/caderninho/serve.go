@@ -268,6 +268,7 @@ func serveHTTP(ctx context.Context, svc *caderninho.Service, ln net.Listener, op
 	})
 	log.Info("serving MCP over HTTP", "url", "http://"+ln.Addr().String()+"/mcp", "token", !opts.noToken, "readOnly", opts.readOnly,
 		"panel", "http://"+ln.Addr().String()+"/painel/")
+	opts.conns.MaxBodyFor = panel.BodyLimit // statement uploads
 	return httpserve.Serve(ctx, ln, mux, httpserve.DefaultGrace, opts.conns, log)
 }
 

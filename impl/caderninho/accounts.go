@@ -55,14 +55,40 @@ func (s *Service) accounts(ctx context.Context, _ *mcp.CallToolRequest, raw json
 	if err := decode(raw, &args); err != nil {
 		return mcpserver.Reply{}, err
 	}
-	rc, err := s.readContext(ctx)
+	v, covs, err := s.accountsFacts(ctx, selectionOf(args.Space, args.Person, args.Accounts))
 	if err != nil {
 		return mcpserver.Reply{}, err
 	}
-	sel := selectionOf(args.Space, args.Person, args.Accounts)
+	return mcpserver.Reply{Text: accountsText(v, covs), Structured: v}, nil
+}
+
+// AccountTypeText is how the texts name an account type ("checking", "creditcard", ...).
+func AccountTypeText(t string) string { return accountTypeWords[t] }
+
+// AccountsFacts are the facts caderninho_accounts returns: accounts with their coverage.
+type AccountsFacts = accountsView
+
+// AccountFacts is one account of AccountsFacts.
+type AccountFacts = accountView
+
+// CoverageFacts is the coverage of one account.
+type CoverageFacts = coverageView
+
+// AccountsFacts is what caderninho_accounts returns for every account of the installation (the
+// private panel shows it). The error is a *mcpserver.ToolError when there is no installation.
+func (s *Service) AccountsFacts(ctx context.Context) (AccountsFacts, error) {
+	v, _, err := s.accountsFacts(ctx, selection{})
+	return v, err
+}
+
+func (s *Service) accountsFacts(ctx context.Context, sel selection) (accountsView, []coverageView, error) {
+	rc, err := s.readContext(ctx)
+	if err != nil {
+		return accountsView{}, nil, err
+	}
 	accounts, err := s.selectAccounts(ctx, rc, sel)
 	if err != nil {
-		return mcpserver.Reply{}, err
+		return accountsView{}, nil, err
 	}
 	period := coveragePeriod(accounts, "", "")
 	covs, partial := rc.coverage(accounts, period)
@@ -77,7 +103,7 @@ func (s *Service) accounts(ctx context.Context, _ *mcp.CallToolRequest, raw json
 		}
 		v.Accounts = append(v.Accounts, av)
 	}
-	return mcpserver.Reply{Text: accountsText(v, covs), Structured: v}, nil
+	return v, covs, nil
 }
 
 func accountsText(v accountsView, covs []coverageView) string {

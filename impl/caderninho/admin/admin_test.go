@@ -40,7 +40,10 @@ func TestParse(t *testing.T) {
 		"person add ze":                   "falta --name",
 		"assistant revoke":                "espera NOME",
 		"audit --limit 0":                 "--limit precisa ficar entre 1 e 10000",
-		"space add casa":                  `desconhecido "space add"`,
+		"space add casa":                  "falta --name",
+		"statement import aurora":         "espera CONEXÃO ARQUIVO...",
+		"connection edit x":               "informe --institution",
+		"wallet add x":                    `desconhecido "wallet add"`,
 		"assistant issue --name X --db y": "",
 	} {
 		cmd, err := Parse(strings.Fields(args), "")

@@ -21,6 +21,18 @@ const Usage = `Uso:
   caderninho admin assistant label NOME --name NOVO
   caderninho admin assistant revoke NOME
   caderninho admin assistant list
+  caderninho admin connection add CHAVE --institution INSTITUIÇÃO --holder PESSOA --space ESPAÇO
+  caderninho admin connection edit CHAVE [--institution ...] [--holder ...] [--space ...]
+  caderninho admin connection list              # titular, espaço, último sucesso, tentativa e erro
+  caderninho admin statement import CONEXÃO ARQUIVO.ofx...
+  caderninho admin space add CHAVE --name NOME
+  caderninho admin space rename CHAVE --name NOME
+  caderninho admin space remove CHAVE           # recusado enquanto algo é do espaço
+  caderninho admin space list
+  caderninho admin category add ESPAÇO --name CATEGORIA
+  caderninho admin category rename ESPAÇO CATEGORIA --name NOVA   # edições e orçamentos acompanham
+  caderninho admin category merge ESPAÇO CATEGORIA --into OUTRA
+  caderninho admin category remove ESPAÇO CATEGORIA              # recusado enquanto algo a usa
   caderninho admin audit [--limit 50]
   caderninho panel reset                        # nova credencial do painel (encerra as sessões)
 
@@ -40,13 +52,21 @@ type Cmd struct {
 	name  string
 	limit int
 	pos   []string
+
+	institution, holder, space, into string
+	set                              map[string]bool // the flags given
 }
 
 // commands are the admin commands and their positional arguments.
 var commands = map[string][]string{
 	"person add": {"CHAVE"}, "person rename": {"CHAVE"}, "person remove": {"CHAVE"}, "person list": nil,
 	"assistant issue": nil, "assistant label": {"NOME"}, "assistant revoke": {"NOME"}, "assistant list": nil,
-	"audit": nil,
+	"audit":          nil,
+	"connection add": {"CHAVE"}, "connection edit": {"CHAVE"}, "connection list": nil,
+	"statement import": {"CONEXÃO", "ARQUIVO..."},
+	"space add":        {"CHAVE"}, "space rename": {"CHAVE"}, "space remove": {"CHAVE"}, "space list": nil,
+	"category add": {"ESPAÇO"}, "category rename": {"ESPAÇO", "CATEGORIA"}, "category merge": {"ESPAÇO", "CATEGORIA"},
+	"category remove": {"ESPAÇO", "CATEGORIA"},
 }
 
 // Parse reads `caderninho admin` arguments; flags may come before or after the positional ones.
@@ -61,7 +81,7 @@ func Parse(args []string, defaultDB string) (*Cmd, error) {
 	case len(args) == 0:
 		return nil, &UsageError{Msg: "informe o comando de administração"}
 	default:
-		return nil, &UsageError{Msg: fmt.Sprintf("comando de administração desconhecido %q; os comandos são person, assistant e audit",
+		return nil, &UsageError{Msg: fmt.Sprintf("comando de administração desconhecido %q; os comandos são person, assistant, connection, statement, space, category e audit",
 			strings.Join(args[:min(2, len(args))], " "))}
 	}
 	fs := flag.NewFlagSet("caderninho admin "+cmd.Name, flag.ContinueOnError)
@@ -69,6 +89,10 @@ func Parse(args []string, defaultDB string) (*Cmd, error) {
 	fs.StringVar(&cmd.name, "name", "", "nome")
 	fs.IntVar(&cmd.limit, "limit", 50, "linhas do registro de auditoria")
 	fs.StringVar(&cmd.DB, "db", defaultDB, "DSN")
+	fs.StringVar(&cmd.institution, "institution", "", "instituição")
+	fs.StringVar(&cmd.holder, "holder", "", "titular")
+	fs.StringVar(&cmd.space, "space", "", "espaço")
+	fs.StringVar(&cmd.into, "into", "", "categoria que fica")
 	for {
 		if err := fs.Parse(args); err != nil {
 			return nil, &UsageError{Msg: fmt.Sprintf("caderninho admin %s: %v", cmd.Name, err)}
@@ -79,18 +103,29 @@ func Parse(args []string, defaultDB string) (*Cmd, error) {
 		cmd.pos = append(cmd.pos, fs.Arg(0))
 		args = fs.Args()[1:]
 	}
-	if want := commands[cmd.Name]; len(cmd.pos) != len(want) {
+	cmd.set = map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { cmd.set[f.Name] = true })
+	want := commands[cmd.Name]
+	variadic := len(want) > 0 && strings.HasSuffix(want[len(want)-1], "...")
+	if variadic && len(cmd.pos) < len(want) || !variadic && len(cmd.pos) != len(want) {
 		w := strings.Join(want, " ")
 		if len(want) == 0 {
 			w = "nenhum argumento além das opções"
 		}
 		return nil, &UsageError{Msg: fmt.Sprintf("caderninho admin %s espera %s", cmd.Name, w)}
 	}
-	switch cmd.Name {
-	case "person add", "person rename", "assistant issue", "assistant label":
-		if strings.TrimSpace(cmd.name) == "" {
-			return nil, &UsageError{Msg: fmt.Sprintf("caderninho admin %s: falta --name", cmd.Name)}
+	need := map[string][]string{
+		"person add": {"name"}, "person rename": {"name"}, "assistant issue": {"name"}, "assistant label": {"name"},
+		"connection add": {"institution", "holder", "space"}, "space add": {"name"}, "space rename": {"name"},
+		"category add": {"name"}, "category rename": {"name"}, "category merge": {"into"},
+	}
+	for _, f := range need[cmd.Name] {
+		if !cmd.set[f] {
+			return nil, &UsageError{Msg: fmt.Sprintf("caderninho admin %s: falta --%s", cmd.Name, f)}
 		}
+	}
+	if cmd.Name == "connection edit" && !cmd.set["institution"] && !cmd.set["holder"] && !cmd.set["space"] {
+		return nil, &UsageError{Msg: "caderninho admin connection edit: informe --institution, --holder ou --space"}
 	}
 	if cmd.limit < 1 || cmd.limit > 10000 {
 		return nil, &UsageError{Msg: "--limit precisa ficar entre 1 e 10000"}
@@ -180,6 +215,10 @@ func (cmd *Cmd) Run(ctx context.Context, s *cadstore.Store, out io.Writer) error
 			}
 			fmt.Fprintf(out, "%s\t%s\t%s\n", a.Name, originText(a.Origin), used)
 		}
+	case "connection add", "connection edit", "connection list", "statement import":
+		return cmd.runConnection(ctx, o, out)
+	case "space add", "space rename", "space remove", "space list", "category add", "category rename", "category merge", "category remove":
+		return cmd.runSpace(ctx, o, out)
 	case "audit":
 		es, err := s.Audit(ctx, cmd.limit)
 		if err != nil {

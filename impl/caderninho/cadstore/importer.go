@@ -141,11 +141,27 @@ const maxFiles = 10000
 // attempt, last success and last error are recorded either way; the space's revision moves when
 // readers would see something new. The error is for internal failures only.
 func (s *Store) ImportConnection(ctx context.Context, c Connection) (Outcome, error) {
+	return s.importConnection(ctx, c, nil)
+}
+
+// Auditor describes, for the audit log, an import that stored new files (in its transaction).
+type Auditor struct {
+	Actor    string
+	Describe func(*Outcome) string
+}
+
+// ImportConnectionAudited is ImportConnection writing, in the import's transaction, an audit
+// row by a.Actor saying a.Describe when it stores new files.
+func (s *Store) ImportConnectionAudited(ctx context.Context, c Connection, a Auditor) (Outcome, error) {
+	return s.importConnection(ctx, c, &a)
+}
+
+func (s *Store) importConnection(ctx context.Context, c Connection, a *Auditor) (Outcome, error) {
 	out := Outcome{Connection: c.Key, Space: c.SpaceKey}
 	files, ferr := s.newFiles(ctx, c)
 	if ferr == nil && len(files) > 0 {
 		var err error
-		ferr, err = s.importFiles(ctx, c, files, &out)
+		ferr, err = s.importFiles(ctx, c, files, &out, a)
 		if err != nil {
 			out = Outcome{Connection: c.Key, Space: c.SpaceKey, Status: StatusFailed,
 				Error: &FileError{Message: "erro interno ao gravar a importação; nada desta conexão mudou. Tente de novo."}}
@@ -341,7 +357,7 @@ type account struct {
 	balChange bool
 }
 
-func (s *Store) importFiles(ctx context.Context, c Connection, files []statementFile, out *Outcome) (*FileError, error) {
+func (s *Store) importFiles(ctx context.Context, c Connection, files []statementFile, out *Outcome, a *Auditor) (*FileError, error) {
 	tx, err := s.db.SQL().BeginTx(ctx, nil)
 	if err != nil {
 		return nil, fmt.Errorf("starting import of %s: %w", c.Key, err)
@@ -415,6 +431,11 @@ func (s *Store) importFiles(ctx context.Context, c Connection, files []statement
 	}
 	if _, err := tx.ExecContext(ctx, s.q("UPDATE cad_connections SET last_attempt_at = ?, last_success_at = ?, last_error = NULL WHERE id = ?"), now, now, c.ID); err != nil {
 		return nil, fmt.Errorf("recording success of %s: %w", c.Key, err)
+	}
+	if a != nil && out.NewFiles > 0 {
+		if err := s.audit(ctx, tx, a.Actor, "statement.import", a.Describe(out)); err != nil {
+			return nil, err
+		}
 	}
 	if s.beforeCommit != nil {
 		if err := s.beforeCommit(c.Key); err != nil {

@@ -83,6 +83,10 @@ func (s *Store) register(ctx context.Context, tx *sql.Tx, inst *installation.Ins
 	if err != nil {
 		return sum, err
 	}
+	connOrigins, err := keyNames(ctx, tx, "SELECT connection_key, origin FROM cad_connections")
+	if err != nil {
+		return sum, err
+	}
 	inFile := map[string]bool{}
 	for _, c := range inst.Connections {
 		inFile[c.Key] = true
@@ -91,6 +95,10 @@ func (s *Store) register(ctx context.Context, tx *sql.Tx, inst *installation.Ins
 	var errs yamldoc.Errors
 	for _, key := range sortedKeys(oldConns) {
 		if inFile[key] {
+			continue
+		}
+		if connOrigins[key] == OriginPanel {
+			sum.Kept = append(sum.Kept, "conexão "+key)
 			continue
 		}
 		var n int
@@ -119,11 +127,11 @@ func (s *Store) register(ctx context.Context, tx *sql.Tx, inst *installation.Ins
 	if err != nil {
 		return sum, err
 	}
-	spaces, err := s.upsertSpaces(ctx, tx, inst)
+	spaces, err := s.upsertSpaces(ctx, tx, inst, &sum)
 	if err != nil {
 		return sum, err
 	}
-	if err := s.upsertConnections(ctx, tx, inst, root, people, spaces); err != nil {
+	if err := s.upsertConnections(ctx, tx, inst, root, people, spaces, &sum); err != nil {
 		return sum, err
 	}
 	removed, err := s.deleteMissing(ctx, tx, inst, &sum)
@@ -326,12 +334,12 @@ func definition(inst *installation.Installation, sp *installation.Space) string 
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-func (s *Store) upsertSpaces(ctx context.Context, tx *sql.Tx, inst *installation.Installation) (map[string]int64, error) {
+func (s *Store) upsertSpaces(ctx context.Context, tx *sql.Tx, inst *installation.Installation, sum *RegisterSummary) (map[string]int64, error) {
 	type old struct {
-		id  int64
-		def string
+		id                int64
+		def, name, origin string
 	}
-	rows, err := tx.QueryContext(ctx, "SELECT space_key, id, definition FROM cad_spaces")
+	rows, err := tx.QueryContext(ctx, "SELECT space_key, id, definition, name, origin FROM cad_spaces")
 	if err != nil {
 		return nil, fmt.Errorf("reading spaces: %w", err)
 	}
@@ -339,7 +347,7 @@ func (s *Store) upsertSpaces(ctx context.Context, tx *sql.Tx, inst *installation
 	for rows.Next() {
 		var k string
 		var o old
-		if err := rows.Scan(&k, &o.id, &o.def); err != nil {
+		if err := rows.Scan(&k, &o.id, &o.def, &o.name, &o.origin); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("reading spaces: %w", err)
 		}
@@ -359,10 +367,29 @@ func (s *Store) upsertSpaces(ctx context.Context, tx *sql.Tx, inst *installation
 		}
 		ids[sp.Key] = o.id
 		def := definition(inst, sp)
-		if def == o.def {
+		if def == o.def && o.origin == OriginFile {
 			continue
 		}
-		if _, err := tx.ExecContext(ctx, s.q("UPDATE cad_spaces SET name = ?, definition = ?, revision = revision + 1 WHERE id = ?"), sp.Name, def, o.id); err != nil {
+		if o.origin == OriginPanel {
+			sum.Updated = append(sum.Updated, fmt.Sprintf("espaço %s (criado no painel, passa a seguir o arquivo)", sp.Key))
+		} else if o.name != sp.Name && o.def == staleDefinition {
+			sum.Updated = append(sum.Updated, fmt.Sprintf("espaço %s (de %q para %q)", sp.Key, o.name, sp.Name))
+		}
+		stored, err := s.categories(ctx, tx, o.id)
+		if err != nil {
+			return nil, err
+		}
+		var dropped []string
+		for _, c := range stored {
+			if findCategory(sp.Categories, c) == "" {
+				dropped = append(dropped, c)
+			}
+		}
+		if len(dropped) > 0 {
+			sum.Updated = append(sum.Updated, fmt.Sprintf("categorias do espaço %s que o arquivo não lista: %s (o que as usa fica com elas; acrescente-as em categories para tê-las na lista)",
+				sp.Key, strings.Join(dropped, ", ")))
+		}
+		if _, err := tx.ExecContext(ctx, s.q("UPDATE cad_spaces SET name = ?, definition = ?, origin = ?, revision = revision + 1 WHERE id = ?"), sp.Name, def, OriginFile, o.id); err != nil {
 			return nil, fmt.Errorf("updating space %s: %w", sp.Key, err)
 		}
 		if err := s.insertCategories(ctx, tx, o.id, sp); err != nil {
@@ -399,8 +426,12 @@ func (s *Store) insertCategories(ctx context.Context, tx *sql.Tx, spaceID int64,
 	return nil
 }
 
-func (s *Store) upsertConnections(ctx context.Context, tx *sql.Tx, inst *installation.Installation, root string, people, spaces map[string]int64) error {
+func (s *Store) upsertConnections(ctx context.Context, tx *sql.Tx, inst *installation.Installation, root string, people, spaces map[string]int64, sum *RegisterSummary) error {
 	ids, err := keyIDs(ctx, tx, "SELECT connection_key, id FROM cad_connections")
+	if err != nil {
+		return err
+	}
+	origins, err := keyNames(ctx, tx, "SELECT connection_key, origin FROM cad_connections")
 	if err != nil {
 		return err
 	}
@@ -408,8 +439,11 @@ func (s *Store) upsertConnections(ctx context.Context, tx *sql.Tx, inst *install
 	for _, c := range inst.Connections {
 		src := filepath.Join(root, filepath.FromSlash(c.Source))
 		if id, ok := ids[c.Key]; ok {
-			if _, err := tx.ExecContext(ctx, s.q("UPDATE cad_connections SET institution = ?, holder_id = ?, space_id = ?, source_path = ? WHERE id = ?"),
-				c.Institution, people[c.Holder], spaces[c.Space], src, id); err != nil {
+			if origins[c.Key] == OriginPanel {
+				sum.Updated = append(sum.Updated, fmt.Sprintf("conexão %s (criada no painel, passa a seguir o arquivo e a ler a pasta %s)", c.Key, c.Source))
+			}
+			if _, err := tx.ExecContext(ctx, s.q("UPDATE cad_connections SET institution = ?, holder_id = ?, space_id = ?, source_path = ?, origin = ? WHERE id = ?"),
+				c.Institution, people[c.Holder], spaces[c.Space], src, OriginFile, id); err != nil {
 				return fmt.Errorf("updating connection %s: %w", c.Key, err)
 			}
 			continue
@@ -442,8 +476,44 @@ func (s *Store) deleteMissing(ctx context.Context, tx *sql.Tx, inst *installatio
 	for _, sp := range inst.Spaces {
 		keep[sp.Key] = true
 	}
+	spaceOrigins, err := keyNames(ctx, tx, "SELECT space_key, origin FROM cad_spaces")
+	if err != nil {
+		return nil, err
+	}
+	var errs yamldoc.Errors
+	held := func(query, key string) ([]string, error) {
+		rows, err := tx.QueryContext(ctx, s.q(query), key)
+		if err != nil {
+			return nil, fmt.Errorf("reading connections of %s: %w", key, err)
+		}
+		defer rows.Close()
+		var out []string
+		for rows.Next() {
+			var c string
+			if err := rows.Scan(&c); err != nil {
+				return nil, fmt.Errorf("reading connections of %s: %w", key, err)
+			}
+			out = append(out, c)
+		}
+		return out, rows.Err()
+	}
 	for _, k := range sortedKeys(spaces) {
 		if keep[k] {
+			continue
+		}
+		if spaceOrigins[k] == OriginPanel {
+			sum.Kept = append(sum.Kept, "espaço "+k)
+			continue
+		}
+		conns, err := held(`SELECT c.connection_key FROM cad_connections c JOIN cad_spaces sp ON sp.id = c.space_id
+			WHERE sp.space_key = ? ORDER BY c.connection_key`, k)
+		if err != nil {
+			return nil, err
+		}
+		if len(conns) > 0 {
+			errs = append(errs, &yamldoc.Error{File: inst.File, Field: "spaces", Message: fmt.Sprintf(
+				"o espaço %q não está mais no arquivo, mas é o espaço de %s, criada(s) no painel; mantenha-o em spaces ou mude a conexão de espaço no painel",
+				k, strings.Join(conns, ", "))})
 			continue
 		}
 		for _, q := range []string{"DELETE FROM cad_categories WHERE space_id = ?", "DELETE FROM cad_spaces WHERE id = ?"} {
@@ -473,10 +543,24 @@ func (s *Store) deleteMissing(ctx context.Context, tx *sql.Tx, inst *installatio
 			sum.Kept = append(sum.Kept, "pessoa "+k)
 			continue
 		}
+		conns, err := held(`SELECT c.connection_key FROM cad_connections c JOIN cad_people p ON p.id = c.holder_id
+			WHERE p.person_key = ? ORDER BY c.connection_key`, k)
+		if err != nil {
+			return nil, err
+		}
+		if len(conns) > 0 {
+			errs = append(errs, &yamldoc.Error{File: inst.File, Field: "people", Message: fmt.Sprintf(
+				"a pessoa %q não está mais no arquivo, mas é titular de %s, criada(s) no painel; mantenha-a em people ou troque o titular no painel",
+				k, strings.Join(conns, ", "))})
+			continue
+		}
 		if _, err := tx.ExecContext(ctx, s.q("DELETE FROM cad_people WHERE id = ?"), people[k]); err != nil {
 			return nil, fmt.Errorf("deleting person %s: %w", k, err)
 		}
 		removed = append(removed, "pessoa "+k)
+	}
+	if len(errs) > 0 {
+		return nil, errs
 	}
 	return removed, nil
 }

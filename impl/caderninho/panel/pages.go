@@ -30,6 +30,17 @@ type view struct {
 	Form       map[string]string // values typed in a refused form, by field
 	Token      string            // an assistant token just issued: shown on this page only
 	TokenFor   string
+
+	Connections   []connectionRow
+	PersonOptions []option
+	SpaceOptions  []option
+	Limits        string
+	Report        []fileRow // what an upload did, per file
+	ReportFor     string
+	Coverage      []coverageRow
+	Partial       bool
+	Period        string
+	Spaces        []spaceRow
 }
 
 type personRow struct {
@@ -107,7 +118,17 @@ func (h *Handler) execute(w http.ResponseWriter, status int, name string, v *vie
 	w.Write(buf.Bytes())
 }
 
-var pages = template.Must(template.New("pages").Parse(pageTemplates))
+var pages = template.Must(template.New("pages").Funcs(template.FuncMap{"dict": dict}).Parse(pageTemplates + connectionTemplates + spaceTemplates))
+
+// dict makes a map of its key, value arguments, for templates that take several values.
+func dict(kv ...any) map[string]any {
+	m := map[string]any{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		k, _ := kv[i].(string)
+		m[k] = kv[i+1]
+	}
+	return m
+}
 
 const pageTemplates = `
 {{define "top"}}<!doctype html>
@@ -134,6 +155,11 @@ nav form{margin-left:auto}
 .meta{color:#5b6575;font-size:.9rem}
 form.linha{display:flex;flex-wrap:wrap;gap:.4rem;align-items:end;margin:.4rem 0}
 label{display:block;font-size:.9rem;margin:.5rem 0 .2rem}
+select,input[type=file]{max-width:22rem;padding:.35rem;font-size:1rem}
+table{border-collapse:collapse;width:100%;font-size:.92rem}
+th,td{border-bottom:1px solid #d9dee7;padding:.3rem .4rem;text-align:left;vertical-align:top}
+.ok{color:#2e6b34}
+.recusa{color:#7a1212}
 input[type=text],input[type=password]{width:100%;max-width:22rem;padding:.45rem;font-size:1rem;box-sizing:border-box}
 button{padding:.45rem .9rem;font-size:1rem}
 button.perigo{color:#a11a1a}
@@ -147,6 +173,9 @@ ol.registro li{margin:.3rem 0}
 <a href="{{.Base}}/">Início</a>
 <a href="{{.Base}}/pessoas">Pessoas</a>
 <a href="{{.Base}}/assistentes">Assistentes</a>
+<a href="{{.Base}}/conexoes">Conexões</a>
+<a href="{{.Base}}/cobertura">Cobertura</a>
+<a href="{{.Base}}/espacos">Espaços</a>
 <a href="{{.Base}}/registro">Registro</a>
 <form method="post" action="{{.Base}}/sair"><input type="hidden" name="csrf" value="{{.CSRF}}"><button type="submit">Sair</button></form>
 </nav>{{end}}
@@ -177,6 +206,8 @@ ol.registro li{margin:.3rem 0}
 <p>{{len .People}} cadastrada(s). <a href="{{.Base}}/pessoas">Adicionar, renomear ou remover</a>.</p>
 <h2>Assistentes</h2>
 <p>{{len .Assistants}} autorizado(s). <a href="{{.Base}}/assistentes">Emitir, renomear ou revogar tokens</a>.</p>
+<h2>Conexões e extratos</h2>
+<p><a href="{{.Base}}/conexoes">Adicionar conexões e enviar extratos OFX</a> · <a href="{{.Base}}/cobertura">Cobertura de cada conta</a> · <a href="{{.Base}}/espacos">Espaços e categorias</a></p>
 <h2>Últimas mudanças</h2>
 {{template "auditoria" .Audit}}
 <p><a href="{{.Base}}/registro">Ver o registro completo</a></p>

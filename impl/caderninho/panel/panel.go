@@ -1,6 +1,7 @@
 // Package panel serves caderninho's private panel under /painel/: server-rendered Portuguese
 // pages, reached only by the installation's owner, over the administration operations of
-// package admin (people, assistants) and the audit log.
+// package admin (people, assistants, connections and their statements, spaces and categories),
+// the coverage of every account and the audit log.
 package panel
 
 import (
@@ -68,6 +69,19 @@ func (h *Handler) Register(mux *http.ServeMux) {
 	mux.HandleFunc("POST /painel/assistentes", h.post(h.issueAssistant))
 	mux.HandleFunc("POST /painel/assistentes/rotulo", h.post(h.relabelAssistant))
 	mux.HandleFunc("POST /painel/assistentes/revogar", h.post(h.revokeAssistant))
+	mux.HandleFunc("GET /painel/conexoes", h.owner(h.connections))
+	mux.HandleFunc("POST /painel/conexoes", h.post(h.addConnection))
+	mux.HandleFunc("POST /painel/conexoes/editar", h.post(h.editConnection))
+	mux.HandleFunc("POST /painel/conexoes/extratos", h.uploadStatements)
+	mux.HandleFunc("GET /painel/cobertura", h.owner(h.coverage))
+	mux.HandleFunc("GET /painel/espacos", h.owner(h.spaces))
+	mux.HandleFunc("POST /painel/espacos", h.post(h.addSpace))
+	mux.HandleFunc("POST /painel/espacos/renomear", h.post(h.renameSpace))
+	mux.HandleFunc("POST /painel/espacos/remover", h.post(h.removeSpace))
+	mux.HandleFunc("POST /painel/espacos/categorias", h.post(h.addCategory))
+	mux.HandleFunc("POST /painel/espacos/categorias/renomear", h.post(h.renameCategory))
+	mux.HandleFunc("POST /painel/espacos/categorias/unir", h.post(h.mergeCategory))
+	mux.HandleFunc("POST /painel/espacos/categorias/remover", h.post(h.removeCategory))
 	mux.HandleFunc("GET /painel/registro", h.owner(h.auditLog))
 	mux.HandleFunc("/painel/", func(w http.ResponseWriter, r *http.Request) {
 		h.page(w, http.StatusNotFound, &view{Title: "Página não encontrada", Bare: true,
@@ -242,12 +256,23 @@ func (h *Handler) done(w http.ResponseWriter, r *http.Request, page, code string
 
 // notices are the messages a page shows after a change (?feito=...).
 var notices = map[string]string{
-	"pessoa-adicionada":   "Pessoa adicionada.",
-	"pessoa-renomeada":    "Pessoa renomeada.",
-	"pessoa-igual":        "A pessoa já tinha esse nome; nada mudou.",
-	"pessoa-removida":     "Pessoa removida.",
-	"assistente-rotulo":   "Assistente renomeado; o token continua valendo.",
-	"assistente-revogado": "Token revogado: a próxima requisição com ele recebe 401, em qualquer réplica.",
+	"pessoa-adicionada":    "Pessoa adicionada.",
+	"pessoa-renomeada":     "Pessoa renomeada.",
+	"pessoa-igual":         "A pessoa já tinha esse nome; nada mudou.",
+	"pessoa-removida":      "Pessoa removida.",
+	"assistente-rotulo":    "Assistente renomeado; o token continua valendo.",
+	"assistente-revogado":  "Token revogado: a próxima requisição com ele recebe 401, em qualquer réplica.",
+	"conexao-adicionada":   "Conexão adicionada. Envie os extratos dela abaixo.",
+	"conexao-alterada":     "Conexão alterada.",
+	"conexao-igual":        "A conexão já estava assim; nada mudou.",
+	"espaco-adicionado":    "Espaço adicionado.",
+	"espaco-renomeado":     "Espaço renomeado.",
+	"espaco-removido":      "Espaço removido.",
+	"categoria-adicionada": "Categoria adicionada.",
+	"categoria-renomeada":  "Categoria renomeada; as edições, registros e orçamentos que a usavam acompanharam.",
+	"categoria-unida":      "Categorias unidas; o que usava a que saiu passou para a que ficou (orçamentos do mesmo mês e moeda foram somados).",
+	"categoria-removida":   "Categoria removida.",
+	"nada-mudou":           "Já estava assim; nada mudou.",
 }
 
 // refusal answers a refused change on its page (status by kind), keeping what was typed.

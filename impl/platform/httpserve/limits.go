@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"time"
 )
 
@@ -37,6 +38,9 @@ type Limits struct {
 	WriteTimeout      time.Duration // for each write of an answer to reach the client
 	IdleTimeout       time.Duration // a kept-alive connection between requests
 	MaxBody           int64         // a request body's bytes (413 past it)
+	// MaxBodyFor, when set, is the bound of the requests it gives a positive bound for (a route
+	// that takes uploads); the others keep MaxBody.
+	MaxBodyFor func(*http.Request) int64
 }
 
 // RegisterFlags adds the connection caps of serve --http to fs, with their defaults.

@@ -20,6 +20,12 @@ func bounded(h http.Handler, lim Limits) http.Handler {
 		dw := &deadlineWriter{ResponseWriter: w, rc: http.NewResponseController(w), d: lim.WriteTimeout}
 		dw.extend()
 		if r.Body != nil && r.Body != http.NoBody {
+			lim := lim
+			if lim.MaxBodyFor != nil {
+				if n := lim.MaxBodyFor(r); n > 0 {
+					lim.MaxBody = n
+				}
+			}
 			body, err := receive(w, dw.rc, r, lim)
 			if err != nil {
 				refuseBody(dw, err, lim)
@@ -39,6 +45,11 @@ func receive(w http.ResponseWriter, rc *http.ResponseController, r *http.Request
 	if c != nil {
 		c.t.setPhase(c, receiving)
 		defer c.t.setPhase(c, busy)
+	}
+	if r.ContentLength > lim.MaxBody { // announced too big: refused before reading it
+		w.Header().Set("Connection", "close")
+		rc.SetReadDeadline(time.Now())
+		return nil, &http.MaxBytesError{Limit: lim.MaxBody}
 	}
 	rc.SetReadDeadline(time.Now().Add(lim.BodyTimeout))
 	size := lim.MaxBody + 1
