@@ -6,14 +6,11 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/lumo-caderninho/mcp/impl/caderninho"
-	"github.com/lumo-caderninho/mcp/impl/caderninho/cadstore/cadstoretest"
-	"github.com/lumo-caderninho/mcp/impl/caderninho/demo"
 	"github.com/lumo-caderninho/mcp/impl/platform/authguard"
 )
 
@@ -22,14 +19,7 @@ import (
 func TestHTTPThrottlesFailedTokensPerClient(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	dir := t.TempDir()
-	if err := demo.CopyCaderninho(dir); err != nil {
-		t.Fatal(err)
-	}
-	s := cadstoretest.Open(t)
-	if err := importInto(ctx, s, filepath.Join(dir, "installation.yaml"), io.Discard); err != nil {
-		t.Fatal(err)
-	}
+	s, _ := demoStore(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -6,15 +6,12 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/lumo-caderninho/mcp/impl/caderninho"
-	"github.com/lumo-caderninho/mcp/impl/caderninho/cadstore/cadstoretest"
-	"github.com/lumo-caderninho/mcp/impl/caderninho/demo"
 	"github.com/lumo-caderninho/mcp/impl/platform/oauthres"
 	"github.com/lumo-caderninho/mcp/impl/platform/oauthres/oauthtest"
 )
@@ -25,14 +22,7 @@ import (
 func TestOAuthAccessTokensNameAnAssistant(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	dir := t.TempDir()
-	if err := demo.CopyCaderninho(dir); err != nil {
-		t.Fatal(err)
-	}
-	s := cadstoretest.Open(t)
-	if err := importInto(ctx, s, filepath.Join(dir, "installation.yaml"), io.Discard); err != nil {
-		t.Fatal(err)
-	}
+	s, _ := demoStore(t)
 	is := oauthtest.New(t)
 	const public = "https://caderninho.exemplo.com.br"
 	res, err := oauthres.New(ctx, oauthres.Config{Issuer: is.URL, Claim: "email"}, public)

@@ -44,14 +44,7 @@ func TestPanelRefusalOffLoopback(t *testing.T) {
 func TestPanelTokenWorksOnMCPUntilRevoked(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	dir := t.TempDir()
-	if err := demo.CopyCaderninho(dir); err != nil {
-		t.Fatal(err)
-	}
-	s := cadstoretest.Open(t)
-	if err := importInto(ctx, s, filepath.Join(dir, "installation.yaml"), io.Discard); err != nil {
-		t.Fatal(err)
-	}
+	s, _ := demoStore(t)
 	var out bytes.Buffer
 	cred, err := (admin.Ops{Store: s, Actor: admin.ActorCLI}).ResetCredential(ctx)
 	if err != nil {

@@ -193,14 +193,7 @@ func TestServeRefusesANegativeRetention(t *testing.T) {
 func TestServeHTTPStateless(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	dir := t.TempDir()
-	if err := demo.CopyCaderninho(dir); err != nil {
-		t.Fatal(err)
-	}
-	s := cadstoretest.Open(t)
-	if err := importInto(ctx, s, filepath.Join(dir, "installation.yaml"), io.Discard); err != nil {
-		t.Fatal(err)
-	}
+	s, _ := demoStore(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -270,14 +263,7 @@ func TestServeHTTPStateless(t *testing.T) {
 // import prints, under its connection, each transaction dated outside its statement's period.
 func TestImportPrintsWarnings(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	if err := demo.CopyCaderninho(dir); err != nil {
-		t.Fatal(err)
-	}
-	s := cadstoretest.Open(t)
-	if err := importInto(ctx, s, filepath.Join(dir, "installation.yaml"), io.Discard); err != nil {
-		t.Fatal(err)
-	}
+	s, dir := demoStore(t)
 	b, err := os.ReadFile(filepath.Join(dir, "next", "aurora-marina", "extrato-2026-11.ofx"))
 	if err != nil {
 		t.Fatal(err)
@@ -319,14 +305,7 @@ func TestServeHTTPWithoutToken(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	dir := t.TempDir()
-	if err := demo.CopyCaderninho(dir); err != nil {
-		t.Fatal(err)
-	}
-	s := cadstoretest.Open(t)
-	if err := importInto(ctx, s, filepath.Join(dir, "installation.yaml"), io.Discard); err != nil {
-		t.Fatal(err)
-	}
+	s, _ := demoStore(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -368,4 +347,19 @@ func TestServeHTTPWithoutToken(t *testing.T) {
 	if err := <-errc; err != nil {
 		t.Errorf("serve: %v", err)
 	}
+}
+
+// demoStore is a fresh store with the demo installation (copied to dir) registered and its
+// statements imported.
+func demoStore(t *testing.T) (s *cadstore.Store, dir string) {
+	t.Helper()
+	dir = t.TempDir()
+	if err := demo.CopyCaderninho(dir); err != nil {
+		t.Fatal(err)
+	}
+	s = cadstoretest.Open(t)
+	if err := importInto(context.Background(), s, filepath.Join(dir, "installation.yaml"), io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	return s, dir
 }
