@@ -370,4 +370,3 @@ func appIDOf(uri string) (int64, bool) {
 	id, err := strconv.ParseInt(rest, 10, 64)
 	return id, err == nil && id >= 1 && strconv.FormatInt(id, 10) == rest
 }
-
