@@ -247,8 +247,21 @@ func (g *generator) document() (map[string]any, error) {
 			"bearer": map[string]any{"type": "http", "scheme": "bearer",
 				"description": "The user's token (or, for caderninho, the authorised assistant's), as on /mcp."},
 		}
+		// The server's own origin: each server serves its document next to its tools.
+		doc["servers"] = []any{map[string]any{"url": "/", "description": "The server that serves this document."}}
+		used := map[string]bool{}
+		for _, item := range paths {
+			for _, r := range item.(map[string]any)["post"].(map[string]any)["responses"].(map[string]any) {
+				if ref, ok := r.(map[string]any)["$ref"].(string); ok {
+					used[strings.TrimPrefix(ref, "#/components/responses/")] = true
+				}
+			}
+		}
 		errResponses := map[string]any{}
 		for _, st := range errorStatuses {
+			if !used[st.name] {
+				continue
+			}
 			r := map[string]any{"description": st.description, "content": jsonContent(errorDef)}
 			if st.header != "" {
 				r["headers"] = map[string]any{st.header: map[string]any{
