@@ -8,8 +8,8 @@ import (
 
 // Bearer wraps the bearer check of /mcp (check: go-sdk's auth.RequireBearerToken with the
 // server's verifier) for the mirror: the same tokens pass, with the same TokenInfo in the
-// request's context, and each refusal becomes the error body, 401 with `WWW-Authenticate: Bearer`
-// (authguard counts it as a failure as it counts those of /mcp).
+// request's context, and each refusal becomes the error body, 401 with the check's
+// WWW-Authenticate or else `Bearer` (authguard counts it as a failure as it counts those of /mcp).
 func Bearer(check func(http.Handler) http.Handler) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -41,7 +41,9 @@ func (w *refusalWriter) WriteHeader(status int) {
 		Suggestions: []string{"Confira o token com quem administra o servidor."}}
 	switch status {
 	case http.StatusUnauthorized:
-		h.Set("WWW-Authenticate", "Bearer")
+		if h.Get("WWW-Authenticate") == "" { // the check's own challenge (resource_metadata, scope) stays
+			h.Set("WWW-Authenticate", "Bearer")
+		}
 	case http.StatusForbidden:
 		te = &mcpserver.ToolError{Code: "FORBIDDEN", Message: "O token não dá acesso a esta chamada.", Suggestions: []string{}}
 	default:
