@@ -53,6 +53,21 @@ echo "== http: 401 without a valid token"
 (cd "$here" && node client.mjs http http://127.0.0.1:18452/mcp tok-carla-outra 1)
 if grep -q "tok-ana-loja\|wrong-token" "$work/http.log"; then echo "a token reached the log" >&2; exit 1; fi
 
+# 2b. The REST mirror: /openapi.json passes two independent OpenAPI 3.1 validators (swagger-parser,
+#     and redocly lint's recommended rules, failing on errors), and every path it advertises answers
+#     with a valid token.
+openapi_check() { # BASE_URL TOKEN NAME
+  echo "== openapi $3"
+  (cd "$here" && PATH="$here/node_modules/.bin:$PATH" node openapi.mjs "$1" "$2" "$work/$3.openapi.json")
+  (cd "$here" && PATH="$here/node_modules/.bin:$PATH" REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true \
+    redocly lint --format=summary "$work/$3.openapi.json")
+}
+openapi_check http://127.0.0.1:18452 tok-ana-loja lumo
+code=$(curl -s -o /dev/null -w '%{http_code}' -H 'Content-Type: application/json' -d '{"appId":1}' http://127.0.0.1:18452/tools/get_app)
+[ "$code" = 401 ] || { echo "REST without a token: expected 401, got $code" >&2; exit 1; }
+code=$(curl -s -o /dev/null -w '%{http_code}' -X POST http://127.0.0.1:18452/tools/get_app -H 'Authorization: Bearer tok-ana-loja' \
+  -H 'Content-Type: application/json' -d '{"appId":1}')
+[ "$code" = 200 ] || { echo "REST get_app: expected 200, got $code" >&2; exit 1; }
 # 3. stdio: the client spawns the binary.
 (cd "$here" && node client.mjs stdio "$work/lumo" ana 3)
 (cd "$here" && node client.mjs stdio "$work/lumo" bruno 3)
@@ -90,6 +105,10 @@ done
 "$work/caderninho" serve --http 127.0.0.1:18454 2>"$work/cad-features.log" &
 pids+=($!)
 wait_port 18454
+# caderninho's document passes the validators too; its paths answer once its REST mirror is mounted.
+(cd "$here" && curl -sf -o "$work/caderninho.openapi.json" http://127.0.0.1:18454/openapi.json &&
+  PATH="$here/node_modules/.bin:$PATH" node -e 'import("@apidevtools/swagger-parser").then(m => m.default.validate(process.argv[1])).then(() => console.log("caderninho /openapi.json: valid (swagger-parser)"))' "$work/caderninho.openapi.json" &&
+  PATH="$here/node_modules/.bin:$PATH" REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true redocly lint --format=summary "$work/caderninho.openapi.json")
 echo "== caderninho features against the binary over HTTP and on stdio"
 (cd "$root" && go test -count=1 -run TestCaderninhoFeatures ./features/ -args -target=http://127.0.0.1:18454/mcp -format=progress)
 (cd "$root" && go test -count=1 -run TestCaderninhoFeatures ./features/ -args -target-cmd="$work/caderninho serve" -format=progress)

@@ -32,6 +32,7 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/platform/httpserve"
 	"github.com/lumo-caderninho/mcp/impl/platform/mcpsession"
 	"github.com/lumo-caderninho/mcp/impl/platform/oauthres"
+	"github.com/lumo-caderninho/mcp/impl/platform/restserver"
 	"github.com/lumo-caderninho/mcp/impl/platform/schemapub"
 	"github.com/lumo-caderninho/mcp/impl/platform/telemetry"
 	"github.com/lumo-caderninho/mcp/schemas"
@@ -180,8 +181,8 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	return serveHTTP(ctx, h, *addr, *login, ops, log)
 }
 
-// httpHandler is the HTTP server: /mcp behind bearer auth (or fixed to login) and the rate
-// limits, /healthz and /readyz without auth. It sets svc.Identity.
+// httpHandler is the HTTP server: /mcp and the REST mirror /tools/<tool> behind bearer auth (or
+// fixed to login) and the rate limits, /healthz and /readyz without auth. It sets svc.Identity.
 func httpHandler(ctx context.Context, svc *lumo.Service, limiter *ratelimit.Limiter, login string, validate bool) (http.Handler, error) {
 	return httpHandlerWith(ctx, svc, limiter, login, validate, serveOps{})
 }
@@ -201,7 +202,7 @@ type serveOps struct {
 
 func httpHandlerWith(ctx context.Context, svc *lumo.Service, limiter *ratelimit.Limiter, login string, validate bool, ops serveOps) (http.Handler, error) {
 	db, log := svc.DB, svc.Log
-	var wrap func(http.Handler) http.Handler
+	var wrap, restWrap func(http.Handler) http.Handler
 	var caller func(*http.Request) (*store.User, error)
 	reports := &report.Handler{DB: db, Runner: svc, Log: log, PublicURL: svc.PublicURL, Limiter: limiter, Guard: ops.guard}
 	if login != "" {
@@ -212,6 +213,7 @@ func httpHandlerWith(ctx context.Context, svc *lumo.Service, limiter *ratelimit.
 		svc.Identity = lumo.FixedUser(u)
 		reports.User = u
 		wrap = func(h http.Handler) http.Handler { return h }
+		restWrap = wrap
 		caller = func(*http.Request) (*store.User, error) { return u, nil }
 	} else {
 		svc.Identity = lumo.TokenUser(db)
@@ -223,6 +225,7 @@ func httpHandlerWith(ctx context.Context, svc *lumo.Service, limiter *ratelimit.
 			return db.UserByLogin(r.Context(), ti.UserID)
 		}
 		wrap = lumo.BearerAuth(db, log, ops.resource)
+		restWrap = restserver.Bearer(wrap) // the same check; its refusals as the REST error body
 	}
 	srv, err := lumo.NewServer(svc, lumo.Options{ValidateOutput: validate, MaxConcurrent: ops.maxConcurrent, Stateless: ops.stateless})
 	if err != nil {
@@ -236,6 +239,12 @@ func httpHandlerWith(ctx context.Context, svc *lumo.Service, limiter *ratelimit.
 	// notifications while it runs, and the stream's framing and flushes cost about 0.08 ms a call.
 	mcpHandler := mcpsession.Handler(srv, mcp.StreamableHTTPOptions{Logger: log, Stateless: ops.stateless, JSONResponse: true},
 		ops.sessions, log)
+	// The REST mirror of the tools, at the paths /openapi.json advertises: the same service,
+	// argument checks, bounds, token check, failed-token throttle and rate limits as /mcp.
+	rest, err := lumo.NewREST(svc, lumo.Options{ValidateOutput: validate, MaxConcurrent: ops.maxConcurrent}, ops.conns.MaxBody, ops.metrics)
+	if err != nil {
+		return nil, err
+	}
 	cat, err := publishedCatalog()
 	if err != nil {
 		return nil, err
@@ -247,6 +256,7 @@ func httpHandlerWith(ctx context.Context, svc *lumo.Service, limiter *ratelimit.
 	}
 	// The guard refuses a client with too many failed tokens before the token is looked up.
 	mux.Handle("/mcp", ops.guard.Wrap(wrap(limiter.Middleware(caller, log, mcpHandler)), nil))
+	mux.Handle(restserver.Prefix, ops.guard.Wrap(restWrap(limiter.PerCall(caller, log, rest)), restserver.Throttled))
 	reports.Register(mux) // permalink pages: their own login (token form or bearer)
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
@@ -278,7 +288,8 @@ func serveHTTP(ctx context.Context, h http.Handler, addr, login string, ops serv
 	if err != nil {
 		return err
 	}
-	log.Info("serving MCP over HTTP", "url", "http://"+ln.Addr().String()+"/mcp", "auth", login == "")
+	log.Info("serving MCP over HTTP", "url", "http://"+ln.Addr().String()+"/mcp",
+		"rest", "http://"+ln.Addr().String()+restserver.Prefix+"<tool>", "auth", login == "")
 	return httpserve.Serve(ctx, ln, h, ops.shutdownTimeout, ops.conns, log)
 }
 

@@ -10,14 +10,15 @@ import (
 	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/lumo-caderninho/mcp/gen/lumoapi"
 	"github.com/lumo-caderninho/mcp/impl/lumo/ratelimit"
 	"github.com/lumo-caderninho/mcp/impl/lumo/store"
 	"github.com/lumo-caderninho/mcp/impl/platform/mcpserver"
+	"github.com/lumo-caderninho/mcp/impl/platform/restserver"
 	"github.com/lumo-caderninho/mcp/impl/platform/schemacheck"
-	"github.com/lumo-caderninho/mcp/impl/platform/telemetry"
 	"github.com/lumo-caderninho/mcp/schemas"
 )
 
@@ -30,13 +31,18 @@ func FixedUser(u *store.User) Identity {
 	return func(context.Context, *mcp.RequestExtra) (*store.User, error) { return u, nil }
 }
 
-// TokenUser is the Identity of an HTTP server: the bearer token's verifier stored the login.
+// TokenUser is the Identity of an HTTP server: the bearer token's verifier stored the login, in
+// the MCP request's extra or, for a REST call (no extra), in the context.
 func TokenUser(db *store.DB) Identity {
 	return func(ctx context.Context, extra *mcp.RequestExtra) (*store.User, error) {
-		if extra == nil || extra.TokenInfo == nil || extra.TokenInfo.UserID == "" {
+		ti := auth.TokenInfoFromContext(ctx)
+		if extra != nil {
+			ti = extra.TokenInfo
+		}
+		if ti == nil || ti.UserID == "" {
 			return nil, errors.New("request without an authenticated user")
 		}
-		return db.UserByLogin(ctx, extra.TokenInfo.UserID)
+		return db.UserByLogin(ctx, ti.UserID)
 	}
 }
 
@@ -60,7 +66,8 @@ type Service struct {
 	// DefaultResultCacheBytes, negative turns the cache off.
 	ResultCacheBytes int64
 
-	changes   *changes // what each session was shown (NewServer)
+	changes   *changes      // what each session was shown (NewServer)
+	gate      chan struct{} // the calls running (binder)
 	cacheOnce sync.Once
 	cache     *resultCache
 }
@@ -116,20 +123,7 @@ func NewServer(svc *Service, opts Options) (*mcp.Server, error) {
 	chg.srv = srv
 	srv.AddReceivingMiddleware(chg.receiving)
 	srv.AddSendingMiddleware(chg.sending)
-	b := &mcpserver.Binder{FS: schemas.FS, Dir: "lumo", Schemas: set, Log: svc.Log, ValidateOutput: opts.ValidateOutput,
-		MaxResultBytes:      opts.MaxResultBytes,
-		TooLargeSuggestions: []string{"Peça menos linhas (limit), menos colunas (fields) ou filtre mais (filters)."}}
-	if b.MaxResultBytes <= 0 {
-		b.MaxResultBytes = DefaultMaxResultBytes
-	}
-	if opts.MaxConcurrent <= 0 {
-		engine := "" // a server built only to list its tools has no database
-		if svc.DB != nil {
-			engine = svc.DB.Engine()
-		}
-		opts.MaxConcurrent = DefaultMaxConcurrent(engine)
-	}
-	b.Gate = make(chan struct{}, opts.MaxConcurrent)
+	b := svc.binder(set, opts)
 	if svc.Limiter != nil {
 		b.Admit = svc.admit
 	}
@@ -141,6 +135,29 @@ func NewServer(svc *Service, opts Options) (*mcp.Server, error) {
 	svc.addResources(srv)
 	svc.changes = chg
 	return srv, nil
+}
+
+// binder is the binding of the tools with opts: the MCP tools and the REST mirror check and
+// bound calls with the same settings.
+func (s *Service) binder(set *schemacheck.Set, opts Options) *mcpserver.Binder {
+	b := &mcpserver.Binder{FS: schemas.FS, Dir: "lumo", Schemas: set, Log: s.Log, ValidateOutput: opts.ValidateOutput,
+		MaxResultBytes:      opts.MaxResultBytes,
+		TooLargeSuggestions: []string{"Peça menos linhas (limit), menos colunas (fields) ou filtre mais (filters)."}}
+	if b.MaxResultBytes <= 0 {
+		b.MaxResultBytes = DefaultMaxResultBytes
+	}
+	if opts.MaxConcurrent <= 0 {
+		engine := "" // a server built only to list its tools has no database
+		if s.DB != nil {
+			engine = s.DB.Engine()
+		}
+		opts.MaxConcurrent = DefaultMaxConcurrent(engine)
+	}
+	if s.gate == nil { // one bound for the MCP tools and the REST mirror of a service
+		s.gate = make(chan struct{}, opts.MaxConcurrent)
+	}
+	b.Gate = s.gate
+	return b
 }
 
 // WatchChanges tells connected sessions, until ctx ends, when an import or an admin change alters
@@ -240,20 +257,12 @@ func (s *Service) Query(ctx context.Context, in *lumoapi.QueryInput) (*lumoapi.Q
 }
 
 // NewError turns an error of a method above into the generated error response: a
-// *mcpserver.ToolError as it is (400), anything else as the generic INTERNAL (500).
+// *mcpserver.ToolError with the status of its code (restserver.Status: NOT_FOUND 404, TIMEOUT
+// 504, ...), anything else logged and answered as the generic INTERNAL (500).
 func (s *Service) NewError(ctx context.Context, err error) *lumoapi.ErrorResponseStatusCode {
-	var te *mcpserver.ToolError
-	if errors.As(err, &te) {
-		suggestions := te.Suggestions
-		if suggestions == nil {
-			suggestions = []string{}
-		}
-		return &lumoapi.ErrorResponseStatusCode{StatusCode: 400, Response: lumoapi.ErrorResponse{
-			Error: lumoapi.Error{Code: te.Code, Message: te.Message, Suggestions: suggestions}}}
-	}
-	s.Log.ErrorContext(ctx, "tool failed", telemetry.ErrAttr(err))
-	return &lumoapi.ErrorResponseStatusCode{StatusCode: 500, Response: lumoapi.ErrorResponse{
-		Error: lumoapi.Error{Code: "INTERNAL", Message: mcpserver.InternalErrorText, Suggestions: []string{}}}}
+	status, te := restserver.Refusal(ctx, s.Log, err)
+	return &lumoapi.ErrorResponseStatusCode{StatusCode: status, Response: lumoapi.ErrorResponse{
+		Error: lumoapi.Error{Code: te.Code, Message: te.Message, Suggestions: te.Suggestions}}}
 }
 
 // user resolves the caller of a tool call; failing to do so is internal (the transport already

@@ -11,6 +11,8 @@ import (
 	"strconv"
 
 	"github.com/lumo-caderninho/mcp/impl/lumo/store"
+	"github.com/lumo-caderninho/mcp/impl/platform/mcpserver"
+	"github.com/lumo-caderninho/mcp/impl/platform/restserver"
 	"github.com/lumo-caderninho/mcp/impl/platform/telemetry"
 )
 
@@ -118,4 +120,34 @@ func tooMany(w http.ResponseWriter, id json.RawMessage, d *Denial) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusTooManyRequests)
 	w.Write(body)
+}
+
+// PerCall counts every POST as one tool call before next sees it: the REST mirror, where each
+// request is one call (POST /tools/<tool>), against the same limits as the tools/call of /mcp.
+// Over a limit it answers 429 with Retry-After and the RATE_LIMITED error body, and next does no
+// work. user names the caller of an authenticated request (it runs after the bearer check).
+func (l *Limiter) PerCall(user func(*http.Request) (*store.User, error), log *slog.Logger, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if l == nil || (l.PerUser <= 0 && l.PerTenant <= 0) || r.Method != http.MethodPost {
+			next.ServeHTTP(w, r)
+			return
+		}
+		u, err := user(r)
+		if err != nil {
+			log.ErrorContext(r.Context(), "identifying the caller for rate limits", telemetry.ErrAttr(err))
+			restserver.WriteError(w, &mcpserver.ToolError{Code: "INTERNAL", Message: mcpserver.InternalErrorText})
+			return
+		}
+		d, err := l.Take(r.Context(), u)
+		if err != nil {
+			log.ErrorContext(r.Context(), "counting a request", telemetry.ErrAttr(err))
+			restserver.WriteError(w, &mcpserver.ToolError{Code: "INTERNAL", Message: mcpserver.InternalErrorText})
+			return
+		}
+		if d != nil {
+			restserver.RateLimited(w, d.RetryAfter, d.Message())
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }

@@ -2,6 +2,7 @@ package httpserve
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -391,5 +392,30 @@ func TestFewConnectionsGetIn(t *testing.T) {
 	}
 	if closed != 1 {
 		t.Errorf("%d connections of the heavy client closed, want 1", closed)
+	}
+}
+
+// TestJSONBodyOverTheBoundIs413WithTheErrorBody checks the refusal a JSON body gets: the error
+// body of the REST mirror, {"error": {code, message, suggestions}}.
+func TestJSONBodyOverTheBoundIs413WithTheErrorBody(t *testing.T) {
+	addr, _ := testServer(t, Limits{MaxBody: 10}, healthz())
+	resp, err := http.Post("http://"+addr+"/tools/x", "application/json", strings.NewReader(`{"a":"0123456789"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	var e struct {
+		Error struct {
+			Code, Message string
+			Suggestions   []string
+		}
+	}
+	if err := json.Unmarshal(b, &e); err != nil || resp.StatusCode != http.StatusRequestEntityTooLarge ||
+		e.Error.Code != "REQUEST_TOO_LARGE" || !strings.Contains(e.Error.Message, "o limite é 10 bytes") || e.Error.Suggestions == nil {
+		t.Errorf("got %d %s", resp.StatusCode, b)
+	}
+	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+		t.Errorf("Content-Type %q", ct)
 	}
 }

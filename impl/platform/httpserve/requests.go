@@ -2,9 +2,11 @@ package httpserve
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net"
 	"net/http"
 	"os"
@@ -28,7 +30,7 @@ func bounded(h http.Handler, lim Limits) http.Handler {
 			}
 			body, err := receive(w, dw.rc, r, lim)
 			if err != nil {
-				refuseBody(dw, err, lim)
+				refuseBody(dw, r, err, lim)
 				return
 			}
 			r.Body = io.NopCloser(bytes.NewReader(body))
@@ -68,20 +70,38 @@ func receive(w http.ResponseWriter, rc *http.ResponseController, r *http.Request
 	return buf.Bytes(), nil
 }
 
-// refuseBody answers a body that did not arrive within the bounds.
-func refuseBody(w http.ResponseWriter, err error, lim Limits) {
+// refuseBody answers a body that did not arrive within the bounds: in plain text, or as the error
+// body {"error": {code, message, suggestions}} of the REST mirror when the body is JSON.
+func refuseBody(w http.ResponseWriter, r *http.Request, err error, lim Limits) {
 	var tooBig *http.MaxBytesError
 	var ne net.Error
+	refuse := http.Error
+	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt == "application/json" {
+		refuse = jsonError
+	}
 	switch {
 	case errors.As(err, &tooBig):
-		http.Error(w, fmt.Sprintf("Requisição grande demais: o limite é %d bytes.", lim.MaxBody), http.StatusRequestEntityTooLarge)
+		refuse(w, fmt.Sprintf("Requisição grande demais: o limite é %d bytes.", lim.MaxBody), http.StatusRequestEntityTooLarge)
 	case errors.Is(err, os.ErrDeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout()):
 		w.Header().Set("Connection", "close")
-		http.Error(w, fmt.Sprintf("O corpo da requisição não chegou inteiro em %s; envie-o de uma vez.", lim.BodyTimeout), http.StatusRequestTimeout)
+		refuse(w, fmt.Sprintf("O corpo da requisição não chegou inteiro em %s; envie-o de uma vez.", lim.BodyTimeout), http.StatusRequestTimeout)
 	default:
 		w.Header().Set("Connection", "close")
-		http.Error(w, "Não foi possível ler o corpo da requisição.", http.StatusBadRequest)
+		refuse(w, "Não foi possível ler o corpo da requisição.", http.StatusBadRequest)
 	}
+}
+
+// jsonError answers msg with status as the shared error body.
+func jsonError(w http.ResponseWriter, msg string, status int) {
+	code := map[int]string{http.StatusRequestEntityTooLarge: "REQUEST_TOO_LARGE", http.StatusRequestTimeout: "REQUEST_TIMEOUT"}[status]
+	if code == "" {
+		code = "INVALID_ARGUMENTS"
+	}
+	body, _ := json.Marshal(map[string]any{"error": map[string]any{"code": code, "message": msg, "suggestions": []string{}}})
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(status)
+	w.Write(body)
 }
 
 // deadlineWriter gives each write of an answer its own deadline, so a client that stops reading

@@ -111,38 +111,20 @@ func (b *Binder) Add(srv *mcp.Server, t Tool) error {
 const InternalErrorText = "Erro interno ao atender a chamada. Tente de novo em instantes; se persistir, avise o administrador."
 
 func (b *Binder) handler(t Tool) mcp.ToolHandler {
-	inFile, outFile := t.Name+".input.json", t.Name+".output.json"
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		if b.Admit != nil {
 			if err := b.Admit(ctx, req); err != nil {
 				return b.fail(ctx, t.Name, err)
 			}
 		}
-		if b.Gate != nil {
-			select {
-			case b.Gate <- struct{}{}:
-				defer func() { <-b.Gate }()
-			case <-ctx.Done():
-				return nil, ctx.Err()
-			}
+		release, err := b.Acquire(ctx)
+		if err != nil {
+			return nil, err
 		}
-		args := req.Params.Arguments
-		if len(args) == 0 || string(args) == "null" {
-			args = json.RawMessage("{}")
-		}
-		if !utf8.Valid(args) { // JSON text must be UTF-8; such bytes would reach the database as they are
-			return b.errorResult(t.Name, &ToolError{Code: "INVALID_ARGUMENTS",
-				Message:     "Argumentos inválidos para " + t.Name + ": há texto que não é UTF-8 válido.",
-				Suggestions: []string{"Envie todo texto em UTF-8."}})
-		}
-		if hasNUL(args) { // PostgreSQL text cannot hold it; no tool needs it
-			return b.errorResult(t.Name, &ToolError{Code: "INVALID_ARGUMENTS",
-				Message:     "Argumentos inválidos para " + t.Name + ": há texto com o caractere nulo (\\u0000), que não é aceito.",
-				Suggestions: []string{"Remova o caractere nulo do texto."}})
-		}
-		args, nvs := normaliseNumbers(args)
-		if vs := withNumberViolations(nvs, b.Schemas.ValidateJSON(inFile, args)); len(vs) > 0 {
-			return b.errorResult(t.Name, invalidArguments(t.Name, vs))
+		defer release()
+		args, te := b.CheckArguments(t.Name, req.Params.Arguments)
+		if te != nil {
+			return b.errorResult(t.Name, te)
 		}
 		reply, err := t.Handler(ctx, req, args)
 		if err != nil {
@@ -156,29 +138,95 @@ func (b *Binder) handler(t Tool) mcp.ToolHandler {
 			b.Log.ErrorContext(ctx, "encoding result", "tool", t.Name, telemetry.ErrAttr(err))
 			return b.errorResult(t.Name, &ToolError{Code: "INTERNAL", Message: InternalErrorText, Suggestions: []string{}})
 		}
-		if b.ValidateOutput {
-			if vs := b.Schemas.ValidateJSON(outFile, structured); len(vs) > 0 {
-				b.Log.ErrorContext(ctx, "result breaks the output schema", "tool", t.Name, "fields", violationFields(vs))
-				return b.errorResult(t.Name, &ToolError{Code: "INTERNAL", Message: InternalErrorText, Suggestions: []string{}})
-			}
-		}
 		size := len(reply.Text) + len(structured)
 		if b.TextJSON {
 			size += len(structured)
 		}
-		if b.MaxResultBytes > 0 && size > b.MaxResultBytes {
-			b.Log.WarnContext(ctx, "result over the size limit", "tool", t.Name, "bytes", size, "limit", b.MaxResultBytes)
-			suggestions := append([]string{}, b.TooLargeSuggestions...)
-			return b.errorResult(t.Name, &ToolError{Code: "RESULT_TOO_LARGE",
-				Message: fmt.Sprintf("A resposta de %s teria %s bytes, acima do limite de %s bytes por resposta.",
-					t.Name, ptbr.Int(int64(size)), ptbr.Int(int64(b.MaxResultBytes))),
-				Suggestions: suggestions})
+		if te := b.CheckResult(ctx, t.Name, structured, size); te != nil {
+			return b.errorResult(t.Name, te)
 		}
 		return &mcp.CallToolResult{
 			Content:           b.content(reply.Text, structured),
 			StructuredContent: json.RawMessage(structured),
 		}, nil
 	}
+}
+
+// Acquire takes a slot of Gate (when set), waiting while every slot is busy, until ctx ends; the
+// caller runs release when its call is over.
+func (b *Binder) Acquire(ctx context.Context) (release func(), err error) {
+	if b.Gate == nil {
+		return func() {}, nil
+	}
+	select {
+	case b.Gate <- struct{}{}:
+		return func() { <-b.Gate }, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// CheckArguments runs the checks a call's arguments pass before its handler sees them: absent
+// arguments are {}, text must be UTF-8 without U+0000, numbers are normalised (6.0 is 6) and the
+// result must pass the tool's input schema. It returns the arguments to decode, or the
+// INVALID_ARGUMENTS error naming every field (at most maxViolations). The MCP tools and the
+// REST mirror both call it, so they refuse the same arguments with the same words.
+func (b *Binder) CheckArguments(tool string, args json.RawMessage) (json.RawMessage, *ToolError) {
+	if len(bytes.TrimSpace(args)) == 0 || string(args) == "null" {
+		args = json.RawMessage("{}")
+	}
+	if !utf8.Valid(args) { // JSON text must be UTF-8; such bytes would reach the database as they are
+		return nil, &ToolError{Code: "INVALID_ARGUMENTS",
+			Message:     "Argumentos inválidos para " + tool + ": há texto que não é UTF-8 válido.",
+			Suggestions: []string{"Envie todo texto em UTF-8."}}
+	}
+	if !json.Valid(args) { // only over REST: a JSON-RPC message carries parsed JSON
+		return nil, &ToolError{Code: "INVALID_ARGUMENTS",
+			Message:     "Argumentos inválidos para " + tool + ": o corpo não é um JSON válido.",
+			Suggestions: []string{"Envie os argumentos como um objeto JSON, por exemplo {}."}}
+	}
+	if hasNUL(args) { // PostgreSQL text cannot hold it; no tool needs it
+		return nil, &ToolError{Code: "INVALID_ARGUMENTS",
+			Message:     "Argumentos inválidos para " + tool + ": há texto com o caractere nulo (\\u0000), que não é aceito.",
+			Suggestions: []string{"Remova o caractere nulo do texto."}}
+	}
+	args, nvs := normaliseNumbers(args)
+	if vs := withNumberViolations(nvs, b.Schemas.ValidateJSON(tool+".input.json", args)); len(vs) > 0 {
+		return nil, invalidArguments(tool, vs)
+	}
+	return args, nil
+}
+
+// CheckResult checks a successful answer of tool, whose structured result is structured and
+// whose whole answer is size bytes: against the output schema with ValidateOutput (a break is
+// logged, by field names only, and INTERNAL), and against MaxResultBytes (RESULT_TOO_LARGE).
+func (b *Binder) CheckResult(ctx context.Context, tool string, structured []byte, size int) *ToolError {
+	if b.ValidateOutput {
+		if vs := b.Schemas.ValidateJSON(tool+".output.json", structured); len(vs) > 0 {
+			b.Log.ErrorContext(ctx, "result breaks the output schema", "tool", tool, "fields", violationFields(vs))
+			return &ToolError{Code: "INTERNAL", Message: InternalErrorText, Suggestions: []string{}}
+		}
+	}
+	if b.MaxResultBytes > 0 && size > b.MaxResultBytes {
+		b.Log.WarnContext(ctx, "result over the size limit", "tool", tool, "bytes", size, "limit", b.MaxResultBytes)
+		suggestions := append([]string{}, b.TooLargeSuggestions...)
+		return &ToolError{Code: "RESULT_TOO_LARGE",
+			Message: fmt.Sprintf("A resposta de %s teria %s bytes, acima do limite de %s bytes por resposta.",
+				tool, ptbr.Int(int64(size)), ptbr.Int(int64(b.MaxResultBytes))),
+			Suggestions: suggestions}
+	}
+	return nil
+}
+
+// Internal is the refusal a caller gets for any error that is not a *ToolError, which is
+// logged (without its text reaching the caller).
+func (b *Binder) Internal(ctx context.Context, tool string, err error) *ToolError {
+	var te *ToolError
+	if errors.As(err, &te) {
+		return te
+	}
+	b.Log.ErrorContext(ctx, "tool failed", "tool", tool, telemetry.ErrAttr(err))
+	return &ToolError{Code: "INTERNAL", Message: InternalErrorText, Suggestions: []string{}}
 }
 
 // violationFields names the fields of violations, never their values (a result's are data).
@@ -192,12 +240,7 @@ func violationFields(vs []schemacheck.Violation) []string {
 
 // fail renders a handler's error: a *ToolError as it is, anything else logged and generic.
 func (b *Binder) fail(ctx context.Context, tool string, err error) (*mcp.CallToolResult, error) {
-	var te *ToolError
-	if errors.As(err, &te) {
-		return b.errorResult(tool, te)
-	}
-	b.Log.ErrorContext(ctx, "tool failed", "tool", tool, telemetry.ErrAttr(err))
-	return b.errorResult(tool, &ToolError{Code: "INTERNAL", Message: InternalErrorText, Suggestions: []string{}})
+	return b.errorResult(tool, b.Internal(ctx, tool, err))
 }
 
 // maxViolations bounds how many violations one error lists, so a hostile payload with thousands

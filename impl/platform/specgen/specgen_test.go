@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -27,20 +28,22 @@ func TestGeneratedUpToDate(t *testing.T) {
 		if !s.IsDir() {
 			continue
 		}
-		t.Run(s.Name(), func(t *testing.T) {
-			want, err := Generate(schemas.FS, s.Name())
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := os.ReadFile(filepath.Join("..", "..", "..", "gen", s.Name(), "openapi.json"))
-			if err != nil {
-				t.Fatalf("%v (run go generate ./gen/...)", err)
-			}
-			if !bytes.Equal(want, got) {
-				t.Errorf("gen/%s/openapi.json is stale: run go generate ./gen/...\n%s",
-					s.Name(), cmp.Diff(string(want), string(got)))
-			}
-		})
+		for file, gen := range map[string]func(fs.FS, string) ([]byte, error){"openapi.json": Generate, "ogen.json": GenerateOgen} {
+			t.Run(s.Name()+"/"+file, func(t *testing.T) {
+				want, err := gen(schemas.FS, s.Name())
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := os.ReadFile(filepath.Join("..", "..", "..", "gen", s.Name(), file))
+				if err != nil {
+					t.Fatalf("%v (run go generate ./gen/...)", err)
+				}
+				if !bytes.Equal(want, got) {
+					t.Errorf("gen/%s/%s is stale: run go generate ./gen/...\n%s",
+						s.Name(), file, cmp.Diff(string(want), string(got)))
+				}
+			})
+		}
 	}
 }
 
@@ -152,6 +155,35 @@ func TestGenerateLumo(t *testing.T) {
 		if ref != "#/components/schemas/ErrorResponse" {
 			t.Errorf("%s: default response %v", p, ref)
 		}
+		// lumo's tools are reads without cursors: no 409.
+		var codes []string
+		for code := range responses {
+			codes = append(codes, code)
+		}
+		sort.Strings(codes)
+		if diff := cmp.Diff([]string{"200", "400", "401", "404", "413", "422", "429", "500", "504", "default"}, codes); diff != "" {
+			t.Errorf("%s: responses (-want +got):\n%s", p, diff)
+		}
+		for _, code := range codes[1 : len(codes)-1] {
+			r := responses[code].(map[string]any)["$ref"].(string)
+			name := strings.TrimPrefix(r, "#/components/responses/")
+			body := doc["components"].(map[string]any)["responses"].(map[string]any)[name].(map[string]any)
+			if got := body["content"].(map[string]any)["application/json"].(map[string]any)["schema"].(map[string]any)["$ref"]; got != "#/components/schemas/ErrorResponse" {
+				t.Errorf("%s %s: body %v", p, code, got)
+			}
+		}
+	}
+	if diff := cmp.Diff([]any{map[string]any{"bearer": []any{}}}, doc["security"]); diff != "" {
+		t.Errorf("security (-want +got):\n%s", diff)
+	}
+	wantScheme := map[string]any{"type": "http", "scheme": "bearer"}
+	scheme := doc["components"].(map[string]any)["securitySchemes"].(map[string]any)["bearer"].(map[string]any)
+	if scheme["type"] != wantScheme["type"] || scheme["scheme"] != wantScheme["scheme"] {
+		t.Errorf("bearer scheme %v", scheme)
+	}
+	headers := doc["components"].(map[string]any)["responses"].(map[string]any)["TooManyRequests"].(map[string]any)["headers"].(map[string]any)
+	if _, ok := headers["Retry-After"]; !ok {
+		t.Error("429 does not declare Retry-After")
 	}
 	terms := components["SearchCatalogInput"].(map[string]any)["properties"].(map[string]any)["terms"].(map[string]any)
 	if _, ok := terms["oneOf"]; !ok {
@@ -163,6 +195,58 @@ func TestGenerateLumo(t *testing.T) {
 	}
 	if diff := cmp.Diff(wantCell, components["Cell"]); diff != "" {
 		t.Errorf("Cell (-want +got):\n%s", diff)
+	}
+}
+
+// TestGenerateOgen checks the document ogen reads: no security and only 200 and default, so
+// each generated method returns its result type; every error status lands in default.
+func TestGenerateOgen(t *testing.T) {
+	for _, server := range []string{"lumo", "caderninho"} {
+		out, err := GenerateOgen(schemas.FS, server)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc map[string]any
+		if err := json.Unmarshal(out, &doc); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := doc["security"]; ok {
+			t.Errorf("%s: security in ogen's document", server)
+		}
+		if _, ok := doc["components"].(map[string]any)["securitySchemes"]; ok {
+			t.Errorf("%s: securitySchemes in ogen's document", server)
+		}
+		for p, item := range doc["paths"].(map[string]any) {
+			responses := item.(map[string]any)["post"].(map[string]any)["responses"].(map[string]any)
+			if len(responses) != 2 || responses["200"] == nil || responses["default"] == nil {
+				t.Errorf("%s %s: responses %v, want 200 and default", server, p, responses)
+			}
+		}
+	}
+}
+
+// TestCaderninhoConflicts checks that 409 is declared exactly where a tool takes a confirmation,
+// an idempotency key, a cursor or an expected revision.
+func TestCaderninhoConflicts(t *testing.T) {
+	out, err := Generate(schemas.FS, "caderninho")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(out, &doc); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for p, item := range doc["paths"].(map[string]any) {
+		if _, ok := item.(map[string]any)["post"].(map[string]any)["responses"].(map[string]any)["409"]; ok {
+			got = append(got, strings.TrimPrefix(p, "/tools/"))
+		}
+	}
+	sort.Strings(got)
+	want := []string{"caderninho_sync", "caderninho_transactions", "plan_add_record", "plan_categorize",
+		"plan_delete_record", "plan_edit_transaction", "plan_set_budget", "plan_transactions"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("tools with 409 (-want +got):\n%s", diff)
 	}
 }
 

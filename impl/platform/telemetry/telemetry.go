@@ -136,18 +136,33 @@ func (m *Metrics) MCP(log *slog.Logger) mcp.Middleware {
 			} else if r, ok := res.(*mcp.CallToolResult); ok && r.IsError {
 				code = errorCode(r.StructuredContent)
 			}
-			outcome := "ok"
-			if code != "" {
-				outcome = "error"
-				m.toolErrors.WithLabelValues(tool, code).Inc()
-			}
-			m.calls.WithLabelValues(tool, outcome).Inc()
-			m.latency.WithLabelValues(tool).Observe(elapsed.Seconds())
-			log.InfoContext(ctx, "tool call", "tool", tool, "outcome", outcome, "code", code, "ms", elapsed.Milliseconds())
+			m.ToolCall(ctx, log, "mcp", tool, code, elapsed)
 			return res, err
 		}
 	}
 }
+
+// ToolCall counts and times one tool call answered over transport ("mcp" or "rest") with the
+// structured error code (or "" for a result), and logs it: tool, outcome, code, duration,
+// never arguments. m may be nil: then it only logs.
+func (m *Metrics) ToolCall(ctx context.Context, log *slog.Logger, transport, tool, code string, elapsed time.Duration) {
+	outcome := "ok"
+	if code != "" {
+		outcome = "error"
+	}
+	if m != nil {
+		if code != "" {
+			m.toolErrors.WithLabelValues(tool, code).Inc()
+		}
+		m.calls.WithLabelValues(tool, outcome).Inc()
+		m.latency.WithLabelValues(tool).Observe(elapsed.Seconds())
+	}
+	log.InfoContext(ctx, "tool call", "tool", tool, "outcome", outcome, "code", code, "ms", elapsed.Milliseconds(), "transport", transport)
+}
+
+// ErrorCode is the code of a structured error body ({"error": {"code": ...}}), "UNKNOWN" when
+// it has none.
+func ErrorCode(body []byte) string { return errorCode(json.RawMessage(body)) }
 
 func errorCode(structured any) string {
 	var e struct {
@@ -233,6 +248,9 @@ func pathGroup(p string) string {
 	}
 	if len(p) >= 9 && p[:9] == "/schemas/" {
 		return "/schemas/"
+	}
+	if len(p) >= 7 && p[:7] == "/tools/" { // the REST mirror; the tool is a label of the tool metrics
+		return "/tools/"
 	}
 	return "other"
 }

@@ -1,12 +1,14 @@
-// Command specgen writes the OpenAPI 3.1 document that ogen generates a server's Go types from.
+// Command specgen writes a server's OpenAPI 3.1 documents: the published one (served at
+// /openapi.json) and the copy ogen generates the Go code from.
 //
-// Usage: specgen -schemas ../schemas -server lumo -out lumo/openapi.json
+// Usage: specgen -schemas ../schemas -server lumo -out lumo/openapi.json -ogen-out lumo/ogen.json
 package main
 
 import (
 	"bytes"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -16,20 +18,26 @@ import (
 func main() {
 	schemas := flag.String("schemas", "schemas", "folder holding <server>/*.json")
 	server := flag.String("server", "", "server folder inside -schemas, e.g. lumo")
-	out := flag.String("out", "", "file to write the document to")
+	out := flag.String("out", "", "file to write the published document to")
+	ogenOut := flag.String("ogen-out", "", "file to write ogen's document to")
 	flag.Parse()
-	if *server == "" || *out == "" {
+	if *server == "" || *out == "" || *ogenOut == "" {
 		flag.Usage()
 		os.Exit(2)
 	}
-	if err := run(*schemas, *server, *out); err != nil {
-		fmt.Fprintln(os.Stderr, "specgen:", err)
-		os.Exit(1)
+	for _, f := range []struct {
+		gen  func(fs.FS, string) ([]byte, error)
+		path string
+	}{{specgen.Generate, *out}, {specgen.GenerateOgen, *ogenOut}} {
+		if err := run(f.gen, *schemas, *server, f.path); err != nil {
+			fmt.Fprintln(os.Stderr, "specgen:", err)
+			os.Exit(1)
+		}
 	}
 }
 
-func run(schemas, server, out string) error {
-	doc, err := specgen.Generate(os.DirFS(schemas), server)
+func run(gen func(fs.FS, string) ([]byte, error), schemas, server, out string) error {
+	doc, err := gen(os.DirFS(schemas), server)
 	if err != nil {
 		return err
 	}
