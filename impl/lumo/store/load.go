@@ -109,7 +109,7 @@ func (im *importer) loadTable(ctx context.Context, t *pTable) error {
 		defer stmt.Close()
 	}
 
-	rows, err := workspace.OpenRows(im.fsys, t.file, t.t)
+	rows, err := workspace.OpenRows(im.fsys, t.file, t.t, workspace.Format{})
 	if err != nil {
 		return err
 	}

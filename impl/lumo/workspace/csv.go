@@ -1,15 +1,14 @@
 package workspace
 
 import (
+	"bufio"
 	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
-	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
 )
@@ -17,27 +16,45 @@ import (
 // Null is how a CSV field spells NULL; an empty field is the empty string.
 const Null = `\N`
 
-// Rows streams the data rows of one table's CSV file (comma separated, UTF-8, a header of
-// physical column names in any order), converting each value to its column's type. It holds one
-// record at a time, so files of any size stream in constant memory.
+// Rows streams the data rows of one table's CSV file (a header of physical column names in any
+// order, then the rows), converting each value to its column's type. The file's delimiter,
+// decimal, encoding and date format are what app.yaml declares (Format) or what detection reads
+// from the file (see detect). It holds one record at a time, so files of any size stream in
+// constant memory.
 type Rows struct {
 	file   string
 	f      fs.File
 	r      *csv.Reader
+	format *csvFormat
 	cols   []*semantic.Column
 	pos    []int // pos[i] is the index in a record of cols[i]
 	width  int   // fields per record, from the header
 	vals   []any
-	rec    []string // the current record, as read
+	texts  []string // per column, the value as Text gives it
 	scales []int
+	units  []string // per column, the unit the values showed (R$, US$, %)
+	kinds  []kind   // per column, whether numbers came with % or without
+	buf    []byte   // the current row's rewritten texts, before they become one string
+	spans  []span
 	line   int
 	count  int64
 	err    error
 }
 
+// kind is how a column's numbers were written so far.
+type kind struct {
+	percent byte // 0 = no number yet, '%' with a percent sign, 'n' without
+	first   sample
+}
+
+// span is where in Rows.buf the rewritten text of column col is.
+type span struct{ col, start, end int }
+
 // OpenRows opens file and checks its header against t: every physical column name exactly once,
-// in any order, and nothing else. Header problems come back as Errors (file, line 1, column).
-func OpenRows(fsys fs.FS, file string, t *semantic.Table) (*Rows, error) {
+// in any order, and nothing else. decl is the table's csv settings in app.yaml; what it leaves
+// empty is detected from the first rows of the file, and a file whose format stays ambiguous is
+// refused. Header and format problems come back as Errors (file, line, column).
+func OpenRows(fsys fs.FS, file string, t *semantic.Table, decl Format) (*Rows, error) {
 	f, err := fsys.Open(file)
 	if err != nil {
 		msg := "o arquivo não pôde ser aberto: " + err.Error()
@@ -46,10 +63,24 @@ func OpenRows(fsys fs.FS, file string, t *semantic.Table) (*Rows, error) {
 		}
 		return nil, &Error{File: file, Message: msg}
 	}
-	r := csv.NewReader(f)
+	br := bufio.NewReaderSize(f, sampleSize)
+	head, err := br.Peek(sampleSize)
+	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
+		f.Close()
+		return nil, &Error{File: file, Line: 1, Message: "o arquivo não pôde ser lido: " + err.Error()}
+	}
+	format, err := detect(file, t, decl, head, err == nil)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	r := csv.NewReader(br)
+	r.Comma = rune(format.delim)
 	r.FieldsPerRecord = -1 // counted here, to say which line and how many
 	r.ReuseRecord = true
-	rows := &Rows{file: file, f: f, r: r, cols: t.Columns, vals: make([]any, len(t.Columns)), scales: make([]int, len(t.Columns))}
+	n := len(t.Columns)
+	rows := &Rows{file: file, f: f, r: r, format: format, cols: t.Columns, vals: make([]any, n), texts: make([]string, n),
+		scales: make([]int, n), units: make([]string, n), kinds: make([]kind, n)}
 	header, err := r.Read()
 	if err != nil {
 		f.Close()
@@ -59,7 +90,13 @@ func OpenRows(fsys fs.FS, file string, t *semantic.Table) (*Rows, error) {
 		return nil, rows.readError(err)
 	}
 	if len(header) > 0 {
-		header[0] = strings.TrimPrefix(header[0], "\uFEFF")
+		header[0] = strings.TrimPrefix(header[0], "\xef\xbb\xbf")
+	}
+	if len(header) > 1 && header[len(header)-1] == "" { // a delimiter ending the line
+		header = header[:len(header)-1]
+	}
+	for i, h := range header {
+		header[i], _ = format.text(h)
 	}
 	var errs Errors
 	at := map[string]int{}
@@ -99,49 +136,107 @@ func OpenRows(fsys fs.FS, file string, t *semantic.Table) (*Rows, error) {
 // Columns are the table's columns; Values follow this order.
 func (r *Rows) Columns() []*semantic.Column { return r.cols }
 
-// Next reads the next row. It returns false at the end of the file or at the first error (Err).
+// Next reads the next row, skipping blank lines (also those of delimiters only). It returns
+// false at the end of the file or at the first error (Err).
 func (r *Rows) Next() bool {
 	if r.err != nil {
 		return false
 	}
-	rec, err := r.r.Read()
-	if err == io.EOF {
-		return false
-	}
-	if err != nil {
-		r.err = r.readError(err)
-		return false
+	var rec []string
+	for {
+		var err error
+		rec, err = r.r.Read()
+		if err == io.EOF {
+			return false
+		}
+		if err != nil {
+			r.err = r.readError(err)
+			return false
+		}
+		if !blank(rec) {
+			break
+		}
 	}
 	r.line, _ = r.r.FieldPos(0)
+	if len(rec) == r.width+1 && rec[r.width] == "" { // a delimiter ending the line
+		rec = rec[:r.width]
+	}
 	if len(rec) != r.width {
+		hint := "confira as vírgulas (um texto com vírgula vai entre aspas)"
+		if d := r.format.delim; d != ',' {
+			hint = fmt.Sprintf("confira os separadores %s (um texto com o separador vai entre aspas)", delimiterName(d))
+		}
 		r.err = &Error{File: r.file, Line: r.line, Message: fmt.Sprintf(
-			"a linha tem %d valores, mas o cabeçalho tem %d colunas; confira as vírgulas (um texto com vírgula vai entre aspas)", len(rec), r.width)}
+			"a linha tem %d valores, mas o cabeçalho tem %d colunas; %s", len(rec), r.width, hint)}
 		return false
 	}
+	r.buf, r.spans = r.buf[:0], r.spans[:0]
 	for i, c := range r.cols {
 		s := rec[r.pos[i]]
-		v, scale, msg := convert(c.Type, s)
+		r.texts[i] = s
+		var v any
+		var msg string
+		switch c.Type {
+		case semantic.TypeNumber:
+			v, msg = r.number(i, s)
+		case semantic.TypeDate, semantic.TypeDatetime:
+			v, msg = r.date(i, c.Type, s)
+		default:
+			if s == Null {
+				break
+			}
+			t, ok := r.format.text(s)
+			if !ok {
+				msg = "o texto não está em UTF-8; salve o arquivo com a codificação UTF-8"
+				if r.format.declared.Encoding == "" {
+					msg += fmt.Sprintf(", ou, se ele está em Windows-1252 ou ISO-8859-1, declare csv.encoding %s (o início do arquivo era UTF-8)", r.format.setting(""))
+				}
+				break
+			}
+			v = t
+			r.texts[i] = t
+		}
 		if msg != "" {
 			r.err = &Error{File: r.file, Line: r.line, Field: c.Name, Message: msg}
 			return false
 		}
-		if scale > r.scales[i] {
-			r.scales[i] = scale
-		}
 		r.vals[i] = v
 	}
-	r.rec = rec
+	if len(r.spans) > 0 {
+		all := string(r.buf)
+		for _, sp := range r.spans {
+			r.texts[sp.col] = all[sp.start:sp.end]
+		}
+	}
 	r.count++
 	return true
+}
+
+// blank says whether a record holds nothing: a line of delimiters only.
+func blank(rec []string) bool {
+	for _, s := range rec {
+		if s != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// rewritten records that column i's text is r.buf[start:], the value rewritten in the
+// original format (ISO dates, point decimal).
+func (r *Rows) rewritten(i, start int) {
+	r.spans = append(r.spans, span{i, start, len(r.buf)})
 }
 
 // Values is the current row in Columns order: nil for NULL, string for text, float64 for
 // numbers, time.Time (UTC, no zone meant) for dates and datetimes. The slice is reused by Next.
 func (r *Rows) Values() []any { return r.vals }
 
-// Text is the current row's value of Columns()[i] as the file writes it (valid for its type;
-// meaningless where Values holds nil). Like Values it lasts until the next call of Next.
-func (r *Rows) Text(i int) string { return r.rec[r.pos[i]] }
+// Text is the current row's value of Columns()[i] as the original format writes it: a number as
+// -?digits(.digits)? (a percent already divided by 100), a date as YYYY-MM-DD, a date-time as
+// YYYY-MM-DD HH:MM[:SS], a text in UTF-8 (meaningless where Values holds nil). Like Values it
+// lasts until the next call of Next.
+func (r *Rows) Text(i int) string { return r.texts[i] }
 
 // Line is the file line where the current row starts.
 func (r *Rows) Line() int { return r.line }
@@ -151,6 +246,15 @@ func (r *Rows) Count() int64 { return r.count }
 
 // Scales are, per column, the most decimals seen in a number so far.
 func (r *Rows) Scales() []int { return r.scales }
+
+// Units are, per column, the unit its values showed so far ("BRL" for R$, "USD" for US$,
+// "percent" for %; "" for none): a column without unit in app.yaml gets this one.
+func (r *Rows) Units() []string { return r.units }
+
+// Description is the line an import prints for the file: the settings it was read with,
+// declared or detected (`vendas.csv: separador ";", decimal ",", Windows-1252, datas
+// dd/mm/aaaa`). Read after the last row, it includes what the rows settled after the sample.
+func (r *Rows) Description() string { return r.format.Description() }
 
 // Err is the first error met, an *Error naming file, line and column; nil at a clean end.
 func (r *Rows) Err() error {
@@ -178,81 +282,6 @@ func (r *Rows) readError(err error) *Error {
 	return &Error{File: r.file, Line: pe.Line, Message: msg}
 }
 
-// convert turns one field into a value of type typ, with the decimals of a number. msg is the
-// Portuguese problem, "" when the value is fine. Empty fields are NULL outside text columns.
-func convert(typ, s string) (v any, scale int, msg string) {
-	if s == Null {
-		return nil, 0, ""
-	}
-	switch typ {
-	case semantic.TypeNumber:
-		if s == "" {
-			return nil, 0, ""
-		}
-		f, scale, ok := parseNumber(s)
-		if !ok {
-			return nil, 0, fmt.Sprintf("o valor %q não é um número; use ponto decimal e nenhum separador de milhar (ex.: 1234.56), ou \\N para nulo", s)
-		}
-		return f, scale, ""
-	case semantic.TypeDate:
-		if s == "" {
-			return nil, 0, ""
-		}
-		t, ok := parseDate(s)
-		if !ok {
-			return nil, 0, fmt.Sprintf("o valor %q não é uma data AAAA-MM-DD válida (ex.: 2026-09-30), nem \\N para nulo", s)
-		}
-		return t, 0, ""
-	case semantic.TypeDatetime:
-		if s == "" {
-			return nil, 0, ""
-		}
-		t, ok := parseDatetime(s)
-		if !ok {
-			return nil, 0, fmt.Sprintf("o valor %q não é uma data e hora AAAA-MM-DD HH:MM[:SS] válida (ex.: 2026-09-30 14:05), nem \\N para nulo", s)
-		}
-		return t, 0, ""
-	}
-	if !utf8.ValidString(s) {
-		return nil, 0, "o texto não está em UTF-8; salve o arquivo com a codificação UTF-8"
-	}
-	return s, 0, ""
-}
-
-// parseNumber accepts -?digits(.digits)? and reports the decimals written.
-func parseNumber(s string) (float64, int, bool) {
-	i := 0
-	if s[0] == '-' {
-		i++
-	}
-	start := i
-	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-		i++
-	}
-	if i == start {
-		return 0, 0, false
-	}
-	scale := 0
-	if i < len(s) && s[i] == '.' {
-		i++
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-			scale++
-		}
-		if scale == 0 {
-			return 0, 0, false
-		}
-	}
-	if i != len(s) {
-		return 0, 0, false
-	}
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		return 0, 0, false
-	}
-	return f, scale, true
-}
-
 // digits reads n decimal digits of s at i.
 func digits(s string, i, n int) (int, bool) {
 	v := 0
@@ -273,7 +302,15 @@ func parseDate(s string) (time.Time, bool) {
 	y, ok1 := digits(s, 0, 4)
 	m, ok2 := digits(s, 5, 2)
 	d, ok3 := digits(s, 8, 2)
-	if !ok1 || !ok2 || !ok3 || m < 1 || m > 12 || d < 1 {
+	if !ok1 || !ok2 || !ok3 {
+		return time.Time{}, false
+	}
+	return makeDay(y, m, d)
+}
+
+// makeDay is the day y-m-d, if there is one.
+func makeDay(y, m, d int) (time.Time, bool) {
+	if m < 1 || m > 12 || d < 1 {
 		return time.Time{}, false
 	}
 	t := time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC)
@@ -292,7 +329,12 @@ func parseDatetime(s string) (time.Time, bool) {
 	if !ok {
 		return time.Time{}, false
 	}
-	rest := s[10:]
+	return addClock(day, s[10:])
+}
+
+// addClock adds the time of day rest (" HH:MM" or " HH:MM:SS") to day; an empty rest is
+// midnight.
+func addClock(day time.Time, rest string) (time.Time, bool) {
 	if rest == "" {
 		return day, true
 	}
@@ -312,4 +354,36 @@ func parseDatetime(s string) (time.Time, bool) {
 		return time.Time{}, false
 	}
 	return day.Add(time.Duration(h)*time.Hour + time.Duration(mi)*time.Minute + time.Duration(sec)*time.Second), true
+}
+
+// parseSlash accepts DD/MM/AAAA (DD/MM/AA when short: 00-69 are 2000-2069, 70-99 are
+// 1970-1999) naming a real day and, when datetime, an optional HH:MM[:SS] after a space.
+func parseSlash(s string, datetime, short bool) (time.Time, bool) {
+	n := len(DatesDMY)
+	if short {
+		n = len(DatesDMY2)
+	}
+	if len(s) < n || s[2] != '/' || s[5] != '/' {
+		return time.Time{}, false
+	}
+	d, ok1 := digits(s, 0, 2)
+	m, ok2 := digits(s, 3, 2)
+	y, ok3 := digits(s, 6, n-6)
+	if !ok1 || !ok2 || !ok3 {
+		return time.Time{}, false
+	}
+	if short {
+		y += 1900
+		if y < 1970 {
+			y += 100
+		}
+	}
+	day, ok := makeDay(y, m, d)
+	if !ok {
+		return time.Time{}, false
+	}
+	if !datetime {
+		return day, len(s) == n
+	}
+	return addClock(day, s[n:])
 }

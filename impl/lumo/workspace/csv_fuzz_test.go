@@ -32,7 +32,7 @@ func FuzzRows(f *testing.F) {
 	tbl := table([2]string{"N", "number"}, [2]string{"S", "string"}, [2]string{"D", "date"}, [2]string{"DT", "datetime"})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fsys := fstest.MapFS{"t.csv": {Data: data}}
-		rows, err := OpenRows(fsys, "t.csv", tbl)
+		rows, err := OpenRows(fsys, "t.csv", tbl, Format{})
 		if err != nil {
 			checkCSVError(t, err)
 			return
