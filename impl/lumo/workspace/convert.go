@@ -2,9 +2,9 @@ package workspace
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
-	"time"
 	"unsafe"
 )
 
@@ -16,98 +16,213 @@ func (r *Rows) number(i int, s string) (any, string) {
 		return nil, ""
 	}
 	f := r.format
-	if f.decimal == '.' { // the original format: -?digits(.digits)?
-		if v, scale, ok := parsePlain(s); ok {
-			if r.kinds[i].percent != 'n' {
-				if msg := r.numberKind(i, s, number{}); msg != "" {
-					return nil, msg
-				}
-			}
-			r.scales[i] = max(r.scales[i], scale)
-			return v, ""
+	// Most values are bare: digits and separators, perhaps after a minus.
+	var n number
+	bare := isDigit(s[len(s)-1]) && (isDigit(s[0]) || (s[0] == '-' && len(s) > 1 && isDigit(s[1])))
+	if bare {
+		n.neg = s[0] == '-'
+		n.core = s
+		if n.neg {
+			n.core = s[1:]
 		}
-	}
-	n, ok := splitNumber(s)
-	if !ok {
+	} else if !splitNumber(s, &n) {
 		return nil, r.badNumber(s)
 	}
 	dec := f.decimal
-	switch {
-	case dec != 0:
-		if !coreValid(n.core, dec) {
-			return nil, r.badNumber(s)
+	if dec == 0 {
+		if !strings.ContainsAny(n.core, ".,") {
+			dec = '.' // no separator: either reads the same
+		} else {
+			dot, com := coreValid(n.core, '.'), coreValid(n.core, ',')
+			seen := &sample{value: s, column: r.cols[i].Name, line: r.line}
+			switch {
+			case dot && com:
+				return nil, f.ambiguousNumber(seen).Message
+			case dot:
+				f.decimal = '.'
+			case com:
+				f.decimal = ','
+			default:
+				return nil, r.badNumber(s)
+			}
+			f.decimalSeen, dec = seen, f.decimal
 		}
-	case strings.ContainsAny(n.core, ".,"):
-		dot, com := coreValid(n.core, '.'), coreValid(n.core, ',')
-		seen := &sample{value: s, column: r.cols[i].Name, line: r.line}
-		switch {
-		case dot && com:
-			return nil, f.ambiguousNumber(seen).Message
-		case dot:
-			f.decimal = '.'
-		case com:
-			f.decimal = ','
-		default:
-			return nil, r.badNumber(s)
-		}
-		f.decimalSeen, dec = seen, f.decimal
-	default:
-		dec = '.' // no separator: either reads the same
 	}
-	if msg := r.numberKind(i, s, n); msg != "" {
-		return nil, msg
+	m, scale, grouped, big, ok := scanCore(n.core, dec)
+	if !ok {
+		return nil, r.badNumber(s)
+	}
+	if k := r.kinds[i].percent; (k != 'n' || n.percent || n.currency != "") && !(k == '%' && n.percent && r.units[i] == "percent") &&
+		!(k == 'n' && n.currency != "" && r.units[i] == n.currency) {
+		if msg := r.numberKind(i, s, n); msg != "" {
+			return nil, msg
+		}
+	}
+	valueScale := scale
+	if n.percent {
+		valueScale += 2
+	}
+	r.scales[i] = max(r.scales[i], valueScale)
+	asWritten := bare && !grouped && (scale == 0 || dec == '.') // Text is s itself
+	if !big && m <= 1<<53 && valueScale < len(pow10) {
+		// Both exact in a float64, so the division rounds as ParseFloat does (Clinger's fast
+		// path).
+		v := float64(m) / pow10[valueScale]
+		if n.neg {
+			v = -v
+		}
+		if !asWritten {
+			start := len(r.buf)
+			if n.percent {
+				r.buf = appendDecimal(r.buf, n.neg, m, valueScale)
+			} else {
+				r.buf = appendPlain(r.buf, n.neg, n.core, dec)
+			}
+			r.rewritten(i, start)
+		}
+		return boxFloat(v), ""
+	}
+	if asWritten {
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			return nil, r.badNumber(s)
+		}
+		return v, ""
 	}
 	start := len(r.buf)
-	var scale int
-	r.buf, scale = appendCanonical(r.buf, n, dec)
+	r.buf, _ = appendCanonical(r.buf, n, dec)
 	// ParseFloat keeps nothing of its argument, which the next value may overwrite.
-	text := unsafe.String(&r.buf[start], len(r.buf)-start)
-	v, err := strconv.ParseFloat(text, 64)
+	v, err := strconv.ParseFloat(unsafe.String(&r.buf[start], len(r.buf)-start), 64)
 	if err != nil {
 		r.buf = r.buf[:start]
 		return nil, r.badNumber(s)
 	}
-	if text == s {
-		r.buf = r.buf[:start]
-	} else {
-		r.rewritten(i, start)
-	}
-	r.scales[i] = max(r.scales[i], scale)
+	r.rewritten(i, start)
 	return v, ""
 }
 
-// parsePlain accepts -?digits(.digits)? and reports the decimals written.
-func parsePlain(s string) (float64, int, bool) {
+var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// scanCore reads core (digits and separators) as a number with decimal dec, in one pass: the
+// digits as an integer m (big when they pass 19) and scale decimals. The integer part may group
+// its digits by threes with the other separator (grouped): the first group of 1 to 3 digits,
+// not starting with 0. ok is false for anything else.
+func scanCore(core string, dec byte) (m uint64, scale int, grouped, big, ok bool) {
+	thou := byte(',')
+	if dec == ',' {
+		thou = '.'
+	}
+	group, intDigits, sig := 0, 0, 0
 	i := 0
-	if s[0] == '-' {
-		i++
+	for ; i < len(core); i++ {
+		c := core[i]
+		switch {
+		case isDigit(c):
+			group++
+			intDigits++
+			if sig < 19 {
+				m = m*10 + uint64(c-'0')
+				if m != 0 {
+					sig++
+				}
+			} else {
+				big = true
+			}
+			continue
+		case c == thou:
+			if grouped {
+				if group != 3 {
+					return 0, 0, false, false, false
+				}
+			} else if group == 0 || group > 3 || core[0] == '0' {
+				return 0, 0, false, false, false
+			}
+			grouped, group = true, 0
+			continue
+		}
+		break
 	}
-	start := i
-	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-		i++
+	if intDigits == 0 || (grouped && group != 3) {
+		return 0, 0, false, false, false
 	}
-	if i == start {
-		return 0, 0, false
-	}
-	scale := 0
-	if i < len(s) && s[i] == '.' {
-		i++
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
+	if i < len(core) {
+		if core[i] != dec || i == len(core)-1 {
+			return 0, 0, false, false, false
+		}
+		for i++; i < len(core); i++ {
+			c := core[i]
+			if !isDigit(c) {
+				return 0, 0, false, false, false
+			}
 			scale++
+			if sig < 19 {
+				m = m*10 + uint64(c-'0')
+				if m != 0 {
+					sig++
+				}
+			} else {
+				big = true
+			}
 		}
-		if scale == 0 {
-			return 0, 0, false
+	}
+	return m, scale, grouped, big, true
+}
+
+// appendPlain appends core, a number scanCore accepted with decimal dec, as
+// -?digits(.digits)?: without its thousands separators, with a decimal point.
+func appendPlain(b []byte, neg bool, core string, dec byte) []byte {
+	if neg {
+		b = append(b, '-')
+	}
+	for i := 0; i < len(core); i++ {
+		switch c := core[i]; {
+		case isDigit(c):
+			b = append(b, c)
+		case c == dec:
+			b = append(b, '.')
 		}
 	}
-	if i != len(s) {
-		return 0, 0, false
+	return b
+}
+
+// appendDecimal appends -?m/10^scale as -?digits(.digits)?, with one digit before the point.
+func appendDecimal(b []byte, neg bool, m uint64, scale int) []byte {
+	if neg {
+		b = append(b, '-')
 	}
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		return 0, 0, false
+	var d [24]byte
+	digs := strconv.AppendUint(d[:0], m, 10)
+	if len(digs) > scale {
+		b = append(b, digs[:len(digs)-scale]...)
+		digs = digs[len(digs)-scale:]
+	} else {
+		b = append(b, '0')
 	}
-	return f, scale, true
+	if scale > 0 {
+		b = append(b, '.')
+		for range scale - len(digs) { // 5 with scale 3 is 0.005
+			b = append(b, '0')
+		}
+		b = append(b, digs...)
+	}
+	return b
+}
+
+// smallFloats are the integers 0 to 1023 as boxed float64s: a value of an interface type
+// otherwise allocates for every number, and small integers (quantities, instalments, codes)
+// are the most common numbers.
+var smallFloats = func() (b [1024]any) {
+	for i := range b {
+		b[i] = float64(i)
+	}
+	return b
+}()
+
+func boxFloat(v float64) any {
+	if v >= 0 && v < float64(len(smallFloats)) && v == float64(int(v)) && !math.Signbit(v) {
+		return smallFloats[int(v)]
+	}
+	return v
 }
 
 // numberKind checks value s (taken apart in n) of number column i against the column's other
@@ -195,39 +310,34 @@ func (r *Rows) date(i int, typ, s string) (any, string) {
 		}
 	}
 	datetime := typ != "date"
+	var c civil
 	if dates == DatesISO {
-		var t time.Time
-		var ok bool
-		if datetime {
-			t, ok = parseDatetime(s)
-		} else {
-			t, ok = parseDate(s)
-		}
-		if !ok {
+		if !parseISO(s, datetime, &c) {
 			return nil, r.badDate(s, datetime, dates)
 		}
-		return t, ""
+		return r.boxTime(&c, datetime), ""
 	}
-	t, ok := parseSlash(s, datetime, dates == DatesDMY2)
-	if !ok {
+	if !parseDMY(s, datetime, dates == DatesDMY2, &c) {
 		return nil, r.badDate(s, datetime, dates)
 	}
 	start := len(r.buf)
-	r.buf = appendISO(r.buf, t, datetime)
+	r.buf = c.appendISO(r.buf, datetime)
 	r.rewritten(i, start)
-	return t, ""
+	return r.boxTime(&c, datetime), ""
 }
 
-// appendISO appends t as YYYY-MM-DD, or YYYY-MM-DD HH:MM:SS when datetime.
-func appendISO(b []byte, t time.Time, datetime bool) []byte {
-	y, m, d := t.Date()
-	b = append(b, byte('0'+y/1000), byte('0'+y/100%10), byte('0'+y/10%10), byte('0'+y%10), '-',
-		byte('0'+m/10), byte('0'+m%10), '-', byte('0'+d/10), byte('0'+d%10))
+// boxTime is c as a time.Time in an interface. Days repeat in most files, so a day (not a
+// date-time) comes from a small cache of boxed days: boxing allocates otherwise.
+func (r *Rows) boxTime(c *civil, datetime bool) any {
 	if datetime {
-		hh, mm, ss := t.Clock()
-		b = append(b, ' ', byte('0'+hh/10), byte('0'+hh%10), ':', byte('0'+mm/10), byte('0'+mm%10), ':', byte('0'+ss/10), byte('0'+ss%10))
+		return c.time()
 	}
-	return b
+	key := int32(c.y*372 + c.m*31 + c.d)
+	e := &r.days[int(key)&(len(r.days)-1)]
+	if e.key != key || e.v == nil {
+		e.key, e.v = key, c.time()
+	}
+	return e.v
 }
 
 // badDate is the problem of a field that is no date (or date-time) in format dates.

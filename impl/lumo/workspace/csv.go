@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -9,6 +10,8 @@ import (
 	"io/fs"
 	"strings"
 	"time"
+	"unicode/utf8"
+	"unsafe"
 
 	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
 )
@@ -24,7 +27,11 @@ const Null = `\N`
 type Rows struct {
 	file   string
 	f      fs.File
-	r      *csv.Reader
+	br     *bufio.Reader
+	r      *csv.Reader // from the first line with a quote on (nil before)
+	rec    []string    // the record read without r
+	raw    []byte      // a line longer than br's buffer
+	lines  int         // lines read without r
 	format *csvFormat
 	cols   []*semantic.Column
 	pos    []int // pos[i] is the index in a record of cols[i]
@@ -34,8 +41,11 @@ type Rows struct {
 	scales []int
 	units  []string // per column, the unit the values showed (R$, US$, %)
 	kinds  []kind   // per column, whether numbers came with % or without
-	buf    []byte   // the current row's rewritten texts, before they become one string
+	buf    []byte   // the current row's rewritten texts, before they go to arena
+	arena  []byte   // bytes of rewritten texts that strings point into: only ever appended to
 	spans  []span
+	days   *[1024]dayBox // boxed days, by day
+	strs   [][16]textBox // boxed texts, per column
 	line   int
 	count  int64
 	err    error
@@ -47,8 +57,37 @@ type kind struct {
 	first   sample
 }
 
-// span is where in Rows.buf the rewritten text of column col is.
-type span struct{ col, start, end int }
+// boxText is s in an interface: a text repeated in a column (a store, a status) comes from a
+// small cache of the column's boxed texts, since boxing allocates otherwise.
+func (r *Rows) boxText(i int, s string) any {
+	if len(s) == 0 {
+		return ""
+	}
+	e := &r.strs[i][(len(s)*7+int(s[0])+int(s[len(s)-1]))&(len(r.strs[i])-1)]
+	if e.v == nil || e.s != s {
+		e.s, e.v = s, s
+	}
+	return e.v
+}
+
+// textBox is a boxed text (Rows.boxText).
+type textBox struct {
+	s string
+	v any
+}
+
+// dayBox is a boxed day and its key (Rows.boxTime).
+type dayBox struct {
+	key int32
+	v   any
+}
+
+// span is where in Rows.buf the rewritten text of column col is; text says it is also the
+// value (a text decoded to UTF-8).
+type span struct {
+	col, start, end int
+	text            bool
+}
 
 // OpenRows opens file and checks its header against t: every physical column name exactly once,
 // in any order, and nothing else. decl is the table's csv settings in app.yaml; what it leaves
@@ -74,14 +113,11 @@ func OpenRows(fsys fs.FS, file string, t *semantic.Table, decl Format) (*Rows, e
 		f.Close()
 		return nil, err
 	}
-	r := csv.NewReader(br)
-	r.Comma = rune(format.delim)
-	r.FieldsPerRecord = -1 // counted here, to say which line and how many
-	r.ReuseRecord = true
 	n := len(t.Columns)
-	rows := &Rows{file: file, f: f, r: r, format: format, cols: t.Columns, vals: make([]any, n), texts: make([]string, n),
-		scales: make([]int, n), units: make([]string, n), kinds: make([]kind, n)}
-	header, err := r.Read()
+	rows := &Rows{file: file, f: f, br: br, format: format, cols: t.Columns, vals: make([]any, n), texts: make([]string, n),
+		scales: make([]int, n), units: make([]string, n), kinds: make([]kind, n), days: new([1024]dayBox),
+		strs: make([][16]textBox, n)}
+	header, err := rows.read()
 	if err != nil {
 		f.Close()
 		if err == io.EOF {
@@ -96,7 +132,7 @@ func OpenRows(fsys fs.FS, file string, t *semantic.Table, decl Format) (*Rows, e
 		header = header[:len(header)-1]
 	}
 	for i, h := range header {
-		header[i], _ = format.text(h)
+		header[i] = format.text(h)
 	}
 	var errs Errors
 	at := map[string]int{}
@@ -145,7 +181,7 @@ func (r *Rows) Next() bool {
 	var rec []string
 	for {
 		var err error
-		rec, err = r.r.Read()
+		rec, err = r.read()
 		if err == io.EOF {
 			return false
 		}
@@ -157,7 +193,6 @@ func (r *Rows) Next() bool {
 			break
 		}
 	}
-	r.line, _ = r.r.FieldPos(0)
 	if len(rec) == r.width+1 && rec[r.width] == "" { // a delimiter ending the line
 		rec = rec[:r.width]
 	}
@@ -185,16 +220,18 @@ func (r *Rows) Next() bool {
 			if s == Null {
 				break
 			}
-			t, ok := r.format.text(s)
-			if !ok {
+			v = r.boxText(i, s)
+			if r.format.decode != nil {
+				// 8-bit text becomes UTF-8 in the row's buffer, made a string with the others.
+				if start := len(r.buf); appendDecoded(r.buf, s, r.format.decode, &r.buf) {
+					r.spans = append(r.spans, span{i, start, len(r.buf), true})
+				}
+			} else if !utf8.ValidString(s) {
 				msg = "o texto não está em UTF-8; salve o arquivo com a codificação UTF-8"
 				if r.format.declared.Encoding == "" {
 					msg += fmt.Sprintf(", ou, se ele está em Windows-1252 ou ISO-8859-1, declare csv.encoding %s (o início do arquivo era UTF-8)", r.format.setting(""))
 				}
-				break
 			}
-			v = t
-			r.texts[i] = t
 		}
 		if msg != "" {
 			r.err = &Error{File: r.file, Line: r.line, Field: c.Name, Message: msg}
@@ -203,13 +240,87 @@ func (r *Rows) Next() bool {
 		r.vals[i] = v
 	}
 	if len(r.spans) > 0 {
-		all := string(r.buf)
+		all := r.keep(r.buf)
 		for _, sp := range r.spans {
 			r.texts[sp.col] = all[sp.start:sp.end]
+			if sp.text {
+				r.vals[sp.col] = r.texts[sp.col]
+			}
 		}
 	}
 	r.count++
 	return true
+}
+
+// read reads the next record and sets r.line to the line it starts on. Lines without quotes,
+// nearly all of them, it splits itself (encoding/csv's work per field cost as much as
+// converting the values); from the first line with a quote on it hands the rest of the file to
+// encoding/csv, which reads them the same way and knows quoting.
+func (r *Rows) read() ([]string, error) {
+	for r.r == nil {
+		line, err := r.br.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			r.raw = append(r.raw[:0], line...)
+			for err == bufio.ErrBufferFull {
+				line, err = r.br.ReadSlice('\n')
+				r.raw = append(r.raw, line...)
+			}
+			line = r.raw
+		}
+		if err != nil && err != io.EOF {
+			return nil, err
+		}
+		if len(line) == 0 {
+			return nil, io.EOF
+		}
+		if bytes.IndexByte(line, '"') >= 0 {
+			r.r = csv.NewReader(io.MultiReader(bytes.NewReader(bytes.Clone(line)), r.br))
+			r.r.Comma = rune(r.format.delim)
+			r.r.FieldsPerRecord = -1 // counted here, to say which line and how many
+			r.r.ReuseRecord = true
+			break
+		}
+		r.lines++
+		// As encoding/csv: no line break, and a \r before it (or before the end) dropped.
+		line = bytes.TrimSuffix(line, []byte("\n"))
+		line = bytes.TrimSuffix(line, []byte("\r"))
+		if len(line) == 0 { // an empty line
+			continue
+		}
+		s := string(line)
+		rec := r.rec[:0]
+		for {
+			i := strings.IndexByte(s, r.format.delim)
+			if i < 0 {
+				break
+			}
+			rec = append(rec, s[:i])
+			s = s[i+1:]
+		}
+		r.rec = append(rec, s)
+		r.line = r.lines
+		return r.rec, nil
+	}
+	rec, err := r.r.Read()
+	if err == nil {
+		line, _ := r.r.FieldPos(0)
+		r.line = r.lines + line
+	}
+	return rec, err
+}
+
+// arenaSize is how many bytes of rewritten texts one allocation holds.
+const arenaSize = 64 << 10
+
+// keep is b as a string that lasts: its bytes go to the end of the arena, where nothing
+// writes again, so a row's texts take one allocation per arenaSize bytes instead of one each.
+func (r *Rows) keep(b []byte) string {
+	if len(r.arena)+len(b) > cap(r.arena) {
+		r.arena = make([]byte, 0, max(arenaSize, len(b)))
+	}
+	start := len(r.arena)
+	r.arena = append(r.arena, b...)
+	return unsafe.String(&r.arena[start], len(b))
 }
 
 // blank says whether a record holds nothing: a line of delimiters only.
@@ -225,7 +336,7 @@ func blank(rec []string) bool {
 // rewritten records that column i's text is r.buf[start:], the value rewritten in the
 // original format (ISO dates, point decimal).
 func (r *Rows) rewritten(i, start int) {
-	r.spans = append(r.spans, span{i, start, len(r.buf)})
+	r.spans = append(r.spans, span{i, start, len(r.buf), false})
 }
 
 // Values is the current row in Columns order: nil for NULL, string for text, float64 for
@@ -279,111 +390,162 @@ func (r *Rows) readError(err error) *Error {
 	case errors.Is(pe.Err, csv.ErrQuote):
 		msg = "um valor entre aspas não fecha as aspas; feche-as ou dobre as aspas de dentro (\"\")"
 	}
-	return &Error{File: r.file, Line: pe.Line, Message: msg}
+	return &Error{File: r.file, Line: r.lines + pe.Line, Message: msg}
 }
 
 // digits reads n decimal digits of s at i.
 func digits(s string, i, n int) (int, bool) {
 	v := 0
-	for _, c := range []byte(s[i : i+n]) {
-		if c < '0' || c > '9' {
+	for j := i; j < i+n; j++ {
+		d := s[j] - '0'
+		if d > 9 {
 			return 0, false
 		}
-		v = v*10 + int(c-'0')
+		v = v*10 + int(d)
 	}
 	return v, true
 }
 
-// parseDate accepts YYYY-MM-DD naming a real day.
-func parseDate(s string) (time.Time, bool) {
-	if len(s) != 10 || s[4] != '-' || s[7] != '-' {
-		return time.Time{}, false
-	}
-	y, ok1 := digits(s, 0, 4)
-	m, ok2 := digits(s, 5, 2)
-	d, ok3 := digits(s, 8, 2)
-	if !ok1 || !ok2 || !ok3 {
-		return time.Time{}, false
-	}
-	return makeDay(y, m, d)
+// two reads the two decimal digits of s at i.
+func two(s string, i int) (int, bool) {
+	a, b := s[i]-'0', s[i+1]-'0'
+	return int(a)*10 + int(b), a <= 9 && b <= 9
 }
 
-// makeDay is the day y-m-d, if there is one.
-func makeDay(y, m, d int) (time.Time, bool) {
-	if m < 1 || m > 12 || d < 1 {
+// civil is a day and a time of day as a file writes them.
+type civil struct{ y, m, d, hh, mi, ss int }
+
+// valid says whether c names a real day (2026-02-30 does not) and time.
+func (c *civil) valid() bool {
+	if c.m < 1 || c.m > 12 || c.d < 1 || c.hh > 23 || c.mi > 59 || c.ss > 59 {
+		return false
+	}
+	days := monthDays[c.m]
+	if c.m == 2 && c.y%4 == 0 && (c.y%100 != 0 || c.y%400 == 0) {
+		days = 29
+	}
+	return c.d <= days
+}
+
+var monthDays = [13]int{0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31}
+
+// time is c in UTC (no zone meant), the same value time.Date gives, without its normalising.
+func (c *civil) time() time.Time {
+	// Days since 1970-01-01 in the proleptic Gregorian calendar (H. Hinnant's days_from_civil).
+	y, m := c.y, c.m
+	if m <= 2 {
+		y--
+	}
+	era := y
+	if era < 0 {
+		era -= 399
+	}
+	era /= 400
+	yoe := y - era*400
+	mp := m + 9
+	if m > 2 {
+		mp = m - 3
+	}
+	doy := (153*mp+2)/5 + c.d - 1
+	doe := yoe*365 + yoe/4 - yoe/100 + doy
+	days := int64(era*146097 + doe - 719468)
+	return time.Unix(days*86400+int64(c.hh*3600+c.mi*60+c.ss), 0).UTC()
+}
+
+// appendISO appends c as YYYY-MM-DD, or YYYY-MM-DD HH:MM:SS when datetime.
+func (c *civil) appendISO(b []byte, datetime bool) []byte {
+	b = append(b, byte('0'+c.y/1000), byte('0'+c.y/100%10), byte('0'+c.y/10%10), byte('0'+c.y%10), '-',
+		byte('0'+c.m/10), byte('0'+c.m%10), '-', byte('0'+c.d/10), byte('0'+c.d%10))
+	if datetime {
+		b = append(b, ' ', byte('0'+c.hh/10), byte('0'+c.hh%10), ':', byte('0'+c.mi/10), byte('0'+c.mi%10), ':', byte('0'+c.ss/10), byte('0'+c.ss%10))
+	}
+	return b
+}
+
+// parseDate accepts YYYY-MM-DD naming a real day.
+func parseDate(s string) (time.Time, bool) {
+	var c civil
+	if !parseISO(s, false, &c) {
 		return time.Time{}, false
 	}
-	t := time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC)
-	if t.Day() != d { // 2026-02-30 rolls into March
-		return time.Time{}, false
-	}
-	return t, true
+	return c.time(), true
 }
 
 // parseDatetime accepts YYYY-MM-DD HH:MM[:SS]; a bare date is midnight.
 func parseDatetime(s string) (time.Time, bool) {
-	if len(s) < 10 {
+	var c civil
+	if !parseISO(s, true, &c) {
 		return time.Time{}, false
 	}
-	day, ok := parseDate(s[:10])
-	if !ok {
-		return time.Time{}, false
-	}
-	return addClock(day, s[10:])
+	return c.time(), true
 }
 
-// addClock adds the time of day rest (" HH:MM" or " HH:MM:SS") to day; an empty rest is
-// midnight.
-func addClock(day time.Time, rest string) (time.Time, bool) {
-	if rest == "" {
-		return day, true
+// parseISO reads YYYY-MM-DD and, when datetime, an optional HH:MM[:SS] after a space into c.
+func parseISO(s string, datetime bool, c *civil) bool {
+	if len(s) < 10 || s[4] != '-' || s[7] != '-' {
+		return false
 	}
-	if (len(rest) != 6 && len(rest) != 9) || rest[0] != ' ' || rest[3] != ':' {
-		return time.Time{}, false
+	hi, ok0 := two(s, 0)
+	lo, ok1 := two(s, 2)
+	m, ok2 := two(s, 5)
+	d, ok3 := two(s, 8)
+	if !ok0 || !ok1 || !ok2 || !ok3 {
+		return false
 	}
-	h, ok1 := digits(rest, 1, 2)
-	mi, ok2 := digits(rest, 4, 2)
-	sec, ok3 := 0, true
-	if len(rest) == 9 {
-		if rest[6] != ':' {
-			return time.Time{}, false
+	c.y, c.m, c.d = hi*100+lo, m, d
+	return c.clock(s[10:], datetime)
+}
+
+// clock reads the time of day rest (" HH:MM" or " HH:MM:SS", or nothing for midnight) into c,
+// and checks c; only a date-time has a time of day.
+func (c *civil) clock(rest string, datetime bool) bool {
+	c.hh, c.mi, c.ss = 0, 0, 0
+	if rest != "" {
+		if !datetime || (len(rest) != 6 && len(rest) != 9) || rest[0] != ' ' || rest[3] != ':' {
+			return false
 		}
-		sec, ok3 = digits(rest, 7, 2)
+		hh, ok1 := two(rest, 1)
+		mi, ok2 := two(rest, 4)
+		ss, ok3 := 0, true
+		if len(rest) == 9 {
+			if rest[6] != ':' {
+				return false
+			}
+			ss, ok3 = two(rest, 7)
+		}
+		if !ok1 || !ok2 || !ok3 {
+			return false
+		}
+		c.hh, c.mi, c.ss = hh, mi, ss
 	}
-	if !ok1 || !ok2 || !ok3 || h > 23 || mi > 59 || sec > 59 {
-		return time.Time{}, false
-	}
-	return day.Add(time.Duration(h)*time.Hour + time.Duration(mi)*time.Minute + time.Duration(sec)*time.Second), true
+	return c.valid()
 }
 
-// parseSlash accepts DD/MM/AAAA (DD/MM/AA when short: 00-69 are 2000-2069, 70-99 are
-// 1970-1999) naming a real day and, when datetime, an optional HH:MM[:SS] after a space.
-func parseSlash(s string, datetime, short bool) (time.Time, bool) {
+// parseDMY reads DD/MM/AAAA (DD/MM/AA when short: 00-69 are 2000-2069, 70-99 are 1970-1999)
+// and, when datetime, an optional HH:MM[:SS] after a space into c.
+func parseDMY(s string, datetime, short bool, c *civil) bool {
 	n := len(DatesDMY)
 	if short {
 		n = len(DatesDMY2)
 	}
 	if len(s) < n || s[2] != '/' || s[5] != '/' {
-		return time.Time{}, false
+		return false
 	}
-	d, ok1 := digits(s, 0, 2)
-	m, ok2 := digits(s, 3, 2)
-	y, ok3 := digits(s, 6, n-6)
-	if !ok1 || !ok2 || !ok3 {
-		return time.Time{}, false
-	}
+	d, ok1 := two(s, 0)
+	m, ok2 := two(s, 3)
+	y, ok3 := two(s, 6)
 	if short {
 		y += 1900
 		if y < 1970 {
 			y += 100
 		}
+	} else {
+		lo, ok4 := two(s, 8)
+		y, ok3 = y*100+lo, ok3 && ok4
 	}
-	day, ok := makeDay(y, m, d)
-	if !ok {
-		return time.Time{}, false
+	if !ok1 || !ok2 || !ok3 {
+		return false
 	}
-	if !datetime {
-		return day, len(s) == n
-	}
-	return addClock(day, s[n:])
+	c.y, c.m, c.d = y, m, d
+	return c.clock(s[n:], datetime)
 }

@@ -2,9 +2,12 @@ package workspace
 
 import (
 	"errors"
+	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -64,11 +67,11 @@ func TestRowsBrazilianFormats(t *testing.T) {
 		scales []int
 	}{
 		{name: "the original format says what it is",
-			csv:  "N,S,D,DT\n1.5,a,2026-09-30,2026-09-30 14:05\n",
-			cols: [][2]string{numCol, textCol, dateCol, datetimeCol},
-			vals: [][]any{{1.5, "a", day(2026, 9, 30, 0, 0, 0), day(2026, 9, 30, 14, 5, 0)}},
+			csv:   "N,S,D,DT\n1.5,a,2026-09-30,2026-09-30 14:05\n",
+			cols:  [][2]string{numCol, textCol, dateCol, datetimeCol},
+			vals:  [][]any{{1.5, "a", day(2026, 9, 30, 0, 0, 0), day(2026, 9, 30, 14, 5, 0)}},
 			texts: [][]string{{"1.5", "a", "2026-09-30", "2026-09-30 14:05"}},
-			desc: `t.csv: separador ",", decimal ".", UTF-8, datas aaaa-mm-dd`, units: []string{"", "", "", ""}, scales: []int{1, 0, 0, 0}},
+			desc:  `t.csv: separador ",", decimal ".", UTF-8, datas aaaa-mm-dd`, units: []string{"", "", "", ""}, scales: []int{1, 0, 0, 0}},
 		{name: "a pt-BR export: semicolons, decimal comma, R$, dd/mm/aaaa, Windows-1252, CRLF, blank lines and a trailing delimiter",
 			csv: "N;S;D;DT;\r\n" +
 				"1.234,56;S\xe3o Jo\xe3o;30/09/2026;30/09/2026 14:05;\r\n" +
@@ -102,21 +105,21 @@ func TestRowsBrazilianFormats(t *testing.T) {
 			desc:  `t.csv: separador ";", decimal ",", Windows-1252, datas dd/mm/aaaa`,
 			units: []string{"BRL", "", "", ""}, scales: []int{2, 0, 0, 0}},
 		{name: "tab, decimal point with comma thousands, US$, a UTF-8 BOM",
-			csv:  "\uFEFFN\tS\n1,234.56\tação\nUS$ 1,000\t\"x\ty\"\n(0.5)\t\\N\n",
-			cols: [][2]string{numCol, textCol},
-			vals: [][]any{{1234.56, "ação"}, {1000.0, "x\ty"}, {-0.5, nil}},
+			csv:   "\uFEFFN\tS\n1,234.56\tação\nUS$ 1,000\t\"x\ty\"\n(0.5)\t\\N\n",
+			cols:  [][2]string{numCol, textCol},
+			vals:  [][]any{{1234.56, "ação"}, {1000.0, "x\ty"}, {-0.5, nil}},
 			texts: [][]string{{"1234.56", "ação"}, {"1000", "x\ty"}, {"-0.5", ""}},
 			desc:  `t.csv: separador tabulação, decimal ".", UTF-8`, units: []string{"USD", ""}, scales: []int{2, 0}},
 		{name: "pipes and dd/mm/aa: 69 is 2069, 70 is 1970",
-			csv:  "D|DT\n31/12/69|31/12/70 23:59\n01/01/00|13/02/99 00:00:00\n",
-			cols: [][2]string{dateCol, datetimeCol},
-			vals: [][]any{{day(2069, 12, 31, 0, 0, 0), day(1970, 12, 31, 23, 59, 0)}, {day(2000, 1, 1, 0, 0, 0), day(1999, 2, 13, 0, 0, 0)}},
+			csv:   "D|DT\n31/12/69|31/12/70 23:59\n01/01/00|13/02/99 00:00:00\n",
+			cols:  [][2]string{dateCol, datetimeCol},
+			vals:  [][]any{{day(2069, 12, 31, 0, 0, 0), day(1970, 12, 31, 23, 59, 0)}, {day(2000, 1, 1, 0, 0, 0), day(1999, 2, 13, 0, 0, 0)}},
 			texts: [][]string{{"2069-12-31", "1970-12-31 23:59:00"}, {"2000-01-01", "1999-02-13 00:00:00"}},
 			desc:  `t.csv: separador "|", UTF-8, datas dd/mm/aa`, units: []string{"", ""}, scales: []int{0, 0}},
 		{name: "percentages are fractions with unit percent",
-			csv:  "N;S\n25%;a\n25,5 %;b\n-0,5%;c\n100%;d\n(1.250%);e\n",
-			cols: [][2]string{numCol, textCol},
-			vals: [][]any{{0.25, "a"}, {0.255, "b"}, {-0.005, "c"}, {1.0, "d"}, {-12.5, "e"}},
+			csv:   "N;S\n25%;a\n25,5 %;b\n-0,5%;c\n100%;d\n(1.250%);e\n",
+			cols:  [][2]string{numCol, textCol},
+			vals:  [][]any{{0.25, "a"}, {0.255, "b"}, {-0.005, "c"}, {1.0, "d"}, {-12.5, "e"}},
 			texts: [][]string{{"0.25", "a"}, {"0.255", "b"}, {"-0.005", "c"}, {"1.00", "d"}, {"-12.50", "e"}},
 			desc:  `t.csv: separador ";", decimal ",", UTF-8`, units: []string{"percent", ""}, scales: []int{3, 0}},
 		{name: "non-breaking spaces as Excel writes them, in UTF-8",
@@ -363,5 +366,43 @@ func TestLoadCSVSettingsRefused(t *testing.T) {
 				t.Errorf("error\n got %s\nwant %s", got, tt.want)
 			}
 		})
+	}
+}
+
+// The one-pass number reading gives the float ParseFloat gives for the same digits, and the
+// day arithmetic the time time.Date gives, for values of every size.
+func TestFastPathsAgree(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(1, 2))
+	var values []string
+	for range 50_000 {
+		intDigits, fracDigits := rnd.IntN(20), rnd.IntN(12)
+		var b strings.Builder
+		b.WriteByte(byte('1' + rnd.IntN(9)))
+		for range intDigits {
+			b.WriteByte(byte('0' + rnd.IntN(10)))
+		}
+		if fracDigits > 0 {
+			b.WriteByte('.')
+			for range fracDigits {
+				b.WriteByte(byte('0' + rnd.IntN(10)))
+			}
+		}
+		values = append(values, b.String())
+	}
+	got, err := readFormat(t, "N\n"+strings.Join(values, "\n")+"\n", Format{}, numCol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range values {
+		want, _ := strconv.ParseFloat(s, 64)
+		if v := got.vals[i][0].(float64); v != want {
+			t.Fatalf("%s read as %v, ParseFloat gives %v", s, v, want)
+		}
+	}
+	for range 100_000 {
+		c := civil{y: rnd.IntN(10000), m: 1 + rnd.IntN(12), d: 1 + rnd.IntN(28), hh: rnd.IntN(24), mi: rnd.IntN(60), ss: rnd.IntN(60)}
+		if got, want := c.time(), time.Date(c.y, time.Month(c.m), c.d, c.hh, c.mi, c.ss, 0, time.UTC); got != want {
+			t.Fatalf("%+v: %v, time.Date gives %v", c, got, want)
+		}
 	}
 }

@@ -63,7 +63,9 @@ type sample struct {
 	line          int
 }
 
-func (s *sample) at() string { return fmt.Sprintf("%q (linha %d, coluna %s)", s.value, s.line, s.column) }
+func (s *sample) at() string {
+	return fmt.Sprintf("%q (linha %d, coluna %s)", s.value, s.line, s.column)
+}
 
 // Description is the line an import prints for the file: the settings it was read with,
 // declared or detected, in Portuguese: `vendas.csv: separador ";", decimal ",", Windows-1252,
@@ -108,30 +110,39 @@ func decodeTable(cm *charmap.Charmap) *[128]string {
 	return &t
 }
 
-// text is s (a field as the file has it) in UTF-8; ok is false for bytes that are not UTF-8 in
-// a UTF-8 file.
-func (f *csvFormat) text(s string) (string, bool) {
-	if f.decode == nil {
-		return s, utf8.ValidString(s)
-	}
+// appendDecoded appends s, 8-bit text, to b as UTF-8 with the table decode, into *out, when s
+// has a byte from 0x80 (it returns false, and appends nothing, when s is ASCII and so UTF-8
+// already).
+func appendDecoded(b []byte, s string, decode *[128]string, out *[]byte) bool {
 	i := 0
 	for i < len(s) && s[i] < utf8.RuneSelf {
 		i++
 	}
 	if i == len(s) {
-		return s, true
+		return false
 	}
-	var b strings.Builder
-	b.Grow(len(s) + len(s)/2)
-	b.WriteString(s[:i])
+	b = append(b, s[:i]...)
 	for ; i < len(s); i++ {
 		if c := s[i]; c < utf8.RuneSelf {
-			b.WriteByte(c)
+			b = append(b, c)
 		} else {
-			b.WriteString(f.decode[c-0x80])
+			b = append(b, decode[c-0x80]...)
 		}
 	}
-	return b.String(), true
+	*out = b
+	return true
+}
+
+// text is s (a field as the file has it) in UTF-8, for the header.
+func (f *csvFormat) text(s string) string {
+	if f.decode == nil {
+		return s
+	}
+	var b []byte
+	if appendDecoded(nil, s, f.decode, &b) {
+		return string(b)
+	}
+	return s
 }
 
 // detect settles what decl leaves open from head, the first bytes of the file (all of it when
@@ -308,8 +319,8 @@ func (f *csvFormat) detectValues(t *semantic.Table, body []byte) error {
 				if f.decimal != 0 {
 					continue
 				}
-				p, ok := splitNumber(s)
-				if !ok {
+				var p number
+				if !splitNumber(s, &p) {
 					continue
 				}
 				dot, com := coreValid(p.core, '.'), coreValid(p.core, ',')
@@ -411,7 +422,8 @@ func (f *csvFormat) detectValues(t *semantic.Table, body []byte) error {
 // ambiguousNumber is the refusal of a number that reads as two values ("1.000": one thousand
 // or one) in a file that says nothing else about its decimal.
 func (f *csvFormat) ambiguousNumber(s *sample) *Error {
-	p, _ := splitNumber(s.value)
+	var p number
+	splitNumber(s.value, &p)
 	sep := ","
 	if strings.Contains(p.core, ".") {
 		sep = "."
@@ -458,8 +470,8 @@ func dateFamily(s string) (string, int) {
 	case len(d) == 10 && d[4] == '-' && d[7] == '-':
 		return DatesISO, eitherOrder
 	case (len(d) == 10 || len(d) == 8) && d[2] == '/' && d[5] == '/':
-		a, ok1 := digits(d, 0, 2)
-		b, ok2 := digits(d, 3, 2)
+		a, ok1 := two(d, 0)
+		b, ok2 := two(d, 3)
 		if !ok1 || !ok2 {
 			return "", 0
 		}
@@ -487,19 +499,18 @@ type number struct {
 	core     string
 }
 
-// splitNumber takes apart -R$ 1.234,56, R$ -10,00, (10,00), (R$ 10,00), 25 % and the like:
-// spaces (also non-breaking) around the parts are ignored; core is digits, "." and ",",
+// splitNumber takes apart s into n: -R$ 1.234,56, R$ -10,00, (10,00), (R$ 10,00), 25 % and the
+// like. Spaces (also non-breaking) around the parts are ignored; core is digits, "." and ",",
 // starting and ending with a digit.
-func splitNumber(s string) (number, bool) {
-	var n number
+func splitNumber(s string, n *number) bool {
 	s = trimSpaces(s)
 	if len(s) >= 2 && s[0] == '(' && s[len(s)-1] == ')' {
 		n.neg = true
 		s = trimSpaces(s[1 : len(s)-1])
 	}
-	if strings.HasPrefix(s, "-") {
+	if len(s) > 0 && s[0] == '-' {
 		if n.neg {
-			return n, false
+			return false
 		}
 		n.neg = true
 		s = s[1:]
@@ -510,27 +521,27 @@ func splitNumber(s string) (number, bool) {
 	case strings.HasPrefix(s, "US$"):
 		n.currency, s = "USD", trimSpaces(s[3:])
 	}
-	if n.currency != "" && strings.HasPrefix(s, "-") && !n.neg {
+	if n.currency != "" && len(s) > 0 && s[0] == '-' && !n.neg {
 		n.neg = true
 		s = s[1:]
 	}
-	if strings.HasSuffix(s, "%") {
+	if len(s) > 0 && s[len(s)-1] == '%' {
 		if n.currency != "" {
-			return n, false
+			return false
 		}
 		n.percent = true
 		s = trimSpaces(s[:len(s)-1])
 	}
 	if s == "" || !isDigit(s[0]) || !isDigit(s[len(s)-1]) {
-		return n, false
+		return false
 	}
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; !isDigit(c) && c != '.' && c != ',' {
-			return n, false
+			return false
 		}
 	}
 	n.core = s
-	return n, true
+	return true
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
@@ -538,7 +549,10 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 // trimSpaces drops spaces and non-breaking spaces (UTF-8 or the single byte 0xA0 of
 // Windows-1252 and ISO-8859-1) at both ends.
 func trimSpaces(s string) string {
-	for {
+	for len(s) > 0 {
+		if c, l := s[0], s[len(s)-1]; c != ' ' && c != 0xa0 && c != 0xc2 && l != ' ' && l != 0xa0 {
+			return s
+		}
 		switch {
 		case strings.HasPrefix(s, " "), strings.HasPrefix(s, "\xa0"):
 			s = s[1:]
@@ -554,6 +568,7 @@ func trimSpaces(s string) string {
 			return s
 		}
 	}
+	return s
 }
 
 // coreValid says whether core reads as a number with decimal dec: digits, optionally grouped by
