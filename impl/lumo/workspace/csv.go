@@ -225,6 +225,11 @@ func (r *Rows) Next() bool {
 				// 8-bit text becomes UTF-8 in the row's buffer, made a string with the others.
 				if start := len(r.buf); appendDecoded(r.buf, s, r.format.decode, &r.buf) {
 					r.spans = append(r.spans, span{i, start, len(r.buf), true})
+					if bytes.Contains(r.buf[start:], []byte("\uFFFD")) { // what an undefined byte decodes to
+						msg = r.format.undefinedByte(s)
+					} else if r.format.declared.Encoding == "" && utf8.ValidString(s) {
+						msg = fmt.Sprintf("o texto %q está em UTF-8, mas o início do arquivo não estava, e foi lido como Windows-1252; salve o arquivo todo numa codificação só, ou declare csv.encoding %s", s, r.format.setting(""))
+					}
 				}
 			} else if !utf8.ValidString(s) {
 				msg = "o texto não está em UTF-8; salve o arquivo com a codificação UTF-8"

@@ -261,6 +261,12 @@ func TestRowsFormatRefused(t *testing.T) {
 			want: &Error{File: "t.csv", Line: 2, Message: `a linha tem 3 valores, mas o cabeçalho tem 2 colunas; confira os separadores ";" (um texto com o separador vai entre aspas)`}},
 		{name: "an invalid UTF-8 byte past the sample", csv: "N;S\n" + long + "1;S\xe3o\n", cols: [][2]string{numCol, textCol},
 			want: &Error{File: "t.csv", Line: longLines + 1, Field: "S", Message: `o texto não está em UTF-8; salve o arquivo com a codificação UTF-8, ou, se ele está em Windows-1252 ou ISO-8859-1, declare csv.encoding na tabela "t" do app.yaml (o início do arquivo era UTF-8)`}},
+		{name: "UTF-8 and Windows-1252 in one file", csv: "N;S\n1;São\n2;Jos\xe9\n", cols: [][2]string{numCol, textCol},
+			want: &Error{File: "t.csv", Line: 3, Message: `o arquivo mistura texto em UTF-8 (linha 2) com bytes que não são UTF-8 (linha 3); salve-o todo numa codificação só, ou declare csv.encoding na tabela "t" do app.yaml`}},
+		{name: "UTF-8 past a Windows-1252 sample", csv: "N;S\n1;Jos\xe9\n" + strings.ReplaceAll(long, "1;a", "1;Jos\xe9") + "2;São\n", cols: [][2]string{numCol, textCol},
+			want: &Error{File: "t.csv", Line: longLines + 2, Field: "S", Message: `o texto "São" está em UTF-8, mas o início do arquivo não estava, e foi lido como Windows-1252; salve o arquivo todo numa codificação só, ou declare csv.encoding na tabela "t" do app.yaml`}},
+		{name: "a byte Windows-1252 leaves undefined", csv: "N;S\n1;S\x81o\n", cols: [][2]string{numCol, textCol},
+			want: &Error{File: "t.csv", Line: 2, Field: "S", Message: `o texto tem o byte 0x81, que não é um caractere em Windows-1252 (a codificação, que foi detectada porque o arquivo não é UTF-8); salve o arquivo em UTF-8`}},
 		{name: "an invalid UTF-8 byte against the declared encoding", csv: "N;S\n1;S\xe3o\n", decl: Format{Encoding: EncodingUTF8}, cols: [][2]string{numCol, textCol},
 			want: &Error{File: "t.csv", Line: 2, Field: "S", Message: `o texto não está em UTF-8; salve o arquivo com a codificação UTF-8`}},
 	}

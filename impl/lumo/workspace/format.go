@@ -133,6 +133,21 @@ func appendDecoded(b []byte, s string, decode *[128]string, out *[]byte) bool {
 	return true
 }
 
+// undefinedByte is the problem of a text with a byte Windows-1252 leaves undefined (0x81, 0x8D,
+// 0x8F, 0x90, 0x9D): the file is in some other encoding.
+func (f *csvFormat) undefinedByte(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 0x80 && f.decode[c-0x80] == "\uFFFD" {
+			how := "é a declarada"
+			if f.declared.Encoding == "" {
+				how = "foi detectada porque o arquivo não é UTF-8"
+			}
+			return fmt.Sprintf("o texto tem o byte 0x%X, que não é um caractere em Windows-1252 (a codificação, que %s); salve o arquivo em UTF-8", c, how)
+		}
+	}
+	return ""
+}
+
 // text is s (a field as the file has it) in UTF-8, for the header.
 func (f *csvFormat) text(s string) string {
 	if f.decode == nil {
@@ -168,6 +183,9 @@ func detect(file string, t *semantic.Table, decl Format, head []byte, more bool)
 		}
 		f.enc = EncodingUTF8
 		if !utf8.Valid(valid) {
+			if err := mixedEncodings(file, t.Name, valid); err != nil {
+				return nil, err
+			}
 			f.enc = EncodingWindows1252
 		}
 	}
@@ -211,6 +229,39 @@ func detect(file string, t *semantic.Table, decl Format, head []byte, more bool)
 		return nil, err
 	}
 	return f, nil
+}
+
+// mixedEncodings refuses a start of file that is not UTF-8 but holds UTF-8 characters: read as
+// Windows-1252 they would become other letters ("SÃ£o").
+func mixedEncodings(file, table string, b []byte) error {
+	var utf, other, line, utfLine, otherLine int
+	line = 1
+	for i := 0; i < len(b); {
+		c := b[i]
+		if c < utf8.RuneSelf {
+			if c == '\n' {
+				line++
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size == 1 {
+			if other == 0 {
+				otherLine = line
+			}
+			other++
+		} else if utf == 0 {
+			utf, utfLine = 1, line
+		}
+		i += size
+	}
+	if utf == 0 {
+		return nil
+	}
+	return &Error{File: file, Line: otherLine, Message: fmt.Sprintf(
+		"o arquivo mistura texto em UTF-8 (linha %d) com bytes que não são UTF-8 (linha %d); salve-o todo numa codificação só, ou declare csv.encoding na tabela %q do app.yaml",
+		utfLine, otherLine, table)}
 }
 
 // detectDelimiter picks the candidate that splits the header line into the most column names
