@@ -280,9 +280,9 @@ func (r *Rows) badNumber(s string) string {
 	msg := fmt.Sprintf("o valor %q não é um número%s (ex.: %s), nem \\N para nulo", s, words, examples)
 	switch {
 	case f.declared.Decimal != "":
-		msg += fmt.Sprintf("; o decimal %q é o que declara csv.decimal %s", f.declared.Decimal, f.setting(""))
+		msg += fmt.Sprintf("; o decimal %q é o que declara csv.decimal %s", f.declared.Decimal, f.where())
 	case f.decimalSeen != nil:
-		msg += fmt.Sprintf("; o decimal %q vem de %s; se não for esse, declare csv.decimal %s", string(f.decimal), f.decimalSeen.at(), f.setting(""))
+		msg += fmt.Sprintf("; o decimal %q vem de %s; se não for esse, declare csv.decimal %s", string(f.decimal), f.decimalSeen.at(), f.where())
 	}
 	return msg
 }
@@ -366,7 +366,7 @@ func (r *Rows) badDate(s string, datetime bool, dates string) string {
 		msg += "; o mês parece vir antes do dia, e mm/dd não é aceito: escreva dd/mm/aaaa ou AAAA-MM-DD"
 	case family == dates || family == "":
 	case f.declared.DateFormat != "":
-		msg += fmt.Sprintf("; o formato %s é o que declara csv.dateFormat %s", dates, f.setting(""))
+		msg += fmt.Sprintf("; o formato %s é o que declara csv.dateFormat %s", dates, f.where())
 	case f.datesSeen != nil:
 		msg += fmt.Sprintf("; o formato %s vem de %s; escreva todas as datas do mesmo jeito", dates, f.datesSeen.at())
 	}

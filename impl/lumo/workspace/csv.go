@@ -228,13 +228,13 @@ func (r *Rows) Next() bool {
 					if bytes.Contains(r.buf[start:], []byte("\uFFFD")) { // what an undefined byte decodes to
 						msg = r.format.undefinedByte(s)
 					} else if r.format.declared.Encoding == "" && utf8.ValidString(s) {
-						msg = fmt.Sprintf("o texto %q está em UTF-8, mas o início do arquivo não estava, e foi lido como Windows-1252; salve o arquivo todo numa codificação só, ou declare csv.encoding %s", s, r.format.setting(""))
+						msg = fmt.Sprintf("o texto %q está em UTF-8, mas o início do arquivo não estava, e foi lido como Windows-1252; salve o arquivo todo numa codificação só, ou declare csv.encoding %s", s, r.format.where())
 					}
 				}
 			} else if !utf8.ValidString(s) {
 				msg = "o texto não está em UTF-8; salve o arquivo com a codificação UTF-8"
 				if r.format.declared.Encoding == "" {
-					msg += fmt.Sprintf(", ou, se ele está em Windows-1252 ou ISO-8859-1, declare csv.encoding %s (o início do arquivo era UTF-8)", r.format.setting(""))
+					msg += fmt.Sprintf(", ou, se ele está em Windows-1252 ou ISO-8859-1, declare csv.encoding %s (o início do arquivo era UTF-8)", r.format.where())
 				}
 			}
 		}

@@ -92,9 +92,9 @@ func (f *csvFormat) Description() string {
 
 var encodingNames = map[string]string{EncodingUTF8: "UTF-8", EncodingWindows1252: "Windows-1252", EncodingLatin1: "ISO-8859-1"}
 
-// setting names the app.yaml setting that settles what, for messages.
-func (f *csvFormat) setting(what string) string {
-	return fmt.Sprintf("na tabela %q do app.yaml", f.table) + what
+// where says where the file's settings go, for messages: `na tabela "vendas" do app.yaml`.
+func (f *csvFormat) where() string {
+	return fmt.Sprintf("na tabela %q do app.yaml", f.table)
 }
 
 var (
@@ -306,7 +306,7 @@ func (f *csvFormat) detectDelimiter(t *semantic.Table, line []byte) (byte, bool,
 		}
 		return 0, false, &Error{File: f.file, Line: 1, Message: fmt.Sprintf(
 			"não dá para saber o separador: o cabeçalho se divide igualmente bem com %s; declare csv.delimiter %s",
-			strings.Join(shown, " e com "), f.setting(""))}
+			strings.Join(shown, " e com "), f.where())}
 	}
 	return best, true, nil
 }
@@ -431,7 +431,7 @@ func (f *csvFormat) detectValues(t *semantic.Table, body []byte) error {
 			}
 			return &Error{File: f.file, Line: second.line, Field: second.column, Message: fmt.Sprintf(
 				"o arquivo mistura decimal com ponto e com vírgula: %s e %s; escreva todos os números do mesmo jeito e declare csv.decimal: \",\" ou \".\" %s",
-				first.at(), second.at(), f.setting(""))}
+				first.at(), second.at(), f.where())}
 		case comma != nil:
 			f.decimal, f.decimalSeen = ',', comma
 		case point != nil:
@@ -455,7 +455,7 @@ func (f *csvFormat) detectValues(t *semantic.Table, body []byte) error {
 		case len(seen) > 1:
 			return &Error{File: f.file, Line: seen[1].line, Field: seen[1].column, Message: fmt.Sprintf(
 				"o arquivo escreve datas de mais de um jeito: %s e %s; escreva todas do mesmo jeito (de preferência AAAA-MM-DD) e declare csv.dateFormat %s",
-				seen[0].at(), seen[1].at(), f.setting(""))}
+				seen[0].at(), seen[1].at(), f.where())}
 		case iso != nil:
 			f.dates, f.datesSeen = DatesISO, iso
 		case dayFirst != nil:
@@ -483,7 +483,7 @@ func (f *csvFormat) ambiguousNumber(s *sample) *Error {
 	decimal := strings.NewReplacer(",", ".").Replace(p.core)
 	return &Error{File: f.file, Line: s.line, Field: s.column, Message: fmt.Sprintf(
 		"não dá para saber se %q é %s ou %s: nenhum número do arquivo mostra se o %q separa milhar ou decimal; declare csv.decimal: \",\" (como em 1.234,56) ou csv.decimal: \".\" (como em 1,234.56) %s",
-		s.value, thousands, strings.TrimRight(strings.TrimRight(decimal, "0"), "."), sep, f.setting(""))}
+		s.value, thousands, strings.TrimRight(strings.TrimRight(decimal, "0"), "."), sep, f.where())}
 }
 
 // ambiguousDate is the refusal of a dd/mm date whose day is 12 or less in a file where no date
@@ -495,7 +495,7 @@ func (f *csvFormat) ambiguousDate(s *sample) *Error {
 	}
 	return &Error{File: f.file, Line: s.line, Field: s.column, Message: fmt.Sprintf(
 		"não dá para saber se %q tem o dia ou o mês primeiro: nenhuma data do arquivo tem dia acima de 12; se o dia vem primeiro, declare csv.dateFormat: %s %s (mês primeiro não é aceito; use AAAA-MM-DD)",
-		s.value, setting, f.setting(""))}
+		s.value, setting, f.where())}
 }
 
 // dateOnly is the date part of a date or date-time value.
