@@ -71,14 +71,12 @@ func (r *Rows) number(i int, s string) (any, string) {
 		if n.neg {
 			v = -v
 		}
-		if !asWritten {
-			start := len(r.buf)
+		if !asWritten { // Text writes it when asked
+			p := &r.pend[i]
+			p.kind, p.neg, p.m, p.scale, p.core, p.dec = pendPlain, n.neg, m, valueScale, n.core, dec
 			if n.percent {
-				r.buf = appendDecimal(r.buf, n.neg, m, valueScale)
-			} else {
-				r.buf = appendPlain(r.buf, n.neg, n.core, dec)
+				p.kind = pendPercent
 			}
-			r.rewritten(i, start)
 		}
 		return boxFloat(v), ""
 	}
@@ -320,9 +318,11 @@ func (r *Rows) date(i int, typ, s string) (any, string) {
 	if !parseDMY(s, datetime, dates == DatesDMY2, &c) {
 		return nil, r.badDate(s, datetime, dates)
 	}
-	start := len(r.buf)
-	r.buf = c.appendISO(r.buf, datetime)
-	r.rewritten(i, start)
+	p := &r.pend[i] // Text writes it when asked
+	p.kind, p.c = pendDate, c
+	if datetime {
+		p.kind = pendDatetime
+	}
 	return r.boxTime(&c, datetime), ""
 }
 

@@ -44,6 +44,7 @@ type Rows struct {
 	buf    []byte   // the current row's rewritten texts, before they go to arena
 	arena  []byte   // bytes of rewritten texts that strings point into: only ever appended to
 	spans  []span
+	pend   []pending     // per column, a text not written yet (Text)
 	days   *[1024]dayBox // boxed days, by day
 	strs   [][16]textBox // boxed texts, per column
 	line   int
@@ -115,7 +116,7 @@ func OpenRows(fsys fs.FS, file string, t *semantic.Table, decl Format) (*Rows, e
 	}
 	n := len(t.Columns)
 	rows := &Rows{file: file, f: f, br: br, format: format, cols: t.Columns, vals: make([]any, n), texts: make([]string, n),
-		scales: make([]int, n), units: make([]string, n), kinds: make([]kind, n), days: new([1024]dayBox),
+		scales: make([]int, n), units: make([]string, n), kinds: make([]kind, n), days: new([1024]dayBox), pend: make([]pending, n),
 		strs: make([][16]textBox, n)}
 	header, err := rows.read()
 	if err != nil {
@@ -208,7 +209,7 @@ func (r *Rows) Next() bool {
 	r.buf, r.spans = r.buf[:0], r.spans[:0]
 	for i, c := range r.cols {
 		s := rec[r.pos[i]]
-		r.texts[i] = s
+		r.texts[i], r.pend[i].kind = s, 0
 		var v any
 		var msg string
 		switch c.Type {
@@ -352,7 +353,49 @@ func (r *Rows) Values() []any { return r.vals }
 // -?digits(.digits)? (a percent already divided by 100), a date as YYYY-MM-DD, a date-time as
 // YYYY-MM-DD HH:MM[:SS], a text in UTF-8 (meaningless where Values holds nil). Like Values it
 // lasts until the next call of Next.
-func (r *Rows) Text(i int) string { return r.texts[i] }
+func (r *Rows) Text(i int) string {
+	p := &r.pend[i]
+	if p.kind == 0 {
+		return r.texts[i]
+	}
+	// Written at the end of the arena (see keep): a longer text than its room moves the arena
+	// to a new array, and the texts already given keep the old one.
+	if cap(r.arena)-len(r.arena) < 64 {
+		r.arena = make([]byte, 0, arenaSize)
+	}
+	b, start := r.arena, len(r.arena)
+	switch p.kind {
+	case pendPlain:
+		b = appendPlain(b, p.neg, p.core, p.dec)
+	case pendPercent:
+		b = appendDecimal(b, p.neg, p.m, p.scale)
+	case pendDate, pendDatetime:
+		b = p.c.appendISO(b, p.kind == pendDatetime)
+	}
+	r.arena = b
+	r.texts[i], p.kind = unsafe.String(&b[start], len(b)-start), 0
+	return r.texts[i]
+}
+
+// pending is a value whose text in the original format Text writes when first asked: most
+// callers never ask for most of them.
+type pending struct {
+	kind  byte // 0 (the text is in Rows.texts) or one of the pend kinds
+	neg   bool
+	dec   byte
+	m     uint64
+	scale int
+	core  string
+	c     civil
+}
+
+// Kinds of pending texts.
+const (
+	pendPlain    = 1 + iota // a number as written, without thousands and with a point: core, dec, neg
+	pendPercent             // a number divided by 100: m, scale, neg
+	pendDate                // c as YYYY-MM-DD
+	pendDatetime            // c as YYYY-MM-DD HH:MM:SS
+)
 
 // Line is the file line where the current row starts.
 func (r *Rows) Line() int { return r.line }
