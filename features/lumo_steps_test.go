@@ -58,6 +58,7 @@ func initLumoSteps(t *testing.T, sc *godog.ScenarioContext) {
 	initLimitsSteps(w, sc)
 	initPermalinkSteps(w, sc)
 	initAdminSteps(w, sc)
+	initCSVSteps(w, sc)
 	sc.Step(`^the demo workspace is imported$`, w.demoImported)
 	sc.Step(`^I am connected as "([^"]*)"$`, w.connectedAs)
 	sc.Step(`^the query time limit is (\d+) (nanosecond|seconds)$`, func(n int, unit string) {

@@ -337,6 +337,7 @@ func importWorkspace(ctx context.Context, args []string, stdout io.Writer, log *
 		ptbr.Count(int(sum.Rows()), "linha", "linhas"))
 	for _, t := range sum.Tables {
 		fmt.Fprintf(stdout, "  %s/%s %s: %s\n", t.Tenant, t.App, t.Table, ptbr.Count(int(t.Rows), "linha", "linhas"))
+		fmt.Fprintf(stdout, "    %s\n", t.CSV)
 	}
 	if sum.TokensKept > 0 || len(sum.TokensDropped) > 0 {
 		fmt.Fprintf(stdout, "Tokens emitidos mantidos: %d.\n", sum.TokensKept)

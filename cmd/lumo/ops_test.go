@@ -251,7 +251,10 @@ func TestImportPrintsASummaryLineAndProgressOnATerminal(t *testing.T) {
 	if first, _, _ := strings.Cut(out.String(), "\n"); first != "Workspace importado: 2 tenants, 4 usuários, 3 mesas, 5 Aplicações, 21.697 linhas." {
 		t.Errorf("summary %q", first)
 	}
-	if !strings.Contains(out.String(), "  loja/vendas-comercial vendas: 20.000 linhas\n  loja/vendas-comercial lojas: 7 linhas\n") {
+	if !strings.Contains(out.String(), "  loja/vendas-comercial vendas: 20.000 linhas\n"+
+		"    apps/vendas/vendas.csv: separador \",\", decimal \".\", UTF-8, datas aaaa-mm-dd\n"+
+		"  loja/vendas-comercial lojas: 7 linhas\n"+
+		"    apps/vendas/lojas.csv: separador \",\", decimal \".\", UTF-8\n") {
 		t.Errorf("per-table lines: %q", out.String())
 	}
 	// /dev/null is a character device but no terminal: no progress line there.

@@ -36,6 +36,9 @@ type TableLoad struct {
 	Table   string // physical name in app.yaml
 	SQLName string
 	Rows    int64
+	// CSV is how the file was read, declared in app.yaml or detected: `apps/vendas/vendas.csv:
+	// separador ";", decimal ",", Windows-1252, datas dd/mm/aaaa`.
+	CSV string
 }
 
 // Rows is the number of rows loaded into all tables.
@@ -204,6 +207,8 @@ type pTable struct {
 	id       int64
 	t        *semantic.Table
 	file     string // "" = never loaded
+	format   workspace.Format
+	csv      string // how the file was read (workspace.Rows.Description)
 	sqlName  string
 	loadedAt *time.Time
 	rows     *int64
@@ -216,7 +221,8 @@ type pColumn struct {
 	sqlName  string
 	foldName string
 	scale    int
-	maxLen   int // longest text loaded (bytes, original or folded), for indexTable
+	unit     string // the unit the values showed (R$, US$, %), for a column without one in app.yaml
+	maxLen   int    // longest text loaded (bytes, original or folded), for indexTable
 }
 
 func (im *importer) run(ctx context.Context) (Summary, error) {
@@ -268,7 +274,7 @@ func (im *importer) run(ctx context.Context) (Summary, error) {
 			if err := im.indexTable(ctx, t, trgm); err != nil {
 				return Summary{}, err
 			}
-			sum.Tables = append(sum.Tables, TableLoad{Tenant: a.tenant.ws.Key, App: a.ws.Key, Table: t.t.Name, SQLName: t.sqlName, Rows: *t.rows})
+			sum.Tables = append(sum.Tables, TableLoad{Tenant: a.tenant.ws.Key, App: a.ws.Key, Table: t.t.Name, SQLName: t.sqlName, Rows: *t.rows, CSV: t.csv})
 		}
 	}
 	if err := im.insertCatalogue(ctx); err != nil {
@@ -443,7 +449,7 @@ func (im *importer) plan(ids *idAlloc) {
 			appKey := wt.Key + "/" + wa.Key
 			ids.request("app", appKey, &a.id)
 			for i, st := range a.model.Tables {
-				pt := &pTable{t: st, file: wa.Source.Files[i]}
+				pt := &pTable{t: st, file: wa.Source.Files[i], format: wa.Source.Formats[i]}
 				a.tables = append(a.tables, pt)
 				ids.request("table", appKey+"/"+st.Name, &pt.id)
 				for _, sc := range st.Columns {
@@ -711,7 +717,11 @@ func (im *importer) insertCatalogue(ctx context.Context) error {
 			}
 			for j, c := range t.cols {
 				sc := c.c
-				if err := exec("column", c.id, t.id, j, sc.Name, sc.Label, sc.Type, sc.Role, sc.Unit, sc.Usage, sc.Description,
+				unit := sc.Unit
+				if unit == "" {
+					unit = src.cols[j].unit
+				}
+				if err := exec("column", c.id, t.id, j, sc.Name, sc.Label, sc.Type, sc.Role, unit, sc.Usage, sc.Description,
 					src.cols[j].scale, c.sqlName, c.foldName); err != nil {
 					return err
 				}

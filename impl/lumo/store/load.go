@@ -109,7 +109,7 @@ func (im *importer) loadTable(ctx context.Context, t *pTable) error {
 		defer stmt.Close()
 	}
 
-	rows, err := workspace.OpenRows(im.fsys, t.file, t.t)
+	rows, err := workspace.OpenRows(im.fsys, t.file, t.t, t.format)
 	if err != nil {
 		return err
 	}
@@ -176,6 +176,10 @@ func (im *importer) loadTable(ctx context.Context, t *pTable) error {
 	for i, s := range rows.Scales() {
 		t.cols[i].scale = s
 	}
+	for i, u := range rows.Units() {
+		t.cols[i].unit = u
+	}
+	t.csv = rows.Description()
 	return nil
 }
 

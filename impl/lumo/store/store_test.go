@@ -656,7 +656,7 @@ func TestRefusedImportKeepsPreviousState(t *testing.T) {
 		{"bad-date", small, os.DirFS(filepath.Join(testdata, "bad-date")),
 			`apps/vendas/vendas.csv:3: DIA: o valor "2026-02-30" não é uma data AAAA-MM-DD válida (ex.: 2026-09-30), nem \N para nulo`},
 		{"bad-number", small, os.DirFS(filepath.Join(testdata, "bad-number")),
-			`apps/vendas/vendas.csv:2: VALOR: o valor "10,5" não é um número; use ponto decimal e nenhum separador de milhar (ex.: 1234.56), ou \N para nulo`},
+			`apps/vendas/vendas.csv:2: VALOR: o valor "dez" não é um número com ponto decimal (ex.: 1234.56, 1,234.56, R$ -10.00 ou 25%), nem \N para nulo`},
 		{"bad-formula", small, os.DirFS(filepath.Join(testdata, "bad-formula")),
 			`apps/vendas/app.yaml:32: expressions[0].formula: a fórmula não pôde ser lida: posição 49: esperava ")" fechando count_distinct (a agregação recebe uma ref só), mas encontrou o fim da fórmula`},
 		{"bad-header", small, os.DirFS(filepath.Join(testdata, "bad-header")),

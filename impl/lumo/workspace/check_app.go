@@ -17,11 +17,12 @@ type appFile struct {
 	Name        string `json:"name"`
 	Description string `json:"description"`
 	Tables      []struct {
-		Label    string `json:"label"`
-		Name     string `json:"name"`
-		Kind     string `json:"kind"`
-		File     string `json:"file"`
-		LoadedAt string `json:"loadedAt"`
+		Label    string  `json:"label"`
+		Name     string  `json:"name"`
+		Kind     string  `json:"kind"`
+		File     string  `json:"file"`
+		LoadedAt string  `json:"loadedAt"`
+		CSV      *Format `json:"csv"`
 		Columns  []struct {
 			Name        string `json:"name"`
 			Label       string `json:"label"`
@@ -112,6 +113,13 @@ func (l *loader) source(ws *yamldoc.Doc, srcPath []string, folder string) *Sourc
 		m.Tables = append(m.Tables, t)
 
 		csv := ""
+		var format Format
+		if ft.CSV != nil {
+			format = *ft.CSV
+			if ft.File == "" {
+				errs = append(errs, d.ErrAt(at(tp, "csv"), "a tabela não tem file, então não há CSV para ler; informe file ou remova csv"))
+			}
+		}
 		switch {
 		case ft.File != "":
 			csv = path.Join(folder, ft.File)
@@ -130,7 +138,7 @@ func (l *loader) source(ws *yamldoc.Doc, srcPath []string, folder string) *Sourc
 				csv = ""
 				break
 			}
-			rows, err := OpenRows(l.fsys, csv, t)
+			rows, err := OpenRows(l.fsys, csv, t, format)
 			if err != nil {
 				errs = append(errs, asErrors(err)...)
 				break
@@ -140,6 +148,7 @@ func (l *loader) source(ws *yamldoc.Doc, srcPath []string, folder string) *Sourc
 			errs = append(errs, d.ErrAt(at(tp, "loadedAt"), "a tabela não tem file, então nunca foi carregada; informe file ou remova loadedAt"))
 		}
 		src.Files = append(src.Files, csv)
+		src.Formats = append(src.Formats, format)
 	}
 
 	for ri, fr := range f.Relationships {

@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -47,7 +48,7 @@ func TestRows(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			fsys := fstest.MapFS{"t.csv": {Data: []byte(tt.csv)}}
-			rows, err := OpenRows(fsys, "t.csv", tbl)
+			rows, err := OpenRows(fsys, "t.csv", tbl, Format{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -83,22 +84,22 @@ func TestRowsErrors(t *testing.T) {
 		{"too many values", "N,S,D,DT\n1,a,2026-01-01,2026-01-01\n1,a,b,2026-01-01,2026-01-01\n",
 			&Error{File: "t.csv", Line: 3, Message: "a linha tem 5 valores, mas o cabeçalho tem 4 colunas; confira as vírgulas (um texto com vírgula vai entre aspas)"}},
 		{"thousands separator", "N,S,D,DT\n1.000.50,a,2026-01-01,2026-01-01\n",
-			&Error{File: "t.csv", Line: 2, Field: "N", Message: `o valor "1.000.50" não é um número; use ponto decimal e nenhum separador de milhar (ex.: 1234.56), ou \N para nulo`}},
+			&Error{File: "t.csv", Line: 2, Field: "N", Message: `o valor "1.000.50" não é um número com ponto decimal (ex.: 1234.56, 1,234.56, R$ -10.00 ou 25%), nem \N para nulo`}},
 		{"exponent", "N,S,D,DT\n1e5,a,2026-01-01,2026-01-01\n",
-			&Error{File: "t.csv", Line: 2, Field: "N", Message: `o valor "1e5" não é um número; use ponto decimal e nenhum separador de milhar (ex.: 1234.56), ou \N para nulo`}},
-		{"brazilian date", "N,S,D,DT\n1,a,01/02/2026,2026-01-01\n",
-			&Error{File: "t.csv", Line: 2, Field: "D", Message: `o valor "01/02/2026" não é uma data AAAA-MM-DD válida (ex.: 2026-09-30), nem \N para nulo`}},
+			&Error{File: "t.csv", Line: 2, Field: "N", Message: `o valor "1e5" não é um número com ponto decimal (ex.: 1234.56, 1,234.56, R$ -10.00 ou 25%), nem \N para nulo`}},
+		{"two date formats", "N,S,D,DT\n1,a,01/02/2026,2026-01-01\n",
+			&Error{File: "t.csv", Line: 2, Field: "D", Message: `o arquivo escreve datas de mais de um jeito: "2026-01-01" (linha 2, coluna DT) e "01/02/2026" (linha 2, coluna D); escreva todas do mesmo jeito (de preferência AAAA-MM-DD) e declare csv.dateFormat na tabela "t" do app.yaml`}},
 		{"hour 24", "N,S,D,DT\n1,a,2026-01-01,2026-01-01 24:00\n",
 			&Error{File: "t.csv", Line: 2, Field: "DT", Message: `o valor "2026-01-01 24:00" não é uma data e hora AAAA-MM-DD HH:MM[:SS] válida (ex.: 2026-09-30 14:05), nem \N para nulo`}},
 		{"bare quote", "N,S,D,DT\n1,a,2026-01-01,2026-01-01\n1,a\"b,2026-01-01,2026-01-01\n",
 			&Error{File: "t.csv", Line: 3, Message: `há aspas no meio de um valor sem aspas; ponha o valor inteiro entre aspas e dobre as aspas de dentro ("")`}},
-		{"not utf-8", "N,S,D,DT\n1,S\xe3o,2026-01-01,2026-01-01\n",
-			&Error{File: "t.csv", Line: 2, Field: "S", Message: "o texto não está em UTF-8; salve o arquivo com a codificação UTF-8"}},
+		{"not utf-8 after a UTF-8 start", "N,S,D,DT\n" + strings.Repeat("1,a,2026-01-01,2026-01-01\n", 3000) + "1,S\xe3o,2026-01-01,2026-01-01\n",
+			&Error{File: "t.csv", Line: 3002, Field: "S", Message: `o texto não está em UTF-8; salve o arquivo com a codificação UTF-8, ou, se ele está em Windows-1252 ou ISO-8859-1, declare csv.encoding na tabela "t" do app.yaml (o início do arquivo era UTF-8)`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			fsys := fstest.MapFS{"t.csv": {Data: []byte(tt.csv)}}
-			rows, err := OpenRows(fsys, "t.csv", tbl)
+			rows, err := OpenRows(fsys, "t.csv", tbl, Format{})
 			if err == nil {
 				for rows.Next() {
 				}

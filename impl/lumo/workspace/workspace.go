@@ -68,6 +68,8 @@ type Source struct {
 	Model *semantic.App
 	// Files holds, per Model.Tables entry, the CSV path in the file system ("" = never loaded).
 	Files []string
+	// Formats holds, per Model.Tables entry, the csv settings app.yaml declares for its file.
+	Formats []Format
 }
 
 // Schema files in schemas.FS.

@@ -175,7 +175,7 @@ func readAll(t *testing.T, dir string) error {
 		if file == "" {
 			continue
 		}
-		rows, err := OpenRows(fsys, file, src.Model.Tables[i])
+		rows, err := OpenRows(fsys, file, src.Model.Tables[i], src.Formats[i])
 		if err != nil {
 			return err
 		}
@@ -199,7 +199,7 @@ func TestRowsRefused(t *testing.T) {
 		{"bad-date", &Error{File: "apps/vendas/vendas.csv", Line: 3, Field: "DIA",
 			Message: `o valor "2026-02-30" não é uma data AAAA-MM-DD válida (ex.: 2026-09-30), nem \N para nulo`}},
 		{"bad-number", &Error{File: "apps/vendas/vendas.csv", Line: 2, Field: "VALOR",
-			Message: `o valor "10,5" não é um número; use ponto decimal e nenhum separador de milhar (ex.: 1234.56), ou \N para nulo`}},
+			Message: `o valor "dez" não é um número com ponto decimal (ex.: 1234.56, 1,234.56, R$ -10.00 ou 25%), nem \N para nulo`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.dir, func(t *testing.T) {

@@ -1,0 +1,82 @@
+package features
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+	"testing/fstest"
+
+	"github.com/cucumber/godog"
+	"github.com/google/go-cmp/cmp"
+)
+
+// csvWorld imports workspaces whose CSVs are written in other formats, and keeps what the
+// import said about each file, or why it refused.
+type csvWorld struct {
+	w         *lumoWorld
+	lines     []string // how the last import read each file
+	importErr error
+}
+
+func initCSVSteps(w *lumoWorld, sc *godog.ScenarioContext) {
+	c := &csvWorld{w: w}
+	sc.Step(`^the workspace in "([^"]*)" is imported, reading its files as:$`, c.importedReading)
+	sc.Step(`^I import the workspace in "([^"]*)" with "([^"]*)" holding:$`, c.importWith)
+	sc.Step(`^the import fails with:$`, c.importFails)
+}
+
+func (c *csvWorld) importedReading(ctx context.Context, dir string, doc *godog.DocString) error {
+	if err := c.importFS(ctx, os.DirFS(dir)); err != nil {
+		return err
+	}
+	if diff := cmp.Diff(strings.Split(strings.TrimSpace(doc.Content), "\n"), c.lines); diff != "" {
+		return fmt.Errorf("how the files were read (-want +got):\n%s", diff)
+	}
+	return nil
+}
+
+// importWith imports the workspace in dir with the file at path (relative to dir) replaced by
+// doc's text; the scenario then says whether it worked.
+func (c *csvWorld) importWith(ctx context.Context, dir, path string, doc *godog.DocString) error {
+	c.importErr = c.importFS(ctx, overlayFS{FS: os.DirFS(dir), path: path, data: []byte(doc.Content + "\n")})
+	return nil
+}
+
+func (c *csvWorld) importFS(ctx context.Context, fsys fs.FS) error {
+	if external() {
+		return errNeedsOwnSetup
+	}
+	sum, err := c.w.db.ImportWorkspace(ctx, fsys, "workspace.yaml")
+	c.lines = nil
+	for _, t := range sum.Tables {
+		c.lines = append(c.lines, t.CSV)
+	}
+	return err
+}
+
+func (c *csvWorld) importFails(doc *godog.DocString) error {
+	if c.importErr == nil {
+		return errors.New("the import succeeded")
+	}
+	if want := strings.TrimSpace(doc.Content); !strings.Contains(c.importErr.Error(), want) {
+		return fmt.Errorf("the import failed with\n%v\nwhich does not contain\n%s", c.importErr, want)
+	}
+	return nil
+}
+
+// overlayFS is FS with the file at path holding data instead.
+type overlayFS struct {
+	fs.FS
+	path string
+	data []byte
+}
+
+func (o overlayFS) Open(name string) (fs.File, error) {
+	if name != o.path {
+		return o.FS.Open(name)
+	}
+	return fstest.MapFS{name: {Data: o.data}}.Open(name)
+}

@@ -1,0 +1,91 @@
+package store_test
+
+import (
+	"fmt"
+	"strings"
+	"syscall"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/lumo-caderninho/mcp/impl/lumo/store/storetest"
+)
+
+// BenchmarkImportCSV imports the same 100,000 sales, written in the original format and as a
+// pt-BR export (";", "R$ 1.234,50", "20%", dd/mm/aaaa, Windows-1252, detected), side by side,
+// into a fresh database per iteration (SQLite, or LUMO_TEST_DB):
+//
+//	go test ./impl/lumo/store -run '^$' -bench ImportCSV -benchtime 3x -count 3
+func BenchmarkImportCSV(b *testing.B) {
+	const n = 100_000
+	plain, ptbr := salesCSV(n)
+	for _, f := range []struct{ name, csv string }{{"plain", plain}, {"pt-BR", ptbr}} {
+		b.Run(f.name, func(b *testing.B) {
+			fsys := fstest.MapFS{
+				"workspace.yaml": {Data: []byte("tenants:\n  - key: b\n    name: B\n    users:\n      - {login: u, name: U, token: tok-u-bench}\n" +
+					"    apps:\n      - {key: vendas, source: apps/vendas}\n")},
+				"apps/vendas/app.yaml": {Data: []byte("name: Vendas\ntables:\n  - label: Vendas\n    name: vendas\n    kind: fact\n    file: vendas.csv\n    columns:\n" +
+					"      - {name: ID, label: Id, type: number, role: key}\n      - {name: DATA, label: Data, type: datetime}\n" +
+					"      - {name: DIA, label: Dia, type: date}\n      - {name: CLIENTE, label: Cliente, type: string}\n" +
+					"      - {name: VALOR, label: Valor, type: number, role: measure}\n      - {name: DESCONTO, label: Desconto, type: number, role: measure}\n" +
+					"      - {name: QTD, label: Qtd, type: number, role: measure}\n")},
+				"apps/vendas/vendas.csv": {Data: []byte(f.csv)},
+			}
+			var wall, cpu float64
+			for b.Loop() {
+				b.StopTimer()
+				db := storetest.Open(b)
+				db.SQL().SetMaxOpenConns(1)
+				b.StartTimer()
+				start, cpu0 := time.Now(), processCPU()
+				sum, err := db.ImportWorkspace(ctx, fsys, "workspace.yaml")
+				if err != nil {
+					b.Fatal(err)
+				}
+				wall += time.Since(start).Seconds()
+				cpu += processCPU() - cpu0
+				if sum.Rows() != n {
+					b.Fatalf("%d rows", sum.Rows())
+				}
+				b.StopTimer()
+				db.Close()
+				b.StartTimer()
+			}
+			b.ReportMetric(float64(n*b.N)/wall, "rows/s")
+			b.ReportMetric(float64(n*b.N)/cpu, "rows/cpu-s")
+		})
+	}
+}
+
+// processCPU is this process's user + system CPU seconds (on PostgreSQL the server's work is
+// not in it).
+func processCPU() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
+}
+
+// salesCSV writes n sales twice: in the original format and as a pt-BR export.
+func salesCSV(n int) (plain, ptbr string) {
+	var p, b strings.Builder
+	p.WriteString("ID,DATA,DIA,CLIENTE,VALOR,DESCONTO,QTD\n")
+	b.WriteString("ID;DATA;DIA;CLIENTE;VALOR;DESCONTO;QTD\n")
+	clients := []string{"Ana Beatriz", "Renata Conceição", "João Araújo", "Loja Çapê"}
+	for i := 1; i <= n; i++ {
+		d, m, hh, mi := 1+i%28, 1+i%12, i%24, i%60
+		cents, pct, c := (i*7919)%500000, i%100, clients[i%len(clients)]
+		fmt.Fprintf(&p, "%d,2025-%02d-%02d %02d:%02d:00,2025-%02d-%02d,%s,%d.%02d,0.%02d,%d\n", i, m, d, hh, mi, m, d, c, cents/100, cents%100, pct, i%9)
+		reais := fmt.Sprint(cents / 100)
+		if len(reais) > 3 {
+			reais = reais[:len(reais)-3] + "." + reais[len(reais)-3:]
+		}
+		var latin1 []byte
+		for _, r := range c {
+			latin1 = append(latin1, byte(r))
+		}
+		fmt.Fprintf(&b, "%d;%02d/%02d/2025 %02d:%02d:00;%02d/%02d/2025;%s;R$ %s,%02d;%d%%;%d\n", i, d, m, hh, mi, d, m, latin1, reais, cents%100, pct, i%9)
+	}
+	return p.String(), b.String()
+}
