@@ -82,6 +82,7 @@ func (l *limitsWorld) connectLimited(ctx context.Context, login string) error {
 		return err
 	}
 	l.session.Close()
+	l.mirror = nil // REST has its own rate-limit middleware and answer bound, tested in cmd/lumo
 	u, err := l.db.UserByLogin(ctx, login)
 	if err != nil {
 		return err

@@ -1,10 +1,13 @@
 package features
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"regexp"
 	"strconv"
 	"strings"
@@ -19,6 +22,7 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/lumo/demo"
 	"github.com/lumo-caderninho/mcp/impl/lumo/store"
 	"github.com/lumo-caderninho/mcp/impl/lumo/store/storetest"
+	"github.com/lumo-caderninho/mcp/impl/platform/restserver"
 )
 
 // lumoWorld is one scenario's state: its database, its client session and the last answer.
@@ -94,6 +98,20 @@ func (w *lumoWorld) connectedAs(ctx context.Context, login string) error {
 		lumo.Options{ValidateOutput: true})
 	if err != nil {
 		return err
+	}
+	// Every call of the scenario runs over REST too, on a service of its own (its own answer
+	// cache), and must answer the same (see sameOverREST).
+	rest, err := lumo.NewREST(&lumo.Service{DB: w.db, Log: log, Identity: lumo.FixedUser(u), QueryTimeout: w.timeout,
+		PublicURL: w.publicURL}, lumo.Options{ValidateOutput: true}, 0, nil)
+	if err != nil {
+		return err
+	}
+	w.mirror = func(ctx context.Context, tool string, args []byte) (int, []byte) {
+		req := httptest.NewRequestWithContext(ctx, http.MethodPost, restserver.Prefix+tool, bytes.NewReader(args))
+		req.Header.Set("Content-Type", "application/json")
+		rec := httptest.NewRecorder()
+		rest.ServeHTTP(rec, req)
+		return rec.Code, rec.Body.Bytes()
 	}
 	return w.connect(ctx, srv)
 }

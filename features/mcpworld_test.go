@@ -4,12 +4,16 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"reflect"
 	"strings"
 
 	"github.com/cucumber/godog"
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/lumo-caderninho/mcp/impl/platform/restserver"
 )
 
 // mcpWorld is what every server's scenarios share: a client session on the real server, the
@@ -25,6 +29,9 @@ type mcpWorld struct {
 	texts      []string // every text block
 	subst      func(string) (string, error)
 	afterCall  func(tool string) error // a server's own check of every answer, or nil
+	// mirror, when set, makes every call again over the server's REST mirror (POST
+	// /tools/<tool>), whose status and body call compares with the MCP answer.
+	mirror func(ctx context.Context, tool string, args []byte) (status int, body []byte)
 }
 
 // addGenericSteps registers the steps every server's features use.
@@ -152,8 +159,37 @@ func (w *mcpWorld) call(ctx context.Context, tool, args string) error {
 	if err := sch.Validate(inst); err != nil {
 		return fmt.Errorf("%s structuredContent breaks its published output schema: %v\n%s", tool, err, b)
 	}
+	if w.mirror != nil {
+		if err := w.sameOverREST(ctx, tool, []byte(args), b); err != nil {
+			return err
+		}
+	}
 	if w.afterCall != nil {
 		return w.afterCall(tool)
+	}
+	return nil
+}
+
+// sameOverREST makes the call over the REST mirror: its body must be the MCP structuredContent
+// (as JSON) and its status 200, or the status of the error's code.
+func (w *mcpWorld) sameOverREST(ctx context.Context, tool string, args, structured []byte) error {
+	status, body := w.mirror(ctx, tool, args)
+	want := http.StatusOK
+	if w.result.IsError {
+		code, _ := lookup(w.structured, "error.code")
+		if len(code) != 1 {
+			return fmt.Errorf("%s: an MCP error without error.code", tool)
+		}
+		want = restserver.Status(fmt.Sprint(code[0]))
+	}
+	var got, mcpSide any
+	if err := json.Unmarshal(body, &got); err != nil {
+		return fmt.Errorf("%s over REST: %d, a body that is not JSON: %.200s", tool, status, body)
+	}
+	json.Unmarshal(structured, &mcpSide)
+	if status != want || !reflect.DeepEqual(got, mcpSide) {
+		return fmt.Errorf("%s over REST answered %d (want %d) with a body other than MCP's structuredContent:\nREST %.400s\nMCP  %.400s",
+			tool, status, want, body, structured)
 	}
 	return nil
 }
