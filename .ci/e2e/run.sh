@@ -10,7 +10,7 @@ pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"; }
 trap cleanup EXIT
 
-(cd "$root" && go build -o "$work/lumo" ./cmd/lumo)
+(cd "$root" && go build -o "$work/lumo" ./cmd/lumo && go build -o "$work/mcp-conformance" ./cmd/mcp-conformance)
 (cd "$here" && npm install --no-audit --no-fund --silent)
 export XDG_DATA_HOME="$work/data"
 
@@ -80,16 +80,17 @@ pids+=($!)
 wait_port 18453
 (cd "$here" && node report.mjs http://127.0.0.1:18453 tok-ana-loja tok-carla-outra)
 if grep -q "tok-ana-loja\|tok-carla-outra\|wrong-token" "$work/report.log"; then echo "a token reached the log" >&2; exit 1; fi
-# 4. Our Gherkin suite as a conformance suite for a foreign server: the lumo features (less those
-#    tagged @own-setup) against the built binary over HTTP with tokens, and as a stdio command.
+# 4. Our Gherkin suite as a conformance program for a foreign server (cmd/mcp-conformance, the
+#    features embedded, run outside the source tree): the lumo features (less those tagged
+#    @own-setup) against the built binary over HTTP with tokens, and as a stdio command.
 "$work/lumo" serve --http 127.0.0.1:18455 --rate-user 0 --rate-tenant 0 2>"$work/features.log" &
 pids+=($!)
 wait_port 18455
 ids=$(sqlite3 "$XDG_DATA_HOME/lumo/lumo.db" "SELECT group_concat(app_key || '=' || id, ',') FROM lumo_apps")
 echo "== features against the binary over HTTP"
-(cd "$root" && go test -count=1 -run TestLumoFeatures ./features/ -args -target=http://127.0.0.1:18455/mcp -app-ids="$ids" -format=progress)
+(cd "$work" && ./mcp-conformance -suite lumo -target=http://127.0.0.1:18455/mcp -app-ids="$ids" -format=progress)
 echo "== features against the binary on stdio (JUnit report)"
-(cd "$root" && go test -count=1 -run TestLumoFeatures ./features/ -args -target-cmd="$work/lumo serve --rate-user 0 --rate-tenant 0 --user {user}" \
+(cd "$work" && ./mcp-conformance -suite lumo -target-cmd="$work/lumo serve --rate-user 0 --rate-tenant 0 --user {user}" \
   -app-ids="$ids" -format="progress,junit:$work/features-junit.xml")
 grep -o '<testsuites [^>]*>' "$work/features-junit.xml"
 (cd "$root" && go build -o "$work/caderninho" ./cmd/caderninho)
@@ -110,8 +111,8 @@ wait_port 18454
   PATH="$here/node_modules/.bin:$PATH" node -e 'import("@apidevtools/swagger-parser").then(m => m.default.validate(process.argv[1])).then(() => console.log("caderninho /openapi.json: valid (swagger-parser)"))' "$work/caderninho.openapi.json" &&
   PATH="$here/node_modules/.bin:$PATH" REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true redocly lint --format=summary "$work/caderninho.openapi.json")
 echo "== caderninho features against the binary over HTTP and on stdio"
-(cd "$root" && go test -count=1 -run TestCaderninhoFeatures ./features/ -args -target=http://127.0.0.1:18454/mcp -format=progress)
-(cd "$root" && go test -count=1 -run TestCaderninhoFeatures ./features/ -args -target-cmd="$work/caderninho serve" -format=progress)
+(cd "$work" && ./mcp-conformance -suite caderninho -target=http://127.0.0.1:18454/mcp -format=progress)
+(cd "$work" && ./mcp-conformance -suite caderninho -target-cmd="$work/caderninho serve" -format=progress)
 
 # The caderninho private panel in headless Chromium, on a fresh database imported from an
 # installation.yaml (the import prints the owner credential alone on its line).

@@ -22,7 +22,7 @@ import (
 // fixture), over Streamable HTTP or a stdio command. Scenarios tagged @own-setup (they import
 // other data, set server options or read our database) are left out.
 //
-//	go test ./features -run TestLumoFeatures -args -target=http://127.0.0.1:8080/mcp [-token=T] [-app-ids=key=id,...]
+//	mcp-conformance -suite lumo -target http://127.0.0.1:8080/mcp [-token T] [-app-ids key=id,...]
 //	go test ./features -run TestLumoFeatures -args -target-cmd='lumo serve --user {user}' -format=junit
 var (
 	target    = flag.String("target", "", "URL of a Streamable HTTP MCP server to test instead of our in-process server")
