@@ -63,6 +63,7 @@ func initLumoSteps(t *testing.T, sc *godog.ScenarioContext) {
 	initPermalinkSteps(w, sc)
 	initAdminSteps(w, sc)
 	initCSVSteps(w, sc)
+	initInitSteps(w, sc)
 	sc.Step(`^the demo workspace is imported$`, w.demoImported)
 	sc.Step(`^I am connected as "([^"]*)"$`, w.connectedAs)
 	sc.Step(`^the query time limit is (\d+) (nanosecond|seconds)$`, func(n int, unit string) {

@@ -21,6 +21,7 @@ import (
 const usage = `lumo: servidor MCP de BI somente leitura.
 
 Uso:
+  lumo init   ARQUIVO.csv... | PASTA           (escreve workspace.yaml e app.yaml ao lado dos arquivos)
   lumo serve  [opções de serve, abaixo]
   lumo import [--db DSN] caminho/workspace.yaml
   lumo call   [--db DSN] [--user LOGIN] FERRAMENTA '{"arg": ...}'
@@ -53,7 +54,7 @@ func main() {
 }
 
 // commands are lumo's subcommands, for the help and for suggesting one.
-var commands = []string{"serve", "import", "call", "admin", "schemas", "help", "version"}
+var commands = []string{"init", "serve", "import", "call", "admin", "schemas", "help", "version"}
 
 // help is the usage with every flag of serve, listed from the flag set serve parses.
 func help() string {
@@ -74,6 +75,8 @@ func run(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger)
 	switch args[0] {
 	case "serve":
 		return serve(ctx, args[1:], log)
+	case "init":
+		return initWorkspace(args[1:], stdout)
 	case "import":
 		return importWorkspace(ctx, args[1:], stdout, log)
 	case "call":

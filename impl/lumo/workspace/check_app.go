@@ -123,7 +123,7 @@ func (l *loader) source(ws *yamldoc.Doc, srcPath []string, folder string) *Sourc
 		switch {
 		case ft.File != "":
 			csv = path.Join(folder, ft.File)
-			if !fs.ValidPath(csv) || !strings.HasPrefix(csv, folder+"/") {
+			if !fs.ValidPath(csv) || (folder != "." && !strings.HasPrefix(csv, folder+"/")) {
 				errs = append(errs, d.ErrAt(at(tp, "file"), "o arquivo %q fica fora da pasta da Aplicação; use um caminho relativo ao app.yaml", ft.File))
 				csv = ""
 				break

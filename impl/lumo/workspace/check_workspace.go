@@ -163,7 +163,7 @@ func (l *loader) workspace(file string) *Workspace {
 	// Read each source folder once, in file order.
 	for _, s := range sources {
 		folder := s.app.Source.Dir
-		if !fs.ValidPath(folder) || folder == "." {
+		if !fs.ValidPath(folder) { // "." is the workspace folder itself: app.yaml beside workspace.yaml
 			l.c.add(d.ErrAt(s.path, "a pasta %q fica fora do workspace; use um caminho relativo ao workspace.yaml, dentro da pasta dele", folder))
 			continue
 		}
