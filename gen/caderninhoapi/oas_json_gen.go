@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-faster/errors"
 	"github.com/go-faster/jx"
+	"github.com/lumo-caderninho/mcp/impl/platform/jsonmap"
 	"github.com/ogen-go/ogen/json"
 	"github.com/ogen-go/ogen/validate"
 )
@@ -11690,20 +11691,11 @@ func (s *RecordId) UnmarshalJSON(data []byte) error {
 	return s.Decode(d)
 }
 
-// Encode implements json.Marshaler.
+// Encode encodes Revisions as json.
 func (s Revisions) Encode(e *jx.Encoder) {
-	e.ObjStart()
-	s.encodeFields(e)
-	e.ObjEnd()
-}
+	unwrapped := jsonmap.Ints(s)
 
-// encodeFields implements json.Marshaler.
-func (s Revisions) encodeFields(e *jx.Encoder) {
-	for k, elem := range s {
-		e.FieldStart(k)
-
-		e.Int(elem)
-	}
+	json.EncodeNative(e, unwrapped)
 }
 
 // Decode decodes Revisions from json.
@@ -11711,25 +11703,18 @@ func (s *Revisions) Decode(d *jx.Decoder) error {
 	if s == nil {
 		return errors.New("invalid: unable to decode Revisions to nil")
 	}
-	m := s.init()
-	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
-		var elem int
-		if err := func() error {
-			v, err := d.Int()
-			elem = int(v)
-			if err != nil {
-				return err
-			}
-			return nil
-		}(); err != nil {
-			return errors.Wrapf(err, "decode field %q", k)
+	var unwrapped jsonmap.Ints
+	if err := func() error {
+		v, err := json.DecodeNative[jsonmap.Ints](d)
+		unwrapped = v
+		if err != nil {
+			return err
 		}
-		m[string(k)] = elem
 		return nil
-	}); err != nil {
-		return errors.Wrap(err, "decode Revisions")
+	}(); err != nil {
+		return errors.Wrap(err, "alias")
 	}
-
+	*s = Revisions(unwrapped)
 	return nil
 }
 

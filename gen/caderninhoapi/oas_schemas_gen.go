@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/go-faster/errors"
+	"github.com/lumo-caderninho/mcp/impl/platform/jsonmap"
 )
 
 func (s *ErrorResponseStatusCode) Error() string {
@@ -6102,19 +6103,7 @@ func (s *PlanTransactionsOutputUnmatchedEditsItem) SetSpace(val Key) {
 
 type RecordId string
 
-// A revisão de cada espaço lido. Cada mudança confirmada (escrita ou importação) aumenta a
-// revisão do espaço.
-// Ref: #/components/schemas/Revisions
-type Revisions map[string]int
-
-func (s *Revisions) init() Revisions {
-	m := *s
-	if m == nil {
-		m = map[string]int{}
-		*s = m
-	}
-	return m
-}
+type Revisions jsonmap.Ints
 
 // Os mesmos filtros de plan_transactions, dentro do espaço da escrita: seleciona os registros da
 // visão efetiva. Escritas por seleção ou período recusam seleções acima do limite atômico de
