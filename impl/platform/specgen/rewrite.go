@@ -19,6 +19,8 @@ import (
 //   - const and enum without a type get the type of their values;
 //   - a numeric exclusiveMinimum/exclusiveMaximum becomes minimum/maximum plus the boolean form
 //     ogen understands;
+//   - a free-form object (no properties, additionalProperties or composition) loses its type, so
+//     ogen keeps it as raw JSON instead of an empty struct that drops every member;
 //   - a map (an object of additionalProperties alone) gets the x-ogen-type of its jsonmap type,
 //     which writes the keys sorted (ogen's own maps write them in random order).
 //
@@ -26,6 +28,7 @@ import (
 // valid document.
 func (g *generator) rewrite(schema any, file string) error {
 	return schemabundle.Walk(schema, func(m map[string]any) error {
+		free := freeForm(m) // before the compositions that only constrain go
 		if err := g.rewriteRef(m, file); err != nil {
 			return err
 		}
@@ -43,8 +46,25 @@ func (g *generator) rewrite(schema any, file string) error {
 		}
 		inferType(m)
 		exclusiveBounds(m)
+		if free {
+			delete(m, "type")
+		}
 		return sortedMap(m)
 	})
+}
+
+// freeForm reports whether m is an object that says nothing of its members: ogen would generate
+// an empty struct for it, whose decoder skips every member; without a type it is raw JSON (jx.Raw).
+func freeForm(m map[string]any) bool {
+	if m["type"] != "object" {
+		return false
+	}
+	for _, kw := range []string{"properties", "additionalProperties", "patternProperties", "propertyNames", "oneOf", "anyOf", "allOf", "$ref", "required"} {
+		if _, ok := m[kw]; ok {
+			return false
+		}
+	}
+	return true
 }
 
 // mapTypes are the jsonmap types of maps, by the JSON of their value schema.

@@ -188,6 +188,8 @@ func TestRewrite(t *testing.T) {
 		{"not and if go", `{"type":"string","not":{"const":""},"if":{"minLength":1},"then":{"maxLength":2}}`, `{"type":"string"}`},
 		{"refs move", `{"$schema":"x","$id":"a.input.json","properties":{"a":{"$ref":"common.json#/$defs/field"},"b":{"$ref":"#/$defs/local"}}}`,
 			`{"properties":{"a":{"$ref":"#/components/schemas/Field"},"b":{"$ref":"#/components/schemas/AInputLocal"}}}`},
+		{"a free-form object is raw JSON", `{"type":"object","properties":{"a":{"type":"object","description":"d"}}}`,
+			`{"type":"object","properties":{"a":{"description":"d"}}}`},
 		{"maps get their sorted type", `{"type":"object","properties":{"r":{"type":"object","additionalProperties":{"type":"integer","minimum":0}},` +
 			`"s":{"type":"object","additionalProperties":{"type":["number","null"]}}}}`,
 			`{"type":"object","properties":{"r":{"type":"object","additionalProperties":{"type":"integer","minimum":0},"x-ogen-type":"` + jsonmapPackage + `.Ints"},` +
