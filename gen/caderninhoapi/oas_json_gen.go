@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-faster/errors"
 	"github.com/go-faster/jx"
+	"github.com/lumo-caderninho/mcp/impl/platform/jsonmap"
 	"github.com/ogen-go/ogen/json"
 	"github.com/ogen-go/ogen/validate"
 )
@@ -8437,8 +8438,10 @@ func (s *PlanPreviewInput) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *PlanPreviewInput) encodeFields(e *jx.Encoder) {
 	{
-		e.FieldStart("arguments")
-		s.Arguments.Encode(e)
+		if len(s.Arguments) != 0 {
+			e.FieldStart("arguments")
+			e.Raw(s.Arguments)
+		}
 	}
 	{
 		e.FieldStart("tool")
@@ -8463,7 +8466,9 @@ func (s *PlanPreviewInput) Decode(d *jx.Decoder) error {
 		case "arguments":
 			requiredBitSet[0] |= 1 << 0
 			if err := func() error {
-				if err := s.Arguments.Decode(d); err != nil {
+				v, err := d.RawAppend(nil)
+				s.Arguments = jx.Raw(v)
+				if err != nil {
 					return err
 				}
 				return nil
@@ -8532,50 +8537,6 @@ func (s *PlanPreviewInput) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON implements stdjson.Unmarshaler.
 func (s *PlanPreviewInput) UnmarshalJSON(data []byte) error {
-	d := jx.DecodeBytes(data)
-	return s.Decode(d)
-}
-
-// Encode implements json.Marshaler.
-func (s *PlanPreviewInputArguments) Encode(e *jx.Encoder) {
-	e.ObjStart()
-	s.encodeFields(e)
-	e.ObjEnd()
-}
-
-// encodeFields encodes fields.
-func (s *PlanPreviewInputArguments) encodeFields(e *jx.Encoder) {
-}
-
-var jsonFieldsNameOfPlanPreviewInputArguments = [0]string{}
-
-// Decode decodes PlanPreviewInputArguments from json.
-func (s *PlanPreviewInputArguments) Decode(d *jx.Decoder) error {
-	if s == nil {
-		return errors.New("invalid: unable to decode PlanPreviewInputArguments to nil")
-	}
-
-	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
-		switch string(k) {
-		default:
-			return d.Skip()
-		}
-	}); err != nil {
-		return errors.Wrap(err, "decode PlanPreviewInputArguments")
-	}
-
-	return nil
-}
-
-// MarshalJSON implements stdjson.Marshaler.
-func (s *PlanPreviewInputArguments) MarshalJSON() ([]byte, error) {
-	e := jx.Encoder{}
-	s.Encode(&e)
-	return e.Bytes(), nil
-}
-
-// UnmarshalJSON implements stdjson.Unmarshaler.
-func (s *PlanPreviewInputArguments) UnmarshalJSON(data []byte) error {
 	d := jx.DecodeBytes(data)
 	return s.Decode(d)
 }
@@ -11690,20 +11651,11 @@ func (s *RecordId) UnmarshalJSON(data []byte) error {
 	return s.Decode(d)
 }
 
-// Encode implements json.Marshaler.
+// Encode encodes Revisions as json.
 func (s Revisions) Encode(e *jx.Encoder) {
-	e.ObjStart()
-	s.encodeFields(e)
-	e.ObjEnd()
-}
+	unwrapped := jsonmap.Ints(s)
 
-// encodeFields implements json.Marshaler.
-func (s Revisions) encodeFields(e *jx.Encoder) {
-	for k, elem := range s {
-		e.FieldStart(k)
-
-		e.Int(elem)
-	}
+	json.EncodeNative(e, unwrapped)
 }
 
 // Decode decodes Revisions from json.
@@ -11711,25 +11663,18 @@ func (s *Revisions) Decode(d *jx.Decoder) error {
 	if s == nil {
 		return errors.New("invalid: unable to decode Revisions to nil")
 	}
-	m := s.init()
-	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
-		var elem int
-		if err := func() error {
-			v, err := d.Int()
-			elem = int(v)
-			if err != nil {
-				return err
-			}
-			return nil
-		}(); err != nil {
-			return errors.Wrapf(err, "decode field %q", k)
+	var unwrapped jsonmap.Ints
+	if err := func() error {
+		v, err := json.DecodeNative[jsonmap.Ints](d)
+		unwrapped = v
+		if err != nil {
+			return err
 		}
-		m[string(k)] = elem
 		return nil
-	}); err != nil {
-		return errors.Wrap(err, "decode Revisions")
+	}(); err != nil {
+		return errors.Wrap(err, "alias")
 	}
-
+	*s = Revisions(unwrapped)
 	return nil
 }
 

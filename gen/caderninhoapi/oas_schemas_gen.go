@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/go-faster/errors"
+	"github.com/go-faster/jx"
+	"github.com/lumo-caderninho/mcp/impl/platform/jsonmap"
 )
 
 func (s *ErrorResponseStatusCode) Error() string {
@@ -4548,13 +4550,13 @@ func (s *PlanEditTransactionOutput) SetTool(val string) {
 type PlanPreviewInput struct {
 	// Os argumentos da escrita, como seriam enviados a ela (confirmed e idempotency_key podem faltar).
 	// Nada é escrito.
-	Arguments PlanPreviewInputArguments `json:"arguments"`
+	Arguments jx.Raw `json:"arguments"`
 	// A escrita a simular.
 	Tool PlanPreviewInputTool `json:"tool"`
 }
 
 // GetArguments returns the value of Arguments.
-func (s *PlanPreviewInput) GetArguments() PlanPreviewInputArguments {
+func (s *PlanPreviewInput) GetArguments() jx.Raw {
 	return s.Arguments
 }
 
@@ -4564,7 +4566,7 @@ func (s *PlanPreviewInput) GetTool() PlanPreviewInputTool {
 }
 
 // SetArguments sets the value of Arguments.
-func (s *PlanPreviewInput) SetArguments(val PlanPreviewInputArguments) {
+func (s *PlanPreviewInput) SetArguments(val jx.Raw) {
 	s.Arguments = val
 }
 
@@ -4572,10 +4574,6 @@ func (s *PlanPreviewInput) SetArguments(val PlanPreviewInputArguments) {
 func (s *PlanPreviewInput) SetTool(val PlanPreviewInputTool) {
 	s.Tool = val
 }
-
-// Os argumentos da escrita, como seriam enviados a ela (confirmed e idempotency_key podem faltar).
-// Nada é escrito.
-type PlanPreviewInputArguments struct{}
 
 // A escrita a simular.
 type PlanPreviewInputTool string
@@ -6102,19 +6100,7 @@ func (s *PlanTransactionsOutputUnmatchedEditsItem) SetSpace(val Key) {
 
 type RecordId string
 
-// A revisão de cada espaço lido. Cada mudança confirmada (escrita ou importação) aumenta a
-// revisão do espaço.
-// Ref: #/components/schemas/Revisions
-type Revisions map[string]int
-
-func (s *Revisions) init() Revisions {
-	m := *s
-	if m == nil {
-		m = map[string]int{}
-		*s = m
-	}
-	return m
-}
+type Revisions jsonmap.Ints
 
 // Os mesmos filtros de plan_transactions, dentro do espaço da escrita: seleciona os registros da
 // visão efetiva. Escritas por seleção ou período recusam seleções acima do limite atômico de

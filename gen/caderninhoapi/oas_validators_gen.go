@@ -147,17 +147,6 @@ func (s *CaderninhoAccountsOutput) Validate() error {
 			Error: err,
 		})
 	}
-	if err := func() error {
-		if err := s.Revisions.Validate(); err != nil {
-			return err
-		}
-		return nil
-	}(); err != nil {
-		failures = append(failures, validate.FieldError{
-			Name:  "revisions",
-			Error: err,
-		})
-	}
 	if len(failures) > 0 {
 		return &validate.Error{Fields: failures}
 	}
@@ -450,17 +439,6 @@ func (s *CaderninhoBillsOutput) Validate() error {
 			Error: err,
 		})
 	}
-	if err := func() error {
-		if err := s.Revisions.Validate(); err != nil {
-			return err
-		}
-		return nil
-	}(); err != nil {
-		failures = append(failures, validate.FieldError{
-			Name:  "revisions",
-			Error: err,
-		})
-	}
 	if len(failures) > 0 {
 		return &validate.Error{Fields: failures}
 	}
@@ -689,17 +667,6 @@ func (s *CaderninhoSyncOutput) Validate() error {
 	}(); err != nil {
 		failures = append(failures, validate.FieldError{
 			Name:  "request",
-			Error: err,
-		})
-	}
-	if err := func() error {
-		if err := s.Revisions.Validate(); err != nil {
-			return err
-		}
-		return nil
-	}(); err != nil {
-		failures = append(failures, validate.FieldError{
-			Name:  "revisions",
 			Error: err,
 		})
 	}
@@ -1304,17 +1271,6 @@ func (s *CaderninhoTransactionsOutput) Validate() error {
 	}(); err != nil {
 		failures = append(failures, validate.FieldError{
 			Name:  "coverage",
-			Error: err,
-		})
-	}
-	if err := func() error {
-		if err := s.Revisions.Validate(); err != nil {
-			return err
-		}
-		return nil
-	}(); err != nil {
-		failures = append(failures, validate.FieldError{
-			Name:  "revisions",
 			Error: err,
 		})
 	}
@@ -2287,17 +2243,6 @@ func (s *PlanBudgetOutput) Validate() error {
 
 	var failures []validate.FieldError
 	if err := func() error {
-		if err := s.Revisions.Validate(); err != nil {
-			return err
-		}
-		return nil
-	}(); err != nil {
-		failures = append(failures, validate.FieldError{
-			Name:  "revisions",
-			Error: err,
-		})
-	}
-	if err := func() error {
 		if s.Rows == nil {
 			return errors.New("nil is invalid value")
 		}
@@ -2495,17 +2440,6 @@ func (s *PlanCategoriesOutput) Validate() error {
 	}
 
 	var failures []validate.FieldError
-	if err := func() error {
-		if err := s.Revisions.Validate(); err != nil {
-			return err
-		}
-		return nil
-	}(); err != nil {
-		failures = append(failures, validate.FieldError{
-			Name:  "revisions",
-			Error: err,
-		})
-	}
 	if err := func() error {
 		if s.Spaces == nil {
 			return errors.New("nil is invalid value")
@@ -4231,17 +4165,6 @@ func (s *PlanTotalsOutput) Validate() error {
 		})
 	}
 	if err := func() error {
-		if err := s.Revisions.Validate(); err != nil {
-			return err
-		}
-		return nil
-	}(); err != nil {
-		failures = append(failures, validate.FieldError{
-			Name:  "revisions",
-			Error: err,
-		})
-	}
-	if err := func() error {
 		if s.Totals == nil {
 			return errors.New("nil is invalid value")
 		}
@@ -4735,17 +4658,6 @@ func (s *PlanTransactionsOutput) Validate() error {
 		})
 	}
 	if err := func() error {
-		if err := s.Revisions.Validate(); err != nil {
-			return err
-		}
-		return nil
-	}(); err != nil {
-		failures = append(failures, validate.FieldError{
-			Name:  "revisions",
-			Error: err,
-		})
-	}
-	if err := func() error {
 		if s.UnmatchedEdits == nil {
 			return errors.New("nil is invalid value")
 		}
@@ -4981,38 +4893,6 @@ func (s RecordId) Validate() error {
 		MaxNumericSet: false,
 	}).Validate(string(alias)); err != nil {
 		return errors.Wrap(err, "string")
-	}
-	return nil
-}
-
-func (s Revisions) Validate() error {
-	var failures []validate.FieldError
-	for key, elem := range s {
-		if err := func() error {
-			if err := (validate.Int{
-				MinSet:        true,
-				Min:           0,
-				MaxSet:        false,
-				Max:           0,
-				MinExclusive:  false,
-				MaxExclusive:  false,
-				MultipleOfSet: false,
-				MultipleOf:    0,
-				Pattern:       nil,
-			}).Validate(int64(elem)); err != nil {
-				return errors.Wrap(err, "int")
-			}
-			return nil
-		}(); err != nil {
-			failures = append(failures, validate.FieldError{
-				Name:  key,
-				Error: err,
-			})
-		}
-	}
-
-	if len(failures) > 0 {
-		return &validate.Error{Fields: failures}
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/go-faster/errors"
+	"github.com/lumo-caderninho/mcp/impl/platform/jsonmap"
 )
 
 func (s *ErrorResponseStatusCode) Error() string {
@@ -1257,51 +1258,6 @@ func (o NilDateTime) Or(d time.Time) time.Time {
 	return d
 }
 
-// NewNilFloat64 returns new NilFloat64 with value set to v.
-func NewNilFloat64(v float64) NilFloat64 {
-	return NilFloat64{
-		Value: v,
-	}
-}
-
-// NilFloat64 is nullable float64.
-type NilFloat64 struct {
-	Value float64
-	Null  bool
-}
-
-// SetTo sets value to v.
-func (o *NilFloat64) SetTo(v float64) {
-	o.Null = false
-	o.Value = v
-}
-
-// IsNull returns true if value is Null.
-func (o NilFloat64) IsNull() bool { return o.Null }
-
-// SetToNull sets value to null.
-func (o *NilFloat64) SetToNull() {
-	o.Null = true
-	var v float64
-	o.Value = v
-}
-
-// Get returns value and boolean that denotes whether value was set.
-func (o NilFloat64) Get() (v float64, ok bool) {
-	if o.Null {
-		return v, false
-	}
-	return o.Value, true
-}
-
-// Or returns value if set, or given parameter if does not.
-func (o NilFloat64) Or(d float64) float64 {
-	if v, ok := o.Get(); ok {
-		return v
-	}
-	return d
-}
-
 // NewNilString returns new NilString with value set to v.
 func NewNilString(v string) NilString {
 	return NilString{
@@ -2023,6 +1979,52 @@ func (o OptNilUnit) Or(d Unit) Unit {
 	return d
 }
 
+// NewOptNumbers returns new OptNumbers with value set to v.
+func NewOptNumbers(v jsonmap.Numbers) OptNumbers {
+	return OptNumbers{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptNumbers is optional jsonmap.Numbers.
+type OptNumbers struct {
+	Value jsonmap.Numbers
+	Set   bool
+}
+
+// IsSet returns true if OptNumbers was set.
+func (o OptNumbers) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptNumbers) Reset() {
+	var v jsonmap.Numbers
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptNumbers) SetTo(v jsonmap.Numbers) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptNumbers) Get() (v jsonmap.Numbers, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptNumbers) Or(d jsonmap.Numbers) jsonmap.Numbers {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewOptQueryCall returns new OptQueryCall with value set to v.
 func NewOptQueryCall(v QueryCall) OptQueryCall {
 	return OptQueryCall{
@@ -2109,52 +2111,6 @@ func (o OptQueryOutputEmpty) Get() (v QueryOutputEmpty, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o OptQueryOutputEmpty) Or(d QueryOutputEmpty) QueryOutputEmpty {
-	if v, ok := o.Get(); ok {
-		return v
-	}
-	return d
-}
-
-// NewOptQueryOutputSummary returns new OptQueryOutputSummary with value set to v.
-func NewOptQueryOutputSummary(v QueryOutputSummary) OptQueryOutputSummary {
-	return OptQueryOutputSummary{
-		Value: v,
-		Set:   true,
-	}
-}
-
-// OptQueryOutputSummary is optional QueryOutputSummary.
-type OptQueryOutputSummary struct {
-	Value QueryOutputSummary
-	Set   bool
-}
-
-// IsSet returns true if OptQueryOutputSummary was set.
-func (o OptQueryOutputSummary) IsSet() bool { return o.Set }
-
-// Reset unsets value.
-func (o *OptQueryOutputSummary) Reset() {
-	var v QueryOutputSummary
-	o.Value = v
-	o.Set = false
-}
-
-// SetTo sets value to v.
-func (o *OptQueryOutputSummary) SetTo(v QueryOutputSummary) {
-	o.Set = true
-	o.Value = v
-}
-
-// Get returns value and boolean that denotes whether value was set.
-func (o OptQueryOutputSummary) Get() (v QueryOutputSummary, ok bool) {
-	if !o.Set {
-		return v, false
-	}
-	return o.Value, true
-}
-
-// Or returns value if set, or given parameter if does not.
-func (o OptQueryOutputSummary) Or(d QueryOutputSummary) QueryOutputSummary {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -2602,7 +2558,7 @@ type QueryOutput struct {
 	// Uma lista por linha, na ordem de columns.
 	Rows [][]Cell `json:"rows"`
 	// O total sobre todas as linhas, por key. Ausente quando a consulta não tem total.
-	Summary OptQueryOutputSummary `json:"summary"`
+	Summary OptNumbers `json:"summary"`
 	// Linhas que a consulta tem no total; a contagem para em 1.000.001 (mais de 1 milhão).
 	TotalRows int `json:"totalRows"`
 	// True quando vieram menos linhas que o total.
@@ -2655,7 +2611,7 @@ func (s *QueryOutput) GetRows() [][]Cell {
 }
 
 // GetSummary returns the value of Summary.
-func (s *QueryOutput) GetSummary() OptQueryOutputSummary {
+func (s *QueryOutput) GetSummary() OptNumbers {
 	return s.Summary
 }
 
@@ -2715,7 +2671,7 @@ func (s *QueryOutput) SetRows(val [][]Cell) {
 }
 
 // SetSummary sets the value of Summary.
-func (s *QueryOutput) SetSummary(val OptQueryOutputSummary) {
+func (s *QueryOutput) SetSummary(val OptNumbers) {
 	s.Summary = val
 }
 
@@ -2817,18 +2773,6 @@ func (s *QueryOutputResultColumn) SetType(val ColumnType) {
 // SetUnit sets the value of Unit.
 func (s *QueryOutputResultColumn) SetUnit(val NilUnit) {
 	s.Unit = val
-}
-
-// O total sobre todas as linhas, por key. Ausente quando a consulta não tem total.
-type QueryOutputSummary map[string]NilFloat64
-
-func (s *QueryOutputSummary) init() QueryOutputSummary {
-	m := *s
-	if m == nil {
-		m = map[string]NilFloat64{}
-		*s = m
-	}
-	return m
 }
 
 type Ref string

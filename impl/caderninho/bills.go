@@ -2,68 +2,38 @@ package caderninho
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/lumo-caderninho/mcp/gen/caderninhoapi"
 	"github.com/lumo-caderninho/mcp/impl/caderninho/cadstore"
-	"github.com/lumo-caderninho/mcp/impl/platform/mcpserver"
 	"github.com/lumo-caderninho/mcp/impl/platform/money"
 	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
 )
 
-type billView struct {
-	AccountID        string          `json:"accountId"`
-	Status           string          `json:"status"`
-	Period           cadstore.Period `json:"period"`
-	ClosingDay       string          `json:"closingDay"`
-	ClosingEstimated bool            `json:"closingEstimated"`
-	DueDate          *string         `json:"dueDate"`
-	Total            *money.Amount   `json:"total"`
-	Estimate         bool            `json:"estimate"`
-	Estimation       *string         `json:"estimation"`
-	TransactionCount int             `json:"transactionCount"`
-	Debits           money.Amount    `json:"debits"`
-	Credits          money.Amount    `json:"credits"`
-}
-
-type billsView struct {
-	Bills     []billView       `json:"bills"`
-	Partial   bool             `json:"partial"`
-	Truncated bool             `json:"truncated"`
-	Coverage  []coverageView   `json:"coverage"`
-	Revisions map[string]int64 `json:"revisions"`
-}
-
-func (s *Service) bills(ctx context.Context, _ *mcp.CallToolRequest, raw json.RawMessage) (mcpserver.Reply, error) {
-	var args caderninhoapi.CaderninhoBillsInput
-	if err := decode(raw, &args); err != nil {
-		return mcpserver.Reply{}, err
-	}
+func (s *Service) bills(ctx context.Context, args *caderninhoapi.CaderninhoBillsInput) (*caderninhoapi.CaderninhoBillsOutput, func() string, error) {
 	rc, err := s.readContext(ctx)
 	if err != nil {
-		return mcpserver.Reply{}, err
+		return nil, nil, err
 	}
 	sel := selectionOf(args.Space, args.Person, args.Accounts)
 	sel.Kind = "creditcard"
 	cards, err := s.selectAccounts(ctx, rc, sel)
 	if err != nil {
-		return mcpserver.Reply{}, err
+		return nil, nil, err
 	}
 	period := coveragePeriod(cards, "", "")
 	covs, partial := rc.coverage(cards, period)
-	v := billsView{Bills: []billView{}, Partial: partial, Coverage: covs, Revisions: revisions(rc, cards, sel.Space)}
+	v := &caderninhoapi.CaderninhoBillsOutput{Bills: []caderninhoapi.CaderninhoBillsOutputBill{}, Partial: partial, Coverage: covs,
+		Revisions: caderninhoapi.Revisions(revisions(rc, cards, sel.Space))}
 	var text strings.Builder
 	fmt.Fprintf(&text, "Faturas de %s (%s).\n", ptbr.Count(len(cards), "cartão", "cartões"), revisionsText(v.Revisions))
 	today := s.Store.Now().In(rc.inst.Location).Format(time.DateOnly)
 	for _, card := range cards {
 		bills, err := s.cardBills(ctx, card, today)
 		if err != nil {
-			return mcpserver.Reply{}, err
+			return nil, nil, err
 		}
 		v.Bills = append(v.Bills, bills...)
 		fmt.Fprintf(&text, "Cartão %s (%s, %s, %s):\n", card.Key, card.Institution, card.HolderName, card.Currency)
@@ -76,7 +46,7 @@ func (s *Service) bills(ctx context.Context, _ *mcp.CallToolRequest, raw json.Ra
 	}
 	text.WriteString("Os totais de faturas fechadas são os que o banco informou; o do ciclo aberto é uma estimativa. " + moneyNote + "\n")
 	text.WriteString(coverageText(covs, period, partial))
-	return mcpserver.Reply{Text: text.String(), Structured: v}, nil
+	return v, text.String, nil
 }
 
 // cycle is one bill period being summed.
@@ -102,7 +72,7 @@ func (c *cycle) add(t cadstore.Transaction, currency string) {
 
 // cardBills lists a card's bills, most recent first: the open cycle (after the last closing,
 // estimated), then one closed bill per distinct statement period.
-func (s *Service) cardBills(ctx context.Context, card *cadstore.Account, today string) ([]billView, error) {
+func (s *Service) cardBills(ctx context.Context, card *cadstore.Account, today string) ([]caderninhoapi.CaderninhoBillsOutputBill, error) {
 	sts, err := s.Store.Statements(ctx, card.ID)
 	if err != nil {
 		return nil, err
@@ -155,18 +125,22 @@ func (s *Service) cardBills(ctx context.Context, card *cadstore.Account, today s
 	if nextClose < today {
 		explain += " O fechamento estimado já passou: importe o extrato dessa fatura para ver o total informado pelo banco."
 	}
-	total := money.Amount{AmountMinor: estimate.String(), Currency: card.Currency}
-	out := []billView{{AccountID: card.Key, Status: "open", Period: cadstore.Period{From: open.from, To: open.to}, ClosingDay: open.to,
-		ClosingEstimated: true, Total: &total, Estimate: true, Estimation: &explain, TransactionCount: open.count,
-		Debits: money.Amount{AmountMinor: open.debits.Minor(), Currency: card.Currency}, Credits: money.Amount{AmountMinor: open.credits.Minor(), Currency: card.Currency}}}
+	id := caderninhoapi.AccountId(card.Key)
+	out := []caderninhoapi.CaderninhoBillsOutputBill{{AccountId: id, Status: caderninhoapi.CaderninhoBillsOutputBillStatusOpen,
+		Period: periodOf(cadstore.Period{From: open.from, To: open.to}), ClosingDay: dayOf(open.to), ClosingEstimated: true,
+		DueDate: caderninhoapi.NilDate{Null: true}, Total: caderninhoapi.NewNilMoney(caderninhoapi.Money{AmountMinor: estimate.String(), Currency: card.Currency}),
+		Estimate: true, Estimation: caderninhoapi.NewNilString(explain), TransactionCount: open.count,
+		Debits:  caderninhoapi.Money{AmountMinor: open.debits.Minor(), Currency: card.Currency},
+		Credits: caderninhoapi.Money{AmountMinor: open.credits.Minor(), Currency: card.Currency}}}
 	for i := len(cycles) - 1; i >= 0; i-- {
 		c := cycles[i]
-		b := billView{AccountID: card.Key, Status: "closed", Period: cadstore.Period{From: c.from, To: c.to}, ClosingDay: c.to,
-			TransactionCount: c.count, Debits: money.Amount{AmountMinor: c.debits.Minor(), Currency: card.Currency},
-			Credits: money.Amount{AmountMinor: c.credits.Minor(), Currency: card.Currency}}
+		b := caderninhoapi.CaderninhoBillsOutputBill{AccountId: id, Status: caderninhoapi.CaderninhoBillsOutputBillStatusClosed,
+			Period: periodOf(cadstore.Period{From: c.from, To: c.to}), ClosingDay: dayOf(c.to), DueDate: caderninhoapi.NilDate{Null: true},
+			Total: caderninhoapi.NilMoney{Null: true}, Estimation: caderninhoapi.NilString{Null: true}, TransactionCount: c.count,
+			Debits:  caderninhoapi.Money{AmountMinor: c.debits.Minor(), Currency: card.Currency},
+			Credits: caderninhoapi.Money{AmountMinor: c.credits.Minor(), Currency: card.Currency}}
 		if c.ledger != nil {
-			t := money.Of(*c.ledger, card.Currency)
-			b.Total = &t
+			b.Total = caderninhoapi.NewNilMoney(moneyOf(*c.ledger, card.Currency))
 		}
 		out = append(out, b)
 	}
@@ -188,17 +162,17 @@ func nextClosing(day string) string {
 	return time.Date(t.Year(), t.Month()+1, t.Day(), 0, 0, 0, 0, time.UTC).Format(time.DateOnly)
 }
 
-func billText(b billView) string {
+func billText(b caderninhoapi.CaderninhoBillsOutputBill) string {
 	sums := fmt.Sprintf("%s (débitos %s, créditos %s)", ptbr.Count(b.TransactionCount, "lançamento", "lançamentos"),
-		ptbr.Money(b.Debits.AmountMinor, b.Debits.Currency), ptbr.Money(b.Credits.AmountMinor, b.Credits.Currency))
-	if b.Status == "open" {
-		return fmt.Sprintf("- Ciclo aberto de %s a %s (fechamento estimado): estimativa %s; %s. %s", ptbr.Day(b.Period.From), ptbr.Day(b.Period.To),
-			ptbr.Money(b.Total.AmountMinor, b.Total.Currency), sums, *b.Estimation)
+		moneyText(b.Debits), moneyText(b.Credits))
+	if b.Status == caderninhoapi.CaderninhoBillsOutputBillStatusOpen {
+		return fmt.Sprintf("- Ciclo aberto de %s a %s (fechamento estimado): estimativa %s; %s. %s", dayText(b.Period.From), dayText(b.Period.To),
+			moneyText(b.Total.Value), sums, b.Estimation.Value)
 	}
 	total := "total não informado pelo banco"
-	if b.Total != nil {
-		total = "total " + ptbr.Money(b.Total.AmountMinor, b.Total.Currency) + " informado pelo banco"
+	if t, ok := b.Total.Get(); ok {
+		total = "total " + moneyText(t) + " informado pelo banco"
 	}
-	return fmt.Sprintf("- Fatura fechada em %s (de %s a %s): %s; vencimento não informado; %s.", ptbr.Day(b.ClosingDay),
-		ptbr.Day(b.Period.From), ptbr.Day(b.Period.To), total, sums)
+	return fmt.Sprintf("- Fatura fechada em %s (de %s a %s): %s; vencimento não informado; %s.", dayText(b.ClosingDay),
+		dayText(b.Period.From), dayText(b.Period.To), total, sums)
 }

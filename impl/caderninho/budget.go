@@ -2,48 +2,31 @@ package caderninho
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math/big"
 	"slices"
 	"strings"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/lumo-caderninho/mcp/gen/caderninhoapi"
 	"github.com/lumo-caderninho/mcp/impl/platform/fold"
-	"github.com/lumo-caderninho/mcp/impl/platform/mcpserver"
 	"github.com/lumo-caderninho/mcp/impl/platform/money"
 	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
 )
 
+// budgetRow sums one space, month, category and currency.
 type budgetRow struct {
-	Space          string        `json:"space"`
-	Month          string        `json:"month"`
-	Category       *string       `json:"category"`
-	Currency       string        `json:"currency"`
-	BudgetMinor    *string       `json:"budgetMinor"`
-	Actual         currencyTotal `json:"actual"`
-	RemainingMinor *string       `json:"remainingMinor"`
-
-	sum *sumCount
-}
-
-type planBudgetView struct {
-	Rows      []*budgetRow     `json:"rows"`
-	Revisions map[string]int64 `json:"revisions"`
+	space, month, currency string
+	category               *string
+	budgetMinor            *string
+	sum                    *sumCount
 }
 
 // planBudget compares each month's budget with the effective view's actual amounts, per space,
 // category and currency; split records count in their parts' categories.
-func (s *Service) planBudget(ctx context.Context, _ *mcp.CallToolRequest, raw json.RawMessage) (mcpserver.Reply, error) {
-	var args caderninhoapi.PlanBudgetInput
-	if err := decode(raw, &args); err != nil {
-		return mcpserver.Reply{}, err
-	}
+func (s *Service) planBudget(ctx context.Context, args *caderninhoapi.PlanBudgetInput) (*caderninhoapi.PlanBudgetOutput, func() string, error) {
 	from, to := string(args.From.Or("")), string(args.To.Or(""))
 	if from != "" && to != "" && from > to {
-		return mcpserver.Reply{}, invalidFilter(fmt.Sprintf("from (%s) é depois de to (%s); o período precisa começar antes de terminar.", from, to))
+		return nil, nil, invalidFilter(fmt.Sprintf("from (%s) é depois de to (%s); o período precisa começar antes de terminar.", from, to))
 	}
 	f := planFilter{sel: selection{Space: string(args.Space.Or(""))}}
 	if from != "" {
@@ -58,14 +41,14 @@ func (s *Service) planBudget(ctx context.Context, _ *mcp.CallToolRequest, raw js
 	}
 	v, err := s.effective(ctx, f)
 	if err != nil {
-		return mcpserver.Reply{}, err
+		return nil, nil, err
 	}
 	rows := map[string]*budgetRow{}
 	row := func(space, month string, cat *string, cur string) *budgetRow {
 		k := strings.Join([]string{space, month, fold.Fold(stringOr(cat)), fmt.Sprint(cat == nil), cur}, "\x00")
 		r := rows[k]
 		if r == nil {
-			r = &budgetRow{Space: space, Month: month, Category: cat, Currency: cur, sum: &sumCount{sum: money.Sum{Currency: cur}}}
+			r = &budgetRow{space: space, month: month, category: cat, currency: cur, sum: &sumCount{sum: money.Sum{Currency: cur}}}
 			rows[k] = r
 		}
 		return r
@@ -86,7 +69,7 @@ func (s *Service) planBudget(ctx context.Context, _ *mcp.CallToolRequest, raw js
 	}
 	budgets, err := s.Store.Budgets(ctx)
 	if err != nil {
-		return mcpserver.Reply{}, err
+		return nil, nil, err
 	}
 	for _, b := range budgets {
 		if _, read := v.revs[b.Space]; !read || (from != "" && b.Month < from) || (to != "" && b.Month > to) {
@@ -95,27 +78,32 @@ func (s *Service) planBudget(ctx context.Context, _ *mcp.CallToolRequest, raw js
 		cat := b.Category
 		br := row(b.Space, b.Month, &cat, b.Currency)
 		amount := fmt.Sprint(b.AmountMinor)
-		br.BudgetMinor = &amount
+		br.budgetMinor = &amount
 	}
-	out := planBudgetView{Rows: []*budgetRow{}, Revisions: v.revs}
+	var kept []*budgetRow
 	for _, r := range rows {
-		if catFilter != "" && (r.Category == nil || fold.Fold(*r.Category) != catFilter) {
+		if catFilter != "" && (r.category == nil || fold.Fold(*r.category) != catFilter) {
 			continue
 		}
-		r.Actual = currencyTotal{Currency: r.Currency, KnownTotalMinor: r.sum.sum.Minor(), KnownCount: r.sum.known, UnknownCount: r.sum.unknown}
-		if r.BudgetMinor != nil {
-			var b big.Int
-			b.SetString(*r.BudgetMinor, 10)
-			rem := b.Add(&b, r.sum.sum.Int()).String()
-			r.RemainingMinor = &rem
-		}
-		out.Rows = append(out.Rows, r)
+		kept = append(kept, r)
 	}
-	slices.SortFunc(out.Rows, func(a, b *budgetRow) int {
-		return strings.Compare(a.Space+"\x00"+a.Month+"\x00"+budgetSortCat(a.Category)+"\x00"+a.Currency,
-			b.Space+"\x00"+b.Month+"\x00"+budgetSortCat(b.Category)+"\x00"+b.Currency)
+	slices.SortFunc(kept, func(a, b *budgetRow) int {
+		return strings.Compare(a.space+"\x00"+a.month+"\x00"+budgetSortCat(a.category)+"\x00"+a.currency,
+			b.space+"\x00"+b.month+"\x00"+budgetSortCat(b.category)+"\x00"+b.currency)
 	})
-	return mcpserver.Reply{Text: planBudgetText(out), Structured: out}, nil
+	out := &caderninhoapi.PlanBudgetOutput{Rows: make([]caderninhoapi.PlanBudgetOutputRow, 0, len(kept)), Revisions: caderninhoapi.Revisions(v.revs)}
+	for _, r := range kept {
+		row := caderninhoapi.PlanBudgetOutputRow{Space: caderninhoapi.Key(r.space), Month: caderninhoapi.Month(r.month), Category: nilString(r.category),
+			Currency: r.currency, BudgetMinor: nilString(r.budgetMinor), RemainingMinor: caderninhoapi.NilString{Null: true},
+			Actual: caderninhoapi.CurrencyTotal{Currency: r.currency, KnownTotalMinor: r.sum.sum.Minor(), KnownCount: r.sum.known, UnknownCount: r.sum.unknown}}
+		if r.budgetMinor != nil {
+			var b big.Int
+			b.SetString(*r.budgetMinor, 10)
+			row.RemainingMinor = caderninhoapi.NewNilString(b.Add(&b, r.sum.sum.Int()).String())
+		}
+		out.Rows = append(out.Rows, row)
+	}
+	return out, func() string { return planBudgetText(out) }, nil
 }
 
 // budgetSortCat puts "no category" after the named ones.
@@ -126,7 +114,7 @@ func budgetSortCat(c *string) string {
 	return fold.Fold(*c)
 }
 
-func planBudgetText(out planBudgetView) string {
+func planBudgetText(out *caderninhoapi.PlanBudgetOutput) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Orçamento e realizado por mês, categoria e moeda na visão efetiva (%s); registros fora dos totais não entram.\n",
 		revisionsText(out.Revisions))
@@ -134,17 +122,15 @@ func planBudgetText(out planBudgetView) string {
 		b.WriteString("Nenhum orçamento nem registro para esses filtros.\n")
 	}
 	for _, r := range out.Rows {
-		cat := "sem categoria"
-		if r.Category != nil {
-			cat = *r.Category
-		}
-		line := fmt.Sprintf("- %s %s/%s %s (%s): realizado %s conhecidos em %s", r.Space, r.Month[5:7], r.Month[:4], cat, r.Currency,
+		cat := r.Category.Or("sem categoria")
+		month := string(r.Month)
+		line := fmt.Sprintf("- %s %s/%s %s (%s): realizado %s conhecidos em %s", r.Space, month[5:7], month[:4], cat, r.Currency,
 			ptbr.Money(r.Actual.KnownTotalMinor, r.Currency), ptbr.Count(r.Actual.KnownCount, "registro", "registros"))
 		if r.Actual.UnknownCount > 0 {
 			line += fmt.Sprintf(", mais %s com valor desconhecido (null), fora da soma", ptbr.Count(r.Actual.UnknownCount, "registro", "registros"))
 		}
-		if r.BudgetMinor != nil {
-			line += fmt.Sprintf("; orçamento %s; sobra %s pelos valores conhecidos", ptbr.Money(*r.BudgetMinor, r.Currency), ptbr.Money(*r.RemainingMinor, r.Currency))
+		if budget, ok := r.BudgetMinor.Get(); ok {
+			line += fmt.Sprintf("; orçamento %s; sobra %s pelos valores conhecidos", ptbr.Money(budget, r.Currency), ptbr.Money(r.RemainingMinor.Value, r.Currency))
 			if r.Actual.UnknownCount > 0 {
 				line += " (os desconhecidos podem consumir mais)"
 			}

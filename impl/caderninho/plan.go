@@ -44,23 +44,23 @@ func (f planFilter) digest(tool string) string {
 	return filterDigest(tool, f.sel.Space, f.sel.Person, accounts, f.from, f.to, fold.Fold(f.category), f.uncategorised, f.source, f.words)
 }
 
-// planRecord is one record of the effective view, as clients receive it.
+// planRecord is one record of the effective view (recordOf gives it to clients).
 type planRecord struct {
-	ID                 string        `json:"id"`
-	Source             string        `json:"source"`
-	AccountID          *string       `json:"accountId"`
-	Space              string        `json:"space"`
-	Person             *string       `json:"person"`
-	Date               string        `json:"date"`
-	Amount             *money.Amount `json:"amount"`
-	Currency           string        `json:"currency"`
-	Description        string        `json:"description"`
-	BankDescription    *string       `json:"bankDescription"`
-	Category           *string       `json:"category"`
-	Note               *string       `json:"note"`
-	ExcludedFromTotals bool          `json:"excludedFromTotals"`
-	Edited             bool          `json:"edited"`
-	Splits             []splitView   `json:"splits"` // nil (null) when not split
+	ID                 string
+	Source             string
+	AccountID          *string
+	Space              string
+	Person             *string
+	Date               string
+	Amount             *money.Amount
+	Currency           string
+	Description        string
+	BankDescription    *string
+	Category           *string
+	Note               *string
+	ExcludedFromTotals bool
+	Edited             bool
+	Splits             []storedSplit // nil when not split
 
 	minor  *int64 // the amount, nil when unknown
 	dedupe string // a bank transaction's identity in its account (the edits' key)
@@ -87,18 +87,10 @@ type effectiveView struct {
 	records  []*planRecord // in the view's order
 	revs     map[string]int64
 	period   *cadstore.Period
-	coverage []coverageView
+	coverage []caderninhoapi.Coverage
 	partial  bool
 	// unmatched are the edits in the spaces read whose transaction the bank no longer lists.
-	unmatched []unmatchedEditView
-}
-
-type unmatchedEditView struct {
-	AccountID          string  `json:"accountId"`
-	Space              string  `json:"space"`
-	Category           *string `json:"category"`
-	Description        *string `json:"description"`
-	ExcludedFromTotals bool    `json:"excludedFromTotals"`
+	unmatched []caderninhoapi.PlanTransactionsOutputUnmatchedEditsItem
 }
 
 // effective reads the effective view selected by f: the origin view of the selected accounts with
@@ -231,11 +223,11 @@ func (s *Service) effective(ctx context.Context, f planFilter) (*effectiveView, 
 	if err != nil {
 		return nil, err
 	}
-	v.unmatched = []unmatchedEditView{}
+	v.unmatched = []caderninhoapi.PlanTransactionsOutputUnmatchedEditsItem{}
 	for _, u := range unmatched {
 		if _, read := v.revs[u.Space]; read && (f.sel.Person == "" || holderOf[u.Account] == f.sel.Person || holderOf[u.Account] == "") {
-			v.unmatched = append(v.unmatched, unmatchedEditView{AccountID: u.Account, Space: u.Space, Category: u.Category,
-				Description: u.Description, ExcludedFromTotals: u.Excluded})
+			v.unmatched = append(v.unmatched, caderninhoapi.PlanTransactionsOutputUnmatchedEditsItem{AccountId: caderninhoapi.AccountId(u.Account),
+				Space: caderninhoapi.Key(u.Space), Category: nilString(u.Category), Description: nilString(u.Description), ExcludedFromTotals: u.Excluded})
 		}
 	}
 	v.period = coveragePeriod(accounts, f.from, f.to)
@@ -288,20 +280,66 @@ func stringOr(s *string) string {
 	return *s
 }
 
-// splitView is one part of a split record, as stored (JSON) and as clients receive it.
-type splitView struct {
+// storedSplit is one part of a split record as the store keeps it (JSON); splitsOf gives it to
+// clients.
+type storedSplit struct {
 	Amount   money.Amount `json:"amount"`
 	Category *string      `json:"category"`
 	Note     *string      `json:"note"`
 }
 
-func decodeSplits(js *string) ([]splitView, error) {
+func decodeSplits(js *string) ([]storedSplit, error) {
 	if js == nil {
 		return nil, nil
 	}
-	var out []splitView
+	var out []storedSplit
 	if err := json.Unmarshal([]byte(*js), &out); err != nil {
 		return nil, fmt.Errorf("decoding stored splits: %w", err)
 	}
 	return out, nil
+}
+
+// splitsOf is a record's parts for clients: nil (null) when not split.
+func splitsOf(parts []storedSplit) []caderninhoapi.Split {
+	if parts == nil {
+		return nil
+	}
+	out := make([]caderninhoapi.Split, 0, len(parts))
+	for _, p := range parts {
+		sp := caderninhoapi.Split{Amount: caderninhoapi.Money{AmountMinor: p.Amount.AmountMinor, Currency: p.Amount.Currency},
+			Category: caderninhoapi.NilCategoryName{Null: true}, Note: optNilString(p.Note)}
+		if p.Category != nil {
+			sp.Category = caderninhoapi.NewNilCategoryName(caderninhoapi.CategoryName(*p.Category))
+		}
+		out = append(out, sp)
+	}
+	return out
+}
+
+// optNilString is a field always sent, null for nil.
+func optNilString(s *string) caderninhoapi.OptNilString {
+	if s == nil {
+		return caderninhoapi.OptNilString{Set: true, Null: true}
+	}
+	return caderninhoapi.NewOptNilString(*s)
+}
+
+func nilMoneyOf(m *money.Amount) caderninhoapi.NilMoney {
+	if m == nil {
+		return caderninhoapi.NilMoney{Null: true}
+	}
+	return caderninhoapi.NewNilMoney(caderninhoapi.Money{AmountMinor: m.AmountMinor, Currency: m.Currency})
+}
+
+// recordOf is a record of the effective view as clients receive it.
+func recordOf(r *planRecord) caderninhoapi.PlanTransactionsOutputRecord {
+	out := caderninhoapi.PlanTransactionsOutputRecord{ID: r.ID, Source: caderninhoapi.PlanTransactionsOutputRecordSource(r.Source),
+		AccountId: caderninhoapi.NilAccountId{Null: true}, Space: caderninhoapi.Key(r.Space), Person: nilString(r.Person),
+		Date: dayOf(r.Date), Amount: nilMoneyOf(r.Amount), Currency: r.Currency, Description: r.Description,
+		BankDescription: nilString(r.BankDescription), Category: nilString(r.Category), Note: nilString(r.Note),
+		ExcludedFromTotals: r.ExcludedFromTotals, Edited: r.Edited, Splits: splitsOf(r.Splits)}
+	if r.AccountID != nil {
+		out.AccountId = caderninhoapi.NewNilAccountId(caderninhoapi.AccountId(*r.AccountID))
+	}
+	return out
 }

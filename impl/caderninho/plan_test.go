@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/lumo-caderninho/mcp/gen/caderninhoapi"
 )
 
 func minorPtr(n int64) *int64 { return &n }
@@ -24,14 +26,14 @@ func TestTallyExact(t *testing.T) {
 	} {
 		tl.add(r)
 	}
-	want := []currencyTotal{
+	want := []caderninhoapi.CurrencyTotal{
 		{Currency: "BRL", KnownTotalMinor: "9232379236109516800", KnownCount: 3, UnknownCount: 1}, // 2^63-1 + 2^53 + 1
 		{Currency: "USD", KnownTotalMinor: "-9223372036854775809", KnownCount: 2},
 	}
 	if d := cmp.Diff(want, listTotals(tl.totals)); d != "" {
 		t.Errorf("totals (-want +got):\n%s", d)
 	}
-	if d := cmp.Diff([]currencyTotal{{Currency: "BRL", KnownTotalMinor: "7", KnownCount: 1}}, listTotals(tl.excluded)); d != "" {
+	if d := cmp.Diff([]caderninhoapi.CurrencyTotal{{Currency: "BRL", KnownTotalMinor: "7", KnownCount: 1}}, listTotals(tl.excluded)); d != "" {
 		t.Errorf("excluded (-want +got):\n%s", d)
 	}
 	if tl.count != 7 {

@@ -2,14 +2,11 @@ package caderninho
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"maps"
 	"sort"
 	"strconv"
 	"strings"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/lumo-caderninho/mcp/gen/caderninhoapi"
 	"github.com/lumo-caderninho/mcp/impl/platform/fold"
@@ -26,30 +23,15 @@ const (
 	personNote    = "Um filtro de pessoa seleciona dados para a consulta, mas não limita o acesso de um assistente autorizado: ele pode consultar todos os titulares da instalação."
 )
 
-type planTransactionsView struct {
-	Records        []*planRecord       `json:"records"`
-	NextCursor     *string             `json:"nextCursor"`
-	Truncated      bool                `json:"truncated"`
-	Partial        bool                `json:"partial"`
-	Period         any                 `json:"period"`
-	Coverage       []coverageView      `json:"coverage"`
-	UnmatchedEdits []unmatchedEditView `json:"unmatchedEdits"`
-	Revisions      map[string]int64    `json:"revisions"`
-}
-
-func (s *Service) planTransactions(ctx context.Context, _ *mcp.CallToolRequest, raw json.RawMessage) (mcpserver.Reply, error) {
-	var args caderninhoapi.PlanTransactionsInput
-	if err := decode(raw, &args); err != nil {
-		return mcpserver.Reply{}, err
-	}
+func (s *Service) planTransactions(ctx context.Context, args *caderninhoapi.PlanTransactionsInput) (*caderninhoapi.PlanTransactionsOutput, func() string, error) {
 	f, err := planFilterOf(args.Space, args.Person, args.Accounts, args.From, args.To, args.Category, args.Uncategorised,
 		string(args.Source.Or("")), args.Text.Or(""))
 	if err != nil {
-		return mcpserver.Reply{}, err
+		return nil, nil, err
 	}
 	v, err := s.effective(ctx, f)
 	if err != nil {
-		return mcpserver.Reply{}, err
+		return nil, nil, err
 	}
 	limit := args.Limit.Or(defaultPageSize)
 	digest := f.digest("plan_transactions")
@@ -59,13 +41,13 @@ func (s *Service) planTransactions(ctx context.Context, _ *mcp.CallToolRequest, 
 		st, valid := decodeCursor(v.rc.inst.CursorSecret, c)
 		switch {
 		case !valid:
-			return mcpserver.Reply{}, invalidFilter("cursor: o cursor não foi emitido por esta instalação ou foi alterado.",
+			return nil, nil, invalidFilter("cursor: o cursor não foi emitido por esta instalação ou foi alterado.",
 				"Refaça a leitura sem cursor.")
 		case st.Filters != digest:
-			return mcpserver.Reply{}, invalidFilter("cursor: o cursor foi emitido para outros filtros. "+cursorNote,
+			return nil, nil, invalidFilter("cursor: o cursor foi emitido para outros filtros. "+cursorNote,
 				"Repita a chamada com os mesmos filtros da página anterior, ou refaça a leitura sem cursor.")
 		case !maps.Equal(st.Revisions, v.revs):
-			return mcpserver.Reply{}, &mcpserver.ToolError{Code: "RESTART_REQUIRED",
+			return nil, nil, &mcpserver.ToolError{Code: "RESTART_REQUIRED",
 				Message: fmt.Sprintf("Os dados mudaram depois que o cursor foi emitido (%s; agora %s). %s",
 					revisionsText(st.Revisions), revisionsText(v.revs), restartNote),
 				Suggestions: []string{nextRestart, "Chame plan_transactions de novo sem cursor."}}
@@ -77,18 +59,18 @@ func (s *Service) planTransactions(ctx context.Context, _ *mcp.CallToolRequest, 
 		}
 		recs, continued = recs[i:], true
 	}
-	out := planTransactionsView{Records: []*planRecord{}, Partial: v.partial, Coverage: v.coverage, UnmatchedEdits: v.unmatched, Revisions: v.revs}
-	if v.period != nil {
-		out.Period = v.period
-	}
+	out := &caderninhoapi.PlanTransactionsOutput{Records: []caderninhoapi.PlanTransactionsOutputRecord{}, NextCursor: caderninhoapi.NilString{Null: true},
+		Partial: v.partial, Period: nilPeriod(v.period), Coverage: v.coverage, UnmatchedEdits: v.unmatched, Revisions: caderninhoapi.Revisions(v.revs)}
 	if len(recs) > limit {
 		recs = recs[:limit]
 		last := recs[len(recs)-1]
 		c := encodeCursor(v.rc.inst.CursorSecret, cursorState{Filters: digest, Revisions: v.revs, Day: last.Date, Rank: last.rank, ID: last.num})
-		out.NextCursor, out.Truncated = &c, true
+		out.NextCursor, out.Truncated = caderninhoapi.NewNilString(c), true
 	}
-	out.Records = append(out.Records, recs...)
-	return mcpserver.Reply{Text: planTransactionsText(out, v, continued, f), Structured: out}, nil
+	for _, r := range recs {
+		out.Records = append(out.Records, recordOf(r))
+	}
+	return out, func() string { return planTransactionsText(out, recs, v, continued, f) }, nil
 }
 
 func amountText(r *planRecord) string {
@@ -98,7 +80,7 @@ func amountText(r *planRecord) string {
 	return ptbr.Money(r.Amount.AmountMinor, r.Amount.Currency)
 }
 
-func planTransactionsText(out planTransactionsView, v *effectiveView, continued bool, f planFilter) string {
+func planTransactionsText(out *caderninhoapi.PlanTransactionsOutput, recs []*planRecord, v *effectiveView, continued bool, f planFilter) string {
 	var b strings.Builder
 	what := "Visão efetiva"
 	if continued {
@@ -109,7 +91,7 @@ func planTransactionsText(out planTransactionsView, v *effectiveView, continued 
 	}
 	fmt.Fprintf(&b, "%s (%s), mais recentes primeiro: %s nesta página.\n", what, revisionsText(out.Revisions),
 		ptbr.Count(len(out.Records), "registro", "registros"))
-	for _, r := range out.Records {
+	for _, r := range recs {
 		var extra []string
 		if r.Category != nil {
 			extra = append(extra, "categoria "+*r.Category)
@@ -158,15 +140,6 @@ func planTransactionsText(out planTransactionsView, v *effectiveView, continued 
 	return b.String()
 }
 
-// currencyTotal is the exact total of one currency: known amounts summed with math/big, unknown
-// ones counted.
-type currencyTotal struct {
-	Currency        string `json:"currency"`
-	KnownTotalMinor string `json:"knownTotalMinor"`
-	KnownCount      int    `json:"knownCount"`
-	UnknownCount    int    `json:"unknownCount"`
-}
-
 // tally sums records per currency; records excluded from totals go to a separate tally.
 type tally struct {
 	count    int
@@ -202,49 +175,26 @@ func (t *tally) add(r *planRecord) {
 	sc.sum.Add(*r.minor)
 }
 
-func listTotals(m map[string]*sumCount) []currencyTotal {
-	out := []currencyTotal{}
+// listTotals is the exact total of each currency: known amounts summed with math/big, unknown
+// ones counted.
+func listTotals(m map[string]*sumCount) []caderninhoapi.CurrencyTotal {
+	out := []caderninhoapi.CurrencyTotal{}
 	for _, c := range sortedKeys(m) {
 		sc := m[c]
-		out = append(out, currencyTotal{Currency: c, KnownTotalMinor: sc.sum.Minor(), KnownCount: sc.known, UnknownCount: sc.unknown})
+		out = append(out, caderninhoapi.CurrencyTotal{Currency: c, KnownTotalMinor: sc.sum.Minor(), KnownCount: sc.known, UnknownCount: sc.unknown})
 	}
 	return out
 }
 
-type totalsGroup struct {
-	Key      *string         `json:"key"`
-	Label    string          `json:"label"`
-	Count    int             `json:"count"`
-	Totals   []currencyTotal `json:"totals"`
-	Excluded []currencyTotal `json:"excluded"`
-}
-
-type planTotalsView struct {
-	Count          int                 `json:"count"`
-	Totals         []currencyTotal     `json:"totals"`
-	Excluded       []currencyTotal     `json:"excluded"`
-	GroupBy        *string             `json:"groupBy"`
-	Groups         []totalsGroup       `json:"groups"`
-	Partial        bool                `json:"partial"`
-	Period         any                 `json:"period"`
-	Coverage       []coverageView      `json:"coverage"`
-	UnmatchedEdits []unmatchedEditView `json:"unmatchedEdits"`
-	Revisions      map[string]int64    `json:"revisions"`
-}
-
-func (s *Service) planTotals(ctx context.Context, _ *mcp.CallToolRequest, raw json.RawMessage) (mcpserver.Reply, error) {
-	var args caderninhoapi.PlanTotalsInput
-	if err := decode(raw, &args); err != nil {
-		return mcpserver.Reply{}, err
-	}
+func (s *Service) planTotals(ctx context.Context, args *caderninhoapi.PlanTotalsInput) (*caderninhoapi.PlanTotalsOutput, func() string, error) {
 	f, err := planFilterOf(args.Space, args.Person, args.Accounts, args.From, args.To, args.Category, args.Uncategorised,
 		string(args.Source.Or("")), args.Text.Or(""))
 	if err != nil {
-		return mcpserver.Reply{}, err
+		return nil, nil, err
 	}
 	v, err := s.effective(ctx, f)
 	if err != nil {
-		return mcpserver.Reply{}, err
+		return nil, nil, err
 	}
 	all := newTally()
 	groups := map[string]*tally{}
@@ -262,14 +212,15 @@ func (s *Service) planTotals(ctx context.Context, _ *mcp.CallToolRequest, raw js
 			groups[k].add(part)
 		}
 	}
-	out := planTotalsView{Count: all.count, Totals: listTotals(all.totals), Excluded: listTotals(all.excluded),
-		Partial: v.partial, Coverage: v.coverage, UnmatchedEdits: v.unmatched, Revisions: v.revs}
-	if v.period != nil {
-		out.Period = v.period
+	out := &caderninhoapi.PlanTotalsOutput{Count: all.count, Totals: listTotals(all.totals), Excluded: listTotals(all.excluded),
+		GroupBy: caderninhoapi.NilPlanTotalsOutputGroupBy{Null: true}, Partial: v.partial, Period: nilPeriod(v.period), Coverage: v.coverage,
+		UnmatchedEdits: make([]caderninhoapi.PlanTotalsOutputUnmatchedEditsItem, 0, len(v.unmatched)), Revisions: caderninhoapi.Revisions(v.revs)}
+	for _, u := range v.unmatched {
+		out.UnmatchedEdits = append(out.UnmatchedEdits, caderninhoapi.PlanTotalsOutputUnmatchedEditsItem(u))
 	}
 	if groupBy != "" {
-		out.GroupBy = &groupBy
-		out.Groups = []totalsGroup{}
+		out.GroupBy = caderninhoapi.NewNilPlanTotalsOutputGroupBy(caderninhoapi.PlanTotalsOutputGroupBy(groupBy))
+		out.Groups = []caderninhoapi.PlanTotalsOutputGroup{}
 		keys := sortedKeys(groups)
 		// "" (no category, person or account) goes last
 		if len(keys) > 0 && keys[0] == "" {
@@ -277,14 +228,15 @@ func (s *Service) planTotals(ctx context.Context, _ *mcp.CallToolRequest, raw js
 		}
 		for _, k := range keys {
 			g := groups[k]
-			tg := totalsGroup{Label: groupLabel(groupBy, k, v.rc), Count: g.count, Totals: listTotals(g.totals), Excluded: listTotals(g.excluded)}
+			tg := caderninhoapi.PlanTotalsOutputGroup{Key: caderninhoapi.NilString{Null: true}, Label: groupLabel(groupBy, k, v.rc), Count: g.count,
+				Totals: listTotals(g.totals), Excluded: listTotals(g.excluded)}
 			if k != "" {
-				tg.Key = &k
+				tg.Key = caderninhoapi.NewNilString(k)
 			}
 			out.Groups = append(out.Groups, tg)
 		}
 	}
-	return mcpserver.Reply{Text: planTotalsText(out, v, f), Structured: out}, nil
+	return out, func() string { return planTotalsText(out, v, f) }, nil
 }
 
 // byCategoryParts is what a record adds to its groups: grouped by category, a split record adds
@@ -335,7 +287,7 @@ func groupLabel(by, key string, rc *readContext) string {
 	return key
 }
 
-func totalsLines(ts []currencyTotal) []string {
+func totalsLines(ts []caderninhoapi.CurrencyTotal) []string {
 	var out []string
 	for _, t := range ts {
 		line := fmt.Sprintf("%s: %s conhecidos em %s", t.Currency, ptbr.Money(t.KnownTotalMinor, t.Currency),
@@ -349,7 +301,7 @@ func totalsLines(ts []currencyTotal) []string {
 	return out
 }
 
-func planTotalsText(out planTotalsView, v *effectiveView, f planFilter) string {
+func planTotalsText(out *caderninhoapi.PlanTotalsOutput, v *effectiveView, f planFilter) string {
 	var b strings.Builder
 	what := "Totais da visão efetiva (edições e registros manuais)"
 	if v.period != nil {
@@ -388,10 +340,10 @@ func planTotalsText(out planTotalsView, v *effectiveView, f planFilter) string {
 	var uncovered []string
 	for _, c := range out.Coverage {
 		switch {
-		case c.CoveredFrom == nil:
-			uncovered = append(uncovered, c.AccountID+" (nenhum extrato importado)")
+		case c.CoveredFrom.Null:
+			uncovered = append(uncovered, string(c.AccountId)+" (nenhum extrato importado)")
 		case len(c.Uncovered) > 0:
-			uncovered = append(uncovered, c.AccountID+" (sem extrato em "+periodsText(c.Uncovered)+")")
+			uncovered = append(uncovered, string(c.AccountId)+" (sem extrato em "+periodsText(c.Uncovered)+")")
 		}
 	}
 	if unknownCount == 0 && len(uncovered) == 0 && len(v.unmatched) == 0 {
@@ -419,7 +371,7 @@ func planTotalsText(out planTotalsView, v *effectiveView, f planFilter) string {
 }
 
 // unmatchedText reports edits whose transaction the bank no longer lists: kept, never dropped.
-func unmatchedText(us []unmatchedEditView) string {
+func unmatchedText(us []caderninhoapi.PlanTransactionsOutputUnmatchedEditsItem) string {
 	if len(us) == 0 {
 		return ""
 	}
@@ -428,16 +380,16 @@ func unmatchedText(us []unmatchedEditView) string {
 		ptbr.Count(len(us), "edição", "edições"))
 	for _, u := range us {
 		var parts []string
-		if u.Category != nil {
-			parts = append(parts, "categoria "+*u.Category)
+		if c, ok := u.Category.Get(); ok {
+			parts = append(parts, "categoria "+c)
 		}
-		if u.Description != nil {
-			parts = append(parts, "descrição "+*u.Description)
+		if d, ok := u.Description.Get(); ok {
+			parts = append(parts, "descrição "+d)
 		}
 		if u.ExcludedFromTotals {
 			parts = append(parts, "fora dos totais")
 		}
-		fmt.Fprintf(&b, "- %s (espaço %s): %s.\n", u.AccountID, u.Space, strings.Join(parts, "; "))
+		fmt.Fprintf(&b, "- %s (espaço %s): %s.\n", u.AccountId, u.Space, strings.Join(parts, "; "))
 	}
 	return b.String()
 }
@@ -450,46 +402,23 @@ func prefixed(p string, ss []string) []string {
 	return out
 }
 
-type categoryView struct {
-	Name           string `json:"name"`
-	Count          int    `json:"count"`
-	InInstallation bool   `json:"inInstallation"`
-}
-
-type categorySpaceView struct {
-	Key                string         `json:"key"`
-	Name               string         `json:"name"`
-	Categories         []categoryView `json:"categories"`
-	Count              int            `json:"count"`
-	UncategorisedCount int            `json:"uncategorisedCount"`
-}
-
-type planCategoriesView struct {
-	Spaces    []categorySpaceView `json:"spaces"`
-	Revisions map[string]int64    `json:"revisions"`
-}
-
-func (s *Service) planCategories(ctx context.Context, _ *mcp.CallToolRequest, raw json.RawMessage) (mcpserver.Reply, error) {
-	var args caderninhoapi.PlanCategoriesInput
-	if err := decode(raw, &args); err != nil {
-		return mcpserver.Reply{}, err
-	}
+func (s *Service) planCategories(ctx context.Context, args *caderninhoapi.PlanCategoriesInput) (*caderninhoapi.PlanCategoriesOutput, func() string, error) {
 	f := planFilter{sel: selection{Space: string(args.Space.Or(""))}}
 	v, err := s.effective(ctx, f)
 	if err != nil {
-		return mcpserver.Reply{}, err
+		return nil, nil, err
 	}
 	cats, err := s.Store.Categories(ctx)
 	if err != nil {
-		return mcpserver.Reply{}, err
+		return nil, nil, err
 	}
-	out := planCategoriesView{Spaces: []categorySpaceView{}, Revisions: v.revs}
+	out := &caderninhoapi.PlanCategoriesOutput{Spaces: []caderninhoapi.PlanCategoriesOutputSpace{}, Revisions: caderninhoapi.Revisions(v.revs)}
 	for _, key := range sortedKeys(v.revs) {
-		sv := categorySpaceView{Key: key, Name: v.rc.spaces[key].Name, Categories: []categoryView{}}
+		sv := caderninhoapi.PlanCategoriesOutputSpace{Key: caderninhoapi.Key(key), Name: v.rc.spaces[key].Name, Categories: []caderninhoapi.PlanCategoriesOutputCategory{}}
 		index := map[string]int{}
 		for _, c := range cats[key] {
 			index[fold.Fold(c)] = len(sv.Categories)
-			sv.Categories = append(sv.Categories, categoryView{Name: c, InInstallation: true})
+			sv.Categories = append(sv.Categories, caderninhoapi.PlanCategoriesOutputCategory{Name: c, InInstallation: true})
 		}
 		for _, r := range v.records {
 			if r.Space != key {
@@ -504,7 +433,7 @@ func (s *Service) planCategories(ctx context.Context, _ *mcp.CallToolRequest, ra
 			if !ok {
 				i = len(sv.Categories)
 				index[fold.Fold(*r.Category)] = i
-				sv.Categories = append(sv.Categories, categoryView{Name: *r.Category})
+				sv.Categories = append(sv.Categories, caderninhoapi.PlanCategoriesOutputCategory{Name: *r.Category})
 			}
 			sv.Categories[i].Count++
 		}
@@ -523,5 +452,5 @@ func (s *Service) planCategories(ctx context.Context, _ *mcp.CallToolRequest, ra
 		}
 	}
 	b.WriteString(effectiveNote + " Contagens de registros, não totais: para valores, use plan_totals.")
-	return mcpserver.Reply{Text: b.String(), Structured: out}, nil
+	return out, b.String, nil
 }

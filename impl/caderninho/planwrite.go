@@ -10,44 +10,32 @@ import (
 	"strings"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/lumo-caderninho/mcp/gen/caderninhoapi"
 	"github.com/lumo-caderninho/mcp/impl/caderninho/cadstore"
 	"github.com/lumo-caderninho/mcp/impl/platform/fold"
-	"github.com/lumo-caderninho/mcp/impl/platform/mcpserver"
 	"github.com/lumo-caderninho/mcp/impl/platform/money"
 	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
 )
 
-// recordSnapshot is a record before or after a write.
-type recordSnapshot struct {
-	Date               string        `json:"date"`
-	Amount             *money.Amount `json:"amount"`
-	Currency           string        `json:"currency"`
-	Description        string        `json:"description"`
-	Category           *string       `json:"category"`
-	Note               *string       `json:"note"`
-	ExcludedFromTotals bool          `json:"excludedFromTotals"`
-	Splits             []splitView   `json:"splits"`
+// snapshotOf is a record before or after a write.
+func snapshotOf(r *planRecord) caderninhoapi.NilSnapshot {
+	return caderninhoapi.NewNilSnapshot(caderninhoapi.Snapshot{Date: caderninhoapi.NewOptDay(dayOf(r.Date)),
+		Amount:   caderninhoapi.OptNilMoney{Set: true, Null: r.Amount == nil, Value: nilMoneyOf(r.Amount).Value},
+		Currency: caderninhoapi.NewOptString(r.Currency), Description: caderninhoapi.NewOptString(r.Description),
+		Category: optNilString(r.Category), Note: optNilString(r.Note), ExcludedFromTotals: caderninhoapi.NewOptBool(r.ExcludedFromTotals),
+		Splits: caderninhoapi.OptNilSplitArray{Set: true, Null: r.Splits == nil, Value: splitsOf(r.Splits)}})
 }
 
-// budgetSnapshot is a budget before or after a write.
-type budgetSnapshot struct {
-	Month    string       `json:"month"`
-	Category string       `json:"category"`
-	Currency string       `json:"currency"`
-	Amount   money.Amount `json:"amount"`
-}
-
-func snapshotOf(r *planRecord) *recordSnapshot {
-	return &recordSnapshot{Date: r.Date, Amount: r.Amount, Currency: r.Currency, Description: r.Description, Category: r.Category,
-		Note: r.Note, ExcludedFromTotals: r.ExcludedFromTotals, Splits: r.Splits}
+// budgetSnapshotOf is a budget before or after a write.
+func budgetSnapshotOf(month, category, currency string, minor int64) caderninhoapi.NilSnapshot {
+	return caderninhoapi.NewNilSnapshot(caderninhoapi.Snapshot{Month: caderninhoapi.NewOptMonth(caderninhoapi.Month(month)),
+		Category: caderninhoapi.NewOptNilString(category), Currency: caderninhoapi.NewOptString(currency),
+		Amount: caderninhoapi.NewOptNilMoney(moneyOf(minor, currency))})
 }
 
 // recordChange pairs a record with its state after the write (nil: removed).
 func recordChange(before, after *planRecord) *change {
-	c := &change{beforeRec: before, afterRec: after}
+	c := &change{beforeRec: before, afterRec: after, Before: caderninhoapi.NilSnapshot{Null: true}, After: caderninhoapi.NilSnapshot{Null: true}}
 	if before != nil {
 		c.ID, c.Before = before.ID, snapshotOf(before)
 	}
@@ -57,70 +45,74 @@ func recordChange(before, after *planRecord) *change {
 	return c
 }
 
+// optText is an optional text of a snapshot, "(nenhuma)" when null.
+func optText(p caderninhoapi.OptNilString) string {
+	if v, ok := p.Get(); ok {
+		return v
+	}
+	return "(nenhuma)"
+}
+
 // changeText says what changed, field by field.
 func changeText(c *change) string {
-	b, a := c.Before, c.After
 	switch {
-	case b == nil:
-		return c.ID + ": criado (" + describeSnapshot(a) + ")"
-	case a == nil:
-		return c.ID + ": removido (era " + describeSnapshot(b) + ")"
+	case c.Before.Null:
+		return c.ID + ": criado (" + describeSnapshot(c.After.Value) + ")"
+	case c.After.Null:
+		return c.ID + ": removido (era " + describeSnapshot(c.Before.Value) + ")"
 	}
-	if bb, ok := b.(*budgetSnapshot); ok {
-		ab := a.(*budgetSnapshot)
-		return c.ID + ": orçamento " + ptbr.Money(bb.Amount.AmountMinor, bb.Currency) + " → " + ptbr.Money(ab.Amount.AmountMinor, ab.Currency)
+	br, ar := c.Before.Value, c.After.Value
+	if br.Month.Set {
+		return c.ID + ": orçamento " + ptbr.Money(br.Amount.Value.AmountMinor, br.Currency.Value) + " → " +
+			ptbr.Money(ar.Amount.Value.AmountMinor, ar.Currency.Value)
 	}
-	br, ar := b.(*recordSnapshot), a.(*recordSnapshot)
 	var diffs []string
-	opt := func(p *string) string {
-		if p == nil {
-			return "(nenhuma)"
-		}
-		return *p
+	if optText(br.Category) != optText(ar.Category) {
+		diffs = append(diffs, "categoria "+optText(br.Category)+" → "+optText(ar.Category))
 	}
-	if opt(br.Category) != opt(ar.Category) {
-		diffs = append(diffs, "categoria "+opt(br.Category)+" → "+opt(ar.Category))
+	if br.Description.Value != ar.Description.Value {
+		diffs = append(diffs, "descrição "+br.Description.Value+" → "+ar.Description.Value)
 	}
-	if br.Description != ar.Description {
-		diffs = append(diffs, "descrição "+br.Description+" → "+ar.Description)
+	if optText(br.Note) != optText(ar.Note) {
+		diffs = append(diffs, "nota "+optText(br.Note)+" → "+optText(ar.Note))
 	}
-	if opt(br.Note) != opt(ar.Note) {
-		diffs = append(diffs, "nota "+opt(br.Note)+" → "+opt(ar.Note))
-	}
-	if br.ExcludedFromTotals != ar.ExcludedFromTotals {
-		if ar.ExcludedFromTotals {
+	if br.ExcludedFromTotals.Value != ar.ExcludedFromTotals.Value {
+		if ar.ExcludedFromTotals.Value {
 			diffs = append(diffs, "fica fora dos totais")
 		} else {
 			diffs = append(diffs, "volta aos totais")
 		}
 	}
-	if len(br.Splits) != len(ar.Splits) || !slices.EqualFunc(br.Splits, ar.Splits, func(x, y splitView) bool {
-		return x.Amount == y.Amount && opt(x.Category) == opt(y.Category) && opt(x.Note) == opt(y.Note)
+	category := func(c caderninhoapi.NilCategoryName) string {
+		if c.Null {
+			return "(nenhuma)"
+		}
+		return string(c.Value)
+	}
+	if br.Splits.Null != ar.Splits.Null || !slices.EqualFunc(br.Splits.Value, ar.Splits.Value, func(x, y caderninhoapi.Split) bool {
+		return x.Amount == y.Amount && category(x.Category) == category(y.Category) && optText(x.Note) == optText(y.Note)
 	}) {
-		if ar.Splits == nil {
+		if ar.Splits.Null {
 			diffs = append(diffs, "divisão desfeita")
 		} else {
-			diffs = append(diffs, "dividido em "+ptbr.Count(len(ar.Splits), "parte", "partes"))
+			diffs = append(diffs, "dividido em "+ptbr.Count(len(ar.Splits.Value), "parte", "partes"))
 		}
 	}
 	if len(diffs) == 0 {
 		diffs = append(diffs, "sem mudança de valor")
 	}
-	return c.ID + " (" + br.Description + "): " + strings.Join(diffs, "; ")
+	return c.ID + " (" + br.Description.Value + "): " + strings.Join(diffs, "; ")
 }
 
-func describeSnapshot(s any) string {
-	switch v := s.(type) {
-	case *budgetSnapshot:
-		return fmt.Sprintf("orçamento %s de %s em %s", ptbr.Money(v.Amount.AmountMinor, v.Currency), v.Category, v.Month)
-	case *recordSnapshot:
-		amount := "valor desconhecido (" + v.Currency + ")"
-		if v.Amount != nil {
-			amount = ptbr.Money(v.Amount.AmountMinor, v.Amount.Currency)
-		}
-		return fmt.Sprintf("%s %s %s", ptbr.Day(v.Date), amount, v.Description)
+func describeSnapshot(v caderninhoapi.Snapshot) string {
+	if v.Month.Set {
+		return fmt.Sprintf("orçamento %s de %s em %s", ptbr.Money(v.Amount.Value.AmountMinor, v.Currency.Value), v.Category.Value, v.Month.Value)
 	}
-	return ""
+	amount := "valor desconhecido (" + v.Currency.Value + ")"
+	if m, ok := v.Amount.Get(); ok {
+		amount = moneyText(m)
+	}
+	return fmt.Sprintf("%s %s %s", dayText(v.Date.Value), amount, v.Description.Value)
 }
 
 // spaceView reads the effective view of one space for a write: NOT_FOUND for an unknown space.
@@ -370,12 +362,12 @@ func (s *Service) planEditPlan(ctx context.Context, args *caderninhoapi.PlanEdit
 }
 
 // checkSplits accepts parts in the record's currency summing exactly to its known amount.
-func (s *Service) checkSplits(ctx context.Context, r *planRecord, parts []caderninhoapi.Split) ([]splitView, error) {
+func (s *Service) checkSplits(ctx context.Context, r *planRecord, parts []caderninhoapi.Split) ([]storedSplit, error) {
 	if r.minor == nil {
 		return nil, invalidFilter("splits: o valor deste registro é desconhecido (null); só um valor conhecido pode ser dividido.")
 	}
 	sum := new(big.Int)
-	var out []splitView
+	var out []storedSplit
 	for i, sp := range parts {
 		field := fmt.Sprintf("splits[%d].amount", i)
 		n, err := parseMoney(field, sp.Amount, r.Currency)
@@ -387,7 +379,7 @@ func (s *Service) checkSplits(ctx context.Context, r *planRecord, parts []cadern
 		if err != nil {
 			return nil, err
 		}
-		v := splitView{Amount: money.Of(n, r.Currency), Category: cat}
+		v := storedSplit{Amount: money.Of(n, r.Currency), Category: cat}
 		if note, ok := sp.Note.Get(); ok {
 			v.Note = &note
 		}
@@ -522,17 +514,18 @@ func (s *Service) planSetBudgetPlan(ctx context.Context, args *caderninhoapi.Pla
 	if err != nil {
 		return nil, err
 	}
-	c := &change{ID: "budget:" + space + ":" + b.Month + ":" + cat + ":" + b.Currency}
+	c := &change{ID: "budget:" + space + ":" + b.Month + ":" + cat + ":" + b.Currency,
+		Before: caderninhoapi.NilSnapshot{Null: true}, After: caderninhoapi.NilSnapshot{Null: true}}
 	for _, old := range budgets {
 		if old.Space == space && old.Month == b.Month && old.Category == cat && old.Currency == b.Currency {
-			c.Before = &budgetSnapshot{Month: old.Month, Category: old.Category, Currency: old.Currency, Amount: money.Of(old.AmountMinor, old.Currency)}
+			c.Before = budgetSnapshotOf(old.Month, old.Category, old.Currency, old.AmountMinor)
 		}
 	}
 	if !args.Amount.Null {
-		c.After = &budgetSnapshot{Month: b.Month, Category: cat, Currency: b.Currency, Amount: money.Of(b.AmountMinor, b.Currency)}
+		c.After = budgetSnapshotOf(b.Month, cat, b.Currency, b.AmountMinor)
 	}
 	p := &planned{tool: "plan_set_budget", space: space, revision: rev}
-	if c.Before != nil || c.After != nil {
+	if !c.Before.Null || !c.After.Null {
 		p.changes = []*change{c}
 	}
 	p.apply = func(ctx context.Context, w *cadstore.WriteTx) error { return w.SetBudget(ctx, b, args.Amount.Null) }
@@ -549,52 +542,48 @@ func optRevision(o caderninhoapi.OptExpectedRevision) *int64 {
 	return nil
 }
 
-func (s *Service) planCategorize(ctx context.Context, _ *mcp.CallToolRequest, raw json.RawMessage) (mcpserver.Reply, error) {
-	var args caderninhoapi.PlanCategorizeInput
-	if err := decode(raw, &args); err != nil {
-		return mcpserver.Reply{}, err
-	}
-	return s.write(ctx, "plan_categorize", raw, writeArgs{space: string(args.Space), confirmed: bool(args.Confirmed.Or(false)),
+func (s *Service) planCategorize(ctx context.Context, args *caderninhoapi.PlanCategorizeInput) (*caderninhoapi.PlanCategorizeOutput, func() string, error) {
+	return s.write(ctx, "plan_categorize", args, writeArgs{space: string(args.Space), confirmed: bool(args.Confirmed.Or(false)),
 		key: string(args.IdempotencyKey), expectedRevision: optRevision(args.ExpectedRevision)},
-		func(ctx context.Context) (*planned, error) { return s.planCategorizePlan(ctx, &args) })
+		func(ctx context.Context) (*planned, error) { return s.planCategorizePlan(ctx, args) })
 }
 
-func (s *Service) planEditTransaction(ctx context.Context, _ *mcp.CallToolRequest, raw json.RawMessage) (mcpserver.Reply, error) {
-	var args caderninhoapi.PlanEditTransactionInput
-	if err := decode(raw, &args); err != nil {
-		return mcpserver.Reply{}, err
-	}
-	return s.write(ctx, "plan_edit_transaction", raw, writeArgs{space: string(args.Space), confirmed: bool(args.Confirmed.Or(false)),
+func (s *Service) planEditTransaction(ctx context.Context, args *caderninhoapi.PlanEditTransactionInput) (*caderninhoapi.PlanEditTransactionOutput, func() string, error) {
+	out, text, err := s.write(ctx, "plan_edit_transaction", args, writeArgs{space: string(args.Space), confirmed: bool(args.Confirmed.Or(false)),
 		key: string(args.IdempotencyKey), expectedRevision: optRevision(args.ExpectedRevision)},
-		func(ctx context.Context) (*planned, error) { return s.planEditPlan(ctx, &args) })
+		func(ctx context.Context) (*planned, error) { return s.planEditPlan(ctx, args) })
+	if err != nil {
+		return nil, nil, err
+	}
+	return (*caderninhoapi.PlanEditTransactionOutput)(out), text, nil
 }
 
-func (s *Service) planAddRecord(ctx context.Context, _ *mcp.CallToolRequest, raw json.RawMessage) (mcpserver.Reply, error) {
-	var args caderninhoapi.PlanAddRecordInput
-	if err := decode(raw, &args); err != nil {
-		return mcpserver.Reply{}, err
-	}
-	return s.write(ctx, "plan_add_record", raw, writeArgs{space: string(args.Space), confirmed: bool(args.Confirmed.Or(false)),
+func (s *Service) planAddRecord(ctx context.Context, args *caderninhoapi.PlanAddRecordInput) (*caderninhoapi.PlanAddRecordOutput, func() string, error) {
+	out, text, err := s.write(ctx, "plan_add_record", args, writeArgs{space: string(args.Space), confirmed: bool(args.Confirmed.Or(false)),
 		key: string(args.IdempotencyKey), expectedRevision: optRevision(args.ExpectedRevision)},
-		func(ctx context.Context) (*planned, error) { return s.planAddPlan(ctx, &args) })
+		func(ctx context.Context) (*planned, error) { return s.planAddPlan(ctx, args) })
+	if err != nil {
+		return nil, nil, err
+	}
+	return (*caderninhoapi.PlanAddRecordOutput)(out), text, nil
 }
 
-func (s *Service) planDeleteRecord(ctx context.Context, _ *mcp.CallToolRequest, raw json.RawMessage) (mcpserver.Reply, error) {
-	var args caderninhoapi.PlanDeleteRecordInput
-	if err := decode(raw, &args); err != nil {
-		return mcpserver.Reply{}, err
-	}
-	return s.write(ctx, "plan_delete_record", raw, writeArgs{space: string(args.Space), confirmed: bool(args.Confirmed.Or(false)),
+func (s *Service) planDeleteRecord(ctx context.Context, args *caderninhoapi.PlanDeleteRecordInput) (*caderninhoapi.PlanDeleteRecordOutput, func() string, error) {
+	out, text, err := s.write(ctx, "plan_delete_record", args, writeArgs{space: string(args.Space), confirmed: bool(args.Confirmed.Or(false)),
 		key: string(args.IdempotencyKey), expectedRevision: optRevision(args.ExpectedRevision)},
-		func(ctx context.Context) (*planned, error) { return s.planDeletePlan(ctx, &args) })
+		func(ctx context.Context) (*planned, error) { return s.planDeletePlan(ctx, args) })
+	if err != nil {
+		return nil, nil, err
+	}
+	return (*caderninhoapi.PlanDeleteRecordOutput)(out), text, nil
 }
 
-func (s *Service) planSetBudget(ctx context.Context, _ *mcp.CallToolRequest, raw json.RawMessage) (mcpserver.Reply, error) {
-	var args caderninhoapi.PlanSetBudgetInput
-	if err := decode(raw, &args); err != nil {
-		return mcpserver.Reply{}, err
-	}
-	return s.write(ctx, "plan_set_budget", raw, writeArgs{space: string(args.Space), confirmed: bool(args.Confirmed.Or(false)),
+func (s *Service) planSetBudget(ctx context.Context, args *caderninhoapi.PlanSetBudgetInput) (*caderninhoapi.PlanSetBudgetOutput, func() string, error) {
+	out, text, err := s.write(ctx, "plan_set_budget", args, writeArgs{space: string(args.Space), confirmed: bool(args.Confirmed.Or(false)),
 		key: string(args.IdempotencyKey), expectedRevision: optRevision(args.ExpectedRevision)},
-		func(ctx context.Context) (*planned, error) { return s.planSetBudgetPlan(ctx, &args) })
+		func(ctx context.Context) (*planned, error) { return s.planSetBudgetPlan(ctx, args) })
+	if err != nil {
+		return nil, nil, err
+	}
+	return (*caderninhoapi.PlanSetBudgetOutput)(out), text, nil
 }

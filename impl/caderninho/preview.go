@@ -6,37 +6,10 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/lumo-caderninho/mcp/gen/caderninhoapi"
 	"github.com/lumo-caderninho/mcp/impl/platform/mcpserver"
 	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
 )
-
-type subtotalsView struct {
-	Before     []currencyTotal    `json:"before"`
-	After      []currencyTotal    `json:"after"`
-	ByCategory []categorySubtotal `json:"byCategory"`
-}
-
-// categorySubtotal is one category the write touches, before and after; split records count
-// per part, in the part's category, as plan_totals grouped by category does.
-type categorySubtotal struct {
-	Category *string         `json:"category"`
-	Before   []currencyTotal `json:"before"`
-	After    []currencyTotal `json:"after"`
-}
-
-type previewView struct {
-	Tool      string         `json:"tool"`
-	Space     string         `json:"space"`
-	Count     int            `json:"count"`
-	Limit     int            `json:"limit"`
-	OverLimit bool           `json:"overLimit"`
-	Revision  int64          `json:"revision"`
-	Subtotals *subtotalsView `json:"subtotals"`
-	Changes   []*change      `json:"changes"`
-}
 
 // previewPlanner decodes a write's arguments and plans it; the same functions the writes use.
 func (s *Service) previewPlanner(tool string, raw json.RawMessage) (func(context.Context) (*planned, error), error) {
@@ -60,24 +33,22 @@ func (s *Service) previewPlanner(tool string, raw json.RawMessage) (func(context
 	return nil, fmt.Errorf("no planner for %s", tool)
 }
 
-func (s *Service) planPreview(ctx context.Context, _ *mcp.CallToolRequest, raw json.RawMessage) (mcpserver.Reply, error) {
-	var in struct {
-		Tool      string         `json:"tool"`
-		Arguments map[string]any `json:"arguments"`
-	}
-	if err := json.Unmarshal(raw, &in); err != nil {
-		return mcpserver.Reply{}, fmt.Errorf("decoding validated arguments: %w", err)
+func (s *Service) planPreview(ctx context.Context, in *caderninhoapi.PlanPreviewInput) (*caderninhoapi.PlanPreviewOutput, func() string, error) {
+	tool := string(in.Tool)
+	var arguments map[string]any
+	if err := json.Unmarshal(in.Arguments, &arguments); err != nil {
+		return nil, nil, fmt.Errorf("decoding validated arguments: %w", err)
 	}
 	// a preview needs neither the confirmation nor a key: fill them so the write's schema applies
-	if _, ok := in.Arguments["idempotency_key"]; !ok {
-		in.Arguments["idempotency_key"] = "previa-sem-chave"
+	if _, ok := arguments["idempotency_key"]; !ok {
+		arguments["idempotency_key"] = "previa-sem-chave"
 	}
-	in.Arguments["confirmed"] = true
-	args, err := json.Marshal(in.Arguments)
+	arguments["confirmed"] = true
+	args, err := json.Marshal(arguments)
 	if err != nil {
-		return mcpserver.Reply{}, err
+		return nil, nil, err
 	}
-	if vs := s.schemas.ValidateJSON(in.Tool+".input.json", args); len(vs) > 0 {
+	if vs := s.schemas.ValidateJSON(tool+".input.json", args); len(vs) > 0 {
 		lines := make([]string, 0, len(vs))
 		for _, v := range vs {
 			field := "arguments." + v.Field
@@ -86,37 +57,36 @@ func (s *Service) planPreview(ctx context.Context, _ *mcp.CallToolRequest, raw j
 			}
 			lines = append(lines, field+": "+v.Message)
 		}
-		return mcpserver.Reply{}, &mcpserver.ToolError{Code: "INVALID_ARGUMENTS",
-			Message: "Argumentos inválidos para " + in.Tool + " (em plan_preview):\n- " + strings.Join(lines, "\n- "), Suggestions: lines}
+		return nil, nil, &mcpserver.ToolError{Code: "INVALID_ARGUMENTS",
+			Message: "Argumentos inválidos para " + tool + " (em plan_preview):\n- " + strings.Join(lines, "\n- "), Suggestions: lines}
 	}
-	plan, err := s.previewPlanner(in.Tool, args)
+	plan, err := s.previewPlanner(tool, args)
 	if err != nil {
-		return mcpserver.Reply{}, err
+		return nil, nil, err
 	}
 	p, err := plan(ctx)
 	if err != nil {
-		return mcpserver.Reply{}, err
+		return nil, nil, err
 	}
 	if err := p.dropNoOps(); err != nil {
-		return mcpserver.Reply{}, err
+		return nil, nil, err
 	}
-	out := previewView{Tool: in.Tool, Space: p.space, Count: len(p.changes), Limit: SelectionLimit,
-		OverLimit: p.bySelection && p.selected > SelectionLimit, Revision: p.revision, Changes: []*change{}}
-	if in.Tool != "plan_set_budget" {
-		out.Subtotals = previewSubtotals(p.changes)
+	out := &caderninhoapi.PlanPreviewOutput{Tool: tool, Space: caderninhoapi.Key(p.space), Count: len(p.changes), Limit: SelectionLimit,
+		OverLimit: p.bySelection && p.selected > SelectionLimit, Revision: int(p.revision), Changes: []caderninhoapi.Change{},
+		Subtotals: caderninhoapi.NilPlanPreviewOutputSubtotals{Null: true}}
+	if tool != "plan_set_budget" {
+		out.Subtotals = caderninhoapi.NewNilPlanPreviewOutputSubtotals(previewSubtotals(p.changes))
 	}
-	for i, c := range p.changes {
-		if i == maxChangesListed {
-			break
-		}
-		out.Changes = append(out.Changes, c)
+	listed := p.changes[:min(len(p.changes), maxChangesListed)]
+	for _, c := range listed {
+		out.Changes = append(out.Changes, c.out())
 	}
-	return mcpserver.Reply{Text: previewText(out), Structured: out}, nil
+	return out, func() string { return previewText(out, listed) }, nil
 }
 
 // previewSubtotals sums the affected records before and after the write, per currency and per
 // category.
-func previewSubtotals(changes []*change) *subtotalsView {
+func previewSubtotals(changes []*change) caderninhoapi.PlanPreviewOutputSubtotals {
 	before, after := newTally(), newTally()
 	catBefore, catAfter := map[string]*tally{}, map[string]*tally{}
 	addParts := func(m map[string]*tally, r *planRecord) {
@@ -149,11 +119,15 @@ func previewSubtotals(changes []*change) *subtotalsView {
 	if len(sorted) > 0 && sorted[0] == "" { // no category last, as in plan_totals
 		sorted = append(sorted[1:], "")
 	}
-	out := &subtotalsView{Before: listTotals(before.totals), After: listTotals(after.totals), ByCategory: []categorySubtotal{}}
+	// one category the write touches, before and after; split records count per part, in the
+	// part's category, as plan_totals grouped by category does
+	out := caderninhoapi.PlanPreviewOutputSubtotals{Before: listTotals(before.totals), After: listTotals(after.totals),
+		ByCategory: []caderninhoapi.PlanPreviewOutputSubtotalsByCategoryItem{}}
 	for _, k := range sorted {
-		cs := categorySubtotal{Before: []currencyTotal{}, After: []currencyTotal{}}
+		cs := caderninhoapi.PlanPreviewOutputSubtotalsByCategoryItem{Category: caderninhoapi.NilString{Null: true},
+			Before: []caderninhoapi.CurrencyTotal{}, After: []caderninhoapi.CurrencyTotal{}}
 		if k != "" {
-			cs.Category = &k
+			cs.Category = caderninhoapi.NewNilString(k)
 		}
 		if t := catBefore[k]; t != nil {
 			cs.Before = listTotals(t.totals)
@@ -166,7 +140,7 @@ func previewSubtotals(changes []*change) *subtotalsView {
 	return out
 }
 
-func previewText(out previewView) string {
+func previewText(out *caderninhoapi.PlanPreviewOutput, listed []*change) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Prévia de %s no espaço %s (revisão %d): nada foi escrito. A escrita mudaria %s.\n", out.Tool, out.Space, out.Revision,
 		ptbr.Count(out.Count, "registro", "registros"))
@@ -174,26 +148,23 @@ func previewText(out previewView) string {
 		fmt.Fprintf(&b, "overLimit: true — a seleção passa do limite atômico de %d registros; a escrita seria recusada (SELECTION_TOO_LARGE). %s\n",
 			SelectionLimit, selectionNote)
 	}
-	for _, c := range out.Changes {
+	for _, c := range listed {
 		b.WriteString("- " + changeText(c) + "\n")
 	}
 	if out.Count > len(out.Changes) {
 		fmt.Fprintf(&b, "… e mais %s.\n", ptbr.Count(out.Count-len(out.Changes), "registro", "registros"))
 	}
-	if out.Subtotals != nil {
-		if l := totalsLines(out.Subtotals.Before); len(l) > 0 {
+	if sub, ok := out.Subtotals.Get(); ok {
+		if l := totalsLines(sub.Before); len(l) > 0 {
 			b.WriteString("Nos totais, antes: " + strings.Join(l, "; ") + ".\n")
 		}
-		if l := totalsLines(out.Subtotals.After); len(l) > 0 {
+		if l := totalsLines(sub.After); len(l) > 0 {
 			b.WriteString("Nos totais, depois: " + strings.Join(l, "; ") + ".\n")
 		}
-		if len(out.Subtotals.ByCategory) > 0 {
+		if len(sub.ByCategory) > 0 {
 			b.WriteString("Por categoria (um registro dividido conta cada parte na sua categoria):\n")
-			for _, c := range out.Subtotals.ByCategory {
-				name := "sem categoria"
-				if c.Category != nil {
-					name = *c.Category
-				}
+			for _, c := range sub.ByCategory {
+				name := c.Category.Or("sem categoria")
 				fmt.Fprintf(&b, "- %s: antes %s; depois %s.\n", name, orNothing(totalsLines(c.Before)), orNothing(totalsLines(c.After)))
 			}
 		}

@@ -13,9 +13,11 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/lumo-caderninho/mcp/gen/caderninhoapi"
 	"github.com/lumo-caderninho/mcp/impl/caderninho/cadstore"
 	"github.com/lumo-caderninho/mcp/impl/platform/mcpserver"
 	"github.com/lumo-caderninho/mcp/impl/platform/schemacheck"
+	"github.com/lumo-caderninho/mcp/impl/platform/telemetry"
 	"github.com/lumo-caderninho/mcp/schemas"
 )
 
@@ -191,7 +193,7 @@ func (s *Service) Tools() []mcpserver.Tool {
 				"(período coberto, último sucesso, última tentativa, último erro). Use primeiro, para conhecer os ids das contas e os limites dos dados. " +
 				"Filtros opcionais: space, person, accounts.",
 			Annotations: readOnly,
-			Handler:     s.accounts,
+			Handler:     mcpserver.Typed(s.accounts),
 		},
 		{
 			Name:  "caderninho_transactions",
@@ -201,7 +203,7 @@ func (s *Service) Tools() []mcpserver.Tool {
 				"Use para listar lançamentos; pagine com cursor: use o cursor com os mesmos filtros e a mesma revisão. " +
 				"Uma página de transações não é o total do período. Informa partial, truncated e a cobertura de cada conta.",
 			Annotations: readOnly,
-			Handler:     s.transactions,
+			Handler:     mcpserver.Typed(s.transactions),
 		},
 		{
 			Name:  "caderninho_bills",
@@ -210,7 +212,7 @@ func (s *Service) Tools() []mcpserver.Tool {
 				"(período, fechamento, vencimento quando conhecido, total informado pelo banco), e o ciclo aberto, marcado como estimativa " +
 				"e explicando como foi estimado. Use para saber quanto cada cartão deve e o que já entrou na próxima fatura.",
 			Annotations: readOnly,
-			Handler:     s.bills,
+			Handler:     mcpserver.Typed(s.bills),
 		},
 		{
 			Name:  "caderninho_sync",
@@ -222,7 +224,7 @@ func (s *Service) Tools() []mcpserver.Tool {
 				"apenas a mesma operação com a mesma chave. Use depois de salvar extratos " +
 				"novos, ou para acompanhar uma importação em segundo plano (waitSeconds: 0 responde sem esperar).",
 			Annotations: syncAnnotations,
-			Handler:     s.sync,
+			Handler:     mcpserver.Typed(s.sync),
 		},
 		{
 			Name:  "plan_transactions",
@@ -233,7 +235,7 @@ func (s *Service) Tools() []mcpserver.Tool {
 				"amount null é um valor desconhecido, não zero. Pagine com cursor: use o cursor com os mesmos filtros e a mesma revisão. " +
 				"Uma página de transações não é o total do período: para totais, use plan_totals.",
 			Annotations: readOnly,
-			Handler:     s.planTransactions,
+			Handler:     mcpserver.Typed(s.planTransactions),
 		},
 		{
 			Name:  "plan_totals",
@@ -243,7 +245,7 @@ func (s *Service) Tools() []mcpserver.Tool {
 				"(valores null, desconhecidos, que não entram na soma). Registros fora dos totais são contados à parte. groupBy opcional: " +
 				"category, month, person ou account. O texto diz o que os totais não sabem: valores desconhecidos e contas e períodos sem extrato.",
 			Annotations: readOnly,
-			Handler:     s.planTotals,
+			Handler:     mcpserver.Typed(s.planTotals),
 		},
 		{
 			Name:  "plan_categories",
@@ -251,7 +253,7 @@ func (s *Service) Tools() []mcpserver.Tool {
 			Description: "Consulta (só leitura; não altera nada) as categorias de cada espaço, na ordem da instalação, com quantos registros " +
 				"da visão efetiva usam cada uma e quantos estão sem categoria. Use para conhecer os nomes antes de filtrar por category.",
 			Annotations: readOnly,
-			Handler:     s.planCategories,
+			Handler:     mcpserver.Typed(s.planCategories),
 		},
 		{
 			Name:  "plan_budget",
@@ -260,7 +262,7 @@ func (s *Service) Tools() []mcpserver.Tool {
 				"budgetMinor, actual (knownTotalMinor, knownCount, unknownCount) e remainingMinor, strings exatas de unidades menores, " +
 				"sem somar moedas. Valores null são desconhecidos e contados à parte. Filtros: space, from/to (meses AAAA-MM), category.",
 			Annotations: readOnly,
-			Handler:     s.planBudget,
+			Handler:     mcpserver.Typed(s.planBudget),
 		},
 		{
 			Name:  "plan_preview",
@@ -269,7 +271,7 @@ func (s *Service) Tools() []mcpserver.Tool {
 				"argumentos dela. Devolve quantos registros mudariam, uma amostra de antes e depois, subtotais por moeda, overLimit " +
 				"(seleção acima do limite atômico de 500 registros) e a revisão atual do espaço, para passar como expectedRevision.",
 			Annotations: readOnly,
-			Handler:     s.planPreview,
+			Handler:     mcpserver.Typed(s.planPreview),
 		},
 		{
 			Name:  "plan_categorize",
@@ -278,7 +280,7 @@ func (s *Service) Tools() []mcpserver.Tool {
 				"ou por selection (os filtros de plan_transactions). Escritas por seleção ou período recusam seleções acima do limite " +
 				"atômico de 500 registros (SELECTION_TOO_LARGE, nada escrito)." + writeContract,
 			Annotations: writeAnnotations,
-			Handler:     s.planCategorize,
+			Handler:     mcpserver.Typed(s.planCategorize),
 		},
 		{
 			Name:  "plan_edit_transaction",
@@ -287,7 +289,7 @@ func (s *Service) Tools() []mcpserver.Tool {
 				"note, excludedFromTotals e splits (partes por categoria que somam exatamente o valor). A transação do banco não é alterada: " +
 				"a edição fica numa camada própria e sobrevive a novas importações." + writeContract,
 			Annotations: writeAnnotations,
-			Handler:     s.planEditTransaction,
+			Handler:     mcpserver.Typed(s.planEditTransaction),
 		},
 		{
 			Name:  "plan_add_record",
@@ -296,7 +298,7 @@ func (s *Service) Tools() []mcpserver.Tool {
 				"{amountMinor, currency} ou null quando o valor é desconhecido (não é zero), currency, description e, opcionais, person, " +
 				"account, category, note, excludedFromTotals." + writeContract,
 			Annotations: writeAnnotations,
-			Handler:     s.planAddRecord,
+			Handler:     mcpserver.Typed(s.planAddRecord),
 		},
 		{
 			Name:  "plan_delete_record",
@@ -304,7 +306,7 @@ func (s *Service) Tools() []mcpserver.Tool {
 			Description: "Escrita local: apaga um registro manual (manual:<id>). Transações bancárias não são apagadas: para tirá-las dos " +
 				"totais, use plan_edit_transaction com excludedFromTotals: true." + writeContract,
 			Annotations: removeAnnotations,
-			Handler:     s.planDeleteRecord,
+			Handler:     mcpserver.Typed(s.planDeleteRecord),
 		},
 		{
 			Name:  "plan_set_budget",
@@ -312,7 +314,7 @@ func (s *Service) Tools() []mcpserver.Tool {
 			Description: "Escrita local: define o orçamento de um mês para uma categoria do espaço, numa moeda (amount {amountMinor, currency}); " +
 				"amount null remove esse orçamento. Compare com o realizado em plan_budget." + writeContract,
 			Annotations: removeAnnotations,
-			Handler:     s.planSetBudget,
+			Handler:     mcpserver.Typed(s.planSetBudget),
 		},
 	}
 }
@@ -323,4 +325,105 @@ func decode(args json.RawMessage, v json.Unmarshaler) error {
 		return fmt.Errorf("decoding validated arguments: %w", err)
 	}
 	return nil
+}
+
+// extraOf is the extra of the MCP request a tool call answers; nil outside one.
+func extraOf(ctx context.Context) *mcp.RequestExtra {
+	if req := mcpserver.Request(ctx); req != nil {
+		return req.Extra
+	}
+	return nil
+}
+
+// The tools as the generated Handler interface: each method takes the generated input and returns
+// the generated output model; the MCP tools run the same code (Tools) and add the text.
+var _ caderninhoapi.Handler = (*Service)(nil)
+
+func result[Out any](out Out, _ func() string, err error) (Out, error) { return out, err }
+
+// CaderninhoAccounts answers caderninho_accounts.
+func (s *Service) CaderninhoAccounts(ctx context.Context, in *caderninhoapi.CaderninhoAccountsInput) (*caderninhoapi.CaderninhoAccountsOutput, error) {
+	return result(s.accounts(ctx, in))
+}
+
+// CaderninhoTransactions answers caderninho_transactions.
+func (s *Service) CaderninhoTransactions(ctx context.Context, in *caderninhoapi.CaderninhoTransactionsInput) (*caderninhoapi.CaderninhoTransactionsOutput, error) {
+	return result(s.transactions(ctx, in))
+}
+
+// CaderninhoBills answers caderninho_bills.
+func (s *Service) CaderninhoBills(ctx context.Context, in *caderninhoapi.CaderninhoBillsInput) (*caderninhoapi.CaderninhoBillsOutput, error) {
+	return result(s.bills(ctx, in))
+}
+
+// CaderninhoSync answers caderninho_sync.
+func (s *Service) CaderninhoSync(ctx context.Context, in *caderninhoapi.CaderninhoSyncInput) (*caderninhoapi.CaderninhoSyncOutput, error) {
+	return result(s.sync(ctx, in))
+}
+
+// PlanTransactions answers plan_transactions.
+func (s *Service) PlanTransactions(ctx context.Context, in *caderninhoapi.PlanTransactionsInput) (*caderninhoapi.PlanTransactionsOutput, error) {
+	return result(s.planTransactions(ctx, in))
+}
+
+// PlanTotals answers plan_totals.
+func (s *Service) PlanTotals(ctx context.Context, in *caderninhoapi.PlanTotalsInput) (*caderninhoapi.PlanTotalsOutput, error) {
+	return result(s.planTotals(ctx, in))
+}
+
+// PlanCategories answers plan_categories.
+func (s *Service) PlanCategories(ctx context.Context, in *caderninhoapi.PlanCategoriesInput) (*caderninhoapi.PlanCategoriesOutput, error) {
+	return result(s.planCategories(ctx, in))
+}
+
+// PlanBudget answers plan_budget.
+func (s *Service) PlanBudget(ctx context.Context, in *caderninhoapi.PlanBudgetInput) (*caderninhoapi.PlanBudgetOutput, error) {
+	return result(s.planBudget(ctx, in))
+}
+
+// PlanPreview answers plan_preview.
+func (s *Service) PlanPreview(ctx context.Context, in *caderninhoapi.PlanPreviewInput) (*caderninhoapi.PlanPreviewOutput, error) {
+	return result(s.planPreview(ctx, in))
+}
+
+// PlanCategorize answers plan_categorize.
+func (s *Service) PlanCategorize(ctx context.Context, in *caderninhoapi.PlanCategorizeInput) (*caderninhoapi.PlanCategorizeOutput, error) {
+	return result(s.planCategorize(ctx, in))
+}
+
+// PlanEditTransaction answers plan_edit_transaction.
+func (s *Service) PlanEditTransaction(ctx context.Context, in *caderninhoapi.PlanEditTransactionInput) (*caderninhoapi.PlanEditTransactionOutput, error) {
+	return result(s.planEditTransaction(ctx, in))
+}
+
+// PlanAddRecord answers plan_add_record.
+func (s *Service) PlanAddRecord(ctx context.Context, in *caderninhoapi.PlanAddRecordInput) (*caderninhoapi.PlanAddRecordOutput, error) {
+	return result(s.planAddRecord(ctx, in))
+}
+
+// PlanDeleteRecord answers plan_delete_record.
+func (s *Service) PlanDeleteRecord(ctx context.Context, in *caderninhoapi.PlanDeleteRecordInput) (*caderninhoapi.PlanDeleteRecordOutput, error) {
+	return result(s.planDeleteRecord(ctx, in))
+}
+
+// PlanSetBudget answers plan_set_budget.
+func (s *Service) PlanSetBudget(ctx context.Context, in *caderninhoapi.PlanSetBudgetInput) (*caderninhoapi.PlanSetBudgetOutput, error) {
+	return result(s.planSetBudget(ctx, in))
+}
+
+// NewError turns an error of a method above into the generated error response: a
+// *mcpserver.ToolError as it is (400), anything else as the generic INTERNAL (500).
+func (s *Service) NewError(ctx context.Context, err error) *caderninhoapi.ErrorResponseStatusCode {
+	var te *mcpserver.ToolError
+	if errors.As(err, &te) {
+		suggestions := te.Suggestions
+		if suggestions == nil {
+			suggestions = []string{}
+		}
+		return &caderninhoapi.ErrorResponseStatusCode{StatusCode: 400, Response: caderninhoapi.ErrorResponse{
+			Error: caderninhoapi.Error{Code: te.Code, Message: te.Message, Suggestions: suggestions}}}
+	}
+	s.Log.ErrorContext(ctx, "tool failed", telemetry.ErrAttr(err))
+	return &caderninhoapi.ErrorResponseStatusCode{StatusCode: 500, Response: caderninhoapi.ErrorResponse{
+		Error: caderninhoapi.Error{Code: "INTERNAL", Message: mcpserver.InternalErrorText, Suggestions: []string{}}}}
 }

@@ -9,8 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/lumo-caderninho/mcp/gen/caderninhoapi"
 	"github.com/lumo-caderninho/mcp/impl/caderninho/cadstore"
 	"github.com/lumo-caderninho/mcp/impl/platform/mcpserver"
@@ -26,38 +24,19 @@ const (
 	pollEvery = 100 * time.Millisecond
 )
 
-type syncRequestView struct {
-	ID             int64              `json:"id"`
-	IdempotencyKey string             `json:"idempotencyKey"`
-	Replay         bool               `json:"replay"`
-	Status         string             `json:"status"`
-	RequestedAt    string             `json:"requestedAt"`
-	FinishedAt     *string            `json:"finishedAt"`
-	Connections    []cadstore.Outcome `json:"connections"`
-}
-
-type syncView struct {
-	Request   syncRequestView  `json:"request"`
-	Revisions map[string]int64 `json:"revisions"`
-}
-
 // syncArguments is what makes two requests the same: the connections asked for.
 type syncArguments struct {
 	Connections any `json:"connections"` // "all" or the sorted keys
 }
 
-func (s *Service) sync(ctx context.Context, req *mcp.CallToolRequest, raw json.RawMessage) (mcpserver.Reply, error) {
-	var args caderninhoapi.CaderninhoSyncInput
-	if err := decode(raw, &args); err != nil {
-		return mcpserver.Reply{}, err
-	}
+func (s *Service) sync(ctx context.Context, args *caderninhoapi.CaderninhoSyncInput) (*caderninhoapi.CaderninhoSyncOutput, func() string, error) {
 	rc, err := s.readContext(ctx)
 	if err != nil {
-		return mcpserver.Reply{}, err
+		return nil, nil, err
 	}
 	all, err := s.Store.Connections(ctx)
 	if err != nil {
-		return mcpserver.Reply{}, err
+		return nil, nil, err
 	}
 	conns := all
 	normal := syncArguments{Connections: "all"}
@@ -73,7 +52,7 @@ func (s *Service) sync(ctx context.Context, req *mcp.CallToolRequest, raw json.R
 		for _, k := range args.Connections {
 			c, ok := byKey[string(k)]
 			if !ok {
-				return mcpserver.Reply{}, notFound(fmt.Sprintf("A conexão %q não existe nesta instalação.", k), "Conexões: "+strings.Join(keys, ", ")+".")
+				return nil, nil, notFound(fmt.Sprintf("A conexão %q não existe nesta instalação.", k), "Conexões: "+strings.Join(keys, ", ")+".")
 			}
 			conns = append(conns, c)
 			asked = append(asked, c.Key)
@@ -83,16 +62,16 @@ func (s *Service) sync(ctx context.Context, req *mcp.CallToolRequest, raw json.R
 		slices.SortFunc(conns, func(a, b cadstore.Connection) int { return strings.Compare(a.Key, b.Key) })
 	}
 	normalJSON, _ := json.Marshal(normal)
-	who, err := s.Identity(ctx, req.Extra)
+	who, err := s.Identity(ctx, extraOf(ctx))
 	if err != nil {
-		return mcpserver.Reply{}, fmt.Errorf("identifying the caller: %w", err)
+		return nil, nil, fmt.Errorf("identifying the caller: %w", err)
 	}
 	r, created, err := s.Store.CreateSync(ctx, args.IdempotencyKey, string(normalJSON), who, conns)
 	if err != nil {
-		return mcpserver.Reply{}, err
+		return nil, nil, err
 	}
 	if !created && r.Arguments != string(normalJSON) {
-		return mcpserver.Reply{}, &mcpserver.ToolError{Code: "IDEMPOTENCY_KEY_REUSED",
+		return nil, nil, &mcpserver.ToolError{Code: "IDEMPOTENCY_KEY_REUSED",
 			Message: fmt.Sprintf("A idempotency_key %q já foi usada para outra solicitação (%s). Outra solicitação precisa de outra chave. "+
 				"Uma chave reutilizada para dados diferentes é recusada.", r.Key, describeArguments(r.Arguments)),
 			Suggestions: []string{"Use uma nova idempotency_key para esta solicitação.",
@@ -106,23 +85,48 @@ func (s *Service) sync(ctx context.Context, req *mcp.CallToolRequest, raw json.R
 		wait = time.Duration(w) * time.Second
 	}
 	if r, err = s.waitSync(ctx, r, wait); err != nil {
-		return mcpserver.Reply{}, err
+		return nil, nil, err
 	}
 	spaces, err := s.Store.Spaces(ctx)
 	if err != nil {
-		return mcpserver.Reply{}, err
+		return nil, nil, err
 	}
 	rc.spaces = spaces
 	revs := map[string]int64{}
 	for _, c := range conns {
 		revs[c.SpaceKey] = spaces[c.SpaceKey].Revision
 	}
-	v := syncView{Revisions: revs, Request: syncRequestView{ID: r.ID, IdempotencyKey: r.Key, Replay: !created, Status: r.Status,
-		RequestedAt: *rc.instant(&r.RequestedAt), FinishedAt: rc.instant(r.FinishedAt), Connections: r.Outcomes}}
-	if v.Request.Connections == nil {
-		v.Request.Connections = []cadstore.Outcome{}
+	v := &caderninhoapi.CaderninhoSyncOutput{Revisions: caderninhoapi.Revisions(revs), Request: caderninhoapi.CaderninhoSyncOutputRequest{
+		ID: int(r.ID), IdempotencyKey: r.Key, Replay: !created, Status: caderninhoapi.CaderninhoSyncOutputRequestStatus(r.Status),
+		RequestedAt: rc.instant(&r.RequestedAt).Value, FinishedAt: rc.instant(r.FinishedAt),
+		Connections: make([]caderninhoapi.CaderninhoSyncOutputOutcome, 0, len(r.Outcomes))}}
+	for _, o := range r.Outcomes {
+		v.Request.Connections = append(v.Request.Connections, outcomeOf(o))
 	}
-	return mcpserver.Reply{Text: syncText(v), Structured: v}, nil
+	return v, func() string { return syncText(v, r.Outcomes) }, nil
+}
+
+func outcomeOf(o cadstore.Outcome) caderninhoapi.CaderninhoSyncOutputOutcome {
+	out := caderninhoapi.CaderninhoSyncOutputOutcome{Connection: caderninhoapi.Key(o.Connection), Space: caderninhoapi.Key(o.Space),
+		Status: caderninhoapi.CaderninhoSyncOutputOutcomeStatus(o.Status), NewFiles: o.NewFiles, NewTransactions: o.NewTransactions,
+		Duplicates: o.Duplicates, NewAccounts: o.NewAccounts, RevisionBumped: o.RevisionBumped,
+		Error: caderninhoapi.NilCaderninhoSyncOutputOutcomeError{Null: true}}
+	if e := o.Error; e != nil {
+		out.Error = caderninhoapi.NewNilCaderninhoSyncOutputOutcomeError(caderninhoapi.CaderninhoSyncOutputOutcomeError{
+			File: nilString(e.File), Line: nilInt(e.Line), Message: e.Message})
+	}
+	for _, w := range o.Warnings { // left out when there are none
+		out.Warnings = append(out.Warnings, caderninhoapi.CaderninhoSyncOutputOutcomeWarningsItem{
+			File: nilString(w.File), Line: nilInt(w.Line), Message: w.Message})
+	}
+	return out
+}
+
+func nilInt(n *int) caderninhoapi.NilInt {
+	if n == nil {
+		return caderninhoapi.NilInt{Null: true}
+	}
+	return caderninhoapi.NewNilInt(*n)
 }
 
 func describeArguments(normal string) string {
@@ -213,24 +217,24 @@ var syncStatusWords = map[string]string{
 	cadstore.SyncInterrupted: "interrompida antes de terminar",
 }
 
-func syncText(v syncView) string {
+func syncText(v *caderninhoapi.CaderninhoSyncOutput, outcomes []cadstore.Outcome) string {
 	r := v.Request
 	var b strings.Builder
-	fmt.Fprintf(&b, "Solicitação de importação %d (idempotency_key %s): %s", r.ID, r.IdempotencyKey, syncStatusWords[r.Status])
-	if r.FinishedAt != nil {
-		b.WriteString(" em " + instantText(*r.FinishedAt))
+	fmt.Fprintf(&b, "Solicitação de importação %d (idempotency_key %s): %s", r.ID, r.IdempotencyKey, syncStatusWords[string(r.Status)])
+	if t, ok := r.FinishedAt.Get(); ok {
+		b.WriteString(" em " + instantText(t))
 	}
 	b.WriteString(".\n")
 	if r.Replay {
 		b.WriteString("A chave já existia: esta é a mesma solicitação, com o estado atual (nada foi pedido de novo).\n")
 	}
-	for _, o := range r.Connections {
+	for _, o := range outcomes {
 		fmt.Fprintf(&b, "- %s (espaço %s): %s.\n", o.Connection, o.Space, outcomeText(o))
 		for _, w := range o.Warnings {
 			fmt.Fprintf(&b, "  Aviso: %s.\n", w.String())
 		}
 	}
-	switch r.Status {
+	switch string(r.Status) {
 	case cadstore.SyncRunning:
 		b.WriteString("A importação continua em segundo plano; repita caderninho_sync com a mesma idempotency_key e os mesmos argumentos para ver o estado.\n")
 	case cadstore.SyncInterrupted:

@@ -2,7 +2,6 @@ package caderninho
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -10,42 +9,14 @@ import (
 	"strings"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/lumo-caderninho/mcp/gen/caderninhoapi"
 	"github.com/lumo-caderninho/mcp/impl/caderninho/cadstore"
 	"github.com/lumo-caderninho/mcp/impl/platform/fold"
 	"github.com/lumo-caderninho/mcp/impl/platform/mcpserver"
-	"github.com/lumo-caderninho/mcp/impl/platform/money"
 	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
 )
 
 const defaultPageSize = 50
-
-type transactionView struct {
-	ID        int64        `json:"id"`
-	AccountID string       `json:"accountId"`
-	Space     string       `json:"space"`
-	Holder    string       `json:"holder"`
-	Date      string       `json:"date"`
-	PostedAt  *string      `json:"postedAt"`
-	Amount    money.Amount `json:"amount"`
-	Direction string       `json:"direction"`
-	Type      string       `json:"type"`
-	Memo      *string      `json:"memo"`
-	Name      *string      `json:"name"`
-	FITID     *string      `json:"fitid"`
-}
-
-type transactionsView struct {
-	Transactions []transactionView `json:"transactions"`
-	NextCursor   *string           `json:"nextCursor"`
-	Truncated    bool              `json:"truncated"`
-	Partial      bool              `json:"partial"`
-	Period       *cadstore.Period  `json:"period"`
-	Coverage     []coverageView    `json:"coverage"`
-	Revisions    map[string]int64  `json:"revisions"`
-}
 
 func day(d caderninhoapi.OptDay) string {
 	if !d.Set {
@@ -54,14 +25,10 @@ func day(d caderninhoapi.OptDay) string {
 	return time.Time(d.Value).Format(time.DateOnly)
 }
 
-func (s *Service) transactions(ctx context.Context, _ *mcp.CallToolRequest, raw json.RawMessage) (mcpserver.Reply, error) {
-	var args caderninhoapi.CaderninhoTransactionsInput
-	if err := decode(raw, &args); err != nil {
-		return mcpserver.Reply{}, err
-	}
+func (s *Service) transactions(ctx context.Context, args *caderninhoapi.CaderninhoTransactionsInput) (*caderninhoapi.CaderninhoTransactionsOutput, func() string, error) {
 	from, to := day(args.From), day(args.To)
 	if from != "" && to != "" && from > to {
-		return mcpserver.Reply{}, invalidFilter(fmt.Sprintf("from (%s) é depois de to (%s); o período precisa começar antes de terminar.", from, to))
+		return nil, nil, invalidFilter(fmt.Sprintf("from (%s) é depois de to (%s); o período precisa começar antes de terminar.", from, to))
 	}
 	direction := string(args.Direction.Or(""))
 	words := fold.Words(args.Text.Or(""))
@@ -70,12 +37,12 @@ func (s *Service) transactions(ctx context.Context, _ *mcp.CallToolRequest, raw 
 	// names, never older, and every cursor of it meets the changed revision (RESTART_REQUIRED).
 	rc, err := s.readContext(ctx)
 	if err != nil {
-		return mcpserver.Reply{}, err
+		return nil, nil, err
 	}
 	sel := selectionOf(args.Space, args.Person, args.Accounts)
 	accounts, err := s.selectAccounts(ctx, rc, sel)
 	if err != nil {
-		return mcpserver.Reply{}, err
+		return nil, nil, err
 	}
 	revs := revisions(rc, accounts, sel.Space)
 	accountsSorted := slices.Clone(sel.Accounts)
@@ -87,13 +54,13 @@ func (s *Service) transactions(ctx context.Context, _ *mcp.CallToolRequest, raw 
 		st, valid := decodeCursor(rc.inst.CursorSecret, c)
 		switch {
 		case !valid:
-			return mcpserver.Reply{}, invalidFilter("cursor: o cursor não foi emitido por esta instalação ou foi alterado.",
+			return nil, nil, invalidFilter("cursor: o cursor não foi emitido por esta instalação ou foi alterado.",
 				"Refaça a leitura sem cursor.")
 		case st.Filters != digest:
-			return mcpserver.Reply{}, invalidFilter("cursor: o cursor foi emitido para outros filtros. "+cursorNote,
+			return nil, nil, invalidFilter("cursor: o cursor foi emitido para outros filtros. "+cursorNote,
 				"Repita a chamada com os mesmos filtros da página anterior, ou refaça a leitura sem cursor.")
 		case !maps.Equal(st.Revisions, revs):
-			return mcpserver.Reply{}, &mcpserver.ToolError{Code: "RESTART_REQUIRED",
+			return nil, nil, &mcpserver.ToolError{Code: "RESTART_REQUIRED",
 				Message: fmt.Sprintf("Os dados mudaram depois que o cursor foi emitido (%s; agora %s). %s",
 					revisionsText(st.Revisions), revisionsText(revs), restartNote),
 				Suggestions: []string{nextRestart, "Chame caderninho_transactions de novo sem cursor."}}
@@ -107,58 +74,71 @@ func (s *Service) transactions(ctx context.Context, _ *mcp.CallToolRequest, raw 
 	}
 	rows, err := s.Store.Transactions(ctx, f)
 	if err != nil {
-		return mcpserver.Reply{}, err
+		return nil, nil, err
 	}
 	period := coveragePeriod(accounts, from, to)
 	covs, partial := rc.coverage(accounts, period)
-	v := transactionsView{Transactions: []transactionView{}, Partial: partial, Period: period, Coverage: covs, Revisions: revs}
+	v := &caderninhoapi.CaderninhoTransactionsOutput{Transactions: []caderninhoapi.CaderninhoTransactionsOutputTransaction{},
+		NextCursor: caderninhoapi.NilString{Null: true}, Partial: partial, Period: nilPeriod(period), Coverage: covs,
+		Revisions: caderninhoapi.Revisions(revs)}
 	if len(rows) > limit {
 		rows = rows[:limit]
 		last := rows[len(rows)-1]
 		c := encodeCursor(rc.inst.CursorSecret, cursorState{Filters: digest, Revisions: revs, Day: last.Day, ID: last.ID})
-		v.NextCursor, v.Truncated = &c, true
+		v.NextCursor, v.Truncated = caderninhoapi.NewNilString(c), true
 	}
 	for _, t := range rows {
 		a := byID[t.AccountID]
-		tv := transactionView{ID: t.ID, AccountID: a.Key, Space: a.SpaceKey, Holder: a.HolderKey, Date: t.Day, PostedAt: t.PostedAt,
-			Amount: money.Of(t.AmountMinor, t.Currency), Direction: "in", Type: t.Type,
-			Memo: nonEmpty(t.Memo), Name: nonEmpty(t.Name), FITID: nonEmpty(t.FITID)}
+		tv := caderninhoapi.CaderninhoTransactionsOutputTransaction{ID: int(t.ID), AccountId: caderninhoapi.AccountId(a.Key),
+			Space: caderninhoapi.Key(a.SpaceKey), Holder: caderninhoapi.Key(a.HolderKey), Date: dayOf(t.Day), PostedAt: postedAt(t.PostedAt),
+			Amount: moneyOf(t.AmountMinor, t.Currency), Direction: caderninhoapi.CaderninhoTransactionsOutputTransactionDirectionIn, Type: t.Type,
+			Memo: nonEmpty(t.Memo), Name: nonEmpty(t.Name), Fitid: nonEmpty(t.FITID)}
 		if t.AmountMinor < 0 {
-			tv.Direction = "out"
+			tv.Direction = caderninhoapi.CaderninhoTransactionsOutputTransactionDirectionOut
 		}
 		v.Transactions = append(v.Transactions, tv)
 	}
-	return mcpserver.Reply{Text: transactionsText(v, f.After != nil), Structured: v}, nil
+	continued := f.After != nil
+	return v, func() string { return transactionsText(v, period, continued) }, nil
 }
 
-func nonEmpty(s string) *string {
+func nonEmpty(s string) caderninhoapi.NilString {
 	if s == "" {
-		return nil
+		return caderninhoapi.NilString{Null: true}
 	}
-	return &s
+	return caderninhoapi.NewNilString(s)
 }
 
-func transactionsText(v transactionsView, continued bool) string {
+// postedAt is when the bank says a transaction was posted, as the statement wrote it (with its
+// own offset); null when unknown.
+func postedAt(s *string) caderninhoapi.NilDateTime {
+	if s == nil {
+		return caderninhoapi.NilDateTime{Null: true}
+	}
+	t, err := time.Parse(time.RFC3339, *s)
+	if err != nil {
+		return caderninhoapi.NilDateTime{Null: true}
+	}
+	return caderninhoapi.NewNilDateTime(t)
+}
+
+func transactionsText(v *caderninhoapi.CaderninhoTransactionsOutput, period *cadstore.Period, continued bool) string {
 	var b strings.Builder
 	what := "Transações"
 	if continued {
 		what = "Continuação das transações"
 	}
-	if v.Period != nil {
-		what += " de " + ptbr.Day(v.Period.From) + " a " + ptbr.Day(v.Period.To)
+	if period != nil {
+		what += " de " + ptbr.Day(period.From) + " a " + ptbr.Day(period.To)
 	}
 	fmt.Fprintf(&b, "%s (%s), mais recentes primeiro: %s nesta página.\n", what, revisionsText(v.Revisions),
 		ptbr.Count(len(v.Transactions), "transação", "transações"))
 	for _, t := range v.Transactions {
-		desc := ""
-		if t.Memo != nil {
-			desc = *t.Memo
+		desc := t.Memo.Or("")
+		if name, ok := t.Name.Get(); ok {
+			desc = strings.TrimSpace(name + " " + desc)
 		}
-		if t.Name != nil {
-			desc = strings.TrimSpace(*t.Name + " " + desc)
-		}
-		fmt.Fprintf(&b, "- %s %s %s %s [id %s]\n", ptbr.Day(t.Date), t.AccountID, ptbr.Money(t.Amount.AmountMinor, t.Amount.Currency), desc,
-			strconv.FormatInt(t.ID, 10))
+		fmt.Fprintf(&b, "- %s %s %s %s [id %s]\n", dayText(t.Date), t.AccountId, moneyText(t.Amount), desc, strconv.Itoa(t.ID))
 	}
 	if v.Truncated {
 		b.WriteString("truncated: true — há mais transações: chame de novo com cursor igual a nextCursor. " + cursorNote + "\n")
@@ -166,6 +146,6 @@ func transactionsText(v transactionsView, continued bool) string {
 		b.WriteString("truncated: false — esta é a última página.\n")
 	}
 	b.WriteString(pageNote + " " + moneyNote + "\n")
-	b.WriteString(coverageText(v.Coverage, v.Period, v.Partial))
+	b.WriteString(coverageText(v.Coverage, period, v.Partial))
 	return b.String()
 }

@@ -10,6 +10,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/go-faster/jx"
+
+	"github.com/lumo-caderninho/mcp/gen/caderninhoapi"
 	"github.com/lumo-caderninho/mcp/impl/caderninho/cadstore"
 	"github.com/lumo-caderninho/mcp/impl/platform/mcpserver"
 	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
@@ -38,13 +41,18 @@ type writeArgs struct {
 	expectedRevision *int64
 }
 
-// change is one record (or budget) a write changes: before nil on creation, after nil on removal.
+// change is one record (or budget) a write changes: before null on creation, after null on
+// removal.
 type change struct {
-	ID     string `json:"id"`
-	Before any    `json:"before"`
-	After  any    `json:"after"`
+	ID            string
+	Before, After caderninhoapi.NilSnapshot
 
 	beforeRec, afterRec *planRecord // for subtotals; nil for budgets
+}
+
+// out is the change as clients receive it.
+func (c *change) out() caderninhoapi.Change {
+	return caderninhoapi.Change{ID: c.ID, Before: c.Before, After: c.After}
 }
 
 // planned is what a write would change, computed from the current data without writing; apply
@@ -81,35 +89,24 @@ func (p *planned) dropNoOps() error {
 
 // isNoOp reports whether c leaves its record (or budget) as it was.
 func (c *change) isNoOp() (bool, error) {
-	if c.Before == nil || c.After == nil {
+	if c.Before.Null || c.After.Null {
 		return false, nil
 	}
-	b, err := json.Marshal(c.Before)
-	if err != nil {
-		return false, err
-	}
-	a, err := json.Marshal(c.After)
-	if err != nil {
-		return false, err
-	}
-	return bytes.Equal(a, b), nil
+	var b, a jx.Encoder
+	c.Before.Value.Encode(&b)
+	c.After.Value.Encode(&a)
+	return bytes.Equal(a.Bytes(), b.Bytes()), nil
 }
 
-type writeView struct {
-	Tool           string    `json:"tool"`
-	Space          string    `json:"space"`
-	IdempotencyKey string    `json:"idempotencyKey"`
-	Replay         bool      `json:"replay"`
-	Revision       int64     `json:"revision"`
-	Count          int       `json:"count"`
-	IDs            []string  `json:"ids"`
-	Changes        []*change `json:"changes"`
-}
+// writeResult is the answer of every planning write: the five generated outputs have the same
+// fields, so each tool's is a conversion of it.
+type writeResult = caderninhoapi.PlanCategorizeOutput
 
-// storedResult is the durable answer of a write, replayed for the same key and arguments.
+// storedResult is the durable answer of a write, replayed for the same key and arguments;
+// structured is the writeResult as JSON.
 type storedResult struct {
-	Text       string    `json:"text"`
-	Structured writeView `json:"structured"`
+	Text       string          `json:"text"`
+	Structured json.RawMessage `json:"structured"`
 }
 
 // ArgumentsDigest is how a write's arguments are compared for idempotency (tests claim keys
@@ -154,18 +151,21 @@ func restartRequired(space string, want, now int64) *mcpserver.ToolError {
 // write runs a planning write under the contract: confirmation, the idempotency key claimed in
 // its own row, the plan checked against the revision and the atomic limit, and the changes and
 // the durable result committed in one transaction.
-func (s *Service) write(ctx context.Context, tool string, raw json.RawMessage, a writeArgs,
-	plan func(ctx context.Context) (*planned, error)) (mcpserver.Reply, error) {
+// The arguments are compared as in encodes them: the same JSON the caller sent, decoded.
+func (s *Service) write(ctx context.Context, tool string, in mcpserver.Encoder, a writeArgs,
+	plan func(ctx context.Context) (*planned, error)) (*writeResult, func() string, error) {
 	if !a.confirmed {
-		return mcpserver.Reply{}, confirmationRequired(tool)
+		return nil, nil, confirmationRequired(tool)
 	}
-	digest, err := normalisedDigest(tool, raw)
+	var raw jx.Encoder
+	in.Encode(&raw)
+	digest, err := normalisedDigest(tool, raw.Bytes())
 	if err != nil {
-		return mcpserver.Reply{}, err
+		return nil, nil, err
 	}
 	claim, row, err := s.Store.ClaimWrite(ctx, a.key, tool, digest)
 	if err != nil {
-		return mcpserver.Reply{}, err
+		return nil, nil, err
 	}
 	if row != nil {
 		return s.replay(tool, a.key, digest, row)
@@ -176,11 +176,11 @@ func (s *Service) write(ctx context.Context, tool string, raw json.RawMessage, a
 	} else if n > 0 {
 		s.Log.InfoContext(ctx, "purged old idempotency keys", "count", n)
 	}
-	release := func(err error) (mcpserver.Reply, error) {
+	release := func(err error) (*writeResult, func() string, error) {
 		if rerr := s.Store.ReleaseWrite(context.WithoutCancel(ctx), claim); rerr != nil {
 			s.Log.ErrorContext(ctx, "releasing idempotency key", "tool", tool, telemetry.ErrAttr(rerr))
 		}
-		return mcpserver.Reply{}, err
+		return nil, nil, err
 	}
 	for attempt := 0; ; attempt++ {
 		p, err := plan(ctx)
@@ -197,7 +197,7 @@ func (s *Service) write(ctx context.Context, tool string, raw json.RawMessage, a
 			return release(selectionTooLarge(p.selected))
 		}
 		var text string
-		var out writeView
+		var out *writeResult
 		bump := len(p.changes) > 0 // a write that changes nothing keeps the revision, so open cursors stay valid
 		_, err = s.Store.CommitWrite(ctx, claim, p.space, p.revision, bump, func(w *cadstore.WriteTx, rev int64) (string, error) {
 			if bump {
@@ -210,16 +210,19 @@ func (s *Service) write(ctx context.Context, tool string, raw json.RawMessage, a
 					return "", err
 				}
 			}
-			out = writeView{Tool: tool, Space: p.space, IdempotencyKey: a.key, Revision: rev, Count: len(p.changes),
-				IDs: []string{}, Changes: []*change{}}
-			for i, c := range p.changes {
-				out.IDs = append(out.IDs, c.ID)
-				if i < maxChangesListed {
-					out.Changes = append(out.Changes, c)
-				}
+			out = &writeResult{Tool: tool, Space: caderninhoapi.Key(p.space), IdempotencyKey: a.key, Revision: int(rev), Count: len(p.changes),
+				Ids: []string{}, Changes: []caderninhoapi.Change{}}
+			listed := p.changes[:min(len(p.changes), maxChangesListed)]
+			for _, c := range p.changes {
+				out.Ids = append(out.Ids, c.ID)
 			}
-			text = writeText(out)
-			b, err := json.Marshal(storedResult{Text: text, Structured: out})
+			for _, c := range listed {
+				out.Changes = append(out.Changes, c.out())
+			}
+			text = writeText(out, listed)
+			var e jx.Encoder
+			out.Encode(&e)
+			b, err := json.Marshal(storedResult{Text: text, Structured: e.Bytes()})
 			return string(b), err
 		})
 		switch {
@@ -230,11 +233,11 @@ func (s *Service) write(ctx context.Context, tool string, raw json.RawMessage, a
 				Message:     "Os dados do espaço " + p.space + " mudaram durante a escrita. Nada foi escrito. " + restartNote,
 				Suggestions: []string{nextRestart}})
 		case errors.Is(err, cadstore.ErrClaimLost):
-			return mcpserver.Reply{}, inProgress(a.key)
+			return nil, nil, inProgress(a.key)
 		case err != nil:
 			return release(err)
 		}
-		return mcpserver.Reply{Text: text, Structured: out}, nil
+		return out, func() string { return text }, nil
 	}
 }
 
@@ -252,26 +255,31 @@ func selectionTooLarge(n int) *mcpserver.ToolError {
 }
 
 // replay answers a key already stored: the durable result, or a refusal.
-func (s *Service) replay(tool, key, digest string, row *cadstore.WriteRow) (mcpserver.Reply, error) {
+func (s *Service) replay(tool, key, digest string, row *cadstore.WriteRow) (*writeResult, func() string, error) {
 	if row.Tool != tool || row.Arguments != digest {
-		return mcpserver.Reply{}, &mcpserver.ToolError{Code: "IDEMPOTENCY_KEY_REUSED",
+		return nil, nil, &mcpserver.ToolError{Code: "IDEMPOTENCY_KEY_REUSED",
 			Message: fmt.Sprintf("idempotency_key: a chave %s já foi usada por outra solicitação (%s com outros argumentos). Nada foi escrito. %s",
 				key, row.Tool, anotherKeyNote),
 			Suggestions: []string{"Use uma nova idempotency_key para esta solicitação.", "Para repetir a anterior, envie exatamente os mesmos argumentos com a mesma chave."}}
 	}
 	if row.Status != cadstore.WriteDone || row.Result == nil {
-		return mcpserver.Reply{}, inProgress(key)
+		return nil, nil, inProgress(key)
 	}
 	var res storedResult
 	if err := json.Unmarshal([]byte(*row.Result), &res); err != nil {
-		return mcpserver.Reply{}, fmt.Errorf("decoding stored write result: %w", err)
+		return nil, nil, fmt.Errorf("decoding stored write result: %w", err)
 	}
-	res.Structured.Replay = true
-	return mcpserver.Reply{Text: "Repetição: esta chave já foi executada; nada foi escrito de novo. " + replayNote + "\n" + res.Text,
-		Structured: res.Structured}, nil
+	out := new(writeResult)
+	if err := out.Decode(jx.DecodeBytes(res.Structured)); err != nil {
+		return nil, nil, fmt.Errorf("decoding stored write result: %w", err)
+	}
+	out.Replay = true
+	return out, func() string {
+		return "Repetição: esta chave já foi executada; nada foi escrito de novo. " + replayNote + "\n" + res.Text
+	}, nil
 }
 
-func writeText(out writeView) string {
+func writeText(out *writeResult, listed []*change) string {
 	var b strings.Builder
 	if out.Count == 0 {
 		fmt.Fprintf(&b, "Escrita local sem efeito (%s, espaço %s): 0 mudanças, os dados já estavam assim; nada foi escrito e a revisão "+
@@ -282,7 +290,7 @@ func writeText(out writeView) string {
 	}
 	fmt.Fprintf(&b, "Escrita local feita (%s, espaço %s): %s; revisão do espaço agora %d.\n", out.Tool, out.Space,
 		ptbr.Count(out.Count, "mudança", "mudanças"), out.Revision)
-	for _, c := range out.Changes {
+	for _, c := range listed {
 		b.WriteString("- " + changeText(c) + "\n")
 	}
 	if out.Count > len(out.Changes) {

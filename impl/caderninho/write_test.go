@@ -11,6 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-faster/jx"
+
+	"github.com/lumo-caderninho/mcp/gen/caderninhoapi"
 	"github.com/lumo-caderninho/mcp/impl/caderninho/cadstore"
 	"github.com/lumo-caderninho/mcp/impl/caderninho/cadstore/cadstoretest"
 	"github.com/lumo-caderninho/mcp/impl/caderninho/demo"
@@ -44,6 +47,25 @@ func demoService(t *testing.T) *Service {
 	return svc
 }
 
+// addRecord runs plan_add_record with arguments as a client sends them, decoded as the MCP
+// binding decodes them.
+func addRecord(ctx context.Context, s *Service, raw json.RawMessage) (*caderninhoapi.PlanAddRecordOutput, error) {
+	var in caderninhoapi.PlanAddRecordInput
+	if err := in.Decode(jx.DecodeBytes(raw)); err != nil {
+		return nil, err
+	}
+	return s.PlanAddRecord(ctx, &in)
+}
+
+// categorize runs plan_categorize likewise.
+func categorize(ctx context.Context, s *Service, raw json.RawMessage) (*caderninhoapi.PlanCategorizeOutput, error) {
+	var in caderninhoapi.PlanCategorizeInput
+	if err := in.Decode(jx.DecodeBytes(raw)); err != nil {
+		return nil, err
+	}
+	return s.PlanCategorize(ctx, &in)
+}
+
 func countRows(t *testing.T, s *Service, query string) int {
 	t.Helper()
 	var n int
@@ -64,7 +86,7 @@ func TestParallelWritesOneKey(t *testing.T) {
 	s.beforeCommit = func() error { time.Sleep(300 * time.Millisecond); return nil }
 	const n = 20
 	var wg sync.WaitGroup
-	replies := make([]mcpserver.Reply, n)
+	replies := make([]*caderninhoapi.PlanAddRecordOutput, n)
 	errs := make([]error, n)
 	start := make(chan struct{})
 	for i := range n {
@@ -72,7 +94,7 @@ func TestParallelWritesOneKey(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			<-start
-			replies[i], errs[i] = s.planAddRecord(context.Background(), nil, args)
+			replies[i], errs[i] = addRecord(context.Background(), s, args)
 		}()
 	}
 	close(start)
@@ -83,16 +105,16 @@ func TestParallelWritesOneKey(t *testing.T) {
 		var te *mcpserver.ToolError
 		switch {
 		case errs[i] == nil:
-			out := replies[i].Structured.(writeView)
+			out := replies[i]
 			if out.Replay {
 				replays++
 			} else {
 				fresh++
 			}
 			if ids == nil {
-				ids = out.IDs
-			} else if ids[0] != out.IDs[0] {
-				t.Errorf("call %d answered ids %v, another %v", i, out.IDs, ids)
+				ids = out.Ids
+			} else if ids[0] != out.Ids[0] {
+				t.Errorf("call %d answered ids %v, another %v", i, out.Ids, ids)
 			}
 		case errors.As(errs[i], &te) && te.Code == "IDEMPOTENCY_IN_PROGRESS":
 			running++
@@ -112,9 +134,9 @@ func TestParallelWritesOneKey(t *testing.T) {
 	}
 	// after the race every repetition is a replay
 	s.beforeCommit = nil
-	r, err := s.planAddRecord(context.Background(), nil, args)
-	if err != nil || !r.Structured.(writeView).Replay {
-		t.Errorf("repetition after the race: %v, %+v", err, r.Structured)
+	r, err := addRecord(context.Background(), s, args)
+	if err != nil || !r.Replay {
+		t.Errorf("repetition after the race: %v, %+v", err, r)
 	}
 }
 
@@ -132,7 +154,7 @@ func TestParallelWritesOneSpace(t *testing.T) {
 			defer wg.Done()
 			args, _ := json.Marshal(map[string]any{"space": "atelie", "confirmed": true, "idempotency_key": "espaco-" + string(rune('a'+i)) + "-0001",
 				"day": "2026-11-05", "amount": nil, "currency": "BRL", "description": "Registro"})
-			_, errs[i] = s.planAddRecord(context.Background(), nil, args)
+			_, errs[i] = addRecord(context.Background(), s, args)
 		}()
 	}
 	wg.Wait()
@@ -166,16 +188,16 @@ func TestExpiredClaim(t *testing.T) {
 		t.Fatalf("claim: %v %v", c, err)
 	} // ... and the process dies here
 	var te *mcpserver.ToolError
-	if _, err := s.planAddRecord(ctx, nil, args); !errors.As(err, &te) || te.Code != "IDEMPOTENCY_IN_PROGRESS" {
+	if _, err := addRecord(ctx, s, args); !errors.As(err, &te) || te.Code != "IDEMPOTENCY_IN_PROGRESS" {
 		t.Fatalf("within the expiry: %v", err)
 	}
 	now = now.Add(cadstore.ClaimExpiry + time.Second)
-	r, err := s.planAddRecord(ctx, nil, args)
-	if err != nil || r.Structured.(writeView).Replay {
-		t.Fatalf("after the expiry: %v %+v", err, r.Structured)
+	r, err := addRecord(ctx, s, args)
+	if err != nil || r.Replay {
+		t.Fatalf("after the expiry: %v %+v", err, r)
 	}
-	if r, err = s.planAddRecord(ctx, nil, args); err != nil || !r.Structured.(writeView).Replay {
-		t.Fatalf("repetition: %v %+v", err, r.Structured)
+	if r, err = addRecord(ctx, s, args); err != nil || !r.Replay {
+		t.Fatalf("repetition: %v %+v", err, r)
 	}
 	if got := countRows(t, s, "SELECT COUNT(*) FROM cad_records"); got != 1 {
 		t.Errorf("%d records, want 1", got)
@@ -202,7 +224,7 @@ func TestWriteAllOrNothing(t *testing.T) {
 	args := json.RawMessage(`{"space": "casa", "confirmed": true, "idempotency_key": "tudo-ou-nada-1", "category": "Mercado",
 		"selection": {"from": "2026-10-01", "to": "2026-10-31"}}`)
 	s.beforeCommit = func() error { return errors.New("the process dies") }
-	if _, err := s.planCategorize(ctx, nil, args); err == nil {
+	if _, err := categorize(ctx, s, args); err == nil {
 		t.Fatal("the failing write succeeded")
 	}
 	if got := countRows(t, s, "SELECT COUNT(*) FROM cad_edits"); got != 0 {
@@ -215,11 +237,11 @@ func TestWriteAllOrNothing(t *testing.T) {
 		t.Errorf("%d idempotency rows after a failed write, want 0", got)
 	}
 	s.beforeCommit = nil
-	r, err := s.planCategorize(ctx, nil, args)
+	r, err := categorize(ctx, s, args)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := r.Structured.(writeView)
+	out := r
 	if out.Replay || out.Count == 0 || countRows(t, s, "SELECT COUNT(*) FROM cad_edits") != out.Count {
 		t.Errorf("retry: %+v, edits %d", out, countRows(t, s, "SELECT COUNT(*) FROM cad_edits"))
 	}
@@ -237,14 +259,14 @@ func TestWriteRetention(t *testing.T) {
 	if s.Store.WriteRetention != cadstore.DefaultWriteRetention || cadstore.DefaultWriteRetention != 30*24*time.Hour {
 		t.Fatalf("retention %v, default %v, want 30 days", s.Store.WriteRetention, cadstore.DefaultWriteRetention)
 	}
-	add := func(key string) writeView {
+	add := func(key string) *caderninhoapi.PlanAddRecordOutput {
 		t.Helper()
-		r, err := s.planAddRecord(ctx, nil, json.RawMessage(`{"space": "casa", "confirmed": true, "idempotency_key": "`+key+`",
+		r, err := addRecord(ctx, s, json.RawMessage(`{"space": "casa", "confirmed": true, "idempotency_key": "`+key+`",
 			"day": "2026-11-05", "amount": null, "currency": "BRL", "description": "Feira"}`))
 		if err != nil {
 			t.Fatalf("%s: %v", key, err)
 		}
-		return r.Structured.(writeView)
+		return r
 	}
 	keys := func(key string) int {
 		return countRows(t, s, "SELECT COUNT(*) FROM cad_writes WHERE idempotency_key = '"+key+"'")

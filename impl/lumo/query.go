@@ -12,6 +12,7 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/lumo/query"
 	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
 	"github.com/lumo-caderninho/mcp/impl/lumo/values"
+	"github.com/lumo-caderninho/mcp/impl/platform/jsonmap"
 	"github.com/lumo-caderninho/mcp/impl/platform/mcpserver"
 	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
 )
@@ -172,15 +173,15 @@ func outQuery(appID int64, q *query.Query, plan *query.Plan, res *query.Result) 
 		v.Columns = append(v.Columns, lumoapi.QueryOutputResultColumn{Key: c.Key, Label: c.Label, Type: lumoapi.ColumnType(c.Type), Unit: nilUnit(c.Unit)})
 	}
 	if len(res.Summary) > 0 {
-		sum := make(lumoapi.QueryOutputSummary, len(res.Summary))
+		sum := make(jsonmap.Numbers, len(res.Summary))
 		for k, x := range res.Summary {
 			if f, ok := x.(float64); ok {
-				sum[k] = lumoapi.NewNilFloat64(f)
+				sum[k] = &f
 			} else {
-				sum[k] = lumoapi.NilFloat64{Null: true}
+				sum[k] = nil
 			}
 		}
-		v.Summary = lumoapi.NewOptQueryOutputSummary(sum)
+		v.Summary = lumoapi.NewOptNumbers(sum)
 	}
 	for _, p := range append(append([]*query.Pred{}, q.Where...), q.Having...) {
 		v.FiltersApplied = append(v.FiltersApplied, p.Words)
@@ -303,8 +304,8 @@ func totalsText(q *query.Query, v *lumoapi.QueryOutput) []string {
 	for _, c := range q.Out {
 		if x, ok := sum[c.Key]; ok {
 			cell := lumoapi.NewNullCell(struct{}{})
-			if f, ok := x.Get(); ok {
-				cell = lumoapi.NewFloat64Cell(f)
+			if x != nil {
+				cell = lumoapi.NewFloat64Cell(*x)
 			}
 			totals = append(totals, c.Label+" "+formatCell(cell, c))
 		}

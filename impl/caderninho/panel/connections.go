@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lumo-caderninho/mcp/gen/caderninhoapi"
 	"github.com/lumo-caderninho/mcp/impl/caderninho"
 	"github.com/lumo-caderninho/mcp/impl/caderninho/admin"
 	"github.com/lumo-caderninho/mcp/impl/caderninho/cadstore"
@@ -302,36 +303,55 @@ func (h *Handler) coverage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v.Partial = facts.Partial
-	if facts.Period != nil {
-		v.Period = ptbr.Day(facts.Period.From) + " a " + ptbr.Day(facts.Period.To)
+	if p, ok := facts.Period.Get(); ok {
+		v.Period = day(time.Time(p.From)) + " a " + day(time.Time(p.To))
 	}
 	for i, a := range facts.Accounts {
 		c := facts.Accounts[i].Coverage
-		row := coverageRow{ID: a.ID, Type: caderninho.AccountTypeText(a.Type), Holder: a.Holder.Name, Institution: a.Institution,
+		row := coverageRow{ID: string(a.ID), Type: caderninho.AccountTypeText(a.Type), Holder: a.Holder.Name, Institution: a.Institution,
 			Space: a.Space.Name, Currency: a.Currency, Covered: "nenhum extrato importado", Gaps: "nenhuma", Uncovered: "nada",
-			ReferenceDay: "—", Balance: "não informado pelo banco", LastSuccess: when(c.LastSuccessAt, nil), LastAttempt: when(c.LastAttemptAt, nil),
-			Partial: c.CoveredFrom == nil || len(c.Uncovered) > 0}
-		if c.CoveredFrom != nil {
-			row.Covered = ptbr.Day(*c.CoveredFrom) + " a " + ptbr.Day(*c.CoveredTo)
+			ReferenceDay: "—", Balance: "não informado pelo banco", LastSuccess: whenAt(c.LastSuccessAt), LastAttempt: whenAt(c.LastAttemptAt),
+			Partial: c.CoveredFrom.Null || len(c.Uncovered) > 0}
+		if !c.CoveredFrom.Null {
+			row.Covered = day(c.CoveredFrom.Value) + " a " + day(c.CoveredTo.Value)
 		}
 		if len(c.Gaps) > 0 {
-			row.Gaps = periods(c.Gaps)
+			row.Gaps = apiPeriods(c.Gaps)
 		}
 		if len(c.Uncovered) > 0 {
-			row.Uncovered = periods(c.Uncovered)
+			row.Uncovered = apiPeriods(c.Uncovered)
 		}
-		if c.ReferenceDay != nil {
-			row.ReferenceDay = ptbr.Day(*c.ReferenceDay)
+		if d, ok := c.ReferenceDay.Get(); ok {
+			row.ReferenceDay = day(d)
 		}
-		if a.Balance != nil {
-			row.Balance = ptbr.Money(a.Balance.AmountMinor, a.Balance.Currency)
+		if m, ok := a.Balance.Get(); ok {
+			row.Balance = ptbr.Money(m.AmountMinor, m.Currency)
 		}
-		if c.LastError != nil {
-			row.LastError = *c.LastError
+		if e, ok := c.LastError.Get(); ok {
+			row.LastError = e
 		}
 		v.Coverage = append(v.Coverage, row)
 	}
 	h.render(w, r, http.StatusOK, "cobertura", v)
+}
+
+// day is a day of the generated models as the panel writes it.
+func day(t time.Time) string { return ptbr.Day(t.Format(time.DateOnly)) }
+
+// whenAt is an instant of the generated models, already in the installation's zone.
+func whenAt(t caderninhoapi.NilDateTime) string {
+	if v, ok := t.Get(); ok {
+		return v.Format("02/01/2006 15:04")
+	}
+	return "nunca"
+}
+
+func apiPeriods(ps []caderninhoapi.Period) string {
+	out := make([]cadstore.Period, 0, len(ps))
+	for _, p := range ps {
+		out = append(out, cadstore.Period{From: time.Time(p.From).Format(time.DateOnly), To: time.Time(p.To).Format(time.DateOnly)})
+	}
+	return periods(out)
 }
 
 func periods(ps []cadstore.Period) string {

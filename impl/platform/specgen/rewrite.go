@@ -1,6 +1,7 @@
 package specgen
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 
@@ -17,12 +18,17 @@ import (
 //     reads it as a nullable type (and an enum holding null as a nullable enum);
 //   - const and enum without a type get the type of their values;
 //   - a numeric exclusiveMinimum/exclusiveMaximum becomes minimum/maximum plus the boolean form
-//     ogen understands.
+//     ogen understands;
+//   - a free-form object (no properties, additionalProperties or composition) loses its type, so
+//     ogen keeps it as raw JSON instead of an empty struct that drops every member;
+//   - a map (an object of additionalProperties alone) gets the x-ogen-type of its jsonmap type,
+//     which writes the keys sorted (ogen's own maps write them in random order).
 //
 // Validation stays with the JSON Schemas; ogen's types only need to decode and encode every
 // valid document.
 func (g *generator) rewrite(schema any, file string) error {
 	return schemabundle.Walk(schema, func(m map[string]any) error {
+		free := freeForm(m) // before the compositions that only constrain go
 		if err := g.rewriteRef(m, file); err != nil {
 			return err
 		}
@@ -40,8 +46,58 @@ func (g *generator) rewrite(schema any, file string) error {
 		}
 		inferType(m)
 		exclusiveBounds(m)
-		return nil
+		if free {
+			delete(m, "type")
+		}
+		return sortedMap(m)
 	})
+}
+
+// freeForm reports whether m is an object that says nothing of its members: ogen would generate
+// an empty struct for it, whose decoder skips every member; without a type it is raw JSON (jx.Raw).
+func freeForm(m map[string]any) bool {
+	if m["type"] != "object" {
+		return false
+	}
+	for _, kw := range []string{"properties", "additionalProperties", "patternProperties", "propertyNames", "oneOf", "anyOf", "allOf", "$ref", "required"} {
+		if _, ok := m[kw]; ok {
+			return false
+		}
+	}
+	return true
+}
+
+// mapTypes are the jsonmap types of maps, by the JSON of their value schema.
+var mapTypes = map[string]string{
+	`{"type":"integer"}`:             "Ints",
+	`{"minimum":0,"type":"integer"}`: "Ints",
+	`{"type":["number","null"]}`:     "Numbers",
+	`{"type":["null","number"]}`:     "Numbers",
+}
+
+// jsonmapPackage is where the map types live.
+const jsonmapPackage = "github.com/lumo-caderninho/mcp/impl/platform/jsonmap"
+
+// sortedMap gives a map the x-ogen-type of the jsonmap type for its values; a map of values
+// jsonmap has no type for is an error, so no generated map writes its keys in random order.
+func sortedMap(m map[string]any) error {
+	values, ok := m["additionalProperties"].(map[string]any)
+	if !ok || m["type"] != "object" {
+		return nil
+	}
+	if _, ok := m["properties"]; ok {
+		return nil
+	}
+	key, err := json.Marshal(values)
+	if err != nil {
+		return err
+	}
+	name, ok := mapTypes[string(key)]
+	if !ok {
+		return fmt.Errorf("a map of %s: impl/platform/jsonmap has no type for it", key)
+	}
+	m["x-ogen-type"] = jsonmapPackage + "." + name
+	return nil
 }
 
 func (g *generator) rewriteRef(m map[string]any, file string) error {

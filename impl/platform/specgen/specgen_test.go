@@ -272,6 +272,12 @@ func TestRewrite(t *testing.T) {
 		{"not and if go", `{"type":"string","not":{"const":""},"if":{"minLength":1},"then":{"maxLength":2}}`, `{"type":"string"}`},
 		{"refs move", `{"$schema":"x","$id":"a.input.json","properties":{"a":{"$ref":"common.json#/$defs/field"},"b":{"$ref":"#/$defs/local"}}}`,
 			`{"properties":{"a":{"$ref":"#/components/schemas/Field"},"b":{"$ref":"#/components/schemas/AInputLocal"}}}`},
+		{"a free-form object is raw JSON", `{"type":"object","properties":{"a":{"type":"object","description":"d"}}}`,
+			`{"type":"object","properties":{"a":{"description":"d"}}}`},
+		{"maps get their sorted type", `{"type":"object","properties":{"r":{"type":"object","additionalProperties":{"type":"integer","minimum":0}},` +
+			`"s":{"type":"object","additionalProperties":{"type":["number","null"]}}}}`,
+			`{"type":"object","properties":{"r":{"type":"object","additionalProperties":{"type":"integer","minimum":0},"x-ogen-type":"` + jsonmapPackage + `.Ints"},` +
+				`"s":{"type":"object","additionalProperties":{"type":["number","null"]},"x-ogen-type":"` + jsonmapPackage + `.Numbers"}}}`},
 	}
 	g := &generator{names: map[defKey]string{
 		{"common.json", "field"}:      "Field",
@@ -303,6 +309,7 @@ func TestRewrite(t *testing.T) {
 		`{"$ref":"common.json#/properties/x"}`,
 		`{"$ref":"https://example.com/x.json"}`,
 		`{"type":["string","number"],"oneOf":[{"minLength":1}]}`,
+		`{"type":"object","additionalProperties":{"type":"string"}}`,
 	} {
 		in, err := schemabundle.Decode([]byte(bad))
 		if err != nil {

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"time"
 
+	"github.com/lumo-caderninho/mcp/gen/caderninhoapi"
 	"github.com/lumo-caderninho/mcp/impl/caderninho/cadstore"
 	"github.com/lumo-caderninho/mcp/impl/platform/mcpserver"
 	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
@@ -154,18 +154,6 @@ func revisionsText(revs map[string]int64) string {
 	return ptbr.Plural(len(parts), "revisão do espaço ", "revisões dos espaços ") + strings.Join(parts, ", ")
 }
 
-type coverageView struct {
-	AccountID     string            `json:"accountId"`
-	CoveredFrom   *string           `json:"coveredFrom"`
-	CoveredTo     *string           `json:"coveredTo"`
-	Gaps          []cadstore.Period `json:"gaps"`
-	Uncovered     []cadstore.Period `json:"uncovered"`
-	ReferenceDay  *string           `json:"referenceDay"`
-	LastSuccessAt *string           `json:"lastSuccessAt"`
-	LastAttemptAt *string           `json:"lastAttemptAt"`
-	LastError     *string           `json:"lastError"`
-}
-
 // coveragePeriod is the period coverage is judged over: the one asked for (from <= to when both
 // are given), an open end taken from the first or last day covered among the accounts. nil when
 // nothing was asked and nothing is covered.
@@ -207,54 +195,43 @@ func coveragePeriod(accounts []*cadstore.Account, from, to string) *cadstore.Per
 
 // coverage describes each account's statements against period; partial is true when any of
 // them leaves a day of the period uncovered (or has no statement at all).
-func (rc *readContext) coverage(accounts []*cadstore.Account, period *cadstore.Period) (views []coverageView, partial bool) {
-	views = []coverageView{}
+func (rc *readContext) coverage(accounts []*cadstore.Account, period *cadstore.Period) (covs []caderninhoapi.Coverage, partial bool) {
+	covs = make([]caderninhoapi.Coverage, 0, len(accounts))
 	for _, a := range accounts {
 		covered := a.Covered()
-		v := coverageView{AccountID: a.Key, Gaps: cadstore.Gaps(covered), Uncovered: []cadstore.Period{}, ReferenceDay: a.BalanceDay,
-			LastSuccessAt: rc.instant(a.LastSuccessAt), LastAttemptAt: rc.instant(a.LastAttemptAt), LastError: a.LastError}
+		v := caderninhoapi.Coverage{AccountId: caderninhoapi.AccountId(a.Key), CoveredFrom: caderninhoapi.NilDate{Null: true},
+			CoveredTo: caderninhoapi.NilDate{Null: true}, Gaps: periodsOf(cadstore.Gaps(covered)), Uncovered: []caderninhoapi.Period{},
+			ReferenceDay: nilDate(a.BalanceDay), LastSuccessAt: rc.instant(a.LastSuccessAt), LastAttemptAt: rc.instant(a.LastAttemptAt),
+			LastError: nilString(a.LastError)}
 		if len(covered) > 0 {
-			v.CoveredFrom, v.CoveredTo = &covered[0].From, &covered[len(covered)-1].To
+			v.CoveredFrom, v.CoveredTo = nilDate(&covered[0].From), nilDate(&covered[len(covered)-1].To)
 		} else {
 			partial = true
 		}
 		if period != nil {
-			v.Uncovered = cadstore.Uncovered(covered, *period)
+			v.Uncovered = periodsOf(cadstore.Uncovered(covered, *period))
 		}
 		if len(v.Uncovered) > 0 {
 			partial = true
 		}
-		views = append(views, v)
+		covs = append(covs, v)
 	}
-	return views, partial
-}
-
-// instant shows a stored UTC instant in the installation's time zone.
-func (rc *readContext) instant(s *string) *string {
-	if s == nil {
-		return nil
-	}
-	t, err := time.Parse(time.RFC3339, *s)
-	if err != nil {
-		return s
-	}
-	out := t.In(rc.inst.Location).Format(time.RFC3339)
-	return &out
+	return covs, partial
 }
 
 // coverageText explains the limits of a read: per account what is uncovered, then the notes
 // every read repeats.
-func coverageText(views []coverageView, period *cadstore.Period, partial bool) string {
+func coverageText(views []caderninhoapi.Coverage, period *cadstore.Period, partial bool) string {
 	var b strings.Builder
 	if period != nil {
 		fmt.Fprintf(&b, "Cobertura avaliada de %s a %s.\n", ptbr.Day(period.From), ptbr.Day(period.To))
 	}
 	for _, v := range views {
 		var parts []string
-		if v.CoveredFrom == nil {
+		if v.CoveredFrom.Null {
 			parts = append(parts, "nenhum extrato importado")
 		} else {
-			parts = append(parts, "extratos de "+ptbr.Day(*v.CoveredFrom)+" a "+ptbr.Day(*v.CoveredTo))
+			parts = append(parts, "extratos de "+dateText(v.CoveredFrom)+" a "+dateText(v.CoveredTo))
 		}
 		if len(v.Gaps) > 0 {
 			parts = append(parts, "sem extrato em "+periodsText(v.Gaps))
@@ -262,16 +239,16 @@ func coverageText(views []coverageView, period *cadstore.Period, partial bool) s
 		if len(v.Uncovered) > 0 {
 			parts = append(parts, "fora da cobertura no período lido: "+periodsText(v.Uncovered))
 		}
-		if v.ReferenceDay != nil {
-			parts = append(parts, "saldo de "+ptbr.Day(*v.ReferenceDay))
+		if !v.ReferenceDay.Null {
+			parts = append(parts, "saldo de "+dateText(v.ReferenceDay))
 		}
-		if v.LastSuccessAt != nil {
-			parts = append(parts, "última importação bem-sucedida em "+instantText(*v.LastSuccessAt))
+		if t, ok := v.LastSuccessAt.Get(); ok {
+			parts = append(parts, "última importação bem-sucedida em "+instantText(t))
 		}
-		if v.LastError != nil {
-			parts = append(parts, "a última tentativa falhou: "+*v.LastError)
+		if e, ok := v.LastError.Get(); ok {
+			parts = append(parts, "a última tentativa falhou: "+e)
 		}
-		fmt.Fprintf(&b, "- %s: %s.\n", v.AccountID, strings.Join(parts, "; "))
+		fmt.Fprintf(&b, "- %s: %s.\n", v.AccountId, strings.Join(parts, "; "))
 	}
 	if partial {
 		b.WriteString("partial: true — há dias do período sem extrato em alguma conta. " + nextPartial + ".\n")
@@ -282,24 +259,16 @@ func coverageText(views []coverageView, period *cadstore.Period, partial bool) s
 	return b.String()
 }
 
-func periodsText(ps []cadstore.Period) string {
+func periodsText(ps []caderninhoapi.Period) string {
 	var parts []string
 	for _, p := range ps {
 		if p.From == p.To {
-			parts = append(parts, ptbr.Day(p.From))
+			parts = append(parts, dayText(p.From))
 		} else {
-			parts = append(parts, ptbr.Day(p.From)+" a "+ptbr.Day(p.To))
+			parts = append(parts, dayText(p.From)+" a "+dayText(p.To))
 		}
 	}
 	return ptbr.List(parts)
-}
-
-func instantText(s string) string {
-	t, err := time.Parse(time.RFC3339, s)
-	if err != nil {
-		return s
-	}
-	return t.Format("02/01/2006 15:04")
 }
 
 func sortedKeys[V any](m map[string]V) []string {
