@@ -141,6 +141,21 @@ func (w *cadWorld) connect(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	// Every read runs over REST too and must answer the same (a write's second call would be its
+	// replay; writes over REST are tested in cmd/caderninho). The answer bound counts the text over
+	// MCP, so bounded servers are not mirrored.
+	w.mirror = nil
+	if w.maxResult == 0 {
+		rest, err := caderninho.NewREST(&caderninho.Service{Store: w.store, Log: log, Identity: caderninho.Fixed(caderninho.LocalAssistant)},
+			caderninho.Options{ValidateOutput: true, ReadOnly: w.readOnly}, 0, nil)
+		if err != nil {
+			return err
+		}
+		w.mirror = restMirror(rest, func(tool string) bool {
+			t := w.tools[tool]
+			return t == nil || t.Annotations == nil || t.Annotations.ReadOnlyHint // unknown: the 404 is compared
+		})
+	}
 	if w.session != nil { // connecting again, under other options
 		w.session.Close()
 	}

@@ -1,13 +1,10 @@
 package features
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"log/slog"
-	"net/http"
-	"net/http/httptest"
 	"regexp"
 	"strconv"
 	"strings"
@@ -22,7 +19,6 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/lumo/demo"
 	"github.com/lumo-caderninho/mcp/impl/lumo/store"
 	"github.com/lumo-caderninho/mcp/impl/lumo/store/storetest"
-	"github.com/lumo-caderninho/mcp/impl/platform/restserver"
 )
 
 // lumoWorld is one scenario's state: its database, its client session and the last answer.
@@ -107,13 +103,7 @@ func (w *lumoWorld) connectedAs(ctx context.Context, login string) error {
 	if err != nil {
 		return err
 	}
-	w.mirror = func(ctx context.Context, tool string, args []byte) (int, []byte) {
-		req := httptest.NewRequestWithContext(ctx, http.MethodPost, restserver.Prefix+tool, bytes.NewReader(args))
-		req.Header.Set("Content-Type", "application/json")
-		rec := httptest.NewRecorder()
-		rest.ServeHTTP(rec, req)
-		return rec.Code, rec.Body.Bytes()
-	}
+	w.mirror = restMirror(rest, nil)
 	return w.connect(ctx, srv)
 }
 

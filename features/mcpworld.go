@@ -1,10 +1,12 @@
 package features
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"reflect"
 	"strings"
 
@@ -29,9 +31,9 @@ type mcpWorld struct {
 	texts      []string // every text block
 	subst      func(string) (string, error)
 	afterCall  func(tool string) error // a server's own check of every answer, or nil
-	// mirror, when set, makes every call again over the server's REST mirror (POST
-	// /tools/<tool>), whose status and body call compares with the MCP answer.
-	mirror func(ctx context.Context, tool string, args []byte) (status int, body []byte)
+	// mirror, when set, makes a call again over the server's REST mirror (POST /tools/<tool>),
+	// whose status and body call compares with the MCP answer; ok false: this call is not mirrored.
+	mirror func(ctx context.Context, tool string, args []byte) (status int, body []byte, ok bool)
 }
 
 // addGenericSteps registers the steps every server's features use.
@@ -173,7 +175,10 @@ func (w *mcpWorld) call(ctx context.Context, tool, args string) error {
 // sameOverREST makes the call over the REST mirror: its body must be the MCP structuredContent
 // (as JSON) and its status 200, or the status of the error's code.
 func (w *mcpWorld) sameOverREST(ctx context.Context, tool string, args, structured []byte) error {
-	status, body := w.mirror(ctx, tool, args)
+	status, body, ok := w.mirror(ctx, tool, args)
+	if !ok {
+		return nil
+	}
 	want := http.StatusOK
 	if w.result.IsError {
 		code, _ := lookup(w.structured, "error.code")
@@ -340,4 +345,19 @@ func (w *mcpWorld) absent(path string) error {
 func (w *mcpWorld) structuredJSON() string {
 	b, _ := json.Marshal(w.structured)
 	return string(b)
+}
+
+// restMirror posts a call to rest, an in-process REST mirror, for the tools mirrored says (all
+// when nil).
+func restMirror(rest http.Handler, mirrored func(tool string) bool) func(context.Context, string, []byte) (int, []byte, bool) {
+	return func(ctx context.Context, tool string, args []byte) (int, []byte, bool) {
+		if mirrored != nil && !mirrored(tool) {
+			return 0, nil, false
+		}
+		req := httptest.NewRequestWithContext(ctx, http.MethodPost, restserver.Prefix+tool, bytes.NewReader(args))
+		req.Header.Set("Content-Type", "application/json")
+		rec := httptest.NewRecorder()
+		rest.ServeHTTP(rec, req)
+		return rec.Code, rec.Body.Bytes(), true
+	}
 }

@@ -30,6 +30,7 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/platform/httpserve"
 	"github.com/lumo-caderninho/mcp/impl/platform/mcpsession"
 	"github.com/lumo-caderninho/mcp/impl/platform/oauthres"
+	"github.com/lumo-caderninho/mcp/impl/platform/restserver"
 	"github.com/lumo-caderninho/mcp/impl/platform/schemapub"
 	"github.com/lumo-caderninho/mcp/impl/platform/webform"
 	"github.com/lumo-caderninho/mcp/schemas"
@@ -255,10 +256,18 @@ func serveHTTP(ctx context.Context, svc *caderninho.Service, ln net.Listener, op
 	// The guard refuses a client with too many failed tokens before the token is looked up.
 	mcpHandler := mcpsession.Handler(srv, mcp.StreamableHTTPOptions{Logger: log, Stateless: opts.stateless, JSONResponse: true},
 		opts.sessions, log)
+	// The REST mirror at the paths /openapi.json advertises: the same service, checks, bounds and
+	// token check as /mcp.
+	rest, err := caderninho.NewREST(svc, caderninho.Options{ValidateOutput: opts.validate, ReadOnly: opts.readOnly}, opts.conns.MaxBody, nil)
+	if err != nil {
+		return err
+	}
 	if opts.noToken {
 		mux.Handle("/mcp", mcpHandler)
+		mux.Handle(restserver.Prefix, rest)
 	} else {
 		mux.Handle("/mcp", opts.guard.Wrap(verify(mcpHandler), nil))
+		mux.Handle(restserver.Prefix, opts.guard.Wrap(restserver.Bearer(verify)(rest), restserver.Throttled))
 	}
 	// The private panel: its own login (the owner credential), throttled by the same guard.
 	(&panel.Handler{Store: s, Log: log, PublicURL: opts.publicURL, Guard: opts.guard, Refused: opts.panelRefused}).Register(mux)

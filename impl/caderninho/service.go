@@ -11,13 +11,14 @@ import (
 	"log/slog"
 	"sync"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/lumo-caderninho/mcp/gen/caderninhoapi"
 	"github.com/lumo-caderninho/mcp/impl/caderninho/cadstore"
 	"github.com/lumo-caderninho/mcp/impl/platform/mcpserver"
+	"github.com/lumo-caderninho/mcp/impl/platform/restserver"
 	"github.com/lumo-caderninho/mcp/impl/platform/schemacheck"
-	"github.com/lumo-caderninho/mcp/impl/platform/telemetry"
 	"github.com/lumo-caderninho/mcp/schemas"
 )
 
@@ -33,10 +34,14 @@ func Fixed(name string) Identity {
 // FromToken is the Identity of an HTTP server: the bearer token's verifier stored the name.
 func FromToken() Identity {
 	return func(ctx context.Context, extra *mcp.RequestExtra) (string, error) {
-		if extra == nil || extra.TokenInfo == nil || extra.TokenInfo.UserID == "" {
+		ti := auth.TokenInfoFromContext(ctx) // a REST call: the verifier put it on the request
+		if extra != nil {
+			ti = extra.TokenInfo
+		}
+		if ti == nil || ti.UserID == "" {
 			return "", errors.New("request without an authenticated assistant")
 		}
-		return extra.TokenInfo.UserID, nil
+		return ti.UserID, nil
 	}
 }
 
@@ -98,6 +103,28 @@ var tooLargeSuggestions = []string{
 	"Peça menos linhas (limit), um período menor (from/to) ou filtre mais (accounts, person, space, text).",
 }
 
+// binder binds the tools to MCP and to the REST mirror with opts' checks and bounds.
+func (s *Service) binder(set *schemacheck.Set, opts Options) *mcpserver.Binder {
+	b := &mcpserver.Binder{FS: schemas.FS, Dir: "caderninho", Schemas: set, Log: s.Log, ValidateOutput: opts.ValidateOutput, TextJSON: true,
+		MaxResultBytes: opts.MaxResultBytes, TooLargeSuggestions: tooLargeSuggestions}
+	if b.MaxResultBytes <= 0 {
+		b.MaxResultBytes = DefaultMaxResultBytes
+	}
+	return b
+}
+
+// served is the tools a server with opts publishes: with ReadOnly, only those that change nothing.
+func (s *Service) served(opts Options) []mcpserver.Tool {
+	var out []mcpserver.Tool
+	for _, t := range s.Tools() {
+		if opts.ReadOnly && !t.Annotations.ReadOnlyHint {
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
 // Version is the server version announced at initialize.
 const Version = "0.1.0"
 
@@ -118,15 +145,8 @@ func NewServer(svc *Service, opts Options) (*mcp.Server, error) {
 		Instructions: instr,
 		Capabilities: &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}, Tools: &mcp.ToolCapabilities{}},
 	})
-	b := &mcpserver.Binder{FS: schemas.FS, Dir: "caderninho", Schemas: set, Log: svc.Log, ValidateOutput: opts.ValidateOutput, TextJSON: true,
-		MaxResultBytes: opts.MaxResultBytes, TooLargeSuggestions: tooLargeSuggestions}
-	if b.MaxResultBytes <= 0 {
-		b.MaxResultBytes = DefaultMaxResultBytes
-	}
-	for _, t := range svc.Tools() {
-		if opts.ReadOnly && !t.Annotations.ReadOnlyHint {
-			continue
-		}
+	b := svc.binder(set, opts)
+	for _, t := range svc.served(opts) {
 		if err := b.Add(srv, t); err != nil {
 			return nil, err
 		}
@@ -414,16 +434,11 @@ func (s *Service) PlanSetBudget(ctx context.Context, in *caderninhoapi.PlanSetBu
 // NewError turns an error of a method above into the generated error response: a
 // *mcpserver.ToolError as it is (400), anything else as the generic INTERNAL (500).
 func (s *Service) NewError(ctx context.Context, err error) *caderninhoapi.ErrorResponseStatusCode {
-	var te *mcpserver.ToolError
-	if errors.As(err, &te) {
-		suggestions := te.Suggestions
-		if suggestions == nil {
-			suggestions = []string{}
-		}
-		return &caderninhoapi.ErrorResponseStatusCode{StatusCode: 400, Response: caderninhoapi.ErrorResponse{
-			Error: caderninhoapi.Error{Code: te.Code, Message: te.Message, Suggestions: suggestions}}}
+	status, te := restserver.Refusal(ctx, s.Log, err)
+	suggestions := te.Suggestions
+	if suggestions == nil {
+		suggestions = []string{}
 	}
-	s.Log.ErrorContext(ctx, "tool failed", telemetry.ErrAttr(err))
-	return &caderninhoapi.ErrorResponseStatusCode{StatusCode: 500, Response: caderninhoapi.ErrorResponse{
-		Error: caderninhoapi.Error{Code: "INTERNAL", Message: mcpserver.InternalErrorText, Suggestions: []string{}}}}
+	return &caderninhoapi.ErrorResponseStatusCode{StatusCode: status, Response: caderninhoapi.ErrorResponse{
+		Error: caderninhoapi.Error{Code: te.Code, Message: te.Message, Suggestions: suggestions}}}
 }
