@@ -93,8 +93,8 @@ try {
     page.locator("tr.arquivo").evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((td) => td.textContent.trim().replace(/\s+/g, " "))));
   let report = await rows();
   assert.deepEqual(report, [
-    ["agosto.ofx", "novo", "3 transação(ões) nova(s), 0 já importada(s), 1 conta(s) nova(s)"],
-    ["fim-agosto.ofx", "novo", "2 transação(ões) nova(s), 2 já importada(s), 0 conta(s) nova(s)"],
+    ["agosto.ofx", "novo", "3 transações novas, 0 já importadas, 1 conta nova"],
+    ["fim-agosto.ofx", "novo", "2 transações novas, 2 já importadas, 0 contas novas"],
   ]);
   assert.match(await page.textContent("#conexao-ipe-ze"), /1 conta\(s\), 2 arquivo\(s\) importado\(s\)/);
   assert.doesNotMatch(await page.textContent("#conexao-ipe-ze"), /Último sucesso: nunca/);

@@ -217,7 +217,7 @@ func (o Ops) importOne(ctx context.Context, c cadstore.Connection, f Upload, sen
 		return rep, nil
 	}
 	rep.Stored = filepath.Base(path)
-	res, err := o.Store.ImportConnectionAudited(ctx, c, cadstore.Auditor{Actor: o.Actor, Describe: func(out *cadstore.Outcome) string {
+	res, err := o.Store.ImportConnectionAudited(ctx, c, cadstore.Auditor{Actor: o.Actor, Only: rep.Stored, Describe: func(out *cadstore.Outcome) string {
 		return fmt.Sprintf("Extrato %q importado na conexão %q: %s, %s, %s.", rep.Stored, c.Key,
 			ptbr.Count(out.NewTransactions, "transação nova", "transações novas"),
 			ptbr.Count(out.Duplicates, "já importada", "já importadas"), ptbr.Count(out.NewAccounts, "conta nova", "contas novas"))

@@ -148,6 +148,9 @@ func (s *Store) ImportConnection(ctx context.Context, c Connection) (Outcome, er
 type Auditor struct {
 	Actor    string
 	Describe func(*Outcome) string
+	// Only, when set, is the one file of the folder to import (an upload): the folder's other new
+	// files wait for the connection's next import, so the outcome is this file's alone.
+	Only string
 }
 
 // ImportConnectionAudited is ImportConnection writing, in the import's transaction, an audit
@@ -158,7 +161,11 @@ func (s *Store) ImportConnectionAudited(ctx context.Context, c Connection, a Aud
 
 func (s *Store) importConnection(ctx context.Context, c Connection, a *Auditor) (Outcome, error) {
 	out := Outcome{Connection: c.Key, Space: c.SpaceKey}
-	files, ferr := s.newFiles(ctx, c)
+	only := ""
+	if a != nil {
+		only = a.Only
+	}
+	files, ferr := s.newFiles(ctx, c, only)
 	if ferr == nil && len(files) > 0 {
 		var err error
 		ferr, err = s.importFiles(ctx, c, files, &out, a)
@@ -225,7 +232,7 @@ func (s *Store) installationRoot(ctx context.Context) (string, error) {
 // folder and every file are read where their symbolic links lead, which must be inside the
 // installation's folder (inside the connection's folder, for an installation registered before
 // its folder was recorded): a statement outside it refuses the connection.
-func (s *Store) newFiles(ctx context.Context, c Connection) ([]statementFile, *FileError) {
+func (s *Store) newFiles(ctx context.Context, c Connection, only string) ([]statementFile, *FileError) {
 	root, err := s.installationRoot(ctx)
 	if err != nil {
 		return nil, &FileError{Message: "erro interno ao ler a pasta da instalação; tente de novo"}
@@ -256,6 +263,9 @@ func (s *Store) newFiles(ctx context.Context, c Connection) ([]statementFile, *F
 	for _, e := range entries {
 		ext := strings.ToLower(filepath.Ext(e.Name()))
 		if ext != ".ofx" && ext != ".qfx" {
+			continue
+		}
+		if only != "" && e.Name() != only {
 			continue
 		}
 		p := filepath.Join(dir, e.Name())

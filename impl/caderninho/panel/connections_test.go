@@ -3,6 +3,8 @@ package panel_test
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"mime/multipart"
@@ -16,6 +18,7 @@ import (
 	"testing"
 
 	"github.com/lumo-caderninho/mcp/impl/caderninho/admin"
+	"github.com/lumo-caderninho/mcp/impl/caderninho/cadstore"
 )
 
 // ofxStatement is a minimal statement of account 1 from start to end (YYYYMMDD) with the given
@@ -198,10 +201,10 @@ func TestStatementUpload(t *testing.T) {
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("upload: %d\n%s", resp.StatusCode, body)
 	}
-	if row := reportRow(t, body, "agosto.ofx"); !strings.Contains(row, "novo") || !strings.Contains(row, "3 transação(ões) nova(s), 0 já importada(s), 1 conta(s) nova(s)") {
+	if row := reportRow(t, body, "agosto.ofx"); !strings.Contains(row, "novo") || !strings.Contains(row, "3 transações novas, 0 já importadas, 1 conta nova") {
 		t.Errorf("first file: %s", row)
 	}
-	if row := reportRow(t, body, "fim-agosto.QFX"); !strings.Contains(row, "novo") || !strings.Contains(row, "2 transação(ões) nova(s), 2 já importada(s), 0 conta(s) nova(s)") {
+	if row := reportRow(t, body, "fim-agosto.QFX"); !strings.Contains(row, "novo") || !strings.Contains(row, "2 transações novas, 2 já importadas, 0 contas novas") {
 		t.Errorf("overlapping file: %s", row)
 	}
 	if got := strings.Join(folder(t, dir), ","); got != "agosto.ofx,fim-agosto.QFX" {
@@ -211,7 +214,7 @@ func TestStatementUpload(t *testing.T) {
 		t.Errorf("revision %d, want %d", got, rev+2)
 	}
 	_, page := w.get("/painel/conexoes")
-	if strings.Contains(page, "Último sucesso: nunca") || !strings.Contains(page, "1 conta(s), 2 arquivo(s) importado(s)") {
+	if strings.Contains(page, "Último sucesso: nunca") || !strings.Contains(page, "1 conta, 2 arquivos importados") {
 		t.Errorf("the connection's last success is not shown:\n%s", page)
 	}
 
@@ -391,4 +394,36 @@ func TestCoveragePage(t *testing.T) {
 	if _, body := w.get("/painel/cobertura"); !strings.Contains(body, "partial: false") || !strings.Contains(body, "Lacunas: nenhuma") {
 		t.Errorf("coverage after filling the gap:\n%s", body)
 	}
+}
+
+// An upload imports the uploaded file alone: a statement dropped in the folder by hand waits for
+// the connection's next import, and the report counts only what was sent.
+func TestUploadImportsOnlyTheUploadedFile(t *testing.T) {
+	t.Parallel()
+	w := setup(t)
+	tok := w.login()
+	dir := filepath.Join(w.dir, "ofx", "aurora-marina")
+	if err := os.WriteFile(filepath.Join(dir, "deixado.ofx"), []byte(october), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	resp, body := w.upload(tok, "aurora-marina", []upload{{"agosto.ofx", august}})
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("upload: %d\n%s", resp.StatusCode, body)
+	}
+	if row := reportRow(t, body, "agosto.ofx"); !strings.Contains(row, "3 transações novas, 0 já importadas, 1 conta nova") {
+		t.Errorf("the report counts more than the uploaded file: %s", row)
+	}
+	sum := sha256.Sum256([]byte(october))
+	if _, known, err := w.s.KnownStatement(context.Background(), connectionID(t, w.s, "aurora-marina"), hex.EncodeToString(sum[:])); err != nil || known {
+		t.Errorf("the file left in the folder was imported by the upload (known %v, %v)", known, err)
+	}
+}
+
+func connectionID(t *testing.T, s *cadstore.Store, key string) int64 {
+	t.Helper()
+	c, err := s.ConnectionByKey(context.Background(), key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c.ID
 }

@@ -118,7 +118,7 @@ func (h *Handler) execute(w http.ResponseWriter, status int, name string, v *vie
 	w.Write(buf.Bytes())
 }
 
-var pages = template.Must(template.New("pages").Funcs(template.FuncMap{"dict": dict}).Parse(pageTemplates + connectionTemplates + spaceTemplates))
+var pages = template.Must(template.New("pages").Funcs(template.FuncMap{"dict": dict, "count": ptbr.Count}).Parse(pageTemplates + connectionTemplates + spaceTemplates))
 
 // dict makes a map of its key, value arguments, for templates that take several values.
 func dict(kv ...any) map[string]any {
@@ -203,9 +203,9 @@ ol.registro li{margin:.3rem 0}
 
 {{define "inicio"}}{{template "top" .}}
 <h2>Pessoas</h2>
-<p>{{len .People}} cadastrada(s). <a href="{{.Base}}/pessoas">Adicionar, renomear ou remover</a>.</p>
+<p>{{count (len .People) "cadastrada" "cadastradas"}}. <a href="{{.Base}}/pessoas">Adicionar, renomear ou remover</a>.</p>
 <h2>Assistentes</h2>
-<p>{{len .Assistants}} autorizado(s). <a href="{{.Base}}/assistentes">Emitir, renomear ou revogar tokens</a>.</p>
+<p>{{count (len .Assistants) "autorizado" "autorizados"}}. <a href="{{.Base}}/assistentes">Emitir, renomear ou revogar tokens</a>.</p>
 <h2>Conexões e extratos</h2>
 <p><a href="{{.Base}}/conexoes">Adicionar conexões e enviar extratos OFX</a> · <a href="{{.Base}}/cobertura">Cobertura de cada conta</a> · <a href="{{.Base}}/espacos">Espaços e categorias</a></p>
 <h2>Últimas mudanças</h2>

@@ -13,7 +13,7 @@ const connectionTemplates = `
 {{range .}}<tr class="arquivo">
 <td>{{.Name}}{{if and .Stored (ne .Stored .Name)}}<br><span class="meta">gravado como {{.Stored}}</span>{{end}}</td>
 <td class="{{if .Refused}}recusa{{else}}ok{{end}}">{{.Status}}</td>
-<td>{{if .Fresh}}{{.New}} transação(ões) nova(s), {{.Duplicates}} já importada(s), {{.NewAccounts}} conta(s) nova(s){{else}}{{if .Line}}linha {{.Line}}: {{end}}{{.Reason}}{{end}}
+<td>{{if .Fresh}}{{count .New "transação nova" "transações novas"}}, {{count .Duplicates "já importada" "já importadas"}}, {{count .NewAccounts "conta nova" "contas novas"}}{{else}}{{if .Line}}linha {{.Line}}: {{end}}{{.Reason}}{{end}}
 {{range .Warnings}}<br><span class="meta">Aviso: {{.}}</span>{{end}}</td>
 </tr>
 {{end}}</tbody>
@@ -22,7 +22,7 @@ const connectionTemplates = `
 <p class="meta">Cada conexão é um relacionamento com uma instituição: um titular, um espaço e os extratos OFX/QFX dela. Os extratos enviados aqui vão para a pasta da conexão e passam pelo mesmo importador do caderninho_sync.</p>
 {{range .Connections}}<div class="item" id="conexao-{{.Key}}">
 <p><strong>{{.Key}}</strong> <span class="meta">· {{.Institution}} · titular {{.HolderName}} · espaço {{.SpaceName}} · {{.Origin}}</span></p>
-<p class="meta">{{.Accounts}} conta(s), {{.Files}} arquivo(s) importado(s). Último sucesso: {{.LastSuccess}} · Última tentativa: {{.LastAttempt}}</p>
+<p class="meta">{{count .Accounts "conta" "contas"}}, {{count .Files "arquivo importado" "arquivos importados"}}. Último sucesso: {{.LastSuccess}} · Última tentativa: {{.LastAttempt}}</p>
 {{with .LastError}}<p class="erro">Último erro: {{.}}</p>{{end}}
 <form method="post" action="{{$v.Base}}/conexoes/extratos" enctype="multipart/form-data">
 <input type="hidden" name="csrf" value="{{$v.CSRF}}"><input type="hidden" name="connection" value="{{.Key}}">
