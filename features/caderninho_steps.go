@@ -105,6 +105,7 @@ func initCaderninhoSteps(t *testing.T, sc *godog.ScenarioContext) {
 	sc.Step(`^the statement "([^"]*)" is placed in the folder of "([^"]*)"$`, w.placeStatement)
 	sc.Step(`^a malformed statement "([^"]*)" is placed in the folder of "([^"]*)"$`, w.placeMalformed)
 	w.addWriteSteps(sc)
+	initPanelSteps(w, sc)
 	w.addLimitSteps(sc)
 }
 
