@@ -298,15 +298,21 @@ func findCategory(cats []string, name string) string {
 	return ""
 }
 
+// spaceCategories is the id and the categories of the space with key space, in tx.
+func (s *Store) spaceCategories(ctx context.Context, tx *sql.Tx, space string) (int64, []string, error) {
+	id, _, err := s.spaceID(ctx, tx, space)
+	if err != nil {
+		return 0, nil, err
+	}
+	cats, err := s.categories(ctx, tx, id)
+	return id, cats, err
+}
+
 // AddCategory adds a category at the end of a space's list: ErrNotFound (no such space), or
 // ErrExists when the space has it (accent and case-insensitive).
 func (s *Store) AddCategory(ctx context.Context, actor, space, name string) error {
 	return s.adminTx(ctx, func(tx *sql.Tx) error {
-		id, _, err := s.spaceID(ctx, tx, space)
-		if err != nil {
-			return err
-		}
-		cats, err := s.categories(ctx, tx, id)
+		id, cats, err := s.spaceCategories(ctx, tx, space)
 		if err != nil {
 			return err
 		}
@@ -337,11 +343,7 @@ func (s *Store) RenameCategory(ctx context.Context, actor, space, old, name stri
 	changed := false
 	var moved CategoryUses
 	err := s.adminTx(ctx, func(tx *sql.Tx) error {
-		id, _, err := s.spaceID(ctx, tx, space)
-		if err != nil {
-			return err
-		}
-		cats, err := s.categories(ctx, tx, id)
+		id, cats, err := s.spaceCategories(ctx, tx, space)
 		if err != nil {
 			return err
 		}
@@ -376,11 +378,7 @@ func (s *Store) RenameCategory(ctx context.Context, actor, space, old, name stri
 func (s *Store) MergeCategory(ctx context.Context, actor, space, from, into string) (CategoryUses, error) {
 	var moved CategoryUses
 	err := s.adminTx(ctx, func(tx *sql.Tx) error {
-		id, _, err := s.spaceID(ctx, tx, space)
-		if err != nil {
-			return err
-		}
-		cats, err := s.categories(ctx, tx, id)
+		id, cats, err := s.spaceCategories(ctx, tx, space)
 		if err != nil {
 			return err
 		}
@@ -409,11 +407,7 @@ func (s *Store) MergeCategory(ctx context.Context, actor, space, from, into stri
 // *CategoryInUseError with nothing written.
 func (s *Store) RemoveCategory(ctx context.Context, actor, space, name string) error {
 	return s.adminTx(ctx, func(tx *sql.Tx) error {
-		id, _, err := s.spaceID(ctx, tx, space)
-		if err != nil {
-			return err
-		}
-		cats, err := s.categories(ctx, tx, id)
+		id, cats, err := s.spaceCategories(ctx, tx, space)
 		if err != nil {
 			return err
 		}
