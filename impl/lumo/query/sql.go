@@ -419,7 +419,20 @@ func (b *builder) pred(p *Pred, target, folded, kind string) string {
 		s, ok := v.(string)
 		return ok && kind == "datetime" && len(s) == 10
 	}
-	next := func(v any) string { return val(nextDay(v.(string))) }
+	// before and after compare with the start of the next day; after the last day a date can hold
+	// (9999-12-31) there is none, and "10000-01-01" would sort before it as text on SQLite.
+	before := func(v any) string {
+		if v.(string) == lastDay {
+			return target + " IS NOT NULL"
+		}
+		return target + " < " + val(nextDay(v.(string)))
+	}
+	after := func(v any) string {
+		if v.(string) == lastDay {
+			return "1 = 0"
+		}
+		return target + " >= " + val(nextDay(v.(string)))
+	}
 	switch p.Op {
 	case "is null":
 		return target + " IS NULL"
@@ -435,7 +448,7 @@ func (b *builder) pred(p *Pred, target, folded, kind string) string {
 			case v == "":
 				hasBlank = true
 			case wholeDay(v):
-				parts = append(parts, "("+target+" >= "+val(v)+" AND "+target+" < "+next(v)+")")
+				parts = append(parts, "("+target+" >= "+val(v)+" AND "+before(v)+")")
 			default:
 				plain = append(plain, val(v))
 			}
@@ -465,13 +478,13 @@ func (b *builder) pred(p *Pred, target, folded, kind string) string {
 	case "between":
 		lo := cmpTarget + " >= " + val(p.Values[0])
 		if wholeDay(p.Values[1]) {
-			return "(" + lo + " AND " + target + " < " + next(p.Values[1]) + ")"
+			return "(" + lo + " AND " + before(p.Values[1]) + ")"
 		}
 		return "(" + lo + " AND " + cmpTarget + " <= " + val(p.Values[1]) + ")"
 	case "not between":
 		lo := target + " IS NULL OR " + cmpTarget + " < " + val(p.Values[0])
 		if wholeDay(p.Values[1]) {
-			return "(" + lo + " OR " + target + " >= " + next(p.Values[1]) + ")"
+			return "(" + lo + " OR " + after(p.Values[1]) + ")"
 		}
 		return "(" + lo + " OR " + cmpTarget + " > " + val(p.Values[1]) + ")"
 	case "like": // the pattern passed checkPattern: its \ escapes mean the same on both engines
@@ -481,11 +494,10 @@ func (b *builder) pred(p *Pred, target, folded, kind string) string {
 	case ">", "<=":
 		v := p.Values[0]
 		if wholeDay(v) { // after the day / up to the end of the day
-			op := ">="
 			if p.Op == "<=" {
-				op = "<"
+				return before(v)
 			}
-			return target + " " + op + " " + next(v)
+			return after(v)
 		}
 		return cmpTarget + " " + p.Op + " " + val(v)
 	}
@@ -504,6 +516,9 @@ func anyOf(conds []string) string {
 
 // likeEscape follows every LIKE: without it SQLite has no escape character and PostgreSQL has \.
 const likeEscape = " ESCAPE '" + sqldialect.LikeEscape + "'"
+
+// lastDay is the last day a date may be (the schemas' bound).
+const lastDay = "9999-12-31"
 
 func nextDay(s string) string {
 	t, _ := time.Parse("2006-01-02", s)
