@@ -17,6 +17,7 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/caderninho/admin"
 	"github.com/lumo-caderninho/mcp/impl/caderninho/cadstore"
 	"github.com/lumo-caderninho/mcp/impl/platform/authguard"
+	"github.com/lumo-caderninho/mcp/impl/platform/telemetry"
 	"github.com/lumo-caderninho/mcp/impl/platform/webform"
 )
 
@@ -427,7 +428,7 @@ func (h *Handler) auditLog(w http.ResponseWriter, r *http.Request) {
 // failed logs an internal error (never a secret) and answers a generic page.
 func (h *Handler) failed(w http.ResponseWriter, r *http.Request, step string, err error) {
 	if h.Log != nil {
-		h.Log.ErrorContext(r.Context(), "panel page failed", "step", step, "path", r.URL.Path, "err", err)
+		h.Log.ErrorContext(r.Context(), "panel page failed", "step", step, "path", r.URL.Path, telemetry.ErrAttr(err))
 	}
 	h.page(w, http.StatusInternalServerError, &view{Title: "Erro no painel", Bare: true,
 		Error: "Não foi possível concluir agora; nada foi alterado pela metade. Tente de novo em instantes."})

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/lumo-caderninho/mcp/impl/lumo/store"
+	"github.com/lumo-caderninho/mcp/impl/platform/telemetry"
 )
 
 // Window is the span a limit holds over: no minute, wherever it starts, admits more than the limit.
@@ -90,6 +91,6 @@ func (l *Limiter) prune(ctx context.Context, now time.Time) {
 		if log == nil {
 			log = slog.Default()
 		}
-		log.WarnContext(ctx, "cleaning up rate-limit budgets", "err", err)
+		log.WarnContext(ctx, "cleaning up rate-limit budgets", telemetry.ErrAttr(err))
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/lumo-caderninho/mcp/impl/platform/telemetry"
 	"github.com/lumo-caderninho/mcp/impl/platform/webform"
 )
 
@@ -52,6 +53,6 @@ func (h *Handler) purge(r *http.Request, force bool) {
 		return
 	}
 	if _, err := h.DB.PurgeReportSessions(r.Context(), now, storePurgeBatch); err != nil && h.Log != nil {
-		h.Log.WarnContext(r.Context(), "purging expired report sessions", "err", err)
+		h.Log.WarnContext(r.Context(), "purging expired report sessions", telemetry.ErrAttr(err))
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/lumo/ratelimit"
 	"github.com/lumo-caderninho/mcp/impl/lumo/store"
 	"github.com/lumo-caderninho/mcp/impl/platform/authguard"
+	"github.com/lumo-caderninho/mcp/impl/platform/telemetry"
 	"github.com/lumo-caderninho/mcp/impl/platform/webform"
 )
 
@@ -273,7 +274,7 @@ func (h *Handler) notFound(w http.ResponseWriter) {
 // failed logs an internal error (never a token or a row) and answers a generic page.
 func (h *Handler) failed(w http.ResponseWriter, r *http.Request, step string, err error) {
 	if h.Log != nil {
-		h.Log.ErrorContext(r.Context(), "report page failed", "step", step, "path", r.URL.Path, "err", err)
+		h.Log.ErrorContext(r.Context(), "report page failed", "step", step, "path", r.URL.Path, telemetry.ErrAttr(err))
 	}
 	h.page(w, http.StatusInternalServerError, &errorPage{Title: "Erro ao montar o relatório",
 		Message: "Não foi possível montar o relatório agora. Tente de novo em instantes."})

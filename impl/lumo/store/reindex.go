@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/lumo-caderninho/mcp/impl/platform/sqldialect"
+	"github.com/lumo-caderninho/mcp/impl/platform/telemetry"
 )
 
 // reindexBudget bounds the time Open spends building missing data-table indexes, so a big
@@ -53,7 +54,7 @@ func (db *DB) ensureIndexes(ctx context.Context, o openOptions) {
 		o.log.Warn("missing data-table indexes left for the next open", "built", built, "left", left,
 			"budget", o.reindexBudget.String())
 	case err != nil:
-		o.log.Warn("building missing data-table indexes", "built", built, "err", err)
+		o.log.Warn("building missing data-table indexes", "built", built, telemetry.ErrAttr(err))
 	case built > 0:
 		o.log.Info("built missing data-table indexes", "built", built, "took", time.Since(start).Round(time.Millisecond).String())
 	}
