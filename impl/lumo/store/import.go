@@ -119,6 +119,8 @@ type importer struct {
 
 	progress func(Progress)
 	done     Progress
+
+	keys map[*pTable][][]string // per data table, the relationship keys to index (column SQL names)
 }
 
 // countRows counts the data lines of every CSV to load, for the progress total.
@@ -242,6 +244,7 @@ func (im *importer) run(ctx context.Context) (Summary, error) {
 		return Summary{}, err
 	}
 	im.nameTables()
+	im.planKeys()
 	if im.progress != nil {
 		im.countRows()
 	}
@@ -500,6 +503,45 @@ func (im *importer) nameTables() {
 				if c.c.Type == semantic.TypeString {
 					c.foldName = sqlName("c", c.id, c.c.Name, "_f")
 				}
+			}
+		}
+	}
+}
+
+// planKeys lists, per data table, the keys the relationships of its app join on: the to side's
+// key and the from side's foreign key, each once (a composite key as one list, in pair order).
+func (im *importer) planKeys() {
+	im.keys = map[*pTable][][]string{}
+	seen := map[*pTable]map[string]bool{}
+	add := func(t *pTable, cols []string) {
+		k := strings.Join(cols, ",")
+		if seen[t] == nil {
+			seen[t] = map[string]bool{}
+		}
+		if !seen[t][k] {
+			seen[t][k] = true
+			im.keys[t] = append(im.keys[t], cols)
+		}
+	}
+	for _, a := range im.apps {
+		if a.data != a {
+			continue
+		}
+		byTable := map[*semantic.Table]*pTable{}
+		byColumn := map[*semantic.Column]*pColumn{}
+		for _, t := range a.tables {
+			byTable[t.t] = t
+			for _, c := range t.cols {
+				byColumn[c.c] = c
+			}
+		}
+		for _, r := range a.model.Relationships {
+			for _, side := range [][]*semantic.Column{{r.From}, {r.To}} {
+				cols := make([]string, len(side))
+				for i, c := range side {
+					cols[i] = byColumn[c].sqlName
+				}
+				add(byTable[side[0].Table], cols)
 			}
 		}
 	}

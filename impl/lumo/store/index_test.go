@@ -187,3 +187,58 @@ func TestOpenReindexBudget(t *testing.T) {
 		t.Errorf("indexes of Lojas = %v, want %v without %s", got, names, names[0])
 	}
 }
+
+func keyIndexes(names []string) []string {
+	var out []string
+	for _, n := range names {
+		if strings.HasPrefix(n, "k") {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// TestImportIndexesRelationshipKeys: every key a relationship joins on gets an index, on the
+// fact's foreign key and on the dimension's key; a database without them gets them at Open.
+func TestImportIndexesRelationshipKeys(t *testing.T) {
+	t.Parallel()
+	db, dsn := storetest.OpenDSN(t)
+	if _, err := db.ImportWorkspace(ctx, demo.Lumo, "workspace.yaml"); err != nil {
+		t.Fatal(err)
+	}
+	apps, err := db.VisibleApps(ctx, user(t, db, "ana"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := appByKey(t, apps, "vendas-comercial")
+	want := map[string][]string{}
+	for _, r := range a.Relationships {
+		for _, c := range []*semantic.Column{r.From, r.To} {
+			name := fmt.Sprintf("k%d", c.ID)
+			if !contains(want[c.Table.SQLName], name) {
+				want[c.Table.SQLName] = append(want[c.Table.SQLName], name)
+			}
+		}
+	}
+	for _, tb := range a.Tables {
+		sort.Strings(want[tb.SQLName])
+		if d := cmp.Diff(want[tb.SQLName], keyIndexes(indexes(t, db, tb.SQLName))); d != "" {
+			t.Errorf("key indexes of %s (-want +got):\n%s", tb.Label, d)
+		}
+		for _, name := range want[tb.SQLName] {
+			if _, err := db.SQL().ExecContext(ctx, "DROP INDEX "+db.Dialect().QuoteIdent(name)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	db2, err := store.Open(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db2.Close()
+	for _, tb := range a.Tables {
+		if d := cmp.Diff(want[tb.SQLName], keyIndexes(indexes(t, db2, tb.SQLName))); d != "" {
+			t.Errorf("key indexes of %s after reopening (-want +got):\n%s", tb.Label, d)
+		}
+	}
+}
