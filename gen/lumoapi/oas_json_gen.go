@@ -2131,6 +2131,64 @@ func (s *GetAppOutputRelationship) UnmarshalJSON(data []byte) error {
 	return s.Decode(d)
 }
 
+// Encode encodes GetAppOutputRelationshipSide as json.
+func (s GetAppOutputRelationshipSide) Encode(e *jx.Encoder) {
+	switch s.Type {
+	case RefGetAppOutputRelationshipSide:
+		s.Ref.Encode(e)
+	case RefArrayGetAppOutputRelationshipSide:
+		e.ArrStart()
+		for _, elem := range s.RefArray {
+			elem.Encode(e)
+		}
+		e.ArrEnd()
+	}
+}
+
+// Decode decodes GetAppOutputRelationshipSide from json.
+func (s *GetAppOutputRelationshipSide) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode GetAppOutputRelationshipSide to nil")
+	}
+	// Sum type type_discriminator.
+	switch t := d.Next(); t {
+	case jx.Array:
+		s.RefArray = make([]Ref, 0)
+		if err := d.Arr(func(d *jx.Decoder) error {
+			var elem Ref
+			if err := elem.Decode(d); err != nil {
+				return err
+			}
+			s.RefArray = append(s.RefArray, elem)
+			return nil
+		}); err != nil {
+			return err
+		}
+		s.Type = RefArrayGetAppOutputRelationshipSide
+	case jx.String:
+		if err := s.Ref.Decode(d); err != nil {
+			return err
+		}
+		s.Type = RefGetAppOutputRelationshipSide
+	default:
+		return errors.Errorf("unexpected json type %q", t)
+	}
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s GetAppOutputRelationshipSide) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *GetAppOutputRelationshipSide) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
 // Encode implements json.Marshaler.
 func (s *GetAppOutputTable) Encode(e *jx.Encoder) {
 	e.ObjStart()

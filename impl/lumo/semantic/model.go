@@ -69,10 +69,18 @@ type Column struct {
 	FoldSQLName string // folded copy of a text column ("" when none), for accent/case-insensitive search
 }
 
-// Relationship joins From (usually a fact's key) to To (a dimension's key).
+// Relationship joins From (usually a fact's foreign key) to To (a dimension's key), many rows to
+// one: From[i] = To[i] for every pair, all of From in one table and all of To in another. A
+// composite relationship has several pairs (a part and a supplier together).
 type Relationship struct {
-	From, To *Column
+	From, To []*Column
 }
+
+// FromTable is the table on the many side.
+func (r *Relationship) FromTable() *Table { return r.From[0].Table }
+
+// ToTable is the table the relationship reaches.
+func (r *Relationship) ToTable() *Table { return r.To[0].Table }
 
 // Expression is a named formula over aggregated columns.
 type Expression struct {

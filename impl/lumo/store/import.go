@@ -536,7 +536,7 @@ func (im *importer) planKeys() {
 			}
 		}
 		for _, r := range a.model.Relationships {
-			for _, side := range [][]*semantic.Column{{r.From}, {r.To}} {
+			for _, side := range [][]*semantic.Column{r.From, r.To} {
 				cols := make([]string, len(side))
 				for i, c := range side {
 					cols[i] = byColumn[c].sqlName
@@ -692,6 +692,7 @@ func (im *importer) insertCatalogue(ctx context.Context) error {
 		"table":        {what: "tables", sql: "INSERT INTO lumo_tables (id, app_id, pos, label, name, kind, loaded_at, sql_name, row_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"},
 		"column":       {what: "columns", sql: "INSERT INTO lumo_columns (id, table_id, pos, name, label, col_type, role, unit, usage, description, scale, sql_name, fold_sql_name) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"},
 		"relationship": {what: "relationships", sql: "INSERT INTO lumo_relationships (app_id, pos, from_column_id, to_column_id) VALUES (?, ?, ?, ?)"},
+		"pair":         {what: "relationship keys", sql: "INSERT INTO lumo_relationship_keys (app_id, pos, pair, from_column_id, to_column_id) VALUES (?, ?, ?, ?, ?)"},
 		"expression":   {what: "expressions", sql: "INSERT INTO lumo_expressions (id, app_id, pos, label, formula, unit) VALUES (?, ?, ?, ?, ?, ?)"},
 		"indicator":    {what: "indicators", sql: "INSERT INTO lumo_indicators (app_id, pos, name, description, fields, filters, problem) VALUES (?, ?, ?, ?, ?, ?, ?)"},
 	}
@@ -770,8 +771,13 @@ func (im *importer) insertCatalogue(ctx context.Context) error {
 			}
 		}
 		for i, r := range a.model.Relationships {
-			if err := exec("relationship", a.id, i, a.cols[r.From], a.cols[r.To]); err != nil {
+			if err := exec("relationship", a.id, i, a.cols[r.From[0]], a.cols[r.To[0]]); err != nil {
 				return err
+			}
+			for k := 1; k < len(r.From); k++ {
+				if err := exec("pair", a.id, i, k, a.cols[r.From[k]], a.cols[r.To[k]]); err != nil {
+					return err
+				}
 			}
 		}
 		for i, e := range a.model.Expressions {

@@ -237,14 +237,32 @@ func (l *modelLoader) loadColumns(ctx context.Context) error {
 }
 
 func (l *modelLoader) loadRelationships(ctx context.Context) error {
-	return l.each(ctx, `SELECT r.app_id, r.from_column_id, r.to_column_id
+	if err := l.each(ctx, `SELECT r.app_id, r.from_column_id, r.to_column_id
 		FROM lumo_relationships r WHERE r.app_id IN (`+l.scope+`) ORDER BY r.app_id, r.pos`, func(r *sql.Rows) error {
 		var appID, from, to int64
 		if err := r.Scan(&appID, &from, &to); err != nil {
 			return err
 		}
 		a := l.apps[appID]
-		a.Relationships = append(a.Relationships, semantic.Relationship{From: l.cols[from], To: l.cols[to]})
+		a.Relationships = append(a.Relationships, semantic.Relationship{From: []*semantic.Column{l.cols[from]}, To: []*semantic.Column{l.cols[to]}})
+		return nil
+	}); err != nil {
+		return err
+	}
+	// The further pairs of composite relationships, in pair order after the first.
+	return l.each(ctx, `SELECT k.app_id, k.pos, k.from_column_id, k.to_column_id
+		FROM lumo_relationship_keys k WHERE k.app_id IN (`+l.scope+`) ORDER BY k.app_id, k.pos, k.pair`, func(r *sql.Rows) error {
+		var appID, pos, from, to int64
+		if err := r.Scan(&appID, &pos, &from, &to); err != nil {
+			return err
+		}
+		a := l.apps[appID]
+		if pos < 0 || int(pos) >= len(a.Relationships) {
+			return fmt.Errorf("relationship key of app %d names relationship %d, which does not exist", appID, pos)
+		}
+		rel := &a.Relationships[pos]
+		rel.From = append(rel.From, l.cols[from])
+		rel.To = append(rel.To, l.cols[to])
 		return nil
 	})
 }

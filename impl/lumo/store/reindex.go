@@ -156,40 +156,57 @@ type dataKey struct {
 	cols  []string
 }
 
-// relationshipKeys lists the keys every relationship joins on, on both sides, once per data
-// table and key (copies of apps share their original's tables and keys).
+// relationshipKeys lists the keys every relationship joins on, on both sides (a composite key
+// as one, in pair order), once per data table and key (copies of apps share their original's
+// tables and keys).
 func (db *DB) relationshipKeys(ctx context.Context) ([]dataKey, error) {
-	rows, err := db.sql.QueryContext(ctx, `SELECT r.app_id, r.pos, ft.sql_name, fc.sql_name, tt.sql_name, tc.sql_name,
+	const pairs = `SELECT %s, ft.sql_name, fc.sql_name, tt.sql_name, tc.sql_name,
 			ft.row_count IS NOT NULL, tt.row_count IS NOT NULL
-		FROM lumo_relationships r
+		FROM %s
 		JOIN lumo_columns fc ON fc.id = r.from_column_id JOIN lumo_tables ft ON ft.id = fc.table_id
-		JOIN lumo_columns tc ON tc.id = r.to_column_id JOIN lumo_tables tt ON tt.id = tc.table_id
-		ORDER BY r.app_id, r.pos`)
+		JOIN lumo_columns tc ON tc.id = r.to_column_id JOIN lumo_tables tt ON tt.id = tc.table_id`
+	rows, err := db.sql.QueryContext(ctx, fmt.Sprintf(pairs, "r.app_id, r.pos, 0", "lumo_relationships r")+
+		" UNION ALL "+fmt.Sprintf(pairs, "r.app_id, r.pos, r.pair", "lumo_relationship_keys r")+" ORDER BY 1, 2, 3")
 	if err != nil {
 		return nil, fmt.Errorf("listing relationship keys: %w", err)
 	}
 	defer rows.Close()
 	var out []dataKey
 	seen := map[string]bool{}
-	for rows.Next() {
-		var app, pos int64
-		var fromTable, fromCol, toTable, toCol string
-		var fromLoaded, toLoaded bool
-		if err := rows.Scan(&app, &pos, &fromTable, &fromCol, &toTable, &toCol, &fromLoaded, &toLoaded); err != nil {
-			return nil, fmt.Errorf("listing relationship keys: %w", err)
-		}
+	var from, to dataKey
+	var fromLoaded, toLoaded bool
+	flush := func() {
 		for _, k := range []struct {
 			loaded bool
 			key    dataKey
-		}{{fromLoaded, dataKey{fromTable, []string{fromCol}}}, {toLoaded, dataKey{toTable, []string{toCol}}}} {
+		}{{fromLoaded, from}, {toLoaded, to}} {
 			id := k.key.table + "\x00" + strings.Join(k.key.cols, ",")
-			if k.loaded && !seen[id] {
+			if k.loaded && len(k.key.cols) > 0 && !seen[id] {
 				seen[id] = true
 				out = append(out, k.key)
 			}
 		}
 	}
-	return out, rows.Err()
+	for rows.Next() {
+		var app, pos, pair int64
+		var fromTable, fromCol, toTable, toCol string
+		var fl, tl bool
+		if err := rows.Scan(&app, &pos, &pair, &fromTable, &fromCol, &toTable, &toCol, &fl, &tl); err != nil {
+			return nil, fmt.Errorf("listing relationship keys: %w", err)
+		}
+		if pair == 0 {
+			flush()
+			from, to = dataKey{table: fromTable}, dataKey{table: toTable}
+			fromLoaded, toLoaded = fl, tl
+		}
+		from.cols = append(from.cols, fromCol)
+		to.cols = append(to.cols, toCol)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("listing relationship keys: %w", err)
+	}
+	flush()
+	return out, nil
 }
 
 // dataIndexes is the set of index names in the database's schema.

@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"github.com/lumo-caderninho/mcp/impl/platform/yamldoc"
@@ -34,8 +35,8 @@ type appFile struct {
 		} `json:"columns"`
 	} `json:"tables"`
 	Relationships []struct {
-		From string `json:"from"`
-		To   string `json:"to"`
+		From refList `json:"from"`
+		To   refList `json:"to"`
 	} `json:"relationships"`
 	Expressions []struct {
 		Label   string `json:"label"`
@@ -152,24 +153,11 @@ func (l *loader) source(ws *yamldoc.Doc, srcPath []string, folder string) *Sourc
 	}
 
 	for ri, fr := range f.Relationships {
-		rp := yamldoc.Path("relationships", ri)
-		from, err := m.ResolveColumn(fr.From)
-		if err != nil {
-			errs = append(errs, d.ErrAt(at(rp, "from"), "%s", refProblem(m, fr.From, err)))
+		if r, rerrs := checkRelationship(d, m, yamldoc.Path("relationships", ri), fr.From, fr.To); len(rerrs) > 0 {
+			errs = append(errs, rerrs...)
+		} else {
+			m.Relationships = append(m.Relationships, r)
 		}
-		to, err2 := m.ResolveColumn(fr.To)
-		if err2 != nil {
-			errs = append(errs, d.ErrAt(at(rp, "to"), "%s", refProblem(m, fr.To, err2)))
-		}
-		if err != nil || err2 != nil {
-			continue
-		}
-		if from.Type != to.Type {
-			errs = append(errs, d.ErrAt(rp, "from (%s, %s) e to (%s, %s) têm tipos diferentes; relacione colunas do mesmo tipo",
-				from.Ref(), typeWords[from.Type], to.Ref(), typeWords[to.Type]))
-			continue
-		}
-		m.Relationships = append(m.Relationships, semantic.Relationship{From: from, To: to})
 	}
 
 	exprLabels := map[string]int{}
@@ -217,6 +205,84 @@ func (l *loader) source(ws *yamldoc.Doc, srcPath []string, folder string) *Sourc
 		return nil
 	}
 	return src
+}
+
+// refList is a relationship side: one ref (Vendas.Produto) or, for a composite key, a list of
+// them ([Itens.Peça, Itens.Fornecedor]).
+type refList struct {
+	Refs []string
+	List bool // written as a list
+}
+
+func (r *refList) UnmarshalJSON(b []byte) error {
+	var one string
+	if err := json.Unmarshal(b, &one); err == nil {
+		r.Refs, r.List = []string{one}, false
+		return nil
+	}
+	r.List = true
+	return json.Unmarshal(b, &r.Refs)
+}
+
+// checkRelationship resolves one relationship of app.yaml (at rp): each side's refs name columns,
+// as many on each side, the from side's in one table and the to side's in another, pair by pair of
+// the same type, no column twice.
+func checkRelationship(d *yamldoc.Doc, m *semantic.App, rp []string, from, to refList) (semantic.Relationship, []*Error) {
+	var errs []*Error
+	fieldOf := func(side string, l refList, i int) []string {
+		if l.List {
+			return at(rp, side, i)
+		}
+		return at(rp, side)
+	}
+	resolve := func(side string, l refList) []*semantic.Column {
+		var cols []*semantic.Column
+		seen := map[*semantic.Column]bool{}
+		for i, ref := range l.Refs {
+			c, err := m.ResolveColumn(ref)
+			if err != nil {
+				errs = append(errs, d.ErrAt(fieldOf(side, l, i), "%s", refProblem(m, ref, err)))
+				continue
+			}
+			if seen[c] {
+				errs = append(errs, d.ErrAt(fieldOf(side, l, i), "a coluna %s aparece duas vezes em %s; cada coluna entra uma vez na chave", c.Ref(), side))
+				continue
+			}
+			if len(cols) > 0 && c.Table != cols[0].Table {
+				errs = append(errs, d.ErrAt(fieldOf(side, l, i), "%s é da tabela %s, mas %s é da tabela %s; as colunas de %s precisam ser todas da mesma tabela",
+					c.Ref(), c.Table.Label, cols[0].Ref(), cols[0].Table.Label, side))
+				continue
+			}
+			seen[c] = true
+			cols = append(cols, c)
+		}
+		return cols
+	}
+	fromCols, toCols := resolve("from", from), resolve("to", to)
+	if len(errs) > 0 {
+		return semantic.Relationship{}, errs
+	}
+	if len(fromCols) != len(toCols) {
+		return semantic.Relationship{}, []*Error{d.ErrAt(rp, "from tem %d colunas e to tem %d; liste em to uma coluna para cada coluna de from, na mesma ordem",
+			len(fromCols), len(toCols))}
+	}
+	for i := range fromCols {
+		f, t := fromCols[i], toCols[i]
+		if f.Type == t.Type {
+			continue
+		}
+		if len(fromCols) == 1 {
+			errs = append(errs, d.ErrAt(rp, "from (%s, %s) e to (%s, %s) têm tipos diferentes; relacione colunas do mesmo tipo",
+				f.Ref(), typeWords[f.Type], t.Ref(), typeWords[t.Type]))
+		} else {
+			errs = append(errs, d.ErrAt(fieldOf("to", to, i), "o par %d liga %s (%s) a %s (%s), de tipos diferentes; relacione colunas do mesmo tipo",
+				i+1, f.Ref(), typeWords[f.Type], t.Ref(), typeWords[t.Type]))
+		}
+	}
+	if len(errs) > 0 {
+		return semantic.Relationship{}, errs
+	}
+	return semantic.Relationship{From: fromCols, To: toCols}, nil
 }
 
 // refProblem says why a ref in a relationship or formula does not name a column.
