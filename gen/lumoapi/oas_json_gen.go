@@ -2207,6 +2207,12 @@ func (s *GetAppOutputTable) encodeFields(e *jx.Encoder) {
 		e.ArrEnd()
 	}
 	{
+		if s.CopyOf.Set {
+			e.FieldStart("copyOf")
+			s.CopyOf.Encode(e)
+		}
+	}
+	{
 		e.FieldStart("kind")
 		s.Kind.Encode(e)
 	}
@@ -2224,12 +2230,13 @@ func (s *GetAppOutputTable) encodeFields(e *jx.Encoder) {
 	}
 }
 
-var jsonFieldsNameOfGetAppOutputTable = [5]string{
+var jsonFieldsNameOfGetAppOutputTable = [6]string{
 	0: "columns",
-	1: "kind",
-	2: "label",
-	3: "loadedAt",
-	4: "name",
+	1: "copyOf",
+	2: "kind",
+	3: "label",
+	4: "loadedAt",
+	5: "name",
 }
 
 // Decode decodes GetAppOutputTable from json.
@@ -2259,8 +2266,18 @@ func (s *GetAppOutputTable) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"columns\"")
 			}
+		case "copyOf":
+			if err := func() error {
+				s.CopyOf.Reset()
+				if err := s.CopyOf.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"copyOf\"")
+			}
 		case "kind":
-			requiredBitSet[0] |= 1 << 1
+			requiredBitSet[0] |= 1 << 2
 			if err := func() error {
 				if err := s.Kind.Decode(d); err != nil {
 					return err
@@ -2270,7 +2287,7 @@ func (s *GetAppOutputTable) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"kind\"")
 			}
 		case "label":
-			requiredBitSet[0] |= 1 << 2
+			requiredBitSet[0] |= 1 << 3
 			if err := func() error {
 				v, err := d.Str()
 				s.Label = string(v)
@@ -2282,7 +2299,7 @@ func (s *GetAppOutputTable) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"label\"")
 			}
 		case "loadedAt":
-			requiredBitSet[0] |= 1 << 3
+			requiredBitSet[0] |= 1 << 4
 			if err := func() error {
 				if err := s.LoadedAt.Decode(d, json.DecodeDateTime); err != nil {
 					return err
@@ -2292,7 +2309,7 @@ func (s *GetAppOutputTable) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"loadedAt\"")
 			}
 		case "name":
-			requiredBitSet[0] |= 1 << 4
+			requiredBitSet[0] |= 1 << 5
 			if err := func() error {
 				v, err := d.Str()
 				s.Name = string(v)
@@ -2313,7 +2330,7 @@ func (s *GetAppOutputTable) Decode(d *jx.Decoder) error {
 	// Validate required fields.
 	var failures []validate.FieldError
 	for i, mask := range [1]uint8{
-		0b00011111,
+		0b00111101,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.

@@ -1139,9 +1139,13 @@ func NewRefArrayGetAppOutputRelationshipSide(v []Ref) GetAppOutputRelationshipSi
 
 // Ref: #/components/schemas/GetAppOutputTable
 type GetAppOutputTable struct {
-	Columns []GetAppOutputColumn  `json:"columns"`
-	Kind    GetAppOutputTableKind `json:"kind"`
-	Label   string                `json:"label"`
+	Columns []GetAppOutputColumn `json:"columns"`
+	// Só numa cópia de papel: o rótulo da tabela copiada, cujos dados esta lê sob outro rótulo, com
+	// relacionamentos próprios (a nação do cliente e a do fornecedor são cópias da mesma tabela de
+	// nações).
+	CopyOf OptString             `json:"copyOf"`
+	Kind   GetAppOutputTableKind `json:"kind"`
+	Label  string                `json:"label"`
 	// Quando foi carregada; null se nunca foi.
 	LoadedAt NilDateTime `json:"loadedAt"`
 	// Nome físico.
@@ -1151,6 +1155,11 @@ type GetAppOutputTable struct {
 // GetColumns returns the value of Columns.
 func (s *GetAppOutputTable) GetColumns() []GetAppOutputColumn {
 	return s.Columns
+}
+
+// GetCopyOf returns the value of CopyOf.
+func (s *GetAppOutputTable) GetCopyOf() OptString {
+	return s.CopyOf
 }
 
 // GetKind returns the value of Kind.
@@ -1176,6 +1185,11 @@ func (s *GetAppOutputTable) GetName() string {
 // SetColumns sets the value of Columns.
 func (s *GetAppOutputTable) SetColumns(val []GetAppOutputColumn) {
 	s.Columns = val
+}
+
+// SetCopyOf sets the value of CopyOf.
+func (s *GetAppOutputTable) SetCopyOf(val OptString) {
+	s.CopyOf = val
 }
 
 // SetKind sets the value of Kind.

@@ -59,6 +59,9 @@ func outGetApp(a *semantic.App) *lumoapi.GetAppOutput {
 	for _, t := range a.Tables {
 		tv := lumoapi.GetAppOutputTable{Label: t.Label, Name: t.Name, Kind: lumoapi.GetAppOutputTableKind(t.Kind),
 			LoadedAt: nilTime(t.LoadedAt), Columns: []lumoapi.GetAppOutputColumn{}}
+		if t.CopyOf != nil {
+			tv.CopyOf = lumoapi.NewOptString(t.CopyOf.Label)
+		}
 		for _, c := range t.Columns {
 			tv.Columns = append(tv.Columns, lumoapi.GetAppOutputColumn{ID: int(c.ID), Name: c.Name, Label: c.Label, Ref: lumoapi.Ref(c.Ref()),
 				Field: fieldFor(c), Type: lumoapi.ColumnType(c.Type), Role: lumoapi.GetAppOutputColumnRole(c.Role),
@@ -110,6 +113,9 @@ func getAppText(v *lumoapi.GetAppOutput) string {
 		loaded := "nunca carregada"
 		if at, ok := t.LoadedAt.Get(); ok {
 			loaded = "carregada em " + ptbr.DateTime(at)
+		}
+		if orig, ok := t.CopyOf.Get(); ok {
+			loaded = "cópia de " + orig + ", com os mesmos dados; " + loaded
 		}
 		fmt.Fprintf(&b, "\nTabela %s (%s; %s)\n", t.Label, ptbr.TableKind(string(t.Kind)), loaded)
 		for _, c := range t.Columns {

@@ -42,6 +42,9 @@ func fixtureApp(t testing.TB, fsys fs.FS) *semantic.App {
 	for _, tb := range app.Tables {
 		id++
 		tb.ID, tb.SQLName = id, "t_"+strings.ToLower(tb.Name)
+		if tb.CopyOf != nil {
+			tb.SQLName = "t_" + strings.ToLower(tb.CopyOf.Name)
+		}
 		for _, c := range tb.Columns {
 			id++
 			c.ID, c.SQLName = id, "c_"+strings.ToLower(c.Name)
@@ -130,6 +133,11 @@ func TestGoldenSQL(t *testing.T) {
 			Fields:  []Item{{Ref: "Fornecedores.Fornecedor"}, {Ref: "PeçaFornecedor.Custo unitário", Agg: "sum"}, {Ref: "Itens.Quantidade", Agg: "sum"}},
 			OrderBy: []Order{{Item: Item{Ref: "Fornecedores.Fornecedor"}, Dir: "asc"}},
 		},
+	}
+	// One data table under two aliases, each joined along its own path.
+	joinCases["role_playing_copies"] = Request{
+		Fields:  []Item{{Ref: "Nação do cliente.Nação"}, {Ref: "Nação do fornecedor.Nação"}, {Ref: "Itens.Valor", Agg: "sum"}},
+		Filters: []Filter{{Item: Item{Ref: "Nação do fornecedor.Região de origem"}, Op: "=", Value: "Europa"}},
 	}
 	for name, req := range joinCases {
 		cases[name] = req

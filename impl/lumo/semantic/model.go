@@ -51,6 +51,9 @@ type Table struct {
 	LoadedAt *time.Time // nil = never loaded
 	SQLName  string
 	Columns  []*Column
+	// CopyOf is the table this one is a role-playing copy of (nil for a table with data of its
+	// own): the same data table and columns under another label, with relationships of its own.
+	CopyOf *Table
 }
 
 // Column is one column of a table. SQLName is the physical column in the store.

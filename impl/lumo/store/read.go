@@ -198,13 +198,18 @@ func (l *modelLoader) loadApps(ctx context.Context) error {
 }
 
 func (l *modelLoader) loadTables(ctx context.Context) error {
-	return l.each(ctx, `SELECT tb.id, tb.app_id, tb.label, tb.name, tb.kind, tb.loaded_at, tb.sql_name
+	copyOf := map[*semantic.Table]int64{}
+	err := l.each(ctx, `SELECT tb.id, tb.app_id, tb.label, tb.name, tb.kind, tb.loaded_at, tb.sql_name, tb.copy_of
 		FROM lumo_tables tb WHERE tb.app_id IN (`+l.scope+`) ORDER BY tb.app_id, tb.pos`, func(r *sql.Rows) error {
 		t := &semantic.Table{}
 		var appID int64
 		var loaded sql.NullString
-		if err := r.Scan(&t.ID, &appID, &t.Label, &t.Name, &t.Kind, &loaded, &t.SQLName); err != nil {
+		var orig sql.NullInt64
+		if err := r.Scan(&t.ID, &appID, &t.Label, &t.Name, &t.Kind, &loaded, &t.SQLName, &orig); err != nil {
 			return err
+		}
+		if orig.Valid {
+			copyOf[t] = orig.Int64
 		}
 		lt, err := parseTime(loaded)
 		if err != nil {
@@ -216,6 +221,15 @@ func (l *modelLoader) loadTables(ctx context.Context) error {
 		l.tables[t.ID] = t
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	for t, id := range copyOf {
+		if t.CopyOf = l.tables[id]; t.CopyOf == nil {
+			return fmt.Errorf("table %d is a copy of table %d, which is not in its app", t.ID, id)
+		}
+	}
+	return nil
 }
 
 func (l *modelLoader) loadColumns(ctx context.Context) error {
