@@ -2132,6 +2132,64 @@ func (s *GetAppOutputRelationship) UnmarshalJSON(data []byte) error {
 	return s.Decode(d)
 }
 
+// Encode encodes GetAppOutputRelationshipSide as json.
+func (s GetAppOutputRelationshipSide) Encode(e *jx.Encoder) {
+	switch s.Type {
+	case RefGetAppOutputRelationshipSide:
+		s.Ref.Encode(e)
+	case RefArrayGetAppOutputRelationshipSide:
+		e.ArrStart()
+		for _, elem := range s.RefArray {
+			elem.Encode(e)
+		}
+		e.ArrEnd()
+	}
+}
+
+// Decode decodes GetAppOutputRelationshipSide from json.
+func (s *GetAppOutputRelationshipSide) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode GetAppOutputRelationshipSide to nil")
+	}
+	// Sum type type_discriminator.
+	switch t := d.Next(); t {
+	case jx.Array:
+		s.RefArray = make([]Ref, 0)
+		if err := d.Arr(func(d *jx.Decoder) error {
+			var elem Ref
+			if err := elem.Decode(d); err != nil {
+				return err
+			}
+			s.RefArray = append(s.RefArray, elem)
+			return nil
+		}); err != nil {
+			return err
+		}
+		s.Type = RefArrayGetAppOutputRelationshipSide
+	case jx.String:
+		if err := s.Ref.Decode(d); err != nil {
+			return err
+		}
+		s.Type = RefGetAppOutputRelationshipSide
+	default:
+		return errors.Errorf("unexpected json type %q", t)
+	}
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s GetAppOutputRelationshipSide) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *GetAppOutputRelationshipSide) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
 // Encode implements json.Marshaler.
 func (s *GetAppOutputTable) Encode(e *jx.Encoder) {
 	e.ObjStart()
@@ -2148,6 +2206,12 @@ func (s *GetAppOutputTable) encodeFields(e *jx.Encoder) {
 			elem.Encode(e)
 		}
 		e.ArrEnd()
+	}
+	{
+		if s.CopyOf.Set {
+			e.FieldStart("copyOf")
+			s.CopyOf.Encode(e)
+		}
 	}
 	{
 		e.FieldStart("kind")
@@ -2167,12 +2231,13 @@ func (s *GetAppOutputTable) encodeFields(e *jx.Encoder) {
 	}
 }
 
-var jsonFieldsNameOfGetAppOutputTable = [5]string{
+var jsonFieldsNameOfGetAppOutputTable = [6]string{
 	0: "columns",
-	1: "kind",
-	2: "label",
-	3: "loadedAt",
-	4: "name",
+	1: "copyOf",
+	2: "kind",
+	3: "label",
+	4: "loadedAt",
+	5: "name",
 }
 
 // Decode decodes GetAppOutputTable from json.
@@ -2202,8 +2267,18 @@ func (s *GetAppOutputTable) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"columns\"")
 			}
+		case "copyOf":
+			if err := func() error {
+				s.CopyOf.Reset()
+				if err := s.CopyOf.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"copyOf\"")
+			}
 		case "kind":
-			requiredBitSet[0] |= 1 << 1
+			requiredBitSet[0] |= 1 << 2
 			if err := func() error {
 				if err := s.Kind.Decode(d); err != nil {
 					return err
@@ -2213,7 +2288,7 @@ func (s *GetAppOutputTable) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"kind\"")
 			}
 		case "label":
-			requiredBitSet[0] |= 1 << 2
+			requiredBitSet[0] |= 1 << 3
 			if err := func() error {
 				v, err := d.Str()
 				s.Label = string(v)
@@ -2225,7 +2300,7 @@ func (s *GetAppOutputTable) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"label\"")
 			}
 		case "loadedAt":
-			requiredBitSet[0] |= 1 << 3
+			requiredBitSet[0] |= 1 << 4
 			if err := func() error {
 				if err := s.LoadedAt.Decode(d, json.DecodeDateTime); err != nil {
 					return err
@@ -2235,7 +2310,7 @@ func (s *GetAppOutputTable) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"loadedAt\"")
 			}
 		case "name":
-			requiredBitSet[0] |= 1 << 4
+			requiredBitSet[0] |= 1 << 5
 			if err := func() error {
 				v, err := d.Str()
 				s.Name = string(v)
@@ -2256,7 +2331,7 @@ func (s *GetAppOutputTable) Decode(d *jx.Decoder) error {
 	// Validate required fields.
 	var failures []validate.FieldError
 	for i, mask := range [1]uint8{
-		0b00011111,
+		0b00111101,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.

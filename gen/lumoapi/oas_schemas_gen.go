@@ -1040,37 +1040,113 @@ func (s *GetAppOutputIndicator) SetValid(val bool) {
 	s.Valid = val
 }
 
+// Liga muitas linhas de from a uma linha de to. Numa chave composta, from e to são listas, par a par
+// na mesma ordem.
 // Ref: #/components/schemas/GetAppOutputRelationship
 type GetAppOutputRelationship struct {
-	From Ref `json:"from"`
-	To   Ref `json:"to"`
+	From GetAppOutputRelationshipSide `json:"from"`
+	To   GetAppOutputRelationshipSide `json:"to"`
 }
 
 // GetFrom returns the value of From.
-func (s *GetAppOutputRelationship) GetFrom() Ref {
+func (s *GetAppOutputRelationship) GetFrom() GetAppOutputRelationshipSide {
 	return s.From
 }
 
 // GetTo returns the value of To.
-func (s *GetAppOutputRelationship) GetTo() Ref {
+func (s *GetAppOutputRelationship) GetTo() GetAppOutputRelationshipSide {
 	return s.To
 }
 
 // SetFrom sets the value of From.
-func (s *GetAppOutputRelationship) SetFrom(val Ref) {
+func (s *GetAppOutputRelationship) SetFrom(val GetAppOutputRelationshipSide) {
 	s.From = val
 }
 
 // SetTo sets the value of To.
-func (s *GetAppOutputRelationship) SetTo(val Ref) {
+func (s *GetAppOutputRelationship) SetTo(val GetAppOutputRelationshipSide) {
 	s.To = val
+}
+
+// A coluna (Tabela.Coluna) deste lado; numa chave composta, a lista das colunas, par a par com as do
+// outro lado, na mesma ordem.
+// Ref: #/components/schemas/GetAppOutputRelationshipSide
+// GetAppOutputRelationshipSide represents sum type.
+type GetAppOutputRelationshipSide struct {
+	// Type selects the active sum variant, switch on this field.
+	Type     GetAppOutputRelationshipSideType
+	Ref      Ref
+	RefArray []Ref
+}
+
+// GetAppOutputRelationshipSideType is oneOf type of GetAppOutputRelationshipSide.
+type GetAppOutputRelationshipSideType string
+
+// Possible values for GetAppOutputRelationshipSideType.
+const (
+	RefGetAppOutputRelationshipSide      GetAppOutputRelationshipSideType = "Ref"
+	RefArrayGetAppOutputRelationshipSide GetAppOutputRelationshipSideType = "[]Ref"
+)
+
+// IsRef reports whether GetAppOutputRelationshipSide is Ref.
+func (s GetAppOutputRelationshipSide) IsRef() bool { return s.Type == RefGetAppOutputRelationshipSide }
+
+// IsRefArray reports whether GetAppOutputRelationshipSide is []Ref.
+func (s GetAppOutputRelationshipSide) IsRefArray() bool {
+	return s.Type == RefArrayGetAppOutputRelationshipSide
+}
+
+// SetRef sets GetAppOutputRelationshipSide to Ref.
+func (s *GetAppOutputRelationshipSide) SetRef(v Ref) {
+	s.Type = RefGetAppOutputRelationshipSide
+	s.Ref = v
+}
+
+// GetRef returns Ref and true boolean if GetAppOutputRelationshipSide is Ref.
+func (s GetAppOutputRelationshipSide) GetRef() (v Ref, ok bool) {
+	if !s.IsRef() {
+		return v, false
+	}
+	return s.Ref, true
+}
+
+// NewRefGetAppOutputRelationshipSide returns new GetAppOutputRelationshipSide from Ref.
+func NewRefGetAppOutputRelationshipSide(v Ref) GetAppOutputRelationshipSide {
+	var s GetAppOutputRelationshipSide
+	s.SetRef(v)
+	return s
+}
+
+// SetRefArray sets GetAppOutputRelationshipSide to []Ref.
+func (s *GetAppOutputRelationshipSide) SetRefArray(v []Ref) {
+	s.Type = RefArrayGetAppOutputRelationshipSide
+	s.RefArray = v
+}
+
+// GetRefArray returns []Ref and true boolean if GetAppOutputRelationshipSide is []Ref.
+func (s GetAppOutputRelationshipSide) GetRefArray() (v []Ref, ok bool) {
+	if !s.IsRefArray() {
+		return v, false
+	}
+	return s.RefArray, true
+}
+
+// NewRefArrayGetAppOutputRelationshipSide returns new GetAppOutputRelationshipSide from []Ref.
+func NewRefArrayGetAppOutputRelationshipSide(v []Ref) GetAppOutputRelationshipSide {
+	var s GetAppOutputRelationshipSide
+	s.SetRefArray(v)
+	return s
 }
 
 // Ref: #/components/schemas/GetAppOutputTable
 type GetAppOutputTable struct {
-	Columns []GetAppOutputColumn  `json:"columns"`
-	Kind    GetAppOutputTableKind `json:"kind"`
-	Label   string                `json:"label"`
+	Columns []GetAppOutputColumn `json:"columns"`
+	// Só numa cópia de papel: o rótulo da tabela copiada, cujos dados esta lê sob outro rótulo, com
+	// relacionamentos próprios (a nação do cliente e a do fornecedor são cópias da mesma tabela de
+	// nações).
+	CopyOf OptString             `json:"copyOf"`
+	Kind   GetAppOutputTableKind `json:"kind"`
+	Label  string                `json:"label"`
 	// Quando foi carregada; null se nunca foi.
 	LoadedAt NilDateTime `json:"loadedAt"`
 	// Nome físico.
@@ -1080,6 +1156,11 @@ type GetAppOutputTable struct {
 // GetColumns returns the value of Columns.
 func (s *GetAppOutputTable) GetColumns() []GetAppOutputColumn {
 	return s.Columns
+}
+
+// GetCopyOf returns the value of CopyOf.
+func (s *GetAppOutputTable) GetCopyOf() OptString {
+	return s.CopyOf
 }
 
 // GetKind returns the value of Kind.
@@ -1105,6 +1186,11 @@ func (s *GetAppOutputTable) GetName() string {
 // SetColumns sets the value of Columns.
 func (s *GetAppOutputTable) SetColumns(val []GetAppOutputColumn) {
 	s.Columns = val
+}
+
+// SetCopyOf sets the value of CopyOf.
+func (s *GetAppOutputTable) SetCopyOf(val OptString) {
+	s.CopyOf = val
 }
 
 // SetKind sets the value of Kind.

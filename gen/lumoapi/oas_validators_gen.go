@@ -796,6 +796,48 @@ func (s *GetAppOutputRelationship) Validate() error {
 	return nil
 }
 
+func (s GetAppOutputRelationshipSide) Validate() error {
+	switch s.Type {
+	case RefGetAppOutputRelationshipSide:
+		if err := s.Ref.Validate(); err != nil {
+			return err
+		}
+		return nil
+	case RefArrayGetAppOutputRelationshipSide:
+		if s.RefArray == nil {
+			return errors.New("nil is invalid value")
+		}
+		if err := (validate.Array{
+			MinLength:    2,
+			MinLengthSet: true,
+			MaxLength:    0,
+			MaxLengthSet: false,
+		}).ValidateLength(len(s.RefArray)); err != nil {
+			return errors.Wrap(err, "array")
+		}
+		var failures []validate.FieldError
+		for i, elem := range s.RefArray {
+			if err := func() error {
+				if err := elem.Validate(); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				failures = append(failures, validate.FieldError{
+					Name:  fmt.Sprintf("[%d]", i),
+					Error: err,
+				})
+			}
+		}
+		if len(failures) > 0 {
+			return &validate.Error{Fields: failures}
+		}
+		return nil
+	default:
+		return errors.Errorf("invalid type %q", s.Type)
+	}
+}
+
 func (s *GetAppOutputTable) Validate() error {
 	if s == nil {
 		return validate.ErrNilPointer

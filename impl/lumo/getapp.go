@@ -59,6 +59,9 @@ func outGetApp(a *semantic.App) *lumoapi.GetAppOutput {
 	for _, t := range a.Tables {
 		tv := lumoapi.GetAppOutputTable{Label: t.Label, Name: t.Name, Kind: lumoapi.GetAppOutputTableKind(t.Kind),
 			LoadedAt: nilTime(t.LoadedAt), Columns: []lumoapi.GetAppOutputColumn{}}
+		if t.CopyOf != nil {
+			tv.CopyOf = lumoapi.NewOptString(t.CopyOf.Label)
+		}
 		for _, c := range t.Columns {
 			tv.Columns = append(tv.Columns, lumoapi.GetAppOutputColumn{ID: int(c.ID), Name: c.Name, Label: c.Label, Ref: lumoapi.Ref(c.Ref()),
 				Field: fieldFor(c), Type: lumoapi.ColumnType(c.Type), Role: lumoapi.GetAppOutputColumnRole(c.Role),
@@ -67,9 +70,36 @@ func outGetApp(a *semantic.App) *lumoapi.GetAppOutput {
 		v.Tables = append(v.Tables, tv)
 	}
 	for _, r := range a.Relationships {
-		v.Relationships = append(v.Relationships, lumoapi.GetAppOutputRelationship{From: lumoapi.Ref(r.From.Ref()), To: lumoapi.Ref(r.To.Ref())})
+		v.Relationships = append(v.Relationships, lumoapi.GetAppOutputRelationship{From: relationshipSide(r.From), To: relationshipSide(r.To)})
 	}
 	return v
+}
+
+// relationshipSide is one side of a relationship as app.yaml writes it: a ref, or the list of a
+// composite key's refs.
+func relationshipSide(cols []*semantic.Column) lumoapi.GetAppOutputRelationshipSide {
+	if len(cols) == 1 {
+		return lumoapi.NewRefGetAppOutputRelationshipSide(lumoapi.Ref(cols[0].Ref()))
+	}
+	refs := make([]lumoapi.Ref, len(cols))
+	for i, c := range cols {
+		refs[i] = lumoapi.Ref(c.Ref())
+	}
+	return lumoapi.NewRefArrayGetAppOutputRelationshipSide(refs)
+}
+
+// sideText is a relationship side in get_app's text: the ref, or the composite key's refs
+// between parentheses.
+func sideText(s lumoapi.GetAppOutputRelationshipSide) string {
+	if r, ok := s.GetRef(); ok {
+		return string(r)
+	}
+	refs, _ := s.GetRefArray()
+	parts := make([]string, len(refs))
+	for i, r := range refs {
+		parts[i] = string(r)
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
 }
 
 // getAppText is get_app's text, from its result alone.
@@ -83,6 +113,9 @@ func getAppText(v *lumoapi.GetAppOutput) string {
 		loaded := "nunca carregada"
 		if at, ok := t.LoadedAt.Get(); ok {
 			loaded = "carregada em " + ptbr.DateTime(at)
+		}
+		if orig, ok := t.CopyOf.Get(); ok {
+			loaded = "cópia de " + orig + ", com os mesmos dados; " + loaded
 		}
 		fmt.Fprintf(&b, "\nTabela %s (%s; %s)\n", t.Label, ptbr.TableKind(string(t.Kind)), loaded)
 		for _, c := range t.Columns {
@@ -100,7 +133,7 @@ func getAppText(v *lumoapi.GetAppOutput) string {
 	if len(v.Relationships) > 0 {
 		b.WriteString("\nRelacionamentos:\n")
 		for _, r := range v.Relationships {
-			b.WriteString("- " + string(r.From) + " → " + string(r.To) + "\n")
+			b.WriteString("- " + sideText(r.From) + " → " + sideText(r.To) + "\n")
 		}
 	}
 	if len(v.Expressions) > 0 {

@@ -3,6 +3,7 @@ package query
 import (
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,7 +21,19 @@ var update = flag.Bool("update", false, "rewrite the golden SQL files")
 // demoApp is the demo's sales app with deterministic ids and SQL names (t_<table>, c_<column>).
 func demoApp(t testing.TB) *semantic.App {
 	t.Helper()
-	ws, err := workspace.Load(demo.Lumo, "workspace.yaml")
+	return fixtureApp(t, demo.Lumo)
+}
+
+// joinsApp is the star schema of features/testdata/joins (a composite relationship and a table
+// under two roles), named as demoApp names the demo's; a copy reads its original's SQL names.
+func joinsApp(t testing.TB) *semantic.App {
+	t.Helper()
+	return fixtureApp(t, os.DirFS("../../../features/testdata/joins"))
+}
+
+func fixtureApp(t testing.TB, fsys fs.FS) *semantic.App {
+	t.Helper()
+	ws, err := workspace.Load(fsys, "workspace.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,6 +42,9 @@ func demoApp(t testing.TB) *semantic.App {
 	for _, tb := range app.Tables {
 		id++
 		tb.ID, tb.SQLName = id, "t_"+strings.ToLower(tb.Name)
+		if tb.CopyOf != nil {
+			tb.SQLName = "t_" + strings.ToLower(tb.CopyOf.Name)
+		}
 		for _, c := range tb.Columns {
 			id++
 			c.ID, c.SQLName = id, "c_"+strings.ToLower(c.Name)
@@ -110,7 +126,27 @@ func TestGoldenSQL(t *testing.T) {
 			Filters: []Filter{{Item: Item{Ref: "Metas.Mês"}, Op: ">=", Value: "2026-01-01"}},
 		},
 	}
+	joins := joinsApp(t)
+	joinCases := map[string]Request{
+		// Both pairs of the composite key in one ON.
+		"composite_join": {
+			Fields:  []Item{{Ref: "Fornecedores.Fornecedor"}, {Ref: "PeçaFornecedor.Custo unitário", Agg: "sum"}, {Ref: "Itens.Quantidade", Agg: "sum"}},
+			OrderBy: []Order{{Item: Item{Ref: "Fornecedores.Fornecedor"}, Dir: "asc"}},
+		},
+	}
+	// One data table under two aliases, each joined along its own path.
+	joinCases["role_playing_copies"] = Request{
+		Fields:  []Item{{Ref: "Nação do cliente.Nação"}, {Ref: "Nação do fornecedor.Nação"}, {Ref: "Itens.Valor", Agg: "sum"}},
+		Filters: []Filter{{Item: Item{Ref: "Nação do fornecedor.Região de origem"}, Op: "=", Value: "Europa"}},
+	}
+	for name, req := range joinCases {
+		cases[name] = req
+	}
 	for name, req := range cases {
+		app := app
+		if _, ok := joinCases[name]; ok {
+			app = joins
+		}
 		q, err := Analyze(app, req)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)

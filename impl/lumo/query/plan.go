@@ -40,10 +40,10 @@ func reach(app *semantic.App, base *semantic.Table) map[*semantic.Table]*semanti
 		queue = queue[1:]
 		for i := range app.Relationships {
 			r := &app.Relationships[i]
-			if r.From.Table == t {
-				if _, seen := via[r.To.Table]; !seen {
-					via[r.To.Table] = r
-					queue = append(queue, r.To.Table)
+			if r.FromTable() == t {
+				if _, seen := via[r.ToTable()]; !seen {
+					via[r.ToTable()] = r
+					queue = append(queue, r.ToTable())
 				}
 			}
 		}
@@ -202,7 +202,7 @@ func newBlock(base *semantic.Table, via map[*semantic.Table]*semantic.Relationsh
 			return
 		}
 		r := via[t]
-		add(r.From.Table)
+		add(r.FromTable())
 		b.alias[t] = "t" + itoa(len(b.alias))
 		b.Joins = append(b.Joins, Join{Table: t, On: *r})
 	}

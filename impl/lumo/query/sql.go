@@ -356,7 +356,7 @@ func (b *builder) fromWhere(blk *Block, need []*semantic.Table) (string, []strin
 		j := blk.Joins[i]
 		if need == nil || needed[j.Table] {
 			keep[i] = true
-			needed[j.On.From.Table] = true
+			needed[j.On.FromTable()] = true
 		}
 	}
 	from := " FROM " + b.ident(blk.Base.SQLName) + " t0"
@@ -364,8 +364,11 @@ func (b *builder) fromWhere(blk *Block, need []*semantic.Table) (string, []strin
 		if !keep[i] {
 			continue
 		}
-		from += " LEFT JOIN " + b.ident(j.Table.SQLName) + " " + blk.alias[j.Table] + " ON " +
-			b.column(blk, j.On.From) + " = " + b.column(blk, j.On.To)
+		on := make([]string, len(j.On.From))
+		for k := range j.On.From {
+			on[k] = b.column(blk, j.On.From[k]) + " = " + b.column(blk, j.On.To[k])
+		}
+		from += " LEFT JOIN " + b.ident(j.Table.SQLName) + " " + blk.alias[j.Table] + " ON " + strings.Join(on, " AND ")
 	}
 	var where []string
 	for _, p := range blk.Where {

@@ -51,6 +51,9 @@ type Table struct {
 	LoadedAt *time.Time // nil = never loaded
 	SQLName  string
 	Columns  []*Column
+	// CopyOf is the table this one is a role-playing copy of (nil for a table with data of its
+	// own): the same data table and columns under another label, with relationships of its own.
+	CopyOf *Table
 }
 
 // Column is one column of a table. SQLName is the physical column in the store.
@@ -69,10 +72,18 @@ type Column struct {
 	FoldSQLName string // folded copy of a text column ("" when none), for accent/case-insensitive search
 }
 
-// Relationship joins From (usually a fact's key) to To (a dimension's key).
+// Relationship joins From (usually a fact's foreign key) to To (a dimension's key), many rows to
+// one: From[i] = To[i] for every pair, all of From in one table and all of To in another. A
+// composite relationship has several pairs (a part and a supplier together).
 type Relationship struct {
-	From, To *Column
+	From, To []*Column
 }
+
+// FromTable is the table on the many side.
+func (r *Relationship) FromTable() *Table { return r.From[0].Table }
+
+// ToTable is the table the relationship reaches.
+func (r *Relationship) ToTable() *Table { return r.To[0].Table }
 
 // Expression is a named formula over aggregated columns.
 type Expression struct {

@@ -552,6 +552,7 @@ func deleteAppCatalogue(ctx context.Context, db *DB, tx *sql.Tx, appsQuery strin
 	deletes := []struct{ what, sql string }{
 		{"indicators", "DELETE FROM lumo_indicators WHERE app_id IN (" + appsQuery + ")"},
 		{"expressions", "DELETE FROM lumo_expressions WHERE app_id IN (" + appsQuery + ")"},
+		{"relationship keys", "DELETE FROM lumo_relationship_keys WHERE app_id IN (" + appsQuery + ")"},
 		{"relationships", "DELETE FROM lumo_relationships WHERE app_id IN (" + appsQuery + ")"},
 		{"columns", "DELETE FROM lumo_columns WHERE table_id IN (SELECT id FROM lumo_tables WHERE app_id IN (" + appsQuery + "))"},
 		{"tables", "DELETE FROM lumo_tables WHERE app_id IN (" + appsQuery + ")"},

@@ -119,6 +119,8 @@ type importer struct {
 
 	progress func(Progress)
 	done     Progress
+
+	keys map[*pTable][][]string // per data table, the relationship keys to index (column SQL names)
 }
 
 // countRows counts the data lines of every CSV to load, for the progress total.
@@ -206,7 +208,8 @@ type pApp struct {
 type pTable struct {
 	id       int64
 	t        *semantic.Table
-	file     string // "" = never loaded
+	orig     *pTable // the table of the same app a role-playing copy reads (nil for one with data)
+	file     string  // "" = never loaded
 	format   workspace.Format
 	csv      string // how the file was read (workspace.Rows.Description)
 	sqlName  string
@@ -242,6 +245,7 @@ func (im *importer) run(ctx context.Context) (Summary, error) {
 		return Summary{}, err
 	}
 	im.nameTables()
+	im.planKeys()
 	if im.progress != nil {
 		im.countRows()
 	}
@@ -262,6 +266,9 @@ func (im *importer) run(ctx context.Context) (Summary, error) {
 			continue
 		}
 		for _, t := range a.tables {
+			if t.orig != nil {
+				continue // reads its original's data table
+			}
 			if err := im.createTable(ctx, t); err != nil {
 				return Summary{}, err
 			}
@@ -448,14 +455,21 @@ func (im *importer) plan(ids *idAlloc) {
 			t.apps[wa.Key] = a
 			appKey := wt.Key + "/" + wa.Key
 			ids.request("app", appKey, &a.id)
+			byModel := map[*semantic.Table]*pTable{}
 			for i, st := range a.model.Tables {
 				pt := &pTable{t: st, file: wa.Source.Files[i], format: wa.Source.Formats[i]}
 				a.tables = append(a.tables, pt)
+				byModel[st] = pt
 				ids.request("table", appKey+"/"+st.Name, &pt.id)
 				for _, sc := range st.Columns {
 					pc := &pColumn{c: sc}
 					pt.cols = append(pt.cols, pc)
 					ids.request("column", appKey+"/"+st.Name+"/"+sc.Name, &pc.id)
+				}
+			}
+			for _, pt := range a.tables {
+				if pt.t.CopyOf != nil {
+					pt.orig = byModel[pt.t.CopyOf]
 				}
 			}
 			a.exprs = make([]int64, len(a.model.Expressions))
@@ -479,7 +493,7 @@ func (im *importer) plan(ids *idAlloc) {
 }
 
 // nameTables sets the SQL names once ids are known: a source app's tables get their own data
-// tables; a copy reads its original's.
+// tables; a copy of an app, and a role-playing copy of a table, read their original's.
 func (im *importer) nameTables() {
 	for _, a := range im.apps {
 		for i, t := range a.tables {
@@ -494,12 +508,73 @@ func (im *importer) nameTables() {
 				}
 				continue
 			}
+			if t.orig != nil {
+				continue // below, once the original has its names
+			}
 			t.sqlName = sqlName("d", t.id, t.t.Name, "")
 			for _, c := range t.cols {
 				c.sqlName = sqlName("c", c.id, c.c.Name, "")
 				if c.c.Type == semantic.TypeString {
 					c.foldName = sqlName("c", c.id, c.c.Name, "_f")
 				}
+			}
+		}
+		if a.data != a {
+			continue
+		}
+		for _, t := range a.tables {
+			if t.orig != nil {
+				t.sqlName = t.orig.sqlName
+				for j, c := range t.cols { // a copy lists its original's columns, in order
+					c.sqlName, c.foldName = t.orig.cols[j].sqlName, t.orig.cols[j].foldName
+				}
+			}
+		}
+	}
+}
+
+// data is the table whose data table and load t reads: its original for a role-playing copy.
+func (t *pTable) data() *pTable {
+	if t.orig != nil {
+		return t.orig
+	}
+	return t
+}
+
+// planKeys lists, per data table, the keys the relationships of its app join on: the to side's
+// key and the from side's foreign key, each once (a composite key as one list, in pair order).
+func (im *importer) planKeys() {
+	im.keys = map[*pTable][][]string{}
+	seen := map[*pTable]map[string]bool{}
+	add := func(t *pTable, cols []string) {
+		k := strings.Join(cols, ",")
+		if seen[t] == nil {
+			seen[t] = map[string]bool{}
+		}
+		if !seen[t][k] {
+			seen[t][k] = true
+			im.keys[t] = append(im.keys[t], cols)
+		}
+	}
+	for _, a := range im.apps {
+		if a.data != a {
+			continue
+		}
+		byTable := map[*semantic.Table]*pTable{}
+		byColumn := map[*semantic.Column]*pColumn{}
+		for _, t := range a.tables {
+			byTable[t.t] = t
+			for _, c := range t.cols {
+				byColumn[c.c] = c
+			}
+		}
+		for _, r := range a.model.Relationships {
+			for _, side := range [][]*semantic.Column{r.From, r.To} {
+				cols := make([]string, len(side))
+				for i, c := range side {
+					cols[i] = byColumn[c].sqlName
+				}
+				add(byTable[side[0].Table].data(), cols)
 			}
 		}
 	}
@@ -647,9 +722,10 @@ func (im *importer) insertCatalogue(ctx context.Context) error {
 		"desk":         {what: "desks", sql: "INSERT INTO lumo_desks (id, tenant_id, name) VALUES (?, ?, ?)"},
 		"member":       {what: "desk members", sql: "INSERT INTO lumo_desk_members (desk_id, user_id) VALUES (?, ?)"},
 		"app":          {what: "apps", sql: "INSERT INTO lumo_apps (id, tenant_id, app_key, name, description, desk_id, owner_id, clone_of, data_app_id, published_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"},
-		"table":        {what: "tables", sql: "INSERT INTO lumo_tables (id, app_id, pos, label, name, kind, loaded_at, sql_name, row_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"},
+		"table":        {what: "tables", sql: "INSERT INTO lumo_tables (id, app_id, pos, label, name, kind, loaded_at, sql_name, row_count, copy_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"},
 		"column":       {what: "columns", sql: "INSERT INTO lumo_columns (id, table_id, pos, name, label, col_type, role, unit, usage, description, scale, sql_name, fold_sql_name) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"},
 		"relationship": {what: "relationships", sql: "INSERT INTO lumo_relationships (app_id, pos, from_column_id, to_column_id) VALUES (?, ?, ?, ?)"},
+		"pair":         {what: "relationship keys", sql: "INSERT INTO lumo_relationship_keys (app_id, pos, pair, from_column_id, to_column_id) VALUES (?, ?, ?, ?, ?)"},
 		"expression":   {what: "expressions", sql: "INSERT INTO lumo_expressions (id, app_id, pos, label, formula, unit) VALUES (?, ?, ?, ?, ?, ?)"},
 		"indicator":    {what: "indicators", sql: "INSERT INTO lumo_indicators (app_id, pos, name, description, fields, filters, problem) VALUES (?, ?, ?, ?, ?, ?, ?)"},
 	}
@@ -704,15 +780,18 @@ func (im *importer) insertCatalogue(ctx context.Context) error {
 			return err
 		}
 		for i, t := range a.tables {
-			src := a.data.tables[i]
-			var loaded, rows any
+			src := a.data.tables[i].data()
+			var loaded, rows, copyOf any
+			if t.orig != nil {
+				copyOf = t.orig.id
+			}
 			if src.loadedAt != nil {
 				loaded = src.loadedAt.Format(time.RFC3339)
 			}
 			if src.rows != nil {
 				rows = *src.rows
 			}
-			if err := exec("table", t.id, a.id, i, t.t.Label, t.t.Name, t.t.Kind, loaded, t.sqlName, rows); err != nil {
+			if err := exec("table", t.id, a.id, i, t.t.Label, t.t.Name, t.t.Kind, loaded, t.sqlName, rows, copyOf); err != nil {
 				return err
 			}
 			for j, c := range t.cols {
@@ -728,8 +807,13 @@ func (im *importer) insertCatalogue(ctx context.Context) error {
 			}
 		}
 		for i, r := range a.model.Relationships {
-			if err := exec("relationship", a.id, i, a.cols[r.From], a.cols[r.To]); err != nil {
+			if err := exec("relationship", a.id, i, a.cols[r.From[0]], a.cols[r.To[0]]); err != nil {
 				return err
+			}
+			for k := 1; k < len(r.From); k++ {
+				if err := exec("pair", a.id, i, k, a.cols[r.From[k]], a.cols[r.To[k]]); err != nil {
+					return err
+				}
 			}
 		}
 		for i, e := range a.model.Expressions {

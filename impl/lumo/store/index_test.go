@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"fmt"
+	"os"
 	"sort"
 	"strings"
 	"testing"
@@ -185,5 +186,106 @@ func TestOpenReindexBudget(t *testing.T) {
 	defer db2.Close()
 	if got := btrees(indexes(t, db2, lojas.SQLName)); len(got) != len(names)-1 {
 		t.Errorf("indexes of Lojas = %v, want %v without %s", got, names, names[0])
+	}
+}
+
+func keyIndexes(names []string) []string {
+	var out []string
+	for _, n := range names {
+		if strings.HasPrefix(n, "k") {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// TestImportIndexesRelationshipKeys: every key a relationship joins on gets an index, on the
+// fact's foreign key and on the dimension's key; a database without them gets them at Open.
+func TestImportIndexesRelationshipKeys(t *testing.T) {
+	t.Parallel()
+	db, dsn := storetest.OpenDSN(t)
+	if _, err := db.ImportWorkspace(ctx, demo.Lumo, "workspace.yaml"); err != nil {
+		t.Fatal(err)
+	}
+	apps, err := db.VisibleApps(ctx, user(t, db, "ana"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := appByKey(t, apps, "vendas-comercial")
+	want := map[string][]string{}
+	for _, r := range a.Relationships {
+		for _, c := range append(append([]*semantic.Column{}, r.From...), r.To...) {
+			name := fmt.Sprintf("k%d", c.ID)
+			if !contains(want[c.Table.SQLName], name) {
+				want[c.Table.SQLName] = append(want[c.Table.SQLName], name)
+			}
+		}
+	}
+	for _, tb := range a.Tables {
+		sort.Strings(want[tb.SQLName])
+		if d := cmp.Diff(want[tb.SQLName], keyIndexes(indexes(t, db, tb.SQLName))); d != "" {
+			t.Errorf("key indexes of %s (-want +got):\n%s", tb.Label, d)
+		}
+		for _, name := range want[tb.SQLName] {
+			if _, err := db.SQL().ExecContext(ctx, "DROP INDEX "+db.Dialect().QuoteIdent(name)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	db2, err := store.Open(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db2.Close()
+	for _, tb := range a.Tables {
+		if d := cmp.Diff(want[tb.SQLName], keyIndexes(indexes(t, db2, tb.SQLName))); d != "" {
+			t.Errorf("key indexes of %s after reopening (-want +got):\n%s", tb.Label, d)
+		}
+	}
+}
+
+// TestImportIndexesCompositeKeys: a composite relationship's keys are one index per side, in pair
+// order, rebuilt at Open when missing; its further pairs survive a reopen of the model.
+func TestImportIndexesCompositeKeys(t *testing.T) {
+	t.Parallel()
+	db, dsn := storetest.OpenDSN(t)
+	if _, err := db.ImportWorkspace(ctx, os.DirFS("../../../features/testdata/joins"), "workspace.yaml"); err != nil {
+		t.Fatal(err)
+	}
+	apps, err := db.VisibleApps(ctx, user(t, db, "jonas"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := appByKey(t, apps, "pedidos")
+	var composite *semantic.Relationship
+	for i, r := range a.Relationships {
+		if len(r.From) > 1 {
+			composite = &a.Relationships[i]
+		}
+	}
+	if composite == nil || len(composite.From) != 2 || composite.From[1].Ref() != "Itens.Fornecedor" || composite.To[1].Ref() != "PeçaFornecedor.Fornecedor" {
+		t.Fatalf("composite relationship = %+v", composite)
+	}
+	name := func(cols []*semantic.Column) string {
+		return fmt.Sprintf("k%d_%d", cols[0].ID, cols[1].ID)
+	}
+	for _, side := range [][]*semantic.Column{composite.From, composite.To} {
+		tb := side[0].Table
+		if got := keyIndexes(indexes(t, db, tb.SQLName)); !contains(got, name(side)) {
+			t.Errorf("key indexes of %s = %v, want %s among them", tb.Label, got, name(side))
+		}
+		if _, err := db.SQL().ExecContext(ctx, "DROP INDEX "+db.Dialect().QuoteIdent(name(side))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db2, err := store.Open(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db2.Close()
+	for _, side := range [][]*semantic.Column{composite.From, composite.To} {
+		if got := keyIndexes(indexes(t, db2, side[0].Table.SQLName)); !contains(got, name(side)) {
+			t.Errorf("key indexes of %s after reopening = %v, want %s among them", side[0].Table.Label, got, name(side))
+		}
 	}
 }

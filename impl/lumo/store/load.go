@@ -497,16 +497,24 @@ func storedTime(colType string, v time.Time, text string) string {
 const indexMaxLen = 1000
 
 // indexTable creates the indexes search_values reads a loaded table through:
+//
 //   - every text column: a btree on (folded copy, value), which lists distinct values in order and
 //     counts them by walking the index only, and is scanned instead of the table when matching
 //     words in the folded copy; on PostgreSQL with the pg_trgm extension installed, also a trigram
 //     GIN index on the folded copy, which finds LIKE '%word%' without reading every entry;
+//
 //   - every date column: a btree on the value, for distinct dates in order.
+//
+//   - every key a relationship joins on, on either side (a composite key as one index), so joins
+//     read the other table by index instead of SQLite building an automatic index per query.
 //
 // The table is analysed afterwards, so the planner knows its size and spread right away.
 func (im *importer) indexTable(ctx context.Context, t *pTable, trgmSchema string) error {
 	d := im.db.dialect
 	var ddl []string
+	for _, cols := range im.keys[t] {
+		ddl = append(ddl, keyIndex(d, t.sqlName, cols))
+	}
 	for _, c := range t.cols {
 		ic := indexColumn{sqlName: c.sqlName, foldName: c.foldName, colType: c.c.Type}
 		if q := btreeIndex(d, t.sqlName, ic); q != "" && (c.foldName == "" || c.maxLen <= indexMaxLen) {
@@ -536,6 +544,31 @@ type indexColumn struct {
 // "g" trigram) in place of its "c", so a reopened database finds the names import gave.
 func indexName(prefix, colSQLName string) string {
 	return prefix + strings.TrimPrefix(colSQLName, "c")
+}
+
+// keyIndexName is the name of the index on a relationship key: "k" and the ids of its columns
+// (c<id>_<name>), in key order, so a reopened database finds the names import gave.
+func keyIndexName(cols []string) string {
+	ids := make([]string, len(cols))
+	for i, c := range cols {
+		id, _, _ := strings.Cut(strings.TrimPrefix(c, "c"), "_")
+		ids[i] = id
+	}
+	name := "k" + strings.Join(ids, "_")
+	if len(name) > 63 {
+		name = name[:63]
+	}
+	return name
+}
+
+// keyIndex is the DDL of the index on a relationship key of table (its columns' SQL names).
+func keyIndex(d sqldialect.Dialect, table string, cols []string) string {
+	quoted := make([]string, len(cols))
+	for i, c := range cols {
+		quoted[i] = d.QuoteIdent(c)
+	}
+	return "CREATE INDEX IF NOT EXISTS " + d.QuoteIdent(keyIndexName(cols)) + " ON " + d.QuoteIdent(table) +
+		" (" + strings.Join(quoted, ", ") + ")"
 }
 
 // btreeIndex is the DDL of c's btree index, "" for a column that gets none (numbers).

@@ -198,13 +198,18 @@ func (l *modelLoader) loadApps(ctx context.Context) error {
 }
 
 func (l *modelLoader) loadTables(ctx context.Context) error {
-	return l.each(ctx, `SELECT tb.id, tb.app_id, tb.label, tb.name, tb.kind, tb.loaded_at, tb.sql_name
+	copyOf := map[*semantic.Table]int64{}
+	err := l.each(ctx, `SELECT tb.id, tb.app_id, tb.label, tb.name, tb.kind, tb.loaded_at, tb.sql_name, tb.copy_of
 		FROM lumo_tables tb WHERE tb.app_id IN (`+l.scope+`) ORDER BY tb.app_id, tb.pos`, func(r *sql.Rows) error {
 		t := &semantic.Table{}
 		var appID int64
 		var loaded sql.NullString
-		if err := r.Scan(&t.ID, &appID, &t.Label, &t.Name, &t.Kind, &loaded, &t.SQLName); err != nil {
+		var orig sql.NullInt64
+		if err := r.Scan(&t.ID, &appID, &t.Label, &t.Name, &t.Kind, &loaded, &t.SQLName, &orig); err != nil {
 			return err
+		}
+		if orig.Valid {
+			copyOf[t] = orig.Int64
 		}
 		lt, err := parseTime(loaded)
 		if err != nil {
@@ -216,6 +221,15 @@ func (l *modelLoader) loadTables(ctx context.Context) error {
 		l.tables[t.ID] = t
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	for t, id := range copyOf {
+		if t.CopyOf = l.tables[id]; t.CopyOf == nil {
+			return fmt.Errorf("table %d is a copy of table %d, which is not in its app", t.ID, id)
+		}
+	}
+	return nil
 }
 
 func (l *modelLoader) loadColumns(ctx context.Context) error {
@@ -237,14 +251,32 @@ func (l *modelLoader) loadColumns(ctx context.Context) error {
 }
 
 func (l *modelLoader) loadRelationships(ctx context.Context) error {
-	return l.each(ctx, `SELECT r.app_id, r.from_column_id, r.to_column_id
+	if err := l.each(ctx, `SELECT r.app_id, r.from_column_id, r.to_column_id
 		FROM lumo_relationships r WHERE r.app_id IN (`+l.scope+`) ORDER BY r.app_id, r.pos`, func(r *sql.Rows) error {
 		var appID, from, to int64
 		if err := r.Scan(&appID, &from, &to); err != nil {
 			return err
 		}
 		a := l.apps[appID]
-		a.Relationships = append(a.Relationships, semantic.Relationship{From: l.cols[from], To: l.cols[to]})
+		a.Relationships = append(a.Relationships, semantic.Relationship{From: []*semantic.Column{l.cols[from]}, To: []*semantic.Column{l.cols[to]}})
+		return nil
+	}); err != nil {
+		return err
+	}
+	// The further pairs of composite relationships, in pair order after the first.
+	return l.each(ctx, `SELECT k.app_id, k.pos, k.from_column_id, k.to_column_id
+		FROM lumo_relationship_keys k WHERE k.app_id IN (`+l.scope+`) ORDER BY k.app_id, k.pos, k.pair`, func(r *sql.Rows) error {
+		var appID, pos, from, to int64
+		if err := r.Scan(&appID, &pos, &from, &to); err != nil {
+			return err
+		}
+		a := l.apps[appID]
+		if pos < 0 || int(pos) >= len(a.Relationships) {
+			return fmt.Errorf("relationship key of app %d names relationship %d, which does not exist", appID, pos)
+		}
+		rel := &a.Relationships[pos]
+		rel.From = append(rel.From, l.cols[from])
+		rel.To = append(rel.To, l.cols[to])
 		return nil
 	})
 }

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sort"
+	"strings"
 	"time"
 
 	"github.com/lumo-caderninho/mcp/impl/platform/sqldialect"
@@ -88,6 +90,17 @@ func (db *DB) buildMissingIndexes(ctx context.Context, log *slog.Logger) (built,
 			jobs = append(jobs, job{c.table, indexName("g", c.sqlName), q, c})
 		}
 	}
+	keys, err := db.relationshipKeys(ctx)
+	if err != nil {
+		return 0, 0, err
+	}
+	for _, k := range keys {
+		if name := keyIndexName(k.cols); !existing[name] {
+			jobs = append(jobs, job{table: k.table, name: name, ddl: keyIndex(db.dialect, k.table, k.cols)})
+		}
+	}
+	// Table by table, so each table is analysed once, after its last index.
+	sort.SliceStable(jobs, func(i, j int) bool { return jobs[i].table < jobs[j].table })
 	for i, j := range jobs {
 		if j.name[0] == 'i' && j.col.foldName != "" {
 			// Import leaves columns with texts too long for a btree entry unindexed; so does this.
@@ -135,6 +148,66 @@ func (db *DB) loadedDataColumns(ctx context.Context) ([]dataColumn, error) {
 		out = append(out, c)
 	}
 	return out, rows.Err()
+}
+
+// dataKey is a relationship key of a loaded data table: the SQL names of its columns, in pair
+// order.
+type dataKey struct {
+	table string
+	cols  []string
+}
+
+// relationshipKeys lists the keys every relationship joins on, on both sides (a composite key
+// as one, in pair order), once per data table and key (copies of apps share their original's
+// tables and keys).
+func (db *DB) relationshipKeys(ctx context.Context) ([]dataKey, error) {
+	const pairs = `SELECT %s, ft.sql_name, fc.sql_name, tt.sql_name, tc.sql_name,
+			ft.row_count IS NOT NULL, tt.row_count IS NOT NULL
+		FROM %s
+		JOIN lumo_columns fc ON fc.id = r.from_column_id JOIN lumo_tables ft ON ft.id = fc.table_id
+		JOIN lumo_columns tc ON tc.id = r.to_column_id JOIN lumo_tables tt ON tt.id = tc.table_id`
+	rows, err := db.sql.QueryContext(ctx, fmt.Sprintf(pairs, "r.app_id, r.pos, 0", "lumo_relationships r")+
+		" UNION ALL "+fmt.Sprintf(pairs, "r.app_id, r.pos, r.pair", "lumo_relationship_keys r")+" ORDER BY 1, 2, 3")
+	if err != nil {
+		return nil, fmt.Errorf("listing relationship keys: %w", err)
+	}
+	defer rows.Close()
+	var out []dataKey
+	seen := map[string]bool{}
+	var from, to dataKey
+	var fromLoaded, toLoaded bool
+	flush := func() {
+		for _, k := range []struct {
+			loaded bool
+			key    dataKey
+		}{{fromLoaded, from}, {toLoaded, to}} {
+			id := k.key.table + "\x00" + strings.Join(k.key.cols, ",")
+			if k.loaded && len(k.key.cols) > 0 && !seen[id] {
+				seen[id] = true
+				out = append(out, k.key)
+			}
+		}
+	}
+	for rows.Next() {
+		var app, pos, pair int64
+		var fromTable, fromCol, toTable, toCol string
+		var fl, tl bool
+		if err := rows.Scan(&app, &pos, &pair, &fromTable, &fromCol, &toTable, &toCol, &fl, &tl); err != nil {
+			return nil, fmt.Errorf("listing relationship keys: %w", err)
+		}
+		if pair == 0 {
+			flush()
+			from, to = dataKey{table: fromTable}, dataKey{table: toTable}
+			fromLoaded, toLoaded = fl, tl
+		}
+		from.cols = append(from.cols, fromCol)
+		to.cols = append(to.cols, toCol)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("listing relationship keys: %w", err)
+	}
+	flush()
+	return out, nil
 }
 
 // dataIndexes is the set of index names in the database's schema.

@@ -163,7 +163,7 @@ func TestImportDemoModel(t *testing.T) {
 	}
 	var rels []string
 	for _, r := range a.Relationships {
-		rels = append(rels, r.From.Ref()+" -> "+r.To.Ref())
+		rels = append(rels, r.From[0].Ref()+" -> "+r.To[0].Ref())
 	}
 	if diff := cmp.Diff([]string{"Vendas.Loja id -> Lojas.Id", "Vendas.Produto id -> Produtos.Id", "Metas.Loja id -> Lojas.Id"}, rels); diff != "" {
 		t.Errorf("relationships (-want +got):\n%s", diff)

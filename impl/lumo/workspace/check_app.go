@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"github.com/lumo-caderninho/mcp/impl/platform/yamldoc"
@@ -18,6 +19,7 @@ type appFile struct {
 	Description string `json:"description"`
 	Tables      []struct {
 		Label    string  `json:"label"`
+		CopyOf   string  `json:"copyOf"`
 		Name     string  `json:"name"`
 		Kind     string  `json:"kind"`
 		File     string  `json:"file"`
@@ -34,8 +36,8 @@ type appFile struct {
 		} `json:"columns"`
 	} `json:"tables"`
 	Relationships []struct {
-		From string `json:"from"`
-		To   string `json:"to"`
+		From refList `json:"from"`
+		To   refList `json:"to"`
 	} `json:"relationships"`
 	Expressions []struct {
 		Label   string `json:"label"`
@@ -86,16 +88,33 @@ func (l *loader) source(ws *yamldoc.Doc, srcPath []string, folder string) *Sourc
 
 	tableLabels := map[string]int{}
 	tableNames := map[string]int{}
+	copies := map[int]*semantic.Table{} // by tables index
 	for ti, ft := range f.Tables {
 		tp := yamldoc.Path("tables", ti)
 		if first, dup := tableLabels[fold.Fold(ft.Label)]; dup {
 			errs = append(errs, d.ErrAt(at(tp, "label"), "o rótulo %q já é usado por tables[%d]; cada tabela precisa de um rótulo próprio", ft.Label, first))
 		}
 		tableLabels[fold.Fold(ft.Label)] = ti
-		if first, dup := tableNames[strings.ToLower(ft.Name)]; dup {
-			errs = append(errs, d.ErrAt(at(tp, "name"), "o nome físico %q já é usado por tables[%d]; cada tabela precisa de um nome próprio", ft.Name, first))
+		name := ft.Name
+		if ft.CopyOf != "" && name == "" {
+			name = copyName(ft.Label)
 		}
-		tableNames[strings.ToLower(ft.Name)] = ti
+		if first, dup := tableNames[strings.ToLower(name)]; dup {
+			field, hint := at(tp, "name"), ""
+			if ft.Name == "" {
+				field, hint = at(tp, "label"), "; dê à cópia um name próprio"
+			}
+			errs = append(errs, d.ErrAt(field, "o nome físico %q já é usado por tables[%d]; cada tabela precisa de um nome próprio%s", name, first, hint))
+		}
+		tableNames[strings.ToLower(name)] = ti
+		if ft.CopyOf != "" {
+			t := &semantic.Table{Label: ft.Label, Name: name}
+			copies[ti] = t
+			m.Tables = append(m.Tables, t)
+			src.Files = append(src.Files, "")
+			src.Formats = append(src.Formats, Format{})
+			continue
+		}
 		t := &semantic.Table{Label: ft.Label, Name: ft.Name, Kind: ft.Kind, LoadedAt: parseTime(ft.LoadedAt)}
 		colNames := map[string]int{}
 		for ci, fc := range ft.Columns {
@@ -151,25 +170,23 @@ func (l *loader) source(ws *yamldoc.Doc, srcPath []string, folder string) *Sourc
 		src.Formats = append(src.Formats, format)
 	}
 
+	for ti, ft := range f.Tables {
+		if t := copies[ti]; t != nil {
+			errs = append(errs, fillCopy(d, m, yamldoc.Path("tables", ti), t, ft.CopyOf, ft.Columns, copies)...)
+		}
+	}
+
+	relErrs := false
 	for ri, fr := range f.Relationships {
-		rp := yamldoc.Path("relationships", ri)
-		from, err := m.ResolveColumn(fr.From)
-		if err != nil {
-			errs = append(errs, d.ErrAt(at(rp, "from"), "%s", refProblem(m, fr.From, err)))
+		if r, rerrs := checkRelationship(d, m, yamldoc.Path("relationships", ri), fr.From, fr.To); len(rerrs) > 0 {
+			errs = append(errs, rerrs...)
+			relErrs = true
+		} else {
+			m.Relationships = append(m.Relationships, r)
 		}
-		to, err2 := m.ResolveColumn(fr.To)
-		if err2 != nil {
-			errs = append(errs, d.ErrAt(at(rp, "to"), "%s", refProblem(m, fr.To, err2)))
-		}
-		if err != nil || err2 != nil {
-			continue
-		}
-		if from.Type != to.Type {
-			errs = append(errs, d.ErrAt(rp, "from (%s, %s) e to (%s, %s) têm tipos diferentes; relacione colunas do mesmo tipo",
-				from.Ref(), typeWords[from.Type], to.Ref(), typeWords[to.Type]))
-			continue
-		}
-		m.Relationships = append(m.Relationships, semantic.Relationship{From: from, To: to})
+	}
+	if !relErrs {
+		errs = append(errs, checkPaths(d, m)...)
 	}
 
 	exprLabels := map[string]int{}
@@ -217,6 +234,274 @@ func (l *loader) source(ws *yamldoc.Doc, srcPath []string, folder string) *Sourc
 		return nil
 	}
 	return src
+}
+
+// copyColumn is how app.yaml may relabel a column of a role-playing copy.
+type copyColumn = struct {
+	Name        string `json:"name"`
+	Label       string `json:"label"`
+	Type        string `json:"type"`
+	Role        string `json:"role"`
+	Unit        string `json:"unit"`
+	Usage       int    `json:"usage"`
+	Description string `json:"description"`
+}
+
+// copyName is the default physical name of a role-playing copy: its label folded, every run of
+// other characters as one _, cut to 63 characters ("Nação do cliente" is nacao_do_cliente).
+func copyName(label string) string {
+	var b strings.Builder
+	under := false
+	for _, r := range fold.Fold(label) {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			b.WriteRune(r)
+			under = false
+		} else if !under && b.Len() > 0 {
+			b.WriteByte('_')
+			under = true
+		}
+	}
+	name := strings.TrimRight(b.String(), "_")
+	if name == "" || (name[0] >= '0' && name[0] <= '9') {
+		name = "t_" + name
+	}
+	if len(name) > 63 {
+		name = strings.TrimRight(name[:63], "_")
+	}
+	return name
+}
+
+// fillCopy makes t (tables entry at tp) a role-playing copy of the table labelled copyOf: its
+// kind, load time and columns, relabelled where columns says.
+func fillCopy(d *yamldoc.Doc, m *semantic.App, tp []string, t *semantic.Table, copyOf string, columns []copyColumn, copies map[int]*semantic.Table) []*Error {
+	var orig *semantic.Table
+	var names []string
+	isCopy := map[*semantic.Table]bool{}
+	for _, c := range copies {
+		isCopy[c] = true
+	}
+	for _, o := range m.Tables {
+		if isCopy[o] {
+			if o != t && fold.Fold(o.Label) == fold.Fold(copyOf) {
+				return []*Error{d.ErrAt(at(tp, "copyOf"), "%q já é uma cópia; copie a tabela com dados que ela copia", copyOf)}
+			}
+			continue
+		}
+		names = append(names, o.Label)
+		if fold.Fold(o.Label) == fold.Fold(copyOf) {
+			orig = o
+		}
+	}
+	if orig == nil {
+		if fold.Fold(t.Label) == fold.Fold(copyOf) {
+			return []*Error{d.ErrAt(at(tp, "copyOf"), "a tabela não pode ser cópia de si mesma; copyOf leva o rótulo de outra tabela, com dados: %s", strings.Join(names, ", "))}
+		}
+		return []*Error{d.ErrAt(at(tp, "copyOf"), "a tabela %q não existe; copyOf leva o rótulo de uma tabela com dados: %s", copyOf, strings.Join(names, ", "))}
+	}
+	t.CopyOf, t.Kind, t.LoadedAt = orig, orig.Kind, orig.LoadedAt
+	byName := map[string]*semantic.Column{}
+	for _, oc := range orig.Columns {
+		c := *oc
+		c.Table = t
+		t.Columns = append(t.Columns, &c)
+		byName[strings.ToLower(c.Name)] = &c
+	}
+	var errs []*Error
+	seen := map[string]int{}
+	for ci, fc := range columns {
+		cp := at(tp, "columns", ci, "name")
+		c := byName[strings.ToLower(fc.Name)]
+		if c == nil {
+			var cols []string
+			for _, oc := range orig.Columns {
+				cols = append(cols, oc.Name)
+			}
+			errs = append(errs, d.ErrAt(cp, "a tabela %s não tem a coluna %q; use o nome físico de uma coluna dela: %s", orig.Label, fc.Name, strings.Join(cols, ", ")))
+			continue
+		}
+		if first, dup := seen[strings.ToLower(fc.Name)]; dup {
+			errs = append(errs, d.ErrAt(cp, "a coluna %q já está em columns[%d]; liste cada coluna uma vez", fc.Name, first))
+			continue
+		}
+		seen[strings.ToLower(fc.Name)] = ci
+		if fc.Label != "" {
+			c.Label = fc.Label
+		}
+		if fc.Description != "" {
+			c.Description = fc.Description
+		}
+	}
+	return errs
+}
+
+// checkPaths refuses an app where some table reaches another by two relationship paths (of any
+// lengths): a query joining them could not tell which one is meant, and the choice would hang on
+// the order relationships are written in. Each table is walked breadth first; a relationship into
+// a table already reached, other than one closing a cycle back through it, is a second path. The
+// error is at that relationship (relationships[i]), naming both paths and the fix: one role-playing
+// copy of the table per path. m.Relationships must be app.yaml's, one for one.
+func checkPaths(d *yamldoc.Doc, m *semantic.App) []*Error {
+	var errs []*Error
+	reported := map[int]bool{}
+	for _, base := range m.Tables {
+		parent := map[*semantic.Table]int{base: -1} // relationship index that reached each table
+		queue := []*semantic.Table{base}
+		for len(queue) > 0 {
+			x := queue[0]
+			queue = queue[1:]
+			for ri := range m.Relationships {
+				r := &m.Relationships[ri]
+				if r.FromTable() != x {
+					continue
+				}
+				u := r.ToTable()
+				if _, seen := parent[u]; !seen {
+					parent[u] = ri
+					queue = append(queue, u)
+					continue
+				}
+				if reported[ri] || onPath(m, parent, x, u) {
+					continue
+				}
+				reported[ri] = true
+				first := pathTo(m, parent, u)
+				second := append(pathTo(m, parent, x), ri)
+				errs = append(errs, d.ErrAt(yamldoc.Path("relationships", ri),
+					"a tabela %s é alcançada a partir de %s por dois caminhos: %s e %s; uma consulta não teria como escolher. "+
+						"Declare uma cópia de %s para cada caminho (em tables, {label: \"%s (%s)\", copyOf: %s}) e ligue cada relacionamento à sua cópia",
+					u.Label, base.Label, pathText(m, base, first), pathText(m, base, second),
+					u.Label, u.Label, x.Label, u.Label))
+			}
+		}
+	}
+	return errs
+}
+
+// onPath reports whether t is on the walk's path to x (x included): a relationship from x into t
+// then closes a cycle instead of opening a second path.
+func onPath(m *semantic.App, parent map[*semantic.Table]int, x, t *semantic.Table) bool {
+	for {
+		if x == t {
+			return true
+		}
+		ri := parent[x]
+		if ri < 0 {
+			return false
+		}
+		x = m.Relationships[ri].FromTable()
+	}
+}
+
+// pathTo is the relationship indexes of the walk's path to t, from the walk's start.
+func pathTo(m *semantic.App, parent map[*semantic.Table]int, t *semantic.Table) []int {
+	var out []int
+	for ri := parent[t]; ri >= 0; ri = parent[m.Relationships[ri].FromTable()] {
+		out = append([]int{ri}, out...)
+	}
+	return out
+}
+
+// pathText writes a path as its tables and, between parentheses, where each relationship is in
+// app.yaml and what it joins: Itens → Clientes → Nações (relationships[0]: Itens.Cliente = Clientes.Id; ...).
+func pathText(m *semantic.App, base *semantic.Table, path []int) string {
+	tables := []string{base.Label}
+	var joins []string
+	for _, ri := range path {
+		r := m.Relationships[ri]
+		tables = append(tables, r.ToTable().Label)
+		joins = append(joins, fmt.Sprintf("relationships[%d]: %s = %s", ri, sideRefs(r.From), sideRefs(r.To)))
+	}
+	return strings.Join(tables, " → ") + " (" + strings.Join(joins, "; ") + ")"
+}
+
+// sideRefs is a relationship side as app.yaml writes it: a ref, or a composite key's refs in brackets.
+func sideRefs(cols []*semantic.Column) string {
+	refs := make([]string, len(cols))
+	for i, c := range cols {
+		refs[i] = c.Ref()
+	}
+	if len(refs) == 1 {
+		return refs[0]
+	}
+	return "[" + strings.Join(refs, ", ") + "]"
+}
+
+// refList is a relationship side: one ref (Vendas.Produto) or, for a composite key, a list of
+// them ([Itens.Peça, Itens.Fornecedor]).
+type refList struct {
+	Refs []string
+	List bool // written as a list
+}
+
+func (r *refList) UnmarshalJSON(b []byte) error {
+	var one string
+	if err := json.Unmarshal(b, &one); err == nil {
+		r.Refs, r.List = []string{one}, false
+		return nil
+	}
+	r.List = true
+	return json.Unmarshal(b, &r.Refs)
+}
+
+// checkRelationship resolves one relationship of app.yaml (at rp): each side's refs name columns,
+// as many on each side, the from side's in one table and the to side's in another, pair by pair of
+// the same type, no column twice.
+func checkRelationship(d *yamldoc.Doc, m *semantic.App, rp []string, from, to refList) (semantic.Relationship, []*Error) {
+	var errs []*Error
+	fieldOf := func(side string, l refList, i int) []string {
+		if l.List {
+			return at(rp, side, i)
+		}
+		return at(rp, side)
+	}
+	resolve := func(side string, l refList) []*semantic.Column {
+		var cols []*semantic.Column
+		seen := map[*semantic.Column]bool{}
+		for i, ref := range l.Refs {
+			c, err := m.ResolveColumn(ref)
+			if err != nil {
+				errs = append(errs, d.ErrAt(fieldOf(side, l, i), "%s", refProblem(m, ref, err)))
+				continue
+			}
+			if seen[c] {
+				errs = append(errs, d.ErrAt(fieldOf(side, l, i), "a coluna %s aparece duas vezes em %s; cada coluna entra uma vez na chave", c.Ref(), side))
+				continue
+			}
+			if len(cols) > 0 && c.Table != cols[0].Table {
+				errs = append(errs, d.ErrAt(fieldOf(side, l, i), "%s é da tabela %s, mas %s é da tabela %s; as colunas de %s precisam ser todas da mesma tabela",
+					c.Ref(), c.Table.Label, cols[0].Ref(), cols[0].Table.Label, side))
+				continue
+			}
+			seen[c] = true
+			cols = append(cols, c)
+		}
+		return cols
+	}
+	fromCols, toCols := resolve("from", from), resolve("to", to)
+	if len(errs) > 0 {
+		return semantic.Relationship{}, errs
+	}
+	if len(fromCols) != len(toCols) {
+		return semantic.Relationship{}, []*Error{d.ErrAt(rp, "from tem %d colunas e to tem %d; liste em to uma coluna para cada coluna de from, na mesma ordem",
+			len(fromCols), len(toCols))}
+	}
+	for i := range fromCols {
+		f, t := fromCols[i], toCols[i]
+		if f.Type == t.Type {
+			continue
+		}
+		if len(fromCols) == 1 {
+			errs = append(errs, d.ErrAt(rp, "from (%s, %s) e to (%s, %s) têm tipos diferentes; relacione colunas do mesmo tipo",
+				f.Ref(), typeWords[f.Type], t.Ref(), typeWords[t.Type]))
+		} else {
+			errs = append(errs, d.ErrAt(fieldOf("to", to, i), "o par %d liga %s (%s) a %s (%s), de tipos diferentes; relacione colunas do mesmo tipo",
+				i+1, f.Ref(), typeWords[f.Type], t.Ref(), typeWords[t.Type]))
+		}
+	}
+	if len(errs) > 0 {
+		return semantic.Relationship{}, errs
+	}
+	return semantic.Relationship{From: fromCols, To: toCols}, nil
 }
 
 // refProblem says why a ref in a relationship or formula does not name a column.

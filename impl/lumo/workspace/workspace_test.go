@@ -64,7 +64,7 @@ func TestLoadOK(t *testing.T) {
 	if diff := cmp.Diff([]string{"ID:key", "DATA:dimension", "DIA:dimension", "LOJA_ID:key", "CLIENTE:dimension", "VALOR:measure"}, roles); diff != "" {
 		t.Errorf("roles (-want +got):\n%s", diff)
 	}
-	if len(m.Relationships) != 1 || m.Relationships[0].From != vendas.Columns[3] || m.Relationships[0].To != m.Tables[1].Columns[0] {
+	if len(m.Relationships) != 1 || m.Relationships[0].From[0] != vendas.Columns[3] || m.Relationships[0].To[0] != m.Tables[1].Columns[0] {
 		t.Errorf("relationships = %+v", m.Relationships)
 	}
 	if len(m.Expressions) != 1 || m.Expressions[0].Label != "Ticket" {
