@@ -46,19 +46,6 @@ func (db *DB) TakeRequest(ctx context.Context, now, window int64, budgets ...Rat
 		return nil, 0, fmt.Errorf("rate limit clock %d ms: not a time this ring can hold", now)
 	}
 	stamp := fmt.Sprintf("%0*d", slotWidth, now)
-	tx, err := db.sql.BeginTx(ctx, nil)
-	if err != nil {
-		return nil, 0, fmt.Errorf("counting a request: %w", err)
-	}
-	defer tx.Rollback()
-	if db.Engine() == sqldialect.PostgresName {
-		// Waiting for the WAL flush was most of a tool call's time (11 ms here). Concurrent
-		// requests still see every committed admission, so limits stay exact across replicas; a
-		// database crash may only forget the last fraction of a second of admissions.
-		if _, err := tx.ExecContext(ctx, "SET LOCAL synchronous_commit = off"); err != nil {
-			return nil, 0, fmt.Errorf("counting a request: %w", err)
-		}
-	}
 	// One upsert for every budget. A new row is a ring holding now. A ring with fewer than Limit
 	// slots grows by now; a full one overwrites its oldest slot (head) with now, if that admission
 	// left the window; otherwise the update's WHERE keeps the row as it is, so a full budget is
@@ -90,7 +77,27 @@ func (db *DB) TakeRequest(ctx context.Context, now, window int64, budgets ...Rat
 			last_at = excluded.last_at
 		WHERE ` + renewed + ` OR ` + growing + ` OR ` + oldest + ` <= CAST(? AS BIGINT)
 		RETURNING scope, subject`)
-	rows, err := db.txQueryContext(ctx, tx, take, args...)
+	// Prepared before the transaction begins: preparing may need a pool connection of its own, and
+	// a transaction waiting for one while holding another can starve the pool under load.
+	cs, err := db.stmts.acquire(ctx, db.sql, db.models.generation(), take)
+	if err != nil {
+		return nil, 0, fmt.Errorf("counting a request: %w", err)
+	}
+	defer db.stmts.release(cs)
+	tx, err := db.sql.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, 0, fmt.Errorf("counting a request: %w", err)
+	}
+	defer tx.Rollback()
+	if db.Engine() == sqldialect.PostgresName {
+		// Waiting for the WAL flush was most of a tool call's time (11 ms here). Concurrent
+		// requests still see every committed admission, so limits stay exact across replicas; a
+		// database crash may only forget the last fraction of a second of admissions.
+		if _, err := tx.ExecContext(ctx, "SET LOCAL synchronous_commit = off"); err != nil {
+			return nil, 0, fmt.Errorf("counting a request: %w", err)
+		}
+	}
+	rows, err := tx.StmtContext(ctx, cs.st).QueryContext(ctx, args...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("counting a request: %w", err)
 	}

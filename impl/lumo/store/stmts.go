@@ -124,14 +124,3 @@ func (db *DB) queryRow(ctx context.Context, query string, args ...any) *sql.Row 
 	defer db.stmts.release(cs)
 	return cs.st.QueryRowContext(ctx, args...)
 }
-
-// txQueryContext is QueryContext inside tx: the statement prepared once per generation is bound to
-// the transaction's connection (prepared there once, too).
-func (db *DB) txQueryContext(ctx context.Context, tx *sql.Tx, query string, args ...any) (*sql.Rows, error) {
-	cs, err := db.stmts.acquire(ctx, db.sql, db.models.generation(), query)
-	if err != nil {
-		return nil, err
-	}
-	defer db.stmts.release(cs)
-	return tx.StmtContext(ctx, cs.st).QueryContext(ctx, args...)
-}

@@ -7,16 +7,21 @@
 // Window/MaxFailures (10 and 6 s by default: 10 a minute). A success neither adds nor removes
 // a failure, so alternating good and bad tokens does not reset the count. While a client has
 // recent failures, its requests still in flight count as failures until they answer, so
-// concurrent guesses cannot overrun the bound. The state is in the memory of each process:
-// behind N replicas a client gets at most N times the bound.
+// concurrent guesses cannot overrun the bound. A bearer credential that answered without 401 is
+// remembered (its digest, a few per client) and passes without waiting: one mistyped token must not
+// throttle the same client's good requests in parallel, nor the other users behind its address.
+// The state is in the memory of each process: behind N replicas a client gets at most N times the
+// bound.
 package authguard
 
 import (
+	"crypto/sha256"
 	"flag"
 	"fmt"
 	"math"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -43,7 +48,11 @@ type client struct {
 	level   float64   // failures not yet drained, as of at
 	at      time.Time //
 	pending int       // requests in flight, counted while level > 0
+	good    []string  // digests of credentials that answered without 401, newest last
 }
+
+// maxGood bounds the remembered good credentials of one client.
+const maxGood = 16
 
 // New is a Guard with the default window, or nil (off) when maxFailures is 0 or less.
 func New(maxFailures int) *Guard {
@@ -86,13 +95,18 @@ func (g *Guard) Wrap(next http.Handler, refuse Refuser) http.Handler {
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		key := ClientKey(r.RemoteAddr)
-		retry, ok := g.begin(key)
+		cred := ""
+		if h := r.Header.Get("Authorization"); h != "" {
+			sum := sha256.Sum256([]byte(h))
+			cred = string(sum[:])
+		}
+		retry, counted, ok := g.begin(key, cred)
 		if !ok {
 			refuse(w, r, retry)
 			return
 		}
 		sw := &statusWriter{ResponseWriter: w}
-		defer func() { g.end(key, sw.status == http.StatusUnauthorized) }()
+		defer func() { g.end(key, cred, counted, sw.status == http.StatusUnauthorized) }()
 		next.ServeHTTP(sw, r)
 	})
 }
@@ -110,8 +124,9 @@ func (g *Guard) drained(c *client, now time.Time) float64 {
 	return max(0, c.level-now.Sub(c.at).Seconds()*rate)
 }
 
-// begin admits a request of key, counting it as pending, or returns the seconds to wait.
-func (g *Guard) begin(key string) (retryAfter int, ok bool) {
+// begin admits a request of key with the credential digest cred ("" for none), counting it as
+// pending unless cred is remembered as good, or returns the seconds to wait.
+func (g *Guard) begin(key, cred string) (retryAfter int, counted, ok bool) {
 	now := g.now()
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -125,19 +140,22 @@ func (g *Guard) begin(key string) (retryAfter int, ok bool) {
 		g.clients[key] = c
 	}
 	c.level, c.at = g.drained(c, now), now
+	if cred != "" && slices.Contains(c.good, cred) {
+		return 0, false, true
+	}
 	limit := float64(g.MaxFailures)
 	if c.level > 0 && c.level+float64(c.pending)+1 > limit {
 		// Wait until one more failure fits; requests in flight answer soon, so only the
 		// recorded failures decide how long.
 		secs := max(0, c.level+1-limit) * g.Window.Seconds() / limit
-		return max(1, int(math.Ceil(secs))), false
+		return max(1, int(math.Ceil(secs))), false, false
 	}
 	c.pending++
-	return 0, true
+	return 0, true, true
 }
 
-// end records the answer to a request that begin admitted.
-func (g *Guard) end(key string, failed bool) {
+// end records the answer to a request that begin admitted (counted: as pending).
+func (g *Guard) end(key, cred string, counted, failed bool) {
 	now := g.now()
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -146,9 +164,20 @@ func (g *Guard) end(key string, failed bool) {
 		c = &client{at: now}
 		g.clients[key] = c
 	}
-	c.pending = max(0, c.pending-1)
-	if failed {
+	if counted {
+		c.pending = max(0, c.pending-1)
+	}
+	switch i := slices.Index(c.good, cred); {
+	case failed:
 		c.level, c.at = g.drained(c, now)+1, now
+		if i >= 0 { // revoked since: guessed no more than any other
+			c.good = slices.Delete(c.good, i, i+1)
+		}
+	case cred != "" && i < 0:
+		c.good = append(c.good, cred)
+		if len(c.good) > maxGood {
+			c.good = c.good[1:]
+		}
 	}
 }
 
@@ -159,7 +188,7 @@ func (g *Guard) sweepLocked(now time.Time) {
 	}
 	g.swept = now
 	for k, c := range g.clients {
-		if c.pending == 0 && g.drained(c, now) == 0 {
+		if c.pending == 0 && g.drained(c, now) == 0 && now.Sub(c.at) >= g.Window {
 			delete(g.clients, k)
 		}
 	}

@@ -97,7 +97,8 @@ func TestWrongTokensAreThrottledPerClient(t *testing.T) {
 	}
 }
 
-// Good tokens in between do not reset the count, and one IPv6 /64 is one client.
+// Good tokens in between do not reset the count, and one IPv6 /64 is one client; a token that
+// answered well keeps passing while the address is throttled for the wrong ones.
 func TestSuccessDoesNotResetTheCount(t *testing.T) {
 	_, _, h, checks := guarded(t)
 	wrong := 0
@@ -114,8 +115,8 @@ func TestSuccessDoesNotResetTheCount(t *testing.T) {
 			wrong++
 		}
 	}
-	if wrong != 10 || checks.Load() != 19 {
-		t.Errorf("%d wrong tokens checked (%d checks in all); want 10 (19: 10 wrong, 9 good before the block)", wrong, checks.Load())
+	if wrong != 10 || checks.Load() != 30 {
+		t.Errorf("%d wrong tokens checked (%d checks in all); want 10 (30: 10 wrong, every one of the 20 good)", wrong, checks.Load())
 	}
 }
 
@@ -170,5 +171,31 @@ func TestNilGuardAndKeys(t *testing.T) {
 		if got := authguard.ClientKey(in); got != want {
 			t.Errorf("ClientKey(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// One failure, then many requests at once with a token that answered well before: none waits
+// (before remembering good credentials, one mistyped token throttled the parallel good ones).
+func TestAGoodTokenIsNotThrottledByConcurrency(t *testing.T) {
+	_, _, h, _ := guarded(t)
+	const addr = "198.51.100.9:7000"
+	if w := call(h, addr, "wrong"); w.Code != http.StatusUnauthorized {
+		t.Fatalf("wrong token: %d", w.Code)
+	}
+	if w := call(h, addr, "good"); w.Code != http.StatusOK {
+		t.Fatalf("good token: %d", w.Code)
+	}
+	var wg sync.WaitGroup
+	var refused atomic.Int64
+	for range 50 {
+		wg.Go(func() {
+			if w := call(h, addr, "good"); w.Code == http.StatusTooManyRequests {
+				refused.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	if refused.Load() != 0 {
+		t.Errorf("%d of 50 concurrent requests with a good token got 429", refused.Load())
 	}
 }
