@@ -34,7 +34,7 @@ type importProgress struct {
 
 func (p *importProgress) update(pr store.Progress) {
 	now := time.Now()
-	if now.Sub(p.last) < 250*time.Millisecond && pr.Rows < pr.TotalRows {
+	if now.Sub(p.last) < 250*time.Millisecond && pr.Rows != pr.TotalRows {
 		return
 	}
 	p.last = now
@@ -47,7 +47,11 @@ func (p *importProgress) update(pr store.Progress) {
 	if rate > 0 && pr.TotalRows >= pr.Rows {
 		eta = seconds(float64(pr.TotalRows-pr.Rows) / rate)
 	}
-	fmt.Fprintf(p.w, "\r\033[K%s de %s linhas, %s linhas/s, faltam ~%s", ptbr.Int(pr.Rows), ptbr.Int(pr.TotalRows), ptbr.Int(int64(rate)), eta)
+	if pr.Rows > pr.TotalRows { // rows of workbooks, which the total does not count
+		fmt.Fprintf(p.w, "\r\033[K%s linhas, %s linhas/s", ptbr.Int(pr.Rows), ptbr.Int(int64(rate)))
+	} else {
+		fmt.Fprintf(p.w, "\r\033[K%s de %s linhas, %s linhas/s, faltam ~%s", ptbr.Int(pr.Rows), ptbr.Int(pr.TotalRows), ptbr.Int(int64(rate)), eta)
+	}
 	p.drawn = true
 }
 

@@ -130,8 +130,8 @@ func (im *importer) countRows() {
 			continue
 		}
 		for _, t := range a.tables {
-			if t.file == "" {
-				continue
+			if t.file == "" || workspace.FileKind(t.file, false) != workspace.KindCSV {
+				continue // a workbook's rows are not lines: its count is not in the total
 			}
 			f, err := im.fsys.Open(t.file)
 			if err != nil {

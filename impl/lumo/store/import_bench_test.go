@@ -1,7 +1,10 @@
 package store_test
 
 import (
+	"bytes"
 	"fmt"
+	"os"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -9,6 +12,7 @@ import (
 	"time"
 
 	"github.com/lumo-caderninho/mcp/impl/lumo/store/storetest"
+	"github.com/lumo-caderninho/mcp/impl/lumo/workspace/wstest"
 )
 
 // BenchmarkImportCSV imports the same 100,000 sales, written in the original format and as a
@@ -55,6 +59,64 @@ func BenchmarkImportCSV(b *testing.B) {
 			b.ReportMetric(float64(n*b.N)/cpu, "rows/cpu-s")
 		})
 	}
+}
+
+// BenchmarkImportXLSX imports 100,000 sales (LUMO_BENCH_ROWS to change) from a workbook
+// excelize writes into a fresh database per iteration (SQLite, or LUMO_TEST_DB), reporting rows
+// per second and the process's peak RSS so far:
+//
+//	go test ./impl/lumo/store -run '^$' -bench ImportXLSX -benchtime 3x
+func BenchmarkImportXLSX(b *testing.B) {
+	var buf bytes.Buffer
+	n := benchN()
+	if err := wstest.SalesXLSX(&buf, n); err != nil {
+		b.Fatal(err)
+	}
+	benchImport(b, "vendas.xlsx", buf.Bytes(), n)
+}
+
+// benchImport imports a workspace of one sales table read from file (data) n times.
+func benchImport(b *testing.B, file string, data []byte, n int) {
+	fsys := fstest.MapFS{
+		"workspace.yaml": {Data: []byte("tenants:\n  - key: b\n    name: B\n    users:\n      - {login: u, name: U, token: tok-u-bench}\n" +
+			"    apps:\n      - {key: vendas, source: apps/vendas}\n")},
+		"apps/vendas/app.yaml": {Data: []byte("name: Vendas\ntables:\n  - label: Vendas\n    name: vendas\n    kind: fact\n    file: " + file + "\n    columns:\n" +
+			wstest.SalesColumns)},
+		"apps/vendas/" + file: {Data: data},
+	}
+	var wall, cpu float64
+	for b.Loop() {
+		b.StopTimer()
+		db := storetest.Open(b)
+		db.SQL().SetMaxOpenConns(1)
+		b.StartTimer()
+		start, cpu0 := time.Now(), processCPU()
+		sum, err := db.ImportWorkspace(ctx, fsys, "workspace.yaml")
+		if err != nil {
+			b.Fatal(err)
+		}
+		wall += time.Since(start).Seconds()
+		cpu += processCPU() - cpu0
+		if sum.Rows() != int64(n) {
+			b.Fatalf("%d rows", sum.Rows())
+		}
+		b.StopTimer()
+		db.Close()
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(n*b.N)/wall, "rows/s")
+	b.ReportMetric(float64(n*b.N)/cpu, "rows/cpu-s")
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	b.ReportMetric(float64(ru.Maxrss)/1024, "peak-RSS-MiB")
+}
+
+// benchN is LUMO_BENCH_ROWS, 100,000 by default.
+func benchN() int {
+	if n, err := strconv.Atoi(os.Getenv("LUMO_BENCH_ROWS")); err == nil && n > 0 {
+		return n
+	}
+	return 100_000
 }
 
 // processCPU is this process's user + system CPU seconds (on PostgreSQL the server's work is

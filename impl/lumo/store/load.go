@@ -306,7 +306,7 @@ func (im *importer) insertBatch(ctx context.Context, stmt *sql.Stmt, insert func
 // readBatches is loadTable's reading side: it takes a batch from free, lets fill add each row
 // to it (b.n rows are already there), and queues it on full once it holds batch rows, until the
 // file ends, a problem in it (returned), or stop.
-func readBatches(rows *workspace.Rows, batch int, free <-chan *loadBatch, full chan<- *loadBatch, stop <-chan struct{}, fill func(b *loadBatch) error) error {
+func readBatches(rows workspace.Rows, batch int, free <-chan *loadBatch, full chan<- *loadBatch, stop <-chan struct{}, fill func(b *loadBatch) error) error {
 	var b *loadBatch
 	for rows.Next() {
 		if b == nil {
@@ -346,7 +346,7 @@ func readBatches(rows *workspace.Rows, batch int, free <-chan *loadBatch, full c
 
 // readRows is readBatches on SQLite: the converted values of each row and, beside every text
 // value, its folded copy, one row after the other in b.args.
-func (im *importer) readRows(rows *workspace.Rows, t *pTable, width, batch int, free <-chan *loadBatch, full chan<- *loadBatch, stop <-chan struct{}) error {
+func (im *importer) readRows(rows workspace.Rows, t *pTable, width, batch int, free <-chan *loadBatch, full chan<- *loadBatch, stop <-chan struct{}) error {
 	return readBatches(rows, batch, free, full, stop, func(b *loadBatch) error {
 		args := b.args[b.n*width : (b.n+1)*width]
 		j := 0
@@ -375,7 +375,7 @@ func (im *importer) readRows(rows *workspace.Rows, t *pTable, width, batch int, 
 
 // readCopyRows is readBatches on PostgreSQL: each row goes into the batch as a line of COPY
 // text, values (and, beside every text, its folded copy) separated by tabs, NULL as \N.
-func (im *importer) readCopyRows(rows *workspace.Rows, t *pTable, batch int, free <-chan *loadBatch, full chan<- *loadBatch, stop <-chan struct{}) error {
+func (im *importer) readCopyRows(rows workspace.Rows, t *pTable, batch int, free <-chan *loadBatch, full chan<- *loadBatch, stop <-chan struct{}) error {
 	folds := make([]foldCache, len(t.cols))
 	return readBatches(rows, batch, free, full, stop, func(b *loadBatch) error {
 		buf := b.text

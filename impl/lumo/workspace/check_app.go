@@ -18,13 +18,14 @@ type appFile struct {
 	Name        string `json:"name"`
 	Description string `json:"description"`
 	Tables      []struct {
-		Label    string  `json:"label"`
-		CopyOf   string  `json:"copyOf"`
-		Name     string  `json:"name"`
-		Kind     string  `json:"kind"`
-		File     string  `json:"file"`
-		LoadedAt string  `json:"loadedAt"`
-		CSV      *Format `json:"csv"`
+		Label    string      `json:"label"`
+		CopyOf   string      `json:"copyOf"`
+		Name     string      `json:"name"`
+		Kind     string      `json:"kind"`
+		File     string      `json:"file"`
+		LoadedAt string      `json:"loadedAt"`
+		CSV      *Format     `json:"csv"`
+		XLSX     *XLSXFormat `json:"xlsx"`
 		Columns  []struct {
 			Name        string `json:"name"`
 			Label       string `json:"label"`
@@ -139,6 +140,12 @@ func (l *loader) source(ws *yamldoc.Doc, srcPath []string, folder string) *Sourc
 				errs = append(errs, d.ErrAt(at(tp, "csv"), "a tabela não tem file, então não há CSV para ler; informe file ou remova csv"))
 			}
 		}
+		if ft.XLSX != nil {
+			format.XLSX = *ft.XLSX
+			if ft.File == "" {
+				errs = append(errs, d.ErrAt(at(tp, "xlsx"), "a tabela não tem file, então não há planilha para ler; informe file ou remova xlsx"))
+			}
+		}
 		switch {
 		case ft.File != "":
 			csv = path.Join(folder, ft.File)
@@ -148,7 +155,7 @@ func (l *loader) source(ws *yamldoc.Doc, srcPath []string, folder string) *Sourc
 				break
 			}
 			var out *OutsideError
-			if _, err := fs.Stat(l.fsys, csv); errors.As(err, &out) {
+			if st, err := fs.Stat(l.fsys, csv); errors.As(err, &out) {
 				errs = append(errs, d.ErrAt(at(tp, "file"), "%s", out.Error()))
 				csv = ""
 				break
@@ -156,6 +163,16 @@ func (l *loader) source(ws *yamldoc.Doc, srcPath []string, folder string) *Sourc
 				errs = append(errs, d.ErrAt(at(tp, "file"), "o arquivo %q não existe; confira o nome, relativo ao app.yaml, ou remova file se a tabela nunca foi carregada", csv))
 				csv = ""
 				break
+			} else {
+				kind := FileKind(csv, st.IsDir())
+				if ft.CSV != nil && kind != KindCSV {
+					errs = append(errs, d.ErrAt(at(tp, "csv"), "o arquivo %q não é CSV, então csv não se aplica; remova csv", ft.File))
+					break
+				}
+				if ft.XLSX != nil && kind != KindXLSX {
+					errs = append(errs, d.ErrAt(at(tp, "xlsx"), "o arquivo %q não é uma planilha .xlsx, então xlsx não se aplica; remova xlsx", ft.File))
+					break
+				}
 			}
 			rows, err := OpenRows(l.fsys, csv, t, format)
 			if err != nil {

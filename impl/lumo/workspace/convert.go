@@ -11,7 +11,7 @@ import (
 // number converts field s of number column i: a float64, or nil for \N and the empty field.
 // msg is the Portuguese problem, "" when the value is fine. A value that settles a decimal the
 // file left open settles it for the rest of the file.
-func (r *Rows) number(i int, s string) (any, string) {
+func (r *csvRows) number(i int, s string) (any, string) {
 	if s == Null || s == "" {
 		return nil, ""
 	}
@@ -226,7 +226,7 @@ func boxFloat(v float64) any {
 // numberKind checks value s (taken apart in n) of number column i against the column's other
 // values and its unit in app.yaml: all with % or all without, one currency, and a unit that
 // agrees with R$, US$ or %. It records what the value showed.
-func (r *Rows) numberKind(i int, s string, n number) string {
+func (r *csvRows) numberKind(i int, s string, n number) string {
 	k := &r.kinds[i]
 	mark := byte('n')
 	if n.percent {
@@ -266,7 +266,7 @@ func (r *Rows) numberKind(i int, s string, n number) string {
 var unitWords = map[string]string{"BRL": "reais (R$)", "USD": "dólares (US$)", "percent": "percentual (%)"}
 
 // badNumber is the problem of a field that is no number in the file's format.
-func (r *Rows) badNumber(s string) string {
+func (r *csvRows) badNumber(s string) string {
 	f := r.format
 	words, examples := "", "1234.56, 1.234,56, R$ -10,00 ou 25%"
 	switch f.decimal {
@@ -287,7 +287,7 @@ func (r *Rows) badNumber(s string) string {
 
 // date converts field s of date or date-time column i: a time.Time, or nil for \N and the empty
 // field. A value that settles the date format the file left open settles it for the rest.
-func (r *Rows) date(i int, typ, s string) (any, string) {
+func (r *csvRows) date(i int, typ, s string) (any, string) {
 	if s == Null || s == "" {
 		return nil, ""
 	}
@@ -328,7 +328,7 @@ func (r *Rows) date(i int, typ, s string) (any, string) {
 
 // boxTime is c as a time.Time in an interface. Days repeat in most files, so a day (not a
 // date-time) comes from a small cache of boxed days: boxing allocates otherwise.
-func (r *Rows) boxTime(c *civil, datetime bool) any {
+func (r *csvRows) boxTime(c *civil, datetime bool) any {
 	if datetime {
 		return c.time()
 	}
@@ -341,7 +341,7 @@ func (r *Rows) boxTime(c *civil, datetime bool) any {
 }
 
 // badDate is the problem of a field that is no date (or date-time) in format dates.
-func (r *Rows) badDate(s string, datetime bool, dates string) string {
+func (r *csvRows) badDate(s string, datetime bool, dates string) string {
 	f := r.format
 	var msg string
 	switch {

@@ -19,12 +19,12 @@ import (
 // Null is how a CSV field spells NULL; an empty field is the empty string.
 const Null = `\N`
 
-// Rows streams the data rows of one table's CSV file (a header of physical column names in any
+// csvRows streams the data rows of one table's CSV file (a header of physical column names in any
 // order, then the rows), converting each value to its column's type. The file's delimiter,
 // decimal, encoding and date format are what app.yaml declares (Format) or what detection reads
 // from the file (see detect). It holds one record at a time, so files of any size stream in
 // constant memory.
-type Rows struct {
+type csvRows struct {
 	file   string
 	f      fs.File
 	br     *bufio.Reader
@@ -60,7 +60,7 @@ type kind struct {
 
 // boxText is s in an interface: a text repeated in a column (a store, a status) comes from a
 // small cache of the column's boxed texts, since boxing allocates otherwise.
-func (r *Rows) boxText(i int, s string) any {
+func (r *csvRows) boxText(i int, s string) any {
 	if len(s) == 0 {
 		return ""
 	}
@@ -90,11 +90,11 @@ type span struct {
 	text            bool
 }
 
-// OpenRows opens file and checks its header against t: every physical column name exactly once,
+// openCSV opens file and checks its header against t: every physical column name exactly once,
 // in any order, and nothing else. decl is the table's csv settings in app.yaml; what it leaves
 // empty is detected from the first rows of the file, and a file whose format stays ambiguous is
 // refused. Header and format problems come back as Errors (file, line, column).
-func OpenRows(fsys fs.FS, file string, t *semantic.Table, decl Format) (*Rows, error) {
+func openCSV(fsys fs.FS, file string, t *semantic.Table, decl Format) (*csvRows, error) {
 	f, err := fsys.Open(file)
 	if err != nil {
 		msg := "o arquivo não pôde ser aberto: " + err.Error()
@@ -115,7 +115,7 @@ func OpenRows(fsys fs.FS, file string, t *semantic.Table, decl Format) (*Rows, e
 		return nil, err
 	}
 	n := len(t.Columns)
-	rows := &Rows{file: file, f: f, br: br, format: format, cols: t.Columns, vals: make([]any, n), texts: make([]string, n),
+	rows := &csvRows{file: file, f: f, br: br, format: format, cols: t.Columns, vals: make([]any, n), texts: make([]string, n),
 		scales: make([]int, n), units: make([]string, n), kinds: make([]kind, n), days: new([1024]dayBox), pend: make([]pending, n),
 		strs: make([][16]textBox, n)}
 	header, err := rows.read()
@@ -171,11 +171,11 @@ func OpenRows(fsys fs.FS, file string, t *semantic.Table, decl Format) (*Rows, e
 }
 
 // Columns are the table's columns; Values follow this order.
-func (r *Rows) Columns() []*semantic.Column { return r.cols }
+func (r *csvRows) Columns() []*semantic.Column { return r.cols }
 
 // Next reads the next row, skipping blank lines (also those of delimiters only). It returns
 // false at the end of the file or at the first error (Err).
-func (r *Rows) Next() bool {
+func (r *csvRows) Next() bool {
 	if r.err != nil {
 		return false
 	}
@@ -262,7 +262,7 @@ func (r *Rows) Next() bool {
 // nearly all of them, it splits itself (encoding/csv's work per field cost as much as
 // converting the values); from the first line with a quote on it hands the rest of the file to
 // encoding/csv, which reads them the same way and knows quoting.
-func (r *Rows) read() ([]string, error) {
+func (r *csvRows) read() ([]string, error) {
 	for r.r == nil {
 		line, err := r.br.ReadSlice('\n')
 		if err == bufio.ErrBufferFull {
@@ -320,7 +320,7 @@ const arenaSize = 64 << 10
 
 // keep is b as a string that lasts: its bytes go to the end of the arena, where nothing
 // writes again, so a row's texts take one allocation per arenaSize bytes instead of one each.
-func (r *Rows) keep(b []byte) string {
+func (r *csvRows) keep(b []byte) string {
 	if len(r.arena)+len(b) > cap(r.arena) {
 		r.arena = make([]byte, 0, max(arenaSize, len(b)))
 	}
@@ -341,19 +341,19 @@ func blank(rec []string) bool {
 
 // rewritten records that column i's text is r.buf[start:], the value rewritten in the
 // original format (ISO dates, point decimal).
-func (r *Rows) rewritten(i, start int) {
+func (r *csvRows) rewritten(i, start int) {
 	r.spans = append(r.spans, span{i, start, len(r.buf), false})
 }
 
 // Values is the current row in Columns order: nil for NULL, string for text, float64 for
 // numbers, time.Time (UTC, no zone meant) for dates and datetimes. The slice is reused by Next.
-func (r *Rows) Values() []any { return r.vals }
+func (r *csvRows) Values() []any { return r.vals }
 
 // Text is the current row's value of Columns()[i] as the original format writes it: a number as
 // -?digits(.digits)? (a percent already divided by 100), a date as YYYY-MM-DD, a date-time as
 // YYYY-MM-DD HH:MM[:SS], a text in UTF-8 (meaningless where Values holds nil). Like Values it
 // lasts until the next call of Next.
-func (r *Rows) Text(i int) string {
+func (r *csvRows) Text(i int) string {
 	p := &r.pend[i]
 	if p.kind == 0 {
 		return r.texts[i]
@@ -398,25 +398,25 @@ const (
 )
 
 // Line is the file line where the current row starts.
-func (r *Rows) Line() int { return r.line }
+func (r *csvRows) Line() int { return r.line }
 
 // Count is how many rows were read so far.
-func (r *Rows) Count() int64 { return r.count }
+func (r *csvRows) Count() int64 { return r.count }
 
 // Scales are, per column, the most decimals seen in a number so far.
-func (r *Rows) Scales() []int { return r.scales }
+func (r *csvRows) Scales() []int { return r.scales }
 
 // Units are, per column, the unit its values showed so far ("BRL" for R$, "USD" for US$,
 // "percent" for %; "" for none): a column without unit in app.yaml gets this one.
-func (r *Rows) Units() []string { return r.units }
+func (r *csvRows) Units() []string { return r.units }
 
 // Description is the line an import prints for the file: the settings it was read with,
 // declared or detected (`vendas.csv: separador ";", decimal ",", Windows-1252, datas
 // dd/mm/aaaa`). Read after the last row, it includes what the rows settled after the sample.
-func (r *Rows) Description() string { return r.format.Description() }
+func (r *csvRows) Description() string { return r.format.Description() }
 
 // Err is the first error met, an *Error naming file, line and column; nil at a clean end.
-func (r *Rows) Err() error {
+func (r *csvRows) Err() error {
 	if r.err == nil {
 		return nil // not a typed nil *Error
 	}
@@ -424,9 +424,9 @@ func (r *Rows) Err() error {
 }
 
 // Close releases the file.
-func (r *Rows) Close() error { return r.f.Close() }
+func (r *csvRows) Close() error { return r.f.Close() }
 
-func (r *Rows) readError(err error) *Error {
+func (r *csvRows) readError(err error) *Error {
 	var pe *csv.ParseError
 	if !errors.As(err, &pe) {
 		return &Error{File: r.file, Line: r.line + 1, Message: "o arquivo não pôde ser lido: " + err.Error()}

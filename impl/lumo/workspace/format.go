@@ -23,13 +23,15 @@ const (
 	DatesDMY2 = "dd/mm/aa"   // 30/09/26: 00-69 are 2000-2069, 70-99 are 1970-1999
 )
 
-// Format is how a table's CSV file is written, as app.yaml declares it (tables[].csv). An empty
-// field is detected from the file.
+// Format is how a table's file is written, as app.yaml declares it: tables[].csv for a CSV (an
+// empty field is detected from the file), tables[].xlsx for a workbook.
 type Format struct {
 	Delimiter  string `json:"delimiter"` // ",", ";", "\t" (or "tab") or "|"
 	Decimal    string `json:"decimal"`   // "," (thousands ".") or "." (thousands ",")
 	Encoding   string `json:"encoding"`  // EncodingUTF8, EncodingWindows1252 or EncodingLatin1
 	DateFormat string `json:"dateFormat"`
+	// XLSX is the table's xlsx settings (tables[].xlsx), for a workbook.
+	XLSX XLSXFormat `json:"-"`
 }
 
 // sampleSize is how much of a file detection reads before the first row: the settings the
