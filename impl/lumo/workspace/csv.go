@@ -29,6 +29,7 @@ type csvRows struct {
 	f      fs.File
 	br     *bufio.Reader
 	r      *csv.Reader // from the first line with a quote on (nil before)
+	guard  *lineGuard  // what r reads through (nil before)
 	rec    []string    // the record read without r
 	raw    []byte      // a line longer than br's buffer
 	lines  int         // lines read without r
@@ -268,8 +269,14 @@ func (r *csvRows) read() ([]string, error) {
 		if err == bufio.ErrBufferFull {
 			r.raw = append(r.raw[:0], line...)
 			for err == bufio.ErrBufferFull {
+				if len(r.raw) > MaxLineBytes {
+					return nil, &lineTooLong{line: r.lines + 1, column: -1}
+				}
 				line, err = r.br.ReadSlice('\n')
 				r.raw = append(r.raw, line...)
+			}
+			if len(r.raw) > MaxLineBytes {
+				return nil, &lineTooLong{line: r.lines + 1, column: -1}
 			}
 			line = r.raw
 		}
@@ -280,7 +287,8 @@ func (r *csvRows) read() ([]string, error) {
 			return nil, io.EOF
 		}
 		if bytes.IndexByte(line, '"') >= 0 {
-			r.r = csv.NewReader(io.MultiReader(bytes.NewReader(bytes.Clone(line)), r.br))
+			r.guard = &lineGuard{r: io.MultiReader(bytes.NewReader(bytes.Clone(line)), r.br), first: r.lines}
+			r.r = csv.NewReader(r.guard)
 			r.r.Comma = rune(r.format.delim)
 			r.r.FieldsPerRecord = -1 // counted here, to say which line and how many
 			r.r.ReuseRecord = true
@@ -305,14 +313,60 @@ func (r *csvRows) read() ([]string, error) {
 		}
 		r.rec = append(rec, s)
 		r.line = r.lines
-		return r.rec, nil
+		return r.rec, r.checkLengths(r.rec)
 	}
 	rec, err := r.r.Read()
 	if err == nil {
 		line, _ := r.r.FieldPos(0)
 		r.line = r.lines + line
+		err = r.checkLengths(rec)
 	}
 	return rec, err
+}
+
+// MaxLineBytes bounds one line of a CSV file: a longer one is refused before it is held whole.
+const MaxLineBytes = 16 << 20
+
+// lineTooLong is a line over MaxLineBytes, or a value over MaxValueBytes.
+type lineTooLong struct {
+	line   int
+	column int // 0-based; -1: the whole line
+}
+
+func (e *lineTooLong) Error() string { return fmt.Sprintf("line %d too long", e.line) }
+
+// checkLengths refuses a value over MaxValueBytes, naming its column.
+func (r *csvRows) checkLengths(rec []string) error {
+	for i, v := range rec {
+		if len(v) > MaxValueBytes {
+			return &lineTooLong{line: r.line, column: i}
+		}
+	}
+	return nil
+}
+
+// lineGuard passes a file to encoding/csv, refusing a physical line over MaxLineBytes before
+// encoding/csv holds it (it has no bound of its own).
+type lineGuard struct {
+	r     io.Reader
+	first int // lines read before the guard
+	lines int // line breaks seen
+	run   int // bytes since the last line break
+}
+
+func (g *lineGuard) Read(p []byte) (int, error) {
+	n, err := g.r.Read(p)
+	for _, b := range p[:n] {
+		if b == '\n' {
+			g.lines++
+			g.run = 0
+			continue
+		}
+		if g.run++; g.run > MaxLineBytes {
+			return 0, &lineTooLong{line: g.first + g.lines + 1, column: -1}
+		}
+	}
+	return n, err
 }
 
 // arenaSize is how many bytes of rewritten texts one allocation holds.
@@ -427,6 +481,15 @@ func (r *csvRows) Err() error {
 func (r *csvRows) Close() error { return r.f.Close() }
 
 func (r *csvRows) readError(err error) *Error {
+	var tl *lineTooLong
+	if errors.As(err, &tl) {
+		if tl.column >= 0 && tl.column < len(r.cols) {
+			return &Error{File: r.file, Line: tl.line, Field: r.cols[tl.column].Name, Message: fmt.Sprintf(
+				"o valor da coluna %s passa de %s; um valor desse tamanho não é dado de tabela", r.cols[tl.column].Name, bytesWords(MaxValueBytes))}
+		}
+		return &Error{File: r.file, Line: tl.line, Message: fmt.Sprintf(
+			"a linha passa de %s; uma linha desse tamanho não é de uma tabela (confira o separador e as aspas)", bytesWords(MaxLineBytes))}
+	}
 	var pe *csv.ParseError
 	if !errors.As(err, &pe) {
 		return &Error{File: r.file, Line: r.line + 1, Message: "o arquivo não pôde ser lido: " + err.Error()}
