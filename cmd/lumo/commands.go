@@ -35,6 +35,7 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/platform/restserver"
 	"github.com/lumo-caderninho/mcp/impl/platform/schemapub"
 	"github.com/lumo-caderninho/mcp/impl/platform/telemetry"
+	"github.com/lumo-caderninho/mcp/impl/platform/webform"
 	"github.com/lumo-caderninho/mcp/schemas"
 )
 
@@ -160,8 +161,7 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	}
 	if *login != "" {
 		// Single-user mode, for local tools that cannot send a token: loopback only.
-		host, _, err := net.SplitHostPort(*addr)
-		if ip := net.ParseIP(host); err != nil || (host != "localhost" && (ip == nil || !ip.IsLoopback())) {
+		if !webform.IsLoopback(*addr) {
 			return fmt.Errorf("--user com --http só é aceito em endereço local (127.0.0.1, ::1 ou localhost), não em %q", *addr)
 		}
 	}

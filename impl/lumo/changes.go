@@ -251,6 +251,7 @@ func (c *changes) check(ctx context.Context) error {
 	}
 	listChanged := false
 	var updated []string
+	seen := &viewsNow{c: c, lists: map[int64]string{}, texts: map[string]string{}}
 	for _, v := range views {
 		c.mu.Lock()
 		listed := v.listed
@@ -261,22 +262,15 @@ func (c *changes) check(ctx context.Context) error {
 		c.mu.Unlock()
 		var list string
 		if listed != "" {
-			apps, err := c.svc.DB.VisibleApps(ctx, v.user)
-			if err != nil {
+			if list, err = seen.list(ctx, v.user); err != nil {
 				return err
 			}
-			list = listFingerprint(apps)
 		}
 		now := map[string]string{}
 		for uri := range subs {
-			text, found, err := c.text(ctx, v.user, uri)
-			if err != nil {
+			if now[uri], err = seen.text(ctx, v.user, uri); err != nil {
 				return err
 			}
-			if !found {
-				text = "" // gone from the user's view: its text changed to nothing
-			}
-			now[uri] = fingerprint(text)
 		}
 		c.mu.Lock()
 		if listed != "" && list != listed {
@@ -302,6 +296,42 @@ func (c *changes) check(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// viewsNow computes, once per user, what a check compares: several sessions of one user see the
+// same apps.
+type viewsNow struct {
+	c     *changes
+	lists map[int64]string  // user id -> fingerprint of the listed apps
+	texts map[string]string // user id and URI -> fingerprint of the text ("" text: gone)
+}
+
+func (n *viewsNow) list(ctx context.Context, u *store.User) (string, error) {
+	if fp, ok := n.lists[u.ID]; ok {
+		return fp, nil
+	}
+	apps, err := n.c.svc.DB.VisibleApps(ctx, u)
+	if err != nil {
+		return "", err
+	}
+	n.lists[u.ID] = listFingerprint(apps)
+	return n.lists[u.ID], nil
+}
+
+func (n *viewsNow) text(ctx context.Context, u *store.User, uri string) (string, error) {
+	key := strconv.FormatInt(u.ID, 10) + " " + uri
+	if fp, ok := n.texts[key]; ok {
+		return fp, nil
+	}
+	text, found, err := n.c.text(ctx, u, uri)
+	if err != nil {
+		return "", err
+	}
+	if !found {
+		text = "" // gone from the user's view: its text changed to nothing
+	}
+	n.texts[key] = fingerprint(text)
+	return n.texts[key], nil
 }
 
 // complete suggests the appId values of lumo://app/{appId}: the ids of the apps the caller sees

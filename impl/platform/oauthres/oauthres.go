@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -151,20 +152,11 @@ func (r *Resource) Verify(ctx context.Context, token string) (who string, exp ti
 	scope, _ := claims["scope"].(string)
 	scopes = strings.Fields(scope)
 	for _, want := range r.cfg.Scopes {
-		if !contains(scopes, want) {
+		if !slices.Contains(scopes, want) {
 			return "", time.Time{}, nil, fmt.Errorf("%w: falta o escopo %s", auth.ErrInvalidToken, want)
 		}
 	}
 	return who, tok.Expiry, scopes, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // Challenge adds WWW-Authenticate to every 401 next writes: the scheme, the metadata URL when r is
