@@ -26,6 +26,7 @@ func initCSVSteps(w *lumoWorld, sc *godog.ScenarioContext) {
 	sc.Step(`^the workspace in "([^"]*)" is imported, reading its files as:$`, c.importedReading)
 	sc.Step(`^I import the workspace in "([^"]*)" with "([^"]*)" holding:$`, c.importWith)
 	sc.Step(`^the import fails with:$`, c.importFails)
+	initPGSourceSteps(c, sc)
 }
 
 func (c *csvWorld) importedReading(ctx context.Context, dir string, doc *godog.DocString) error {
@@ -65,6 +66,22 @@ func (c *csvWorld) importFails(doc *godog.DocString) error {
 		return fmt.Errorf("the import failed with\n%v\nwhich does not contain\n%s", c.importErr, want)
 	}
 	return nil
+}
+
+// filesFS is FS with each file of files holding its data instead.
+type filesFS struct {
+	fs.FS
+	files map[string][]byte
+}
+
+func filesOver(fsys fs.FS, files map[string][]byte) fs.FS { return filesFS{fsys, files} }
+
+func (o filesFS) Open(name string) (fs.File, error) {
+	data, ok := o.files[name]
+	if !ok {
+		return o.FS.Open(name)
+	}
+	return fstest.MapFS{name: {Data: data}}.Open(name)
 }
 
 // overlayFS is FS with the file at path holding data instead.

@@ -296,11 +296,20 @@ func serveHTTP(ctx context.Context, h http.Handler, addr, login string, ops serv
 func importWorkspace(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger) error {
 	fs := flag.NewFlagSet("import", flag.ContinueOnError)
 	dsn := dbFlag(fs)
+	timeout := fs.Duration("timeout", time.Hour, "tempo máximo da importação inteira; ao passar, a leitura em curso (de arquivo ou de banco de origem) é cancelada e nada muda (0 = sem limite)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
-		return errors.New("informe o caminho do workspace.yaml: lumo import [--db DSN] caminho/workspace.yaml")
+		return errors.New("informe o caminho do workspace.yaml: lumo import [--db DSN] [--timeout 1h] caminho/workspace.yaml")
+	}
+	if *timeout < 0 {
+		return errors.New("--timeout precisa ser positivo, ou 0 para sem limite")
+	}
+	if *timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, *timeout)
+		defer cancel()
 	}
 	path := fs.Arg(0)
 	if *dsn == "" {
@@ -327,6 +336,9 @@ func importWorkspace(ctx context.Context, args []string, stdout io.Writer, log *
 	if err != nil {
 		if prog.drawn {
 			fmt.Fprintln(stderr)
+		}
+		if ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return fmt.Errorf("a importação passou do tempo limite (--timeout %s) e foi desfeita; nada mudou no banco: %w", *timeout, err)
 		}
 		return err
 	}

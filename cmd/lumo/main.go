@@ -23,7 +23,7 @@ const usage = `lumo: servidor MCP de BI somente leitura.
 Uso:
   lumo init   ARQUIVO.csv... | PASTA           (escreve workspace.yaml e app.yaml ao lado dos arquivos)
   lumo serve  [opções de serve, abaixo]
-  lumo import [--db DSN] caminho/workspace.yaml
+  lumo import [--db DSN] [--timeout 1h] caminho/workspace.yaml
   lumo call   [--db DSN] [--user LOGIN] FERRAMENTA '{"arg": ...}'
   lumo admin  tenant|user|desk|member|token|publish ... (lumo admin help)
   lumo schemas list | show FERRAMENTA input|output | validate [--tool FERRAMENTA] [--kind input|output] ARQUIVO | doc FERRAMENTA

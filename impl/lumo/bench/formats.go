@@ -3,6 +3,7 @@ package bench
 import (
 	"bufio"
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lib/pq"
 	"github.com/xuri/excelize/v2"
 	"golang.org/x/text/encoding/charmap"
 )
@@ -51,21 +53,33 @@ type FormatsReport struct {
 	Results []FormatReport `json:"results"`
 }
 
-// fileFormat writes the sales table as one format: file is its name in the app folder.
+// fileFormat writes the sales table as one format: file is its name in the app folder. A
+// database source has source instead, which fills a database and says how app.yaml names it.
 type fileFormat struct {
-	file  string
-	words string // what the file holds, for the report
-	write func(path string, rows int) error
+	file   string
+	words  string // what the file holds, for the report
+	write  func(path string, rows int) error
+	source func(ctx context.Context, c FormatsConfig) (*dbSource, error)
+}
+
+// dbSource is a database the sales table is read from: the lines workspace.yaml and the
+// table's entry in app.yaml get, its size on disk, and how to drop it.
+type dbSource struct {
+	workspace, table string
+	bytes            int64
+	drop             func()
 }
 
 var fileFormats = map[string]fileFormat{
-	"csv":      {"vendas.csv", "CSV: ',' and decimal point, UTF-8, ISO dates", writeCSV},
-	"csv-ptbr": {"vendas.csv", `pt-BR CSV: ';', "1.234,56", Windows-1252, dd/mm/aaaa HH:mm, detected`, writePtBRCSV},
-	"xlsx":     {"vendas.xlsx", "XLSX written by excelize's stream writer: numbers, inline strings, date cells", writeXLSX},
+	"csv":      {file: "vendas.csv", words: "CSV: ',' and decimal point, UTF-8, ISO dates", write: writeCSV},
+	"csv-ptbr": {file: "vendas.csv", words: `pt-BR CSV: ';', "1.234,56", Windows-1252, dd/mm/aaaa HH:mm, detected`, write: writePtBRCSV},
+	"xlsx":     {file: "vendas.xlsx", words: "XLSX written by excelize's stream writer: numbers, inline strings, date cells", write: writeXLSX},
+	"postgres-source": {words: "a table of another PostgreSQL database (numeric(12,2), timestamp, text), read by postgres: in app.yaml",
+		source: pgSalesSource},
 }
 
 // Formats are the format names the bench knows, in report order.
-func Formats() []string { return []string{"csv", "csv-ptbr", "xlsx"} }
+func Formats() []string { return []string{"csv", "csv-ptbr", "xlsx", "postgres-source"} }
 
 // RunFormats writes each format once and imports it on every engine.
 func RunFormats(ctx context.Context, c FormatsConfig) (*FormatsReport, error) {
@@ -92,7 +106,14 @@ func runFormat(ctx context.Context, c FormatsConfig, name string, f fileFormat) 
 	}
 	defer os.RemoveAll(dir)
 	fmt.Fprintf(c.Log, "lumo-bench: writing %d rows as %s\n", c.Rows, name)
-	size, err := writeFormatWorkspace(dir, f, c.Rows)
+	var src *dbSource
+	if f.source != nil {
+		if src, err = f.source(ctx, c); err != nil {
+			return nil, fmt.Errorf("%s: filling the source: %w", name, err)
+		}
+		defer src.drop()
+	}
+	size, err := writeFormatWorkspace(dir, f, c.Rows, src)
 	if err != nil {
 		return nil, fmt.Errorf("%s: writing: %w", name, err)
 	}
@@ -111,14 +132,18 @@ func runFormat(ctx context.Context, c FormatsConfig, name string, f fileFormat) 
 
 // writeFormatWorkspace writes the bench workspace with its sales table in format f; it returns
 // the sales file's size.
-func writeFormatWorkspace(dir string, f fileFormat, rows int) (int64, error) {
+func writeFormatWorkspace(dir string, f fileFormat, rows int, src *dbSource) (int64, error) {
 	app := filepath.Join(dir, "apps", "vendas")
 	if err := os.MkdirAll(app, 0o755); err != nil {
 		return 0, err
 	}
+	ws, table := workspaceYAML(0), "file: "+f.file
+	if src != nil {
+		ws, table = src.workspace+ws, src.table
+	}
 	files := map[string]string{
-		filepath.Join(dir, "workspace.yaml"): workspaceYAML(0),
-		filepath.Join(app, "app.yaml"):       strings.Replace(salesAppYAML, "file: vendas.csv", "file: "+f.file, 1),
+		filepath.Join(dir, "workspace.yaml"): ws,
+		filepath.Join(app, "app.yaml"):       strings.Replace(salesAppYAML, "file: vendas.csv", table, 1),
 		filepath.Join(app, "lojas.csv"):      storesCSV(),
 		filepath.Join(app, "produtos.csv"):   productsCSV(),
 		filepath.Join(app, "metas.csv"):      targetsCSV(),
@@ -127,6 +152,9 @@ func writeFormatWorkspace(dir string, f fileFormat, rows int) (int64, error) {
 		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
 			return 0, err
 		}
+	}
+	if src != nil {
+		return src.bytes, nil
 	}
 	p := filepath.Join(app, f.file)
 	if err := f.write(p, rows); err != nil {
@@ -175,9 +203,10 @@ wait:
 	}
 	secs := time.Since(start).Seconds()
 	r := FormatReport{Engine: engine, Rows: c.Rows, Seconds: secs, RowsPerSecond: float64(c.Rows) / secs, PeakRSSMiB: peak}
-	for _, line := range strings.Split(out.String(), "\n") {
-		if strings.Contains(line, "vendas.") && !strings.Contains(line, "lojas") {
-			r.Detected = strings.TrimSpace(line)
+	lines := strings.Split(out.String(), "\n")
+	for i, line := range lines { // "  bench/vendas vendas: N linhas", then how it was read
+		if strings.Contains(line, "/"+AppKey+" vendas:") && i+1 < len(lines) {
+			r.Detected = strings.TrimSpace(lines[i+1])
 			break
 		}
 	}
@@ -333,4 +362,66 @@ func (r *FormatsReport) Markdown(w io.Writer) {
 			}
 		}
 	}
+}
+
+// pgSalesSource makes a database beside --pg holding the sales rows, as a user's ERP would.
+func pgSalesSource(ctx context.Context, c FormatsConfig) (*dbSource, error) {
+	dsn, drop, err := freshDB(ctx, "postgres", c.PostgresDSN)
+	if err != nil {
+		return nil, err
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			drop()
+		}
+	}()
+	db, err := sql.Open("postgres", dsn)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	if _, err := db.ExecContext(ctx, `CREATE TABLE vendas (id int8, data timestamp, loja_id int4, produto_id int4,
+		cliente text, situacao text, canal text, valor numeric(12,2), custo numeric(12,2), qtd int4)`); err != nil {
+		return nil, err
+	}
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	st, err := tx.PrepareContext(ctx, pq.CopyIn("vendas", "id", "data", "loja_id", "produto_id", "cliente", "situacao", "canal", "valor", "custo", "qtd"))
+	if err != nil {
+		return nil, err
+	}
+	for i := 1; i <= c.Rows; i++ {
+		s := saleAt(i)
+		var status any
+		if s.status != "" {
+			status = s.status
+		}
+		if _, err := st.ExecContext(ctx, s.id, s.at, s.store, s.product, s.client, status, s.channel,
+			string(appendCents(nil, s.valueCents)), string(appendCents(nil, s.costCents)), s.qty); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := st.ExecContext(ctx); err != nil {
+		return nil, err
+	}
+	if err := st.Close(); err != nil {
+		return nil, err
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, err
+	}
+	var size int64
+	if err := db.QueryRowContext(ctx, "SELECT pg_total_relation_size('vendas')").Scan(&size); err != nil {
+		return nil, err
+	}
+	ok = true
+	return &dbSource{
+		workspace: "databases:\n  - {name: origem, dsn: \"" + dsn + "\", timeZone: UTC}\n",
+		table:     "postgres: {database: origem, table: vendas}",
+		bytes:     size, drop: drop,
+	}, nil
 }

@@ -209,13 +209,25 @@ type pTable struct {
 	id       int64
 	t        *semantic.Table
 	orig     *pTable // the table of the same app a role-playing copy reads (nil for one with data)
-	file     string  // "" = never loaded
+	file     string  // "" = never loaded, unless pg
+	pg       *workspace.PostgresTable
 	format   workspace.Format
 	csv      string // how the file was read (workspace.Rows.Description)
 	sqlName  string
 	loadedAt *time.Time
 	rows     *int64
 	cols     []*pColumn
+}
+
+// hasData says whether t is loaded: from a file or from a database.
+func (t *pTable) hasData() bool { return t.file != "" || t.pg != nil }
+
+// source names where t's rows come from, for errors.
+func (t *pTable) source() string {
+	if t.pg != nil {
+		return t.pg.Where()
+	}
+	return t.file
 }
 
 type pColumn struct {
@@ -272,7 +284,7 @@ func (im *importer) run(ctx context.Context) (Summary, error) {
 			if err := im.createTable(ctx, t); err != nil {
 				return Summary{}, err
 			}
-			if t.file == "" {
+			if !t.hasData() {
 				continue
 			}
 			if err := im.loadTable(ctx, t); err != nil {
@@ -457,7 +469,7 @@ func (im *importer) plan(ids *idAlloc) {
 			ids.request("app", appKey, &a.id)
 			byModel := map[*semantic.Table]*pTable{}
 			for i, st := range a.model.Tables {
-				pt := &pTable{t: st, file: wa.Source.Files[i], format: wa.Source.Formats[i]}
+				pt := &pTable{t: st, file: wa.Source.Files[i], format: wa.Source.Formats[i], pg: wa.Source.Postgres[i]}
 				a.tables = append(a.tables, pt)
 				byModel[st] = pt
 				ids.request("table", appKey+"/"+st.Name, &pt.id)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/lib/pq"
 
+	"github.com/lumo-caderninho/mcp/impl/lumo/pgsource"
 	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
 	"github.com/lumo-caderninho/mcp/impl/lumo/workspace"
 	"github.com/lumo-caderninho/mcp/impl/platform/fold"
@@ -104,16 +105,20 @@ func (im *importer) loadTable(ctx context.Context, t *pTable) error {
 		// parameter's name, a linear search per parameter when they are named.
 		var err error
 		if stmt, err = im.tx.PrepareContext(ctx, insert(batch)); err != nil {
-			return fmt.Errorf("preparing load of %s: %w", t.file, err)
+			return fmt.Errorf("preparing load of %s: %w", t.source(), err)
 		}
 		defer stmt.Close()
 	}
 
-	rows, err := workspace.OpenRows(im.fsys, t.file, t.t, t.format)
+	rows, err := im.openRows(ctx, t)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
+	if lr, ok := rows.(interface{ LoadedAt() time.Time }); ok {
+		at := lr.LoadedAt() // a database source is as of the moment its read began
+		t.loadedAt = &at
+	}
 
 	// Three batches circulate: one being read, one queued, one being written.
 	const inFlight = 3
@@ -157,9 +162,9 @@ func (im *importer) loadTable(ctx context.Context, t *pTable) error {
 		for b := range full {
 			if err := im.insertBatch(ctx, stmt, insert, b, batch, width); err != nil {
 				if b.n == 1 {
-					return finish(fmt.Errorf("loading %s line %d into %s: %w", t.file, b.lines[0], t.sqlName, err))
+					return finish(fmt.Errorf("loading %s line %d into %s: %w", t.source(), b.lines[0], t.sqlName, err))
 				}
-				return finish(fmt.Errorf("loading %s lines %d-%d into %s: %w", t.file, b.lines[0], b.lines[b.n-1], t.sqlName, err))
+				return finish(fmt.Errorf("loading %s lines %d-%d into %s: %w", t.source(), b.lines[0], b.lines[b.n-1], t.sqlName, err))
 			}
 			for range b.n {
 				im.loaded(false)
@@ -197,24 +202,24 @@ func (im *importer) copyRows(ctx context.Context, t *pTable, query string, free 
 	var lines copyLines
 	fail := func(err error) error {
 		if line, ok := lines.fileLine(t.sqlName, err); ok {
-			return fmt.Errorf("loading %s line %d into %s: %w", t.file, line, t.sqlName, err)
+			return fmt.Errorf("loading %s line %d into %s: %w", t.source(), line, t.sqlName, err)
 		}
-		return fmt.Errorf("loading %s into %s: %w", t.file, t.sqlName, err)
+		return fmt.Errorf("loading %s into %s: %w", t.source(), t.sqlName, err)
 	}
 	return im.conn.Raw(func(dc any) error {
 		prep, ok := dc.(driver.ConnPrepareContext)
 		if !ok {
-			return fmt.Errorf("loading %s: driver %T cannot prepare COPY", t.file, dc)
+			return fmt.Errorf("loading %s: driver %T cannot prepare COPY", t.source(), dc)
 		}
 		st, err := prep.PrepareContext(ctx, query)
 		if err != nil {
-			return fmt.Errorf("preparing load of %s: %w", t.file, err)
+			return fmt.Errorf("preparing load of %s: %w", t.source(), err)
 		}
 		// Ends the COPY when this returns early; the transaction then rolls back.
 		defer st.Close()
 		cd, ok := st.(copyData)
 		if !ok {
-			return fmt.Errorf("loading %s: driver statement %T cannot write COPY data", t.file, st)
+			return fmt.Errorf("loading %s: driver statement %T cannot write COPY data", t.source(), st)
 		}
 		for b := range full {
 			for _, l := range b.lines[:b.n] {
@@ -403,7 +408,7 @@ func (im *importer) readCopyRows(rows workspace.Rows, t *pTable, batch int, free
 					buf = strconv.AppendFloat(buf, v, 'f', -1, 64)
 				}
 			default:
-				return fmt.Errorf("loading %s line %d: unexpected value %T", t.file, rows.Line(), v)
+				return fmt.Errorf("loading %s line %d: unexpected value %T", t.source(), rows.Line(), v)
 			}
 			if c.foldName != "" {
 				buf = append(buf, '\t')
@@ -627,4 +632,12 @@ func trgmSchema(ctx context.Context, d sqldialect.Dialect, q rowQuerier) (string
 		return "", fmt.Errorf("looking for pg_trgm: %w", err)
 	}
 	return schema, nil
+}
+
+// openRows opens t's rows: its file, or the SELECT of its database, bounded by ctx.
+func (im *importer) openRows(ctx context.Context, t *pTable) (workspace.Rows, error) {
+	if t.pg != nil {
+		return pgsource.Open(ctx, t.pg, t.t)
+	}
+	return workspace.OpenRows(im.fsys, t.file, t.t, t.format)
 }

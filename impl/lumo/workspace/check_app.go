@@ -7,6 +7,7 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/platform/yamldoc"
 	"io/fs"
 	"path"
+	"sort"
 	"strings"
 
 	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
@@ -26,7 +27,12 @@ type appFile struct {
 		LoadedAt string      `json:"loadedAt"`
 		CSV      *Format     `json:"csv"`
 		XLSX     *XLSXFormat `json:"xlsx"`
-		Columns  []struct {
+		Postgres *struct {
+			Database string `json:"database"`
+			Table    string `json:"table"`
+			Query    string `json:"query"`
+		} `json:"postgres"`
+		Columns []struct {
 			Name        string `json:"name"`
 			Label       string `json:"label"`
 			Type        string `json:"type"`
@@ -114,6 +120,7 @@ func (l *loader) source(ws *yamldoc.Doc, srcPath []string, folder string) *Sourc
 			m.Tables = append(m.Tables, t)
 			src.Files = append(src.Files, "")
 			src.Formats = append(src.Formats, Format{})
+			src.Postgres = append(src.Postgres, nil)
 			continue
 		}
 		t := &semantic.Table{Label: ft.Label, Name: ft.Name, Kind: ft.Kind, LoadedAt: parseTime(ft.LoadedAt)}
@@ -136,17 +143,41 @@ func (l *loader) source(ws *yamldoc.Doc, srcPath []string, folder string) *Sourc
 		var format Format
 		if ft.CSV != nil {
 			format = *ft.CSV
-			if ft.File == "" {
+			if ft.File == "" && ft.Postgres == nil {
 				errs = append(errs, d.ErrAt(at(tp, "csv"), "a tabela não tem file, então não há CSV para ler; informe file ou remova csv"))
 			}
 		}
 		if ft.XLSX != nil {
 			format.XLSX = *ft.XLSX
-			if ft.File == "" {
+			if ft.File == "" && ft.Postgres == nil {
 				errs = append(errs, d.ErrAt(at(tp, "xlsx"), "a tabela não tem file, então não há planilha para ler; informe file ou remova xlsx"))
 			}
 		}
+		var pg *PostgresTable
 		switch {
+		case ft.Postgres != nil:
+			for _, f := range []struct {
+				set   bool
+				field string
+			}{{ft.CSV != nil, "csv"}, {ft.XLSX != nil, "xlsx"}, {ft.LoadedAt != "", "loadedAt"}} {
+				if f.set {
+					errs = append(errs, d.ErrAt(at(tp, f.field), "a tabela vem do banco em postgres, então %s não se aplica (a hora da leitura é o loadedAt); remova %s", f.field, f.field))
+				}
+			}
+			db := l.databases[ft.Postgres.Database]
+			if db == nil {
+				names := make([]string, 0, len(l.databases))
+				for n := range l.databases {
+					names = append(names, n)
+				}
+				sort.Strings(names)
+				errs = append(errs, d.ErrAt(at(tp, "postgres", "database"), "o banco %q não está em databases do workspace.yaml; %s", ft.Postgres.Database, choices(ft.Postgres.Database, names, "bancos", false)))
+				break
+			}
+			pg = &PostgresTable{Database: db, Table: ft.Postgres.Table, Query: strings.TrimSpace(ft.Postgres.Query)}
+			if strings.HasSuffix(pg.Query, ";") {
+				errs = append(errs, d.ErrAt(at(tp, "postgres", "query"), "a consulta termina em ponto e vírgula; tire-o (ela é lida como um SELECT só)"))
+			}
 		case ft.File != "":
 			csv = path.Join(folder, ft.File)
 			if !fs.ValidPath(csv) || (folder != "." && !strings.HasPrefix(csv, folder+"/")) {
@@ -185,6 +216,7 @@ func (l *loader) source(ws *yamldoc.Doc, srcPath []string, folder string) *Sourc
 		}
 		src.Files = append(src.Files, csv)
 		src.Formats = append(src.Formats, format)
+		src.Postgres = append(src.Postgres, pg)
 	}
 
 	for ti, ft := range f.Tables {

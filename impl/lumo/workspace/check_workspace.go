@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"github.com/lumo-caderninho/mcp/impl/platform/yamldoc"
 	"io/fs"
+	"net/url"
 	"path"
 	"sort"
 	"strings"
@@ -34,6 +35,12 @@ type wsFile struct {
 			Owner       string `json:"owner"`
 		} `json:"apps"`
 	} `json:"tenants"`
+	Databases []struct {
+		Name        string `json:"name"`
+		DSN         string `json:"dsn"`
+		PasswordEnv string `json:"passwordEnv"`
+		TimeZone    string `json:"timeZone"`
+	} `json:"databases"`
 }
 
 // workspace reads workspace.yaml and the apps it names.
@@ -54,6 +61,23 @@ func (l *loader) workspace(file string) *Workspace {
 		path []string
 	}
 	var sources []pending
+	for di, fd := range f.Databases {
+		dp := yamldoc.Path("databases", di)
+		if _, dup := l.databases[fd.Name]; dup {
+			errs = append(errs, d.ErrAt(at(dp, "name"), "o banco %q já foi declarado; cada banco precisa de um nome próprio", fd.Name))
+			continue
+		}
+		if msg := checkDSN(fd.DSN); msg != "" {
+			errs = append(errs, d.ErrAt(at(dp, "dsn"), "%s", msg))
+			continue
+		}
+		db := &Database{Name: fd.Name, DSN: fd.DSN, PasswordEnv: fd.PasswordEnv, TimeZone: fd.TimeZone}
+		if db.TimeZone == "" {
+			db.TimeZone = DefaultTimeZone
+		}
+		l.databases[fd.Name] = db
+		ws.Databases = append(ws.Databases, db)
+	}
 	for ti, ft := range f.Tenants {
 		tp := yamldoc.Path("tenants", ti)
 		if first, dup := tenantAt[ft.Key]; dup {
@@ -204,4 +228,21 @@ func choices(name string, names []string, what string, fem bool) string {
 // at extends a path with keys and indexes, always copying.
 func at(base []string, parts ...any) []string {
 	return append(append([]string(nil), base...), yamldoc.Path(parts...)...)
+}
+
+// checkDSN says what is wrong with a database's DSN, in Portuguese ("" when nothing): it must be
+// a postgres:// URL with a host and a database, and without a password, which would then sit in
+// the file.
+func checkDSN(dsn string) string {
+	u, err := url.Parse(dsn)
+	if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
+		return "o dsn precisa ser uma URL postgres://usuario@host:5432/banco"
+	}
+	if _, has := u.User.Password(); has {
+		return "o dsn traz a senha, que ficaria no arquivo; tire-a do dsn e ponha-a numa variável de ambiente nomeada em passwordEnv"
+	}
+	if u.Host == "" || strings.Trim(u.Path, "/") == "" {
+		return "o dsn precisa dizer o host e o banco: postgres://usuario@host:5432/banco"
+	}
+	return ""
 }

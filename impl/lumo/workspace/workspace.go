@@ -18,8 +18,37 @@ import (
 
 // Workspace is a checked workspace.yaml with the models of its apps.
 type Workspace struct {
-	File    string // path of workspace.yaml in the file system
-	Tenants []*Tenant
+	File      string // path of workspace.yaml in the file system
+	Tenants   []*Tenant
+	Databases []*Database
+}
+
+// Database is a PostgreSQL database app tables are loaded from (workspace.yaml databases). The
+// DSN holds no password: the import reads it from the PasswordEnv variable.
+type Database struct {
+	Name        string
+	DSN         string
+	PasswordEnv string
+	TimeZone    string // where timestamptz values are read as wall-clock times
+}
+
+// DefaultTimeZone is a database's TimeZone when workspace.yaml gives none.
+const DefaultTimeZone = "America/Sao_Paulo"
+
+// PostgresTable is where a table's rows come from when app.yaml gives postgres instead of file:
+// a table or view (Table, checked to be a plain or schema-qualified identifier) or a SELECT.
+type PostgresTable struct {
+	Database *Database
+	Table    string
+	Query    string
+}
+
+// Where names the source in Portuguese, as errors and the import's report do.
+func (p *PostgresTable) Where() string {
+	if p.Table != "" {
+		return "banco " + p.Database.Name + ", tabela " + p.Table
+	}
+	return "banco " + p.Database.Name + ", consulta"
 }
 
 // Tenant is one tenant with its users, desks and apps, in file order.
@@ -70,6 +99,8 @@ type Source struct {
 	Files []string
 	// Formats holds, per Model.Tables entry, the csv settings app.yaml declares for its file.
 	Formats []Format
+	// Postgres holds, per Model.Tables entry, the database it is loaded from (nil for a file).
+	Postgres []*PostgresTable
 }
 
 // Schema files in schemas.FS.
@@ -96,7 +127,7 @@ func Load(fsys fs.FS, file string) (*Workspace, error) {
 		return nil, fmt.Errorf("compiling file schemas: %w", err)
 	}
 	var c collector
-	l := &loader{fsys: fsys, set: set, c: &c, sources: map[string]*Source{}}
+	l := &loader{fsys: fsys, set: set, c: &c, sources: map[string]*Source{}, databases: map[string]*Database{}}
 	ws := l.workspace(file)
 	if err := c.err(); err != nil {
 		return nil, err
@@ -105,10 +136,11 @@ func Load(fsys fs.FS, file string) (*Workspace, error) {
 }
 
 type loader struct {
-	fsys    fs.FS
-	set     *schemacheck.Set
-	c       *collector
-	sources map[string]*Source // by folder; nil value = folder with errors
+	fsys      fs.FS
+	set       *schemacheck.Set
+	c         *collector
+	sources   map[string]*Source // by folder; nil value = folder with errors
+	databases map[string]*Database
 }
 
 // readValidated reads a YAML file, validates it against schema and decodes it into out.
