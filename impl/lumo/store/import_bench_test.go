@@ -11,6 +11,7 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/lumo-caderninho/mcp/impl/lumo/pgsource/pgtest"
 	"github.com/lumo-caderninho/mcp/impl/lumo/store/storetest"
 	"github.com/lumo-caderninho/mcp/impl/lumo/workspace/wstest"
 )
@@ -150,4 +151,39 @@ func salesCSV(n int) (plain, ptbr string) {
 		fmt.Fprintf(&b, "%d;%02d/%02d/2025 %02d:%02d:00;%02d/%02d/2025;%s;R$ %s,%02d;%d%%;%d\n", i, d, m, hh, mi, d, m, latin1, reais, cents%100, pct, i%9)
 	}
 	return p.String(), b.String()
+}
+
+// BenchmarkImportPostgresSource imports LUMO_BENCH_ROWS sales rows read from a table of another
+// PostgreSQL database (app.yaml postgres:); skipped without one (LUMO_TEST_SOURCE_DB).
+func BenchmarkImportPostgresSource(b *testing.B) {
+	n := benchN()
+	src := pgtest.SourceDB(b, `CREATE TABLE vendas (id int8, data timestamp, dia date, cliente text, valor numeric(12,2), desconto numeric(5,2), qtd int4);
+		INSERT INTO vendas SELECT i, timestamp '2025-01-01' + i * interval '1 minute', date '2025-01-01' + i % 700,
+			(ARRAY['Ana Beatriz', 'Renata Conceição', 'João Araújo', 'Loja Çapê'])[1 + i % 4], (i::int8 * 7919) % 500000 / 100.0, (i % 100) / 100.0, 1 + i % 5
+		FROM generate_series(1, `+strconv.Itoa(n)+`) AS i;`)
+	fsys := fstest.MapFS{
+		"workspace.yaml": {Data: []byte("databases:\n  - {name: origem, dsn: \"" + src + "\"}\ntenants:\n  - key: b\n    name: B\n    users:\n      - {login: u, name: U, token: tok-u-bench}\n" +
+			"    apps:\n      - {key: vendas, source: apps/vendas}\n")},
+		"apps/vendas/app.yaml": {Data: []byte("name: Vendas\ntables:\n  - label: Vendas\n    name: vendas\n    kind: fact\n    postgres: {database: origem, table: vendas}\n    columns:\n" +
+			wstest.SalesColumns)},
+	}
+	var wall float64
+	for b.Loop() {
+		b.StopTimer()
+		db := storetest.Open(b)
+		b.StartTimer()
+		start := time.Now()
+		sum, err := db.ImportWorkspace(ctx, fsys, "workspace.yaml")
+		if err != nil {
+			b.Fatal(err)
+		}
+		wall += time.Since(start).Seconds()
+		if sum.Rows() != int64(n) {
+			b.Fatalf("%d rows", sum.Rows())
+		}
+		b.StopTimer()
+		db.Close()
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(n*b.N)/wall, "rows/s")
 }
