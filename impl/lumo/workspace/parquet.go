@@ -73,6 +73,7 @@ type parquetRows struct {
 	left     int64 // rows left in the current row group
 	curs     []pqCursor
 	partLine int // rows read from the open part
+	inflate  inflater
 
 	vals    []any
 	texts   []string
@@ -130,10 +131,13 @@ func (c *pqCursor) next() (parquet.Value, error) {
 				n, err = c.vr.ReadValues(c.buf)
 			}
 			c.n, c.i = n, 0
-			if err == io.EOF {
+			switch {
+			case err == io.EOF:
 				c.eof = true
-			} else if err != nil {
+			case err != nil:
 				return parquet.Value{}, err
+			case n == 0: // a reader that neither reads nor ends would loop forever
+				return parquet.Value{}, errors.New("a page yields no values and does not end")
 			}
 			continue
 		}
@@ -283,7 +287,7 @@ func (r *parquetRows) openPart(i int) error {
 		f.Close()
 		return &Error{File: file, Message: msg}
 	}
-	pf, err := parquet.OpenFile(ra, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true), parquet.ReadBufferSize(64<<10))
+	pf, err := openParquetFile(ra, size)
 	if err != nil {
 		f.Close()
 		return &Error{File: file, Message: "o arquivo Parquet está corrompido (" + err.Error() + "); gere-o de novo"}
@@ -294,6 +298,16 @@ func (r *parquetRows) openPart(i int) error {
 		return err
 	}
 	return nil
+}
+
+// openParquetFile is parquet.OpenFile, a panic on a damaged footer an error.
+func openParquetFile(ra io.ReaderAt, size int64) (_ *parquet.File, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("%v", p)
+		}
+	}()
+	return parquet.OpenFile(ra, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true), parquet.ReadBufferSize(64<<10))
 }
 
 // checkGroups checks the row groups' metadata the reading trusts: one chunk per column, as
@@ -317,6 +331,18 @@ func (r *parquetRows) checkGroups() error {
 		}
 	}
 	return nil
+}
+
+// abandon drops the open part after a panic inside parquet-go, whose state is then unknown:
+// its pages are not released (the collector frees them), only the file is closed.
+func (r *parquetRows) abandon() {
+	for i := range r.curs {
+		r.curs[i] = pqCursor{buf: r.curs[i].buf}
+	}
+	if r.f != nil {
+		r.f.Close()
+	}
+	r.f, r.ra, r.pf, r.left = nil, nil, nil, 0
 }
 
 func (r *parquetRows) closePart() {
@@ -581,10 +607,20 @@ func typeFits(c *semantic.Column, ty pqType) string {
 func (r *parquetRows) Columns() []*semantic.Column { return r.cols }
 
 // Next reads the next row, from the next row group or part when one ends.
-func (r *parquetRows) Next() bool {
+func (r *parquetRows) Next() (ok bool) {
 	if r.err != nil || r.done {
 		return false
 	}
+	col := "" // the column being read, for a panic's message
+	defer func() {
+		// parquet-go panics on some damaged pages (a negative count, an index past a
+		// dictionary): the file is refused like any corrupt one.
+		if p := recover(); p != nil {
+			r.fail(col, fmt.Sprintf("o arquivo Parquet está corrompido (%v); gere-o de novo", p))
+			r.abandon()
+			ok = false
+		}
+	}()
 	for r.left == 0 {
 		if !r.nextGroup() {
 			return false
@@ -592,6 +628,7 @@ func (r *parquetRows) Next() bool {
 	}
 	r.partLine++
 	for i, c := range r.cols {
+		col = c.Name
 		if cur := &r.curs[i]; cur.i < cur.n && (cur.i64 != nil || cur.i32 != nil) {
 			// A page of integers without nulls: no parquet.Value in between.
 			var x int64
@@ -670,7 +707,7 @@ func (r *parquetRows) nextGroup() bool {
 			r.failGroup(c.Name, fmt.Sprintf("o grupo de linhas %d declara %d linhas e %d valores na coluna; o arquivo está corrompido: gere-o de novo", g+1, md.NumRows, cc.MetaData.NumValues))
 			return false
 		}
-		pages, err := scanPages(r.ra, r.size, cc)
+		pages, err := scanPages(r.ra, r.size, cc, &r.inflate)
 		if err != nil {
 			r.failGroup(c.Name, fmt.Sprintf("grupo de linhas %d: %v; o arquivo está corrompido ou não é seguro de ler: gere-o de novo com páginas menores", g+1, err))
 			return false
@@ -1095,6 +1132,7 @@ func (r *parquetRows) Err() error {
 // Close releases the open part.
 func (r *parquetRows) Close() error {
 	r.closePart()
+	r.inflate.close()
 	r.done = true
 	return nil
 }
@@ -1123,7 +1161,7 @@ func ParquetRows(fsys fs.FS, file string) int64 {
 			continue
 		}
 		if ra, size, err := readerAt(p, f); err == nil && checkFooter(ra, size) == "" {
-			if pf, err := parquet.OpenFile(ra, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true)); err == nil {
+			if pf, err := openParquetFile(ra, size); err == nil {
 				n += max(pf.NumRows(), 0)
 			}
 		}

@@ -1,6 +1,8 @@
 package workspace
 
 import (
+	"bytes"
+	"compress/gzip"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -8,8 +10,11 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/andybalholm/brotli"
+	"github.com/klauspost/compress/zstd"
 	"github.com/parquet-go/parquet-go/encoding/thrift"
 	"github.com/parquet-go/parquet-go/format"
+	"github.com/pierrec/lz4/v4"
 
 	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
 )
@@ -245,7 +250,7 @@ type chunkPages struct {
 // scanPages reads the page headers of column chunk cc (not the pages) and refuses a page over
 // maxPageBytes or maxPageValues, a header over maxHeaderBytes, and pages past the chunk, before
 // parquet-go allocates them. Reading headers only costs one small read per page.
-func scanPages(ra io.ReaderAt, size int64, cc *format.ColumnChunk) (chunkPages, error) {
+func scanPages(ra io.ReaderAt, size int64, cc *format.ColumnChunk, inflate *inflater) (chunkPages, error) {
 	var out chunkPages
 	md := &cc.MetaData
 	start := md.DataPageOffset
@@ -323,16 +328,93 @@ func scanPages(ra io.ReaderAt, size int64, cc *format.ColumnChunk) (chunkPages, 
 			out.maxPage = max(out.maxPage, uncomp)
 		}
 		values += count
-		// Snappy sizes its output from the length at the start of the block, not from the
-		// page header: check that one too.
-		if compressed && md.Codec == format.Snappy && compressedAt < data+comp {
+		switch {
+		case !compressed || compressedAt >= data+comp:
+		case md.Codec == format.Snappy:
+			// Snappy sizes its output from the length at the start of the block, not from
+			// the page header: check that one too.
 			var v [binary.MaxVarintLen32]byte
 			k, _ := ra.ReadAt(v[:min(int64(len(v)), data+comp-compressedAt)], compressedAt)
 			if l, m := binary.Uvarint(v[:k]); m <= 0 || l > maxPageBytes {
 				return out, fmt.Errorf("uma página Snappy declara %s descompactados, acima do limite de %s por página", sizeWords(l), sizeWords(maxPageBytes))
 			}
+		default:
+			// parquet-go's Gzip, Brotli and Zstd codecs grow their output until the stream
+			// ends, and its LZ4 codec doubles it for as long as a block fails: a bomb or a
+			// damaged page would exhaust memory. Decompressing the page here first, bounded
+			// by its declared size, refuses both (at the cost of a second decompression).
+			if err := inflate.check(ra, md.Codec, compressedAt, data+comp-compressedAt, uncomp); err != nil {
+				return out, err
+			}
 		}
 		off = data + comp
 	}
 	return out, nil
+}
+
+// inflater decompresses pages to check them (scanPages), reusing its buffers and decoders.
+type inflater struct {
+	src, dst []byte
+	zstd     *zstd.Decoder
+}
+
+// check decompresses the n bytes at off, compressed with codec, and refuses them when they
+// are not a valid stream or expand past limit bytes.
+func (f *inflater) check(ra io.ReaderAt, codec format.CompressionCodec, off, n, limit int64) error {
+	if int64(cap(f.src)) < n {
+		f.src = make([]byte, n)
+	}
+	src := f.src[:n]
+	if _, err := ra.ReadAt(src, off); err != nil && err != io.EOF {
+		return err
+	}
+	var r io.Reader
+	switch codec {
+	case format.Lz4Raw:
+		if int64(cap(f.dst)) < limit {
+			f.dst = make([]byte, limit)
+		}
+		if _, err := lz4.UncompressBlock(src, f.dst[:limit]); err != nil {
+			return fmt.Errorf("uma página LZ4 não se descompacta nos %s que declara (%v)", sizeWords(uint64(limit)), err)
+		}
+		return nil
+	case format.Gzip:
+		zr, err := gzip.NewReader(bytes.NewReader(src))
+		if err != nil {
+			return fmt.Errorf("uma página Gzip está corrompida (%v)", err)
+		}
+		r = zr
+	case format.Brotli:
+		r = brotli.NewReader(bytes.NewReader(src))
+	case format.Zstd:
+		if f.zstd == nil {
+			d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(maxPageBytes+1))
+			if err != nil {
+				return err
+			}
+			f.zstd = d
+		}
+		if err := f.zstd.Reset(bytes.NewReader(src)); err != nil {
+			return fmt.Errorf("uma página Zstd está corrompida (%v)", err)
+		}
+		r = f.zstd
+	default:
+		return nil
+	}
+	got, err := io.Copy(io.Discard, io.LimitReader(r, limit+1))
+	if err != nil {
+		return fmt.Errorf("uma página %s está corrompida (%v)", codec, err)
+	}
+	if got > limit {
+		return fmt.Errorf("uma página %s se descompacta em mais que os %s que declara (uma bomba de descompactação)", codec, sizeWords(uint64(limit)))
+	}
+	return nil
+}
+
+// close releases the Zstd decoder.
+func (f *inflater) close() {
+	if f.zstd != nil {
+		f.zstd.Close()
+		f.zstd = nil
+	}
 }
