@@ -21,7 +21,10 @@ import (
 // *Error (or Errors) naming the file, every value it yields has its column's Go type, and the
 // text beside each number and date is that value in the original format.
 //
-//	go test ./impl/lumo/workspace -run '^$' -fuzz FuzzParquetRows -fuzztime 60s
+// Minimizing an input of several KiB takes the fuzzer minutes (it looks stuck), hence
+// -fuzzminimizetime:
+//
+//	go test ./impl/lumo/workspace -run '^$' -fuzz FuzzParquetRows -fuzztime 60s -fuzzminimizetime 1x
 func FuzzParquetRows(f *testing.F) {
 	rows := make([]allTypes, 40)
 	for i := range rows {
