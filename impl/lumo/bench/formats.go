@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/lib/pq"
+	"github.com/parquet-go/parquet-go"
 	"github.com/xuri/excelize/v2"
 	"golang.org/x/text/encoding/charmap"
 )
@@ -74,12 +75,13 @@ var fileFormats = map[string]fileFormat{
 	"csv":      {file: "vendas.csv", words: "CSV: ',' and decimal point, UTF-8, ISO dates", write: writeCSV},
 	"csv-ptbr": {file: "vendas.csv", words: `pt-BR CSV: ';', "1.234,56", Windows-1252, dd/mm/aaaa HH:mm, detected`, write: writePtBRCSV},
 	"xlsx":     {file: "vendas.xlsx", words: "XLSX written by excelize's stream writer: numbers, inline strings, date cells", write: writeXLSX},
+	"parquet":  {file: "vendas.parquet", words: "Parquet written by parquet-go: Snappy, row groups of 128k rows, decimal(12,2), timestamp(ms), dictionary texts", write: writeParquet},
 	"postgres-source": {words: "a table of another PostgreSQL database (numeric(12,2), timestamp, text), read by postgres: in app.yaml",
 		source: pgSalesSource},
 }
 
 // Formats are the format names the bench knows, in report order.
-func Formats() []string { return []string{"csv", "csv-ptbr", "xlsx", "postgres-source"} }
+func Formats() []string { return []string{"csv", "csv-ptbr", "xlsx", "parquet", "postgres-source"} }
 
 // RunFormats writes each format once and imports it on every engine.
 func RunFormats(ctx context.Context, c FormatsConfig) (*FormatsReport, error) {
@@ -330,6 +332,53 @@ func writeXLSX(path string, rows int) error {
 		return err
 	}
 	return f.SaveAs(path)
+}
+
+// parquetSale is a sale as parquet-go writes it: amounts as exact decimals, the moment as a
+// timestamp of local time (no zone, as the CSV's), texts dictionary-encoded.
+type parquetSale struct {
+	ID        int64   `parquet:"ID"`
+	DATA      int64   `parquet:"DATA,timestamp(millisecond)"`
+	LOJAID    int32   `parquet:"LOJA_ID"`
+	PRODUTOID int32   `parquet:"PRODUTO_ID"`
+	CLIENTE   string  `parquet:"CLIENTE,dict"`
+	SITUACAO  *string `parquet:"SITUACAO,dict,optional"`
+	CANAL     string  `parquet:"CANAL,dict"`
+	VALOR     int64   `parquet:"VALOR,decimal(2:12)"`
+	CUSTO     int64   `parquet:"CUSTO,decimal(2:12)"`
+	QTD       int32   `parquet:"QTD"`
+}
+
+func writeParquet(path string, rows int) error {
+	file, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(file, 1<<20)
+	pw := parquet.NewGenericWriter[parquetSale](w, parquet.MaxRowsPerRowGroup(128<<10), parquet.Compression(&parquet.Snappy))
+	batch := make([]parquetSale, 0, 1024)
+	for i := 1; i <= rows; i++ {
+		s := saleAt(i)
+		ps := parquetSale{ID: int64(s.id), DATA: s.at.UnixMilli(), LOJAID: int32(s.store), PRODUTOID: int32(s.product),
+			CLIENTE: s.client, CANAL: s.channel, VALOR: int64(s.valueCents), CUSTO: int64(s.costCents), QTD: int32(s.qty)}
+		if s.status != "" {
+			status := s.status
+			ps.SITUACAO = &status
+		}
+		batch = append(batch, ps)
+		if len(batch) == cap(batch) || i == rows {
+			if _, err := pw.Write(batch); err != nil {
+				file.Close()
+				return err
+			}
+			batch = batch[:0]
+		}
+	}
+	err = pw.Close()
+	if err == nil {
+		err = w.Flush()
+	}
+	return errors.Join(err, file.Close())
 }
 
 func writeLines(path string, write func(*bufio.Writer) error) error {

@@ -123,14 +123,27 @@ type importer struct {
 	keys map[*pTable][][]string // per data table, the relationship keys to index (column SQL names)
 }
 
-// countRows counts the data lines of every CSV to load, for the progress total.
+// countRows counts the data lines of every CSV and the rows of every Parquet table to load,
+// for the progress total.
 func (im *importer) countRows() {
 	for _, a := range im.apps {
 		if a.data != a {
 			continue
 		}
 		for _, t := range a.tables {
-			if t.file == "" || workspace.FileKind(t.file, false) != workspace.KindCSV {
+			if t.file == "" {
+				continue
+			}
+			st, err := fs.Stat(im.fsys, t.file)
+			if err != nil {
+				continue // the load reports it
+			}
+			switch workspace.FileKind(t.file, st.IsDir()) {
+			case workspace.KindParquet:
+				// The footers say how many rows there are, without reading them.
+				im.done.TotalRows += workspace.ParquetRows(im.fsys, t.file)
+				continue
+			case workspace.KindXLSX:
 				continue // a workbook's rows are not lines: its count is not in the total
 			}
 			f, err := im.fsys.Open(t.file)

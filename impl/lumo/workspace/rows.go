@@ -58,14 +58,17 @@ type XLSXFormat struct {
 
 // File kinds, from a table's file name.
 const (
-	KindCSV  = "csv"
-	KindXLSX = "xlsx"
+	KindCSV     = "csv"
+	KindXLSX    = "xlsx"
+	KindParquet = "parquet"
 )
 
-// FileKind is how a table's file is read: an .xlsx is a workbook, anything else CSV. dir says
-// whether the name is a folder.
+// FileKind is how a table's file is read: an .xlsx is a workbook, a .parquet or a folder (of
+// part files) Parquet, anything else CSV. dir says whether the name is a folder.
 func FileKind(name string, dir bool) string {
 	switch ext := strings.ToLower(path.Ext(name)); {
+	case dir, ext == ".parquet":
+		return KindParquet
 	case ext == ".xlsx":
 		return KindXLSX
 	}
@@ -97,6 +100,8 @@ func OpenRows(fsys fs.FS, file string, t *semantic.Table, decl Format) (Rows, er
 	switch FileKind(file, st.IsDir()) {
 	case KindXLSX:
 		return openXLSX(fsys, file, t, decl.XLSX)
+	case KindParquet:
+		return openParquet(fsys, file, t, st.IsDir())
 	}
 	r, err := openCSV(fsys, file, t, decl)
 	if err != nil {
