@@ -41,11 +41,22 @@ type Target struct {
 	Bucket string // "" = the raw value
 }
 
-// Measure is an aggregate of one column.
+// Measure is an aggregate of one column, over the rows meeting Cond when Cond is not nil (an
+// expression's onde).
 type Measure struct {
-	Col *semantic.Column
-	Agg string
-	idx int
+	Col  *semantic.Column
+	Agg  string
+	Cond semantic.Formula
+	idx  int
+	// condKey is Cond printed, to share one measure among equal conditions; condTables the
+	// tables Cond reads.
+	condKey    string
+	condTables []*semantic.Table
+}
+
+// tables lists the tables the measure reads: its column's and its condition's.
+func (m *Measure) tables() []*semantic.Table {
+	return concatTables(m.Col.Tables(), m.condTables)
 }
 
 // Expr is an app expression with its aggregates bound to measures.
@@ -193,12 +204,21 @@ func isDate(c *semantic.Column) bool {
 }
 
 func (q *Query) measure(c *semantic.Column, agg string) *Measure {
+	return q.condMeasure(c, agg, nil, nil)
+}
+
+// condMeasure is measure under a bound condition (nil for none) reading condTables.
+func (q *Query) condMeasure(c *semantic.Column, agg string, cond semantic.Formula, condTables []*semantic.Table) *Measure {
+	key := ""
+	if cond != nil {
+		key = cond.String()
+	}
 	for _, m := range q.Measures {
-		if m.Col == c && m.Agg == agg {
+		if m.Col == c && m.Agg == agg && m.condKey == key {
 			return m
 		}
 	}
-	m := &Measure{Col: c, Agg: agg, idx: len(q.Measures)}
+	m := &Measure{Col: c, Agg: agg, Cond: cond, idx: len(q.Measures), condKey: key, condTables: condTables}
 	q.Measures = append(q.Measures, m)
 	return m
 }
@@ -246,7 +266,15 @@ func (q *Query) expr(where string, e *semantic.Expression, cache map[*semantic.E
 		if err != nil {
 			return nil, refError(where+": expressão "+e.Label, err)
 		}
-		x.Aggs[a] = q.measure(c, a.Func)
+		if a.Where == nil {
+			x.Aggs[a] = q.measure(c, a.Func)
+			continue
+		}
+		tables, err := q.App.BindCondition(a.Where, c.Table)
+		if err != nil {
+			return nil, errorf(CodeInvalidField, nil, "%s: a condição (onde) da expressão %s não vale: %v", where, e.Label, err)
+		}
+		x.Aggs[a] = q.condMeasure(c, a.Func, a.Where, tables)
 	}
 	cache[e] = x
 	return x, nil
@@ -379,6 +407,10 @@ func (q *Query) pred(where string, f Filter, exprs map[*semantic.Expression]*Exp
 	if (p.Op == "like" || p.Op == "not like") && kind != "text" {
 		return nil, errorf(CodeInvalidFilter, []string{"=", "in", "between"}, "%s: %s vale só para coluna de texto.", where, p.Op)
 	}
+	if (p.Op == "like" || p.Op == "not like") && p.Target.Col.Calculated() {
+		return nil, errorf(CodeInvalidFilter, []string{"=", "in"}, "%s: %s é uma coluna calculada, e like procura só em colunas com dados (sem caixa nem acento); use = ou in com o valor exato.",
+			where, p.Target.Col.Ref())
+	}
 	if err := p.setValues(where, kind, f.Value); err != nil {
 		return nil, err
 	}
@@ -388,7 +420,7 @@ func (q *Query) pred(where string, f Filter, exprs map[*semantic.Expression]*Exp
 		}
 	}
 	p.label = label
-	if kind == "text" && p.Target.Bucket == "" && (p.Op == "=" || p.Op == "in") {
+	if kind == "text" && p.Target.Bucket == "" && (p.Op == "=" || p.Op == "in") && !p.Target.Col.Calculated() {
 		var vals []string
 		for _, v := range p.Values {
 			if s := v.(string); s != "" {
