@@ -86,3 +86,119 @@ Feature: Calculated columns and conditional measures
     When I call "query" with '{"appId": "$app:vendas", "fields": [{"ref": "Produtos.Categoria"}, {"ref": "Receita ativa"}, {"ref": "Pedidos urgentes"}, {"ref": "Receita de ferramentas"}], "orderBy": [{"ref": "Produtos.Categoria", "dir": "asc"}]}'
     Then the call succeeds
     And "rows" is '[["Ferragens", 360, 1, null], ["Ferramentas", 1497, 3, 1769]]'
+
+  @own-setup
+  Scenario Outline: A calculated column or a condition that does not fit is refused at import, with file, line, field and position
+    When I import the workspace in "testdata/calc" with "apps/vendas/app.yaml" holding:
+      """
+      name: Vendas calculadas
+      description: Pedidos de ferragens e ferramentas, com valor líquido, prazo de entrega e atrasos calculados.
+      tables:
+        - label: Pedidos
+          name: pedidos
+          kind: fact
+          file: pedidos.csv
+          loadedAt: "2026-10-01T06:00:00-03:00"
+          columns:
+            - {name: ID, label: Id, type: number, role: key}
+            - {name: PRODUTO_ID, label: Produto, type: number, role: key}
+            - {name: PRECO, label: Preço, type: number, role: measure, unit: BRL}
+            - {name: QTD, label: Quantidade, type: number, role: measure}
+            - {name: DESCONTO, label: Desconto, type: number, role: measure}
+            - {name: DATA_PEDIDO, label: Pedido, type: date}
+            - {name: PROMETIDA, label: Prometida, type: date}
+            - {name: ENTREGA, label: Entrega, type: date}
+            - {name: SITUACAO, label: Situação, type: string}
+            - {name: PRIORIDADE, label: Prioridade, type: string}
+            - {name: PROMO, label: Promo, type: number}
+            - {name: VALOR_LIQ, label: Valor líquido, type: number, role: measure, unit: BRL, formula: "[Preço] * [Quantidade] * (1 - [Desconto])"}
+            - {name: DIAS, label: Dias de entrega, type: number, role: measure, formula: "[Entrega] - [Pedido]"}
+            - {name: ATRASO, label: Atrasado, type: number, role: measure, formula: "se([Entrega] > [Prometida]; 1; 0)"}
+            - {name: FAIXA, label: Faixa de preço, type: string, formula: 'se([Preço] >= 100; "Cara"; "Barata")'}
+            - {name: MARGEM, label: Margem unitária, type: number, role: measure, unit: BRL, formula: "[Preço] - [Produtos.Custo]"}
+            - <column>
+            - <other>
+        - label: Produtos
+          name: produtos
+          kind: dimension
+          file: produtos.csv
+          loadedAt: "2026-10-01T06:00:00-03:00"
+          columns:
+            - {name: ID, label: Id, type: number, role: key}
+            - {name: NOME, label: Produto, type: string}
+            - {name: CATEGORIA, label: Categoria, type: string}
+            - {name: CUSTO, label: Custo, type: number, role: measure, unit: BRL}
+      relationships:
+        - {from: Pedidos.Produto, to: Produtos.Id}
+      expressions:
+        - <expression>
+      """
+    Then the import fails with:
+      """
+      <error>
+      """
+
+    Examples:
+      | column | other | expression | error |
+      | {name: X, label: Soma errada, type: number, formula: "[Situação] + 1"} | {name: OUTRA, label: Outra, type: number, formula: "[Preço] / 2"} | {label: Receita, formula: "sum([Pedidos.Valor líquido])"} | apps/vendas/app.yaml:26: tables[0].columns[16].formula: a fórmula da coluna calculada Pedidos.Soma errada não pôde ser usada: posição 12: + vale só entre números, e [Situação] é texto |
+      | {name: X, label: Atraso errado, type: number, formula: "se([Entrega] > 3; 1; 0)"} | {name: OUTRA, label: Outra, type: number, formula: "[Preço] / 2"} | {label: Receita, formula: "sum([Pedidos.Valor líquido])"} | apps/vendas/app.yaml:26: tables[0].columns[16].formula: a fórmula da coluna calculada Pedidos.Atraso errado não pôde ser usada: posição 14: > compara valores do mesmo tipo, e [Entrega] é data enquanto 3 é número |
+      | {name: X, label: Dobro, type: number, formula: "[Quantidad] * 2"} | {name: OUTRA, label: Outra, type: number, formula: "[Preço] / 2"} | {label: Receita, formula: "sum([Pedidos.Valor líquido])"} | apps/vendas/app.yaml:26: tables[0].columns[16].formula: a fórmula da coluna calculada Pedidos.Dobro não pôde ser usada: posição 1: a coluna [Quantidad] não existe em Pedidos nem nas tabelas que ela alcança; colunas parecidas: [Quantidade] |
+      | {name: A, label: Ida, type: number, formula: "[Volta] + 1"} | {name: B, label: Volta, type: number, formula: "[Ida] + 1"} | {label: Receita, formula: "sum([Pedidos.Valor líquido])"} | apps/vendas/app.yaml:27: tables[0].columns[17].formula: a fórmula da coluna calculada Pedidos.Volta não pôde ser usada: posição 1: as colunas calculadas formam um ciclo (Ida → Volta → Ida): uma delas precisa ser calculada sem depender das outras |
+      | {name: X, label: Atrasou, type: number, formula: "[Entrega] > [Prometida]"} | {name: OUTRA, label: Outra, type: number, formula: "[Preço] / 2"} | {label: Receita, formula: "sum([Pedidos.Valor líquido])"} | apps/vendas/app.yaml:26: tables[0].columns[16].formula: a fórmula da coluna calculada Pedidos.Atrasou não pôde ser usada: posição 1: a fórmula é uma condição (vale ou não vale), e uma coluna guarda um valor; escreva se(condição; 1; 0) para contar, ou se(condição; "sim"; "não") |
+      | {name: X, label: Dobro, type: string, formula: "[Preço] * 2"} | {name: OUTRA, label: Outra, type: number, formula: "[Preço] / 2"} | {label: Receita, formula: "sum([Pedidos.Valor líquido])"} | apps/vendas/app.yaml:26: tables[0].columns[16].formula: a fórmula da coluna calculada Pedidos.Dobro não pôde ser usada: posição 1: a fórmula dá número, mas type diz texto; troque type para number |
+      | {name: X, label: Líquido, type: number, formula: "[Preço] * (1 - [Desconto]"} | {name: OUTRA, label: Outra, type: number, formula: "[Preço] / 2"} | {label: Receita, formula: "sum([Pedidos.Valor líquido])"} | apps/vendas/app.yaml:26: tables[0].columns[16].formula: a fórmula da coluna calculada Pedidos.Líquido não pôde ser usada: posição 26: esperava ")" ou um operador, mas encontrou o fim da fórmula |
+      | {name: X, label: Total, type: number, formula: "sum([Preço])"} | {name: OUTRA, label: Outra, type: number, formula: "[Preço] / 2"} | {label: Receita, formula: "sum([Pedidos.Valor líquido])"} | apps/vendas/app.yaml:26: tables[0].columns[16].formula: a fórmula da coluna calculada Pedidos.Total não pôde ser usada: posição 1: esperava uma ref, um número ou um texto: uma coluna calculada ou a condição de onde vale linha a linha e não agrega, mas encontrou "sum" |
+      | {name: X, label: Data errada, type: number, formula: 'se([Pedido] >= "05/09/2026"; 1; 0)'} | {name: OUTRA, label: Outra, type: number, formula: "[Preço] / 2"} | {label: Receita, formula: "sum([Pedidos.Valor líquido])"} | apps/vendas/app.yaml:26: tables[0].columns[16].formula: a fórmula da coluna calculada Pedidos.Data errada não pôde ser usada: posição 16: o texto "05/09/2026" é comparado com uma data e não é uma data no formato AAAA-MM-DD |
+      | {name: X, label: Custo fora, type: number, formula: "[Preço] - [Clientes.Custo]"} | {name: OUTRA, label: Outra, type: number, formula: "[Preço] / 2"} | {label: Receita, formula: "sum([Pedidos.Valor líquido])"} | apps/vendas/app.yaml:26: tables[0].columns[16].formula: a fórmula da coluna calculada Pedidos.Custo fora não pôde ser usada: posição 11: a coluna [Clientes.Custo] não existe em Pedidos nem nas tabelas que ela alcança; colunas parecidas: [Produtos.Custo] |
+      | {name: X, label: Metade, type: number, formula: "[Preço] / 2"} | {name: OUTRA, label: Outra, type: number, formula: "[Preço] / 2"} | {label: Ativas, formula: 'sum([Pedidos.Valor líquido]) onde [Estado] = "Ativa"'} | apps/vendas/app.yaml:41: expressions[0].formula: a condição (onde) de sum([Pedidos.Valor líquido]): posição 35: a coluna [Estado] não existe em Pedidos nem nas tabelas que ela alcança; use o rótulo de uma coluna de Pedidos ou Tabela.Coluna |
+      | {name: X, label: Metade, type: number, formula: "[Preço] / 2"} | {name: OUTRA, label: Outra, type: number, formula: "[Preço] / 2"} | {label: Recentes, formula: "count([Pedidos.Id]) onde [Pedido] >= 5"} | apps/vendas/app.yaml:41: expressions[0].formula: a condição (onde) de count([Pedidos.Id]): posição 35: >= compara valores do mesmo tipo, e [Pedido] é data enquanto 5 é número |
+      | {name: X, label: Metade, type: number, formula: "[Preço] / 2"} | {name: OUTRA, label: Outra, type: number, formula: "[Preço] / 2"} | {label: Urgentes em promoção, formula: 'count([Pedidos.Id]) onde [Promo] = 1 e [Prioridade] = "Urgente"'} | apps/vendas/app.yaml:41: expressions[0].formula: a fórmula não pôde ser lida: posição 38: esperava um operador (+ - * /) ou o fim da fórmula (para juntar condições de onde, ponha-as entre parênteses: onde ([A] = 1 e [B] = 2)), mas encontrou "e" |
+
+  @L-A03 @own-setup
+  Scenario: get_app shows calculated columns and conditional measures with their formulas in words
+    When I call "get_app" with '{"appId": "$app:vendas"}'
+    Then the call succeeds
+    And "tables[0].columns[11].formula" is '"[Preço] * [Quantidade] * (1 - [Desconto])"'
+    And "tables[0].columns[11].calculation" is '"calculada: Preço × Quantidade × (1 − Desconto)"'
+    And "tables[0].columns[1].calculation" is absent
+    And the text contains "- Pedidos.Valor líquido: número, medida, BRL, calculada: Preço × Quantidade × (1 − Desconto)"
+    And the text contains "- Pedidos.Dias de entrega: número, medida, calculada: Entrega − Pedido"
+    And the text contains "- Pedidos.Atrasado: número, medida, calculada: se Entrega > Prometida então 1, senão 0"
+    And the text contains "- Pedidos.Margem unitária: número, medida, BRL, calculada: Preço − Produtos.Custo"
+    And "expressions[2].calculation" is '"(soma de Pedidos.Valor líquido onde Promo = 1) ÷ soma de Pedidos.Valor líquido"'
+    And the text contains "- Receita ativa = sum([Pedidos.Valor líquido]) onde [Situação] = \"Ativa\" (BRL); em palavras: soma de Pedidos.Valor líquido onde Situação = \"Ativa\""
+
+  @L-C07 @L-C09 @own-setup
+  Scenario: search_catalog finds calculated columns and conditional measures, with their formulas in words
+    When I call "search_catalog" with '{"terms": ["líquido", "urgentes"]}'
+    Then the call succeeds
+    And "matches" includes:
+      """
+      [
+        {"kind": "expression", "name": "Pedidos urgentes", "ref": "Pedidos urgentes", "field": {"ref": "Pedidos urgentes"}, "calculation": "contagem de Pedidos.Id onde Prioridade = \"Urgente\""},
+        {"kind": "column", "name": "Valor líquido", "ref": "Pedidos.Valor líquido", "field": {"ref": "Pedidos.Valor líquido", "agg": "sum"}, "table": "Pedidos", "type": "number", "unit": "BRL", "calculation": "calculada: Preço × Quantidade × (1 − Desconto)"}
+      ]
+      """
+    And the text contains "- Coluna Pedidos.Valor líquido (número, BRL; calculada: Preço × Quantidade × (1 − Desconto)) em"
+
+  @L-V02 @own-setup
+  Scenario: search_values does not list a calculated column, and the sample leaves calculated columns out, saying so
+    When I call "search_values" with '{"appId": "$app:vendas", "ref": "Pedidos.Faixa de preço"}'
+    Then the call fails with code "CALCULATED_COLUMN"
+    And the text contains "A coluna Pedidos.Faixa de preço é calculada (calculada: se Preço ≥ 100 então \"Cara\", senão \"Barata\"): os valores dela não ficam guardados"
+    When I call "search_values" with '{"appId": "$app:vendas", "ref": "Pedidos", "mode": "sample"}'
+    Then the call succeeds
+    And "columns[*].label" is '["Preço", "Quantidade", "Desconto", "Pedido", "Prometida", "Entrega", "Situação", "Prioridade", "Promo"]'
+    And the text contains "As colunas calculadas (Valor líquido, Dias de entrega, Atrasado, Faixa de preço, Margem unitária, Valor por unidade) não aparecem no modo sample"
+
+  @L-Q17 @L-Q12 @own-setup
+  Scenario Outline: A calculated column that cannot take an operation says so, never INTERNAL
+    When I call "query" with '<args>'
+    Then the call fails with code "<code>"
+    And the text contains "<message>"
+
+    Examples:
+      | args | code | message |
+      | {"appId": "$app:vendas", "fields": [{"ref": "Pedidos.Id", "agg": "count"}], "filters": [{"ref": "Pedidos.Faixa de preço", "op": "like", "value": "%ara%"}]} | INVALID_FILTER | filters[0]: Pedidos.Faixa de preço é uma coluna calculada, e like procura só em colunas com dados (sem caixa nem acento); use = ou in com o valor exato. |
+      | {"appId": "$app:vendas", "fields": [{"ref": "Pedidos.Faixa de preço", "agg": "sum"}]} | INVALID_FIELD | fields[0]: Pedidos.Faixa de preço é texto; sum, avg, min e max valem só para coluna numérica. |
+      | {"appId": "$app:vendas", "fields": [{"ref": "Pedidos.Valor líquido"}]} | INVALID_FIELD | fields[0]: Pedidos.Valor líquido é uma medida numérica e exige agg |
