@@ -53,6 +53,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	lumo := fs.String("lumo", "", "binário do lumo (padrão: compilado de ./cmd/lumo numa pasta temporária)")
 	cpuProfile := fs.String("cpuprofile", "", "grava o perfil de CPU deste processo (importação, SQL direto, cliente) neste arquivo")
 	serverLog := fs.String("server-log", "", "grava o stderr dos servidores neste arquivo (padrão: descartado)")
+	formats := fs.String("formats", "", "em vez das consultas, mede a importação de --rows linhas em cada formato de arquivo, separados por vírgula ("+strings.Join(bench.Formats(), ", ")+", ou all), cada uma num processo lumo import próprio")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -104,23 +105,41 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("não foi possível compilar ./cmd/lumo (rode na raiz do módulo ou passe --lumo): %w", err)
 		}
 	}
+	if *formats != "" {
+		list := strings.Split(*formats, ",")
+		if *formats == "all" {
+			list = bench.Formats()
+		}
+		rep, err := bench.RunFormats(ctx, bench.FormatsConfig{Formats: list, Rows: *rows, Engines: c.Engines,
+			PostgresDSN: *pg, Lumo: c.Lumo, Log: stderr})
+		if err != nil {
+			return err
+		}
+		return report(rep, rep.Markdown, stdout, *out)
+	}
 	rep, err := bench.Run(ctx, c)
 	if err != nil {
 		return err
 	}
-	rep.Markdown(stdout)
-	if *out != "" {
-		f, err := os.Create(*out)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		if strings.HasSuffix(*out, ".json") {
-			enc := json.NewEncoder(f)
-			enc.SetIndent("", "  ")
-			return enc.Encode(rep)
-		}
-		rep.Markdown(f)
+	return report(rep, rep.Markdown, stdout, *out)
+}
+
+// report writes rep as markdown to stdout and, with --out, to that file (as JSON for .json).
+func report(rep any, markdown func(io.Writer), stdout io.Writer, out string) error {
+	markdown(stdout)
+	if out == "" {
+		return nil
 	}
+	f, err := os.Create(out)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if strings.HasSuffix(out, ".json") {
+		enc := json.NewEncoder(f)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	markdown(f)
 	return nil
 }

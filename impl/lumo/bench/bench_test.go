@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -135,4 +136,29 @@ func backendCPU(pid int) float64 {
 	utime, _ := strconv.Atoi(f[11])
 	stime, _ := strconv.Atoi(f[12])
 	return float64(utime+stime) / 100
+}
+
+// TestSaleAtIsTheCSVRow: every format writer writes the rows the CSV generator writes.
+func TestSaleAtIsTheCSVRow(t *testing.T) {
+	next := salesRows(2000)()
+	next() // header
+	for i := 1; i <= 2000; i++ {
+		line, _ := next()
+		s := saleAt(i)
+		status := s.status
+		if status == "" {
+			status = `\N`
+		}
+		want := fmt.Sprintf("%d,%s,%d,%d,%s,%s,%s,%s,%s,%d", s.id, s.at.Format("2006-01-02 15:04:00"), s.store, s.product,
+			s.client, status, s.channel, appendCents(nil, s.valueCents), appendCents(nil, s.costCents), s.qty)
+		if string(line) != want {
+			t.Fatalf("row %d: CSV %q, saleAt %q", i, line, want)
+		}
+	}
+	if got := string(appendBRL(nil, 123456789)); got != "1.234.567,89" {
+		t.Errorf("appendBRL: %s", got)
+	}
+	if got := string(appendBRL(nil, 5)); got != "0,05" {
+		t.Errorf("appendBRL: %s", got)
+	}
 }

@@ -23,15 +23,18 @@ type server struct {
 }
 
 // startServer runs the lumo binary on a free loopback port for login, with the rate limits off
-// (the bench is one user hammering the server on purpose), and waits until it answers.
-func startServer(ctx context.Context, lumo, dsn, login string, env []string, stderr io.Writer) (*server, error) {
+// (the bench is one user hammering the server on purpose), and waits until it answers. The
+// result cache is off unless cacheMB > 0: a timed repetition must run the query, not read its
+// kept answer.
+func startServer(ctx context.Context, lumo, dsn, login string, cacheMB int, env []string, stderr io.Writer) (*server, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	cmd := exec.Command(lumo, "serve", "--http", addr, "--user", login, "--db", dsn, "--rate-user", "0", "--rate-tenant", "0")
+	cmd := exec.Command(lumo, "serve", "--http", addr, "--user", login, "--db", dsn, "--rate-user", "0", "--rate-tenant", "0",
+		"--result-cache-mb", strconv.Itoa(cacheMB))
 	cmd.Env = append(os.Environ(), env...)
 	cmd.Stderr = stderr
 	return startProcess(ctx, cmd, "http://"+addr)

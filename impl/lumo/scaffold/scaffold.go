@@ -191,9 +191,11 @@ func inferTable(fsys fs.FS, file string, used map[string]bool) (*Table, error) {
 	return t, nil
 }
 
+// column is the column a reader error names: by its exact name, or as Table.NAME. A substring
+// match would let an error on LOJA_ID degrade ID.
 func (t *Table) column(name string) *Column {
 	for i := range t.Columns {
-		if t.Columns[i].Name == name || strings.HasSuffix(name, "."+t.Columns[i].Name) || strings.Contains(name, t.Columns[i].Name) {
+		if c := t.Columns[i].Name; c == name || strings.HasSuffix(name, "."+c) {
 			return &t.Columns[i]
 		}
 	}

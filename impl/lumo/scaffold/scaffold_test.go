@@ -1,8 +1,10 @@
 package scaffold
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -70,6 +72,32 @@ func TestInitRefusals(t *testing.T) {
 	} {
 		if _, err := Init(c.args); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("Init(%v): %v, want %q", c.args, err, c.want)
+		}
+	}
+}
+
+// TestInitDegradesOnlyTheFailingColumn: a value past the sample that is not a number makes its
+// own column text, not another column whose name it contains (LOJA_ID must not degrade ID).
+func TestInitDegradesOnlyTheFailingColumn(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("ID,LOJA_ID,VALOR\n")
+	for i := 1; i <= maxSample+10; i++ {
+		loja := strconv.Itoa(i % 7)
+		if i == maxSample+5 {
+			loja = "sem loja"
+		}
+		fmt.Fprintf(&b, "%d,%s,%d.5\n", i, loja, i)
+	}
+	write(t, dir, "vendas.csv", b.String())
+	res, err := Init([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	app, _ := os.ReadFile(res.App)
+	for _, want := range []string{"{name: ID, label: Id, type: number", "{name: LOJA_ID, label: Loja id, type: string"} {
+		if !strings.Contains(string(app), want) {
+			t.Errorf("app.yaml lacks %q:\n%s", want, app)
 		}
 	}
 }

@@ -1,0 +1,336 @@
+package bench
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/xuri/excelize/v2"
+	"golang.org/x/text/encoding/charmap"
+)
+
+// The import-format bench: the same sales rows written as each file format a user brings, each
+// imported by the real `lumo import` in a process of its own on each engine, so its peak RSS is
+// the import's alone.
+
+// FormatsConfig is one run of the import-format bench.
+type FormatsConfig struct {
+	Formats     []string // names from Formats()
+	Rows        int
+	Engines     []string
+	PostgresDSN string
+	Lumo        string // the lumo binary
+	Log         io.Writer
+}
+
+// FormatReport is one format imported on one engine.
+type FormatReport struct {
+	Format        string  `json:"format"`
+	Engine        string  `json:"engine"`
+	Rows          int     `json:"rows"`
+	FileMiB       float64 `json:"fileMiB"`
+	Seconds       float64 `json:"seconds"`
+	RowsPerSecond float64 `json:"rowsPerSecond"`
+	PeakRSSMiB    float64 `json:"peakRssMiB"`
+	Detected      string  `json:"detected,omitempty"` // the line the import printed for the file
+}
+
+// FormatsReport is the whole run.
+type FormatsReport struct {
+	Rows    int            `json:"rows"`
+	CPUs    int            `json:"cpus"`
+	Started time.Time      `json:"started"`
+	Results []FormatReport `json:"results"`
+}
+
+// fileFormat writes the sales table as one format: file is its name in the app folder.
+type fileFormat struct {
+	file  string
+	words string // what the file holds, for the report
+	write func(path string, rows int) error
+}
+
+var fileFormats = map[string]fileFormat{
+	"csv":      {"vendas.csv", "CSV: ',' and decimal point, UTF-8, ISO dates", writeCSV},
+	"csv-ptbr": {"vendas.csv", `pt-BR CSV: ';', "1.234,56", Windows-1252, dd/mm/aaaa HH:mm, detected`, writePtBRCSV},
+	"xlsx":     {"vendas.xlsx", "XLSX written by excelize's stream writer: numbers, inline strings, date cells", writeXLSX},
+}
+
+// Formats are the format names the bench knows, in report order.
+func Formats() []string { return []string{"csv", "csv-ptbr", "xlsx"} }
+
+// RunFormats writes each format once and imports it on every engine.
+func RunFormats(ctx context.Context, c FormatsConfig) (*FormatsReport, error) {
+	rep := &FormatsReport{Rows: c.Rows, CPUs: cpus(), Started: time.Now().UTC()}
+	for _, name := range c.Formats {
+		f, ok := fileFormats[name]
+		if !ok {
+			return rep, fmt.Errorf("--formats: %q is not a format (use %s)", name, strings.Join(Formats(), ", "))
+		}
+		results, err := runFormat(ctx, c, name, f)
+		rep.Results = append(rep.Results, results...)
+		if err != nil {
+			return rep, err
+		}
+	}
+	return rep, nil
+}
+
+// runFormat writes the workspace in format f once and imports it on each engine.
+func runFormat(ctx context.Context, c FormatsConfig, name string, f fileFormat) ([]FormatReport, error) {
+	dir, err := os.MkdirTemp("", "lumo-bench-"+name+"-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	fmt.Fprintf(c.Log, "lumo-bench: writing %d rows as %s\n", c.Rows, name)
+	size, err := writeFormatWorkspace(dir, f, c.Rows)
+	if err != nil {
+		return nil, fmt.Errorf("%s: writing: %w", name, err)
+	}
+	var out []FormatReport
+	for _, engine := range c.Engines {
+		r, err := importFormat(ctx, c, dir, engine)
+		if err != nil {
+			return out, fmt.Errorf("%s on %s: %w", name, engine, err)
+		}
+		r.Format, r.FileMiB = name, float64(size)/(1<<20)
+		fmt.Fprintf(c.Log, "lumo-bench: %s on %s: %.0f rows/s, peak RSS %.0f MiB\n", name, engine, r.RowsPerSecond, r.PeakRSSMiB)
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// writeFormatWorkspace writes the bench workspace with its sales table in format f; it returns
+// the sales file's size.
+func writeFormatWorkspace(dir string, f fileFormat, rows int) (int64, error) {
+	app := filepath.Join(dir, "apps", "vendas")
+	if err := os.MkdirAll(app, 0o755); err != nil {
+		return 0, err
+	}
+	files := map[string]string{
+		filepath.Join(dir, "workspace.yaml"): workspaceYAML(0),
+		filepath.Join(app, "app.yaml"):       strings.Replace(salesAppYAML, "file: vendas.csv", "file: "+f.file, 1),
+		filepath.Join(app, "lojas.csv"):      storesCSV(),
+		filepath.Join(app, "produtos.csv"):   productsCSV(),
+		filepath.Join(app, "metas.csv"):      targetsCSV(),
+	}
+	for p, data := range files {
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			return 0, err
+		}
+	}
+	p := filepath.Join(app, f.file)
+	if err := f.write(p, rows); err != nil {
+		return 0, err
+	}
+	st, err := os.Stat(p)
+	if err != nil {
+		return 0, err
+	}
+	return st.Size(), nil
+}
+
+// importFormat runs `lumo import` of dir's workspace into a fresh database of engine.
+func importFormat(ctx context.Context, c FormatsConfig, dir, engine string) (FormatReport, error) {
+	dsn, drop, err := freshDB(ctx, engine, c.PostgresDSN)
+	if err != nil {
+		return FormatReport{}, err
+	}
+	defer drop()
+	cmd := exec.CommandContext(ctx, c.Lumo, "import", "--db", dsn, filepath.Join(dir, "workspace.yaml"))
+	var out, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &stderr
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return FormatReport{}, err
+	}
+	// The child's VmHWM, polled: wait4's ru_maxrss would report this process's own peak, which
+	// the child inherits through the vfork that os/exec uses before its exec.
+	var peak float64
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+
+wait:
+	for {
+		select {
+		case err = <-done:
+			break wait
+		case <-tick.C:
+			peak = max(peak, memoryOf(cmd.Process.Pid).PeakMiB)
+		}
+	}
+	if err != nil {
+		return FormatReport{}, fmt.Errorf("lumo import: %w\n%s%s", err, out.String(), stderr.String())
+	}
+	secs := time.Since(start).Seconds()
+	r := FormatReport{Engine: engine, Rows: c.Rows, Seconds: secs, RowsPerSecond: float64(c.Rows) / secs, PeakRSSMiB: peak}
+	for _, line := range strings.Split(out.String(), "\n") {
+		if strings.Contains(line, "vendas.") && !strings.Contains(line, "lojas") {
+			r.Detected = strings.TrimSpace(line)
+			break
+		}
+	}
+	return r, nil
+}
+
+// sale is row i (from 1) of the sales table: the values salesRows writes as CSV.
+type sale struct {
+	id, store, product, qty int
+	at                      time.Time
+	client, status, channel string // status "" is the blank (NULL)
+	valueCents, costCents   int
+}
+
+func saleAt(i int) sale {
+	minute := (i * 7919) % (730 * 24 * 60)
+	c := (i * 31) % clients
+	v := 500 + (i*48271)%99500
+	s := sale{id: i, store: 1 + (i*13)%stores, product: 1 + (i*17)%products, qty: 1 + i%5,
+		at:     day0.Add(time.Duration(minute) * time.Minute),
+		client: firstNames[c%20] + " " + string(rune('A'+(c/20)%26)) + ". " + lastNames[(c/520)%20],
+		status: situations[i%len(situations)], channel: channels[(i/3)%len(channels)],
+		valueCents: v, costCents: v * 6 / 10}
+	if s.status == `\N` {
+		s.status = ""
+	}
+	return s
+}
+
+func writeCSV(path string, rows int) error {
+	return writeLines(path, func(w *bufio.Writer) error {
+		next := salesRows(rows)()
+		for {
+			line, ok := next()
+			if !ok {
+				return nil
+			}
+			w.Write(line)
+			w.WriteByte('\n')
+		}
+	})
+}
+
+// writePtBRCSV writes the rows the way a Brazilian Excel or ERP exports them: ";" between
+// values, "1.234,56" amounts, dd/mm/aaaa HH:mm dates, Windows-1252 text and empty blanks.
+func writePtBRCSV(path string, rows int) error {
+	enc := charmap.Windows1252.NewEncoder()
+	return writeLines(path, func(w *bufio.Writer) error {
+		w.WriteString("ID;DATA;LOJA_ID;PRODUTO_ID;CLIENTE;SITUACAO;CANAL;VALOR;CUSTO;QTD\r\n")
+		var b []byte
+		for i := 1; i <= rows; i++ {
+			s := saleAt(i)
+			b = strconv.AppendInt(b[:0], int64(s.id), 10)
+			b = append(b, ';')
+			b = s.at.AppendFormat(b, "02/01/2006 15:04")
+			b = append(b, ';')
+			b = strconv.AppendInt(b, int64(s.store), 10)
+			b = append(b, ';')
+			b = strconv.AppendInt(b, int64(s.product), 10)
+			b = append(b, ';')
+			b = append(b, s.client...)
+			b = append(b, ';')
+			b = append(b, s.status...)
+			b = append(b, ';')
+			b = append(b, s.channel...)
+			b = append(b, ';')
+			b = appendBRL(b, s.valueCents)
+			b = append(b, ';')
+			b = appendBRL(b, s.costCents)
+			b = append(b, ';')
+			b = strconv.AppendInt(b, int64(s.qty), 10)
+			b = append(b, '\r', '\n')
+			out, err := enc.Bytes(b)
+			if err != nil {
+				return err
+			}
+			w.Write(out)
+		}
+		return nil
+	})
+}
+
+// appendBRL writes cents as 1.234,56.
+func appendBRL(b []byte, cents int) []byte {
+	units := strconv.Itoa(cents / 100)
+	for i, d := range units {
+		if i > 0 && (len(units)-i)%3 == 0 {
+			b = append(b, '.')
+		}
+		b = append(b, byte(d))
+	}
+	return append(b, ',', byte('0'+cents%100/10), byte('0'+cents%10))
+}
+
+func writeXLSX(path string, rows int) error {
+	f := excelize.NewFile()
+	defer f.Close()
+	sw, err := f.NewStreamWriter("Sheet1")
+	if err != nil {
+		return err
+	}
+	header := []any{"ID", "DATA", "LOJA_ID", "PRODUTO_ID", "CLIENTE", "SITUACAO", "CANAL", "VALOR", "CUSTO", "QTD"}
+	if err := sw.SetRow("A1", header); err != nil {
+		return err
+	}
+	row := make([]any, len(header))
+	for i := 1; i <= rows; i++ {
+		s := saleAt(i)
+		row[0], row[1], row[2], row[3] = s.id, s.at, s.store, s.product
+		row[4], row[5], row[6] = s.client, nil, s.channel
+		if s.status != "" {
+			row[5] = s.status
+		}
+		row[7], row[8], row[9] = float64(s.valueCents)/100, float64(s.costCents)/100, s.qty
+		cell, _ := excelize.CoordinatesToCellName(1, i+1)
+		if err := sw.SetRow(cell, row); err != nil {
+			return err
+		}
+	}
+	if err := sw.Flush(); err != nil {
+		return err
+	}
+	return f.SaveAs(path)
+}
+
+func writeLines(path string, write func(*bufio.Writer) error) error {
+	file, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(file, 1<<20)
+	err = write(w)
+	if err == nil {
+		err = w.Flush()
+	}
+	return errors.Join(err, file.Close())
+}
+
+// Markdown writes the report as one table.
+func (r *FormatsReport) Markdown(w io.Writer) {
+	fmt.Fprintf(w, "## lumo-bench --formats: %d sales rows per format, %d CPUs (%s)\n\n", r.Rows, r.CPUs, r.Started.Format(time.RFC3339))
+	fmt.Fprintln(w, "| format | engine | file MiB | import s | rows/s | peak RSS MiB |")
+	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|")
+	for _, x := range r.Results {
+		fmt.Fprintf(w, "| %s | %s | %.0f | %.1f | **%.0f** | %.0f |\n", x.Format, x.Engine, x.FileMiB, x.Seconds, x.RowsPerSecond, x.PeakRSSMiB)
+	}
+	fmt.Fprintln(w)
+	for _, name := range Formats() {
+		for _, x := range r.Results {
+			if x.Format == name {
+				fmt.Fprintf(w, "- %s: %s; the import printed `%s`\n", name, fileFormats[name].words, x.Detected)
+				break
+			}
+		}
+	}
+}
