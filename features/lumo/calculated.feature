@@ -202,3 +202,14 @@ Feature: Calculated columns and conditional measures
       | {"appId": "$app:vendas", "fields": [{"ref": "Pedidos.Id", "agg": "count"}], "filters": [{"ref": "Pedidos.Faixa de preço", "op": "like", "value": "%ara%"}]} | INVALID_FILTER | filters[0]: Pedidos.Faixa de preço é uma coluna calculada, e like procura só em colunas com dados (sem caixa nem acento); use = ou in com o valor exato. |
       | {"appId": "$app:vendas", "fields": [{"ref": "Pedidos.Faixa de preço", "agg": "sum"}]} | INVALID_FIELD | fields[0]: Pedidos.Faixa de preço é texto; sum, avg, min e max valem só para coluna numérica. |
       | {"appId": "$app:vendas", "fields": [{"ref": "Pedidos.Valor líquido"}]} | INVALID_FIELD | fields[0]: Pedidos.Valor líquido é uma medida numérica e exige agg |
+
+  @L-Q22 @own-setup
+  Scenario: A text filter on a calculated column is checked against the values its formula gives
+    # SELECT COUNT(ID) FROM pedidos WHERE (CASE WHEN PRECO >= 100 THEN 'Cara' ELSE 'Barata' END) = 'Barata' -> 5
+    When I call "query" with '{"appId": "$app:vendas", "fields": [{"ref": "Pedidos.Id", "agg": "count"}], "filters": [{"ref": "Pedidos.Faixa de preço", "op": "=", "value": "barata"}]}'
+    Then the call succeeds
+    And "rows" is '[[5]]'
+    And the text contains "Pedidos.Faixa de preço: o valor \"barata\" foi lido como \"Barata\" (diferença de caixa ou acento)."
+    When I call "query" with '{"appId": "$app:vendas", "fields": [{"ref": "Pedidos.Id", "agg": "count"}], "filters": [{"ref": "Pedidos.Faixa de preço", "op": "in", "value": ["Cara", "Carissima"]}]}'
+    Then the call fails with code "VALUE_NOT_FOUND"
+    And the text contains "O valor \"Carissima\" não existe em Pedidos.Faixa de preço, e a consulta não rodou. A coluna é calculada e dá só os valores \"Cara\", \"Barata\"."

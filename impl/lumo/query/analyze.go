@@ -3,12 +3,15 @@ package query
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
+	"github.com/lumo-caderninho/mcp/impl/platform/fold"
 	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
+	"github.com/lumo-caderninho/mcp/impl/platform/suggest"
 )
 
 // Query is a request resolved against an app: every ref bound to a column or expression, every
@@ -432,8 +435,45 @@ func (q *Query) pred(where string, f Filter, exprs map[*semantic.Expression]*Exp
 			q.Checks = append(q.Checks, p.check)
 		}
 	}
+	if kind == "text" && p.Target.Bucket == "" && (p.Op == "=" || p.Op == "in") && p.Target.Col.Calculated() {
+		if err := q.checkCalcValues(p); err != nil {
+			return nil, err
+		}
+	}
 	p.Words = p.words()
 	return p, nil
+}
+
+// checkCalcValues checks the text values of an = or in filter on a calculated column whose
+// formula gives only text literals, as CheckValues checks a column with data: a value that
+// differs only in case or accents is corrected (and noted), one the formula never gives stops
+// the query with the values it gives.
+func (q *Query) checkCalcValues(p *Pred) error {
+	c := p.Target.Col
+	vals, ok := semantic.TextValues(c)
+	if !ok {
+		return nil
+	}
+	for i, v := range p.Values {
+		s := v.(string)
+		if s == "" || slices.Contains(vals, s) {
+			continue
+		}
+		var same []string
+		for _, x := range vals {
+			if fold.Fold(x) == fold.Fold(s) {
+				same = append(same, x)
+			}
+		}
+		if len(same) == 1 {
+			p.Values[i] = same[0]
+			q.Notes = append(q.Notes, fmt.Sprintf("%s: o valor %q foi lido como %q (diferença de caixa ou acento).", c.Ref(), s, same[0]))
+			continue
+		}
+		return errorf(CodeValueNotFound, suggest.Similar(s, vals, 5), "O valor %q não existe em %s, e a consulta não rodou. A coluna é calculada e dá só os valores %s.",
+			s, c.Ref(), joinQuoted(vals))
+	}
+	return nil
 }
 
 // checkPattern enforces the like pattern language: % is any run of characters, _ exactly one,

@@ -559,3 +559,35 @@ func (s *scope) resolve(r *Ref) (*Column, error) {
 	}
 	return c, nil
 }
+
+// TextValues lists the values a calculated text column can take when every value its formula
+// gives is a text literal (se(…; "Cara"; "Barata"), or another such column): ok is false when
+// some value comes from the data.
+func TextValues(c *Column) (values []string, ok bool) {
+	if c.Calc == nil || c.Type != TypeString {
+		return nil, false
+	}
+	seen := map[string]bool{}
+	var walk func(Formula) bool
+	walk = func(f Formula) bool {
+		switch n := f.(type) {
+		case *String:
+			if !seen[n.Value] {
+				seen[n.Value] = true
+				values = append(values, n.Value)
+			}
+			return true
+		case *If:
+			return walk(n.Then) && walk(n.Else)
+		case *Ref:
+			if n.Col.Calc != nil {
+				return walk(n.Col.Calc)
+			}
+		}
+		return false
+	}
+	if !walk(c.Calc) {
+		return nil, false
+	}
+	return values, true
+}

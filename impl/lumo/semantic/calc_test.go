@@ -228,3 +228,27 @@ func TestFormulaWords(t *testing.T) {
 		t.Errorf("ExpressionWords = %q", got)
 	}
 }
+
+// A role-playing copy's calculated column reads the copy's own columns, even where the formula
+// names the original table.
+func TestBindCalculatedInACopy(t *testing.T) {
+	a := calcTestApp()
+	p := a.Tables[0]
+	p.Columns = append(p.Columns, &Column{Table: p, Name: "L", Label: "Líquido", Type: TypeNumber, Formula: "[Pedidos.Preço] * (1 - [Desconto])"})
+	cp := &Table{Label: "Pedidos antigos", Kind: KindFact, CopyOf: p}
+	for _, oc := range p.Columns {
+		c := *oc
+		c.Table = cp
+		cp.Columns = append(cp.Columns, &c)
+	}
+	a.Tables = append(a.Tables, cp)
+	if errs := a.BindCalculated(); len(errs) > 0 {
+		t.Fatal(errs[0].Err)
+	}
+	calc := cp.Columns[len(cp.Columns)-1]
+	for _, r := range RowRefs(calc.Calc) {
+		if r.Col.Table != cp {
+			t.Errorf("%s reads %s of %s, not of the copy", calc.Ref(), r.Col.Label, r.Col.Table.Label)
+		}
+	}
+}
