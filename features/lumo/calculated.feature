@@ -213,3 +213,13 @@ Feature: Calculated columns and conditional measures
     When I call "query" with '{"appId": "$app:vendas", "fields": [{"ref": "Pedidos.Id", "agg": "count"}], "filters": [{"ref": "Pedidos.Faixa de preço", "op": "in", "value": ["Cara", "Carissima"]}]}'
     Then the call fails with code "VALUE_NOT_FOUND"
     And the text contains "O valor \"Carissima\" não existe em Pedidos.Faixa de preço, e a consulta não rodou. A coluna é calculada e dá só os valores \"Cara\", \"Barata\"."
+
+  @L-Q03 @L-Q09 @own-setup
+  Scenario: A filter on a conditional measure cuts the groups, and a condition compares a date with a day
+    # SELECT pr.NOME, SUM(CASE WHEN SITUACAO = 'Ativa' THEN PRECO*QTD*(1-DESCONTO) END) r,
+    #   COUNT(CASE WHEN DATA_PEDIDO >= '2026-09-05' THEN p.ID END) FROM pedidos p LEFT JOIN produtos pr ON pr.ID = p.PRODUTO_ID
+    #   GROUP BY pr.NOME HAVING r > 300 ORDER BY r DESC
+    # -> Furadeira|1407.0|2, Parafuso|360.0|1
+    When I call "query" with '{"appId": "$app:vendas", "fields": [{"ref": "Produtos.Produto"}, {"ref": "Receita ativa"}, {"ref": "Pedidos a partir de 5 de setembro"}], "filters": [{"ref": "Receita ativa", "op": ">", "value": 300}], "orderBy": [{"ref": "Receita ativa", "dir": "desc"}]}'
+    Then the call succeeds
+    And "rows" is '[["Furadeira", 1407, 2], ["Parafuso", 360, 1]]'

@@ -164,6 +164,10 @@ func TestGoldenSQL(t *testing.T) {
 		"calc_through_relationship": {
 			Fields: []Item{{Ref: "Pedidos.Margem unitária", Agg: "sum"}, {Ref: "Pedidos.Valor por unidade", Agg: "max"}},
 		},
+		"conditional_having_date": {
+			Fields:  []Item{{Ref: "Produtos.Produto"}, {Ref: "Receita ativa"}, {Ref: "Pedidos a partir de 5 de setembro"}},
+			Filters: []Filter{{Item: Item{Ref: "Receita ativa"}, Op: ">", Value: 300.0}},
+		},
 		"conditional_measures": {
 			Fields: []Item{{Ref: "Produtos.Categoria"}, {Ref: "Receita ativa"}, {Ref: "Parte em promoção"}, {Ref: "Pedidos urgentes"}, {Ref: "Receita de ferramentas"}},
 		},
