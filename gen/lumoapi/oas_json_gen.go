@@ -1433,12 +1433,24 @@ func (s *GetAppOutputColumn) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *GetAppOutputColumn) encodeFields(e *jx.Encoder) {
 	{
+		if s.Calculation.Set {
+			e.FieldStart("calculation")
+			s.Calculation.Encode(e)
+		}
+	}
+	{
 		e.FieldStart("description")
 		s.Description.Encode(e)
 	}
 	{
 		e.FieldStart("field")
 		s.Field.Encode(e)
+	}
+	{
+		if s.Formula.Set {
+			e.FieldStart("formula")
+			s.Formula.Encode(e)
+		}
 	}
 	{
 		e.FieldStart("id")
@@ -1470,16 +1482,18 @@ func (s *GetAppOutputColumn) encodeFields(e *jx.Encoder) {
 	}
 }
 
-var jsonFieldsNameOfGetAppOutputColumn = [9]string{
-	0: "description",
-	1: "field",
-	2: "id",
-	3: "label",
-	4: "name",
-	5: "ref",
-	6: "role",
-	7: "type",
-	8: "unit",
+var jsonFieldsNameOfGetAppOutputColumn = [11]string{
+	0:  "calculation",
+	1:  "description",
+	2:  "field",
+	3:  "formula",
+	4:  "id",
+	5:  "label",
+	6:  "name",
+	7:  "ref",
+	8:  "role",
+	9:  "type",
+	10: "unit",
 }
 
 // Decode decodes GetAppOutputColumn from json.
@@ -1491,8 +1505,18 @@ func (s *GetAppOutputColumn) Decode(d *jx.Decoder) error {
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
+		case "calculation":
+			if err := func() error {
+				s.Calculation.Reset()
+				if err := s.Calculation.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"calculation\"")
+			}
 		case "description":
-			requiredBitSet[0] |= 1 << 0
+			requiredBitSet[0] |= 1 << 1
 			if err := func() error {
 				if err := s.Description.Decode(d); err != nil {
 					return err
@@ -1502,7 +1526,7 @@ func (s *GetAppOutputColumn) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"description\"")
 			}
 		case "field":
-			requiredBitSet[0] |= 1 << 1
+			requiredBitSet[0] |= 1 << 2
 			if err := func() error {
 				if err := s.Field.Decode(d); err != nil {
 					return err
@@ -1511,8 +1535,18 @@ func (s *GetAppOutputColumn) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"field\"")
 			}
+		case "formula":
+			if err := func() error {
+				s.Formula.Reset()
+				if err := s.Formula.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"formula\"")
+			}
 		case "id":
-			requiredBitSet[0] |= 1 << 2
+			requiredBitSet[0] |= 1 << 4
 			if err := func() error {
 				v, err := d.Int()
 				s.ID = int(v)
@@ -1524,7 +1558,7 @@ func (s *GetAppOutputColumn) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"id\"")
 			}
 		case "label":
-			requiredBitSet[0] |= 1 << 3
+			requiredBitSet[0] |= 1 << 5
 			if err := func() error {
 				v, err := d.Str()
 				s.Label = string(v)
@@ -1536,7 +1570,7 @@ func (s *GetAppOutputColumn) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"label\"")
 			}
 		case "name":
-			requiredBitSet[0] |= 1 << 4
+			requiredBitSet[0] |= 1 << 6
 			if err := func() error {
 				v, err := d.Str()
 				s.Name = string(v)
@@ -1548,7 +1582,7 @@ func (s *GetAppOutputColumn) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"name\"")
 			}
 		case "ref":
-			requiredBitSet[0] |= 1 << 5
+			requiredBitSet[0] |= 1 << 7
 			if err := func() error {
 				if err := s.Ref.Decode(d); err != nil {
 					return err
@@ -1558,7 +1592,7 @@ func (s *GetAppOutputColumn) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"ref\"")
 			}
 		case "role":
-			requiredBitSet[0] |= 1 << 6
+			requiredBitSet[1] |= 1 << 0
 			if err := func() error {
 				if err := s.Role.Decode(d); err != nil {
 					return err
@@ -1568,7 +1602,7 @@ func (s *GetAppOutputColumn) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"role\"")
 			}
 		case "type":
-			requiredBitSet[0] |= 1 << 7
+			requiredBitSet[1] |= 1 << 1
 			if err := func() error {
 				if err := s.Type.Decode(d); err != nil {
 					return err
@@ -1578,7 +1612,7 @@ func (s *GetAppOutputColumn) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"type\"")
 			}
 		case "unit":
-			requiredBitSet[1] |= 1 << 0
+			requiredBitSet[1] |= 1 << 2
 			if err := func() error {
 				if err := s.Unit.Decode(d); err != nil {
 					return err
@@ -1597,8 +1631,8 @@ func (s *GetAppOutputColumn) Decode(d *jx.Decoder) error {
 	// Validate required fields.
 	var failures []validate.FieldError
 	for i, mask := range [2]uint8{
-		0b11111111,
-		0b00000001,
+		0b11110110,
+		0b00000111,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.
@@ -1696,6 +1730,12 @@ func (s *GetAppOutputExpression) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *GetAppOutputExpression) encodeFields(e *jx.Encoder) {
 	{
+		if s.Calculation.Set {
+			e.FieldStart("calculation")
+			s.Calculation.Encode(e)
+		}
+	}
+	{
 		e.FieldStart("field")
 		s.Field.Encode(e)
 	}
@@ -1721,13 +1761,14 @@ func (s *GetAppOutputExpression) encodeFields(e *jx.Encoder) {
 	}
 }
 
-var jsonFieldsNameOfGetAppOutputExpression = [6]string{
-	0: "field",
-	1: "formula",
-	2: "id",
-	3: "label",
-	4: "ref",
-	5: "unit",
+var jsonFieldsNameOfGetAppOutputExpression = [7]string{
+	0: "calculation",
+	1: "field",
+	2: "formula",
+	3: "id",
+	4: "label",
+	5: "ref",
+	6: "unit",
 }
 
 // Decode decodes GetAppOutputExpression from json.
@@ -1739,8 +1780,18 @@ func (s *GetAppOutputExpression) Decode(d *jx.Decoder) error {
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
+		case "calculation":
+			if err := func() error {
+				s.Calculation.Reset()
+				if err := s.Calculation.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"calculation\"")
+			}
 		case "field":
-			requiredBitSet[0] |= 1 << 0
+			requiredBitSet[0] |= 1 << 1
 			if err := func() error {
 				if err := s.Field.Decode(d); err != nil {
 					return err
@@ -1750,7 +1801,7 @@ func (s *GetAppOutputExpression) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"field\"")
 			}
 		case "formula":
-			requiredBitSet[0] |= 1 << 1
+			requiredBitSet[0] |= 1 << 2
 			if err := func() error {
 				v, err := d.Str()
 				s.Formula = string(v)
@@ -1762,7 +1813,7 @@ func (s *GetAppOutputExpression) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"formula\"")
 			}
 		case "id":
-			requiredBitSet[0] |= 1 << 2
+			requiredBitSet[0] |= 1 << 3
 			if err := func() error {
 				v, err := d.Int()
 				s.ID = int(v)
@@ -1774,7 +1825,7 @@ func (s *GetAppOutputExpression) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"id\"")
 			}
 		case "label":
-			requiredBitSet[0] |= 1 << 3
+			requiredBitSet[0] |= 1 << 4
 			if err := func() error {
 				v, err := d.Str()
 				s.Label = string(v)
@@ -1786,7 +1837,7 @@ func (s *GetAppOutputExpression) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"label\"")
 			}
 		case "ref":
-			requiredBitSet[0] |= 1 << 4
+			requiredBitSet[0] |= 1 << 5
 			if err := func() error {
 				if err := s.Ref.Decode(d); err != nil {
 					return err
@@ -1796,7 +1847,7 @@ func (s *GetAppOutputExpression) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"ref\"")
 			}
 		case "unit":
-			requiredBitSet[0] |= 1 << 5
+			requiredBitSet[0] |= 1 << 6
 			if err := func() error {
 				if err := s.Unit.Decode(d); err != nil {
 					return err
@@ -1815,7 +1866,7 @@ func (s *GetAppOutputExpression) Decode(d *jx.Decoder) error {
 	// Validate required fields.
 	var failures []validate.FieldError
 	for i, mask := range [1]uint8{
-		0b00111111,
+		0b01111110,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.
@@ -5422,6 +5473,12 @@ func (s *SearchCatalogOutputMatch) encodeFields(e *jx.Encoder) {
 		s.App.Encode(e)
 	}
 	{
+		if s.Calculation.Set {
+			e.FieldStart("calculation")
+			s.Calculation.Encode(e)
+		}
+	}
+	{
 		if s.Description.Set {
 			e.FieldStart("description")
 			s.Description.Encode(e)
@@ -5479,18 +5536,19 @@ func (s *SearchCatalogOutputMatch) encodeFields(e *jx.Encoder) {
 	}
 }
 
-var jsonFieldsNameOfSearchCatalogOutputMatch = [11]string{
+var jsonFieldsNameOfSearchCatalogOutputMatch = [12]string{
 	0:  "app",
-	1:  "description",
-	2:  "example",
-	3:  "field",
-	4:  "kind",
-	5:  "name",
-	6:  "ref",
-	7:  "table",
-	8:  "type",
-	9:  "unit",
-	10: "valid",
+	1:  "calculation",
+	2:  "description",
+	3:  "example",
+	4:  "field",
+	5:  "kind",
+	6:  "name",
+	7:  "ref",
+	8:  "table",
+	9:  "type",
+	10: "unit",
+	11: "valid",
 }
 
 // Decode decodes SearchCatalogOutputMatch from json.
@@ -5511,6 +5569,16 @@ func (s *SearchCatalogOutputMatch) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"app\"")
+			}
+		case "calculation":
+			if err := func() error {
+				s.Calculation.Reset()
+				if err := s.Calculation.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"calculation\"")
 			}
 		case "description":
 			if err := func() error {
@@ -5543,7 +5611,7 @@ func (s *SearchCatalogOutputMatch) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"field\"")
 			}
 		case "kind":
-			requiredBitSet[0] |= 1 << 4
+			requiredBitSet[0] |= 1 << 5
 			if err := func() error {
 				if err := s.Kind.Decode(d); err != nil {
 					return err
@@ -5553,7 +5621,7 @@ func (s *SearchCatalogOutputMatch) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"kind\"")
 			}
 		case "name":
-			requiredBitSet[0] |= 1 << 5
+			requiredBitSet[0] |= 1 << 6
 			if err := func() error {
 				v, err := d.Str()
 				s.Name = string(v)
@@ -5624,7 +5692,7 @@ func (s *SearchCatalogOutputMatch) Decode(d *jx.Decoder) error {
 	// Validate required fields.
 	var failures []validate.FieldError
 	for i, mask := range [2]uint8{
-		0b00110001,
+		0b01100001,
 		0b00000000,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {

@@ -760,16 +760,26 @@ func (s *GetAppOutputApp) SetPublishedAt(val NilDateTime) {
 
 // Ref: #/components/schemas/GetAppOutputColumn
 type GetAppOutputColumn struct {
+	// Só em coluna calculada: a fórmula em palavras (calculada: Preço × (1 − Desconto)).
+	Calculation OptString `json:"calculation"`
 	Description NilString `json:"description"`
 	Field       Field     `json:"field"`
-	ID          int       `json:"id"`
-	Label       string    `json:"label"`
+	// Só em coluna calculada: a fórmula, como o app.yaml a escreve; a coluna é calculada linha a linha
+	// na consulta e se usa como qualquer outra.
+	Formula OptString `json:"formula"`
+	ID      int       `json:"id"`
+	Label   string    `json:"label"`
 	// Nome físico.
 	Name string                 `json:"name"`
 	Ref  Ref                    `json:"ref"`
 	Role GetAppOutputColumnRole `json:"role"`
 	Type ColumnType             `json:"type"`
 	Unit NilUnit                `json:"unit"`
+}
+
+// GetCalculation returns the value of Calculation.
+func (s *GetAppOutputColumn) GetCalculation() OptString {
+	return s.Calculation
 }
 
 // GetDescription returns the value of Description.
@@ -780,6 +790,11 @@ func (s *GetAppOutputColumn) GetDescription() NilString {
 // GetField returns the value of Field.
 func (s *GetAppOutputColumn) GetField() Field {
 	return s.Field
+}
+
+// GetFormula returns the value of Formula.
+func (s *GetAppOutputColumn) GetFormula() OptString {
+	return s.Formula
 }
 
 // GetID returns the value of ID.
@@ -817,6 +832,11 @@ func (s *GetAppOutputColumn) GetUnit() NilUnit {
 	return s.Unit
 }
 
+// SetCalculation sets the value of Calculation.
+func (s *GetAppOutputColumn) SetCalculation(val OptString) {
+	s.Calculation = val
+}
+
 // SetDescription sets the value of Description.
 func (s *GetAppOutputColumn) SetDescription(val NilString) {
 	s.Description = val
@@ -825,6 +845,11 @@ func (s *GetAppOutputColumn) SetDescription(val NilString) {
 // SetField sets the value of Field.
 func (s *GetAppOutputColumn) SetField(val Field) {
 	s.Field = val
+}
+
+// SetFormula sets the value of Formula.
+func (s *GetAppOutputColumn) SetFormula(val OptString) {
+	s.Formula = val
 }
 
 // SetID sets the value of ID.
@@ -912,12 +937,19 @@ func (s *GetAppOutputColumnRole) UnmarshalText(data []byte) error {
 
 // Ref: #/components/schemas/GetAppOutputExpression
 type GetAppOutputExpression struct {
-	Field   Field   `json:"field"`
-	Formula string  `json:"formula"`
-	ID      int     `json:"id"`
-	Label   string  `json:"label"`
-	Ref     Ref     `json:"ref"`
-	Unit    NilUnit `json:"unit"`
+	// A fórmula em palavras: soma de Vendas.Valor onde Situação = "Ativa" ÷ contagem de Vendas.Id.
+	Calculation OptString `json:"calculation"`
+	Field       Field     `json:"field"`
+	Formula     string    `json:"formula"`
+	ID          int       `json:"id"`
+	Label       string    `json:"label"`
+	Ref         Ref       `json:"ref"`
+	Unit        NilUnit   `json:"unit"`
+}
+
+// GetCalculation returns the value of Calculation.
+func (s *GetAppOutputExpression) GetCalculation() OptString {
+	return s.Calculation
 }
 
 // GetField returns the value of Field.
@@ -948,6 +980,11 @@ func (s *GetAppOutputExpression) GetRef() Ref {
 // GetUnit returns the value of Unit.
 func (s *GetAppOutputExpression) GetUnit() NilUnit {
 	return s.Unit
+}
+
+// SetCalculation sets the value of Calculation.
+func (s *GetAppOutputExpression) SetCalculation(val OptString) {
+	s.Calculation = val
 }
 
 // SetField sets the value of Field.
@@ -3343,7 +3380,10 @@ func (s *SearchCatalogOutputCatalogLegend) SetSameName(val string) {
 
 // Ref: #/components/schemas/SearchCatalogOutputMatch
 type SearchCatalogOutputMatch struct {
-	App         AppRef                       `json:"app"`
+	App AppRef `json:"app"`
+	// Só em expressão e em coluna calculada: a conta em palavras (calculada: Preço × (1 −
+	// Desconto)).
+	Calculation OptString                    `json:"calculation"`
 	Description OptNilString                 `json:"description"`
 	Example     OptQueryCall                 `json:"example"`
 	Field       OptField                     `json:"field"`
@@ -3361,6 +3401,11 @@ type SearchCatalogOutputMatch struct {
 // GetApp returns the value of App.
 func (s *SearchCatalogOutputMatch) GetApp() AppRef {
 	return s.App
+}
+
+// GetCalculation returns the value of Calculation.
+func (s *SearchCatalogOutputMatch) GetCalculation() OptString {
+	return s.Calculation
 }
 
 // GetDescription returns the value of Description.
@@ -3416,6 +3461,11 @@ func (s *SearchCatalogOutputMatch) GetValid() OptBool {
 // SetApp sets the value of App.
 func (s *SearchCatalogOutputMatch) SetApp(val AppRef) {
 	s.App = val
+}
+
+// SetCalculation sets the value of Calculation.
+func (s *SearchCatalogOutputMatch) SetCalculation(val OptString) {
+	s.Calculation = val
 }
 
 // SetDescription sets the value of Description.

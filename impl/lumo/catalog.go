@@ -487,6 +487,9 @@ func hitOf(a *semantic.App, k int) lumoapi.SearchCatalogOutputMatch {
 		e := a.Expressions[k]
 		m.Kind, m.Name, m.Ref = lumoapi.SearchCatalogOutputMatchKindExpression, e.Label, lumoapi.NewOptRef(lumoapi.Ref(e.Label))
 		m.Field, m.Unit = lumoapi.NewOptField(lumoapi.Field{Ref: lumoapi.Ref(e.Label)}), optNilUnit(e.Unit)
+		if w := semantic.ExpressionWords(e.Formula); w != "" {
+			m.Calculation = lumoapi.NewOptString(w)
+		}
 		return m
 	}
 	k -= len(a.Expressions)
@@ -501,6 +504,9 @@ func hitOf(a *semantic.App, k int) lumoapi.SearchCatalogOutputMatch {
 		m.Unit = optNilUnit(c.Unit)
 		if c.Description != "" {
 			m.Description = lumoapi.NewOptNilString(c.Description)
+		}
+		if c.Calculated() {
+			m.Calculation = lumoapi.NewOptString(semantic.CalcWords(c))
 		}
 		return m
 	}
@@ -538,11 +544,18 @@ func searchText(v *lumoapi.SearchCatalogOutputSearch) string {
 			}
 			b.WriteString(line + "\n")
 		case "expression":
-			fmt.Fprintf(&b, "- Expressão %s em %s; field {\"ref\": %q}\n", m.Name, app, m.Ref.Or(""))
+			line := fmt.Sprintf("- Expressão %s em %s; field {\"ref\": %q}", m.Name, app, m.Ref.Or(""))
+			if w, ok := m.Calculation.Get(); ok {
+				line += "; " + w
+			}
+			b.WriteString(line + "\n")
 		default:
 			desc := ptbr.ColumnType(string(m.Type.Or("")))
 			if u, ok := m.Unit.Get(); ok {
 				desc += ", " + string(u)
+			}
+			if w, ok := m.Calculation.Get(); ok {
+				desc += "; " + w
 			}
 			fmt.Fprintf(&b, "- Coluna %s (%s) em %s; field %s\n", m.Ref.Or(""), desc, app, fieldText(m.Field.Or(lumoapi.Field{})))
 		}

@@ -114,8 +114,12 @@ func refSearchReply(scope []*semantic.App, terms []string) mcpserver.Reply {
 		}
 		for _, e := range a.Expressions {
 			if r := refMatchRank(e.Label, terms); r >= 0 {
-				add(lumoapi.SearchCatalogOutputMatch{Kind: "expression", Name: e.Label, App: refOf(a), Ref: lumoapi.NewOptRef(lumoapi.Ref(e.Label)),
-					Field: lumoapi.NewOptField(lumoapi.Field{Ref: lumoapi.Ref(e.Label)}), Unit: optNilUnit(e.Unit)}, r)
+				m := lumoapi.SearchCatalogOutputMatch{Kind: "expression", Name: e.Label, App: refOf(a), Ref: lumoapi.NewOptRef(lumoapi.Ref(e.Label)),
+					Field: lumoapi.NewOptField(lumoapi.Field{Ref: lumoapi.Ref(e.Label)}), Unit: optNilUnit(e.Unit)}
+				if w := semantic.ExpressionWords(e.Formula); w != "" {
+					m.Calculation = lumoapi.NewOptString(w)
+				}
+				add(m, r)
 			}
 		}
 		for _, t := range a.Tables {
@@ -129,6 +133,9 @@ func refSearchReply(scope []*semantic.App, terms []string) mcpserver.Reply {
 					Unit: optNilUnit(c.Unit)}
 				if c.Description != "" {
 					m.Description = lumoapi.NewOptNilString(c.Description)
+				}
+				if c.Calculated() {
+					m.Calculation = lumoapi.NewOptString(semantic.CalcWords(c))
 				}
 				add(m, r)
 			}

@@ -53,8 +53,12 @@ func outGetApp(a *semantic.App) *lumoapi.GetAppOutput {
 		v.Indicators = append(v.Indicators, iv)
 	}
 	for _, e := range a.Expressions {
-		v.Expressions = append(v.Expressions, lumoapi.GetAppOutputExpression{ID: int(e.ID), Label: e.Label, Ref: lumoapi.Ref(e.Label),
-			Field: lumoapi.Field{Ref: lumoapi.Ref(e.Label)}, Formula: e.Formula, Unit: nilUnit(e.Unit)})
+		ev := lumoapi.GetAppOutputExpression{ID: int(e.ID), Label: e.Label, Ref: lumoapi.Ref(e.Label),
+			Field: lumoapi.Field{Ref: lumoapi.Ref(e.Label)}, Formula: e.Formula, Unit: nilUnit(e.Unit)}
+		if w := semantic.ExpressionWords(e.Formula); w != "" {
+			ev.Calculation = lumoapi.NewOptString(w)
+		}
+		v.Expressions = append(v.Expressions, ev)
 	}
 	for _, t := range a.Tables {
 		tv := lumoapi.GetAppOutputTable{Label: t.Label, Name: t.Name, Kind: lumoapi.GetAppOutputTableKind(t.Kind),
@@ -63,9 +67,13 @@ func outGetApp(a *semantic.App) *lumoapi.GetAppOutput {
 			tv.CopyOf = lumoapi.NewOptString(t.CopyOf.Label)
 		}
 		for _, c := range t.Columns {
-			tv.Columns = append(tv.Columns, lumoapi.GetAppOutputColumn{ID: int(c.ID), Name: c.Name, Label: c.Label, Ref: lumoapi.Ref(c.Ref()),
+			cv := lumoapi.GetAppOutputColumn{ID: int(c.ID), Name: c.Name, Label: c.Label, Ref: lumoapi.Ref(c.Ref()),
 				Field: fieldFor(c), Type: lumoapi.ColumnType(c.Type), Role: lumoapi.GetAppOutputColumnRole(c.Role),
-				Unit: nilUnit(string(c.Unit)), Description: nilString(c.Description)})
+				Unit: nilUnit(string(c.Unit)), Description: nilString(c.Description)}
+			if c.Calculated() {
+				cv.Formula, cv.Calculation = lumoapi.NewOptString(c.Formula), lumoapi.NewOptString(semantic.CalcWords(c))
+			}
+			tv.Columns = append(tv.Columns, cv)
 		}
 		v.Tables = append(v.Tables, tv)
 	}
@@ -123,6 +131,9 @@ func getAppText(v *lumoapi.GetAppOutput) string {
 			if u, ok := c.Unit.Get(); ok {
 				desc = append(desc, string(u))
 			}
+			if w, ok := c.Calculation.Get(); ok {
+				desc = append(desc, w)
+			}
 			line := "- " + string(c.Ref) + ": " + strings.Join(desc, ", ")
 			if d, ok := c.Description.Get(); ok {
 				line += ". " + d
@@ -143,6 +154,9 @@ func getAppText(v *lumoapi.GetAppOutput) string {
 			if u, ok := e.Unit.Get(); ok {
 				line += " (" + string(u) + ")"
 			}
+			if w, ok := e.Calculation.Get(); ok && conditional(e.Formula) {
+				line += "; em palavras: " + w
+			}
 			b.WriteString(line + "\n")
 		}
 	}
@@ -162,6 +176,20 @@ func getAppText(v *lumoapi.GetAppOutput) string {
 		}
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// conditional reports whether an expression formula aggregates under a condition (onde).
+func conditional(formula string) bool {
+	f, err := semantic.ParseFormula(formula)
+	if err != nil {
+		return false
+	}
+	for _, a := range semantic.FormulaAggregates(f) {
+		if a.Where != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // queryCallText is a ready query call as the texts show it: JSON as encoding/json writes it.

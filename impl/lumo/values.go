@@ -105,6 +105,15 @@ func distinctValues(ctx context.Context, r values.Reader, a *semantic.App, ref, 
 		}
 	}
 	c := target.Column
+	if c.Calculated() {
+		field := fieldFor(c)
+		return nil, nil, &mcpserver.ToolError{
+			Code: "CALCULATED_COLUMN",
+			Message: fmt.Sprintf("A coluna %s é calculada (%s): os valores dela não ficam guardados, e search_values lista só valores de colunas com dados. "+
+				"Consulte-a com query, agrupando por ela.", c.Ref(), semantic.CalcWords(c)),
+			Suggestions: []string{"Use query: " + queryExample(a, field)},
+		}
+	}
 	if !values.Searchable(c) {
 		field := fieldFor(c)
 		return nil, nil, &mcpserver.ToolError{
@@ -228,7 +237,7 @@ func searchableColumns(a *semantic.App) []*semantic.Column {
 	var cols []*semantic.Column
 	for _, t := range tables {
 		for _, c := range t.Columns {
-			if c.Type == semantic.TypeString {
+			if c.Type == semantic.TypeString && !c.Calculated() {
 				cols = append(cols, c)
 			}
 		}
@@ -351,13 +360,24 @@ func sampleValues(ctx context.Context, r values.Reader, a *semantic.App, ref, co
 	if t.LoadedAt == nil {
 		notes = append(notes, fmt.Sprintf("A tabela %s nunca foi carregada: não há linhas.", t.Label))
 	}
-	var cols, technical []*semantic.Column
+	var cols, technical, calculated []*semantic.Column
 	for _, c := range t.Columns {
+		if c.Calculated() {
+			calculated = append(calculated, c)
+			continue
+		}
 		if c.Role == semantic.RoleKey {
 			technical = append(technical, c)
 			continue
 		}
 		cols = append(cols, c)
+	}
+	if len(calculated) > 0 {
+		var names []string
+		for _, c := range calculated {
+			names = append(names, c.Label)
+		}
+		notes = append(notes, fmt.Sprintf("As colunas calculadas (%s) não aparecem no modo sample: os valores delas não ficam guardados; consulte-as com query.", strings.Join(names, ", ")))
 	}
 	rows, err := r.Sample(ctx, t, cols, sampleRows)
 	if err != nil {

@@ -81,6 +81,28 @@ func Queries(a *semantic.App, d sqldialect.Dialect) ([]Query, error) {
 		},
 		SQL:  fmt.Sprintf("SELECT v.%s, SUM(v.%s) FROM %s v GROUP BY v.%s ORDER BY v.%s LIMIT 500", client, value, v, client, client),
 		Rows: 500,
+	}, {
+		// A calculated column (Margem = [Valor da venda] - [Custo]) aggregated, against the same
+		// arithmetic written by hand.
+		Name: "calculated column: margin by UF",
+		Args: map[string]any{
+			"fields": []any{ref("Lojas.UF"), agg("Vendas.Margem", "sum")},
+			"limit":  50,
+		},
+		SQL: fmt.Sprintf("SELECT l.%s, SUM(v.%s - v.%s) FROM %s v%s GROUP BY l.%s ORDER BY l.%s",
+			uf, value, n.col("Vendas.Custo"), v, joinStore, uf, uf),
+		Rows: -1,
+	}, {
+		// A conditional measure over an unconditional one, one pass over the fact table.
+		Name: "conditional measure: active share by UF",
+		Args: map[string]any{
+			"fields": []any{ref("Lojas.UF"), ref("Parte ativa")},
+			"limit":  50,
+		},
+		SQL: fmt.Sprintf("SELECT l.%s, SUM(CASE WHEN v.%s = ? THEN v.%s END) / SUM(v.%s) FROM %s v%s GROUP BY l.%s ORDER BY l.%s",
+			uf, n.col("Vendas.Situação"), value, value, v, joinStore, uf, uf),
+		SQLArgs: []any{"Ativa"},
+		Rows:    -1,
 	}}
 	if n.err != nil {
 		return nil, n.err

@@ -46,6 +46,7 @@ tables:
       - {name: VALOR, label: Valor da venda, type: number, role: measure, unit: BRL}
       - {name: CUSTO, label: Custo, type: number, role: measure, unit: BRL}
       - {name: QTD, label: Quantidade, type: number, role: measure}
+      - {name: MARGEM, label: Margem, type: number, role: measure, unit: BRL, formula: "[Valor da venda] - [Custo]"}
   - label: Lojas
     name: lojas
     kind: dimension
@@ -75,6 +76,8 @@ relationships:
   - {from: Vendas.Loja id, to: Lojas.Id}
   - {from: Vendas.Produto id, to: Produtos.Id}
   - {from: Metas.Loja id, to: Lojas.Id}
+expressions:
+  - {label: Parte ativa, formula: 'sum([Vendas.Valor da venda]) onde [Situação] = "Ativa" / sum([Vendas.Valor da venda])'}
 indicators:
   - name: Faturamento
     description: Soma do valor das vendas ativas.

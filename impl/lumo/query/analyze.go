@@ -3,12 +3,15 @@ package query
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
+	"github.com/lumo-caderninho/mcp/impl/platform/fold"
 	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
+	"github.com/lumo-caderninho/mcp/impl/platform/suggest"
 )
 
 // Query is a request resolved against an app: every ref bound to a column or expression, every
@@ -41,11 +44,22 @@ type Target struct {
 	Bucket string // "" = the raw value
 }
 
-// Measure is an aggregate of one column.
+// Measure is an aggregate of one column, over the rows meeting Cond when Cond is not nil (an
+// expression's onde).
 type Measure struct {
-	Col *semantic.Column
-	Agg string
-	idx int
+	Col  *semantic.Column
+	Agg  string
+	Cond semantic.Formula
+	idx  int
+	// condKey is Cond printed, to share one measure among equal conditions; condTables the
+	// tables Cond reads.
+	condKey    string
+	condTables []*semantic.Table
+}
+
+// tables lists the tables the measure reads: its column's and its condition's.
+func (m *Measure) tables() []*semantic.Table {
+	return concatTables(m.Col.Tables(), m.condTables)
 }
 
 // Expr is an app expression with its aggregates bound to measures.
@@ -193,12 +207,21 @@ func isDate(c *semantic.Column) bool {
 }
 
 func (q *Query) measure(c *semantic.Column, agg string) *Measure {
+	return q.condMeasure(c, agg, nil, nil)
+}
+
+// condMeasure is measure under a bound condition (nil for none) reading condTables.
+func (q *Query) condMeasure(c *semantic.Column, agg string, cond semantic.Formula, condTables []*semantic.Table) *Measure {
+	key := ""
+	if cond != nil {
+		key = cond.String()
+	}
 	for _, m := range q.Measures {
-		if m.Col == c && m.Agg == agg {
+		if m.Col == c && m.Agg == agg && m.condKey == key {
 			return m
 		}
 	}
-	m := &Measure{Col: c, Agg: agg, idx: len(q.Measures)}
+	m := &Measure{Col: c, Agg: agg, Cond: cond, idx: len(q.Measures), condKey: key, condTables: condTables}
 	q.Measures = append(q.Measures, m)
 	return m
 }
@@ -246,7 +269,15 @@ func (q *Query) expr(where string, e *semantic.Expression, cache map[*semantic.E
 		if err != nil {
 			return nil, refError(where+": expressão "+e.Label, err)
 		}
-		x.Aggs[a] = q.measure(c, a.Func)
+		if a.Where == nil {
+			x.Aggs[a] = q.measure(c, a.Func)
+			continue
+		}
+		tables, err := q.App.BindCondition(a.Where, c.Table)
+		if err != nil {
+			return nil, errorf(CodeInvalidField, nil, "%s: a condição (onde) da expressão %s não vale: %v", where, e.Label, err)
+		}
+		x.Aggs[a] = q.condMeasure(c, a.Func, a.Where, tables)
 	}
 	cache[e] = x
 	return x, nil
@@ -379,6 +410,10 @@ func (q *Query) pred(where string, f Filter, exprs map[*semantic.Expression]*Exp
 	if (p.Op == "like" || p.Op == "not like") && kind != "text" {
 		return nil, errorf(CodeInvalidFilter, []string{"=", "in", "between"}, "%s: %s vale só para coluna de texto.", where, p.Op)
 	}
+	if (p.Op == "like" || p.Op == "not like") && p.Target.Col.Calculated() {
+		return nil, errorf(CodeInvalidFilter, []string{"=", "in"}, "%s: %s é uma coluna calculada, e like procura só em colunas com dados (sem caixa nem acento); use = ou in com o valor exato.",
+			where, p.Target.Col.Ref())
+	}
 	if err := p.setValues(where, kind, f.Value); err != nil {
 		return nil, err
 	}
@@ -388,7 +423,7 @@ func (q *Query) pred(where string, f Filter, exprs map[*semantic.Expression]*Exp
 		}
 	}
 	p.label = label
-	if kind == "text" && p.Target.Bucket == "" && (p.Op == "=" || p.Op == "in") {
+	if kind == "text" && p.Target.Bucket == "" && (p.Op == "=" || p.Op == "in") && !p.Target.Col.Calculated() {
 		var vals []string
 		for _, v := range p.Values {
 			if s := v.(string); s != "" {
@@ -400,8 +435,45 @@ func (q *Query) pred(where string, f Filter, exprs map[*semantic.Expression]*Exp
 			q.Checks = append(q.Checks, p.check)
 		}
 	}
+	if kind == "text" && p.Target.Bucket == "" && (p.Op == "=" || p.Op == "in") && p.Target.Col.Calculated() {
+		if err := q.checkCalcValues(p); err != nil {
+			return nil, err
+		}
+	}
 	p.Words = p.words()
 	return p, nil
+}
+
+// checkCalcValues checks the text values of an = or in filter on a calculated column whose
+// formula gives only text literals, as CheckValues checks a column with data: a value that
+// differs only in case or accents is corrected (and noted), one the formula never gives stops
+// the query with the values it gives.
+func (q *Query) checkCalcValues(p *Pred) error {
+	c := p.Target.Col
+	vals, ok := semantic.TextValues(c)
+	if !ok {
+		return nil
+	}
+	for i, v := range p.Values {
+		s := v.(string)
+		if s == "" || slices.Contains(vals, s) {
+			continue
+		}
+		var same []string
+		for _, x := range vals {
+			if fold.Fold(x) == fold.Fold(s) {
+				same = append(same, x)
+			}
+		}
+		if len(same) == 1 {
+			p.Values[i] = same[0]
+			q.Notes = append(q.Notes, fmt.Sprintf("%s: o valor %q foi lido como %q (diferença de caixa ou acento).", c.Ref(), s, same[0]))
+			continue
+		}
+		return errorf(CodeValueNotFound, suggest.Similar(s, vals, 5), "O valor %q não existe em %s, e a consulta não rodou. A coluna é calculada e dá só os valores %s.",
+			s, c.Ref(), joinQuoted(vals))
+	}
+	return nil
 }
 
 // checkPattern enforces the like pattern language: % is any run of characters, _ exactly one,

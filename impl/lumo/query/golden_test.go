@@ -31,6 +31,12 @@ func joinsApp(t testing.TB) *semantic.App {
 	return fixtureApp(t, os.DirFS("../../../features/testdata/joins"))
 }
 
+// calcApp is features/testdata/calc: calculated columns and conditional measures.
+func calcApp(t testing.TB) *semantic.App {
+	t.Helper()
+	return fixtureApp(t, os.DirFS("../../../features/testdata/calc"))
+}
+
 func fixtureApp(t testing.TB, fsys fs.FS) *semantic.App {
 	t.Helper()
 	ws, err := workspace.Load(fsys, "workspace.yaml")
@@ -48,6 +54,10 @@ func fixtureApp(t testing.TB, fsys fs.FS) *semantic.App {
 		for _, c := range tb.Columns {
 			id++
 			c.ID, c.SQLName = id, "c_"+strings.ToLower(c.Name)
+			if c.Calculated() {
+				c.SQLName = ""
+				continue
+			}
 			if c.Type == semantic.TypeString {
 				c.FoldSQLName = c.SQLName + "_f"
 			}
@@ -142,10 +152,36 @@ func TestGoldenSQL(t *testing.T) {
 	for name, req := range joinCases {
 		cases[name] = req
 	}
+	// Calculated columns compiled in place (one reaching the product through its relationship),
+	// and conditional measures as CASE inside the aggregate.
+	calc := calcApp(t)
+	calcCases := map[string]Request{
+		"calc_grouped_filtered": {
+			Fields:  []Item{{Ref: "Pedidos.Faixa de preço"}, {Ref: "Pedidos.Valor líquido", Agg: "sum"}, {Ref: "Pedidos.Atrasado", Agg: "sum"}},
+			Filters: []Filter{{Item: Item{Ref: "Pedidos.Dias de entrega"}, Op: ">", Value: 4.0}, {Item: Item{Ref: "Pedidos.Faixa de preço"}, Op: "=", Value: "Cara"}},
+			OrderBy: []Order{{Item: Item{Ref: "Pedidos.Valor líquido", Agg: "sum"}, Dir: "desc"}},
+		},
+		"calc_through_relationship": {
+			Fields: []Item{{Ref: "Pedidos.Margem unitária", Agg: "sum"}, {Ref: "Pedidos.Valor por unidade", Agg: "max"}},
+		},
+		"conditional_having_date": {
+			Fields:  []Item{{Ref: "Produtos.Produto"}, {Ref: "Receita ativa"}, {Ref: "Pedidos a partir de 5 de setembro"}},
+			Filters: []Filter{{Item: Item{Ref: "Receita ativa"}, Op: ">", Value: 300.0}},
+		},
+		"conditional_measures": {
+			Fields: []Item{{Ref: "Produtos.Categoria"}, {Ref: "Receita ativa"}, {Ref: "Parte em promoção"}, {Ref: "Pedidos urgentes"}, {Ref: "Receita de ferramentas"}},
+		},
+	}
+	for name, req := range calcCases {
+		cases[name] = req
+	}
 	for name, req := range cases {
 		app := app
 		if _, ok := joinCases[name]; ok {
 			app = joins
+		}
+		if _, ok := calcCases[name]; ok {
+			app = calc
 		}
 		q, err := Analyze(app, req)
 		if err != nil {
@@ -186,7 +222,7 @@ func TestGoldenSQL(t *testing.T) {
 			if string(want) != got {
 				t.Errorf("%s: SQL changed; run go test ./impl/lumo/query -update and review the diff.\ngot:\n%s", file, got)
 			}
-			if strings.Contains(got, "'Ativa'") || strings.Contains(got, "PRIMAVERA'") {
+			if strings.Contains(got, "'Ativa'") || strings.Contains(got, "PRIMAVERA'") || strings.Contains(got, "'Urgente'") || strings.Contains(got, "'Cara'") {
 				t.Errorf("%s: a value reached the SQL text instead of a bind parameter", file)
 			}
 		}

@@ -66,14 +66,14 @@ func PlanQuery(q *Query) (*Plan, error) {
 	var groupTables, whereTables, measureTables []*semantic.Table
 	for _, c := range q.Out {
 		if c.Group != nil {
-			groupTables = appendTable(groupTables, c.Group.Col.Table)
+			groupTables = concatTables(groupTables, c.Group.Col.Tables())
 		}
 	}
 	for _, p := range q.Where {
-		whereTables = appendTable(whereTables, p.Target.Col.Table)
+		whereTables = concatTables(whereTables, p.Target.Col.Tables())
 	}
 	for _, m := range q.Measures {
-		measureTables = appendTable(measureTables, m.Col.Table)
+		measureTables = concatTables(measureTables, m.tables())
 	}
 	var facts []*semantic.Table
 	for _, t := range concatTables(measureTables, groupTables, whereTables) {
@@ -105,14 +105,16 @@ func PlanQuery(q *Query) (*Plan, error) {
 		if home.Kind != semantic.KindFact {
 			home = nil
 			for _, f := range facts {
-				if _, ok := vias[f][m.Col.Table]; ok {
+				if reachesAll(vias[f], m.tables()) {
 					home = f
 					break
 				}
 			}
 			if home == nil {
-				return nil, noPath(append([]*semantic.Table{m.Col.Table}, facts...))
+				return nil, noPath(append(m.tables(), facts...))
 			}
+		} else if !reachesAll(vias[home], m.tables()) {
+			return nil, noPath(m.tables())
 		}
 		b := blocks[home]
 		if b == nil {
@@ -138,12 +140,12 @@ func PlanQuery(q *Query) (*Plan, error) {
 		}
 		needed := append([]*semantic.Table{}, groupTables...)
 		for _, m := range b.Measures {
-			needed = appendTable(needed, m.Col.Table)
+			needed = concatTables(needed, m.tables())
 		}
 		for _, p := range q.Where {
-			if _, ok := via[p.Target.Col.Table]; ok {
+			if reachesAll(via, p.Target.Col.Tables()) {
 				b.Where = append(b.Where, p)
-				needed = appendTable(needed, p.Target.Col.Table)
+				needed = concatTables(needed, p.Target.Col.Tables())
 			}
 		}
 		nb := newBlock(b.Base, via, needed)

@@ -227,13 +227,13 @@ func (b *builder) summary(m *Measure, q *Query, plan *Plan, groups []*OutCol) st
 		}
 	}
 	having := len(q.Having) > 0 && len(groups) > 0
-	need := []*semantic.Table{m.Col.Table}
+	need := m.tables()
 	for _, p := range blk.Where {
-		need = append(need, p.Target.Col.Table)
+		need = append(need, p.Target.Col.Tables()...)
 	}
 	if having {
 		for _, g := range groups {
-			need = append(need, g.Group.Col.Table)
+			need = append(need, g.Group.Col.Tables()...)
 		}
 	}
 	from, where := b.fromWhere(blk, need)
@@ -247,7 +247,7 @@ func (b *builder) summary(m *Measure, q *Query, plan *Plan, groups []*OutCol) st
 	if b.walk[m.Col] && walkable(q, blk, m, b.d) {
 		return b.looseCount(m.Col)
 	}
-	col := b.column(blk, m.Col)
+	col := b.measured(blk, m)
 	if b.d.Name() == sqldialect.PostgresName {
 		// PostgreSQL always sorts for COUNT(DISTINCT); SELECT DISTINCT lets the planner hash
 		// instead when the column has few values (a sort of every row of the fact table was
@@ -320,7 +320,7 @@ func (b *builder) block(blk *Block, q *Query, groups []*OutCol, own []*Measure) 
 			}
 			continue
 		}
-		col := b.column(blk, m.Col)
+		col := b.measured(blk, m)
 		switch m.Agg {
 		case "avg":
 			sel = append(sel, "SUM("+col+") AS "+names[0], "COUNT("+col+") AS "+names[1])
@@ -374,7 +374,7 @@ func (b *builder) fromWhere(blk *Block, need []*semantic.Table) (string, []strin
 	for _, p := range blk.Where {
 		kind := valueKind(p.Target.Col, p.Target.Bucket)
 		fold := ""
-		if p.Target.Bucket == "" && p.Target.Col.FoldSQLName != "" {
+		if p.Target.Bucket == "" && p.Target.Col.FoldSQLName != "" && p.Target.Col.Calc == nil {
 			fold = blk.alias[p.Target.Col.Table] + "." + b.ident(p.Target.Col.FoldSQLName)
 		}
 		where = append(where, b.pred(p, b.target(blk, p.Target), fold, kind))
@@ -382,8 +382,76 @@ func (b *builder) fromWhere(blk *Block, need []*semantic.Table) (string, []strin
 	return from, where
 }
 
+// column is a column's value in a row of the block: the data column, or a calculated column's
+// formula compiled in place.
 func (b *builder) column(blk *Block, c *semantic.Column) string {
+	if c.Calc != nil {
+		return b.row(blk, c.Calc)
+	}
 	return blk.alias[c.Table] + "." + b.ident(c.SQLName)
+}
+
+// measured is what a measure aggregates: its column, or, under a condition (onde), its column
+// where the condition holds and NULL elsewhere, which every aggregate skips.
+func (b *builder) measured(blk *Block, m *Measure) string {
+	col := b.column(blk, m.Col)
+	if m.Cond == nil {
+		return col
+	}
+	return "CASE WHEN " + b.row(blk, m.Cond) + " THEN " + col + " END"
+}
+
+// row compiles a bound row formula (a calculated column, a condition) over the block's aliases.
+// Literals are bind parameters; a division by zero is NULL; a blank operand makes the result
+// blank (NULL), and a condition on it unknown, which se and onde treat as not holding.
+func (b *builder) row(blk *Block, f semantic.Formula) string {
+	pg := b.d.Name() == sqldialect.PostgresName
+	switch n := f.(type) {
+	case *semantic.Number:
+		if pg {
+			return sqldialect.Float(b.d, b.arg(n.Value))
+		}
+		return b.arg(n.Value)
+	case *semantic.String:
+		ph := b.arg(n.Value)
+		if n.Date != "" {
+			return sqldialect.DateParam(b.d, ph, n.Date)
+		}
+		if pg {
+			return "CAST(" + ph + " AS TEXT)"
+		}
+		return ph
+	case *semantic.Ref:
+		return b.column(blk, n.Col)
+	case *semantic.Unary:
+		return "(-" + b.row(blk, n.X) + ")"
+	case *semantic.Binary:
+		l, r := b.row(blk, n.Left), b.row(blk, n.Right)
+		switch {
+		case n.Days:
+			return sqldialect.DayDiff(b.d, l, r)
+		case n.Op == "/":
+			return "(" + l + " / NULLIF(" + r + ", 0))"
+		}
+		return "(" + l + " " + n.Op + " " + r + ")"
+	case *semantic.Compare:
+		l, r := b.row(blk, n.Left), b.row(blk, n.Right)
+		if n.Kind == semantic.TypeString {
+			l, r = sqldialect.Binary(b.d, l), sqldialect.Binary(b.d, r)
+		}
+		return "(" + l + " " + n.Op + " " + r + ")"
+	case *semantic.Logic:
+		op := " AND "
+		if n.Op == "ou" {
+			op = " OR "
+		}
+		return "(" + b.row(blk, n.Left) + op + b.row(blk, n.Right) + ")"
+	case *semantic.Not:
+		return "(NOT " + b.row(blk, n.X) + ")"
+	case *semantic.If:
+		return "(CASE WHEN " + b.row(blk, n.Cond) + " THEN " + b.row(blk, n.Then) + " ELSE " + b.row(blk, n.Else) + " END)"
+	}
+	panic(fmt.Sprintf("query: unknown row formula node %T", f))
 }
 
 func (b *builder) target(blk *Block, t *Target) string {

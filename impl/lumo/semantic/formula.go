@@ -6,10 +6,14 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/lumo-caderninho/mcp/impl/platform/fold"
 )
 
-// Formula is a node of a parsed expression formula: *Number, *Aggregate, *Unary or *Binary.
-// Parentheses leave no node; they only shape the tree.
+// Formula is a node of a parsed formula. An expression formula (ParseFormula) is built of
+// *Number, *Aggregate, *Unary and *Binary; a row formula (ParseRowFormula: a calculated column, or
+// the condition of an aggregate's onde) of *Number, *String, *Ref, *Unary, *Binary, *Compare,
+// *Logic, *Not and *If. Parentheses leave no node; they only shape the tree.
 type Formula interface {
 	// Pos is the 1-based character (not byte) position where the node starts in the formula text.
 	Pos() int
@@ -25,11 +29,29 @@ type Number struct {
 	Position int
 }
 
+// String is a text literal between double quotes ("" inside stands for one quote). Date is set by
+// binding when the literal is compared with a date column: it is then that date ("date" or
+// "datetime").
+type String struct {
+	Value    string
+	Position int
+	Date     string
+}
+
+// Ref is a column of the row, as written between brackets (trimmed); Col is set by binding.
+type Ref struct {
+	Ref      string
+	Position int
+	Col      *Column
+}
+
 // Aggregate is an aggregate call over one column: Func is sum, avg, min, max, count or
 // count_distinct (lower case), Ref the text between the brackets, trimmed, not yet resolved.
+// Where, when not nil, is the row condition after onde: only rows meeting it are aggregated.
 type Aggregate struct {
 	Func     string
 	Ref      string
+	Where    Formula
 	Position int
 }
 
@@ -40,43 +62,114 @@ type Unary struct {
 	Position int
 }
 
-// Binary is an arithmetic operation; Op is "+", "-", "*" or "/".
+// Binary is an arithmetic operation; Op is "+", "-", "*" or "/". Days is set by binding on a
+// difference of two dates, which is in days.
 type Binary struct {
+	Op          string
+	Left, Right Formula
+	Position    int // position of the operator
+	Days        bool
+}
+
+// Compare is a comparison; Op is "=", "<>", "<", "<=", ">" or ">=". Kind, set by binding, is the
+// type both sides hold: number, string or date (dates and date-times together).
+type Compare struct {
+	Op          string
+	Left, Right Formula
+	Position    int // position of the operator
+	Kind        string
+}
+
+// Logic joins two conditions; Op is "e" or "ou".
+type Logic struct {
 	Op          string
 	Left, Right Formula
 	Position    int // position of the operator
 }
 
+// Not negates a condition (não).
+type Not struct {
+	X        Formula
+	Position int
+}
+
+// If is se(condição; então; senão): Then where the condition holds, Else otherwise (also when
+// the condition is unknown, a blank value compared).
+type If struct {
+	Cond, Then, Else Formula
+	Position         int
+}
+
 func (n *Number) Pos() int    { return n.Position }
+func (n *String) Pos() int    { return n.Position }
+func (n *Ref) Pos() int       { return n.Position }
 func (n *Aggregate) Pos() int { return n.Position }
 func (n *Unary) Pos() int     { return n.Position }
 func (n *Binary) Pos() int    { return n.Left.Pos() }
+func (n *Compare) Pos() int   { return n.Left.Pos() }
+func (n *Logic) Pos() int     { return n.Left.Pos() }
+func (n *Not) Pos() int       { return n.Position }
+func (n *If) Pos() int        { return n.Position }
 
-func (n *Number) String() string    { return n.Text }
-func (n *Aggregate) String() string { return n.Func + "([" + n.Ref + "])" }
-func (n *Unary) String() string     { return n.Op + n.X.String() }
+func (n *Number) String() string { return n.Text }
+func (n *String) String() string { return `"` + strings.ReplaceAll(n.Value, `"`, `""`) + `"` }
+func (n *Ref) String() string    { return "[" + n.Ref + "]" }
+func (n *Aggregate) String() string {
+	s := n.Func + "([" + n.Ref + "])"
+	if n.Where != nil {
+		return "(" + s + " onde " + n.Where.String() + ")"
+	}
+	return s
+}
+func (n *Unary) String() string { return n.Op + n.X.String() }
 func (n *Binary) String() string {
 	return "(" + n.Left.String() + " " + n.Op + " " + n.Right.String() + ")"
 }
+func (n *Compare) String() string {
+	return "(" + n.Left.String() + " " + n.Op + " " + n.Right.String() + ")"
+}
+func (n *Logic) String() string {
+	return "(" + n.Left.String() + " " + n.Op + " " + n.Right.String() + ")"
+}
+func (n *Not) String() string { return "não " + n.X.String() }
+func (n *If) String() string {
+	return "se(" + n.Cond.String() + "; " + n.Then.String() + "; " + n.Else.String() + ")"
+}
 
 func (*Number) formula()    {}
+func (*String) formula()    {}
+func (*Ref) formula()       {}
 func (*Aggregate) formula() {}
 func (*Unary) formula()     {}
 func (*Binary) formula()    {}
+func (*Compare) formula()   {}
+func (*Logic) formula()     {}
+func (*Not) formula()       {}
+func (*If) formula()        {}
 
 var (
 	_ Formula = (*Number)(nil)
+	_ Formula = (*String)(nil)
+	_ Formula = (*Ref)(nil)
 	_ Formula = (*Aggregate)(nil)
 	_ Formula = (*Unary)(nil)
 	_ Formula = (*Binary)(nil)
+	_ Formula = (*Compare)(nil)
+	_ Formula = (*Logic)(nil)
+	_ Formula = (*Not)(nil)
+	_ Formula = (*If)(nil)
 )
 
 // formulaFuncs are the aggregate functions a formula may call.
 var formulaFuncs = []string{"sum", "avg", "min", "max", "count", "count_distinct"}
 
-// maxFormulaDepth bounds nesting (parentheses and minus signs) so a hostile formula cannot
-// exhaust the stack.
+// maxFormulaDepth bounds nesting (parentheses, minus signs, não and se) so a hostile formula
+// cannot exhaust the stack.
 const maxFormulaDepth = 100
+
+// MaxFormulaTerms bounds the terms of one formula (numbers, texts, refs and aggregations): each
+// is a node of the SQL the formula compiles to, and SQLite refuses an expression over 1,000 deep.
+const MaxFormulaTerms = 200
 
 // FormulaError says where a formula stops making sense and what was expected there.
 type FormulaError struct {
@@ -91,8 +184,12 @@ func (e *FormulaError) Error() string {
 }
 
 // ParseFormula parses an expression formula: aggregate calls over one bracketed ref
-// (sum([Vendas.VALOR_LIQ])), numbers, + - * /, parentheses and unary minus, with the usual
-// precedence. Function names ignore case. Errors are *FormulaError.
+// (sum([Vendas.VALOR_LIQ])), each optionally followed by onde and a row condition
+// (sum([Vendas.Valor]) onde [Situação] = "Ativa"), numbers, + - * /, parentheses and unary
+// minus, with the usual precedence. onde binds to the aggregation just before it; its condition
+// is one comparison, não and a condition, or any condition between parentheses, so
+// sum([V]) onde [P] = 1 / sum([V]) divides the filtered sum by the whole one. Function names and
+// words ignore case. Errors are *FormulaError.
 func ParseFormula(s string) (Formula, error) {
 	p := &formulaParser{src: s}
 	if err := p.scan(); err != nil {
@@ -101,12 +198,38 @@ func ParseFormula(s string) (Formula, error) {
 	if p.tok.kind == tokEOF {
 		return nil, p.fail("uma agregação como sum([Tabela.Coluna]) ou um número")
 	}
-	f, err := p.expr(0)
+	f, err := p.arith(0)
 	if err != nil {
 		return nil, err
 	}
 	if p.tok.kind != tokEOF {
+		if p.isWord("e") || p.isWord("ou") {
+			return nil, p.fail(`um operador (+ - * /) ou o fim da fórmula (para juntar condições de onde, ponha-as entre parênteses: onde ([A] = 1 e [B] = 2))`)
+		}
 		return nil, p.fail(`um operador (+ - * /) ou o fim da fórmula`)
+	}
+	return f, nil
+}
+
+// ParseRowFormula parses the formula of a calculated column, computed row by row: refs to
+// columns between brackets ([Preço], [Produtos.Preço]), numbers, texts between double quotes,
+// + - * / (a date minus a date is the days between them), comparisons = <> < <= > >=, e, ou,
+// não, and se(condição; então; senão), with parentheses. Precedence, loosest first: ou, e, não,
+// comparisons (one per operand: a < b < c is refused), + -, * /, unary minus.
+func ParseRowFormula(s string) (Formula, error) {
+	p := &formulaParser{src: s, row: true}
+	if err := p.scan(); err != nil {
+		return nil, err
+	}
+	if p.tok.kind == tokEOF {
+		return nil, p.fail("uma ref como [Preço], um número ou um texto entre aspas")
+	}
+	f, err := p.or(0)
+	if err != nil {
+		return nil, err
+	}
+	if p.tok.kind != tokEOF {
+		return nil, p.fail(`um operador (+ - * / = <> < <= > >= e ou) ou o fim da fórmula`)
 	}
 	return f, nil
 }
@@ -114,23 +237,56 @@ func ParseFormula(s string) (Formula, error) {
 // FormulaAggregates lists every aggregate call of f, left to right.
 func FormulaAggregates(f Formula) []*Aggregate {
 	var out []*Aggregate
-	var walk func(Formula)
-	walk = func(f Formula) {
-		switch n := f.(type) {
-		case *Aggregate:
-			out = append(out, n)
-		case *Unary:
-			walk(n.X)
-		case *Binary:
-			walk(n.Left)
-			walk(n.Right)
+	Walk(f, func(n Formula) {
+		if a, ok := n.(*Aggregate); ok {
+			out = append(out, a)
 		}
-	}
-	walk(f)
+	})
 	return out
 }
 
-// FormulaRefs lists the distinct refs of f (as written) in order of first appearance.
+// RowRefs lists every column ref of a row formula (or of the conditions of an expression
+// formula), left to right.
+func RowRefs(f Formula) []*Ref {
+	var out []*Ref
+	Walk(f, func(n Formula) {
+		if r, ok := n.(*Ref); ok {
+			out = append(out, r)
+		}
+	})
+	return out
+}
+
+// Walk calls visit on f and on every node below it, parents first, left to right.
+func Walk(f Formula, visit func(Formula)) {
+	if f == nil {
+		return
+	}
+	visit(f)
+	switch n := f.(type) {
+	case *Aggregate:
+		Walk(n.Where, visit)
+	case *Unary:
+		Walk(n.X, visit)
+	case *Not:
+		Walk(n.X, visit)
+	case *Binary:
+		Walk(n.Left, visit)
+		Walk(n.Right, visit)
+	case *Compare:
+		Walk(n.Left, visit)
+		Walk(n.Right, visit)
+	case *Logic:
+		Walk(n.Left, visit)
+		Walk(n.Right, visit)
+	case *If:
+		Walk(n.Cond, visit)
+		Walk(n.Then, visit)
+		Walk(n.Else, visit)
+	}
+}
+
+// FormulaRefs lists the distinct refs of f's aggregations (as written) in order of first appearance.
 func FormulaRefs(f Formula) []string {
 	var refs []string
 	seen := map[string]bool{}
@@ -148,25 +304,30 @@ type tokKind int
 const (
 	tokEOF tokKind = iota
 	tokNumber
+	tokString
 	tokIdent
 	tokRef
 	tokLParen
 	tokRParen
-	tokOp
+	tokSemi
+	tokOp  // + - * /
+	tokCmp // = <> < <= > >=
 	tokInvalid
 )
 
 type token struct {
 	kind tokKind
-	text string // as written (for tokRef: the brackets' content, trimmed)
+	text string // as written (for tokRef: the brackets' content, trimmed; for tokString: the value)
 	pos  int    // 1-based character position
 }
 
 type formulaParser struct {
-	src string
-	off int // byte offset of the next unread rune
-	pos int // characters consumed so far
-	tok token
+	src   string
+	off   int // byte offset of the next unread rune
+	pos   int // characters consumed so far
+	tok   token
+	row   bool // refs, texts, comparisons and se allowed; aggregations not
+	terms int
 }
 
 // fail reports that the current token is not what was expected.
@@ -180,12 +341,118 @@ func describe(t token) string {
 		return "o fim da fórmula"
 	case tokRef:
 		return strconv.Quote("[" + t.text + "]")
+	case tokString:
+		return "o texto " + strconv.Quote(t.text)
 	}
 	return strconv.Quote(t.text)
 }
 
-func (p *formulaParser) expr(depth int) (Formula, error) {
-	left, err := p.term(depth)
+// isWord reports whether the current token is the word w (case and accents ignored).
+func (p *formulaParser) isWord(w string) bool {
+	return p.tok.kind == tokIdent && fold.Fold(p.tok.text) == w
+}
+
+func (p *formulaParser) deep(depth int) error {
+	if depth > maxFormulaDepth {
+		return &FormulaError{Formula: p.src, Position: p.tok.pos,
+			Expected: fmt.Sprintf("no máximo %d níveis de parênteses, sinais, não ou se", maxFormulaDepth),
+			Found:    "mais que isso"}
+	}
+	return nil
+}
+
+// term counts one more term of the formula.
+func (p *formulaParser) term() error {
+	p.terms++
+	if p.terms > MaxFormulaTerms {
+		return &FormulaError{Formula: p.src, Position: p.tok.pos,
+			Expected: fmt.Sprintf("no máximo %d termos (números, textos, refs e agregações) numa fórmula; divida a conta em colunas calculadas ou expressões menores", MaxFormulaTerms),
+			Found:    fmt.Sprintf("o termo %d", p.terms)}
+	}
+	return nil
+}
+
+func (p *formulaParser) or(depth int) (Formula, error) {
+	left, err := p.and(depth)
+	if err != nil {
+		return nil, err
+	}
+	for p.isWord("ou") {
+		op := p.tok
+		if err := p.scan(); err != nil {
+			return nil, err
+		}
+		right, err := p.and(depth)
+		if err != nil {
+			return nil, err
+		}
+		left = &Logic{Op: "ou", Left: left, Right: right, Position: op.pos}
+	}
+	return left, nil
+}
+
+func (p *formulaParser) and(depth int) (Formula, error) {
+	left, err := p.not(depth)
+	if err != nil {
+		return nil, err
+	}
+	for p.isWord("e") {
+		op := p.tok
+		if err := p.scan(); err != nil {
+			return nil, err
+		}
+		right, err := p.not(depth)
+		if err != nil {
+			return nil, err
+		}
+		left = &Logic{Op: "e", Left: left, Right: right, Position: op.pos}
+	}
+	return left, nil
+}
+
+func (p *formulaParser) not(depth int) (Formula, error) {
+	if err := p.deep(depth); err != nil {
+		return nil, err
+	}
+	if p.isWord("nao") {
+		op := p.tok
+		if err := p.scan(); err != nil {
+			return nil, err
+		}
+		x, err := p.not(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		return &Not{X: x, Position: op.pos}, nil
+	}
+	return p.compare(depth, p.arith)
+}
+
+// compare reads operand [op operand], each operand by side.
+func (p *formulaParser) compare(depth int, side func(int) (Formula, error)) (Formula, error) {
+	left, err := side(depth)
+	if err != nil {
+		return nil, err
+	}
+	if p.tok.kind != tokCmp {
+		return left, nil
+	}
+	op := p.tok
+	if err := p.scan(); err != nil {
+		return nil, err
+	}
+	right, err := side(depth)
+	if err != nil {
+		return nil, err
+	}
+	if p.tok.kind == tokCmp {
+		return nil, p.fail(`o fim da comparação (a < b < c não vale; junte duas comparações com e)`)
+	}
+	return &Compare{Op: op.text, Left: left, Right: right, Position: op.pos}, nil
+}
+
+func (p *formulaParser) arith(depth int) (Formula, error) {
+	left, err := p.product(depth)
 	if err != nil {
 		return nil, err
 	}
@@ -194,7 +461,7 @@ func (p *formulaParser) expr(depth int) (Formula, error) {
 		if err := p.scan(); err != nil {
 			return nil, err
 		}
-		right, err := p.term(depth)
+		right, err := p.product(depth)
 		if err != nil {
 			return nil, err
 		}
@@ -203,7 +470,7 @@ func (p *formulaParser) expr(depth int) (Formula, error) {
 	return left, nil
 }
 
-func (p *formulaParser) term(depth int) (Formula, error) {
+func (p *formulaParser) product(depth int) (Formula, error) {
 	left, err := p.unary(depth)
 	if err != nil {
 		return nil, err
@@ -223,10 +490,8 @@ func (p *formulaParser) term(depth int) (Formula, error) {
 }
 
 func (p *formulaParser) unary(depth int) (Formula, error) {
-	if depth > maxFormulaDepth {
-		return nil, &FormulaError{Formula: p.src, Position: p.tok.pos,
-			Expected: fmt.Sprintf("no máximo %d níveis de parênteses ou sinais", maxFormulaDepth),
-			Found:    "mais que isso"}
+	if err := p.deep(depth); err != nil {
+		return nil, err
 	}
 	if p.tok.kind == tokOp && p.tok.text == "-" {
 		op := p.tok
@@ -250,6 +515,9 @@ func (p *formulaParser) primary(depth int) (Formula, error) {
 		if err != nil {
 			return nil, &FormulaError{Formula: p.src, Position: t.pos, Expected: "um número", Found: describe(t)}
 		}
+		if err := p.term(); err != nil {
+			return nil, err
+		}
 		if err := p.scan(); err != nil {
 			return nil, err
 		}
@@ -258,11 +526,20 @@ func (p *formulaParser) primary(depth int) (Formula, error) {
 		if err := p.scan(); err != nil {
 			return nil, err
 		}
-		x, err := p.expr(depth + 1)
+		var x Formula
+		var err error
+		if p.row {
+			x, err = p.or(depth + 1)
+		} else {
+			x, err = p.arith(depth + 1)
+		}
 		if err != nil {
 			return nil, err
 		}
 		if p.tok.kind != tokRParen {
+			if p.row {
+				return nil, p.fail(`")" ou um operador`)
+			}
 			return nil, p.fail(`")" ou um operador (+ - * /)`)
 		}
 		if err := p.scan(); err != nil {
@@ -270,22 +547,105 @@ func (p *formulaParser) primary(depth int) (Formula, error) {
 		}
 		return x, nil
 	case tokIdent:
-		return p.call()
+		if p.row {
+			if p.isWord("se") {
+				return p.ifCall(depth)
+			}
+			if isAggregate(t.text) {
+				return nil, p.fail("uma ref, um número ou um texto: uma coluna calculada ou a condição de onde vale linha a linha e não agrega")
+			}
+			return nil, p.fail(fmt.Sprintf(`uma ref entre colchetes ([%s]), um número, um texto entre aspas, se(…) ou "("`, t.text))
+		}
+		return p.call(depth)
 	case tokRef:
+		if p.row {
+			if err := p.term(); err != nil {
+				return nil, err
+			}
+			if t.text == "" {
+				return nil, p.fail("o rótulo de uma coluna dentro dos colchetes")
+			}
+			if err := p.scan(); err != nil {
+				return nil, err
+			}
+			return &Ref{Ref: t.text, Position: t.pos}, nil
+		}
 		return nil, p.fail(fmt.Sprintf("uma agregação em volta da ref, como sum(%s)", "["+t.text+"]"))
+	case tokString:
+		if p.row {
+			if err := p.term(); err != nil {
+				return nil, err
+			}
+			if err := p.scan(); err != nil {
+				return nil, err
+			}
+			return &String{Value: t.text, Position: t.pos}, nil
+		}
+	}
+	if p.row {
+		return nil, p.fail(`uma ref como [Preço], um número, um texto entre aspas, se(…) ou "("`)
 	}
 	return nil, p.fail(`uma agregação como sum([Tabela.Coluna]), um número ou "("`)
 }
 
-func (p *formulaParser) call() (Formula, error) {
+func isAggregate(name string) bool {
+	fn := strings.ToLower(name)
+	for _, f := range formulaFuncs {
+		if f == fn {
+			return true
+		}
+	}
+	return false
+}
+
+// ifCall reads se(condição; então; senão).
+func (p *formulaParser) ifCall(depth int) (Formula, error) {
+	if err := p.deep(depth + 1); err != nil {
+		return nil, err
+	}
+	start := p.tok.pos
+	if err := p.scan(); err != nil {
+		return nil, err
+	}
+	if p.tok.kind != tokLParen {
+		return nil, p.fail(`"(" depois de se, como se([Entrega] > [Prometida]; 1; 0)`)
+	}
+	var parts [3]Formula
+	words := []string{"a condição", "o valor quando ela vale", "o valor quando não vale"}
+	for i := range parts {
+		if err := p.scan(); err != nil {
+			return nil, err
+		}
+		x, err := p.or(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		parts[i] = x
+		want := tokSemi
+		if i == 2 {
+			want = tokRParen
+		}
+		if p.tok.kind != want {
+			if i == 2 {
+				return nil, p.fail(`")" fechando se (se recebe três partes: condição; então; senão)`)
+			}
+			return nil, p.fail(fmt.Sprintf(`";" depois de %s (se recebe três partes separadas por ;: condição; então; senão)`, words[i]))
+		}
+	}
+	if err := p.scan(); err != nil {
+		return nil, err
+	}
+	return &If{Cond: parts[0], Then: parts[1], Else: parts[2], Position: start}, nil
+}
+
+func (p *formulaParser) call(depth int) (Formula, error) {
 	name := p.tok
 	fn := strings.ToLower(name.text)
-	known := false
-	for _, f := range formulaFuncs {
-		known = known || f == fn
-	}
-	if !known {
+	if !isAggregate(fn) {
 		return nil, p.fail("uma agregação: " + strings.Join(formulaFuncs[:len(formulaFuncs)-1], ", ") + " ou " + formulaFuncs[len(formulaFuncs)-1])
+	}
+	if err := p.term(); err != nil {
+		return nil, err
 	}
 	if err := p.scan(); err != nil {
 		return nil, err
@@ -312,7 +672,43 @@ func (p *formulaParser) call() (Formula, error) {
 	if err := p.scan(); err != nil {
 		return nil, err
 	}
-	return &Aggregate{Func: fn, Ref: ref.text, Position: name.pos}, nil
+	a := &Aggregate{Func: fn, Ref: ref.text, Position: name.pos}
+	if p.isWord("onde") {
+		if err := p.scan(); err != nil {
+			return nil, err
+		}
+		p.row = true
+		cond, err := p.condition(depth + 1)
+		p.row = false
+		if err != nil {
+			return nil, err
+		}
+		a.Where = cond
+	}
+	return a, nil
+}
+
+// condition is what follows onde: não and a condition, or operand [comparison operand], each
+// operand a term (a ref, a literal, a minus sign, or anything between parentheses).
+func (p *formulaParser) condition(depth int) (Formula, error) {
+	if err := p.deep(depth); err != nil {
+		return nil, err
+	}
+	if p.isWord("nao") {
+		op := p.tok
+		if err := p.scan(); err != nil {
+			return nil, err
+		}
+		x, err := p.condition(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		return &Not{X: x, Position: op.pos}, nil
+	}
+	if p.tok.kind == tokEOF {
+		return nil, p.fail(`uma condição depois de onde, como [Situação] = "Ativa"`)
+	}
+	return p.compare(depth, p.unary)
 }
 
 // next reads one rune, or returns -1 at the end.
@@ -349,8 +745,36 @@ func (p *formulaParser) scan() error {
 		p.tok = token{kind: tokLParen, text: "(", pos: start}
 	case r == ')':
 		p.tok = token{kind: tokRParen, text: ")", pos: start}
+	case r == ';':
+		p.tok = token{kind: tokSemi, text: ";", pos: start}
 	case strings.ContainsRune("+-*/", r):
 		p.tok = token{kind: tokOp, text: string(r), pos: start}
+	case r == '=':
+		p.tok = token{kind: tokCmp, text: "=", pos: start}
+	case r == '<' || r == '>':
+		op := string(r)
+		if c := p.peek(); c == '=' || (r == '<' && c == '>') {
+			p.next()
+			op += string(c)
+		}
+		p.tok = token{kind: tokCmp, text: op, pos: start}
+	case r == '"':
+		var b strings.Builder
+		for {
+			c := p.next()
+			switch {
+			case c < 0:
+				return &FormulaError{Formula: p.src, Position: p.pos + 1, Expected: `" fechando o texto aberto na posição ` + strconv.Itoa(start), Found: "o fim da fórmula"}
+			case c == '"' && p.peek() == '"':
+				p.next()
+				b.WriteRune('"')
+			case c == '"':
+				p.tok = token{kind: tokString, text: b.String(), pos: start}
+				return nil
+			default:
+				b.WriteRune(c)
+			}
+		}
 	case r >= '0' && r <= '9':
 		for c := p.peek(); c >= '0' && c <= '9'; c = p.peek() {
 			p.next()

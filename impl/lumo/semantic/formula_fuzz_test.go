@@ -23,11 +23,29 @@ func FuzzParseFormula(f *testing.F) {
 		"1 +* 2",
 		"soma([T.C])",
 		"",
+		`sum([V.Valor]) onde [Promo] = 1 / sum([V.Valor])`,
+		`count([V.Id]) onde ([P] = "Urgente" e não [S] <> "x""y")`,
+		`sum([V.A]) onde não -[B] >= (1 + [C]) * 2`,
+		`[Preço] * (1 - [Desconto])`,
+		`se([Entrega] > [Prometida]; 1; 0)`,
+		`se(não ([A] = "a" ou [B] <= 2) e [C] < [D]; "x"; se([E]; 1; 2))`,
+		`[A] < [B] < [C]`,
+		`se([A]; 1`,
+		`"sem fim`,
 	} {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		fm, err := ParseFormula(s)
+		checkParse(t, s, ParseFormula)
+		checkParse(t, s, ParseRowFormula)
+	})
+}
+
+// checkParse runs one parser over s: an error points inside s, and a tree prints to text that
+// parses back to the same tree and prints in words without panicking.
+func checkParse(t *testing.T, s string, parse func(string) (Formula, error)) {
+	{
+		fm, err := parse(s)
 		if err != nil {
 			var fe *FormulaError
 			if !errors.As(err, &fe) {
@@ -38,7 +56,7 @@ func FuzzParseFormula(f *testing.F) {
 			}
 			return
 		}
-		again, err := ParseFormula(fm.String())
+		again, err := parse(fm.String())
 		if err != nil {
 			t.Fatalf("%q prints as %q, which does not parse: %v", s, fm.String(), err)
 		}
@@ -47,5 +65,7 @@ func FuzzParseFormula(f *testing.F) {
 		}
 		_ = FormulaAggregates(fm)
 		_ = FormulaRefs(fm)
-	})
+		_ = RowRefs(fm)
+		_ = FormulaWords(fm)
+	}
 }

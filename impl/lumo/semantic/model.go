@@ -70,6 +70,25 @@ type Column struct {
 	Scale       int // most decimals seen in the loaded data (numbers only)
 	SQLName     string
 	FoldSQLName string // folded copy of a text column ("" when none), for accent/case-insensitive search
+	// Formula makes the column a calculated one ("" for a column with data): a row formula over
+	// the columns of its table and of the tables it reaches, computed by the query (SQLName and
+	// FoldSQLName are then ""). Calc is its tree once BindCalculated has bound it.
+	Formula string
+	Calc    Formula
+	// tables is every table the column reads (its own first), once bound.
+	tables []*Table
+}
+
+// Calculated reports whether the column is computed from a formula instead of loaded.
+func (c *Column) Calculated() bool { return c.Formula != "" }
+
+// Tables lists the tables a value of c reads: its own and, for a calculated column, those its
+// formula reaches through relationships.
+func (c *Column) Tables() []*Table {
+	if c.tables != nil {
+		return c.tables
+	}
+	return []*Table{c.Table}
 }
 
 // Relationship joins From (usually a fact's foreign key) to To (a dimension's key), many rows to

@@ -230,6 +230,7 @@ type pTable struct {
 	loadedAt *time.Time
 	rows     *int64
 	cols     []*pColumn
+	dataList []*pColumn // dataCols, once listed
 }
 
 // hasData says whether t is loaded: from a file or from a database.
@@ -537,7 +538,7 @@ func (im *importer) nameTables() {
 				continue // below, once the original has its names
 			}
 			t.sqlName = sqlName("d", t.id, t.t.Name, "")
-			for _, c := range t.cols {
+			for _, c := range t.dataCols() {
 				c.sqlName = sqlName("c", c.id, c.c.Name, "")
 				if c.c.Type == semantic.TypeString {
 					c.foldName = sqlName("c", c.id, c.c.Name, "_f")
@@ -556,6 +557,19 @@ func (im *importer) nameTables() {
 			}
 		}
 	}
+}
+
+// dataCols are the columns of t with data in its data table: all but the calculated ones.
+func (t *pTable) dataCols() []*pColumn {
+	if t.dataList == nil {
+		t.dataList = []*pColumn{}
+		for _, c := range t.cols {
+			if !c.c.Calculated() {
+				t.dataList = append(t.dataList, c)
+			}
+		}
+	}
+	return t.dataList
 }
 
 // data is the table whose data table and load t reads: its original for a role-playing copy.
@@ -748,7 +762,7 @@ func (im *importer) insertCatalogue(ctx context.Context) error {
 		"member":       {what: "desk members", sql: "INSERT INTO lumo_desk_members (desk_id, user_id) VALUES (?, ?)"},
 		"app":          {what: "apps", sql: "INSERT INTO lumo_apps (id, tenant_id, app_key, name, description, desk_id, owner_id, clone_of, data_app_id, published_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"},
 		"table":        {what: "tables", sql: "INSERT INTO lumo_tables (id, app_id, pos, label, name, kind, loaded_at, sql_name, row_count, copy_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"},
-		"column":       {what: "columns", sql: "INSERT INTO lumo_columns (id, table_id, pos, name, label, col_type, role, unit, usage, description, scale, sql_name, fold_sql_name) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"},
+		"column":       {what: "columns", sql: "INSERT INTO lumo_columns (id, table_id, pos, name, label, col_type, role, unit, usage, description, scale, sql_name, fold_sql_name, formula) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"},
 		"relationship": {what: "relationships", sql: "INSERT INTO lumo_relationships (app_id, pos, from_column_id, to_column_id) VALUES (?, ?, ?, ?)"},
 		"pair":         {what: "relationship keys", sql: "INSERT INTO lumo_relationship_keys (app_id, pos, pair, from_column_id, to_column_id) VALUES (?, ?, ?, ?, ?)"},
 		"expression":   {what: "expressions", sql: "INSERT INTO lumo_expressions (id, app_id, pos, label, formula, unit) VALUES (?, ?, ?, ?, ?, ?)"},
@@ -826,7 +840,7 @@ func (im *importer) insertCatalogue(ctx context.Context) error {
 					unit = src.cols[j].unit
 				}
 				if err := exec("column", c.id, t.id, j, sc.Name, sc.Label, sc.Type, sc.Role, unit, sc.Usage, sc.Description,
-					src.cols[j].scale, c.sqlName, c.foldName); err != nil {
+					src.cols[j].scale, c.sqlName, c.foldName, sc.Formula); err != nil {
 					return err
 				}
 			}

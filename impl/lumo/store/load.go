@@ -32,7 +32,7 @@ const (
 func (im *importer) createTable(ctx context.Context, t *pTable) error {
 	d := im.db.dialect
 	var cols []string
-	for _, c := range t.cols {
+	for _, c := range t.dataCols() {
 		cols = append(cols, d.QuoteIdent(c.sqlName)+" "+d.ColumnType(c.c.Type))
 		if c.foldName != "" {
 			cols = append(cols, d.QuoteIdent(c.foldName)+" "+d.ColumnType(semantic.TypeString))
@@ -82,7 +82,7 @@ type loadBatch struct {
 func (im *importer) loadTable(ctx context.Context, t *pTable) error {
 	d := im.db.dialect
 	var names []string
-	for _, c := range t.cols {
+	for _, c := range t.dataCols() {
 		names = append(names, d.QuoteIdent(c.sqlName))
 		if c.foldName != "" {
 			names = append(names, d.QuoteIdent(c.foldName))
@@ -179,10 +179,10 @@ func (im *importer) loadTable(ctx context.Context, t *pTable) error {
 	t.rows = &n
 	im.loaded(true)
 	for i, s := range rows.Scales() {
-		t.cols[i].scale = s
+		t.dataCols()[i].scale = s
 	}
 	for i, u := range rows.Units() {
-		t.cols[i].unit = u
+		t.dataCols()[i].unit = u
 	}
 	t.csv = rows.Description()
 	return nil
@@ -356,7 +356,7 @@ func (im *importer) readRows(rows workspace.Rows, t *pTable, width, batch int, f
 		args := b.args[b.n*width : (b.n+1)*width]
 		j := 0
 		for i, v := range rows.Values() {
-			c := t.cols[i]
+			c := t.dataCols()[i]
 			if tm, ok := v.(time.Time); ok {
 				args[j] = storedTime(c.c.Type, tm, rows.Text(i))
 			} else {
@@ -381,14 +381,15 @@ func (im *importer) readRows(rows workspace.Rows, t *pTable, width, batch int, f
 // readCopyRows is readBatches on PostgreSQL: each row goes into the batch as a line of COPY
 // text, values (and, beside every text, its folded copy) separated by tabs, NULL as \N.
 func (im *importer) readCopyRows(rows workspace.Rows, t *pTable, batch int, free <-chan *loadBatch, full chan<- *loadBatch, stop <-chan struct{}) error {
-	folds := make([]foldCache, len(t.cols))
+	cols := t.dataCols()
+	folds := make([]foldCache, len(cols))
 	return readBatches(rows, batch, free, full, stop, func(b *loadBatch) error {
 		buf := b.text
 		if b.n > 0 {
 			buf = append(buf, '\n')
 		}
 		for i, v := range rows.Values() {
-			c := t.cols[i]
+			c := cols[i]
 			if i > 0 {
 				buf = append(buf, '\t')
 			}
@@ -520,7 +521,7 @@ func (im *importer) indexTable(ctx context.Context, t *pTable, trgmSchema string
 	for _, cols := range im.keys[t] {
 		ddl = append(ddl, keyIndex(d, t.sqlName, cols))
 	}
-	for _, c := range t.cols {
+	for _, c := range t.dataCols() {
 		ic := indexColumn{sqlName: c.sqlName, foldName: c.foldName, colType: c.c.Type}
 		if q := btreeIndex(d, t.sqlName, ic); q != "" && (c.foldName == "" || c.maxLen <= indexMaxLen) {
 			ddl = append(ddl, q)

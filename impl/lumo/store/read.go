@@ -126,6 +126,7 @@ func (db *DB) apps(ctx context.Context, u *User, appID int64) ([]*semantic.App, 
 		{"relationships", l.loadRelationships},
 		{"expressions", l.loadExpressions},
 		{"indicators", l.loadIndicators},
+		{"calculated columns", l.bindCalculated},
 	}
 	for _, s := range steps {
 		if err := s.f(ctx); err != nil {
@@ -234,13 +235,13 @@ func (l *modelLoader) loadTables(ctx context.Context) error {
 
 func (l *modelLoader) loadColumns(ctx context.Context) error {
 	return l.each(ctx, `SELECT c.id, c.table_id, c.name, c.label, c.col_type, c.role, c.unit, c.usage, c.description,
-			c.scale, c.sql_name, c.fold_sql_name
+			c.scale, c.sql_name, c.fold_sql_name, c.formula
 		FROM lumo_columns c JOIN lumo_tables tb ON tb.id = c.table_id
 		WHERE tb.app_id IN (`+l.scope+`) ORDER BY c.table_id, c.pos`, func(r *sql.Rows) error {
 		c := &semantic.Column{}
 		var tableID int64
 		if err := r.Scan(&c.ID, &tableID, &c.Name, &c.Label, &c.Type, &c.Role, &c.Unit, &c.Usage, &c.Description,
-			&c.Scale, &c.SQLName, &c.FoldSQLName); err != nil {
+			&c.Scale, &c.SQLName, &c.FoldSQLName, &c.Formula); err != nil {
 			return err
 		}
 		c.Table = l.tables[tableID]
@@ -293,6 +294,17 @@ func (l *modelLoader) loadExpressions(ctx context.Context) error {
 		a.Expressions = append(a.Expressions, e)
 		return nil
 	})
+}
+
+// bindCalculated binds the formulas of the calculated columns; import checked them, so a problem
+// here means the catalogue does not match its import.
+func (l *modelLoader) bindCalculated(context.Context) error {
+	for _, a := range l.order {
+		if errs := a.BindCalculated(); len(errs) > 0 {
+			return fmt.Errorf("app %d column %s: %w", a.ID, errs[0].Column.Ref(), errs[0].Err)
+		}
+	}
+	return nil
 }
 
 func (l *modelLoader) loadIndicators(ctx context.Context) error {

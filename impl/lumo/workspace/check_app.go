@@ -40,6 +40,7 @@ type appFile struct {
 			Unit        string `json:"unit"`
 			Usage       int    `json:"usage"`
 			Description string `json:"description"`
+			Formula     string `json:"formula"`
 		} `json:"columns"`
 	} `json:"tables"`
 	Relationships []struct {
@@ -93,6 +94,7 @@ func (l *loader) source(ws *yamldoc.Doc, srcPath []string, folder string) *Sourc
 	src.Model = m
 	var errs []*Error
 
+	colPaths := map[*semantic.Column][]string{} // where each column of app.yaml is written
 	tableLabels := map[string]int{}
 	tableNames := map[string]int{}
 	copies := map[int]*semantic.Table{} // by tables index
@@ -134,8 +136,13 @@ func (l *loader) source(ws *yamldoc.Doc, srcPath []string, folder string) *Sourc
 			if role == "" {
 				role = semantic.RoleDimension
 			}
-			t.Columns = append(t.Columns, &semantic.Column{Table: t, Name: fc.Name, Label: fc.Label, Type: fc.Type,
-				Role: role, Unit: fc.Unit, Usage: fc.Usage, Description: fc.Description})
+			c := &semantic.Column{Table: t, Name: fc.Name, Label: fc.Label, Type: fc.Type,
+				Role: role, Unit: fc.Unit, Usage: fc.Usage, Description: fc.Description, Formula: strings.TrimSpace(fc.Formula)}
+			if fc.Formula != "" && c.Formula == "" {
+				errs = append(errs, d.ErrAt(at(tp, "columns", ci, "formula"), "a fórmula está em branco; escreva a conta, como [Preço] * (1 - [Desconto]), ou remova formula"))
+			}
+			colPaths[c] = at(tp, "columns", ci)
+			t.Columns = append(t.Columns, c)
 		}
 		m.Tables = append(m.Tables, t)
 
@@ -225,6 +232,16 @@ func (l *loader) source(ws *yamldoc.Doc, srcPath []string, folder string) *Sourc
 		}
 	}
 
+	for ti, t := range m.Tables {
+		if copies[ti] == nil {
+			continue
+		}
+		for _, c := range t.Columns {
+			if c.Calculated() {
+				colPaths[c] = yamldoc.Path("tables", ti)
+			}
+		}
+	}
 	relErrs := false
 	for ri, fr := range f.Relationships {
 		if r, rerrs := checkRelationship(d, m, yamldoc.Path("relationships", ri), fr.From, fr.To); len(rerrs) > 0 {
@@ -236,6 +253,16 @@ func (l *loader) source(ws *yamldoc.Doc, srcPath []string, folder string) *Sourc
 	}
 	if !relErrs {
 		errs = append(errs, checkPaths(d, m)...)
+	}
+	if !relErrs {
+		for _, ce := range m.BindCalculated() {
+			cp := colPaths[ce.Column]
+			if len(cp) > 0 && cp[len(cp)-1] != "formula" && copies[indexOf(m.Tables, ce.Column.Table)] == nil {
+				cp = at(cp, "formula")
+			}
+			msg := "a fórmula da coluna calculada %s não pôde ser usada: %v"
+			errs = append(errs, d.ErrAt(cp, msg, ce.Column.Ref(), ce.Err))
+		}
 	}
 
 	exprLabels := map[string]int{}
@@ -263,6 +290,11 @@ func (l *loader) source(ws *yamldoc.Doc, srcPath []string, folder string) *Sourc
 				errs = append(errs, d.ErrAt(fp, "posição %d: %s só vale para coluna numérica, e %s é %s; use count ou count_distinct, ou outra coluna",
 					a.Position, a.Func, c.Ref(), typeWords[c.Type]))
 			}
+			if a.Where != nil && (!c.Calculated() || c.Calc != nil) {
+				if _, err := m.BindCondition(a.Where, c.Table); err != nil {
+					errs = append(errs, d.ErrAt(fp, "a condição (onde) de %s([%s]): %v", a.Func, a.Ref, err))
+				}
+			}
 		}
 	}
 
@@ -285,6 +317,15 @@ func (l *loader) source(ws *yamldoc.Doc, srcPath []string, folder string) *Sourc
 	return src
 }
 
+func indexOf(tables []*semantic.Table, t *semantic.Table) int {
+	for i, x := range tables {
+		if x == t {
+			return i
+		}
+	}
+	return -1
+}
+
 // copyColumn is how app.yaml may relabel a column of a role-playing copy.
 type copyColumn = struct {
 	Name        string `json:"name"`
@@ -294,6 +335,7 @@ type copyColumn = struct {
 	Unit        string `json:"unit"`
 	Usage       int    `json:"usage"`
 	Description string `json:"description"`
+	Formula     string `json:"formula"`
 }
 
 // copyName is the default physical name of a role-playing copy: its label folded, every run of
@@ -514,6 +556,10 @@ func checkRelationship(d *yamldoc.Doc, m *semantic.App, rp []string, from, to re
 			}
 			if seen[c] {
 				errs = append(errs, d.ErrAt(fieldOf(side, l, i), "a coluna %s aparece duas vezes em %s; cada coluna entra uma vez na chave", c.Ref(), side))
+				continue
+			}
+			if c.Calculated() {
+				errs = append(errs, d.ErrAt(fieldOf(side, l, i), "%s é uma coluna calculada; um relacionamento liga colunas com dados, carregadas do arquivo", c.Ref()))
 				continue
 			}
 			if len(cols) > 0 && c.Table != cols[0].Table {

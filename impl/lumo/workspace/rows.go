@@ -89,6 +89,7 @@ const (
 // openParquet) the schema of every part file. decl is what app.yaml declares for the file.
 // Problems come back as Errors (file, position, column).
 func OpenRows(fsys fs.FS, file string, t *semantic.Table, decl Format) (Rows, error) {
+	t = dataTable(t)
 	st, err := fs.Stat(fsys, file)
 	if err != nil {
 		msg := "o arquivo não pôde ser aberto: " + err.Error()
@@ -108,6 +109,25 @@ func OpenRows(fsys fs.FS, file string, t *semantic.Table, decl Format) (Rows, er
 		return nil, err
 	}
 	return r, nil
+}
+
+// dataTable is t with its data columns only: calculated columns are not in the file.
+func dataTable(t *semantic.Table) *semantic.Table {
+	calc := false
+	for _, c := range t.Columns {
+		calc = calc || c.Calculated()
+	}
+	if !calc {
+		return t
+	}
+	v := *t
+	v.Columns = nil
+	for _, c := range t.Columns {
+		if !c.Calculated() {
+			v.Columns = append(v.Columns, c)
+		}
+	}
+	return &v
 }
 
 // readerAt is f as an io.ReaderAt with its size: the zip and Parquet readers seek in the file.

@@ -160,6 +160,14 @@ func Binary(d Dialect, expr string) string {
 	return expr
 }
 
+// DayDiff is the days from date b to date a (dates or date-times), a fraction for times apart.
+func DayDiff(d Dialect, a, b string) string {
+	if d.Name() == PostgresName {
+		return "CAST(EXTRACT(EPOCH FROM (CAST(" + a + " AS TIMESTAMP) - CAST(" + b + " AS TIMESTAMP))) / 86400 AS DOUBLE PRECISION)"
+	}
+	return "(julianday(" + a + ") - julianday(" + b + "))"
+}
+
 // DateParam is a bind placeholder for a date or date-time given as ISO text, typed for the engine.
 func DateParam(d Dialect, placeholder, columnType string) string {
 	if d.Name() == PostgresName {
