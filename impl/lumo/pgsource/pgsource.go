@@ -41,6 +41,7 @@ var typeWords = map[string]string{
 // read: when it ends, the query is cancelled on the server. Problems are *workspace.Error
 // naming the source (never its password).
 func Open(ctx context.Context, src *workspace.PostgresTable, t *semantic.Table) (workspace.Rows, error) {
+	t = workspace.DataTable(t)
 	where := src.Where()
 	fail := func(line int, field, format string, args ...any) error {
 		return &workspace.Error{File: where, Line: line, Field: field, Message: fmt.Sprintf(format, args...)}

@@ -123,6 +123,15 @@ func TestQueryAndSchema(t *testing.T) {
 	if got := fmt.Sprint(readAll(t, r)); got != "[[float64 10 string Caneta] [float64 11 string Lápis]]" {
 		t.Errorf("table: %s", got)
 	}
+	calc := table("CODIGO:number", "DOBRO:number", "NOME:string")
+	calc.Columns[1].Formula = "[CODIGO] * 2" // computed by the query, not read from the source
+	r, err = Open(context.Background(), source(dsn, "erp.itens", ""), calc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(readAll(t, r)); got != "[[float64 10 string Caneta] [float64 11 string Lápis]]" {
+		t.Errorf("with a calculated column: %s", got)
+	}
 	r, err = Open(context.Background(), source(dsn, "", "SELECT uf, sum(valor) AS total FROM vendas WHERE uf IS NOT NULL GROUP BY uf ORDER BY uf"),
 		table("UF:string", "TOTAL:number"))
 	if err != nil {

@@ -89,7 +89,7 @@ const (
 // openParquet) the schema of every part file. decl is what app.yaml declares for the file.
 // Problems come back as Errors (file, position, column).
 func OpenRows(fsys fs.FS, file string, t *semantic.Table, decl Format) (Rows, error) {
-	t = dataTable(t)
+	t = DataTable(t)
 	st, err := fs.Stat(fsys, file)
 	if err != nil {
 		msg := "o arquivo não pôde ser aberto: " + err.Error()
@@ -111,8 +111,9 @@ func OpenRows(fsys fs.FS, file string, t *semantic.Table, decl Format) (Rows, er
 	return r, nil
 }
 
-// dataTable is t with its data columns only: calculated columns are not in the file.
-func dataTable(t *semantic.Table) *semantic.Table {
+// DataTable is t with its data columns only: calculated columns are not in the file, nor in
+// any other source.
+func DataTable(t *semantic.Table) *semantic.Table {
 	calc := false
 	for _, c := range t.Columns {
 		calc = calc || c.Calculated()
