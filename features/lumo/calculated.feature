@@ -182,10 +182,16 @@ Feature: Calculated columns and conditional measures
     And the text contains "- Coluna Pedidos.Valor líquido (número, BRL; calculada: Preço × Quantidade × (1 − Desconto)) em"
 
   @L-V02 @own-setup
-  Scenario: search_values does not list a calculated column, and the sample leaves calculated columns out, saying so
+  Scenario: search_values lists a calculated text column's values, and the sample leaves calculated columns out, saying so
+    # sqlite3 :memory: -cmd '.read features/testdata/calc/oracle.sql' "SELECT CASE WHEN PRECO >= 100 THEN 'Cara'
+    #   ELSE 'Barata' END AS f, count(*) FROM pedidos GROUP BY f ORDER BY f;"  -> Barata 5, Cara 3
     When I call "search_values" with '{"appId": "$app:vendas", "ref": "Pedidos.Faixa de preço"}'
-    Then the call fails with code "CALCULATED_COLUMN"
-    And the text contains "A coluna Pedidos.Faixa de preço é calculada (calculada: se Preço ≥ 100 então \"Cara\", senão \"Barata\"): os valores dela não ficam guardados"
+    Then the call succeeds
+    And "values" is '["Barata", "Cara"]'
+    And "totalDistinct" is '2'
+    When I call "search_values" with '{"appId": "$app:vendas", "ref": "Pedidos.Faixa de preço", "contains": "CARA"}'
+    Then "values" is '["Cara"]'
+    And the text contains "Pedidos.Faixa de preço tem 1 valor distinto com "CARA""
     When I call "search_values" with '{"appId": "$app:vendas", "ref": "Pedidos", "mode": "sample"}'
     Then the call succeeds
     And "columns[*].label" is '["Preço", "Quantidade", "Desconto", "Pedido", "Prometida", "Entrega", "Situação", "Prioridade", "Promo"]'

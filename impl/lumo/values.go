@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/lumo-caderninho/mcp/gen/lumoapi"
+	"github.com/lumo-caderninho/mcp/impl/lumo/query"
 	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
 	"github.com/lumo-caderninho/mcp/impl/lumo/values"
 	"github.com/lumo-caderninho/mcp/impl/platform/fold"
@@ -44,7 +45,7 @@ func (s *Service) searchValues(ctx context.Context, in *lumoapi.SearchValuesInpu
 		}
 		return lumoapi.NewSearchValuesOutputSampleSearchValuesOutput(*out), text, nil
 	case ref != "":
-		out, text, err := distinctValues(ctx, r, a, ref, contains)
+		out, text, err := s.distinctValues(ctx, r, a, ref, contains)
 		if err != nil {
 			return lumoapi.SearchValuesOutput{}, nil, err
 		}
@@ -85,7 +86,7 @@ func textRefExamples(a *semantic.App) []string {
 
 // ---- with ref: distinct values
 
-func distinctValues(ctx context.Context, r values.Reader, a *semantic.App, ref, contains string) (*lumoapi.SearchValuesOutputDistinct, func() string, error) {
+func (s *Service) distinctValues(ctx context.Context, r values.Reader, a *semantic.App, ref, contains string) (*lumoapi.SearchValuesOutputDistinct, func() string, error) {
 	target, err := a.Resolve(ref)
 	if err != nil {
 		te := refError(a, err)
@@ -105,15 +106,6 @@ func distinctValues(ctx context.Context, r values.Reader, a *semantic.App, ref, 
 		}
 	}
 	c := target.Column
-	if c.Calculated() {
-		field := fieldFor(c)
-		return nil, nil, &mcpserver.ToolError{
-			Code: "CALCULATED_COLUMN",
-			Message: fmt.Sprintf("A coluna %s é calculada (%s): os valores dela não ficam guardados, e search_values lista só valores de colunas com dados. "+
-				"Consulte-a com query, agrupando por ela.", c.Ref(), semantic.CalcWords(c)),
-			Suggestions: []string{"Use query: " + queryExample(a, field)},
-		}
-	}
 	if !values.Searchable(c) {
 		field := fieldFor(c)
 		return nil, nil, &mcpserver.ToolError{
@@ -136,7 +128,12 @@ func distinctValues(ctx context.Context, r values.Reader, a *semantic.App, ref, 
 	if c.Table.LoadedAt == nil {
 		notes = append(notes, fmt.Sprintf("A tabela %s nunca foi carregada: não há valores.", c.Table.Label))
 	}
-	d, err := r.Distinct(ctx, c, words, distinctLimit)
+	var d values.Distinct
+	if c.Calculated() {
+		d, err = s.calculatedDistinct(ctx, a, c, words, distinctLimit)
+	} else {
+		d, err = r.Distinct(ctx, c, words, distinctLimit)
+	}
 	if err != nil {
 		return nil, nil, err
 	}
@@ -507,3 +504,59 @@ func queryExample(a *semantic.App, field lumoapi.Field) string {
 }
 
 func quote(s string) string { return `"` + s + `"` }
+
+// calculatedDistinct lists the distinct values of a calculated column, which are not stored: the
+// query engine groups by it (its formula compiled as in any query) and the values are ordered and
+// narrowed by words as Distinct orders and narrows stored ones. A column with more values than one
+// query returns is refused, since they could not all be read.
+func (s *Service) calculatedDistinct(ctx context.Context, a *semantic.App, c *semantic.Column, words []string, limit int) (values.Distinct, error) {
+	in := &lumoapi.QueryInput{AppId: lumoapi.AppId(a.ID), Fields: []lumoapi.Field{{Ref: lumoapi.Ref(c.Ref())}},
+		Limit: lumoapi.NewOptInt(query.MaxLimit)}
+	_, _, res, err := s.execQuery(ctx, a, in)
+	if err != nil {
+		return values.Distinct{}, err
+	}
+	if res.Total > int64(len(res.Rows)) {
+		return values.Distinct{}, &mcpserver.ToolError{
+			Code: "TOO_MANY_VALUES",
+			Message: fmt.Sprintf("A coluna %s é calculada (%s) e tem mais de %d valores distintos: search_values não os lê todos. "+
+				"Consulte-a com query, agrupando por ela e filtrando.", c.Ref(), semantic.CalcWords(c), query.MaxLimit),
+			Suggestions: []string{"Use query: " + queryExample(a, fieldFor(c))},
+		}
+	}
+	var d values.Distinct
+	blank := false
+	var vals []string
+	for _, row := range res.Rows {
+		v, _ := row[0].(string)
+		if v == "" { // NULL or the empty text: the blank value, as for stored columns
+			blank = true
+			continue
+		}
+		matches := true
+		for _, w := range words {
+			for _, fw := range fold.Words(w) {
+				matches = matches && strings.Contains(fold.Fold(v), fw)
+			}
+		}
+		if matches {
+			vals = append(vals, v)
+		}
+	}
+	sort.Slice(vals, func(i, j int) bool {
+		fi, fj := fold.Fold(vals[i]), fold.Fold(vals[j])
+		if fi != fj {
+			return fi < fj
+		}
+		return vals[i] < vals[j]
+	})
+	if blank && len(words) == 0 {
+		d.Values = append(d.Values, nil)
+	}
+	for i := range vals {
+		d.Values = append(d.Values, &vals[i])
+	}
+	d.Total = int64(len(d.Values))
+	d.Values = d.Values[:min(len(d.Values), limit)]
+	return d, nil
+}
