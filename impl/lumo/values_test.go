@@ -88,3 +88,43 @@ func refStrings(refs []lumoapi.Ref) []string {
 	}
 	return out
 }
+
+// TestCalculatedDistinctIsBounded: a calculated text column is listed by grouping on it, and one
+// with more values than one query reads is refused, pointing to query, rather than listed in part.
+func TestCalculatedDistinctIsBounded(t *testing.T) {
+	ctx := context.Background()
+	var data strings.Builder
+	data.WriteString("ID,NOME,V\n")
+	for i := range 600 {
+		data.WriteString(strconv.Itoa(i+1) + ",Cliente " + strconv.Itoa(i) + "," + strconv.Itoa(i) + "\n")
+	}
+	fsys := twoTenantsWith("Vendas", data.String())
+	fsys["apps/vendas/app.yaml"].Data = []byte(`name: Vendas
+tables:
+  - label: Itens
+    name: itens
+    kind: fact
+    file: itens.csv
+    columns:
+      - {name: ID, label: Id, type: number, role: key}
+      - {name: NOME, label: Nome, type: string}
+      - {name: V, label: Valor, type: number, role: measure}
+      - {name: FAIXA, label: Faixa, type: string, formula: 'se([Valor] >= 300; "alta"; "baixa")'}
+      - {name: QUEM, label: Quem, type: string, formula: 'se([Valor] >= 0; [Nome]; "ninguém")'}
+`)
+	db := storetest.Open(t)
+	if _, err := db.ImportWorkspace(ctx, fsys, "workspace.yaml"); err != nil {
+		t.Fatal(err)
+	}
+	svc := &Service{DB: db, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	s := sessionOf(t, svc, db, "ana")
+	u, _ := db.UserByLogin(ctx, "ana")
+	apps, _ := db.VisibleApps(ctx, u)
+	if _, sc := callJSON(t, s, "search_values", map[string]any{"appId": apps[0].ID, "ref": "Itens.Faixa"}); !strings.Contains(sc, `"values":["alta","baixa"]`) {
+		t.Errorf("two values: %s", sc)
+	}
+	text, sc := callJSON(t, s, "search_values", map[string]any{"appId": apps[0].ID, "ref": "Itens.Quem"})
+	if !strings.Contains(sc, `"code":"TOO_MANY_VALUES"`) || !strings.Contains(text, "tem mais de 500 valores distintos") {
+		t.Errorf("600 values: %s\n%s", text, sc)
+	}
+}
