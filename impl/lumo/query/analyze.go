@@ -410,8 +410,8 @@ func (q *Query) pred(where string, f Filter, exprs map[*semantic.Expression]*Exp
 	if (p.Op == "like" || p.Op == "not like") && kind != "text" {
 		return nil, errorf(CodeInvalidFilter, []string{"=", "in", "between"}, "%s: %s vale só para coluna de texto.", where, p.Op)
 	}
-	if (p.Op == "like" || p.Op == "not like") && p.Target.Col.Calculated() {
-		return nil, errorf(CodeInvalidFilter, []string{"=", "in"}, "%s: %s é uma coluna calculada, e like procura só em colunas com dados (sem caixa nem acento); use = ou in com o valor exato.",
+	if (p.Op == "like" || p.Op == "not like") && p.Target.Col.Calc != nil && !foldable(p.Target.Col.Calc) {
+		return nil, errorf(CodeInvalidFilter, []string{"=", "in"}, "%s: %s é uma coluna calculada cujo texto não vem só de textos fixos e colunas de texto, e like procura sem caixa nem acento só nesses; use = ou in com o valor exato.",
 			where, p.Target.Col.Ref())
 	}
 	if err := p.setValues(where, kind, f.Value); err != nil {

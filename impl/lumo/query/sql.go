@@ -374,7 +374,13 @@ func (b *builder) fromWhere(blk *Block, need []*semantic.Table) (string, []strin
 	for _, p := range blk.Where {
 		kind := valueKind(p.Target.Col, p.Target.Bucket)
 		fold := ""
-		if p.Target.Bucket == "" && p.Target.Col.FoldSQLName != "" && p.Target.Col.Calc == nil {
+		switch {
+		case p.Target.Bucket != "":
+		case p.Target.Col.Calc != nil:
+			if (p.Op == "like" || p.Op == "not like") && foldable(p.Target.Col.Calc) {
+				fold = b.foldedRow(blk, p.Target.Col.Calc) // binds its texts: only where it is read
+			}
+		case p.Target.Col.FoldSQLName != "":
 			fold = blk.alias[p.Target.Col.Table] + "." + b.ident(p.Target.Col.FoldSQLName)
 		}
 		where = append(where, b.pred(p, b.target(blk, p.Target), fold, kind))
@@ -452,6 +458,45 @@ func (b *builder) row(blk *Block, f semantic.Formula) string {
 		return "(CASE WHEN " + b.row(blk, n.Cond) + " THEN " + b.row(blk, n.Then) + " ELSE " + b.row(blk, n.Else) + " END)"
 	}
 	panic(fmt.Sprintf("query: unknown row formula node %T", f))
+}
+
+// foldable reports whether a text row formula's folded value (lower case, no accents, as
+// fold.Fold) can be written in SQL exactly: a text formula's value is always one of its literals
+// or the value of a text column, so its folded value is that literal folded (here, in Go) or that
+// column's stored folded copy, chosen by the same conditions.
+func foldable(f semantic.Formula) bool {
+	switch n := f.(type) {
+	case *semantic.String:
+		return n.Date == ""
+	case *semantic.Ref:
+		if n.Col.Calc != nil {
+			return foldable(n.Col.Calc)
+		}
+		return n.Col.Type == semantic.TypeString && n.Col.FoldSQLName != ""
+	case *semantic.If:
+		return foldable(n.Then) && foldable(n.Else)
+	}
+	return false
+}
+
+// foldedRow is the folded value of a foldable text row formula over the block's aliases.
+func (b *builder) foldedRow(blk *Block, f semantic.Formula) string {
+	switch n := f.(type) {
+	case *semantic.String:
+		ph := b.arg(fold.Fold(n.Value))
+		if b.d.Name() == sqldialect.PostgresName {
+			return "CAST(" + ph + " AS TEXT)"
+		}
+		return ph
+	case *semantic.Ref:
+		if n.Col.Calc != nil {
+			return b.foldedRow(blk, n.Col.Calc)
+		}
+		return blk.alias[n.Col.Table] + "." + b.ident(n.Col.FoldSQLName)
+	case *semantic.If:
+		return "(CASE WHEN " + b.row(blk, n.Cond) + " THEN " + b.foldedRow(blk, n.Then) + " ELSE " + b.foldedRow(blk, n.Else) + " END)"
+	}
+	panic(fmt.Sprintf("query: formula node %T has no folded value", f))
 }
 
 func (b *builder) target(blk *Block, t *Target) string {
