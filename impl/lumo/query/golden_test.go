@@ -161,6 +161,11 @@ func TestGoldenSQL(t *testing.T) {
 			Filters: []Filter{{Item: Item{Ref: "Pedidos.Dias de entrega"}, Op: ">", Value: 4.0}, {Item: Item{Ref: "Pedidos.Faixa de preço"}, Op: "=", Value: "Cara"}},
 			OrderBy: []Order{{Item: Item{Ref: "Pedidos.Valor líquido", Agg: "sum"}, Dir: "desc"}},
 		},
+		"calc_like": {
+			Fields: []Item{{Ref: "Pedidos.Id", Agg: "count"}},
+			Filters: []Filter{{Item: Item{Ref: "Pedidos.Etiqueta"}, Op: "like", Value: "%URG%"},
+				{Item: Item{Ref: "Pedidos.Faixa de preço"}, Op: "not like", Value: "car%"}},
+		},
 		"calc_through_relationship": {
 			Fields: []Item{{Ref: "Pedidos.Margem unitária", Agg: "sum"}, {Ref: "Pedidos.Valor por unidade", Agg: "max"}},
 		},

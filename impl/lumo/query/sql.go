@@ -383,7 +383,13 @@ func (b *builder) fromWhere(blk *Block, need []*semantic.Table) (string, []strin
 		case p.Target.Col.FoldSQLName != "":
 			fold = blk.alias[p.Target.Col.Table] + "." + b.ident(p.Target.Col.FoldSQLName)
 		}
-		where = append(where, b.pred(p, b.target(blk, p.Target), fold, kind))
+		target := ""
+		if p.Op != "like" || p.Target.Col.Calc == nil {
+			// like reads only the folded value; a calculated target would bind texts it never reads,
+			// and PostgreSQL refuses a parameter of unknown type.
+			target = b.target(blk, p.Target)
+		}
+		where = append(where, b.pred(p, target, fold, kind))
 	}
 	return from, where
 }

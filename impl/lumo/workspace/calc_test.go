@@ -48,8 +48,8 @@ func TestCalculatedColumnsLoad(t *testing.T) {
 			}
 		}
 	}
-	if calc != 6 {
-		t.Errorf("%d calculated columns, want 6", calc)
+	if calc != 7 {
+		t.Errorf("%d calculated columns, want 7", calc)
 	}
 }
 
