@@ -252,6 +252,10 @@ type pColumn struct {
 	scale    int
 	unit     string // the unit the values showed (R$, US$, %), for a column without one in app.yaml
 	maxLen   int    // longest text loaded (bytes, original or folded), for indexTable
+	// Texts loaded, their bytes and their distinct count, for freeText.
+	texts, textBytes int64
+	distinct         *distinctSketch
+	freeText         bool // judged free text by indexTable: no (folded, value) btree
 }
 
 func (im *importer) run(ctx context.Context) (Summary, error) {
@@ -762,7 +766,7 @@ func (im *importer) insertCatalogue(ctx context.Context) error {
 		"member":       {what: "desk members", sql: "INSERT INTO lumo_desk_members (desk_id, user_id) VALUES (?, ?)"},
 		"app":          {what: "apps", sql: "INSERT INTO lumo_apps (id, tenant_id, app_key, name, description, desk_id, owner_id, clone_of, data_app_id, published_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"},
 		"table":        {what: "tables", sql: "INSERT INTO lumo_tables (id, app_id, pos, label, name, kind, loaded_at, sql_name, row_count, copy_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"},
-		"column":       {what: "columns", sql: "INSERT INTO lumo_columns (id, table_id, pos, name, label, col_type, role, unit, usage, description, scale, sql_name, fold_sql_name, formula) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"},
+		"column":       {what: "columns", sql: "INSERT INTO lumo_columns (id, table_id, pos, name, label, col_type, role, unit, usage, description, scale, sql_name, fold_sql_name, formula, free_text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"},
 		"relationship": {what: "relationships", sql: "INSERT INTO lumo_relationships (app_id, pos, from_column_id, to_column_id) VALUES (?, ?, ?, ?)"},
 		"pair":         {what: "relationship keys", sql: "INSERT INTO lumo_relationship_keys (app_id, pos, pair, from_column_id, to_column_id) VALUES (?, ?, ?, ?, ?)"},
 		"expression":   {what: "expressions", sql: "INSERT INTO lumo_expressions (id, app_id, pos, label, formula, unit) VALUES (?, ?, ?, ?, ?, ?)"},
@@ -840,7 +844,7 @@ func (im *importer) insertCatalogue(ctx context.Context) error {
 					unit = src.cols[j].unit
 				}
 				if err := exec("column", c.id, t.id, j, sc.Name, sc.Label, sc.Type, sc.Role, unit, sc.Usage, sc.Description,
-					src.cols[j].scale, c.sqlName, c.foldName, sc.Formula); err != nil {
+					src.cols[j].scale, c.sqlName, c.foldName, sc.Formula, boolInt(src.cols[j].freeText)); err != nil {
 					return err
 				}
 			}
@@ -883,4 +887,12 @@ func itemsJSON(items []map[string]any) (string, error) {
 	}
 	b, err := json.Marshal(items)
 	return string(b), err
+}
+
+// boolInt is b as the 0 or 1 an INTEGER flag column holds on both engines.
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

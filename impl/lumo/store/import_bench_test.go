@@ -187,3 +187,41 @@ func BenchmarkImportPostgresSource(b *testing.B) {
 	}
 	b.ReportMetric(float64(n*b.N)/wall, "rows/s")
 }
+
+// BenchmarkImportWideText imports LUMO_BENCH_ROWS rows of a table with three dimension texts and
+// three free-text comments (long, nearly all distinct), the shape where the comments' indexes
+// dominated the import.
+func BenchmarkImportWideText(b *testing.B) {
+	n := benchN()
+	var data strings.Builder
+	data.WriteString("ID,LOJA,CANAL,SITUACAO,OBS,ENDERECO,HISTORICO,VALOR\n")
+	for i := range n {
+		fmt.Fprintf(&data, "%d,Loja %d,Canal %d,Situação %d,Pedido %d entregue com atraso pela transportadora %d,Rua das Flores %d apartamento %d bloco B,Cliente ligou em %d pedindo segunda via do boleto %d,%d.%02d\n",
+			i+1, i%50, i%4, i%5, i, i%97, i*7, i%300, i%28, i*13, i%1000, i%100)
+	}
+	fsys := fstest.MapFS{
+		"workspace.yaml": {Data: []byte("tenants:\n  - key: b\n    name: B\n    users:\n      - {login: u, name: U, token: tok-u-bench}\n" +
+			"    apps:\n      - {key: vendas, source: apps/vendas}\n")},
+		"apps/vendas/app.yaml": {Data: []byte("name: Vendas\ntables:\n  - label: Vendas\n    name: vendas\n    kind: fact\n    file: vendas.csv\n    columns:\n" +
+			"      - {name: ID, label: Id, type: number, role: key}\n      - {name: LOJA, label: Loja, type: string}\n" +
+			"      - {name: CANAL, label: Canal, type: string}\n      - {name: SITUACAO, label: Situação, type: string}\n" +
+			"      - {name: OBS, label: Observação, type: string}\n      - {name: ENDERECO, label: Endereço, type: string}\n" +
+			"      - {name: HISTORICO, label: Histórico, type: string}\n      - {name: VALOR, label: Valor, type: number, role: measure}\n")},
+		"apps/vendas/vendas.csv": {Data: []byte(data.String())},
+	}
+	var wall float64
+	for b.Loop() {
+		b.StopTimer()
+		db := storetest.Open(b)
+		b.StartTimer()
+		start := time.Now()
+		if _, err := db.ImportWorkspace(ctx, fsys, "workspace.yaml"); err != nil {
+			b.Fatal(err)
+		}
+		wall += time.Since(start).Seconds()
+		b.StopTimer()
+		db.Close()
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(n*b.N)/wall, "rows/s")
+}

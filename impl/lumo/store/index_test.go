@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -287,5 +288,52 @@ func TestImportIndexesCompositeKeys(t *testing.T) {
 		if got := keyIndexes(indexes(t, db2, side[0].Table.SQLName)); !contains(got, name(side)) {
 			t.Errorf("key indexes of %s after reopening = %v, want %s among them", side[0].Table.Label, got, name(side))
 		}
+	}
+}
+
+// TestImportFreeTextIsNotIndexed: a text column of long, nearly all distinct values (comments)
+// gets no (folded, value) btree, at import nor when the database is reopened, while a text
+// column of few values and a unique code (a key) keep theirs; filters still read the comments.
+func TestImportFreeTextIsNotIndexed(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	b.WriteString("ID,CODIGO,LOJA,OBS\n")
+	for i := range 12_000 {
+		fmt.Fprintf(&b, "%d,PED-%06d,Loja %d,Pedido %d entregue com atraso pela transportadora %d\n", i+1, i+1, i%50, i, i%97)
+	}
+	fsys := fstest.MapFS{
+		"workspace.yaml": {Data: []byte("tenants:\n  - key: t\n    name: T\n    users: [{login: u, name: U, token: tok-u-freetext}]\n" +
+			"    desks: [{name: M, members: [u]}]\n    apps: [{key: p, source: apps/p, desk: M}]\n")},
+		"apps/p/app.yaml": {Data: []byte("name: P\ntables:\n  - label: Pedidos\n    name: pedidos\n    kind: fact\n    file: pedidos.csv\n    columns:\n" +
+			"      - {name: ID, label: Id, type: number, role: key}\n      - {name: CODIGO, label: Código, type: string, role: key}\n" +
+			"      - {name: LOJA, label: Loja, type: string}\n      - {name: OBS, label: Observação, type: string}\n")},
+		"apps/p/pedidos.csv": {Data: []byte(b.String())},
+	}
+	db, dsn := storetest.OpenDSN(t)
+	if _, err := db.ImportWorkspace(ctx, fsys, "workspace.yaml"); err != nil {
+		t.Fatal(err)
+	}
+	apps, err := db.VisibleApps(ctx, user(t, db, "u"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pedidos := apps[0].Tables[0]
+	want := wantIndexes(pedidos, "OBS")
+	if d := cmp.Diff(want, btrees(indexes(t, db, pedidos.SQLName))); d != "" {
+		t.Errorf("indexes after import (-want +got):\n%s", d)
+	}
+	db2, err := store.Open(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db2.Close()
+	if d := cmp.Diff(want, btrees(indexes(t, db2, pedidos.SQLName))); d != "" {
+		t.Errorf("indexes after reopening (-want +got):\n%s", d)
+	}
+	var n int
+	obs := pedidos.Columns[3]
+	q := "SELECT count(*) FROM " + db.Dialect().QuoteIdent(pedidos.SQLName) + " WHERE " + db.Dialect().QuoteIdent(obs.FoldSQLName) + " LIKE '%transportadora 7'"
+	if err := db2.SQL().QueryRowContext(ctx, q).Scan(&n); err != nil || n != 124 {
+		t.Errorf("comments ending in 7: %d, %v", n, err)
 	}
 }

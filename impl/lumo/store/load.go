@@ -368,6 +368,7 @@ func (im *importer) readRows(rows workspace.Rows, t *pTable, width, batch int, f
 					f := fold.Fold(s)
 					args[j] = f
 					c.maxLen = max(c.maxLen, len(s), len(f))
+					c.countText(s)
 				} else {
 					args[j] = nil
 				}
@@ -417,6 +418,7 @@ func (im *importer) readCopyRows(rows workspace.Rows, t *pTable, batch int, free
 					f := folds[i].fold(s)
 					buf = appendCopyText(buf, f)
 					c.maxLen = max(c.maxLen, len(s), len(f))
+					c.countText(s)
 				} else {
 					buf = append(buf, `\N`...)
 				}
@@ -523,7 +525,8 @@ func (im *importer) indexTable(ctx context.Context, t *pTable, trgmSchema string
 	}
 	for _, c := range t.dataCols() {
 		ic := indexColumn{sqlName: c.sqlName, foldName: c.foldName, colType: c.c.Type}
-		if q := btreeIndex(d, t.sqlName, ic); q != "" && (c.foldName == "" || c.maxLen <= indexMaxLen) {
+		c.freeText = c.isFreeText()
+		if q := btreeIndex(d, t.sqlName, ic); q != "" && (c.foldName == "" || c.maxLen <= indexMaxLen) && !c.freeText {
 			ddl = append(ddl, q)
 		}
 		if q := trgmIndex(d, t.sqlName, ic, trgmSchema); q != "" {
@@ -537,6 +540,33 @@ func (im *importer) indexTable(ctx context.Context, t *pTable, trgmSchema string
 		}
 	}
 	return nil
+}
+
+// Free text: a text column of at least freeTextRows values, averaging freeTextBytes or more, with
+// nearly every value distinct (comments, descriptions, free-form notes). Its (folded, value)
+// btree cost about as much to build as loading the whole table, on PostgreSQL and SQLite alike,
+// and serves only ordered listings and exact-value checks nobody makes of such a column:
+// search_values and filters still read it (by scan, or its trigram index). Key columns are never
+// free text: a code is looked up by its exact value.
+const (
+	freeTextRows     = 10_000
+	freeTextBytes    = 20
+	freeTextDistinct = 0.9
+)
+
+// countText notes a text value loaded into c, for isFreeText.
+func (c *pColumn) countText(s string) {
+	if c.distinct == nil {
+		c.distinct = newDistinctSketch()
+	}
+	c.texts++
+	c.textBytes += int64(len(s))
+	c.distinct.add(s)
+}
+
+func (c *pColumn) isFreeText() bool {
+	return c.c.Role != semantic.RoleKey && c.texts >= freeTextRows &&
+		c.textBytes >= freeTextBytes*c.texts && c.distinct.estimate() >= freeTextDistinct*float64(c.texts)
 }
 
 // indexColumn is what the index DDL needs of a data column.

@@ -133,7 +133,7 @@ func (db *DB) buildMissingIndexes(ctx context.Context, log *slog.Logger) (built,
 func (db *DB) loadedDataColumns(ctx context.Context) ([]dataColumn, error) {
 	rows, err := db.sql.QueryContext(ctx, db.q(`SELECT DISTINCT t.sql_name, c.sql_name, c.fold_sql_name, c.col_type
 		FROM lumo_tables t JOIN lumo_columns c ON c.table_id = t.id
-		WHERE t.row_count IS NOT NULL AND c.formula = '' AND c.col_type IN (?, ?, ?)
+		WHERE t.row_count IS NOT NULL AND c.formula = '' AND c.free_text = 0 AND c.col_type IN (?, ?, ?)
 		ORDER BY t.sql_name, c.sql_name`), "string", "date", "datetime")
 	if err != nil {
 		return nil, fmt.Errorf("listing data columns: %w", err)
