@@ -1,0 +1,489 @@
+package cadstore
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"math/big"
+	"strings"
+
+	"github.com/lumo-caderninho/mcp/impl/platform/fold"
+)
+
+// PlanAccount is a selected account as the planning queries name it.
+type PlanAccount struct {
+	ID  int64
+	Key string // <connection>:<number>, the edits' account_key
+}
+
+// PlanQuery selects rows of the effective view: imported transactions with their edits
+// (LEFT JOIN cad_edits) and manual records, filtered in SQL.
+type PlanQuery struct {
+	Bank, Manual bool
+	Accounts     []PlanAccount     // bank rows of these accounts only (none: no bank rows)
+	Holders      map[string]string // every account's holder by key: a manual record's person when it names only an account
+	From, To     string            // inclusive days; "" = open
+	// Manual records: only of Space, of Person (the record's, else its account's holder) and
+	// of AccountKeys, when set.
+	Space, Person string
+	AccountKeys   []string
+	Uncategorised bool
+	Categories    []string // nil: any; else only records in one of these stored names (none: nothing)
+	Words         []string // folded words, each in the row's search_fold or its edit's
+	SplitsOnly    bool
+	// BankIDs and ManualIDs, when not nil, select those ids only.
+	BankIDs, ManualIDs []int64
+}
+
+// PlanPosition is a place in the view's order: day descending, then manual (rank 1) before bank
+// (rank 0), then id descending.
+type PlanPosition struct {
+	Day  string
+	Rank int
+	ID   int64
+}
+
+// PlanRow is one row of the effective view as stored: a bank transaction with its edit, if any,
+// or a manual record.
+type PlanRow struct {
+	Manual      bool
+	ID          int64
+	Day         string
+	AmountMinor *int64 // nil when unknown (manual records only)
+	Currency    string
+	// bank
+	AccountID       int64
+	Name, Memo      string
+	DedupeKey       string
+	Edited          bool
+	EditDescription *string
+	// manual
+	Space, Description string
+	Person, Account    *string
+	// both: the edit's (bank) or the record's (manual)
+	Category, Note *string
+	Excluded       bool
+	Splits         *string
+}
+
+// Rank is the row's order within a day: manual (1) before bank (0).
+func (r *PlanRow) Rank() int {
+	if r.Manual {
+		return 1
+	}
+	return 0
+}
+
+// editJoin joins each transaction to its edit by the account's key, which the query names per
+// account id (no join of accounts and connections per row).
+func (q *PlanQuery) editJoin(args []any) (string, []any) {
+	var b strings.Builder
+	b.WriteString("LEFT JOIN cad_edits e ON e.dedupe_key = t.dedupe_key AND e.account_key = CASE t.account_id")
+	for _, a := range q.Accounts {
+		b.WriteString(" WHEN ? THEN ?")
+		args = append(args, a.ID, a.Key)
+	}
+	b.WriteString(" END")
+	return b.String(), args
+}
+
+func likeWord(w string) string { return "%" + likeEscape(w) + "%" }
+
+// bankWhere is the WHERE of the bank rows; after, when set, keeps the rows after it.
+func (q *PlanQuery) bankWhere(args []any, after *PlanPosition) (string, []any) {
+	where := []string{"t.account_id IN (" + inList(len(q.Accounts)) + ")"}
+	for _, a := range q.Accounts {
+		args = append(args, a.ID)
+	}
+	if q.From != "" {
+		where, args = append(where, "t.posted_day >= ?"), append(args, q.From)
+	}
+	if q.To != "" {
+		where, args = append(where, "t.posted_day <= ?"), append(args, q.To)
+	}
+	if q.Uncategorised {
+		where = append(where, "e.category IS NULL")
+	}
+	if q.Categories != nil {
+		where, args = inOrNothing(where, args, "e.category", q.Categories)
+	}
+	for _, w := range q.Words {
+		where, args = append(where, "(t.search_fold LIKE ? ESCAPE '!' OR e.search_fold LIKE ? ESCAPE '!')"), append(args, likeWord(w), likeWord(w))
+	}
+	if q.SplitsOnly {
+		where = append(where, "e.splits IS NOT NULL")
+	}
+	if q.BankIDs != nil {
+		where, args = inOrNothing(where, args, "t.id", q.BankIDs)
+	}
+	if after != nil {
+		if after.Rank == 1 { // every bank row of the day comes after a manual one
+			where, args = append(where, "t.posted_day <= ?"), append(args, after.Day)
+		} else {
+			where, args = append(where, "(t.posted_day < ? OR (t.posted_day = ? AND t.id < ?))"), append(args, after.Day, after.Day, after.ID)
+		}
+	}
+	return strings.Join(where, " AND "), args
+}
+
+// personOf is the SQL of a manual record's person: its own, else its account's holder.
+func (q *PlanQuery) personOf(args []any) (string, []any) {
+	if len(q.Holders) == 0 {
+		return "r.person_key", args
+	}
+	var b strings.Builder
+	b.WriteString("COALESCE(r.person_key, CASE r.account_key")
+	for _, k := range sortedKeys(q.Holders) {
+		b.WriteString(" WHEN ? THEN ?")
+		args = append(args, k, q.Holders[k])
+	}
+	b.WriteString(" END)")
+	return b.String(), args
+}
+
+func (q *PlanQuery) manualWhere(args []any, after *PlanPosition) (string, []any) {
+	where := []string{"1 = 1"}
+	if q.Space != "" {
+		where, args = append(where, "r.space_key = ?"), append(args, q.Space)
+	}
+	if q.Person != "" {
+		var p string
+		p, args = q.personOf(args)
+		where, args = append(where, p+" = ?"), append(args, q.Person)
+	}
+	if len(q.AccountKeys) > 0 {
+		where, args = inOrNothing(where, args, "r.account_key", q.AccountKeys)
+	}
+	if q.From != "" {
+		where, args = append(where, "r.record_day >= ?"), append(args, q.From)
+	}
+	if q.To != "" {
+		where, args = append(where, "r.record_day <= ?"), append(args, q.To)
+	}
+	if q.Uncategorised {
+		where = append(where, "r.category IS NULL")
+	}
+	if q.Categories != nil {
+		where, args = inOrNothing(where, args, "r.category", q.Categories)
+	}
+	for _, w := range q.Words {
+		where, args = append(where, "r.search_fold LIKE ? ESCAPE '!'"), append(args, likeWord(w))
+	}
+	if q.SplitsOnly {
+		where = append(where, "r.splits IS NOT NULL")
+	}
+	if q.ManualIDs != nil {
+		where, args = inOrNothing(where, args, "r.id", q.ManualIDs)
+	}
+	if after != nil {
+		if after.Rank == 1 {
+			where, args = append(where, "(r.record_day < ? OR (r.record_day = ? AND r.id < ?))"), append(args, after.Day, after.Day, after.ID)
+		} else { // every manual row of the day came before a bank one
+			where, args = append(where, "r.record_day < ?"), append(args, after.Day)
+		}
+	}
+	return strings.Join(where, " AND "), args
+}
+
+// inOrNothing adds "col IN (values)", or a condition nothing meets when there are no values.
+func inOrNothing[V any](where []string, args []any, col string, values []V) ([]string, []any) {
+	if len(values) == 0 {
+		return append(where, "1 = 0"), args
+	}
+	for _, v := range values {
+		args = append(args, v)
+	}
+	return append(where, col+" IN ("+inList(len(values))+")"), args
+}
+
+func (q *PlanQuery) hasBank() bool { return q.Bank && len(q.Accounts) > 0 }
+
+// PlanRows calls fn with the rows of the view after the position (nil: from the start), in the
+// view's order, at most limit of them (0: all). Bank rows are streamed; the manual records of
+// the selection are read first (one query open at a time, whatever the pool).
+func (s *Store) PlanRows(ctx context.Context, q PlanQuery, after *PlanPosition, limit int, fn func(*PlanRow) error) error {
+	var manual []*PlanRow
+	if q.Manual {
+		where, args := q.manualWhere(nil, after)
+		query := `SELECT r.id, r.space_key, r.person_key, r.account_key, r.record_day, r.amount_minor, r.currency, r.description,
+			r.category, r.note, r.excluded, r.splits FROM cad_records r WHERE ` + where + ` ORDER BY r.record_day DESC, r.id DESC`
+		if limit > 0 {
+			query, args = query+" LIMIT ?", append(args, limit)
+		}
+		rows, err := s.db.SQL().QueryContext(ctx, s.q(query), args...)
+		if err != nil {
+			return fmt.Errorf("reading records: %w", err)
+		}
+		for rows.Next() {
+			r := &PlanRow{Manual: true}
+			var excluded int
+			if err := rows.Scan(&r.ID, &r.Space, &r.Person, &r.Account, &r.Day, &r.AmountMinor, &r.Currency, &r.Description,
+				&r.Category, &r.Note, &excluded, &r.Splits); err != nil {
+				rows.Close()
+				return fmt.Errorf("reading records: %w", err)
+			}
+			r.Excluded = excluded != 0
+			manual = append(manual, r)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("reading records: %w", err)
+		}
+	}
+	sent := 0
+	emit := func(r *PlanRow) (bool, error) {
+		if limit > 0 && sent == limit {
+			return false, nil
+		}
+		sent++
+		return true, fn(r)
+	}
+	// before reports whether the manual row m comes before the bank row b
+	before := func(m, b *PlanRow) bool { return m.Day >= b.Day }
+	if q.hasBank() {
+		join, args := q.editJoin(nil)
+		where, args := q.bankWhere(args, after)
+		query := `SELECT t.id, t.account_id, t.posted_day, t.amount_minor, t.currency, t.name, t.memo, t.dedupe_key,
+			CASE WHEN e.dedupe_key IS NULL THEN 0 ELSE 1 END, e.category, e.description, e.note, COALESCE(e.excluded, 0), e.splits
+			FROM cad_transactions t ` + join + ` WHERE ` + where + ` ORDER BY t.posted_day DESC, t.id DESC`
+		if limit > 0 {
+			query, args = query+" LIMIT ?", append(args, limit)
+		}
+		rows, err := s.db.SQL().QueryContext(ctx, s.q(query), args...)
+		if err != nil {
+			return fmt.Errorf("reading transactions: %w", err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			r := &PlanRow{}
+			var amount int64
+			var edited, excluded int
+			if err := rows.Scan(&r.ID, &r.AccountID, &r.Day, &amount, &r.Currency, &r.Name, &r.Memo, &r.DedupeKey,
+				&edited, &r.Category, &r.EditDescription, &r.Note, &excluded, &r.Splits); err != nil {
+				return fmt.Errorf("reading transactions: %w", err)
+			}
+			r.AmountMinor, r.Edited, r.Excluded = &amount, edited != 0, excluded != 0
+			for len(manual) > 0 && before(manual[0], r) {
+				if more, err := emit(manual[0]); err != nil || !more {
+					return err
+				}
+				manual = manual[1:]
+			}
+			if more, err := emit(r); err != nil || !more {
+				return err
+			}
+		}
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("reading transactions: %w", err)
+		}
+	}
+	for _, m := range manual {
+		if more, err := emit(m); err != nil || !more {
+			return err
+		}
+	}
+	return nil
+}
+
+// Grouping of PlanTotals.
+const (
+	GroupNone     = ""
+	GroupCategory = "category"
+	GroupMonth    = "month"
+	GroupPerson   = "person"
+	GroupAccount  = "account"
+)
+
+// TotalRow is the tally of the rows of one currency, exclusion and group.
+type TotalRow struct {
+	Manual   bool
+	Currency string
+	Excluded bool
+	// the group: Category (category), Month (month), AccountID (bank rows, person or account),
+	// Person and Account (manual rows, person or account)
+	Category        *string
+	Month           string
+	AccountID       int64
+	Person, Account *string
+	Split           bool // by category: split records, whose parts the caller tallies
+	Count, Known    int64
+	Sum             *big.Int // exact sum of the known amounts
+}
+
+// sumColumns sum amounts exactly on both engines: each amount is split into a high and a low
+// part (a = hi*2^32 + lo, |lo| < 2^32), whose sums fit 64 bits for any count below 2^31.
+func sumColumns(col string) string {
+	return fmt.Sprintf("COALESCE(CAST(SUM(%[1]s / 4294967296) AS BIGINT), 0), COALESCE(CAST(SUM(%[1]s %% 4294967296) AS BIGINT), 0)", col)
+}
+
+var two32 = big.NewInt(1 << 32)
+
+func exactSum(hi, lo int64) *big.Int {
+	n := new(big.Int).Mul(big.NewInt(hi), two32)
+	return n.Add(n, big.NewInt(lo))
+}
+
+// PlanTotals tallies the selected rows per currency, exclusion and group (see TotalRow).
+func (s *Store) PlanTotals(ctx context.Context, q PlanQuery, by string) ([]TotalRow, error) {
+	var out []TotalRow
+	if q.hasBank() {
+		var keys string
+		switch by {
+		case GroupCategory:
+			keys = ", e.category, CASE WHEN e.splits IS NULL THEN 0 ELSE 1 END"
+		case GroupMonth:
+			keys = ", SUBSTR(t.posted_day, 1, 7)"
+		case GroupPerson, GroupAccount:
+			keys = ", t.account_id"
+		}
+		join, args := q.editJoin(nil)
+		where, args := q.bankWhere(args, nil)
+		query := `SELECT t.currency, COALESCE(e.excluded, 0)` + keys + `, COUNT(*), ` + sumColumns("t.amount_minor") +
+			` FROM cad_transactions t ` + join + ` WHERE ` + where + ` GROUP BY t.currency, COALESCE(e.excluded, 0)` + keys
+		rows, err := s.db.SQL().QueryContext(ctx, s.q(query), args...)
+		if err != nil {
+			return nil, fmt.Errorf("totalling transactions: %w", err)
+		}
+		for rows.Next() {
+			var r TotalRow
+			var excluded, split int
+			var hi, lo int64
+			dest := []any{&r.Currency, &excluded}
+			switch by {
+			case GroupCategory:
+				dest = append(dest, &r.Category, &split)
+			case GroupMonth:
+				dest = append(dest, &r.Month)
+			case GroupPerson, GroupAccount:
+				dest = append(dest, &r.AccountID)
+			}
+			if err := rows.Scan(append(dest, &r.Count, &hi, &lo)...); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("totalling transactions: %w", err)
+			}
+			r.Excluded, r.Split, r.Known, r.Sum = excluded != 0, split != 0, r.Count, exactSum(hi, lo)
+			out = append(out, r)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("totalling transactions: %w", err)
+		}
+	}
+	if q.Manual {
+		var keys string
+		switch by {
+		case GroupCategory:
+			keys = ", r.category, CASE WHEN r.splits IS NULL THEN 0 ELSE 1 END"
+		case GroupMonth:
+			keys = ", SUBSTR(r.record_day, 1, 7)"
+		case GroupPerson:
+			keys = ", r.person_key, r.account_key"
+		case GroupAccount:
+			keys = ", r.account_key"
+		}
+		where, args := q.manualWhere(nil, nil)
+		query := `SELECT r.currency, r.excluded` + keys + `, COUNT(*), COUNT(r.amount_minor), ` + sumColumns("r.amount_minor") +
+			` FROM cad_records r WHERE ` + where + ` GROUP BY r.currency, r.excluded` + keys
+		rows, err := s.db.SQL().QueryContext(ctx, s.q(query), args...)
+		if err != nil {
+			return nil, fmt.Errorf("totalling records: %w", err)
+		}
+		for rows.Next() {
+			r := TotalRow{Manual: true}
+			var excluded, split int
+			var hi, lo int64
+			dest := []any{&r.Currency, &excluded}
+			switch by {
+			case GroupCategory:
+				dest = append(dest, &r.Category, &split)
+			case GroupMonth:
+				dest = append(dest, &r.Month)
+			case GroupPerson:
+				dest = append(dest, &r.Person, &r.Account)
+			case GroupAccount:
+				dest = append(dest, &r.Account)
+			}
+			if err := rows.Scan(append(dest, &r.Count, &r.Known, &hi, &lo)...); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("totalling records: %w", err)
+			}
+			r.Excluded, r.Split, r.Sum = excluded != 0, split != 0, exactSum(hi, lo)
+			out = append(out, r)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("totalling records: %w", err)
+		}
+	}
+	return out, nil
+}
+
+// StoredCategories lists the distinct categories the edits and manual records hold, which may
+// be spelled otherwise than the installation now does (a category filter matches them folded).
+func (s *Store) StoredCategories(ctx context.Context) ([]string, error) {
+	rows, err := s.db.SQL().QueryContext(ctx, `SELECT DISTINCT category FROM cad_edits WHERE category IS NOT NULL
+		UNION SELECT DISTINCT category FROM cad_records WHERE category IS NOT NULL`)
+	if err != nil {
+		return nil, fmt.Errorf("reading categories in use: %w", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var c string
+		if err := rows.Scan(&c); err != nil {
+			return nil, fmt.Errorf("reading categories in use: %w", err)
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// EditFold is what an edit's search_fold holds: its description and note folded.
+func EditFold(description, note *string) string {
+	var d, n string
+	if description != nil {
+		d = *description
+	}
+	if note != nil {
+		n = *note
+	}
+	return fold.Fold(d + " " + n)
+}
+
+// foldEdits fills search_fold of the edits written before it existed.
+func (s *Store) foldEdits(ctx context.Context) error {
+	rows, err := s.db.SQL().QueryContext(ctx, `SELECT account_key, dedupe_key, description, note FROM cad_edits
+		WHERE search_fold = '' AND (description IS NOT NULL OR note IS NOT NULL)`)
+	if err != nil {
+		return fmt.Errorf("reading edits to fold: %w", err)
+	}
+	type fill struct{ account, dedupe, fold string }
+	var fills []fill
+	for rows.Next() {
+		var f fill
+		var d, n sql.NullString
+		if err := rows.Scan(&f.account, &f.dedupe, &d, &n); err != nil {
+			rows.Close()
+			return fmt.Errorf("reading edits to fold: %w", err)
+		}
+		if f.fold = fold.Fold(d.String + " " + n.String); f.fold != "" {
+			fills = append(fills, f)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil || len(fills) == 0 {
+		return err
+	}
+	tx, err := s.db.SQL().BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	for _, f := range fills {
+		if _, err := tx.ExecContext(ctx, s.q("UPDATE cad_edits SET search_fold = ? WHERE account_key = ? AND dedupe_key = ?"),
+			f.fold, f.account, f.dedupe); err != nil {
+			return fmt.Errorf("folding edits: %w", err)
+		}
+	}
+	return tx.Commit()
+}
