@@ -18,6 +18,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"runtime/pprof"
 	"strconv"
 	"strings"
@@ -41,8 +42,9 @@ func main() {
 }
 
 type config struct {
-	n, files, edits, repeat int
-	pg, cpuProfile          string
+	n, files, edits, repeat    int
+	pg, cpuProfile, memProfile string
+	reuse                      bool
 }
 
 func run(ctx context.Context, args []string, stdout io.Writer) error {
@@ -54,8 +56,11 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	fs.IntVar(&c.repeat, "repeat", 3, "runs of each read; the best is reported")
 	engines := fs.String("engines", "sqlite", "engines, comma-separated: sqlite, postgres")
 	fs.StringVar(&c.pg, "pg", os.Getenv("LUMO_TEST_DB"), "PostgreSQL URL (a scratch schema is made in it and dropped)")
+	keep := fs.Bool("keep", false, "keep the generated files and the SQLite database (the folder is printed)")
+	reuse := fs.String("reuse", "", "time the reads on the SQLite database a -keep run left in this folder (no generation, import or edits)")
 	smoke := fs.Bool("smoke", false, "a tiny run in seconds (2000 transactions, 200 edits), to check the bench itself works")
 	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile of the whole run to this file")
+	fs.StringVar(&c.memProfile, "memprofile", "", "write a heap profile (allocations of the import) to this file after the first import")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -73,11 +78,19 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		}
 		defer pprof.StopCPUProfile()
 	}
+	if *reuse != "" {
+		c.reuse = true
+		return bench(ctx, stdout, "sqlite", *reuse, c)
+	}
 	dir, err := os.MkdirTemp("", "caderninho-bench-")
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
+	if *keep {
+		fmt.Fprintln(stdout, "keeping", dir)
+	} else {
+		defer os.RemoveAll(dir)
+	}
 	start := time.Now()
 	if err := generate(dir, c); err != nil {
 		return err
@@ -174,30 +187,10 @@ func bench(ctx context.Context, stdout io.Writer, engine, dir string, c config) 
 		return err
 	}
 	defer st.DB().Close()
-	inst, err := installation.Load(os.DirFS(dir), "installation.yaml")
-	if err != nil {
-		return err
-	}
-	if _, err := st.Register(ctx, inst, dir); err != nil {
-		return err
-	}
-	runtime.GC()
-	resetPeak()
-	start := time.Now()
-	outs, err := st.ImportConnections(ctx, nil)
-	if err != nil {
-		return err
-	}
-	took := time.Since(start)
-	for _, o := range outs {
-		if o.Error != nil {
-			return fmt.Errorf("import of %s: %v", o.Connection, o.Error)
+	if !c.reuse {
+		if err := load(ctx, stdout, st, engine, dir, c); err != nil {
+			return err
 		}
-	}
-	fmt.Fprintf(stdout, "%s import: %d transactions in %s = %.0f transactions/s, peak RSS %s\n", engine, c.n, took.Round(time.Millisecond),
-		float64(c.n)/took.Seconds(), mib(peakRSS()))
-	if err := writeEdits(ctx, st.DB().SQL(), st.DB().Engine(), c.edits); err != nil {
-		return err
 	}
 	svc := &caderninho.Service{Store: st, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Identity: caderninho.Fixed(caderninho.LocalAssistant)}
 	srv, err := caderninho.NewServer(svc, caderninho.Options{})
@@ -225,7 +218,7 @@ func bench(ctx context.Context, stdout io.Writer, engine, dir string, c config) 
 		b, _ := json.Marshal(r.StructuredContent)
 		return out, json.Unmarshal(b, &out)
 	}
-	runtime.GC()
+	debug.FreeOSMemory() // what the import left is not the reads'
 	resetPeak()
 	timed := func(name string, tool string, args func(i int) map[string]any, check func(map[string]any) error) error {
 		best := time.Duration(1<<63 - 1)
@@ -290,11 +283,47 @@ func bench(ctx context.Context, stdout io.Writer, engine, dir string, c config) 
 	ids = ids[:min(500, len(ids))]
 	cats := []string{"Lazer", "Transporte"}
 	if err := timed(fmt.Sprintf("plan_categorize %d ids", len(ids)), "plan_categorize", func(i int) map[string]any {
-		return map[string]any{"space": "casa", "confirmed": true, "idempotency_key": "bench-categorize-" + strconv.Itoa(i), "category": cats[i%2], "ids": ids}
+		return map[string]any{"space": "casa", "confirmed": true, "idempotency_key": fmt.Sprintf("bench-categorize-%d-%d", time.Now().UnixNano(), i), "category": cats[i%2], "ids": ids}
 	}, nil); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "%s reads: peak RSS %s (with %d edits)\n", engine, mib(peakRSS()), c.edits)
+	return nil
+}
+
+// load registers the installation, imports the statements and writes the edits.
+func load(ctx context.Context, stdout io.Writer, st *cadstore.Store, engine, dir string, c config) error {
+	inst, err := installation.Load(os.DirFS(dir), "installation.yaml")
+	if err != nil {
+		return err
+	}
+	if _, err := st.Register(ctx, inst, dir); err != nil {
+		return err
+	}
+	runtime.GC()
+	resetPeak()
+	start := time.Now()
+	outs, err := st.ImportConnections(ctx, nil)
+	if err != nil {
+		return err
+	}
+	took := time.Since(start)
+	if c.memProfile != "" {
+		if err := writeHeapProfile(c.memProfile); err != nil {
+			return err
+		}
+		c.memProfile = ""
+	}
+	for _, o := range outs {
+		if o.Error != nil {
+			return fmt.Errorf("import of %s: %v", o.Connection, o.Error)
+		}
+	}
+	fmt.Fprintf(stdout, "%s import: %d transactions in %s = %.0f transactions/s, peak RSS %s\n", engine, c.n, took.Round(time.Millisecond),
+		float64(c.n)/took.Seconds(), mib(peakRSS()))
+	if err := writeEdits(ctx, st.DB().SQL(), st.DB().Engine(), c.edits); err != nil {
+		return err
+	}
 	return nil
 }
 
@@ -358,6 +387,18 @@ func peakRSS() int64 {
 		}
 	}
 	return 0
+}
+
+func writeHeapProfile(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 func mib(n int64) string { return fmt.Sprintf("%.0f MiB", float64(n)/(1<<20)) }

@@ -89,8 +89,9 @@ func (q *PlanQuery) editJoin(args []any) (string, []any) {
 
 func likeWord(w string) string { return "%" + likeEscape(w) + "%" }
 
-// bankWhere is the WHERE of the bank rows; after, when set, keeps the rows after it.
-func (q *PlanQuery) bankWhere(args []any, after *PlanPosition) (string, []any) {
+// bankWhere is the WHERE of the bank rows; after, when set, keeps the rows after it. unedited
+// evaluates the filters as if no row had an edit (the edit's columns are not read).
+func (q *PlanQuery) bankWhere(args []any, after *PlanPosition, unedited bool) (string, []any) {
 	where := []string{"t.account_id IN (" + inList(len(q.Accounts)) + ")"}
 	for _, a := range q.Accounts {
 		args = append(args, a.ID)
@@ -101,29 +102,53 @@ func (q *PlanQuery) bankWhere(args []any, after *PlanPosition) (string, []any) {
 	if q.To != "" {
 		where, args = append(where, "t.posted_day <= ?"), append(args, q.To)
 	}
-	if q.Uncategorised {
+	if q.Uncategorised && !unedited {
 		where = append(where, "e.category IS NULL")
 	}
-	if q.Categories != nil {
+	if q.Categories != nil && !unedited {
 		where, args = inOrNothing(where, args, "e.category", q.Categories)
 	}
 	for _, w := range q.Words {
-		where, args = append(where, "(t.search_fold LIKE ? ESCAPE '!' OR e.search_fold LIKE ? ESCAPE '!')"), append(args, likeWord(w), likeWord(w))
+		if unedited {
+			where, args = append(where, "t.search_fold LIKE ? ESCAPE '!'"), append(args, likeWord(w))
+		} else {
+			where, args = append(where, "(t.search_fold LIKE ? ESCAPE '!' OR e.search_fold LIKE ? ESCAPE '!')"), append(args, likeWord(w), likeWord(w))
+		}
 	}
-	if q.SplitsOnly {
+	if q.SplitsOnly && !unedited {
 		where = append(where, "e.splits IS NOT NULL")
 	}
 	if q.BankIDs != nil {
 		where, args = inOrNothing(where, args, "t.id", q.BankIDs)
 	}
 	if after != nil {
+		// posted_day <= ? first: the range an index of the day scans
 		if after.Rank == 1 { // every bank row of the day comes after a manual one
 			where, args = append(where, "t.posted_day <= ?"), append(args, after.Day)
 		} else {
-			where, args = append(where, "(t.posted_day < ? OR (t.posted_day = ? AND t.id < ?))"), append(args, after.Day, after.Day, after.ID)
+			where, args = append(where, "t.posted_day <= ? AND (t.posted_day < ? OR t.id < ?)"), append(args, after.Day, after.Day, after.ID)
 		}
 	}
 	return strings.Join(where, " AND "), args
+}
+
+// uneditedMatchesNothing says whether no row without an edit is selected: a category or a split
+// is asked for, and only edits give those.
+func (q *PlanQuery) uneditedMatchesNothing() bool { return q.Categories != nil || q.SplitsOnly }
+
+// editedFrom is the FROM of the edited rows only, driven by the edits, and the condition that
+// joins them: each edit finds its transaction by the account's id (named per key) and the dedupe
+// key, one index probe. CROSS JOIN keeps SQLite from reading the transactions first, for which
+// the edits have no usable index (their key is computed from the account).
+func (q *PlanQuery) editedFrom(args []any) (from, cond string, _ []any) {
+	var b strings.Builder
+	b.WriteString("t.dedupe_key = e.dedupe_key AND t.account_id = CASE e.account_key")
+	for _, a := range q.Accounts {
+		b.WriteString(" WHEN ? THEN CAST(? AS BIGINT)")
+		args = append(args, a.Key, a.ID)
+	}
+	b.WriteString(" END")
+	return "cad_edits e CROSS JOIN cad_transactions t", b.String(), args
 }
 
 // personOf is the SQL of a manual record's person: its own, else its account's holder.
@@ -241,11 +266,23 @@ func (s *Store) PlanRows(ctx context.Context, q PlanQuery, after *PlanPosition, 
 	// before reports whether the manual row m comes before the bank row b
 	before := func(m, b *PlanRow) bool { return m.Day >= b.Day }
 	if q.hasBank() {
-		join, args := q.editJoin(nil)
-		where, args := q.bankWhere(args, after)
+		from, args := q.editJoin(nil)
+		from, cond := "cad_transactions t "+from, ""
+		if q.SplitsOnly { // split rows are edited ones: read from the edits
+			from, cond, args = q.editedFrom(nil)
+		}
+		where, args := q.bankWhere(args, after, false)
+		if cond != "" {
+			where = cond + " AND " + where
+		}
+		if limit > 0 && len(q.Accounts) > 1 && cond == "" {
+			// A page of several accounts reads the day index in order and stops at the limit;
+			// "+" keeps SQLite from choosing the account index, which would sort every row.
+			where = "+" + where
+		}
 		query := `SELECT t.id, t.account_id, t.posted_day, t.amount_minor, t.currency, t.name, t.memo, t.dedupe_key,
 			CASE WHEN e.dedupe_key IS NULL THEN 0 ELSE 1 END, e.category, e.description, e.note, COALESCE(e.excluded, 0), e.splits
-			FROM cad_transactions t ` + join + ` WHERE ` + where + ` ORDER BY t.posted_day DESC, t.id DESC`
+			FROM ` + from + ` WHERE ` + where + ` ORDER BY t.posted_day DESC, t.id DESC`
 		if limit > 0 {
 			query, args = query+" LIMIT ?", append(args, limit)
 		}
@@ -327,47 +364,11 @@ func exactSum(hi, lo int64) *big.Int {
 func (s *Store) PlanTotals(ctx context.Context, q PlanQuery, by string) ([]TotalRow, error) {
 	var out []TotalRow
 	if q.hasBank() {
-		var keys string
-		switch by {
-		case GroupCategory:
-			keys = ", e.category, CASE WHEN e.splits IS NULL THEN 0 ELSE 1 END"
-		case GroupMonth:
-			keys = ", SUBSTR(t.posted_day, 1, 7)"
-		case GroupPerson, GroupAccount:
-			keys = ", t.account_id"
-		}
-		join, args := q.editJoin(nil)
-		where, args := q.bankWhere(args, nil)
-		query := `SELECT t.currency, COALESCE(e.excluded, 0)` + keys + `, COUNT(*), ` + sumColumns("t.amount_minor") +
-			` FROM cad_transactions t ` + join + ` WHERE ` + where + ` GROUP BY t.currency, COALESCE(e.excluded, 0)` + keys
-		rows, err := s.db.SQL().QueryContext(ctx, s.q(query), args...)
+		rows, err := s.bankTotals(ctx, q, by)
 		if err != nil {
-			return nil, fmt.Errorf("totalling transactions: %w", err)
+			return nil, err
 		}
-		for rows.Next() {
-			var r TotalRow
-			var excluded, split int
-			var hi, lo int64
-			dest := []any{&r.Currency, &excluded}
-			switch by {
-			case GroupCategory:
-				dest = append(dest, &r.Category, &split)
-			case GroupMonth:
-				dest = append(dest, &r.Month)
-			case GroupPerson, GroupAccount:
-				dest = append(dest, &r.AccountID)
-			}
-			if err := rows.Scan(append(dest, &r.Count, &hi, &lo)...); err != nil {
-				rows.Close()
-				return nil, fmt.Errorf("totalling transactions: %w", err)
-			}
-			r.Excluded, r.Split, r.Known, r.Sum = excluded != 0, split != 0, r.Count, exactSum(hi, lo)
-			out = append(out, r)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, fmt.Errorf("totalling transactions: %w", err)
-		}
+		out = rows
 	}
 	if q.Manual {
 		var keys string
@@ -413,6 +414,113 @@ func (s *Store) PlanTotals(ctx context.Context, q PlanQuery, by string) ([]Total
 		rows.Close()
 		if err := rows.Err(); err != nil {
 			return nil, fmt.Errorf("totalling records: %w", err)
+		}
+	}
+	return out, nil
+}
+
+// totalKey is a group of TotalRow, to merge the partial tallies of bankTotals.
+type totalKey struct {
+	currency    string
+	excluded    bool
+	category    string
+	hasCategory bool
+	month       string
+	accountID   int64
+	split       bool
+}
+
+// bankTotals tallies the bank rows without reading every row's edit: the rows as the bank gave
+// them (no join), minus the edited rows as the bank gave them, plus the edited rows with their
+// edit. Only the edits are joined to their transactions, one index probe each.
+func (s *Store) bankTotals(ctx context.Context, q PlanQuery, by string) ([]TotalRow, error) {
+	acc := map[totalKey]*TotalRow{}
+	var order []totalKey
+	tallyRows := func(from string, args []any, where string, wargs []any, edited bool, sign int64) error {
+		// By account first, then currency: the order of cad_transactions_totals, so SQLite
+		// groups as it scans that index instead of sorting every row.
+		keys := "t.account_id, t.currency"
+		if edited {
+			keys += ", e.excluded"
+		}
+		switch by {
+		case GroupCategory:
+			if edited {
+				keys += ", e.category, CASE WHEN e.splits IS NULL THEN 0 ELSE 1 END"
+			}
+		case GroupMonth:
+			keys += ", SUBSTR(t.posted_day, 1, 7)"
+		}
+		query := `SELECT ` + keys + `, COUNT(*), ` + sumColumns("t.amount_minor") + ` FROM ` + from + ` WHERE ` + where +
+			` GROUP BY ` + keys
+		rows, err := s.db.SQL().QueryContext(ctx, s.q(query), append(args, wargs...)...)
+		if err != nil {
+			return fmt.Errorf("totalling transactions: %w", err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var r TotalRow
+			var excluded, split int
+			var hi, lo int64
+			dest := []any{&r.AccountID, &r.Currency}
+			if edited {
+				dest = append(dest, &excluded)
+			}
+			switch by {
+			case GroupCategory:
+				if edited {
+					dest = append(dest, &r.Category, &split)
+				}
+			case GroupMonth:
+				dest = append(dest, &r.Month)
+			}
+			if by != GroupPerson && by != GroupAccount {
+				r.AccountID = 0 // not a group: the accounts' tallies merge
+			}
+			if err := rows.Scan(append(dest, &r.Count, &hi, &lo)...); err != nil {
+				return fmt.Errorf("totalling transactions: %w", err)
+			}
+			k := totalKey{currency: r.Currency, excluded: excluded != 0, month: r.Month, accountID: r.AccountID, split: split != 0}
+			if r.Category != nil {
+				k.category, k.hasCategory = *r.Category, true
+			}
+			t := acc[k]
+			if t == nil {
+				t = &TotalRow{Currency: r.Currency, Excluded: k.excluded, Category: r.Category, Month: r.Month, AccountID: r.AccountID,
+					Split: k.split, Sum: new(big.Int)}
+				acc[k] = t
+				order = append(order, k)
+			}
+			t.Count += sign * r.Count
+			sum := exactSum(hi, lo)
+			if sign < 0 {
+				sum.Neg(sum)
+			}
+			t.Sum.Add(t.Sum, sum)
+		}
+		return rows.Err()
+	}
+	if !q.uneditedMatchesNothing() {
+		where, args := q.bankWhere(nil, nil, true)
+		if err := tallyRows("cad_transactions t", nil, where, args, false, 1); err != nil {
+			return nil, err
+		}
+		from, cond, args := q.editedFrom(nil)
+		where, args = q.bankWhere(args, nil, true)
+		if err := tallyRows(from, nil, cond+" AND "+where, args, false, -1); err != nil {
+			return nil, err
+		}
+	}
+	from, cond, args := q.editedFrom(nil)
+	where, args := q.bankWhere(args, nil, false)
+	if err := tallyRows(from, nil, cond+" AND "+where, args, true, 1); err != nil {
+		return nil, err
+	}
+	var out []TotalRow
+	for _, k := range order {
+		if t := acc[k]; t.Count != 0 { // every row of the group has moved to another
+			t.Known = t.Count
+			out = append(out, *t)
 		}
 	}
 	return out, nil

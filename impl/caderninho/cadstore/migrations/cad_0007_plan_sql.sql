@@ -9,3 +9,7 @@ ALTER TABLE cad_edits ADD COLUMN search_fold TEXT NOT NULL DEFAULT '';
 
 -- Manual records are paged across spaces by day, then id, like transactions.
 CREATE INDEX cad_records_day ON cad_records (record_day, id);
+
+-- plan_totals sums the transactions as the bank gave them from this index alone (the edited ones
+-- are corrected apart), account by account and currency by currency in its order.
+CREATE INDEX cad_transactions_totals ON cad_transactions (account_id, currency, posted_day, amount_minor);
