@@ -592,27 +592,35 @@ func (a *account) store(key, fp string, noFitid bool) {
 	}
 }
 
+// newTransaction is a transaction of the statement to insert, and its keys.
 type newTransaction struct {
 	key, fp string
-	t       ofx.Transaction
+	t       *ofx.Transaction
 }
 
 func (s *Store) importStatement(ctx context.Context, tx *sql.Tx, a *account, fileID int64, st ofx.Statement, out *Outcome) error {
-	fitidFPs := map[string]map[string]bool{}
+	// Whether each FITID names one fingerprint only: the first fingerprint of each FITID, and
+	// the FITIDs seen with another (not a set per FITID: a million statements lines would hold
+	// a million maps).
+	firstFP := make(map[string]string, len(st.Transactions))
+	shared := map[string]bool{}
 	fps := make([]string, len(st.Transactions))
-	for i, t := range st.Transactions {
-		fps[i] = fingerprint(t)
-		if fitidFPs[t.FITID] == nil {
-			fitidFPs[t.FITID] = map[string]bool{}
+	for i := range st.Transactions {
+		t := &st.Transactions[i]
+		fps[i] = fingerprint(*t)
+		if fp, seen := firstFP[t.FITID]; !seen {
+			firstFP[t.FITID] = fps[i]
+		} else if fp != fps[i] {
+			shared[t.FITID] = true
 		}
-		fitidFPs[t.FITID][fps[i]] = true
 	}
 	occ := map[string]int{}
-	var rows []newTransaction
-	for i, t := range st.Transactions {
+	rows := make([]newTransaction, 0, len(st.Transactions))
+	for i := range st.Transactions {
+		t := &st.Transactions[i]
 		fp := fps[i]
 		occ[fp]++
-		key, dup := a.dedupe(t.FITID, fp, occ[fp], len(fitidFPs[t.FITID]) == 1)
+		key, dup := a.dedupe(t.FITID, fp, occ[fp], !shared[t.FITID])
 		if dup {
 			out.Duplicates++
 			continue
