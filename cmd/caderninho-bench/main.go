@@ -44,7 +44,7 @@ func main() {
 type config struct {
 	n, files, edits, repeat    int
 	pg, cpuProfile, memProfile string
-	reuse                      bool
+	reuse, keep                bool
 }
 
 func run(ctx context.Context, args []string, stdout io.Writer) error {
@@ -57,7 +57,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	engines := fs.String("engines", "sqlite", "engines, comma-separated: sqlite, postgres")
 	fs.StringVar(&c.pg, "pg", os.Getenv("LUMO_TEST_DB"), "PostgreSQL URL (a scratch schema is made in it and dropped)")
 	keep := fs.Bool("keep", false, "keep the generated files and the SQLite database (the folder is printed)")
-	reuse := fs.String("reuse", "", "time the reads on the SQLite database a -keep run left in this folder (no generation, import or edits)")
+	reuse := fs.String("reuse", "", "time the reads on what a -keep run left: its folder (SQLite) or the PostgreSQL URL it printed (no generation, import or edits)")
 	smoke := fs.Bool("smoke", false, "a tiny run in seconds (2000 transactions, 200 edits), to check the bench itself works")
 	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile of the whole run to this file")
 	fs.StringVar(&c.memProfile, "memprofile", "", "write a heap profile (allocations of the import) to this file after the first import")
@@ -78,8 +78,13 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		}
 		defer pprof.StopCPUProfile()
 	}
+	c.keep = *keep
 	if *reuse != "" {
 		c.reuse = true
+		if sqldb.IsPostgres(*reuse) {
+			c.pg = *reuse
+			return bench(ctx, stdout, "postgres", "", c)
+		}
 		return bench(ctx, stdout, "sqlite", *reuse, c)
 	}
 	dir, err := os.MkdirTemp("", "caderninho-bench-")
@@ -173,12 +178,21 @@ func bench(ctx context.Context, stdout io.Writer, engine, dir string, c config) 
 		if c.pg == "" {
 			return fmt.Errorf("postgres needs -pg or LUMO_TEST_DB")
 		}
-		var drop func()
-		var err error
-		if dsn, drop, err = scratchSchema(ctx, c.pg); err != nil {
-			return err
+		switch {
+		case c.reuse:
+			dsn = c.pg
+		default:
+			var drop func()
+			var err error
+			if dsn, drop, err = scratchSchema(ctx, c.pg); err != nil {
+				return err
+			}
+			if c.keep {
+				fmt.Fprintln(stdout, "keeping", dsn)
+			} else {
+				defer drop()
+			}
 		}
-		defer drop()
 	} else if engine != "sqlite" {
 		return fmt.Errorf("unknown engine %q", engine)
 	}
@@ -337,7 +351,8 @@ func writeEdits(ctx context.Context, db *sql.DB, engine string, n int) error {
 		return fmt.Errorf("writing edits: %w", err)
 	}
 	if engine == "postgres" {
-		_, err := db.ExecContext(ctx, "ANALYZE")
+		// as autovacuum leaves a table after a bulk insert: statistics and the visibility map
+		_, err := db.ExecContext(ctx, "VACUUM ANALYZE")
 		return err
 	}
 	_, err := db.ExecContext(ctx, "UPDATE cad_spaces SET revision = revision + 1")

@@ -173,8 +173,10 @@ func (s *Store) UnmatchedEdits(ctx context.Context, accounts []PlanAccount) ([]U
 			b.WriteString(" WHEN ? THEN CAST(? AS BIGINT)")
 			args = append(args, a.Key, a.ID)
 		}
+		// LIMIT 1 OFFSET 0 keeps PostgreSQL probing per edit, as SQLite does, instead of hashing
+		// every transaction for an anti-join
 		query += ` WHERE NOT EXISTS (SELECT 1 FROM cad_transactions t
-			WHERE t.account_id = CASE e.account_key` + b.String() + ` END AND t.dedupe_key = e.dedupe_key)`
+			WHERE t.account_id = CASE e.account_key` + b.String() + ` END AND t.dedupe_key = e.dedupe_key LIMIT 1 OFFSET 0)`
 	}
 	rows, err := s.db.SQL().QueryContext(ctx, s.q(query+" ORDER BY e.account_key, e.dedupe_key"), args...)
 	if err != nil {

@@ -75,16 +75,20 @@ func (r *PlanRow) Rank() int {
 }
 
 // editJoin joins each transaction to its edit by the account's key, which the query names per
-// account id (no join of accounts and connections per row).
-func (q *PlanQuery) editJoin(args []any) (string, []any) {
+// account id (no join of accounts and connections per row). lateral (PostgreSQL) probes the
+// edits' primary key row by row, for pages: a hash join would read every edit for each page.
+func (q *PlanQuery) editJoin(args []any, lateral bool) (string, []any) {
 	var b strings.Builder
-	b.WriteString("LEFT JOIN cad_edits e ON e.dedupe_key = t.dedupe_key AND e.account_key = CASE t.account_id")
+	b.WriteString("e.dedupe_key = t.dedupe_key AND e.account_key = CASE t.account_id")
 	for _, a := range q.Accounts {
 		b.WriteString(" WHEN ? THEN ?")
 		args = append(args, a.ID, a.Key)
 	}
 	b.WriteString(" END")
-	return b.String(), args
+	if lateral { // OFFSET 0 keeps the planner from flattening the subquery into a hash join
+		return "LEFT JOIN LATERAL (SELECT * FROM cad_edits e WHERE " + b.String() + " LIMIT 1 OFFSET 0) e ON TRUE", args
+	}
+	return "LEFT JOIN cad_edits e ON " + b.String(), args
 }
 
 func likeWord(w string) string { return "%" + likeEscape(w) + "%" }
@@ -139,8 +143,9 @@ func (q *PlanQuery) uneditedMatchesNothing() bool { return q.Categories != nil |
 // editedFrom is the FROM of the edited rows only, driven by the edits, and the condition that
 // joins them: each edit finds its transaction by the account's id (named per key) and the dedupe
 // key, one index probe. CROSS JOIN keeps SQLite from reading the transactions first, for which
-// the edits have no usable index (their key is computed from the account).
-func (q *PlanQuery) editedFrom(args []any) (from, cond string, _ []any) {
+// the edits have no usable index (their key is computed from the account); on PostgreSQL a
+// LATERAL probe per edit does the same where a hash join would read every transaction.
+func (s *Store) editedFrom(q *PlanQuery, args []any) (from, cond string, _ []any) {
 	var b strings.Builder
 	b.WriteString("t.dedupe_key = e.dedupe_key AND t.account_id = CASE e.account_key")
 	for _, a := range q.Accounts {
@@ -148,6 +153,9 @@ func (q *PlanQuery) editedFrom(args []any) (from, cond string, _ []any) {
 		args = append(args, a.Key, a.ID)
 	}
 	b.WriteString(" END")
+	if s.db.Engine() == "postgres" {
+		return "cad_edits e CROSS JOIN LATERAL (SELECT * FROM cad_transactions t WHERE " + b.String() + " LIMIT 1 OFFSET 0) t", "1 = 1", args
+	}
 	return "cad_edits e CROSS JOIN cad_transactions t", b.String(), args
 }
 
@@ -266,10 +274,10 @@ func (s *Store) PlanRows(ctx context.Context, q PlanQuery, after *PlanPosition, 
 	// before reports whether the manual row m comes before the bank row b
 	before := func(m, b *PlanRow) bool { return m.Day >= b.Day }
 	if q.hasBank() {
-		from, args := q.editJoin(nil)
+		from, args := q.editJoin(nil, limit > 0 && s.db.Engine() == "postgres")
 		from, cond := "cad_transactions t "+from, ""
 		if q.SplitsOnly { // split rows are edited ones: read from the edits
-			from, cond, args = q.editedFrom(nil)
+			from, cond, args = s.editedFrom(&q, nil)
 		}
 		where, args := q.bankWhere(args, after, false)
 		if cond != "" {
@@ -505,13 +513,13 @@ func (s *Store) bankTotals(ctx context.Context, q PlanQuery, by string) ([]Total
 		if err := tallyRows("cad_transactions t", nil, where, args, false, 1); err != nil {
 			return nil, err
 		}
-		from, cond, args := q.editedFrom(nil)
+		from, cond, args := s.editedFrom(&q, nil)
 		where, args = q.bankWhere(args, nil, true)
 		if err := tallyRows(from, nil, cond+" AND "+where, args, false, -1); err != nil {
 			return nil, err
 		}
 	}
-	from, cond, args := q.editedFrom(nil)
+	from, cond, args := s.editedFrom(&q, nil)
 	where, args := q.bankWhere(args, nil, false)
 	if err := tallyRows(from, nil, cond+" AND "+where, args, true, 1); err != nil {
 		return nil, err
