@@ -92,8 +92,45 @@ type effectiveView struct {
 	period   *cadstore.Period
 	coverage []caderninhoapi.Coverage
 	partial  bool
-	// unmatched are the edits in the spaces read whose transaction the bank no longer lists.
+	every    []cadstore.PlanAccount // every account of the installation
+	// unmatched are the edits in the spaces read whose transaction the bank no longer lists
+	// (read by startUnmatched, for the reads that report them).
 	unmatched []caderninhoapi.PlanTransactionsOutputUnmatchedEditsItem
+}
+
+// pendingRead is a read running alongside the view's rows; wait returns its error, once or
+// more (a handler waits on every return, so nothing outlives the call).
+type pendingRead struct {
+	done   chan error
+	err    error
+	waited bool
+}
+
+func (p *pendingRead) wait() error {
+	if !p.waited {
+		p.err, p.waited = <-p.done, true
+	}
+	return p.err
+}
+
+// startUnmatched reads the unmatched edits of the view's spaces into v.unmatched while the
+// caller reads the rows (its own connection): with many edits it costs about what a page does.
+// v.unmatched may be read only after wait.
+func (s *Service) startUnmatched(ctx context.Context, v *effectiveView, f planFilter) *pendingRead {
+	p := &pendingRead{done: make(chan error, 1)}
+	go func() {
+		unmatched, err := s.Store.UnmatchedEdits(ctx, v.every)
+		out := []caderninhoapi.PlanTransactionsOutputUnmatchedEditsItem{}
+		for _, u := range unmatched {
+			if _, read := v.revs[u.Space]; read && (f.sel.Person == "" || v.holderOf[u.Account] == f.sel.Person || v.holderOf[u.Account] == "") {
+				out = append(out, caderninhoapi.PlanTransactionsOutputUnmatchedEditsItem{AccountId: caderninhoapi.AccountId(u.Account),
+					Space: caderninhoapi.Key(u.Space), Category: nilString(u.Category), Description: nilString(u.Description), ExcludedFromTotals: u.Excluded})
+			}
+		}
+		v.unmatched = out
+		p.done <- err
+	}()
+	return p
 }
 
 // effective selects the effective view by f: the origin view of the selected accounts with the
@@ -144,18 +181,7 @@ func (s *Service) effective(ctx context.Context, f planFilter) (*effectiveView, 
 			}
 		}
 	}
-	v.query = q
-	unmatched, err := s.Store.UnmatchedEdits(ctx, every)
-	if err != nil {
-		return nil, err
-	}
-	v.unmatched = []caderninhoapi.PlanTransactionsOutputUnmatchedEditsItem{}
-	for _, u := range unmatched {
-		if _, read := v.revs[u.Space]; read && (f.sel.Person == "" || v.holderOf[u.Account] == f.sel.Person || v.holderOf[u.Account] == "") {
-			v.unmatched = append(v.unmatched, caderninhoapi.PlanTransactionsOutputUnmatchedEditsItem{AccountId: caderninhoapi.AccountId(u.Account),
-				Space: caderninhoapi.Key(u.Space), Category: nilString(u.Category), Description: nilString(u.Description), ExcludedFromTotals: u.Excluded})
-		}
-	}
+	v.query, v.every = q, every
 	v.period = coveragePeriod(accounts, f.from, f.to)
 	v.coverage, v.partial = rc.coverage(accounts, v.period)
 	return v, nil

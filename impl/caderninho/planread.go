@@ -33,6 +33,8 @@ func (s *Service) planTransactions(ctx context.Context, args *caderninhoapi.Plan
 	if err != nil {
 		return nil, nil, err
 	}
+	unmatched := s.startUnmatched(ctx, v, f)
+	defer unmatched.wait()
 	limit := args.Limit.Or(defaultPageSize)
 	digest := f.digest("plan_transactions")
 	var after *cadstore.PlanPosition
@@ -61,6 +63,9 @@ func (s *Service) planTransactions(ctx context.Context, args *caderninhoapi.Plan
 		recs = append(recs, r)
 		return nil
 	}); err != nil {
+		return nil, nil, err
+	}
+	if err := unmatched.wait(); err != nil {
 		return nil, nil, err
 	}
 	out := &caderninhoapi.PlanTransactionsOutput{Records: []caderninhoapi.PlanTransactionsOutputRecord{}, NextCursor: caderninhoapi.NilString{Null: true},
@@ -236,6 +241,8 @@ func (s *Service) planTotals(ctx context.Context, args *caderninhoapi.PlanTotals
 	if err != nil {
 		return nil, nil, err
 	}
+	unmatched := s.startUnmatched(ctx, v, f)
+	defer unmatched.wait()
 	all := newTally()
 	groups := map[string]*tally{}
 	groupBy := string(args.GroupBy.Or(""))
@@ -266,6 +273,9 @@ func (s *Service) planTotals(ctx context.Context, args *caderninhoapi.PlanTotals
 		}); err != nil {
 			return nil, nil, err
 		}
+	}
+	if err := unmatched.wait(); err != nil {
+		return nil, nil, err
 	}
 	out := &caderninhoapi.PlanTotalsOutput{Count: all.count, Totals: listTotals(all.totals), Excluded: listTotals(all.excluded),
 		GroupBy: caderninhoapi.NilPlanTotalsOutputGroupBy{Null: true}, Partial: v.partial, Period: nilPeriod(v.period), Coverage: v.coverage,

@@ -15,6 +15,8 @@ type BankRow struct {
 }
 
 // PlanBankRows returns every transaction of the accounts within the inclusive days ("" = open).
+// The planning view reads through PlanRows and PlanTotals; this, Edits and Records load
+// everything, for checks against them.
 func (s *Store) PlanBankRows(ctx context.Context, accounts []int64, from, to string) ([]BankRow, error) {
 	if len(accounts) == 0 {
 		return nil, nil
