@@ -444,9 +444,23 @@ type totalKey struct {
 func (s *Store) bankTotals(ctx context.Context, q PlanQuery, by string) ([]TotalRow, error) {
 	acc := map[totalKey]*TotalRow{}
 	var order []totalKey
-	tallyRows := func(from string, args []any, where string, wargs []any, edited bool, sign int64) error {
-		// By account first, then currency: the order of cad_transactions_totals, so SQLite
-		// groups as it scans that index instead of sorting every row.
+	add := func(k totalKey, category *string, count int64, sum *big.Int) {
+		if count == 0 {
+			return
+		}
+		t := acc[k]
+		if t == nil {
+			t = &TotalRow{Currency: k.currency, Excluded: k.excluded, Category: category, Month: k.month, AccountID: k.accountID,
+				Split: k.split, Sum: new(big.Int)}
+			acc[k] = t
+			order = append(order, k)
+		}
+		t.Count += count
+		t.Sum.Add(t.Sum, sum)
+	}
+	// By account first, then currency: the order of cad_transactions_totals, so SQLite groups as
+	// it scans that index instead of sorting every row.
+	keyCols := func(edited bool) string {
 		keys := "t.account_id, t.currency"
 		if edited {
 			keys += ", e.excluded"
@@ -459,70 +473,100 @@ func (s *Store) bankTotals(ctx context.Context, q PlanQuery, by string) ([]Total
 		case GroupMonth:
 			keys += ", SUBSTR(t.posted_day, 1, 7)"
 		}
-		query := `SELECT ` + keys + `, COUNT(*), ` + sumColumns("t.amount_minor") + ` FROM ` + from + ` WHERE ` + where +
-			` GROUP BY ` + keys
-		rows, err := s.db.SQL().QueryContext(ctx, s.q(query), append(args, wargs...)...)
-		if err != nil {
-			return fmt.Errorf("totalling transactions: %w", err)
+		return keys
+	}
+	// scanKey reads the key columns into k (and the category).
+	scanKey := func(edited bool, k *totalKey, category **string, excluded, split *int) []any {
+		dest := []any{&k.accountID, &k.currency}
+		if edited {
+			dest = append(dest, excluded)
 		}
-		defer rows.Close()
-		for rows.Next() {
-			var r TotalRow
-			var excluded, split int
-			var hi, lo int64
-			dest := []any{&r.AccountID, &r.Currency}
+		switch by {
+		case GroupCategory:
 			if edited {
-				dest = append(dest, &excluded)
+				dest = append(dest, category, split)
 			}
-			switch by {
-			case GroupCategory:
-				if edited {
-					dest = append(dest, &r.Category, &split)
-				}
-			case GroupMonth:
-				dest = append(dest, &r.Month)
-			}
-			if by != GroupPerson && by != GroupAccount {
-				r.AccountID = 0 // not a group: the accounts' tallies merge
-			}
-			if err := rows.Scan(append(dest, &r.Count, &hi, &lo)...); err != nil {
-				return fmt.Errorf("totalling transactions: %w", err)
-			}
-			k := totalKey{currency: r.Currency, excluded: excluded != 0, month: r.Month, accountID: r.AccountID, split: split != 0}
-			if r.Category != nil {
-				k.category, k.hasCategory = *r.Category, true
-			}
-			t := acc[k]
-			if t == nil {
-				t = &TotalRow{Currency: r.Currency, Excluded: k.excluded, Category: r.Category, Month: r.Month, AccountID: r.AccountID,
-					Split: k.split, Sum: new(big.Int)}
-				acc[k] = t
-				order = append(order, k)
-			}
-			t.Count += sign * r.Count
-			sum := exactSum(hi, lo)
-			if sign < 0 {
-				sum.Neg(sum)
-			}
-			t.Sum.Add(t.Sum, sum)
+		case GroupMonth:
+			dest = append(dest, &k.month)
 		}
-		return rows.Err()
+		return dest
 	}
-	if !q.uneditedMatchesNothing() {
+	grouped := func(k totalKey) totalKey {
+		if by != GroupPerson && by != GroupAccount {
+			k.accountID = 0 // not a group: the accounts' tallies merge
+		}
+		return k
+	}
+	if !q.uneditedMatchesNothing() { // the rows as the bank gave them
+		keys := keyCols(false)
 		where, args := q.bankWhere(nil, nil, true)
-		if err := tallyRows("cad_transactions t", nil, where, args, false, 1); err != nil {
-			return nil, err
+		rows, err := s.db.SQL().QueryContext(ctx, s.q(`SELECT `+keys+`, COUNT(*), `+sumColumns("t.amount_minor")+
+			` FROM cad_transactions t WHERE `+where+` GROUP BY `+keys), args...)
+		if err != nil {
+			return nil, fmt.Errorf("totalling transactions: %w", err)
 		}
-		from, cond, args := s.editedFrom(&q, nil)
-		where, args = q.bankWhere(args, nil, true)
-		if err := tallyRows(from, nil, cond+" AND "+where, args, false, -1); err != nil {
-			return nil, err
+		for rows.Next() {
+			var k totalKey
+			var count, hi, lo int64
+			if err := rows.Scan(append(scanKey(false, &k, nil, nil, nil), &count, &hi, &lo)...); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("totalling transactions: %w", err)
+			}
+			add(grouped(k), nil, count, exactSum(hi, lo))
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("totalling transactions: %w", err)
 		}
 	}
-	from, cond, args := s.editedFrom(&q, nil)
-	where, args := q.bankWhere(args, nil, false)
-	if err := tallyRows(from, nil, cond+" AND "+where, args, true, 1); err != nil {
-		return nil, err
+	// The edited rows, in one pass: as the bank gave them (subtracted, when the filters without
+	// the edit select them) and with their edit (added, when the filters select them).
+	fu, fuArgs := "1 = 0", []any(nil)
+	if !q.uneditedMatchesNothing() {
+		fu, fuArgs = q.bankWhere(nil, nil, true)
+	}
+	fe, feArgs := q.bankWhere(nil, nil, false)
+	part := func(c string) string {
+		return fmt.Sprintf("CAST(SUM(CASE WHEN (%[1]s) THEN 1 ELSE 0 END) AS BIGINT), "+
+			"CAST(SUM(CASE WHEN (%[1]s) THEN t.amount_minor / 4294967296 ELSE 0 END) AS BIGINT), "+
+			"CAST(SUM(CASE WHEN (%[1]s) THEN t.amount_minor %% 4294967296 ELSE 0 END) AS BIGINT)", c)
+	}
+	from, cond, fromArgs := s.editedFrom(&q, nil)
+	keys := keyCols(true)
+	// parameters in the text's order: the select list, the FROM (PostgreSQL's lateral probe) or
+	// the join condition (SQLite's, first in WHERE), then the WHERE
+	var args []any
+	for range 3 {
+		args = append(args, fuArgs...)
+	}
+	for range 3 {
+		args = append(args, feArgs...)
+	}
+	args = append(append(append(args, fromArgs...), fuArgs...), feArgs...)
+	rows, err := s.db.SQL().QueryContext(ctx, s.q(`SELECT `+keys+`, `+part(fu)+`, `+part(fe)+` FROM `+from+
+		` WHERE `+cond+` AND ((`+fu+`) OR (`+fe+`)) GROUP BY `+keys), args...)
+	if err != nil {
+		return nil, fmt.Errorf("totalling edited transactions: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k totalKey
+		var category *string
+		var excluded, split int
+		var uc, uhi, ulo, ec, ehi, elo int64
+		if err := rows.Scan(append(scanKey(true, &k, &category, &excluded, &split), &uc, &uhi, &ulo, &ec, &ehi, &elo)...); err != nil {
+			return nil, fmt.Errorf("totalling edited transactions: %w", err)
+		}
+		k = grouped(k)
+		add(k, nil, -uc, new(big.Int).Neg(exactSum(uhi, ulo))) // as the bank gave it: not excluded, no category
+		k.excluded, k.split = excluded != 0, split != 0
+		if category != nil {
+			k.category, k.hasCategory = *category, true
+		}
+		add(k, category, ec, exactSum(ehi, elo))
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("totalling edited transactions: %w", err)
 	}
 	var out []TotalRow
 	for _, k := range order {
