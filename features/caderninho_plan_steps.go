@@ -123,9 +123,12 @@ func (w *cadWorld) storeEdits(ctx context.Context, table *godog.Table) error {
 		if err != nil {
 			return fmt.Errorf("finding FITID %v of %s: %w", get("fitid"), account, err)
 		}
-		if _, err := tx.ExecContext(ctx, q(`INSERT INTO cad_edits (account_key, dedupe_key, space_key, category, description, note, excluded, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`), account, dedupe, space, get("category"), get("description"), get("note"), excludedFlag(get),
-			"2026-11-01T12:00:00Z"); err != nil {
+		desc, _ := get("description").(string)
+		note, _ := get("note").(string)
+		// search_fold as the store writes it (cadstore.EditFold)
+		if _, err := tx.ExecContext(ctx, q(`INSERT INTO cad_edits (account_key, dedupe_key, space_key, category, description, note, excluded,
+			search_fold, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`), account, dedupe, space, get("category"), get("description"), get("note"),
+			excludedFlag(get), fold.Fold(desc+" "+note), "2026-11-01T12:00:00Z"); err != nil {
 			return err
 		}
 		_, err = tx.ExecContext(ctx, q("UPDATE cad_spaces SET revision = revision + 1 WHERE space_key = ?"), space)

@@ -53,9 +53,9 @@ func (s *Service) planBudget(ctx context.Context, args *caderninhoapi.PlanBudget
 		}
 		return r
 	}
-	for _, r := range v.records {
+	if err := s.each(ctx, v, v.query, nil, 0, func(r *planRecord) error {
 		if r.ExcludedFromTotals {
-			continue
+			return nil
 		}
 		for _, part := range byCategoryParts("category", r) {
 			br := row(r.Space, r.Date[:7], part.Category, r.Currency)
@@ -66,6 +66,9 @@ func (s *Service) planBudget(ctx context.Context, args *caderninhoapi.PlanBudget
 				br.sum.sum.Add(*part.minor)
 			}
 		}
+		return nil
+	}); err != nil {
+		return nil, nil, err
 	}
 	budgets, err := s.Store.Budgets(ctx)
 	if err != nil {

@@ -80,21 +80,62 @@ func (r *planRecord) before(day string, rank int, num int64) bool {
 	return r.num > num
 }
 
-// effectiveView is a selection of the effective view with what every planning read reports.
+// effectiveView is a selection of the effective view with what every planning read reports;
+// its records stay in the database (see each, all and totals).
 type effectiveView struct {
 	rc       *readContext
 	accounts []*cadstore.Account
-	records  []*planRecord // in the view's order
+	byID     map[int64]*cadstore.Account
+	holderOf map[string]string
+	query    cadstore.PlanQuery
 	revs     map[string]int64
 	period   *cadstore.Period
 	coverage []caderninhoapi.Coverage
 	partial  bool
-	// unmatched are the edits in the spaces read whose transaction the bank no longer lists.
+	every    []cadstore.PlanAccount // every account of the installation
+	// unmatched are the edits in the spaces read whose transaction the bank no longer lists
+	// (read by startUnmatched, for the reads that report them).
 	unmatched []caderninhoapi.PlanTransactionsOutputUnmatchedEditsItem
 }
 
-// effective reads the effective view selected by f: the origin view of the selected accounts with
-// the edits applied, plus the manual records, filtered and in order.
+// pendingRead is a read running alongside the view's rows; wait returns its error, once or
+// more (a handler waits on every return, so nothing outlives the call).
+type pendingRead struct {
+	done   chan error
+	err    error
+	waited bool
+}
+
+func (p *pendingRead) wait() error {
+	if !p.waited {
+		p.err, p.waited = <-p.done, true
+	}
+	return p.err
+}
+
+// startUnmatched reads the unmatched edits of the view's spaces into v.unmatched while the
+// caller reads the rows (its own connection): with many edits it costs about what a page does.
+// v.unmatched may be read only after wait.
+func (s *Service) startUnmatched(ctx context.Context, v *effectiveView, f planFilter) *pendingRead {
+	p := &pendingRead{done: make(chan error, 1)}
+	go func() {
+		unmatched, err := s.Store.UnmatchedEdits(ctx, v.every)
+		out := []caderninhoapi.PlanTransactionsOutputUnmatchedEditsItem{}
+		for _, u := range unmatched {
+			if _, read := v.revs[u.Space]; read && (f.sel.Person == "" || v.holderOf[u.Account] == f.sel.Person || v.holderOf[u.Account] == "") {
+				out = append(out, caderninhoapi.PlanTransactionsOutputUnmatchedEditsItem{AccountId: caderninhoapi.AccountId(u.Account),
+					Space: caderninhoapi.Key(u.Space), Category: nilString(u.Category), Description: nilString(u.Description), ExcludedFromTotals: u.Excluded})
+			}
+		}
+		v.unmatched = out
+		p.done <- err
+	}()
+	return p
+}
+
+// effective selects the effective view by f: the origin view of the selected accounts with the
+// edits applied, plus the manual records, filtered and in order. The selection, order, paging
+// and totals run in SQL: a read holds a page, never the whole space.
 func (s *Service) effective(ctx context.Context, f planFilter) (*effectiveView, error) {
 	// Revisions are read before the rows (see transactions).
 	rc, err := s.readContext(ctx)
@@ -109,130 +150,107 @@ func (s *Service) effective(ctx context.Context, f planFilter) (*effectiveView, 
 	if err != nil {
 		return nil, err
 	}
-	holderOf := map[string]string{}
+	v := &effectiveView{rc: rc, accounts: accounts, byID: map[int64]*cadstore.Account{}, holderOf: map[string]string{},
+		revs: planRevisions(rc, accounts, f.sel)}
+	var every []cadstore.PlanAccount
 	for _, a := range all {
-		holderOf[a.Key] = a.HolderKey
+		v.holderOf[a.Key] = a.HolderKey
+		every = append(every, cadstore.PlanAccount{ID: a.ID, Key: a.Key})
 	}
-	v := &effectiveView{rc: rc, accounts: accounts, revs: planRevisions(rc, accounts, f.sel)}
 	if f.category != "" {
 		if err := s.checkCategory(ctx, rc, f); err != nil {
 			return nil, err
 		}
 	}
-	keep := func(r *planRecord, searchFold string) bool {
-		switch {
-		case f.source != "" && r.Source != f.source,
-			f.uncategorised && r.Category != nil,
-			f.category != "" && (r.Category == nil || fold.Fold(*r.Category) != fold.Fold(f.category)):
-			return false
-		}
-		for _, w := range f.words {
-			if !strings.Contains(searchFold, w) {
-				return false
-			}
-		}
-		return true
+	q := cadstore.PlanQuery{Bank: f.source != "manual", Manual: f.source != "bank", Holders: v.holderOf, From: f.from, To: f.to,
+		Space: f.sel.Space, Person: f.sel.Person, AccountKeys: f.sel.Accounts, Uncategorised: f.uncategorised, Words: f.words}
+	for _, a := range accounts {
+		v.byID[a.ID] = a
+		q.Accounts = append(q.Accounts, cadstore.PlanAccount{ID: a.ID, Key: a.Key})
 	}
-	if f.source != "manual" {
-		edits, err := s.Store.Edits(ctx)
+	if f.category != "" {
+		// the stored names that fold to the category asked: the installation may spell it otherwise now
+		stored, err := s.Store.StoredCategories(ctx)
 		if err != nil {
 			return nil, err
 		}
-		byID := map[int64]*cadstore.Account{}
-		var ids []int64
-		for _, a := range accounts {
-			byID[a.ID] = a
-			ids = append(ids, a.ID)
-		}
-		rows, err := s.Store.PlanBankRows(ctx, ids, f.from, f.to)
-		if err != nil {
-			return nil, err
-		}
-		for _, t := range rows {
-			a := byID[t.AccountID]
-			bankDesc := strings.TrimSpace(t.Name + " " + t.Memo)
-			minor := t.AmountMinor
-			amount := money.Of(minor, t.Currency)
-			r := &planRecord{ID: "bank:" + strconv.FormatInt(t.ID, 10), Source: "bank", AccountID: &a.Key, Space: a.SpaceKey,
-				Person: &a.HolderKey, Date: t.Day, Amount: &amount, Currency: t.Currency, Description: bankDesc, BankDescription: &bankDesc,
-				minor: &minor, num: t.ID, dedupe: t.DedupeKey}
-			search := t.SearchFold
-			if e, ok := edits[cadstore.EditKey{Account: a.Key, Dedupe: t.DedupeKey}]; ok {
-				r.Edited = true
-				if e.Description != nil {
-					r.Description = *e.Description
-				}
-				r.Category, r.Note, r.ExcludedFromTotals = e.Category, e.Note, e.Excluded
-				if r.Splits, err = decodeSplits(e.Splits); err != nil {
-					return nil, err
-				}
-				search += " " + fold.Fold(r.Description+" "+stringOr(r.Note))
-			}
-			if keep(r, search) {
-				v.records = append(v.records, r)
+		q.Categories = []string{}
+		for _, c := range stored {
+			if fold.Fold(c) == fold.Fold(f.category) {
+				q.Categories = append(q.Categories, c)
 			}
 		}
 	}
-	if f.source != "bank" {
-		recs, err := s.Store.Records(ctx, f.from, f.to)
-		if err != nil {
-			return nil, err
-		}
-		wantAccount := map[string]bool{}
-		for _, k := range f.sel.Accounts {
-			wantAccount[k] = true
-		}
-		for _, m := range recs {
-			person := m.Person
-			if person == nil && m.Account != nil {
-				if h, ok := holderOf[*m.Account]; ok {
-					person = &h
-				}
-			}
-			switch {
-			case f.sel.Space != "" && m.Space != f.sel.Space,
-				f.sel.Person != "" && (person == nil || *person != f.sel.Person),
-				len(wantAccount) > 0 && (m.Account == nil || !wantAccount[*m.Account]):
-				continue
-			}
-			r := &planRecord{ID: "manual:" + strconv.FormatInt(m.ID, 10), Source: "manual", AccountID: m.Account, Space: m.Space,
-				Person: person, Date: m.Day, Currency: m.Currency, Description: m.Description, Category: m.Category, Note: m.Note,
-				ExcludedFromTotals: m.Excluded, minor: m.AmountMinor, rank: 1, num: m.ID}
-			if m.AmountMinor != nil {
-				amount := money.Of(*m.AmountMinor, m.Currency)
-				r.Amount = &amount
-			}
-			if r.Splits, err = decodeSplits(m.Splits); err != nil {
-				return nil, err
-			}
-			if keep(r, m.SearchFold) {
-				v.records = append(v.records, r)
-			}
-		}
-	}
-	slices.SortFunc(v.records, func(a, b *planRecord) int {
-		switch {
-		case a.before(b.Date, b.rank, b.num):
-			return -1
-		case b.before(a.Date, a.rank, a.num):
-			return 1
-		}
-		return 0
-	})
-	unmatched, err := s.Store.UnmatchedEdits(ctx)
-	if err != nil {
-		return nil, err
-	}
-	v.unmatched = []caderninhoapi.PlanTransactionsOutputUnmatchedEditsItem{}
-	for _, u := range unmatched {
-		if _, read := v.revs[u.Space]; read && (f.sel.Person == "" || holderOf[u.Account] == f.sel.Person || holderOf[u.Account] == "") {
-			v.unmatched = append(v.unmatched, caderninhoapi.PlanTransactionsOutputUnmatchedEditsItem{AccountId: caderninhoapi.AccountId(u.Account),
-				Space: caderninhoapi.Key(u.Space), Category: nilString(u.Category), Description: nilString(u.Description), ExcludedFromTotals: u.Excluded})
-		}
-	}
+	v.query, v.every = q, every
 	v.period = coveragePeriod(accounts, f.from, f.to)
 	v.coverage, v.partial = rc.coverage(accounts, v.period)
 	return v, nil
+}
+
+// each calls fn with the view's records after the position (nil: from the first), in order, at
+// most limit of them (0: all).
+func (s *Service) each(ctx context.Context, v *effectiveView, q cadstore.PlanQuery, after *cadstore.PlanPosition, limit int,
+	fn func(*planRecord) error) error {
+	return s.Store.PlanRows(ctx, q, after, limit, func(row *cadstore.PlanRow) error {
+		r, err := v.record(row)
+		if err != nil {
+			return err
+		}
+		return fn(r)
+	})
+}
+
+// all is every record of the view, in order: for writes, which list what they change.
+func (s *Service) all(ctx context.Context, v *effectiveView, q cadstore.PlanQuery) ([]*planRecord, error) {
+	var out []*planRecord
+	err := s.each(ctx, v, q, nil, 0, func(r *planRecord) error {
+		out = append(out, r)
+		return nil
+	})
+	return out, err
+}
+
+// record is a stored row of the view as a record: a bank transaction with its edit applied, or
+// a manual record with its person (its own, else its account's holder).
+func (v *effectiveView) record(row *cadstore.PlanRow) (*planRecord, error) {
+	var err error
+	if !row.Manual {
+		a := v.byID[row.AccountID]
+		bankDesc := strings.TrimSpace(row.Name + " " + row.Memo)
+		minor := *row.AmountMinor
+		amount := money.Of(minor, row.Currency)
+		r := &planRecord{ID: "bank:" + strconv.FormatInt(row.ID, 10), Source: "bank", AccountID: &a.Key, Space: a.SpaceKey,
+			Person: &a.HolderKey, Date: row.Day, Amount: &amount, Currency: row.Currency, Description: bankDesc, BankDescription: &bankDesc,
+			minor: &minor, num: row.ID, dedupe: row.DedupeKey}
+		if row.Edited {
+			r.Edited = true
+			if row.EditDescription != nil {
+				r.Description = *row.EditDescription
+			}
+			r.Category, r.Note, r.ExcludedFromTotals = row.Category, row.Note, row.Excluded
+			if r.Splits, err = decodeSplits(row.Splits); err != nil {
+				return nil, err
+			}
+		}
+		return r, nil
+	}
+	person := row.Person
+	if person == nil && row.Account != nil {
+		if h, ok := v.holderOf[*row.Account]; ok {
+			person = &h
+		}
+	}
+	r := &planRecord{ID: "manual:" + strconv.FormatInt(row.ID, 10), Source: "manual", AccountID: row.Account, Space: row.Space,
+		Person: person, Date: row.Day, Currency: row.Currency, Description: row.Description, Category: row.Category, Note: row.Note,
+		ExcludedFromTotals: row.Excluded, minor: row.AmountMinor, rank: 1, num: row.ID}
+	if row.AmountMinor != nil {
+		amount := money.Of(*row.AmountMinor, row.Currency)
+		r.Amount = &amount
+	}
+	if r.Splits, err = decodeSplits(row.Splits); err != nil {
+		return nil, err
+	}
+	return r, nil
 }
 
 // planRevisions names the spaces a planning read covers: the selected space, else the spaces of

@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/lumo-caderninho/mcp/gen/caderninhoapi"
+	"github.com/lumo-caderninho/mcp/impl/caderninho/cadstore"
 	"github.com/lumo-caderninho/mcp/impl/platform/fold"
 	"github.com/lumo-caderninho/mcp/impl/platform/mcpserver"
 	"github.com/lumo-caderninho/mcp/impl/platform/money"
@@ -33,9 +33,11 @@ func (s *Service) planTransactions(ctx context.Context, args *caderninhoapi.Plan
 	if err != nil {
 		return nil, nil, err
 	}
+	unmatched := s.startUnmatched(ctx, v, f)
+	defer unmatched.wait()
 	limit := args.Limit.Or(defaultPageSize)
 	digest := f.digest("plan_transactions")
-	recs := v.records
+	var after *cadstore.PlanPosition
 	continued := false
 	if c, ok := args.Cursor.Get(); ok {
 		st, valid := decodeCursor(v.rc.inst.CursorSecret, c)
@@ -52,12 +54,19 @@ func (s *Service) planTransactions(ctx context.Context, args *caderninhoapi.Plan
 					revisionsText(st.Revisions), revisionsText(v.revs), restartNote),
 				Suggestions: []string{nextRestart, "Chame plan_transactions de novo sem cursor."}}
 		}
-		i := sort.Search(len(recs), func(i int) bool { return !recs[i].before(st.Day, st.Rank, st.ID) })
-		// the record at the position itself was on the previous page
-		for i < len(recs) && recs[i].Date == st.Day && recs[i].rank == st.Rank && recs[i].num == st.ID {
-			i++
-		}
-		recs, continued = recs[i:], true
+		// the page starts after the record at the position, which was on the previous page
+		after, continued = &cadstore.PlanPosition{Day: st.Day, Rank: st.Rank, ID: st.ID}, true
+	}
+	// one record more than the page tells whether another page follows
+	recs := make([]*planRecord, 0, limit+1)
+	if err := s.each(ctx, v, v.query, after, limit+1, func(r *planRecord) error {
+		recs = append(recs, r)
+		return nil
+	}); err != nil {
+		return nil, nil, err
+	}
+	if err := unmatched.wait(); err != nil {
+		return nil, nil, err
 	}
 	out := &caderninhoapi.PlanTransactionsOutput{Records: []caderninhoapi.PlanTransactionsOutputRecord{}, NextCursor: caderninhoapi.NilString{Null: true},
 		Partial: v.partial, Period: nilPeriod(v.period), Coverage: v.coverage, UnmatchedEdits: v.unmatched, Revisions: caderninhoapi.Revisions(v.revs)}
@@ -175,6 +184,42 @@ func (t *tally) add(r *planRecord) {
 	sc.sum.Add(*r.minor)
 }
 
+// addRow adds the tally of stored rows (cadstore.PlanTotals).
+func (t *tally) addRow(r cadstore.TotalRow) {
+	t.count += int(r.Count)
+	m := t.totals
+	if r.Excluded {
+		m = t.excluded
+	}
+	sc := m[r.Currency]
+	if sc == nil {
+		sc = &sumCount{sum: money.Sum{Currency: r.Currency}}
+		m[r.Currency] = sc
+	}
+	sc.known += int(r.Known)
+	sc.unknown += int(r.Count - r.Known)
+	sc.sum.AddInt(r.Sum)
+}
+
+// groupKeyOf is the group of stored rows, as groupKey is a record's.
+func (v *effectiveView) groupKeyOf(by string, r cadstore.TotalRow) string {
+	switch {
+	case by == cadstore.GroupCategory:
+		return stringOr(r.Category)
+	case by == cadstore.GroupMonth:
+		return r.Month
+	case !r.Manual && by == cadstore.GroupPerson:
+		return v.byID[r.AccountID].HolderKey
+	case !r.Manual:
+		return v.byID[r.AccountID].Key
+	case by == cadstore.GroupPerson && r.Person == nil && r.Account != nil:
+		return v.holderOf[*r.Account]
+	case by == cadstore.GroupPerson:
+		return stringOr(r.Person)
+	}
+	return stringOr(r.Account)
+}
+
 // listTotals is the exact total of each currency: known amounts summed with math/big, unknown
 // ones counted.
 func listTotals(m map[string]*sumCount) []caderninhoapi.CurrencyTotal {
@@ -196,21 +241,41 @@ func (s *Service) planTotals(ctx context.Context, args *caderninhoapi.PlanTotals
 	if err != nil {
 		return nil, nil, err
 	}
+	unmatched := s.startUnmatched(ctx, v, f)
+	defer unmatched.wait()
 	all := newTally()
 	groups := map[string]*tally{}
 	groupBy := string(args.GroupBy.Or(""))
-	for _, r := range v.records {
-		all.add(r)
-		if groupBy == "" {
-			continue
+	group := func(k string) *tally {
+		if groups[k] == nil {
+			groups[k] = newTally()
 		}
-		for _, part := range byCategoryParts(groupBy, r) {
-			k := groupKey(groupBy, part)
-			if groups[k] == nil {
-				groups[k] = newTally()
+		return groups[k]
+	}
+	rows, err := s.Store.PlanTotals(ctx, v.query, groupBy)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, t := range rows {
+		all.addRow(t)
+		if groupBy != "" && !t.Split { // split records add their parts, below
+			group(v.groupKeyOf(groupBy, t)).addRow(t)
+		}
+	}
+	if groupBy == cadstore.GroupCategory {
+		q := v.query
+		q.SplitsOnly = true
+		if err := s.each(ctx, v, q, nil, 0, func(r *planRecord) error {
+			for _, part := range byCategoryParts(groupBy, r) {
+				group(groupKey(groupBy, part)).add(part)
 			}
-			groups[k].add(part)
+			return nil
+		}); err != nil {
+			return nil, nil, err
 		}
+	}
+	if err := unmatched.wait(); err != nil {
+		return nil, nil, err
 	}
 	out := &caderninhoapi.PlanTotalsOutput{Count: all.count, Totals: listTotals(all.totals), Excluded: listTotals(all.excluded),
 		GroupBy: caderninhoapi.NilPlanTotalsOutputGroupBy{Null: true}, Partial: v.partial, Period: nilPeriod(v.period), Coverage: v.coverage,
@@ -413,31 +478,43 @@ func (s *Service) planCategories(ctx context.Context, args *caderninhoapi.PlanCa
 		return nil, nil, err
 	}
 	out := &caderninhoapi.PlanCategoriesOutput{Spaces: []caderninhoapi.PlanCategoriesOutputSpace{}, Revisions: caderninhoapi.Revisions(v.revs)}
-	for _, key := range sortedKeys(v.revs) {
-		sv := caderninhoapi.PlanCategoriesOutputSpace{Key: caderninhoapi.Key(key), Name: v.rc.spaces[key].Name, Categories: []caderninhoapi.PlanCategoriesOutputCategory{}}
+	// each space's categories: the installation's, then the others of its records in view order
+	keys := sortedKeys(v.revs)
+	spaces := map[string]*caderninhoapi.PlanCategoriesOutputSpace{}
+	indexes := map[string]map[string]int{}
+	for _, key := range keys {
+		sv := &caderninhoapi.PlanCategoriesOutputSpace{Key: caderninhoapi.Key(key), Name: v.rc.spaces[key].Name, Categories: []caderninhoapi.PlanCategoriesOutputCategory{}}
 		index := map[string]int{}
 		for _, c := range cats[key] {
 			index[fold.Fold(c)] = len(sv.Categories)
 			sv.Categories = append(sv.Categories, caderninhoapi.PlanCategoriesOutputCategory{Name: c, InInstallation: true})
 		}
-		for _, r := range v.records {
-			if r.Space != key {
-				continue
-			}
-			sv.Count++
-			if r.Category == nil {
-				sv.UncategorisedCount++
-				continue
-			}
-			i, ok := index[fold.Fold(*r.Category)]
-			if !ok {
-				i = len(sv.Categories)
-				index[fold.Fold(*r.Category)] = i
-				sv.Categories = append(sv.Categories, caderninhoapi.PlanCategoriesOutputCategory{Name: *r.Category})
-			}
-			sv.Categories[i].Count++
+		spaces[key], indexes[key] = sv, index
+	}
+	if err := s.each(ctx, v, v.query, nil, 0, func(r *planRecord) error {
+		sv := spaces[r.Space]
+		if sv == nil {
+			return nil
 		}
-		out.Spaces = append(out.Spaces, sv)
+		sv.Count++
+		if r.Category == nil {
+			sv.UncategorisedCount++
+			return nil
+		}
+		index := indexes[r.Space]
+		i, ok := index[fold.Fold(*r.Category)]
+		if !ok {
+			i = len(sv.Categories)
+			index[fold.Fold(*r.Category)] = i
+			sv.Categories = append(sv.Categories, caderninhoapi.PlanCategoriesOutputCategory{Name: *r.Category})
+		}
+		sv.Categories[i].Count++
+		return nil
+	}); err != nil {
+		return nil, nil, err
+	}
+	for _, key := range keys {
+		out.Spaces = append(out.Spaces, *spaces[key])
 	}
 	var b strings.Builder
 	for _, sv := range out.Spaces {

@@ -225,11 +225,14 @@ func (s *Service) planCategorizePlan(ctx context.Context, args *caderninhoapi.Pl
 	if err != nil {
 		return nil, err
 	}
-	recs := v.records
-	if !hasSel {
-		if recs, err = byIDs(v.records, args.Ids, space); err != nil {
-			return nil, err
-		}
+	var recs []*planRecord
+	if hasSel {
+		recs, err = s.all(ctx, v, v.query)
+	} else {
+		recs, err = s.byIDs(ctx, v, args.Ids, space)
+	}
+	if err != nil {
+		return nil, err
 	}
 	p := &planned{tool: "plan_categorize", space: space, revision: rev, bySelection: hasSel}
 	for _, r := range recs {
@@ -248,10 +251,30 @@ func (s *Service) planCategorizePlan(ctx context.Context, args *caderninhoapi.Pl
 	return p, nil
 }
 
-func byIDs(recs []*planRecord, ids []caderninhoapi.RecordId, space string) ([]*planRecord, error) {
+// byIDs reads the records of the view with these ids, in the order asked; NOT_FOUND names the
+// ids the view does not have.
+func (s *Service) byIDs(ctx context.Context, v *effectiveView, ids []caderninhoapi.RecordId, space string) ([]*planRecord, error) {
+	q := v.query
+	q.BankIDs, q.ManualIDs = []int64{}, []int64{}
+	for _, id := range ids {
+		source, num, _ := strings.Cut(string(id), ":")
+		n, err := strconv.ParseInt(num, 10, 64)
+		if err != nil || strconv.FormatInt(n, 10) != num { // not an id the view gives: missing below
+			continue
+		}
+		switch source {
+		case "bank":
+			q.BankIDs = append(q.BankIDs, n)
+		case "manual":
+			q.ManualIDs = append(q.ManualIDs, n)
+		}
+	}
 	index := map[string]*planRecord{}
-	for _, r := range recs {
+	if err := s.each(ctx, v, q, nil, 0, func(r *planRecord) error {
 		index[r.ID] = r
+		return nil
+	}); err != nil {
+		return nil, err
 	}
 	var out []*planRecord
 	var missing []string
@@ -316,7 +339,7 @@ func (s *Service) planEditPlan(ctx context.Context, args *caderninhoapi.PlanEdit
 	if err != nil {
 		return nil, err
 	}
-	recs, err := byIDs(v.records, []caderninhoapi.RecordId{args.ID}, space)
+	recs, err := s.byIDs(ctx, v, []caderninhoapi.RecordId{args.ID}, space)
 	if err != nil {
 		return nil, err
 	}
@@ -479,7 +502,7 @@ func (s *Service) planDeletePlan(ctx context.Context, args *caderninhoapi.PlanDe
 	if err != nil {
 		return nil, err
 	}
-	recs, err := byIDs(v.records, []caderninhoapi.RecordId{caderninhoapi.RecordId(args.ID)}, space)
+	recs, err := s.byIDs(ctx, v, []caderninhoapi.RecordId{caderninhoapi.RecordId(args.ID)}, space)
 	if err != nil {
 		return nil, err
 	}

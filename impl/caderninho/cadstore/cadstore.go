@@ -56,8 +56,13 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 		db.Close()
 		return nil, err
 	}
-	return &Store{db: db, Now: func() time.Time { return time.Now().UTC().Truncate(time.Second) },
-		WriteRetention: DefaultWriteRetention, ClaimExpiry: ClaimExpiry}, nil
+	s := &Store{db: db, Now: func() time.Time { return time.Now().UTC().Truncate(time.Second) },
+		WriteRetention: DefaultWriteRetention, ClaimExpiry: ClaimExpiry}
+	if err := s.foldEdits(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
 }
 
 // DB is the underlying database.

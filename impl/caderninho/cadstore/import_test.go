@@ -394,3 +394,57 @@ func TestConcurrentImportsDoNotDuplicate(t *testing.T) {
 		t.Errorf("revisions: %v", got)
 	}
 }
+
+// TestImportAcrossBatches imports a statement longer than several insert batches (and a last,
+// partial one): every transaction is stored once, with its own amount, id and key, in order.
+func TestImportAcrossBatches(t *testing.T) {
+	s, dir := setup(t)
+	folder := filepath.Join(dir, "ofx", "sabia-rafael")
+	for _, f := range []string{"poupanca-2026-08.ofx", "poupanca-2026-09.ofx"} {
+		if err := os.Remove(filepath.Join(folder, f)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n := 2*insertBatch + 17
+	var trns []string
+	var want int64
+	for i := range n {
+		want += int64(i + 1)
+		trns = append(trns, trn(fmt.Sprintf("202601%02d", 1+i%28), fmt.Sprintf("%d.%02d", (i+1)/100, (i+1)%100), fmt.Sprintf("F%d", i), "LINHA"))
+	}
+	if err := os.WriteFile(filepath.Join(folder, "a.ofx"), []byte(statement("20260101", "20260128", trns...)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	outs, err := s.ImportConnections(ctx, []string{"sabia-rafael"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if outs[0].NewTransactions != n || accountFacts(t, s)["sabia-rafael:1"] != fmt.Sprintf("%d %d", n, want) {
+		t.Fatalf("%+v, %s; want %d transactions summing %d", outs[0], accountFacts(t, s)["sabia-rafael:1"], n, want)
+	}
+	rows, err := s.db.SQL().QueryContext(ctx, `SELECT t.id, t.dedupe_key, t.amount_minor FROM cad_transactions t
+		JOIN cad_accounts a ON a.id = t.account_id WHERE a.acct_number = '1' ORDER BY t.id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	i := 0
+	var first int64
+	for rows.Next() {
+		var id, amount int64
+		var key string
+		if err := rows.Scan(&id, &key, &amount); err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			first = id
+		}
+		if id != first+int64(i) || key != fmt.Sprintf("f:F%d", i) || amount != int64(i+1) {
+			t.Fatalf("row %d: id %d (first %d), key %s, amount %d", i, id, first, key, amount)
+		}
+		i++
+	}
+	if err := rows.Err(); err != nil || i != n {
+		t.Fatalf("%d rows, %v", i, err)
+	}
+}

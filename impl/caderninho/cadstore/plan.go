@@ -15,6 +15,8 @@ type BankRow struct {
 }
 
 // PlanBankRows returns every transaction of the accounts within the inclusive days ("" = open).
+// The planning view reads through PlanRows and PlanTotals; this, Edits and Records load
+// everything, for checks against them.
 func (s *Store) PlanBankRows(ctx context.Context, accounts []int64, from, to string) ([]BankRow, error) {
 	if len(accounts) == 0 {
 		return nil, nil
@@ -161,14 +163,24 @@ type UnmatchedEdit struct {
 	Edit
 }
 
-// UnmatchedEdits returns the edits that match no imported transaction, by account then key.
-func (s *Store) UnmatchedEdits(ctx context.Context) ([]UnmatchedEdit, error) {
-	rows, err := s.db.SQL().QueryContext(ctx, `SELECT e.account_key, e.dedupe_key, e.space_key, e.category, e.description, e.note, e.excluded
-		FROM cad_edits e WHERE NOT EXISTS (
-			SELECT 1 FROM cad_transactions t JOIN cad_accounts a ON a.id = t.account_id
-			JOIN cad_connections c ON c.id = a.connection_id
-			WHERE t.dedupe_key = e.dedupe_key AND c.connection_key || ':' || a.acct_number = e.account_key)
-		ORDER BY e.account_key, e.dedupe_key`)
+// UnmatchedEdits returns the edits that match no imported transaction, by account then key;
+// accounts are every account of the installation (an edit of another account matches nothing).
+func (s *Store) UnmatchedEdits(ctx context.Context, accounts []PlanAccount) ([]UnmatchedEdit, error) {
+	query := `SELECT e.account_key, e.dedupe_key, e.space_key, e.category, e.description, e.note, e.excluded FROM cad_edits e`
+	var args []any
+	if len(accounts) > 0 {
+		// the account's id by its key, per edit: one index probe of (account_id, dedupe_key)
+		var b strings.Builder
+		for _, a := range accounts {
+			b.WriteString(" WHEN ? THEN CAST(? AS BIGINT)")
+			args = append(args, a.Key, a.ID)
+		}
+		// LIMIT 1 OFFSET 0 keeps PostgreSQL probing per edit, as SQLite does, instead of hashing
+		// every transaction for an anti-join
+		query += ` WHERE NOT EXISTS (SELECT 1 FROM cad_transactions t
+			WHERE t.account_id = CASE e.account_key` + b.String() + ` END AND t.dedupe_key = e.dedupe_key LIMIT 1 OFFSET 0)`
+	}
+	rows, err := s.db.SQL().QueryContext(ctx, s.q(query+" ORDER BY e.account_key, e.dedupe_key"), args...)
 	if err != nil {
 		return nil, fmt.Errorf("reading unmatched edits: %w", err)
 	}

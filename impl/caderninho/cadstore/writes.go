@@ -214,9 +214,10 @@ type EditRow struct {
 // PutEdit writes the whole edit of a bank transaction (insert or replace).
 func (w *WriteTx) PutEdit(ctx context.Context, e EditRow) error {
 	s := w.s
+	search := EditFold(e.Description, e.Note)
 	res, err := w.tx.ExecContext(ctx, s.q(`UPDATE cad_edits SET space_key = ?, category = ?, description = ?, note = ?, excluded = ?, splits = ?,
-		updated_at = ? WHERE account_key = ? AND dedupe_key = ?`), e.Space, nullString(e.Category), nullString(e.Description),
-		nullString(e.Note), flag(e.Excluded), nullString(e.Splits), s.now(), e.Key.Account, e.Key.Dedupe)
+		search_fold = ?, updated_at = ? WHERE account_key = ? AND dedupe_key = ?`), e.Space, nullString(e.Category), nullString(e.Description),
+		nullString(e.Note), flag(e.Excluded), nullString(e.Splits), search, s.now(), e.Key.Account, e.Key.Dedupe)
 	if err != nil {
 		return fmt.Errorf("updating edit: %w", err)
 	}
@@ -224,8 +225,8 @@ func (w *WriteTx) PutEdit(ctx context.Context, e EditRow) error {
 		return nil
 	}
 	if _, err := w.tx.ExecContext(ctx, s.q(`INSERT INTO cad_edits (account_key, dedupe_key, space_key, category, description, note, excluded,
-		splits, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`), e.Key.Account, e.Key.Dedupe, e.Space, nullString(e.Category),
-		nullString(e.Description), nullString(e.Note), flag(e.Excluded), nullString(e.Splits), s.now()); err != nil {
+		splits, search_fold, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`), e.Key.Account, e.Key.Dedupe, e.Space, nullString(e.Category),
+		nullString(e.Description), nullString(e.Note), flag(e.Excluded), nullString(e.Splits), search, s.now()); err != nil {
 		return fmt.Errorf("inserting edit: %w", err)
 	}
 	return nil

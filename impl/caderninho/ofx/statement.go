@@ -132,7 +132,9 @@ func statement(rs *node, kind Kind) (Statement, error) {
 			_, line, _ := list.text("DTEND")
 			return st, errorf(line, "DTEND (%s) é anterior a DTSTART (%s)", st.End, st.Start)
 		}
-		for _, tn := range list.all("STMTTRN") {
+		trns := list.all("STMTTRN")
+		st.Transactions = make([]Transaction, 0, len(trns))
+		for _, tn := range trns {
 			t, err := transaction(tn, cur, exp)
 			if err != nil {
 				return st, err

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -62,7 +63,7 @@ func ParseTime(s string) (Time, error) {
 		if err != nil {
 			return Time{}, err
 		}
-		loc = time.FixedZone(zoneName(zone, off), off)
+		loc = fixedZone(zoneName(zone, off), off)
 	}
 	t := Time{Day: s[0:4] + "-" + s[4:6] + "-" + s[6:8]}
 	if len(s) > 8 {
@@ -105,6 +106,36 @@ func parseOffset(zone string) (int, error) {
 		return 0, errTime
 	}
 	return sign * (h*3600 + minutes*60), nil
+}
+
+// zones are the fixed zones read so far: a statement names the same one on every line, and a
+// location per transaction was a tenth of a large import's memory.
+var zones = struct {
+	sync.Mutex
+	m map[zoneKey]*time.Location
+}{m: map[zoneKey]*time.Location{}}
+
+type zoneKey struct {
+	name string
+	off  int
+}
+
+// maxZones bounds the cache: a file may name any number of zones.
+const maxZones = 256
+
+func fixedZone(name string, off int) *time.Location {
+	k := zoneKey{name, off}
+	zones.Lock()
+	defer zones.Unlock()
+	if loc, ok := zones.m[k]; ok {
+		return loc
+	}
+	name = strings.Clone(name) // not a slice of the whole file, which the cache would keep
+	loc := time.FixedZone(name, off)
+	if len(zones.m) < maxZones {
+		zones.m[zoneKey{name, off}] = loc
+	}
+	return loc
 }
 
 func zoneName(zone string, off int) string {

@@ -67,10 +67,11 @@ type token struct {
 // scanner splits the body into tags and text, counting lines. SGML (OFX 1.x) leaves data
 // elements and some aggregates unclosed; XML (OFX 2.x) closes everything. Both go through here.
 type scanner struct {
-	s      string
-	pos    int
-	line   int
-	peeked *token
+	s       string
+	pos     int
+	line    int
+	peeked  token // when hasPeek; tokens are values: a large file has millions
+	hasPeek bool
 }
 
 func (sc *scanner) advance(n int) {
@@ -78,27 +79,27 @@ func (sc *scanner) advance(n int) {
 	sc.pos += n
 }
 
-func (sc *scanner) peek() (*token, error) {
-	if sc.peeked == nil {
+func (sc *scanner) peek() (token, error) {
+	if !sc.hasPeek {
 		t, err := sc.scan()
 		if err != nil {
-			return nil, err
+			return token{}, err
 		}
-		sc.peeked = t
+		sc.peeked, sc.hasPeek = t, true
 	}
 	return sc.peeked, nil
 }
 
-func (sc *scanner) next() (*token, error) {
+func (sc *scanner) next() (token, error) {
 	t, err := sc.peek()
-	sc.peeked = nil
+	sc.hasPeek = false
 	return t, err
 }
 
-func (sc *scanner) scan() (*token, error) {
+func (sc *scanner) scan() (token, error) {
 	for {
 		if sc.pos >= len(sc.s) {
-			return &token{kind: tokEOF, line: sc.line}, nil
+			return token{kind: tokEOF, line: sc.line}, nil
 		}
 		rest := sc.s[sc.pos:]
 		if rest[0] != '<' {
@@ -106,7 +107,7 @@ func (sc *scanner) scan() (*token, error) {
 			if n < 0 {
 				n = len(rest)
 			}
-			t := &token{kind: tokText, text: rest[:n], line: sc.line}
+			t := token{kind: tokText, text: rest[:n], line: sc.line}
 			sc.advance(n)
 			return t, nil
 		}
@@ -115,7 +116,7 @@ func (sc *scanner) scan() (*token, error) {
 			if strings.HasPrefix(rest, skip[0]) {
 				end := strings.Index(rest, skip[1])
 				if end < 0 {
-					return nil, errorf(sc.line, "%s sem o %s que o fecha", skip[0], skip[1])
+					return token{}, errorf(sc.line, "%s sem o %s que o fecha", skip[0], skip[1])
 				}
 				sc.advance(end + len(skip[1]))
 				rest = ""
@@ -127,10 +128,10 @@ func (sc *scanner) scan() (*token, error) {
 		}
 		end := strings.IndexByte(rest, '>')
 		if end < 0 || strings.ContainsAny(rest[1:end], "<\n") {
-			return nil, errorf(sc.line, "tag sem o > que a fecha: %s", quote(rest, 20))
+			return token{}, errorf(sc.line, "tag sem o > que a fecha: %s", quote(rest, 20))
 		}
 		inner := rest[1:end]
-		t := &token{kind: tokStart, line: sc.line}
+		t := token{kind: tokStart, line: sc.line}
 		if strings.HasPrefix(inner, "/") {
 			t.kind, inner = tokEnd, inner[1:]
 		} else if strings.HasSuffix(inner, "/") {
@@ -138,7 +139,7 @@ func (sc *scanner) scan() (*token, error) {
 		}
 		name := strings.TrimSpace(inner)
 		if !validName(name) {
-			return nil, errorf(sc.line, "nome de tag inválido: <%s>", quote(inner, 40))
+			return token{}, errorf(sc.line, "nome de tag inválido: <%s>", quote(inner, 40))
 		}
 		t.name = strings.ToUpper(name)
 		sc.advance(end + 1)

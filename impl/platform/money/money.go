@@ -154,6 +154,9 @@ type Sum struct {
 // Add adds minor units to the total.
 func (s *Sum) Add(minor int64) { s.total.Add(&s.total, big.NewInt(minor)) }
 
+// AddInt adds an exact sum of minor units.
+func (s *Sum) AddInt(minor *big.Int) { s.total.Add(&s.total, minor) }
+
 // Minor is the total in minor units, as the string clients receive.
 func (s *Sum) Minor() string { return s.total.String() }
 

@@ -1,0 +1,430 @@
+// Command caderninho-bench measures caderninho at scale: it generates OFX statements with n
+// transactions in a temporary directory, imports them, writes edits, and times the planning
+// reads and a plan_categorize through an in-memory MCP session, on SQLite and PostgreSQL.
+// See README "Desempenho do caderninho".
+package main
+
+import (
+	"bufio"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/url"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"runtime/pprof"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/lumo-caderninho/mcp/impl/caderninho"
+	"github.com/lumo-caderninho/mcp/impl/caderninho/cadstore"
+	"github.com/lumo-caderninho/mcp/impl/caderninho/installation"
+	"github.com/lumo-caderninho/mcp/impl/platform/sqldb"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "caderninho-bench:", err)
+		os.Exit(1)
+	}
+}
+
+type config struct {
+	n, files, edits, repeat    int
+	pg, cpuProfile, memProfile string
+	reuse, keep                bool
+}
+
+func run(ctx context.Context, args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("caderninho-bench", flag.ContinueOnError)
+	var c config
+	fs.IntVar(&c.n, "n", 1_000_000, "transactions in all, split evenly between the files")
+	fs.IntVar(&c.files, "files", 2, "OFX files (one connection each)")
+	fs.IntVar(&c.edits, "edits", 100_000, "edits written before the reads")
+	fs.IntVar(&c.repeat, "repeat", 3, "runs of each read; the best is reported")
+	engines := fs.String("engines", "sqlite", "engines, comma-separated: sqlite, postgres")
+	fs.StringVar(&c.pg, "pg", os.Getenv("LUMO_TEST_DB"), "PostgreSQL URL (a scratch schema is made in it and dropped)")
+	keep := fs.Bool("keep", false, "keep the generated files and the SQLite database (the folder is printed)")
+	reuse := fs.String("reuse", "", "time the reads on what a -keep run left: its folder (SQLite) or the PostgreSQL URL it printed (no generation, import or edits)")
+	smoke := fs.Bool("smoke", false, "a tiny run in seconds (2000 transactions, 200 edits), to check the bench itself works")
+	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile of the whole run to this file")
+	fs.StringVar(&c.memProfile, "memprofile", "", "write a heap profile (allocations of the import) to this file after the first import")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *smoke {
+		c.n, c.edits, c.repeat = 2000, 200, 1
+	}
+	if c.cpuProfile != "" {
+		f, err := os.Create(c.cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
+	c.keep = *keep
+	if *reuse != "" {
+		c.reuse = true
+		if sqldb.IsPostgres(*reuse) {
+			c.pg = *reuse
+			return bench(ctx, stdout, "postgres", "", c)
+		}
+		return bench(ctx, stdout, "sqlite", *reuse, c)
+	}
+	dir, err := os.MkdirTemp("", "caderninho-bench-")
+	if err != nil {
+		return err
+	}
+	if *keep {
+		fmt.Fprintln(stdout, "keeping", dir)
+	} else {
+		defer os.RemoveAll(dir)
+	}
+	start := time.Now()
+	if err := generate(dir, c); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "generated %d transactions in %d OFX files (%s) in %s\n", c.n, c.files, mib(dirSize(dir)), time.Since(start).Round(time.Millisecond))
+	for _, engine := range strings.Split(*engines, ",") {
+		if err := bench(ctx, stdout, engine, dir, c); err != nil {
+			return fmt.Errorf("%s: %w", engine, err)
+		}
+	}
+	return nil
+}
+
+// generate writes the installation and one OFX statement per connection, each with n/files
+// transactions over consecutive days (about 300 a day).
+func generate(dir string, c config) error {
+	var conns []string
+	for i := range c.files {
+		key := fmt.Sprintf("banco-%d", i+1)
+		conns = append(conns, fmt.Sprintf("  - {key: %s, institution: Banco %d, holder: ana, space: casa, source: ofx/%s}", key, i+1, key))
+		if err := os.MkdirAll(filepath.Join(dir, "ofx", key), 0o755); err != nil {
+			return err
+		}
+		if err := writeOFX(filepath.Join(dir, "ofx", key, "extrato.ofx"), i, c.n/c.files); err != nil {
+			return err
+		}
+	}
+	yaml := "timezone: America/Sao_Paulo\npeople:\n  - {key: ana, name: Ana}\nspaces:\n  - key: casa\n    name: Casa\n" +
+		"    categories: [Mercado, Moradia, Transporte, Lazer]\nconnections:\n" + strings.Join(conns, "\n") + "\n"
+	return os.WriteFile(filepath.Join(dir, "installation.yaml"), []byte(yaml), 0o644)
+}
+
+const perDay = 300
+
+var memos = []string{"PIX ENVIADO", "COMPRA CARTAO MERCADO", "PAGTO CONTA LUZ", "TARIFA PACOTE", "PIX RECEBIDO", "POSTO COMBUSTIVEL", "FARMACIA"}
+
+func writeOFX(path string, file, n int) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	first := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
+	last := first.AddDate(0, 0, max(0, (n-1)/perDay))
+	fmt.Fprintf(w, "OFXHEADER:100\nDATA:OFXSGML\nVERSION:102\nSECURITY:NONE\nENCODING:USASCII\nCHARSET:1252\nCOMPRESSION:NONE\nOLDFILEUID:NONE\nNEWFILEUID:NONE\n\n"+
+		"<OFX>\n<SIGNONMSGSRSV1>\n<SONRS>\n<STATUS><CODE>0<SEVERITY>INFO</STATUS>\n<DTSERVER>%s235959[-3:BRT]\n<LANGUAGE>POR\n</SONRS>\n</SIGNONMSGSRSV1>\n"+
+		"<BANKMSGSRSV1>\n<STMTTRNRS>\n<TRNUID>1\n<STATUS><CODE>0<SEVERITY>INFO</STATUS>\n<STMTRS>\n<CURDEF>BRL\n<BANKACCTFROM>\n<BANKID>0999\n"+
+		"<ACCTID>%05d-%d\n<ACCTTYPE>CHECKING\n</BANKACCTFROM>\n<BANKTRANLIST>\n<DTSTART>%s000000[-3:BRT]\n<DTEND>%s235959[-3:BRT]\n",
+		last.Format("20060102"), 10000+file, file, first.Format("20060102"), last.Format("20060102"))
+	for i := range n {
+		day := first.AddDate(0, 0, i/perDay)
+		cents := int64((i*7919+file*31)%500000) - 250000
+		typ := "DEBIT"
+		if cents >= 0 {
+			typ = "CREDIT"
+		}
+		fmt.Fprintf(w, "<STMTTRN>\n<TRNTYPE>%s\n<DTPOSTED>%s%02d%02d00[-3:BRT]\n<TRNAMT>%s\n<FITID>B%dT%08d\n<MEMO>%s %d\n</STMTTRN>\n",
+			typ, day.Format("20060102"), 8+i%12, i%60, decimal(cents), file, i, memos[i%len(memos)], i%1000)
+	}
+	fmt.Fprintf(w, "</BANKTRANLIST>\n<LEDGERBAL>\n<BALAMT>0.00\n<DTASOF>%s235959[-3:BRT]\n</LEDGERBAL>\n</STMTRS>\n</STMTTRNRS>\n</BANKMSGSRSV1>\n</OFX>\n",
+		last.Format("20060102"))
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func decimal(cents int64) string {
+	sign := ""
+	if cents < 0 {
+		sign, cents = "-", -cents
+	}
+	return fmt.Sprintf("%s%d.%02d", sign, cents/100, cents%100)
+}
+
+func bench(ctx context.Context, stdout io.Writer, engine, dir string, c config) error {
+	dsn := filepath.Join(dir, "bench.db")
+	if engine == "postgres" {
+		if c.pg == "" {
+			return fmt.Errorf("postgres needs -pg or LUMO_TEST_DB")
+		}
+		switch {
+		case c.reuse:
+			dsn = c.pg
+		default:
+			var drop func()
+			var err error
+			if dsn, drop, err = scratchSchema(ctx, c.pg); err != nil {
+				return err
+			}
+			if c.keep {
+				fmt.Fprintln(stdout, "keeping", dsn)
+			} else {
+				defer drop()
+			}
+		}
+	} else if engine != "sqlite" {
+		return fmt.Errorf("unknown engine %q", engine)
+	}
+	st, err := cadstore.Open(ctx, dsn)
+	if err != nil {
+		return err
+	}
+	defer st.DB().Close()
+	if !c.reuse {
+		if err := load(ctx, stdout, st, engine, dir, c); err != nil {
+			return err
+		}
+	}
+	svc := &caderninho.Service{Store: st, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Identity: caderninho.Fixed(caderninho.LocalAssistant)}
+	srv, err := caderninho.NewServer(svc, caderninho.Options{})
+	if err != nil {
+		return err
+	}
+	ct, sst := mcp.NewInMemoryTransports()
+	if _, err := srv.Connect(ctx, sst, nil); err != nil {
+		return err
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "caderninho-bench", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		return err
+	}
+	defer cs.Close()
+	call := func(tool string, args map[string]any) (map[string]any, error) {
+		r, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+		if err != nil {
+			return nil, err
+		}
+		if r.IsError {
+			return nil, fmt.Errorf("%s: %s", tool, r.Content[0].(*mcp.TextContent).Text)
+		}
+		var out map[string]any
+		b, _ := json.Marshal(r.StructuredContent)
+		return out, json.Unmarshal(b, &out)
+	}
+	debug.FreeOSMemory() // what the import left is not the reads'
+	resetPeak()
+	timed := func(name string, tool string, args func(i int) map[string]any, check func(map[string]any) error) error {
+		best := time.Duration(1<<63 - 1)
+		for i := range c.repeat {
+			start := time.Now()
+			out, err := call(tool, args(i))
+			if err != nil {
+				return err
+			}
+			best = min(best, time.Since(start))
+			if check != nil {
+				if err := check(out); err != nil {
+					return fmt.Errorf("%s: %w", name, err)
+				}
+			}
+		}
+		fmt.Fprintf(stdout, "%s %-32s %10s\n", engine, name, best.Round(100*time.Microsecond))
+		return nil
+	}
+	same := func(m map[string]any) func(int) map[string]any { return func(int) map[string]any { return m } }
+	if err := timed("plan_totals", "plan_totals", same(map[string]any{}), func(out map[string]any) error {
+		if n := out["count"].(float64); int(n) != c.n {
+			return fmt.Errorf("count %v, want %d", n, c.n)
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	if err := timed("plan_totals groupBy category", "plan_totals", same(map[string]any{"groupBy": "category"}), nil); err != nil {
+		return err
+	}
+	if err := timed("plan_totals text filter", "plan_totals", same(map[string]any{"text": "mercado"}), nil); err != nil {
+		return err
+	}
+	var cursor string
+	if err := timed("plan_transactions first page", "plan_transactions", same(map[string]any{"limit": 50}), func(out map[string]any) error {
+		cursor, _ = out["nextCursor"].(string)
+		return nil
+	}); err != nil {
+		return err
+	}
+	if err := timed("plan_transactions next page", "plan_transactions", same(map[string]any{"limit": 50, "cursor": cursor}), nil); err != nil {
+		return err
+	}
+	// the 500 most recent ids, taken with cursors
+	var ids []any
+	args := map[string]any{"limit": 200}
+	for len(ids) < 500 {
+		out, err := call("plan_transactions", args)
+		if err != nil {
+			return err
+		}
+		for _, r := range out["records"].([]any) {
+			ids = append(ids, r.(map[string]any)["id"])
+		}
+		next, ok := out["nextCursor"].(string)
+		if !ok {
+			break
+		}
+		args["cursor"] = next
+	}
+	ids = ids[:min(500, len(ids))]
+	cats := []string{"Lazer", "Transporte"}
+	if err := timed(fmt.Sprintf("plan_categorize %d ids", len(ids)), "plan_categorize", func(i int) map[string]any {
+		return map[string]any{"space": "casa", "confirmed": true, "idempotency_key": fmt.Sprintf("bench-categorize-%d-%d", time.Now().UnixNano(), i), "category": cats[i%2], "ids": ids}
+	}, nil); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s reads: peak RSS %s (with %d edits)\n", engine, mib(peakRSS()), c.edits)
+	return nil
+}
+
+// load registers the installation, imports the statements and writes the edits.
+func load(ctx context.Context, stdout io.Writer, st *cadstore.Store, engine, dir string, c config) error {
+	inst, err := installation.Load(os.DirFS(dir), "installation.yaml")
+	if err != nil {
+		return err
+	}
+	if _, err := st.Register(ctx, inst, dir); err != nil {
+		return err
+	}
+	runtime.GC()
+	resetPeak()
+	start := time.Now()
+	outs, err := st.ImportConnections(ctx, nil)
+	if err != nil {
+		return err
+	}
+	took := time.Since(start)
+	if c.memProfile != "" {
+		if err := writeHeapProfile(c.memProfile); err != nil {
+			return err
+		}
+		c.memProfile = ""
+	}
+	for _, o := range outs {
+		if o.Error != nil {
+			return fmt.Errorf("import of %s: %v", o.Connection, o.Error)
+		}
+	}
+	fmt.Fprintf(stdout, "%s import: %d transactions in %s = %.0f transactions/s, peak RSS %s\n", engine, c.n, took.Round(time.Millisecond),
+		float64(c.n)/took.Seconds(), mib(peakRSS()))
+	if err := writeEdits(ctx, st.DB().SQL(), st.DB().Engine(), c.edits); err != nil {
+		return err
+	}
+	return nil
+}
+
+// writeEdits categorises the first n transactions directly in SQL, as n plan writes would.
+func writeEdits(ctx context.Context, db *sql.DB, engine string, n int) error {
+	q := `INSERT INTO cad_edits (account_key, dedupe_key, space_key, category, excluded, updated_at)
+		SELECT c.connection_key || ':' || a.acct_number, t.dedupe_key, 'casa', 'Mercado', 0, '2026-01-01T00:00:00Z'
+		FROM cad_transactions t JOIN cad_accounts a ON a.id = t.account_id JOIN cad_connections c ON c.id = a.connection_id
+		ORDER BY t.id LIMIT ` + strconv.Itoa(n)
+	if _, err := db.ExecContext(ctx, q); err != nil {
+		return fmt.Errorf("writing edits: %w", err)
+	}
+	if engine == "postgres" {
+		// as autovacuum leaves a table after a bulk insert: statistics and the visibility map
+		_, err := db.ExecContext(ctx, "VACUUM ANALYZE")
+		return err
+	}
+	_, err := db.ExecContext(ctx, "UPDATE cad_spaces SET revision = revision + 1")
+	return err
+}
+
+// scratchSchema makes a uniquely named schema in the database of dsn and returns dsn with it as
+// the search_path, and how to drop it.
+func scratchSchema(ctx context.Context, dsn string) (string, func(), error) {
+	db, err := sqldb.Open(ctx, dsn)
+	if err != nil {
+		return "", nil, err
+	}
+	schema := fmt.Sprintf("caderninho_bench_%d", time.Now().UnixNano())
+	if _, err := db.SQL().ExecContext(ctx, "CREATE SCHEMA "+schema); err != nil {
+		db.Close()
+		return "", nil, err
+	}
+	drop := func() {
+		db.SQL().ExecContext(context.Background(), "DROP SCHEMA "+schema+" CASCADE")
+		db.Close()
+	}
+	u, err := url.Parse(dsn)
+	if err != nil {
+		drop()
+		return "", nil, err
+	}
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	return u.String(), drop, nil
+}
+
+// resetPeak starts a new peak-RSS measurement (Linux: clear_refs 5 resets VmHWM).
+func resetPeak() { os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) }
+
+// peakRSS is the process's peak resident set since resetPeak, in bytes (0 when unknown).
+func peakRSS() int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
+}
+
+func writeHeapProfile(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func mib(n int64) string { return fmt.Sprintf("%.0f MiB", float64(n)/(1<<20)) }
+
+func dirSize(dir string) int64 {
+	var n int64
+	filepath.Walk(dir, func(_ string, fi os.FileInfo, err error) error {
+		if err == nil && !fi.IsDir() {
+			n += fi.Size()
+		}
+		return nil
+	})
+	return n
+}
