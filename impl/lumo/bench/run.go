@@ -2,13 +2,10 @@ package bench
 
 import (
 	"context"
-	"crypto/rand"
 	"database/sql"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
 	"path/filepath"
 	"sync"
@@ -463,27 +460,14 @@ func freshDB(ctx context.Context, engine, adminDSN string) (dsn string, drop fun
 		}
 		return filepath.Join(dir, "lumo.db"), func() { os.RemoveAll(dir) }, nil
 	case "postgres":
-		u, err := url.Parse(adminDSN)
-		if err != nil || !sqldb.IsPostgres(adminDSN) {
-			return "", nil, fmt.Errorf("--pg %q is not a postgres:// URL", adminDSN)
-		}
-		admin, err := sql.Open("postgres", adminDSN)
+		dsn, drop, err := sqldb.ScratchDatabase(ctx, adminDSN, "lumo_bench_")
 		if err != nil {
-			return "", nil, err
+			return "", nil, fmt.Errorf("--pg: %w", err)
 		}
-		var b [6]byte
-		rand.Read(b[:])
-		name := "lumo_bench_" + hex.EncodeToString(b[:])
-		if _, err := admin.ExecContext(ctx, "CREATE DATABASE "+name); err != nil {
-			admin.Close()
-			return "", nil, fmt.Errorf("creating database %s: %w", name, err)
-		}
-		u.Path = "/" + name
-		return u.String(), func() {
-			if _, err := admin.ExecContext(context.Background(), "DROP DATABASE "+name+" WITH (FORCE)"); err != nil {
-				fmt.Fprintf(os.Stderr, "lumo-bench: dropping database %s: %v\n", name, err)
+		return dsn, func() {
+			if err := drop(); err != nil {
+				fmt.Fprintf(os.Stderr, "lumo-bench: %v\n", err)
 			}
-			admin.Close()
 		}, nil
 	}
 	return "", nil, fmt.Errorf("unknown engine %q (use sqlite or postgres)", engine)

@@ -5,17 +5,16 @@ package pgtest
 
 import (
 	"context"
-	"crypto/rand"
 	"database/sql"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"net/url"
 	"os"
 	"strings"
 	"testing"
 
 	_ "github.com/lib/pq" // the "postgres" driver
+
+	"github.com/lumo-caderninho/mcp/impl/platform/sqldb"
 )
 
 // ErrNoPostgres says no server is configured, and how to configure one.
@@ -45,27 +44,11 @@ func Create(setup string) (dsn string, drop func(), err error) {
 	if !strings.HasPrefix(admin, "postgres://") && !strings.HasPrefix(admin, "postgresql://") {
 		return "", nil, ErrNoPostgres
 	}
-	u, err := url.Parse(admin)
+	dsn, dropDB, err := sqldb.ScratchDatabase(context.Background(), admin, "lumo_source_")
 	if err != nil {
 		return "", nil, err
 	}
-	db, err := sql.Open("postgres", admin)
-	if err != nil {
-		return "", nil, err
-	}
-	var b [5]byte
-	rand.Read(b[:])
-	name := "lumo_source_" + hex.EncodeToString(b[:])
-	if _, err := db.Exec("CREATE DATABASE " + name); err != nil {
-		db.Close()
-		return "", nil, fmt.Errorf("creating the source database: %w", err)
-	}
-	drop = func() {
-		db.Exec("DROP DATABASE " + name + " WITH (FORCE)")
-		db.Close()
-	}
-	u.Path = "/" + name
-	dsn = u.String()
+	drop = func() { dropDB() }
 	if setup != "" {
 		src, err := sql.Open("postgres", dsn)
 		if err == nil {
