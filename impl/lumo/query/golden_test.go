@@ -215,9 +215,11 @@ func TestGoldenSQL(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		UseRollups(q, plan)
-		if _, ok := rollupCases[name]; ok != (plan.Blocks[0].Rollup != nil) {
-			t.Errorf("%s: read rollup %v", name, plan.Blocks[0].Rollup)
+		if _, ok := rollupCases[name]; ok { // the others pin the base tables' SQL
+			UseRollups(q, plan)
+			if plan.Blocks[0].Rollup == nil {
+				t.Errorf("%s: no rollup chosen", name)
+			}
 		}
 		var walk map[*semantic.Column]bool
 		if strings.HasPrefix(name, "walk_") {
