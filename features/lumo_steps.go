@@ -3,7 +3,6 @@ package features
 import (
 	"context"
 	"fmt"
-	"io"
 	"log/slog"
 	"regexp"
 	"strconv"
@@ -31,6 +30,7 @@ type lumoWorld struct {
 	publicURL     string        // --public-url of the next connection ("" = none)
 	lastPermalink string
 	page          reportPage
+	queryLog      queryLog // the servers' debug log (see rollup_steps.go)
 }
 
 func initLumoSteps(t *testing.T, sc *godog.ScenarioContext) {
@@ -60,6 +60,7 @@ func initLumoSteps(t *testing.T, sc *godog.ScenarioContext) {
 	initAdminSteps(w, sc)
 	initCSVSteps(w, sc)
 	initInitSteps(w, sc)
+	initRollupSteps(w, sc)
 	sc.Step(`^the demo workspace is imported$`, w.demoImported)
 	sc.Step(`^I am connected as "([^"]*)"$`, w.connectedAs)
 	sc.Step(`^the query time limit is (\d+) (nanosecond|seconds)$`, func(n int, unit string) {
@@ -89,7 +90,7 @@ func (w *lumoWorld) connectedAs(ctx context.Context, login string) error {
 	if err != nil {
 		return fmt.Errorf("user %s: %w", login, err)
 	}
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	log := slog.New(slog.NewTextHandler(&w.queryLog, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	srv, err := lumo.NewServer(&lumo.Service{DB: w.db, Log: log, Identity: lumo.FixedUser(u), QueryTimeout: w.timeout,
 		PublicURL: w.publicURL},
 		lumo.Options{ValidateOutput: true})

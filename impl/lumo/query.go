@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
 	"strings"
 	"time"
 
@@ -104,6 +105,12 @@ func (s *Service) execQuery(ctx context.Context, app *semantic.App, in *lumoapi.
 	if err != nil {
 		return nil, nil, nil, queryError(err)
 	}
+	if s.rollupsOn() {
+		query.UseRollups(q, plan)
+		if r := plan.Blocks[0].Rollup; r != nil && s.Log != nil {
+			s.Log.DebugContext(ctx, "query reads a rollup", "app", app.ID, "rollup", r.Name, "rollup_rows", r.Rows)
+		}
+	}
 	walk, err := s.distinctWalks(ctx, q, plan)
 	if err != nil {
 		return nil, nil, nil, s.runError(ctx, err, timeout)
@@ -114,6 +121,12 @@ func (s *Service) execQuery(ctx context.Context, app *semantic.App, in *lumoapi.
 		return nil, nil, nil, s.runError(ctx, err, timeout)
 	}
 	return q, plan, res, nil
+}
+
+// rollupsOn says whether queries may read rollups: LUMO_ROLLUPS=off (or NoRollups) sends every
+// query to the base tables, as when comparing both ways.
+func (s *Service) rollupsOn() bool {
+	return !s.NoRollups && os.Getenv("LUMO_ROLLUPS") != "off"
 }
 
 // distinctWalks picks the count_distinct summaries Build counts by a loose index walk: those the

@@ -66,6 +66,9 @@ type Service struct {
 	// DefaultResultCacheBytes, negative turns the cache off.
 	ResultCacheBytes int64
 
+	// NoRollups sends every query to the base tables, never to a rollup (as LUMO_ROLLUPS=off).
+	NoRollups bool
+
 	changes   *changes      // what each session was shown (NewServer)
 	gate      chan struct{} // the calls running (binder)
 	cacheOnce sync.Once

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
 	"github.com/lumo-caderninho/mcp/impl/platform/sqldialect"
@@ -30,7 +31,7 @@ func Queries(a *semantic.App, d sqldialect.Dialect) ([]Query, error) {
 	joinStore := fmt.Sprintf(" LEFT JOIN %s l ON v.%s = l.%s", l, n.col("Vendas.Loja id"), n.col("Lojas.Id"))
 	joinProduct := fmt.Sprintf(" LEFT JOIN %s p ON v.%s = p.%s", p, n.col("Vendas.Produto id"), n.col("Produtos.Id"))
 	value, store, uf := n.col("Vendas.Valor da venda"), n.col("Lojas.Loja"), n.col("Lojas.UF")
-	client := n.col("Vendas.Cliente")
+	client, channel, date := n.col("Vendas.Cliente"), n.col("Vendas.Canal"), n.col("Vendas.Data")
 	qs := []Query{{
 		Name: "grouped sum by store and month, filtered",
 		Args: map[string]any{
@@ -43,6 +44,19 @@ func Queries(a *semantic.App, d sqldialect.Dialect) ([]Query, error) {
 			store, month, value, v, joinStore, n.col("Vendas.Situação"), store, store),
 		SQLArgs: []any{"Ativa"},
 		Rows:    100,
+	}, {
+		Name: "sum and average by UF and channel in a quarter (rollup)",
+		Args: map[string]any{
+			"fields": []any{ref("Lojas.UF"), ref("Vendas.Canal"), agg("Vendas.Valor da venda", "sum"), agg("Vendas.Valor da venda", "avg")},
+			"filters": []any{map[string]any{"ref": "Vendas.Data", "op": "between", "value": []any{"2025-04-01", "2025-06-30"}},
+				map[string]any{"ref": "Vendas.Situação", "op": "in", "value": []any{"Ativa", "Pendente"}}},
+			"limit": 100,
+		},
+		SQL: fmt.Sprintf("SELECT l.%s, v.%s, SUM(v.%s), AVG(v.%s) FROM %s v%s WHERE v.%s >= ? AND v.%s < ? AND v.%s IN (?, ?) "+
+			"GROUP BY l.%s, v.%s ORDER BY l.%s, v.%s LIMIT 100",
+			uf, channel, value, value, v, joinStore, date, date, n.col("Vendas.Situação"), uf, channel, uf, channel),
+		SQLArgs: []any{dateArg(d, "2025-04-01"), dateArg(d, "2025-07-01"), "Ativa", "Pendente"},
+		Rows:    -1,
 	}, {
 		Name: "top-10 products by value",
 		Args: map[string]any{
@@ -115,6 +129,15 @@ func Queries(a *semantic.App, d sqldialect.Dialect) ([]Query, error) {
 }
 
 // SmallCall is the trivial tool call: the distinct UFs of the 50-row stores table.
+// dateArg is a date-time bound as the engine stores it (TIMESTAMP on PostgreSQL, ISO text on SQLite).
+func dateArg(d sqldialect.Dialect, day string) any {
+	if d.Name() == sqldialect.PostgresName {
+		t, _ := time.Parse("2006-01-02", day)
+		return t
+	}
+	return day + " 00:00:00"
+}
+
 func SmallCall(appID int64) map[string]any {
 	return map[string]any{"appId": appID, "fields": []any{ref("Lojas.UF")}, "limit": 5}
 }

@@ -30,6 +30,7 @@ type Config struct {
 	Clients      int      // concurrent clients of the throughput test
 	LoadDuration time.Duration
 	CatalogApps  int
+	NoRollups    bool   // import the sales app without its rollup
 	Lumo         string // the lumo binary
 	ServerEnv    []string
 	Peer         bool
@@ -82,7 +83,11 @@ func runEngine(ctx context.Context, c Config, engine string) (*EngineReport, err
 
 	c.logf("%s: importing %d sales rows", engine, c.Rows)
 	start := time.Now()
-	sum, err := db.ImportWorkspace(ctx, Workspace(c.Rows), "workspace.yaml")
+	ws := Workspace(c.Rows)
+	if c.NoRollups {
+		ws = WorkspaceNoRollups(c.Rows)
+	}
+	sum, err := db.ImportWorkspace(ctx, ws, "workspace.yaml")
 	if err != nil {
 		return nil, fmt.Errorf("importing: %w", err)
 	}

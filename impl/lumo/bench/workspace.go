@@ -83,6 +83,16 @@ indicators:
     description: Soma do valor das vendas ativas.
     fields: [{ref: Vendas.Valor da venda, agg: sum}]
     filters: [{ref: Vendas.Situação, op: "=", value: Ativa}]
+` + salesRollupYAML
+
+// salesRollupYAML is the rollup a user would declare for the usual questions: sales by day,
+// store (and its state), situation and channel.
+const salesRollupYAML = `rollups:
+  - name: vendas_diarias
+    table: Vendas
+    dimensions: [Vendas.Loja id, Lojas.Loja, Lojas.UF, Vendas.Situação, Vendas.Canal]
+    time: {ref: Vendas.Data, grain: day}
+    measures: [Vendas.Valor da venda, Vendas.Custo, Vendas.Quantidade]
 `
 
 var (
@@ -104,10 +114,17 @@ var (
 
 // Workspace is the generated sales workspace (root file "workspace.yaml"). The sales rows are
 // made while the importer reads them, in constant memory, and are the same for the same rows.
-func Workspace(rows int) fs.FS {
+func Workspace(rows int) fs.FS { return workspace(rows, salesAppYAML) }
+
+// WorkspaceNoRollups is Workspace without the rollup, to time the import without it.
+func WorkspaceNoRollups(rows int) fs.FS {
+	return workspace(rows, strings.TrimSuffix(salesAppYAML, salesRollupYAML))
+}
+
+func workspace(rows int, appYAML string) fs.FS {
 	files := fstest.MapFS{
 		"workspace.yaml":           {Data: []byte(workspaceYAML(0))},
-		"apps/vendas/app.yaml":     {Data: []byte(salesAppYAML)},
+		"apps/vendas/app.yaml":     {Data: []byte(appYAML)},
 		"apps/vendas/lojas.csv":    {Data: []byte(storesCSV())},
 		"apps/vendas/produtos.csv": {Data: []byte(productsCSV())},
 		"apps/vendas/metas.csv":    {Data: []byte(targetsCSV())},

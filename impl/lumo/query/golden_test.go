@@ -67,6 +67,9 @@ func fixtureApp(t testing.TB, fsys fs.FS) *semantic.App {
 		id++
 		e.ID = id
 	}
+	for _, r := range app.Rollups { // the more dimensions, the larger
+		r.SQLName, r.Rows = "r_"+r.Name, int64(10*(len(r.Dimensions)+1))
+	}
 	return app
 }
 
@@ -180,6 +183,24 @@ func TestGoldenSQL(t *testing.T) {
 	for name, req := range calcCases {
 		cases[name] = req
 	}
+	// Rollup-routed queries: the day rollup for a month bucket and whole days, the smaller state
+	// rollup when it is enough.
+	rollups := fixtureApp(t, os.DirFS("../../../features/testdata/rollups"))
+	rollupCases := map[string]Request{
+		"rollup_by_day": {
+			Fields: []Item{{Ref: "Vendas.Data", Bucket: "month"}, {Ref: "Lojas.UF"}, {Ref: "Vendas.Valor", Agg: "sum"},
+				{Ref: "Vendas.Valor", Agg: "avg"}, {Ref: "Vendas.Canal", Agg: "count_distinct"}},
+			Filters: []Filter{{Item: Item{Ref: "Vendas.Situação"}, Op: "=", Value: "Ativa"}, {Item: Item{Ref: "Vendas.Data"}, Op: "between", Value: []any{"2026-09-01", "2026-09-30"}},
+				{Item: Item{Ref: "Vendas.Canal"}, Op: "like", Value: "%i%"}},
+		},
+		"rollup_smallest": {
+			Fields:  []Item{{Ref: "Lojas.UF"}, {Ref: "Vendas.Quantidade", Agg: "count"}, {Ref: "Vendas.Valor", Agg: "max"}},
+			Filters: []Filter{{Item: Item{Ref: "Vendas.Quantidade", Agg: "count"}, Op: ">", Value: 3.0}},
+		},
+	}
+	for name, req := range rollupCases {
+		cases[name] = req
+	}
 	for name, req := range cases {
 		app := app
 		if _, ok := joinCases[name]; ok {
@@ -188,6 +209,9 @@ func TestGoldenSQL(t *testing.T) {
 		if _, ok := calcCases[name]; ok {
 			app = calc
 		}
+		if _, ok := rollupCases[name]; ok {
+			app = rollups
+		}
 		q, err := Analyze(app, req)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
@@ -195,6 +219,12 @@ func TestGoldenSQL(t *testing.T) {
 		plan, err := PlanQuery(q)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
+		}
+		if _, ok := rollupCases[name]; ok { // the others pin the base tables' SQL
+			UseRollups(q, plan)
+			if plan.Blocks[0].Rollup == nil {
+				t.Errorf("%s: no rollup chosen", name)
+			}
 		}
 		var walk map[*semantic.Column]bool
 		if strings.HasPrefix(name, "walk_") {

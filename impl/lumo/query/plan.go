@@ -16,6 +16,8 @@ type Block struct {
 	Measures []*Measure
 	Where    []*Pred
 	alias    map[*semantic.Table]string
+	// Rollup, when set, is read instead of Base and Joins (see UseRollups).
+	Rollup *semantic.Rollup
 }
 
 // Join is one LEFT JOIN along a relationship (many-to-one, from the fact side).

@@ -144,10 +144,41 @@ func cell(v any, c *OutCol) any {
 	return round(f, c.Scale)
 }
 
-// round removes the noise floating-point sums leave below the data's own decimals.
+// round removes the noise floating-point sums leave below the data's own decimals. It first
+// keeps 12 significant digits (never fewer decimals than scale): sums in another order, as a
+// rollup's sums of sums, differ only past them, and an exact midpoint (0.0718525 to 6
+// decimals) then rounds the same way, away from zero, whatever side the noise fell on.
 func round(f float64, scale int) float64 {
 	if scale > 10 {
 		scale = 10
+	}
+	if f != 0 && !math.IsInf(f, 0) && !math.IsNaN(f) {
+		if d := 11 - int(math.Floor(math.Log10(math.Abs(f)))); d > scale {
+			// n holds the 12 digits exactly; the cut to scale is decimal, in integers.
+			n, k := int64(math.Round(f*math.Pow10(d))), d-scale
+			if k > 18 {
+				return 0
+			}
+			div := int64(1)
+			for range k {
+				div *= 10
+			}
+			q, rem := n/div, n%div
+			if rem < 0 {
+				rem = -rem
+			}
+			if 2*rem >= div {
+				if n < 0 {
+					q--
+				} else {
+					q++
+				}
+			}
+			if q == 0 {
+				return 0 // no -0
+			}
+			return float64(q) / math.Pow10(scale)
+		}
 	}
 	p := math.Pow10(scale)
 	r := math.Round(f*p) / p

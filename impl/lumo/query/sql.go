@@ -283,7 +283,7 @@ func WalkColumns(q *Query, plan *Plan, d sqldialect.Dialect) []*semantic.Column 
 // that is what the DISTINCT count reads: no filter, no HAVING, and the column on the block's base
 // table (a column of a joined table counts only the values some base row reaches).
 func walkable(q *Query, blk *Block, m *Measure, d sqldialect.Dialect) bool {
-	return d.Name() == sqldialect.PostgresName && m.Agg == "count_distinct" && len(blk.Where) == 0 &&
+	return d.Name() == sqldialect.PostgresName && m.Agg == "count_distinct" && len(blk.Where) == 0 && blk.Rollup == nil &&
 		len(q.Having) == 0 && m.Col.Type == semantic.TypeString && m.Col.FoldSQLName != "" &&
 		m.Col.Table == blk.Base
 }
@@ -317,6 +317,12 @@ func (b *builder) block(blk *Block, q *Query, groups []*OutCol, own []*Measure) 
 		if !mine[m] {
 			for _, n := range names {
 				sel = append(sel, sqldialect.NullNumber(b.d)+" AS "+n)
+			}
+			continue
+		}
+		if blk.Rollup != nil {
+			for k, n := range names {
+				sel = append(sel, b.rollupAgg(blk.Rollup, m, k)+" AS "+n)
 			}
 			continue
 		}
@@ -360,8 +366,11 @@ func (b *builder) fromWhere(blk *Block, need []*semantic.Table) (string, []strin
 		}
 	}
 	from := " FROM " + b.ident(blk.Base.SQLName) + " t0"
+	if blk.Rollup != nil {
+		from = " FROM " + b.ident(blk.Rollup.SQLName) + " t0"
+	}
 	for i, j := range blk.Joins {
-		if !keep[i] {
+		if !keep[i] || blk.Rollup != nil {
 			continue
 		}
 		on := make([]string, len(j.On.From))
@@ -382,6 +391,9 @@ func (b *builder) fromWhere(blk *Block, need []*semantic.Table) (string, []strin
 			}
 		case p.Target.Col.FoldSQLName != "":
 			fold = blk.alias[p.Target.Col.Table] + "." + b.ident(p.Target.Col.FoldSQLName)
+			if blk.Rollup != nil {
+				fold = "t0." + b.ident(rollupColumn(blk.Rollup, p.Target.Col, true))
+			}
 		}
 		target := ""
 		if p.Op != "like" || p.Target.Col.Calc == nil {
@@ -397,6 +409,9 @@ func (b *builder) fromWhere(blk *Block, need []*semantic.Table) (string, []strin
 // column is a column's value in a row of the block: the data column, or a calculated column's
 // formula compiled in place.
 func (b *builder) column(blk *Block, c *semantic.Column) string {
+	if blk.Rollup != nil { // UseRollups routed only columns the rollup holds
+		return "t0." + b.ident(rollupColumn(blk.Rollup, c, false))
+	}
 	if c.Calc != nil {
 		return b.row(blk, c.Calc)
 	}

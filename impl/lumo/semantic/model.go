@@ -2,7 +2,10 @@
 // expressions and indicators, as the store loads it for one request.
 package semantic
 
-import "time"
+import (
+	"strconv"
+	"time"
+)
 
 // Column types, roles, table kinds.
 const (
@@ -39,7 +42,40 @@ type App struct {
 	Relationships []Relationship
 	Expressions   []*Expression
 	Indicators    []*Indicator
+	Rollups       []*Rollup
 }
+
+// Rollup is a pre-aggregation of a fact table built at import: one row per distinct combination
+// of its dimensions and its time bucket, with SUM, COUNT, MIN and MAX of each measure and the
+// row count. Its data table's columns are named by position (RollupDim, RollupTime, ...), so two
+// dimensions of role-playing copies that share a data column stay apart.
+type Rollup struct {
+	Name       string
+	Fact       *Table
+	Dimensions []*Column // of Fact or of tables it reaches many-to-one (by the shortest path)
+	Time       *Column   // a date or datetime column, nil for none
+	Grain      string    // "day" or "hour" when Time is set
+	Measures   []*Column // number columns of Fact
+	SQLName    string
+	Rows       int64 // rows of the built rollup: the planner picks the smallest that answers
+}
+
+// Rollup grains.
+const (
+	GrainDay  = "day"
+	GrainHour = "hour"
+)
+
+// Physical column names of a rollup's data table.
+func RollupDim(i int) string     { return "d" + itoa(i) }
+func RollupDimFold(i int) string { return "d" + itoa(i) + "_f" }
+func RollupTime() string         { return "t" }
+func RollupSum(i int) string     { return "m" + itoa(i) + "_sum" }
+func RollupCount(i int) string   { return "m" + itoa(i) + "_n" }
+func RollupMin(i int) string     { return "m" + itoa(i) + "_min" }
+func RollupMax(i int) string     { return "m" + itoa(i) + "_max" }
+func RollupRows() string         { return "n" }
+func itoa(i int) string          { return strconv.Itoa(i) }
 
 // Table is a fact or dimension table of an app. SQLName is the physical table in the store
 // (identifiers come only from here, never from a request).

@@ -550,6 +550,8 @@ func (db *DB) Publish(ctx context.Context, tenantKey, appKey, desk string) error
 // selects with args.
 func deleteAppCatalogue(ctx context.Context, db *DB, tx *sql.Tx, appsQuery string, args ...any) error {
 	deletes := []struct{ what, sql string }{
+		{"rollup columns", "DELETE FROM lumo_rollup_columns WHERE app_id IN (" + appsQuery + ")"},
+		{"rollups", "DELETE FROM lumo_rollups WHERE app_id IN (" + appsQuery + ")"},
 		{"indicators", "DELETE FROM lumo_indicators WHERE app_id IN (" + appsQuery + ")"},
 		{"expressions", "DELETE FROM lumo_expressions WHERE app_id IN (" + appsQuery + ")"},
 		{"relationship keys", "DELETE FROM lumo_relationship_keys WHERE app_id IN (" + appsQuery + ")"},

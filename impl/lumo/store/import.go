@@ -121,6 +121,8 @@ type importer struct {
 	done     Progress
 
 	keys map[*pTable][][]string // per data table, the relationship keys to index (column SQL names)
+
+	rollups map[*semantic.Rollup]*builtRollup // built with their source app, shared by its copies
 }
 
 // countRows counts the data lines of every CSV and the rows of every Parquet table to load,
@@ -312,6 +314,9 @@ func (im *importer) run(ctx context.Context) (Summary, error) {
 				return Summary{}, err
 			}
 			sum.Tables = append(sum.Tables, TableLoad{Tenant: a.tenant.ws.Key, App: a.ws.Key, Table: t.t.Name, SQLName: t.sqlName, Rows: *t.rows, CSV: t.csv})
+		}
+		if err := im.buildRollups(ctx, a); err != nil {
+			return Summary{}, err
 		}
 	}
 	if err := im.insertCatalogue(ctx); err != nil {
@@ -650,7 +655,10 @@ func deleteTenants(ctx context.Context, db *DB, tx *sql.Tx, tenantIDs []int64) e
 	args := int64Args(tenantIDs)
 	rows, err := tx.QueryContext(ctx, db.q(`SELECT tb.sql_name FROM lumo_tables tb
 		JOIN lumo_apps a ON a.id = tb.app_id
-		WHERE a.data_app_id = a.id AND a.tenant_id IN (`+in+`)`), args...)
+		WHERE a.data_app_id = a.id AND a.tenant_id IN (`+in+`)
+		UNION ALL SELECT r.sql_name FROM lumo_rollups r
+		JOIN lumo_apps a ON a.id = r.app_id
+		WHERE a.data_app_id = a.id AND a.tenant_id IN (`+in+`)`), append(args, args...)...)
 	if err != nil {
 		return fmt.Errorf("listing old data tables: %w", err)
 	}
@@ -772,6 +780,8 @@ func (im *importer) insertCatalogue(ctx context.Context) error {
 		"expression":   {what: "expressions", sql: "INSERT INTO lumo_expressions (id, app_id, pos, label, formula, unit) VALUES (?, ?, ?, ?, ?, ?)"},
 		"indicator":    {what: "indicators", sql: "INSERT INTO lumo_indicators (app_id, pos, name, description, fields, filters, problem) VALUES (?, ?, ?, ?, ?, ?, ?)"},
 	}
+	stmts["rollup"] = &stmt{what: "rollups", sql: "INSERT INTO lumo_rollups (app_id, pos, name, fact_table_id, time_column_id, grain, sql_name, row_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"}
+	stmts["rollup column"] = &stmt{what: "rollup columns", sql: "INSERT INTO lumo_rollup_columns (app_id, pos, role, idx, column_id) VALUES (?, ?, ?, ?, ?)"}
 	for _, s := range stmts {
 		st, err := ins(s.what, s.sql)
 		if err != nil {
@@ -875,6 +885,23 @@ func (im *importer) insertCatalogue(ctx context.Context) error {
 			}
 			if err := exec("indicator", a.id, i, ind.Name, ind.Description, fields, filters, ind.Problem); err != nil {
 				return err
+			}
+		}
+		for i, r := range a.model.Rollups {
+			built := im.rollups[r]
+			var timeCol any
+			if r.Time != nil {
+				timeCol = a.cols[r.Time]
+			}
+			if err := exec("rollup", a.id, i, r.Name, a.tables[indexOfTable(a.model.Tables, r.Fact)].id, timeCol, r.Grain, built.sqlName, built.rows); err != nil {
+				return err
+			}
+			for role, cols := range map[string][]*semantic.Column{semantic.RoleDimension: r.Dimensions, semantic.RoleMeasure: r.Measures} {
+				for k, c := range cols {
+					if err := exec("rollup column", a.id, i, role, k, a.cols[c]); err != nil {
+						return err
+					}
+				}
 			}
 		}
 	}

@@ -126,6 +126,7 @@ func (db *DB) apps(ctx context.Context, u *User, appID int64) ([]*semantic.App, 
 		{"relationships", l.loadRelationships},
 		{"expressions", l.loadExpressions},
 		{"indicators", l.loadIndicators},
+		{"rollups", l.loadRollups},
 		{"calculated columns", l.bindCalculated},
 	}
 	for _, s := range steps {
@@ -305,6 +306,57 @@ func (l *modelLoader) bindCalculated(context.Context) error {
 		}
 	}
 	return nil
+}
+
+func (l *modelLoader) loadRollups(ctx context.Context) error {
+	type key struct {
+		app int64
+		pos int
+	}
+	byKey := map[key]*semantic.Rollup{}
+	if err := l.each(ctx, `SELECT r.app_id, r.pos, r.name, r.fact_table_id, r.time_column_id, r.grain, r.sql_name, r.row_count
+		FROM lumo_rollups r WHERE r.app_id IN (`+l.scope+`) ORDER BY r.app_id, r.pos`, func(rows *sql.Rows) error {
+		r := &semantic.Rollup{}
+		var k key
+		var fact int64
+		var timeCol sql.NullInt64
+		if err := rows.Scan(&k.app, &k.pos, &r.Name, &fact, &timeCol, &r.Grain, &r.SQLName, &r.Rows); err != nil {
+			return err
+		}
+		if r.Fact = l.tables[fact]; r.Fact == nil {
+			return fmt.Errorf("rollup %s of app %d reads table %d, which is not in its app", r.Name, k.app, fact)
+		}
+		if timeCol.Valid {
+			if r.Time = l.cols[timeCol.Int64]; r.Time == nil {
+				return fmt.Errorf("rollup %s of app %d names column %d, which is not in its app", r.Name, k.app, timeCol.Int64)
+			}
+		}
+		a := l.apps[k.app]
+		a.Rollups = append(a.Rollups, r)
+		byKey[k] = r
+		return nil
+	}); err != nil {
+		return err
+	}
+	return l.each(ctx, `SELECT c.app_id, c.pos, c.role, c.column_id
+		FROM lumo_rollup_columns c WHERE c.app_id IN (`+l.scope+`) ORDER BY c.app_id, c.pos, c.role, c.idx`, func(rows *sql.Rows) error {
+		var k key
+		var role string
+		var id int64
+		if err := rows.Scan(&k.app, &k.pos, &role, &id); err != nil {
+			return err
+		}
+		r, c := byKey[k], l.cols[id]
+		if r == nil || c == nil {
+			return fmt.Errorf("rollup column %d of app %d does not match its rollup", id, k.app)
+		}
+		if role == semantic.RoleDimension {
+			r.Dimensions = append(r.Dimensions, c)
+		} else {
+			r.Measures = append(r.Measures, c)
+		}
+		return nil
+	})
 }
 
 func (l *modelLoader) loadIndicators(ctx context.Context) error {

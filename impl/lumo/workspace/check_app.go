@@ -58,6 +58,7 @@ type appFile struct {
 		Fields      []map[string]any `json:"fields"`
 		Filters     []map[string]any `json:"filters"`
 	} `json:"indicators"`
+	Rollups []rollupFile `json:"rollups"`
 }
 
 // typeWords names column types in Portuguese.
@@ -296,6 +297,10 @@ func (l *loader) source(ws *yamldoc.Doc, srcPath []string, folder string) *Sourc
 				}
 			}
 		}
+	}
+
+	if !relErrs {
+		errs = append(errs, checkRollups(d, m, f.Rollups)...)
 	}
 
 	for _, fi := range f.Indicators {
