@@ -32,27 +32,6 @@ type Plan struct {
 	Notes  []string
 }
 
-// reach lists the tables reachable from base following relationships from -> to, each with the
-// relationship that reached it first (breadth first: shortest paths).
-func reach(app *semantic.App, base *semantic.Table) map[*semantic.Table]*semantic.Relationship {
-	via := map[*semantic.Table]*semantic.Relationship{base: nil}
-	queue := []*semantic.Table{base}
-	for len(queue) > 0 {
-		t := queue[0]
-		queue = queue[1:]
-		for i := range app.Relationships {
-			r := &app.Relationships[i]
-			if r.FromTable() == t {
-				if _, seen := via[r.ToTable()]; !seen {
-					via[r.ToTable()] = r
-					queue = append(queue, r.ToTable())
-				}
-			}
-		}
-	}
-	return via
-}
-
 func reachesAll(via map[*semantic.Table]*semantic.Relationship, tables []*semantic.Table) bool {
 	for _, t := range tables {
 		if _, ok := via[t]; !ok {
@@ -100,7 +79,7 @@ func PlanQuery(q *Query) (*Plan, error) {
 	blocks := map[*semantic.Table]*Block{}
 	vias := map[*semantic.Table]map[*semantic.Table]*semantic.Relationship{}
 	for _, f := range facts {
-		vias[f] = reach(app, f)
+		vias[f] = app.Reach(f)
 	}
 	for _, m := range q.Measures {
 		home := m.Col.Table
@@ -189,7 +168,7 @@ func chooseBase(app *semantic.App, facts, involved []*semantic.Table) (*semantic
 	}
 	candidates = append(candidates, app.Tables...)
 	for _, c := range candidates {
-		via := reach(app, c)
+		via := app.Reach(c)
 		if reachesAll(via, involved) {
 			return c, via
 		}

@@ -80,25 +80,13 @@ type binder struct {
 type scope struct {
 	b      *binder
 	table  *Table
-	reach  map[*Table]bool
-	tables []*Table // read so far, table first
+	reach  map[*Table]*Relationship // tables the formula may read: t and those it reaches
+	tables []*Table                 // read so far, table first
 	depth  map[Formula]int
 }
 
 func (b *binder) scope(t *Table) *scope {
-	reach := map[*Table]bool{t: true}
-	queue := []*Table{t}
-	for len(queue) > 0 {
-		x := queue[0]
-		queue = queue[1:]
-		for i := range b.app.Relationships {
-			r := &b.app.Relationships[i]
-			if r.FromTable() == x && !reach[r.ToTable()] {
-				reach[r.ToTable()] = true
-				queue = append(queue, r.ToTable())
-			}
-		}
-	}
+	reach := b.app.Reach(t)
 	return &scope{b: b, table: t, reach: reach, tables: []*Table{t}}
 }
 
@@ -502,7 +490,7 @@ func (s *scope) resolve(r *Ref) (*Column, error) {
 						}
 					}
 				}
-				if !s.reach[c.Table] {
+				if _, ok := s.reach[c.Table]; !ok {
 					return nil, &BindError{Position: r.Position, Message: fmt.Sprintf("[%s] é da tabela %s, que %s não alcança pelos relacionamentos (muitos para um); use colunas de %s ou de uma tabela ligada a ela",
 						r.Ref, c.Table.Label, s.table.Label, s.table.Label)}
 				}
@@ -521,7 +509,7 @@ func (s *scope) resolve(r *Ref) (*Column, error) {
 			cands = append(cands, x.Label)
 		}
 		for _, t := range s.b.app.Tables {
-			if s.reach[t] && t != s.table {
+			if _, ok := s.reach[t]; ok && t != s.table {
 				for _, x := range t.Columns {
 					cands = append(cands, x.Ref())
 				}

@@ -157,3 +157,25 @@ type Indicator struct {
 	Filters     []map[string]any
 	Problem     string
 }
+
+// Reach lists the tables t reaches following relationships from the many side, each with the
+// relationship that reached it first (breadth first: shortest paths, in declaration order); t
+// itself maps to nil. The planner joins along these, and imports and checks use the same paths.
+func (a *App) Reach(t *Table) map[*Table]*Relationship {
+	via := map[*Table]*Relationship{t: nil}
+	queue := []*Table{t}
+	for len(queue) > 0 {
+		x := queue[0]
+		queue = queue[1:]
+		for i := range a.Relationships {
+			r := &a.Relationships[i]
+			if r.FromTable() == x {
+				if _, seen := via[r.ToTable()]; !seen {
+					via[r.ToTable()] = r
+					queue = append(queue, r.ToTable())
+				}
+			}
+		}
+	}
+	return via
+}

@@ -45,7 +45,7 @@ func (im *importer) buildRollups(ctx context.Context, a *pApp) error {
 	for ri, r := range a.model.Rollups {
 		fact := byTable[r.Fact]
 		name := sqlName("r", fact.id, r.Name, "")
-		via := reachVia(a.model, r.Fact)
+		via := a.model.Reach(r.Fact) // the paths the planner joins
 		alias := map[*semantic.Table]string{r.Fact: "t0"}
 		var joins []string
 		var add func(t *semantic.Table) error
@@ -199,25 +199,4 @@ func timeGrain(d sqldialect.Dialect, v, colType, grain string) string {
 		return "(substr(" + v + ", 1, 13) || ':00:00')"
 	}
 	return "(substr(" + v + ", 1, 10) || ' 00:00:00')"
-}
-
-// reachVia is, per table fact reaches, the relationship that reaches it first (breadth first),
-// as the query planner joins.
-func reachVia(app *semantic.App, fact *semantic.Table) map[*semantic.Table]*semantic.Relationship {
-	via := map[*semantic.Table]*semantic.Relationship{fact: nil}
-	queue := []*semantic.Table{fact}
-	for len(queue) > 0 {
-		t := queue[0]
-		queue = queue[1:]
-		for i := range app.Relationships {
-			r := &app.Relationships[i]
-			if r.FromTable() == t {
-				if _, seen := via[r.ToTable()]; !seen {
-					via[r.ToTable()] = r
-					queue = append(queue, r.ToTable())
-				}
-			}
-		}
-	}
-	return via
 }

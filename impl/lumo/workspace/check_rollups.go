@@ -52,7 +52,7 @@ func checkRollups(d *yamldoc.Doc, m *semantic.App, list []rollupFile) []*Error {
 			errs = append(errs, d.ErrAt(at(rp, "table"), "a tabela %q é uma dimensão; um rollup agrega uma tabela de kind fact", fr.Table))
 			continue
 		}
-		reached := reachable(m, fact)
+		reached := m.Reach(fact)
 		r := &semantic.Rollup{Name: fr.Name, Fact: fact}
 		used := map[*semantic.Column]bool{}
 		column := func(field []string, ref string) *semantic.Column {
@@ -62,7 +62,7 @@ func checkRollups(d *yamldoc.Doc, m *semantic.App, list []rollupFile) []*Error {
 				errs = append(errs, d.ErrAt(field, "%s", refProblem(m, ref, err)))
 			case c.Calculated():
 				errs = append(errs, d.ErrAt(field, "%s é uma coluna calculada, que não tem valores guardados para o rollup agregar; tire-a do rollup (consultas com ela leem a tabela %s)", c.Ref(), fact.Label))
-			case !reached[c.Table]:
+			case reached[c.Table] == nil && c.Table != fact:
 				errs = append(errs, d.ErrAt(field, "%s é da tabela %s, que a tabela %s não alcança pelos relacionamentos; use uma coluna de %s ou de uma tabela ligada a ela", c.Ref(), c.Table.Label, fact.Label, fact.Label))
 			case used[c]:
 				errs = append(errs, d.ErrAt(field, "%s aparece duas vezes no rollup; deixe uma só", c.Ref()))
@@ -113,22 +113,4 @@ func checkRollups(d *yamldoc.Doc, m *semantic.App, list []rollupFile) []*Error {
 		m.Rollups = append(m.Rollups, r)
 	}
 	return errs
-}
-
-// reachable is the set of tables t reaches following relationships from the many side.
-func reachable(m *semantic.App, t *semantic.Table) map[*semantic.Table]bool {
-	seen := map[*semantic.Table]bool{t: true}
-	queue := []*semantic.Table{t}
-	for len(queue) > 0 {
-		x := queue[0]
-		queue = queue[1:]
-		for i := range m.Relationships {
-			r := &m.Relationships[i]
-			if r.FromTable() == x && !seen[r.ToTable()] {
-				seen[r.ToTable()] = true
-				queue = append(queue, r.ToTable())
-			}
-		}
-	}
-	return seen
 }
