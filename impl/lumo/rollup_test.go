@@ -60,8 +60,13 @@ func rollupsAlike(t *testing.T, db *store.DB, rows int) {
 		t.Fatal(err)
 	}
 	app := apps[0]
-	if len(app.Rollups) != 1 || app.Rollups[0].Rows == 0 || app.Rollups[0].Rows > int64(rows) {
+	if len(app.Rollups) != 3 {
 		t.Fatalf("rollups after import: %+v", app.Rollups)
+	}
+	for _, r := range app.Rollups {
+		if r.Rows == 0 || r.Rows > int64(rows) {
+			t.Fatalf("rollup %s has %d rows", r.Name, r.Rows)
+		}
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	on := &Service{DB: db, Identity: FixedUser(u), Log: log, QueryTimeout: time.Minute}
@@ -71,8 +76,9 @@ func rollupsAlike(t *testing.T, db *store.DB, rows int) {
 		{"ref": "Lojas.Loja"}, {"ref": "Lojas.UF"}, {"ref": "Vendas.Situação"}, {"ref": "Vendas.Canal"},
 		{"ref": "Vendas.Data", "bucket": "day"}, {"ref": "Vendas.Data", "bucket": "month"}, {"ref": "Vendas.Data", "bucket": "year"},
 		{"ref": "Vendas.Data", "bucket": "month_of_year"}, {"ref": "Vendas.Data", "bucket": "day_of_week"},
-		{"ref": "Vendas.Data", "bucket": "hour_of_day"},          // not at a day grain
-		{"ref": "Produtos.Categoria"}, {"ref": "Vendas.Cliente"}, // not in the rollup
+		{"ref": "Vendas.Data", "bucket": "hour_of_day"},                                       // not at a day grain
+		{"ref": "Produtos.Categoria"}, {"ref": "Produtos.Produto"}, {"ref": "Vendas.Cliente"}, // in other rollups
+		{"ref": "Lojas.Cidade"}, // in none
 	}
 	measures := []map[string]any{
 		{"ref": "Vendas.Valor da venda", "agg": "sum"}, {"ref": "Vendas.Valor da venda", "agg": "avg"},
@@ -107,7 +113,7 @@ func rollupsAlike(t *testing.T, db *store.DB, rows int) {
 		}
 		return out
 	}
-	routed, based := 0, 0
+	routed, based := map[string]int{}, 0
 	n := 150
 	if testing.Short() {
 		n = 60
@@ -132,14 +138,19 @@ func rollupsAlike(t *testing.T, db *store.DB, rows int) {
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Fatalf("query %d %s: rollup answer differs (-off +on):\n%s", i, raw, diff)
 		}
-		if plan.Blocks[0].Rollup != nil {
-			routed++
+		if r := plan.Blocks[0].Rollup; r != nil {
+			routed[r.Name]++
 		} else {
 			based++
 		}
 	}
-	t.Logf("%d queries by the rollup, %d by the base tables", routed, based)
-	if routed < n/10 || based < n/10 {
-		t.Fatalf("%d queries by the rollup, %d by the base tables: the generator should mix both", routed, based)
+	t.Logf("queries by each rollup %v, %d by the base tables", routed, based)
+	for _, r := range app.Rollups {
+		if routed[r.Name] == 0 {
+			t.Errorf("no query went to rollup %s: the generator should reach every one", r.Name)
+		}
+	}
+	if based < n/10 {
+		t.Fatalf("queries by each rollup %v, %d by the base tables: the generator should mix both", routed, based)
 	}
 }

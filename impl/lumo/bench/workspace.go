@@ -85,14 +85,22 @@ indicators:
     filters: [{ref: Vendas.Situação, op: "=", value: Ativa}]
 ` + salesRollupYAML
 
-// salesRollupYAML is the rollup a user would declare for the usual questions: sales by day,
-// store (and its state), situation and channel.
+// salesRollupYAML is the rollups a user would declare for the usual questions: sales by day and
+// store (with its state), situation and channel; sales by product; sales by client and state.
+// The first is grouped from the fact; the others from the fact's own keys, joined afterwards.
 const salesRollupYAML = `rollups:
   - name: vendas_diarias
     table: Vendas
     dimensions: [Vendas.Loja id, Lojas.Loja, Lojas.UF, Vendas.Situação, Vendas.Canal]
     time: {ref: Vendas.Data, grain: day}
     measures: [Vendas.Valor da venda, Vendas.Custo, Vendas.Quantidade]
+  - name: vendas_produtos
+    table: Vendas
+    dimensions: [Produtos.Produto, Produtos.Categoria, Vendas.Situação]
+  - name: vendas_clientes
+    table: Vendas
+    dimensions: [Vendas.Cliente, Lojas.UF, Vendas.Situação]
+    measures: [Vendas.Valor da venda]
 `
 
 var (

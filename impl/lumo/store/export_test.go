@@ -25,3 +25,9 @@ func TrustGeneration(db *DB, d time.Duration) { db.watch.SetTrust(d) }
 // MuteGenerationListener closes db's listener without telling the watch, which keeps trusting
 // what it remembers: only this process's own changes can make it read the counter again.
 func MuteGenerationListener(db *DB) { db.watch.MuteListener() }
+
+// RegroupRollups turns the building of rollups from finer ones on or off, and reports what each
+// rollup was built from (a rollup's name or the fact's) to built, for tests.
+func RegroupRollups(on bool, built func(rollup, from string)) {
+	regroupRollups, onRollupBuilt = on, built
+}

@@ -1,7 +1,9 @@
 package store_test
 
 import (
+	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -90,5 +92,62 @@ func TestRollupThroughRepeatedKeyIsRefused(t *testing.T) {
 	}
 	if _, err := db.UserByLogin(ctx, "rita"); err == nil {
 		t.Error("the refused import left its users behind")
+	}
+}
+
+// A rollup that a finer one holds is regrouped from it, and its rows are those of the same
+// rollup grouped from the fact.
+func TestRollupRegroupedFromFiner(t *testing.T) {
+	db := storetest.Open(t)
+	read := func(regroup bool) (string, map[string]string) {
+		from := map[string]string{}
+		store.RegroupRollups(regroup, func(r, src string) { from[r] = src })
+		defer store.RegroupRollups(true, nil)
+		if _, err := db.ImportWorkspace(ctx, rollupsWorkspace(t, ""), "workspace.yaml"); err != nil {
+			t.Fatal(err)
+		}
+		apps, err := db.VisibleApps(ctx, user(t, db, "rita"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := apps[0].Rollups[1]
+		rows, err := db.SQL().QueryContext(ctx, "SELECT d0, d0_f, m0_sum, m0_n, m0_min, m0_max, m1_sum, m1_n, m1_min, m1_max, n FROM "+
+			db.Dialect().QuoteIdent(r.SQLName)+" ORDER BY d0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var out []string
+		for rows.Next() {
+			vals := make([]any, 11)
+			ptrs := make([]any, 11)
+			for i := range vals {
+				ptrs[i] = &vals[i]
+			}
+			if err := rows.Scan(ptrs...); err != nil {
+				t.Fatal(err)
+			}
+			for i, v := range vals {
+				if f, ok := v.(float64); ok {
+					vals[i] = strconv.FormatFloat(f, 'g', 12, 64) // sums of sums round alike, as answers do
+				}
+			}
+			out = append(out, fmt.Sprint(vals...))
+		}
+		if err := rows.Err(); err != nil {
+			t.Fatal(err)
+		}
+		return strings.Join(out, "\n"), from
+	}
+	regrouped, from := read(true)
+	if from["por_uf"] != "por_dia" || from["por_dia"] != "vendas" {
+		t.Fatalf("built from %v, want por_uf from por_dia and por_dia from vendas", from)
+	}
+	direct, from := read(false)
+	if from["por_uf"] != "vendas" {
+		t.Fatalf("with regrouping off, por_uf was built from %q", from["por_uf"])
+	}
+	if regrouped != direct || regrouped == "" {
+		t.Errorf("por_uf regrouped from por_dia:\n%s\ngrouped from the fact:\n%s", regrouped, direct)
 	}
 }
