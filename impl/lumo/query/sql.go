@@ -304,9 +304,9 @@ func (b *builder) looseCount(c *semantic.Column) string {
 func (b *builder) block(blk *Block, q *Query, groups []*OutCol, own []*Measure) string {
 	var sel, gexprs []string
 	for i, g := range groups {
-		e := b.target(blk, g.Group)
-		gexprs = append(gexprs, e)
-		sel = append(sel, e+" AS g"+itoa(i))
+		key, value := b.groupTarget(blk, g.Group)
+		gexprs = append(gexprs, key)
+		sel = append(sel, value+" AS g"+itoa(i))
 	}
 	mine := map[*Measure]bool{}
 	for _, m := range own {
@@ -522,6 +522,11 @@ func (b *builder) foldedRow(blk *Block, f semantic.Formula) string {
 
 func (b *builder) target(blk *Block, t *Target) string {
 	return sqldialect.Bucket(b.d, b.column(blk, t.Col), t.Bucket)
+}
+
+// groupTarget is a group's key to GROUP BY and its value, written over the key.
+func (b *builder) groupTarget(blk *Block, t *Target) (key, value string) {
+	return sqldialect.BucketGroup(b.d, b.column(blk, t.Col), t.Bucket)
 }
 
 // pred writes one condition on target. Blank semantics: = "" is NULL or empty text; != "" is

@@ -1,4 +1,5 @@
-WITH r AS MATERIALIZED (SELECT to_char(t0."c_data", 'YYYY-MM') AS g0, SUM(t0."c_valor") AS s0, COUNT(t0."c_valor") AS c0 FROM "t_vendas" t0 WHERE (CAST(EXTRACT(DOW FROM t0."c_data") AS INTEGER) IN ($1, $2)) GROUP BY to_char(t0."c_data", 'YYYY-MM')),
+WITH r AS MATERIALIZED (SELECT to_char(date_trunc('month', CAST(t0."c_data" AS TIMESTAMP)),
+  'YYYY-MM') AS g0, SUM(t0."c_valor") AS s0, COUNT(t0."c_valor") AS c0 FROM "t_vendas" t0 WHERE (CAST(EXTRACT(DOW FROM t0."c_data") AS INTEGER) IN ($1, $2)) GROUP BY date_trunc('month', CAST(t0."c_data" AS TIMESTAMP))),
   f AS MATERIALIZED (SELECT r.*, g0 AS o0, (s0 / NULLIF(CAST(c0 AS DOUBLE PRECISION),
   0)) AS o1 FROM r WHERE (s0 / NULLIF(CAST(c0 AS DOUBLE PRECISION),
   0)) > $3)
