@@ -66,7 +66,7 @@ func TestRollupsRefused(t *testing.T) {
 			"rollups[0].measures[0]: Lojas.Id é da tabela Lojas; as medidas de um rollup são colunas da própria fato Vendas"},
 		{"twice", "  - {name: x, table: Vendas, dimensions: [Lojas.UF, lojas.uf]}\n", "rollups[0].dimensions[1]: Lojas.UF aparece duas vezes no rollup; deixe uma só"},
 		{"same name", "  - {name: x, table: Vendas}\n  - {name: x, table: Vendas}\n", `rollups[1].name: o nome "x" já é usado por rollups[0]`},
-		{"bad grain", "  - {name: x, table: Vendas, time: {ref: Vendas.Data, grain: month}}\n", "rollups[0].time.grain: "},
+		{"bad grain", "  - {name: x, table: Vendas, time: {ref: Vendas.Data, grain: week}}\n", "rollups[0].time.grain: "},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
