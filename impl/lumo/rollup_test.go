@@ -100,8 +100,60 @@ func rollupsWorkspace(t *testing.T, rows int) fs.FS {
     measures: [Vendas.Valor da venda]
 `
 	g.Files[path] = &fstest.MapFile{Data: []byte(y)}
+	// A second app whose fact has a date column (not a date-time) cut by month.
+	wy := string(g.Files["workspace.yaml"].Data)
+	const app = "      - {key: vendas, source: apps/vendas, desk: Comercial}\n"
+	if !strings.Contains(wy, app) {
+		t.Fatalf("workspace.yaml has no %q", app)
+	}
+	g.Files["workspace.yaml"] = &fstest.MapFile{Data: []byte(strings.Replace(wy, app, app+"      - {key: entregas, source: apps/entregas, desk: Comercial}\n", 1))}
+	g.Files["apps/entregas/app.yaml"] = &fstest.MapFile{Data: []byte(deliveriesYAML)}
+	g.Files["apps/entregas/lojas.csv"] = g.Files["apps/vendas/lojas.csv"]
+	rnd := rand.New(rand.NewPCG(7, 11))
+	var b strings.Builder
+	b.WriteString("ID,ENTREGA,LOJA_ID,VALOR\n")
+	day0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i := range 3000 {
+		d := day0.AddDate(0, 0, rnd.IntN(730)).Format("2006-01-02")
+		if i%97 == 0 {
+			d = `\N`
+		}
+		fmt.Fprintf(&b, "%d,%s,%d,%d.%02d\n", i+1, d, 1+rnd.IntN(50), rnd.IntN(900), rnd.IntN(100))
+	}
+	g.Files["apps/entregas/entregas.csv"] = &fstest.MapFile{Data: []byte(b.String())}
 	return g
 }
+
+// deliveriesYAML is an app of deliveries by day (a date column), with a rollup by month.
+const deliveriesYAML = `name: Entregas
+description: Entregas por loja.
+tables:
+  - label: Entregas
+    name: entregas
+    kind: fact
+    file: entregas.csv
+    columns:
+      - {name: ID, label: Id, type: number, role: key}
+      - {name: ENTREGA, label: Entrega, type: date}
+      - {name: LOJA_ID, label: Loja id, type: number, role: key}
+      - {name: VALOR, label: Valor, type: number, role: measure, unit: BRL}
+  - label: Lojas
+    name: lojas
+    kind: dimension
+    file: lojas.csv
+    columns:
+      - {name: ID, label: Id, type: number, role: key}
+      - {name: NOME, label: Loja, type: string}
+      - {name: CIDADE, label: Cidade, type: string}
+      - {name: UF, label: UF, type: string}
+relationships:
+  - {from: Entregas.Loja id, to: Lojas.Id}
+rollups:
+  - name: entregas_mensais
+    table: Entregas
+    dimensions: [Lojas.UF]
+    time: {ref: Entregas.Entrega, grain: month}
+`
 
 // chosen names the rollup each block of plan reads ("" for the base tables).
 func chosen(plan *query.Plan) []string {
@@ -129,7 +181,18 @@ func rollupsAlike(t *testing.T, db *store.DB, rows int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	app := apps[0]
+	var app, deliveries *semantic.App
+	for _, a := range apps {
+		switch a.Name {
+		case "Vendas":
+			app = a
+		case "Entregas":
+			deliveries = a
+		}
+	}
+	if app == nil || deliveries == nil {
+		t.Fatalf("apps after import: %d", len(apps))
+	}
 	var names []string
 	for _, r := range app.Rollups {
 		names = append(names, r.Name)
@@ -368,6 +431,49 @@ func rollupsAlike(t *testing.T, db *store.DB, rows int) {
 		}
 		if !slices.Equal(got, c.want) {
 			t.Errorf("%s: blocks read %q, want %q", c.name, got, c.want)
+		}
+	}
+
+	// A date column cut by month: the raw value and the day are finer than the rollup; bounds
+	// on month boundaries only read it.
+	e := "Entregas.Entrega"
+	dg := []map[string]any{g(e, "month"), g(e, "year"), g(e, "month_of_year"), g("Lojas.UF", ""),
+		g(e, "day"), g(e, ""), g(e, "day_of_week"), g("Lojas.Cidade", "")} // the last four in no rollup
+	dm := []map[string]any{m("Entregas.Valor", "sum"), m("Entregas.Valor", "avg"), m("Entregas.Valor", "min"), m("Entregas.Valor", "max"),
+		m("Entregas.Valor", "count"), m(e, "count"), m("Lojas.UF", "count_distinct"), m(e, "count_distinct")} // the last in no rollup
+	df := []map[string]any{fl(e, "between", []any{"2025-04-01", "2025-06-30"}), fl(e, "between", []any{"2025-04-01", "2025-06-29"}),
+		fl(e, "between", []any{"2025-04-02", "2025-06-30"}), fl(e, "not between", []any{"2025-02-01", "2026-01-31"}),
+		fl(e, ">=", "2025-03-01"), fl(e, ">=", "2025-03-02"), fl(e, "<", "2026-02-01"), fl(e, "<", "2026-01-31"),
+		fl(e, ">", "2025-08-31"), fl(e, ">", "2025-09-01"), fl(e, "<=", "2026-02-28"), fl(e, "<=", "2026-02-27"),
+		fl(e, "=", "2025-05-01"), fl(e, "in", []any{"2025-05-01", ""}), fl(e, "=", ""), fl(e, "!=", ""),
+		{"ref": e, "op": "is null"}, {"ref": e, "bucket": "month", "op": "in", "value": []any{"2025-03", "2026-07"}},
+		fl("Lojas.UF", "in", []any{"SP", "MG"})}
+	dreads := map[string]int{}
+	for range n / 2 {
+		got, err := run(deliveries, map[string]any{"limit": 1000,
+			"fields": append(pick(dg, rnd.IntN(3)), pick(dm, 1+rnd.IntN(2))...), "filters": pick(df, rnd.IntN(3))})
+		if err == nil {
+			dreads[got[0]]++
+		}
+	}
+	t.Logf("deliveries' blocks read: %v", dreads)
+	if dreads["entregas_mensais"] < 10 || dreads[""] < 10 {
+		t.Errorf("deliveries' blocks read %v: the generator should mix both", dreads)
+	}
+	for _, c := range []struct {
+		filter map[string]any
+		want   string
+	}{
+		{fl(e, "between", []any{"2025-04-01", "2025-06-30"}), "entregas_mensais"},
+		{fl(e, "<=", "2026-02-28"), "entregas_mensais"},
+		{fl(e, ">", "2025-08-31"), "entregas_mensais"},
+		{fl(e, "between", []any{"2025-04-01", "2025-06-29"}), ""},
+		{fl(e, "<=", "2026-02-27"), ""},
+		{fl(e, "=", "2025-05-01"), ""},
+	} {
+		got, err := run(deliveries, map[string]any{"fields": []any{g(e, "month"), m("Entregas.Valor", "sum")}, "filters": []any{c.filter}})
+		if err != nil || got[0] != c.want {
+			t.Errorf("deliveries filtered by %v: blocks read %q (%v), want %q", c.filter, got, err, c.want)
 		}
 	}
 }
