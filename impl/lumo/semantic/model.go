@@ -59,7 +59,8 @@ type Rollup struct {
 	SQLName    string
 	Rows       int64 // rows of the built rollup: the planner picks the smallest that answers
 	// Auto marks the rollup lumo proposes for a fact without declared rollups (see
-	// workspace.autoRollups): the import leaves out what would make it fail or not pay off.
+	// workspace.autoRollups): the import leaves out what would make it fail or not pay off. Only
+	// the import reads it; the catalogue keeps the built rollup like a declared one.
 	Auto bool
 }
 
