@@ -107,8 +107,10 @@ func (s *Service) execQuery(ctx context.Context, app *semantic.App, in *lumoapi.
 	}
 	if s.rollupsOn() {
 		query.UseRollups(q, plan)
-		if r := plan.Blocks[0].Rollup; r != nil && s.Log != nil {
-			s.Log.DebugContext(ctx, "query reads a rollup", "app", app.ID, "rollup", r.Name, "rollup_rows", r.Rows)
+		for _, blk := range plan.Blocks {
+			if r := blk.Rollup; r != nil && s.Log != nil {
+				s.Log.DebugContext(ctx, "query reads a rollup", "app", app.ID, "rollup", r.Name, "rollup_rows", r.Rows, "fact", r.Fact.Label)
+			}
 		}
 	}
 	walk, err := s.distinctWalks(ctx, q, plan)

@@ -147,7 +147,7 @@ func writeFormatWorkspace(dir string, f fileFormat, rows int, src *dbSource) (in
 		filepath.Join(dir, "workspace.yaml"): ws,
 		// Without the rollup: its build is the same SQL whatever the format, and would only blur
 		// what reading each format costs.
-		filepath.Join(app, "app.yaml"):     strings.Replace(strings.TrimSuffix(salesAppYAML, salesRollupYAML), "file: vendas.csv", table, 1),
+		filepath.Join(app, "app.yaml"):     strings.Replace(salesAppNoRollups, "file: vendas.csv", table, 1),
 		filepath.Join(app, "lojas.csv"):    storesCSV(),
 		filepath.Join(app, "produtos.csv"): productsCSV(),
 		filepath.Join(app, "metas.csv"):    targetsCSV(),

@@ -86,14 +86,18 @@ indicators:
 ` + salesRollupYAML
 
 // salesRollupYAML is the rollups a user would declare for the usual questions: sales by day and
-// store (with its state), situation and channel; sales by product; sales by client and state.
-// The first is grouped from the fact; the others from the fact's own keys, joined afterwards.
+// by month, store (with its state), situation and channel; sales by product; sales by client
+// and state. The monthly one is regrouped from the daily one at import.
 const salesRollupYAML = `rollups:
   - name: vendas_diarias
     table: Vendas
     dimensions: [Vendas.Loja id, Lojas.Loja, Lojas.UF, Vendas.Situação, Vendas.Canal]
     time: {ref: Vendas.Data, grain: day}
     measures: [Vendas.Valor da venda, Vendas.Custo, Vendas.Quantidade]
+  - name: vendas_mensais
+    table: Vendas
+    dimensions: [Vendas.Loja id, Lojas.Loja, Lojas.UF, Vendas.Situação, Vendas.Canal]
+    time: {ref: Vendas.Data, grain: month}
   - name: vendas_produtos
     table: Vendas
     dimensions: [Produtos.Produto, Produtos.Categoria, Vendas.Situação]
@@ -124,10 +128,13 @@ var (
 // made while the importer reads them, in constant memory, and are the same for the same rows.
 func Workspace(rows int) fs.FS { return workspace(rows, salesAppYAML) }
 
-// WorkspaceNoRollups is Workspace without the rollup, to time the import without it.
-func WorkspaceNoRollups(rows int) fs.FS {
-	return workspace(rows, strings.TrimSuffix(salesAppYAML, salesRollupYAML))
-}
+// WorkspaceNoRollups is Workspace without rollups (not even automatic ones), to time the import
+// and the queries without them.
+func WorkspaceNoRollups(rows int) fs.FS { return workspace(rows, salesAppNoRollups) }
+
+// salesAppNoRollups is the sales app with an empty rollups list, which turns the automatic
+// rollups off.
+var salesAppNoRollups = strings.TrimSuffix(salesAppYAML, salesRollupYAML) + "rollups: []\n"
 
 func workspace(rows int, appYAML string) fs.FS {
 	files := fstest.MapFS{

@@ -198,6 +198,19 @@ func TestGoldenSQL(t *testing.T) {
 			Filters: []Filter{{Item: Item{Ref: "Vendas.Quantidade", Agg: "count"}, Op: ">", Value: 3.0}},
 		},
 	}
+	// A month rollup for whole months; each fact's block its own rollup (the demo's Metas has
+	// the automatic one, by day of Mês and by its most used columns, Lojas.Loja among them).
+	rollupApps := map[string]*semantic.App{
+		"rollup_month":     fixtureApp(t, os.DirFS("../../../features/testdata/rollups_auto")),
+		"rollup_two_facts": app,
+	}
+	rollupCases["rollup_month"] = Request{
+		Fields:  []Item{{Ref: "Vendas.Data", Bucket: "month"}, {Ref: "Lojas.UF"}, {Ref: "Vendas.Valor", Agg: "sum"}},
+		Filters: []Filter{{Item: Item{Ref: "Vendas.Data"}, Op: "between", Value: []any{"2026-08-01", "2026-09-30"}}},
+	}
+	rollupCases["rollup_two_facts"] = Request{
+		Fields: []Item{{Ref: "Lojas.Loja"}, {Ref: "Vendas.Valor da venda", Agg: "sum"}, {Ref: "Metas.Meta", Agg: "sum"}},
+	}
 	for name, req := range rollupCases {
 		cases[name] = req
 	}
@@ -211,6 +224,9 @@ func TestGoldenSQL(t *testing.T) {
 		}
 		if _, ok := rollupCases[name]; ok {
 			app = rollups
+			if a := rollupApps[name]; a != nil {
+				app = a
+			}
 		}
 		q, err := Analyze(app, req)
 		if err != nil {
@@ -222,8 +238,10 @@ func TestGoldenSQL(t *testing.T) {
 		}
 		if _, ok := rollupCases[name]; ok { // the others pin the base tables' SQL
 			UseRollups(q, plan)
-			if plan.Blocks[0].Rollup == nil {
-				t.Errorf("%s: no rollup chosen", name)
+			for _, blk := range plan.Blocks {
+				if blk.Rollup == nil {
+					t.Errorf("%s: no rollup chosen for %s", name, blk.Base.Label)
+				}
 			}
 		}
 		var walk map[*semantic.Column]bool

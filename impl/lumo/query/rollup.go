@@ -2,68 +2,126 @@ package query
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
 )
 
-// UseRollups sends a single-block query to the smallest rollup of its fact that answers it
-// exactly: every group and filter on the rollup's dimensions (or its time column, cut by a
-// bucket the grain keeps, filtered at day boundaries) and every measure derivable from its
-// columns. Any other query keeps reading the base tables. The plan's tables (and so dataAsOf)
-// stay those of the base query: the rollup was built from them in the same import.
+// UseRollups sends each block of a query to the smallest rollup of its fact that answers that
+// block exactly: every group and every filter of the block on the rollup's dimensions (or its
+// time column, cut by a bucket the grain keeps, filtered at boundaries of the grain), or on a
+// calculated column reading only those, and every measure of the block derivable from its
+// columns. A block no rollup answers keeps reading the base tables. The plan's tables (and so
+// dataAsOf) stay those of the base query: the rollups were built from them in the same import.
 func UseRollups(q *Query, plan *Plan) {
-	if len(plan.Blocks) != 1 {
-		return
-	}
-	blk := plan.Blocks[0]
-	var best *semantic.Rollup
-	for _, r := range q.App.Rollups {
-		if r.Fact == blk.Base && r.SQLName != "" && answers(q, r) && (best == nil || r.Rows < best.Rows) {
-			best = r
+	var groups []*Target
+	for _, c := range q.Out {
+		if c.Group != nil {
+			groups = append(groups, c.Group) // every block groups by all of them
 		}
 	}
-	blk.Rollup = best
+	for _, blk := range plan.Blocks {
+		var best *semantic.Rollup
+		for _, r := range q.App.Rollups {
+			if r.Fact == blk.Base && r.SQLName != "" && answers(r, groups, blk.Where, blk.Measures) && (best == nil || r.Rows < best.Rows) {
+				best = r
+			}
+		}
+		blk.Rollup = best
+	}
 }
 
-// timeBuckets are the buckets a rollup's time column keeps at each grain: the bucket of a day's
-// (or hour's) start is the bucket of every moment in it.
+// timeBuckets are the buckets a rollup's time column keeps at each grain: the bucket of a
+// month's (day's, hour's) start is the bucket of every moment in it.
 var timeBuckets = map[string][]string{
-	semantic.GrainDay:  {"day", "month", "year", "month_of_year", "day_of_week"},
-	semantic.GrainHour: {"day", "month", "year", "month_of_year", "day_of_week", "hour_of_day"},
+	semantic.GrainMonth: {"month", "year", "month_of_year"},
+	semantic.GrainDay:   {"day", "month", "year", "month_of_year", "day_of_week"},
+	semantic.GrainHour:  {"day", "month", "year", "month_of_year", "day_of_week", "hour_of_day"},
 }
 
 // onTime reports whether t reads r's time column in a way its grain keeps: through a kept
-// bucket, or as a raw value when the column is a date (a date is its own day).
+// bucket, or as a raw value when the rollup holds it unchanged.
 func onTime(r *semantic.Rollup, t *Target) bool {
 	if r.Time == nil || t.Col != r.Time {
 		return false
 	}
 	if t.Bucket == "" {
-		return r.Time.Type == semantic.TypeDate
+		return rawTime(r)
 	}
 	return slices.Contains(timeBuckets[r.Grain], t.Bucket)
 }
 
+// rawTime: the rollup's time column holds the raw values, a date cut by day being its own day.
+func rawTime(r *semantic.Rollup) bool {
+	return r.Time != nil && r.Time.Type == semantic.TypeDate && r.Grain == semantic.GrainDay
+}
+
 func isDim(r *semantic.Rollup, c *semantic.Column) bool { return slices.Contains(r.Dimensions, c) }
 
-func answers(q *Query, r *semantic.Rollup) bool {
-	for _, c := range q.Out {
-		if c.Group != nil && !isDim(r, c.Group.Col) && !onTime(r, c.Group) {
+// raw reports whether every row value of c is in the rollup unchanged: a dimension, the time
+// column when not cut, or a calculated column whose formula reads only such columns (it is then
+// the same function of the same values, compiled over the rollup's columns).
+func raw(r *semantic.Rollup, c *semantic.Column) bool {
+	if c.Calc != nil {
+		return rawFormula(r, c.Calc)
+	}
+	if c.Calculated() {
+		return false // not bound: nothing to compile
+	}
+	return isDim(r, c) || (c == r.Time && rawTime(r))
+}
+
+// rawFormula: every column a row formula (a calculated column, a condition) reads is raw.
+func rawFormula(r *semantic.Rollup, f semantic.Formula) bool {
+	switch n := f.(type) {
+	case *semantic.Number, *semantic.String:
+		return true
+	case *semantic.Ref:
+		return n.Col != nil && raw(r, n.Col)
+	case *semantic.Unary:
+		return rawFormula(r, n.X)
+	case *semantic.Binary:
+		return rawFormula(r, n.Left) && rawFormula(r, n.Right)
+	case *semantic.Compare:
+		return rawFormula(r, n.Left) && rawFormula(r, n.Right)
+	case *semantic.Logic:
+		return rawFormula(r, n.Left) && rawFormula(r, n.Right)
+	case *semantic.Not:
+		return rawFormula(r, n.X)
+	case *semantic.If:
+		return rawFormula(r, n.Cond) && rawFormula(r, n.Then) && rawFormula(r, n.Else)
+	}
+	return false
+}
+
+func answers(r *semantic.Rollup, groups []*Target, where []*Pred, measures []*Measure) bool {
+	for _, g := range groups {
+		if !raw(r, g.Col) && !onTime(r, g) {
 			return false
 		}
 	}
-	for _, p := range q.Where {
+	for _, p := range where {
 		t := p.Target
 		switch {
-		case isDim(r, t.Col), onTime(r, t):
-		case r.Time != nil && t.Col == r.Time && t.Bucket == "" && wholeDays(p):
-			// A date-time compared with whole days only: its day's start compares alike.
+		case raw(r, t.Col), onTime(r, t):
+			// A bucket of a raw value is the bucket of the same value.
+		case r.Time != nil && t.Col == r.Time && t.Bucket == "" && r.Grain != semantic.GrainMonth && wholeDays(p):
+			// A date-time compared with whole days only: its day's (hour's) start compares alike.
+		case r.Time != nil && t.Col == r.Time && t.Bucket == "" && r.Grain == semantic.GrainMonth && monthBounds(p):
+			// A date compared with month boundaries only: its month's start compares alike.
 		default:
 			return false
 		}
 	}
-	for _, m := range q.Measures {
-		if m.Cond != nil || m.Col.Calculated() {
+	for _, m := range measures {
+		// A calculated measure stays on the base table: its row values (blank when any operand
+		// is) are not a function of the stored per-group sums ([Valor] - [Custo] summed is not
+		// sum(Valor) - sum(Custo) when one of them is blank on some rows).
+		if m.Col.Calculated() {
+			return false
+		}
+		// A condition over raw values holds for every fact row of a rollup row or for none.
+		if m.Cond != nil && !rawFormula(r, m.Cond) {
 			return false
 		}
 		measure := slices.Contains(r.Measures, m.Col)
@@ -81,7 +139,7 @@ func answers(q *Query, r *semantic.Rollup) bool {
 				return false
 			}
 		case "count_distinct":
-			if !isDim(r, m.Col) && !(m.Col == r.Time && m.Col.Type == semantic.TypeDate) {
+			if !isDim(r, m.Col) && !(m.Col == r.Time && rawTime(r)) {
 				return false
 			}
 		default:
@@ -101,6 +159,46 @@ func wholeDays(p *Pred) bool {
 	return true
 }
 
+// monthBounds reports whether every bound pred compiles p to on a date or date-time column is the
+// start of a month, so that the value cut to its month's start compares alike. pred compares
+// with the value itself for >=, < and a between's start; with the next day for >, <= and a
+// between's end on a date-time (the whole day), and on a date t <= d is t < d+1 and t > d is
+// t >= d+1. So those bounds must be a month's last day. = and in match single days (never a
+// whole month), but a blank value alone is IS NULL, which the cut keeps.
+func monthBounds(p *Pred) bool {
+	bound := func(v any, end bool) bool {
+		s, ok := v.(string)
+		if !ok || len(s) != len("2006-01-02") {
+			return false
+		}
+		if end {
+			if s == lastDay {
+				return true // compiled as IS NOT NULL or as nothing
+			}
+			s = nextDay(s)
+		}
+		return strings.HasSuffix(s, "-01")
+	}
+	switch p.Op {
+	case "is null", "is not null":
+		return true
+	case ">=", "<":
+		return bound(p.Values[0], false)
+	case ">", "<=":
+		return bound(p.Values[0], true)
+	case "between", "not between":
+		return bound(p.Values[0], false) && bound(p.Values[1], true)
+	case "=", "in", "!=", "not in":
+		for _, v := range p.Values {
+			if v != "" {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
 // rollupColumn is the rollup column holding c's value (a dimension, or the time cut to the grain).
 func rollupColumn(r *semantic.Rollup, c *semantic.Column, fold bool) string {
 	if c == r.Time {
@@ -113,33 +211,46 @@ func rollupColumn(r *semantic.Rollup, c *semantic.Column, fold bool) string {
 	return semantic.RollupDim(i)
 }
 
-// rollupAgg is a measure's partial read from the rollup's pre-aggregated columns.
-func (b *builder) rollupAgg(r *semantic.Rollup, m *Measure, part int) string {
+// rollupAgg is a measure's partial read from the rollup's pre-aggregated columns. Under a
+// condition (onde), which UseRollups routed only when it reads raw dimension values, each
+// rollup row counts entirely or not at all: its partials go through CASE WHEN.
+func (b *builder) rollupAgg(blk *Block, m *Measure, part int) string {
+	r := blk.Rollup
+	when := func(v string) string {
+		if m.Cond == nil {
+			return v
+		}
+		return "CASE WHEN " + b.row(blk, m.Cond) + " THEN " + v + " END"
+	}
 	if i := slices.Index(r.Measures, m.Col); i >= 0 {
 		switch m.Agg {
 		case "avg":
 			if part == 0 {
-				return "SUM(t0." + b.ident(semantic.RollupSum(i)) + ")"
+				return "SUM(" + when("t0."+b.ident(semantic.RollupSum(i))) + ")"
 			}
-			return "SUM(t0." + b.ident(semantic.RollupCount(i)) + ")"
+			return "SUM(" + when("t0."+b.ident(semantic.RollupCount(i))) + ")"
 		case "sum":
-			return "SUM(t0." + b.ident(semantic.RollupSum(i)) + ")"
+			return "SUM(" + when("t0."+b.ident(semantic.RollupSum(i))) + ")"
 		case "count":
-			return "SUM(t0." + b.ident(semantic.RollupCount(i)) + ")"
+			return "SUM(" + when("t0."+b.ident(semantic.RollupCount(i))) + ")"
 		case "min":
-			return "MIN(t0." + b.ident(semantic.RollupMin(i)) + ")"
+			return "MIN(" + when("t0."+b.ident(semantic.RollupMin(i))) + ")"
 		case "max":
-			return "MAX(t0." + b.ident(semantic.RollupMax(i)) + ")"
+			return "MAX(" + when("t0."+b.ident(semantic.RollupMax(i))) + ")"
 		}
 	}
 	col := "t0." + b.ident(rollupColumn(r, m.Col, false))
 	switch m.Agg {
 	case "count": // the rows whose value is filled
-		return "SUM(CASE WHEN " + col + " IS NOT NULL THEN t0." + b.ident(semantic.RollupRows()) + " END)"
+		filled := col + " IS NOT NULL"
+		if m.Cond != nil {
+			filled = "(" + b.row(blk, m.Cond) + ") AND " + filled
+		}
+		return "SUM(CASE WHEN " + filled + " THEN t0." + b.ident(semantic.RollupRows()) + " END)"
 	case "count_distinct":
-		return "COUNT(DISTINCT " + col + ")"
+		return "COUNT(DISTINCT " + when(col) + ")"
 	}
-	return upperAgg(m.Agg) + "(" + col + ")"
+	return upperAgg(m.Agg) + "(" + when(col) + ")"
 }
 
 func upperAgg(agg string) string {

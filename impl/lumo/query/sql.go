@@ -322,7 +322,7 @@ func (b *builder) block(blk *Block, q *Query, groups []*OutCol, own []*Measure) 
 		}
 		if blk.Rollup != nil {
 			for k, n := range names {
-				sel = append(sel, b.rollupAgg(blk.Rollup, m, k)+" AS "+n)
+				sel = append(sel, b.rollupAgg(blk, m, k)+" AS "+n)
 			}
 			continue
 		}
@@ -409,11 +409,11 @@ func (b *builder) fromWhere(blk *Block, need []*semantic.Table) (string, []strin
 // column is a column's value in a row of the block: the data column, or a calculated column's
 // formula compiled in place.
 func (b *builder) column(blk *Block, c *semantic.Column) string {
+	if c.Calc != nil { // over a rollup, its formula reads the rollup's columns (see raw)
+		return b.row(blk, c.Calc)
+	}
 	if blk.Rollup != nil { // UseRollups routed only columns the rollup holds
 		return "t0." + b.ident(rollupColumn(blk.Rollup, c, false))
-	}
-	if c.Calc != nil {
-		return b.row(blk, c.Calc)
 	}
 	return blk.alias[c.Table] + "." + b.ident(c.SQLName)
 }
@@ -512,6 +512,9 @@ func (b *builder) foldedRow(blk *Block, f semantic.Formula) string {
 	case *semantic.Ref:
 		if n.Col.Calc != nil {
 			return b.foldedRow(blk, n.Col.Calc)
+		}
+		if blk.Rollup != nil {
+			return "t0." + b.ident(rollupColumn(blk.Rollup, n.Col, true))
 		}
 		return blk.alias[n.Col.Table] + "." + b.ident(n.Col.FoldSQLName)
 	case *semantic.If:

@@ -54,16 +54,21 @@ type Rollup struct {
 	Fact       *Table
 	Dimensions []*Column // of Fact or of tables it reaches many-to-one (by the shortest path)
 	Time       *Column   // a date or datetime column, nil for none
-	Grain      string    // "day" or "hour" when Time is set
+	Grain      string    // "month", "day" or "hour" when Time is set
 	Measures   []*Column // number columns of Fact
 	SQLName    string
 	Rows       int64 // rows of the built rollup: the planner picks the smallest that answers
+	// Auto marks the rollup lumo proposes for a fact without declared rollups (see
+	// workspace.autoRollups): the import leaves out what would make it fail or not pay off. Only
+	// the import reads it; the catalogue keeps the built rollup like a declared one.
+	Auto bool
 }
 
 // Rollup grains.
 const (
-	GrainDay  = "day"
-	GrainHour = "hour"
+	GrainMonth = "month"
+	GrainDay   = "day"
+	GrainHour  = "hour"
 )
 
 // Physical column names of a rollup's data table.

@@ -46,6 +46,14 @@ func (im *importer) buildRollups(ctx context.Context, a *pApp) error {
 	for _, ri := range buildOrder(a.model.Rollups) {
 		r := a.model.Rollups[ri]
 		fact := byTable[r.Fact]
+		if r.Auto {
+			if ok, err := im.fitAuto(ctx, a, r, byTable, byColumn); err != nil || !ok {
+				if err != nil {
+					return err
+				}
+				continue
+			}
+		}
 		name := sqlName("r", fact.id, r.Name, "")
 		var cols, sel, groups []string
 		var from string
@@ -96,33 +104,70 @@ func (im *importer) buildRollups(ctx context.Context, a *pApp) error {
 		if err := im.tx.QueryRowContext(ctx, "SELECT COUNT(*) FROM "+d.QuoteIdent(name)).Scan(&built.rows); err != nil {
 			return fmt.Errorf("counting rollup %s: %w", name, err)
 		}
+		if r.Auto && 2*built.rows > *fact.rows {
+			// Not much smaller than the fact: it would cost its space and win little.
+			if _, err := im.tx.ExecContext(ctx, "DROP TABLE "+d.QuoteIdent(name)); err != nil {
+				return fmt.Errorf("dropping rollup %s: %w", name, err)
+			}
+			continue
+		}
 		im.rollups[r] = built
 		if onRollupBuilt != nil {
 			onRollupBuilt(r.Name, source)
 		}
 	}
+	kept := a.model.Rollups[:0:0] // the catalogue lists the built ones (copies share the model)
+	for _, r := range a.model.Rollups {
+		if im.rollups[r] != nil {
+			kept = append(kept, r)
+		}
+	}
+	a.model.Rollups = kept
 	return nil
+}
+
+// fitAuto fits an automatic rollup to the loaded data, where a declared one would be refused:
+// no fact data, no rollup; a dimension on a table whose key repeats along the path is left out.
+func (im *importer) fitAuto(ctx context.Context, a *pApp, r *semantic.Rollup, byTable map[*semantic.Table]*pTable, byColumn map[*semantic.Column]*pColumn) (bool, error) {
+	if !byTable[r.Fact].hasData() || byTable[r.Fact].rows == nil {
+		return false, nil
+	}
+	via := a.model.Reach(r.Fact)
+	repeats := map[*semantic.Table]bool{}
+	var bad func(t *semantic.Table) (bool, error)
+	bad = func(t *semantic.Table) (bool, error) {
+		if t == r.Fact {
+			return false, nil
+		}
+		if b, done := repeats[t]; done {
+			return b, nil
+		}
+		b, err := bad(via[t].FromTable())
+		if err == nil && !b {
+			b, err = im.keyRepeats(ctx, byTable[t], via[t], byColumn)
+		}
+		repeats[t] = b
+		return b, err
+	}
+	var dims []*semantic.Column
+	for _, c := range r.Dimensions {
+		b, err := bad(c.Table)
+		if err != nil {
+			return false, fmt.Errorf("checking the keys for rollup %s: %w", r.Name, err)
+		}
+		if !b {
+			dims = append(dims, c)
+		}
+	}
+	r.Dimensions = dims
+	return r.Time != nil || len(dims) > 0, nil
 }
 
 // uniqueKey refuses a rollup joining a table whose key repeats: the join would repeat fact rows
 // that a query not reaching that table counts once, and the rollup would not answer it exactly.
 func (im *importer) uniqueKey(ctx context.Context, a *pApp, ri int, r *semantic.Rollup, t *pTable, rel *semantic.Relationship, byColumn map[*semantic.Column]*pColumn) error {
-	d := im.db.dialect
-	var keys, filled []string
-	for _, c := range rel.To {
-		k := d.QuoteIdent(byColumn[c].sqlName)
-		keys = append(keys, k)
-		filled = append(filled, k+" IS NOT NULL")
-	}
-	q := "SELECT 1 FROM " + d.QuoteIdent(t.data().sqlName) + " WHERE " + strings.Join(filled, " AND ") +
-		" GROUP BY " + strings.Join(keys, ", ") + " HAVING COUNT(*) > 1 LIMIT 1"
-	rows, err := im.tx.QueryContext(ctx, q)
+	dup, err := im.keyRepeats(ctx, t, rel, byColumn)
 	if err != nil {
-		return fmt.Errorf("checking the key of %s for rollup %s: %w", t.sqlName, r.Name, err)
-	}
-	dup := rows.Next()
-	rows.Close()
-	if err := rows.Err(); err != nil {
 		return fmt.Errorf("checking the key of %s for rollup %s: %w", t.sqlName, r.Name, err)
 	}
 	if !dup {
@@ -137,17 +182,48 @@ func (im *importer) uniqueKey(ctx context.Context, a *pApp, ri int, r *semantic.
 			"deixe a chave única nos dados ou tire do rollup as colunas de %s", r.Name, t.t.Label, strings.Join(refs, ", "), r.Fact.Label, t.t.Label)}}
 }
 
-// timeGrain cuts a date column's value to the rollup's grain, keeping its type: a date is its
-// day; a date-time starts its day or hour (ISO text on SQLite, TIMESTAMP on PostgreSQL).
-func timeGrain(d sqldialect.Dialect, v, colType, grain string) string {
-	if colType == semantic.TypeDate {
-		return v
+// keyRepeats reports whether some filled key of rel repeats in t, which rel reaches.
+func (im *importer) keyRepeats(ctx context.Context, t *pTable, rel *semantic.Relationship, byColumn map[*semantic.Column]*pColumn) (bool, error) {
+	d := im.db.dialect
+	var keys, filled []string
+	for _, c := range rel.To {
+		k := d.QuoteIdent(byColumn[c].sqlName)
+		keys = append(keys, k)
+		filled = append(filled, k+" IS NOT NULL")
 	}
-	if d.Name() == sqldialect.PostgresName {
+	q := "SELECT 1 FROM " + d.QuoteIdent(t.data().sqlName) + " WHERE " + strings.Join(filled, " AND ") +
+		" GROUP BY " + strings.Join(keys, ", ") + " HAVING COUNT(*) > 1 LIMIT 1"
+	rows, err := im.tx.QueryContext(ctx, q)
+	if err != nil {
+		return false, err
+	}
+	dup := rows.Next()
+	rows.Close()
+	return dup, rows.Err()
+}
+
+// timeGrain cuts a date column's value to the rollup's grain, keeping its type: a date is its
+// day or starts its month; a date-time starts its month, day or hour (ISO text on SQLite,
+// TIMESTAMP or DATE on PostgreSQL).
+func timeGrain(d sqldialect.Dialect, v, colType, grain string) string {
+	pg := d.Name() == sqldialect.PostgresName
+	if colType == semantic.TypeDate {
+		switch {
+		case grain != semantic.GrainMonth:
+			return v
+		case pg: // date_trunc takes a date as a timestamp: back to the column's type
+			return "CAST(date_trunc('month', " + v + ") AS DATE)"
+		}
+		return "(substr(" + v + ", 1, 7) || '-01')"
+	}
+	if pg {
 		return "date_trunc('" + grain + "', " + v + ")"
 	}
-	if grain == semantic.GrainHour {
+	switch grain {
+	case semantic.GrainHour:
 		return "(substr(" + v + ", 1, 13) || ':00:00')"
+	case semantic.GrainMonth:
+		return "(substr(" + v + ", 1, 7) || '-01 00:00:00')"
 	}
 	return "(substr(" + v + ", 1, 10) || ' 00:00:00')"
 }
@@ -161,7 +237,7 @@ var (
 
 // grainRank orders the grains from the finest: a rollup cut to a grain can be cut to any
 // coarser one.
-var grainRank = map[string]int{semantic.GrainHour: 0, semantic.GrainDay: 1, "month": 2}
+var grainRank = map[string]int{semantic.GrainHour: 0, semantic.GrainDay: 1, semantic.GrainMonth: 2}
 
 // buildOrder lists the rollups' indexes so that every rollup comes after the ones that could
 // hold it (more dimensions, or as many at a finer grain): those are built first and it is

@@ -151,3 +151,90 @@ func TestRollupRegroupedFromFiner(t *testing.T) {
 		t.Errorf("por_uf regrouped from por_dia:\n%s\ngrouped from the fact:\n%s", regrouped, direct)
 	}
 }
+
+// autoWorkspace is features/testdata/rollups_auto, with the automatico app's vendas.csv replaced
+// when sales is not "".
+func autoWorkspace(t *testing.T, sales string) fstest.MapFS {
+	t.Helper()
+	const dir = "../../../features/testdata/rollups_auto/"
+	fsys := fstest.MapFS{}
+	files := []string{"workspace.yaml"}
+	for _, app := range []string{"mensal", "automatico", "sem_rollup", "chave_repetida"} {
+		files = append(files, "apps/"+app+"/app.yaml", "apps/"+app+"/vendas.csv", "apps/"+app+"/lojas.csv")
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(dir + f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f == "apps/automatico/vendas.csv" && sales != "" {
+			b = []byte(sales)
+		}
+		fsys[f] = &fstest.MapFile{Data: b}
+	}
+	return fsys
+}
+
+// The automatic rollup: by day of the most used date and by the most used columns, none for an
+// app with rollups: [] or one that declares its own, without a table whose key repeats, kept
+// in the catalogue after a restart, and dropped when it would not be much smaller than the fact.
+func TestAutomaticRollups(t *testing.T) {
+	db, dsn := storetest.OpenDSN(t)
+	if _, err := db.ImportWorkspace(ctx, autoWorkspace(t, ""), "workspace.yaml"); err != nil {
+		t.Fatal(err)
+	}
+	again, err := store.Open(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	describe := func(db *store.DB) map[string]string {
+		apps, err := db.VisibleApps(ctx, user(t, db, "rui"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]string{}
+		for _, a := range apps {
+			var rs []string
+			for _, r := range a.Rollups {
+				var dims []string
+				for _, c := range r.Dimensions {
+					dims = append(dims, c.Ref())
+				}
+				s := r.Name + " " + strings.Join(dims, ",")
+				if r.Time != nil {
+					s += " | " + r.Time.Ref() + " " + r.Grain
+				}
+				rs = append(rs, s)
+			}
+			got[a.Name] = strings.Join(rs, "; ")
+		}
+		return got
+	}
+	want := map[string]string{
+		"Vendas por mês":            "por_mes Lojas.UF,Vendas.Canal | Vendas.Data month",
+		"Vendas automáticas":        "automatico Vendas.Canal,Lojas.UF | Vendas.Data day",
+		"Vendas sem rollup":         "",
+		"Vendas com chave repetida": "automatico Vendas.Canal | Vendas.Data day",
+	}
+	got := describe(again)
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s: rollups %q, want %q", k, got[k], v)
+		}
+	}
+	// Ten sales on ten days: the rollup would hold every row.
+	sales := "ID,DATA,LOJA_ID,CANAL,VALOR,QTD\n"
+	for i := range 10 {
+		sales += "1" + strings.Repeat("0", i) + ",2026-07-1" + string(rune('0'+i)) + " 10:00:00,1,Loja,10,1\n"
+	}
+	if _, err := db.ImportWorkspace(ctx, autoWorkspace(t, sales), "workspace.yaml"); err != nil {
+		t.Fatal(err)
+	}
+	if got := describe(db)["Vendas automáticas"]; got != "" {
+		t.Errorf("automatic rollup over ten rows on ten days kept: %s", got)
+	}
+	if n := count(t, db, "lumo_rollups"); n != 2 { // por_mes and chave_repetida's
+		t.Errorf("%d rollups in the catalogue, want 2", n)
+	}
+}

@@ -301,6 +301,9 @@ func (l *loader) source(ws *yamldoc.Doc, srcPath []string, folder string) *Sourc
 
 	if !relErrs {
 		errs = append(errs, checkRollups(d, m, f.Rollups)...)
+		if f.Rollups == nil || len(f.Rollups) > 0 { // rollups: [] turns the automatic ones off
+			autoRollups(m)
+		}
 	}
 
 	for _, fi := range f.Indicators {

@@ -1,6 +1,8 @@
 package workspace
 
 import (
+	"sort"
+
 	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
 	"github.com/lumo-caderninho/mcp/impl/platform/fold"
 	"github.com/lumo-caderninho/mcp/impl/platform/yamldoc"
@@ -20,7 +22,8 @@ type rollupFile struct {
 
 // checkRollups binds the declared rollups to the model (relationships checked): a fact table
 // with data of its own, dimensions it reaches many-to-one, a date column and number measures
-// of the fact, none calculated (a rollup stores values, and a calculated column has none).
+// of the fact, none calculated (a rollup stores values, and a calculated column has none). A
+// date column may be cut by month or day, a date-time also by hour.
 func checkRollups(d *yamldoc.Doc, m *semantic.App, list []rollupFile) []*Error {
 	var errs []*Error
 	names := map[string]int{}
@@ -84,7 +87,7 @@ func checkRollups(d *yamldoc.Doc, m *semantic.App, list []rollupFile) []*Error {
 				case c.Type != semantic.TypeDate && c.Type != semantic.TypeDatetime:
 					errs = append(errs, d.ErrAt(field, "%s é %s; time pede uma coluna de data ou de data e hora (ponha colunas de outro tipo em dimensions)", c.Ref(), typeWords[c.Type]))
 				case fr.Time.Grain == semantic.GrainHour && c.Type == semantic.TypeDate:
-					errs = append(errs, d.ErrAt(at(rp, "time", "grain"), "%s é uma data sem hora, então não corta por hora; use grain: day", c.Ref()))
+					errs = append(errs, d.ErrAt(at(rp, "time", "grain"), "%s é uma data sem hora, então não corta por hora; use grain: day ou grain: month", c.Ref()))
 				default:
 					r.Time, r.Grain = c, fr.Time.Grain
 				}
@@ -113,4 +116,57 @@ func checkRollups(d *yamldoc.Doc, m *semantic.App, list []rollupFile) []*Error {
 		m.Rollups = append(m.Rollups, r)
 	}
 	return errs
+}
+
+// Bounds of an automatic rollup.
+const (
+	autoRollupName = "automatico"
+	autoRollupDims = 5
+)
+
+// autoRollups proposes a rollup for each fact table with data and no declared rollup: by day of
+// its most used date column and by the most used columns (usage) of the fact and of the tables
+// it reaches, with every stored measure of the fact. It is a proposal: the import leaves out the
+// tables whose key repeats (a declared rollup is refused for that) and drops the rollup when it
+// would not be much smaller than the fact, so it never makes an import fail.
+func autoRollups(m *semantic.App) {
+	declared := map[*semantic.Table]bool{}
+	for _, r := range m.Rollups {
+		declared[r.Fact] = true
+	}
+	for _, fact := range m.Tables {
+		if fact.Kind != semantic.KindFact || fact.CopyOf != nil || declared[fact] {
+			continue
+		}
+		r := &semantic.Rollup{Name: autoRollupName, Fact: fact, Auto: true}
+		for _, c := range fact.Columns {
+			if (c.Type == semantic.TypeDate || c.Type == semantic.TypeDatetime) && !c.Calculated() && (r.Time == nil || c.Usage > r.Time.Usage) {
+				r.Time, r.Grain = c, semantic.GrainDay
+			}
+		}
+		reach := m.Reach(fact)
+		var dims []*semantic.Column
+		for _, t := range m.Tables { // in declaration order, so the choice is stable
+			if _, ok := reach[t]; !ok {
+				continue
+			}
+			for _, c := range t.Columns {
+				if c.Usage > 0 && c.Role != semantic.RoleKey && c.Role != semantic.RoleMeasure && !c.Calculated() &&
+					c.Type != semantic.TypeDate && c.Type != semantic.TypeDatetime {
+					dims = append(dims, c)
+				}
+			}
+		}
+		sort.SliceStable(dims, func(i, j int) bool { return dims[i].Usage > dims[j].Usage })
+		r.Dimensions = dims[:min(len(dims), autoRollupDims)]
+		for _, c := range fact.Columns {
+			if c.Role == semantic.RoleMeasure && c.Type == semantic.TypeNumber && !c.Calculated() {
+				r.Measures = append(r.Measures, c)
+			}
+		}
+		if r.Time == nil && len(r.Dimensions) == 0 {
+			continue // one row of totals: the planner's single-row queries are cheap anyway
+		}
+		m.Rollups = append(m.Rollups, r)
+	}
 }

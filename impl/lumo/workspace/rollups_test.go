@@ -66,7 +66,7 @@ func TestRollupsRefused(t *testing.T) {
 			"rollups[0].measures[0]: Lojas.Id é da tabela Lojas; as medidas de um rollup são colunas da própria fato Vendas"},
 		{"twice", "  - {name: x, table: Vendas, dimensions: [Lojas.UF, lojas.uf]}\n", "rollups[0].dimensions[1]: Lojas.UF aparece duas vezes no rollup; deixe uma só"},
 		{"same name", "  - {name: x, table: Vendas}\n  - {name: x, table: Vendas}\n", `rollups[1].name: o nome "x" já é usado por rollups[0]`},
-		{"bad grain", "  - {name: x, table: Vendas, time: {ref: Vendas.Data, grain: month}}\n", "rollups[0].time.grain: "},
+		{"bad grain", "  - {name: x, table: Vendas, time: {ref: Vendas.Data, grain: week}}\n", "rollups[0].time.grain: "},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -75,5 +75,61 @@ func TestRollupsRefused(t *testing.T) {
 				t.Fatalf("error:\n%v\nwant it to contain\n%s", err, tt.want)
 			}
 		})
+	}
+}
+
+func TestRollupMonthGrain(t *testing.T) {
+	ws, err := Load(rollupsFS(t, "  - {name: x, table: Vendas, dimensions: [Lojas.UF], time: {ref: Vendas.Data, grain: month}}\n"), "workspace.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := ws.Tenants[0].Apps[0].Source.Model.Rollups[0]; r.Grain != "month" || r.Time.Ref() != "Vendas.Data" {
+		t.Errorf("rollup: %s %s", r.Time.Ref(), r.Grain)
+	}
+}
+
+// automatic describes the automatic rollups of the rollups fixture with rollups set to rollups
+// and usage added to some columns.
+func automatic(t *testing.T, rollups string) string {
+	t.Helper()
+	fsys := rollupsFS(t, "")
+	y := string(fsys["apps/vendas/app.yaml"].Data)
+	y, _, _ = strings.Cut(y, "rollups:\n")
+	y = strings.NewReplacer("label: Canal, type: string}", "label: Canal, type: string, usage: 2}",
+		"label: UF, type: string}", "label: UF, type: string, usage: 7}",
+		"label: Loja, type: string}", "label: Loja, type: string, usage: 1}",
+		"label: Id, type: number, role: key}", "label: Id, type: number, role: key, usage: 9}").Replace(y)
+	fsys["apps/vendas/app.yaml"].Data = []byte(y + rollups)
+	ws, err := Load(fsys, "workspace.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, r := range ws.Tenants[0].Apps[0].Source.Model.Rollups {
+		if !r.Auto {
+			continue
+		}
+		var dims, ms []string
+		for _, c := range r.Dimensions {
+			dims = append(dims, c.Ref())
+		}
+		for _, c := range r.Measures {
+			ms = append(ms, c.Ref())
+		}
+		out = append(out, r.Name+" "+r.Fact.Label+" "+strings.Join(dims, ",")+" | "+r.Time.Ref()+" "+r.Grain+" | "+strings.Join(ms, ","))
+	}
+	return strings.Join(out, "; ")
+}
+
+func TestAutomaticRollup(t *testing.T) {
+	// The most used columns first, keys and calculated columns left out.
+	if got, want := automatic(t, ""), "automatico Vendas Lojas.UF,Vendas.Canal,Lojas.Loja | Vendas.Data day | Vendas.Valor,Vendas.Quantidade"; got != want {
+		t.Errorf("automatic rollup:\n%s\nwant\n%s", got, want)
+	}
+	if got := automatic(t, "rollups: []\n"); got != "" {
+		t.Errorf("with rollups: [], an automatic rollup: %s", got)
+	}
+	if got := automatic(t, "rollups:\n  - {name: x, table: Vendas}\n"); got != "" {
+		t.Errorf("with a declared rollup, an automatic one: %s", got)
 	}
 }
