@@ -317,17 +317,22 @@ func derivedColumns(d sqldialect.Dialect, r, src *semantic.Rollup, byColumn map[
 		sel = append(sel, e)
 		groups = append(groups, e)
 	}
-	num := d.ColumnType(semantic.TypeNumber)
 	for i, c := range r.Measures {
 		j := slices.Index(src.Measures, c)
-		cols = append(cols, d.QuoteIdent(semantic.RollupSum(i))+" "+num, d.QuoteIdent(semantic.RollupCount(i))+" BIGINT",
-			d.QuoteIdent(semantic.RollupMin(i))+" "+num, d.QuoteIdent(semantic.RollupMax(i))+" "+num)
+		cols = append(cols, measureColumns(d, i)...)
 		sel = append(sel, "SUM(t0."+d.QuoteIdent(semantic.RollupSum(j))+")", "SUM(t0."+d.QuoteIdent(semantic.RollupCount(j))+")",
 			"MIN(t0."+d.QuoteIdent(semantic.RollupMin(j))+")", "MAX(t0."+d.QuoteIdent(semantic.RollupMax(j))+")")
 	}
 	cols = append(cols, d.QuoteIdent(semantic.RollupRows())+" BIGINT NOT NULL")
 	sel = append(sel, "SUM(t0."+d.QuoteIdent(semantic.RollupRows())+")")
 	return cols, sel, groups
+}
+
+// measureColumns are the definitions of a rollup's columns for its i-th measure.
+func measureColumns(d sqldialect.Dialect, i int) []string {
+	num := d.ColumnType(semantic.TypeNumber)
+	return []string{d.QuoteIdent(semantic.RollupSum(i)) + " " + num, d.QuoteIdent(semantic.RollupCount(i)) + " BIGINT",
+		d.QuoteIdent(semantic.RollupMin(i)) + " " + num, d.QuoteIdent(semantic.RollupMax(i)) + " " + num}
 }
 
 // factColumns are the columns, select list, groups and FROM of r grouped from its fact. When r
@@ -443,10 +448,8 @@ func (im *importer) factColumns(ctx context.Context, a *pApp, ri int, r *semanti
 		sel = append(sel, e)
 		groups = append(groups, e)
 	}
-	num := d.ColumnType(semantic.TypeNumber)
 	for i, c := range r.Measures {
-		cols = append(cols, d.QuoteIdent(semantic.RollupSum(i))+" "+num, d.QuoteIdent(semantic.RollupCount(i))+" BIGINT",
-			d.QuoteIdent(semantic.RollupMin(i))+" "+num, d.QuoteIdent(semantic.RollupMax(i))+" "+num)
+		cols = append(cols, measureColumns(d, i)...)
 		if staged {
 			m := func(name string) string { return "t0." + d.QuoteIdent(name) }
 			sel = append(sel, "SUM("+m(semantic.RollupSum(i))+")", "SUM("+m(semantic.RollupCount(i))+")",
