@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/charmap"
@@ -61,7 +62,7 @@ func decode(data []byte) (string, error) {
 			// rather than garble the accents.
 			dec = charmap.Windows1252.NewDecoder()
 		} else {
-			text = string(data)
+			text = unsafe.String(unsafe.SliceData(data), len(data)) // not a copy: Open's data stays as it is
 		}
 	}
 	if dec != nil {
@@ -69,7 +70,7 @@ func decode(data []byte) (string, error) {
 		if err != nil {
 			return "", errorf(0, "o texto não pôde ser decodificado (%s %s)", enc, cs)
 		}
-		text = string(b)
+		text = unsafe.String(unsafe.SliceData(b), len(b))
 	}
 	if i := strings.IndexByte(text, 0); i >= 0 {
 		return "", errorf(1+strings.Count(text[:i], "\n"), "o arquivo tem um byte nulo; não é texto OFX")
