@@ -405,7 +405,7 @@ func TestImportAcrossBatches(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	n := 2*insertBatch + 17
+	n := 2*flushRows + 17
 	var trns []string
 	var want int64
 	for i := range n {

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -14,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/lib/pq"
 
 	"github.com/lumo-caderninho/mcp/impl/caderninho/ofx"
 	"github.com/lumo-caderninho/mcp/impl/platform/fold"
@@ -44,27 +47,29 @@ const MaxWarnings = 20
 // Such a transaction is imported as the bank wrote it (card statements list an installment at
 // its purchase day), while the coverage stays the statement's period.
 func (o *Outcome) warnOutside(file string, st ofx.Statement, extra *int) {
-	if !st.HasPeriod {
+	for i := range st.Transactions {
+		o.warnOne(file, st, &st.Transactions[i], extra)
+	}
+}
+
+// warnOne is warnOutside for one transaction of st.
+func (o *Outcome) warnOne(file string, st ofx.Statement, t *ofx.Transaction, extra *int) {
+	if !st.HasPeriod || t.Posted.Day >= st.Start && t.Posted.Day <= st.End {
 		return
 	}
-	for _, t := range st.Transactions {
-		if t.Posted.Day >= st.Start && t.Posted.Day <= st.End {
-			continue
-		}
-		if len(o.Warnings) >= MaxWarnings {
-			*extra++
-			continue
-		}
-		id := ""
-		if t.FITID != "" {
-			id = " (FITID " + t.FITID + ")"
-		}
-		line := t.Line
-		o.Warnings = append(o.Warnings, FileError{File: &file, Line: &line, Message: fmt.Sprintf(
-			"a transação de %s%s está fora do período do extrato (DTSTART %s a DTEND %s); foi importada como o banco a informou, "+
-				"mas a cobertura da conta continua sendo o período do extrato: confira no banco se o extrato está completo",
-			ptbr.Day(t.Posted.Day), id, ptbr.Day(st.Start), ptbr.Day(st.End))})
+	if len(o.Warnings) >= MaxWarnings {
+		*extra++
+		return
 	}
+	id := ""
+	if t.FITID != "" {
+		id = " (FITID " + t.FITID + ")"
+	}
+	line := t.Line
+	o.Warnings = append(o.Warnings, FileError{File: &file, Line: &line, Message: fmt.Sprintf(
+		"a transação de %s%s está fora do período do extrato (DTSTART %s a DTEND %s); foi importada como o banco a informou, "+
+			"mas a cobertura da conta continua sendo o período do extrato: confira no banco se o extrato está completo",
+		ptbr.Day(t.Posted.Day), id, ptbr.Day(st.Start), ptbr.Day(st.End))})
 }
 
 // Outcome statuses.
@@ -124,11 +129,12 @@ func (s *Store) Connections(ctx context.Context) ([]Connection, error) {
 	return out, rows.Err()
 }
 
-// statementFile is a new statement file of a connection, read and parsed.
+// statementFile is a statement file of a connection whose content was not imported when the
+// folder was listed (or that could not be read then). The import reads and parses it again, one
+// file at a time, so memory does not grow with the files.
 type statementFile struct {
-	name       string // relative to the connection's folder
-	sha        string
-	statements []ofx.Statement
+	name string // relative to the connection's folder
+	path string // where it is read
 }
 
 // maxFiles bounds the statement files a connection's folder may hold.
@@ -228,7 +234,7 @@ func (s *Store) installationRoot(ctx context.Context) (string, error) {
 	return resolved, nil
 }
 
-// newFiles reads and parses the files of c's folder whose content was not imported yet. The
+// newFiles lists the files of c's folder whose content was not imported yet. The
 // folder and every file are read where their symbolic links lead, which must be inside the
 // installation's folder (inside the connection's folder, for an installation registered before
 // its folder was recorded): a statement outside it refuses the connection.
@@ -300,34 +306,56 @@ func (s *Store) newFiles(ctx context.Context, c Connection, only string) ([]stat
 		return nil, &FileError{Message: "erro interno ao ler os arquivos já importados; tente de novo"}
 	}
 	var out []statementFile
+	seen := map[string]bool{}
 	for _, name := range names {
-		name := name
-		b, err := os.ReadFile(paths[name])
-		if err != nil {
-			return nil, &FileError{File: &name, Message: "o arquivo não pôde ser lido: " + err.Error()}
+		sha, err := fileSHA(paths[name])
+		if err == nil && (known[sha] || seen[sha]) {
+			continue // the same content twice in the folder is read once
 		}
-		sum := sha256.Sum256(b)
-		sha := hex.EncodeToString(sum[:])
-		if known[sha] {
-			continue
-		}
-		sts, err := ofx.Parse(b)
-		if err != nil {
-			fe := &FileError{File: &name, Message: err.Error()}
-			var oe *ofx.Error
-			if errors.As(err, &oe) {
-				fe.Message = oe.Reason
-				if oe.Line > 0 {
-					line := oe.Line
-					fe.Line = &line
-				}
-			}
-			return nil, fe
-		}
-		known[sha] = true // the same content twice in the folder is read once
-		out = append(out, statementFile{name: name, sha: sha, statements: sts})
+		seen[sha] = true
+		// An unreadable file stays: the import reports it in its place among the others.
+		out = append(out, statementFile{name: name, path: paths[name]})
 	}
 	return out, nil
+}
+
+// fileSHA is the hex SHA-256 of a file's content, read in pieces.
+func fileSHA(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// readStatement reads and parses a candidate file: its content's SHA-256 and its statements, or
+// why it is refused.
+func readStatement(f statementFile) (string, *ofx.File, *FileError) {
+	name := f.name
+	b, err := os.ReadFile(f.path)
+	if err != nil {
+		return "", nil, &FileError{File: &name, Message: "o arquivo não pôde ser lido: " + err.Error()}
+	}
+	sum := sha256.Sum256(b)
+	parsed, err := ofx.Open(b)
+	if err != nil {
+		fe := &FileError{File: &name, Message: err.Error()}
+		var oe *ofx.Error
+		if errors.As(err, &oe) {
+			fe.Message = oe.Reason
+			if oe.Line > 0 {
+				line := oe.Line
+				fe.Line = &line
+			}
+		}
+		return "", nil, fe
+	}
+	return hex.EncodeToString(sum[:]), parsed, nil
 }
 
 func (s *Store) knownFiles(ctx context.Context, q queryer, connID int64) (map[string]bool, error) {
@@ -347,6 +375,11 @@ func (s *Store) knownFiles(ctx context.Context, q queryer, connID int64) (map[st
 	return known, rows.Err()
 }
 
+// fp is a fingerprint as dedupe keeps it in memory: the SHA-256 itself, half its hex.
+type fp [sha256.Size]byte
+
+func (f fp) String() string { return hex.EncodeToString(f[:]) }
+
 // account is an account being imported into: what is already stored, for deduplication and to
 // tell whether readers will see a change.
 type account struct {
@@ -355,12 +388,12 @@ type account struct {
 	kind      string
 	currency  string
 	isNew     bool
-	keys      map[string]string // dedupe key -> fingerprint
-	fpCount   map[string]int    // fingerprint -> rows
-	fpNoFitid map[string]int    // fingerprint -> rows stored without FITID
-	claimed   map[string]int    // of fpNoFitid, matched by a FITID in this import
-	stmtNoFit map[string]int    // stored without FITID from the statement being imported
-	periods   [][2]string       // statement periods before this import
+	keys      map[string]fp // dedupe key -> fingerprint
+	fpCount   map[fp]int    // fingerprint -> rows
+	fpNoFitid map[fp]int    // fingerprint -> rows stored without FITID
+	claimed   map[fp]int    // of fpNoFitid, matched by a FITID in this import
+	stmtNoFit map[fp]int    // stored without FITID from the statement being imported
+	periods   [][2]string   // statement periods before this import
 	added     [][2]string
 	balDay    *string
 	balMinor  *int64
@@ -386,9 +419,14 @@ func (s *Store) importFiles(ctx context.Context, c Connection, files []statement
 	if err := tx.QueryRowContext(ctx, s.q("SELECT space_id FROM cad_connections WHERE id = ?"), c.ID).Scan(&spaceID); err != nil {
 		return nil, fmt.Errorf("reading connection %s: %w", c.Key, err)
 	}
+	// Errors are reported as when every file was parsed before anything was stored: the first
+	// unreadable or malformed file, else the connection's move, else an account's conflict. The
+	// first of the last two waits while the remaining files are still parsed (nothing more is
+	// stored: the transaction is rolled back).
+	var pending *FileError
 	if spaceID != c.SpaceID {
 		// Moved to another space by a registration since it was listed: retry later.
-		return &FileError{Message: "a conexão mudou de espaço durante a importação; peça a importação de novo"}, nil
+		pending = &FileError{Message: "a conexão mudou de espaço durante a importação; peça a importação de novo"}
 	}
 	known, err := s.knownFiles(ctx, tx, c.ID)
 	if err != nil {
@@ -396,29 +434,40 @@ func (s *Store) importFiles(ctx context.Context, c Connection, files []statement
 	}
 	accounts := map[string]*account{}
 	extra := 0 // warnings past MaxWarnings
-	for _, f := range files {
-		if known[f.sha] {
-			continue // imported meanwhile by someone else
+	for _, sf := range files {
+		sha, f, fe := readStatement(sf)
+		if fe != nil {
+			return fe, nil
 		}
+		if pending != nil || known[sha] {
+			continue // imported meanwhile by someone else, or twice in the folder
+		}
+		known[sha] = true
 		fileID, err := s.reserveIDs(ctx, tx, "file", 1)
 		if err != nil {
 			return nil, err
 		}
 		if _, err := tx.ExecContext(ctx, s.q("INSERT INTO cad_files (id, connection_id, path, sha256, imported_at) VALUES (?, ?, ?, ?, ?)"),
-			fileID, c.ID, f.name, f.sha, now); err != nil {
-			return nil, fmt.Errorf("recording file %s: %w", f.name, err)
+			fileID, c.ID, sf.name, sha, now); err != nil {
+			return nil, fmt.Errorf("recording file %s: %w", sf.name, err)
 		}
 		out.NewFiles++
-		for _, st := range f.statements {
-			a, fe, err := s.account(ctx, tx, c, accounts, st, f.name)
-			if err != nil || fe != nil {
-				return fe, err
-			}
-			if err := s.importStatement(ctx, tx, a, fileID, st, out); err != nil {
+		for i, st := range f.Statements {
+			a, fe, err := s.account(ctx, tx, c, accounts, st, sf.name)
+			if err != nil {
 				return nil, err
 			}
-			out.warnOutside(f.name, st, &extra)
+			if fe != nil {
+				pending = fe
+				break
+			}
+			if err := s.importStatement(ctx, tx, a, fileID, f, i, sf.name, out, &extra); err != nil {
+				return nil, err
+			}
 		}
+	}
+	if pending != nil {
+		return pending, nil
 	}
 	if extra > 0 {
 		out.Warnings = append(out.Warnings, FileError{Message: fmt.Sprintf("e mais %s fora do período do extrato",
@@ -478,8 +527,8 @@ func (s *Store) account(ctx context.Context, tx *sql.Tx, c Connection, cache map
 		}
 		return a, nil, nil
 	}
-	a := &account{number: st.Account, kind: kind, currency: st.Currency, keys: map[string]string{}, fpCount: map[string]int{},
-		fpNoFitid: map[string]int{}, claimed: map[string]int{}, stmtNoFit: map[string]int{}}
+	a := &account{number: st.Account, kind: kind, currency: st.Currency, keys: map[string]fp{}, fpCount: map[fp]int{},
+		fpNoFitid: map[fp]int{}, claimed: map[fp]int{}, stmtNoFit: map[fp]int{}}
 	err := tx.QueryRowContext(ctx, s.q("SELECT id, kind, currency, balance_day, balance_minor FROM cad_accounts WHERE connection_id = ? AND acct_number = ?"),
 		c.ID, st.Account).Scan(&a.id, &a.kind, &a.currency, &a.balDay, &a.balMinor)
 	switch {
@@ -513,11 +562,12 @@ func (s *Store) loadDedupe(ctx context.Context, tx *sql.Tx, a *account) error {
 		return fmt.Errorf("reading imported transactions: %w", err)
 	}
 	for rows.Next() {
-		var key, fp, fitid string
-		if err := rows.Scan(&key, &fp, &fitid); err != nil {
+		var key, hexFP, fitid string
+		if err := rows.Scan(&key, &hexFP, &fitid); err != nil {
 			rows.Close()
 			return fmt.Errorf("reading imported transactions: %w", err)
 		}
+		fp := parseFP(hexFP)
 		a.keys[key] = fp
 		a.fpCount[fp]++
 		if fitid == "" {
@@ -544,16 +594,29 @@ func (s *Store) loadDedupe(ctx context.Context, tx *sql.Tx, a *account) error {
 }
 
 // fingerprint identifies a transaction without its FITID: day, amount, currency, memo and name.
-func fingerprint(t ofx.Transaction) string {
+// It is stored in hex.
+func fingerprint(t *ofx.Transaction) fp {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x1f%d\x1f%s\x1f%s\x1f%s", t.Posted.Day, t.Amount, t.Currency, fold.Fold(t.Memo), fold.Fold(t.Name))
-	return hex.EncodeToString(h.Sum(nil))
+	var f fp
+	h.Sum(f[:0])
+	return f
+}
+
+// parseFP reads a stored fingerprint. One that is not hex (never written so) still stands for
+// itself: its hash, which no real fingerprint equals.
+func parseFP(s string) fp {
+	var f fp
+	if n, err := hex.Decode(f[:], []byte(s)); err != nil || n != len(f) || len(s) != 2*len(f) {
+		return sha256.Sum256([]byte("stored fingerprint " + s))
+	}
+	return f
 }
 
 // dedupe returns the key a transaction is stored under, or dup when it is already stored. occ is
 // its ordinal among the statement's transactions with the same fingerprint; fitidUnique says
 // whether its FITID names only this fingerprint within the statement.
-func (a *account) dedupe(fitid, fp string, occ int, fitidUnique bool) (key string, dup bool) {
+func (a *account) dedupe(fitid string, fp fp, occ int, fitidUnique bool) (key string, dup bool) {
 	if fitid != "" && fitidUnique {
 		key = "f:" + fitid
 		prev, seen := a.keys[key]
@@ -574,7 +637,7 @@ func (a *account) dedupe(fitid, fp string, occ int, fitidUnique bool) (key strin
 		return "", true
 	}
 	for n := a.fpCount[fp] + 1; ; n++ {
-		key = "p:" + fp + "#" + strconv.Itoa(n)
+		key = "p:" + fp.String() + "#" + strconv.Itoa(n)
 		if _, taken := a.keys[key]; !taken {
 			break
 		}
@@ -583,7 +646,7 @@ func (a *account) dedupe(fitid, fp string, occ int, fitidUnique bool) (key strin
 	return key, false
 }
 
-func (a *account) store(key, fp string, noFitid bool) {
+func (a *account) store(key string, fp fp, noFitid bool) {
 	a.keys[key] = fp
 	a.fpCount[fp]++
 	if noFitid {
@@ -594,43 +657,41 @@ func (a *account) store(key, fp string, noFitid bool) {
 
 // newTransaction is a transaction of the statement to insert, and its keys.
 type newTransaction struct {
-	key, fp string
-	t       *ofx.Transaction
+	key string
+	fp  fp
+	t   ofx.Transaction
 }
 
-func (s *Store) importStatement(ctx context.Context, tx *sql.Tx, a *account, fileID int64, st ofx.Statement, out *Outcome) error {
-	// Whether each FITID names one fingerprint only: the first fingerprint of each FITID, and
-	// the FITIDs seen with another (not a set per FITID: a million statements lines would hold
-	// a million maps).
-	firstFP := make(map[string]string, len(st.Transactions))
+// flushRows is how many new transactions of a statement wait before they are inserted: the
+// statement is read from its file, never held whole.
+const flushRows = 4096
+
+// importStatement stores statement i of f: the transactions not stored yet, the statement and
+// the balance. The statement is read twice from the file: for the FITIDs that name more than one
+// fingerprint, then to dedupe and insert.
+func (s *Store) importStatement(ctx context.Context, tx *sql.Tx, a *account, fileID int64, f *ofx.File, i int, file string, out *Outcome, extra *int) error {
+	st := f.Statements[i]
+	count := f.Count(i)
+	// Whether each FITID names one fingerprint only: the first transaction of each FITID, and
+	// the FITIDs seen with another fingerprint (not a set per FITID: a million statements lines
+	// would hold a million maps).
+	firstFP := make(map[string]int32, count)
 	shared := map[string]bool{}
-	fps := make([]string, len(st.Transactions))
-	for i := range st.Transactions {
-		t := &st.Transactions[i]
-		fps[i] = fingerprint(*t)
-		if fp, seen := firstFP[t.FITID]; !seen {
-			firstFP[t.FITID] = fps[i]
-		} else if fp != fps[i] {
+	fps := make([]fp, 0, count)
+	err := f.Transactions(i, func(t *ofx.Transaction) error {
+		fp := fingerprint(t)
+		if first, seen := firstFP[t.FITID]; !seen {
+			firstFP[t.FITID] = int32(len(fps))
+		} else if fps[first] != fp {
 			shared[t.FITID] = true
 		}
+		fps = append(fps, fp)
+		return nil
+	})
+	if err != nil {
+		return err
 	}
-	occ := map[string]int{}
-	rows := make([]newTransaction, 0, len(st.Transactions))
-	for i := range st.Transactions {
-		t := &st.Transactions[i]
-		fp := fps[i]
-		occ[fp]++
-		key, dup := a.dedupe(t.FITID, fp, occ[fp], !shared[t.FITID])
-		if dup {
-			out.Duplicates++
-			continue
-		}
-		rows = append(rows, newTransaction{key: key, fp: fp, t: t})
-	}
-	for fp, n := range a.stmtNoFit {
-		a.fpNoFitid[fp] += n
-	}
-	clear(a.stmtNoFit)
+	firstFP = nil
 	stID, err := s.reserveIDs(ctx, tx, "statement", 1)
 	if err != nil {
 		return err
@@ -659,71 +720,128 @@ func (s *Store) importStatement(ctx context.Context, tx *sql.Tx, a *account, fil
 			}
 		}
 	}
+	// added is known once the statement was read through: updated after the inserts.
 	if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO cad_statements (id, account_id, file_id, start_day, end_day, ledger_minor, ledger_day, transactions, added)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`), stID, a.id, fileID, start, end, ledger, ledgerDay, len(st.Transactions), len(rows)); err != nil {
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`), stID, a.id, fileID, start, end, ledger, ledgerDay, count, 0); err != nil {
 		return fmt.Errorf("inserting statement: %w", err)
 	}
-	first, err := s.reserveIDs(ctx, tx, "transaction", len(rows))
+	ins := s.newInserter(ctx, tx, a.id, stID)
+	defer ins.close()
+	occ := map[fp]int{}
+	n := 0
+	err = f.Transactions(i, func(t *ofx.Transaction) error {
+		fp := fps[n]
+		n++
+		occ[fp]++
+		out.warnOne(file, st, t, extra)
+		key, dup := a.dedupe(t.FITID, fp, occ[fp], !shared[t.FITID])
+		if dup {
+			out.Duplicates++
+			return nil
+		}
+		return ins.add(newTransaction{key: key, fp: fp, t: *t})
+	})
 	if err != nil {
 		return err
 	}
-	if err := s.insertTransactions(ctx, tx, a.id, stID, first, rows); err != nil {
+	if err := ins.flush(); err != nil {
 		return err
 	}
-	out.NewTransactions += len(rows)
+	for fp, n := range a.stmtNoFit {
+		a.fpNoFitid[fp] += n
+	}
+	clear(a.stmtNoFit)
+	if ins.added > 0 {
+		if _, err := tx.ExecContext(ctx, s.q("UPDATE cad_statements SET added = ? WHERE id = ?"), ins.added, stID); err != nil {
+			return fmt.Errorf("counting the statement's new transactions: %w", err)
+		}
+	}
+	out.NewTransactions += ins.added
+	return nil
+}
+
+// inserter inserts a statement's new transactions in chunks of flushRows, ids reserved per chunk.
+// PostgreSQL gets each chunk through COPY, one stream instead of a statement per few hundred
+// rows; SQLite runs in this process, without round trips, and binds many parameters slowly (256
+// rows a statement imported 5x slower): one INSERT a row, prepared once.
+type inserter struct {
+	s               *Store
+	ctx             context.Context
+	tx              *sql.Tx
+	accountID, stID int64
+	rows            []newTransaction
+	added           int
+	insert          *sql.Stmt // SQLite
+}
+
+var insertColumns = []string{"id", "account_id", "statement_id", "dedupe_key", "fitid", "fingerprint",
+	"posted_day", "posted_at", "amount_minor", "currency", "trn_type", "name", "memo", "search_fold", "check_num", "ref_num"}
+
+func (s *Store) newInserter(ctx context.Context, tx *sql.Tx, accountID, stID int64) *inserter {
+	return &inserter{s: s, ctx: ctx, tx: tx, accountID: accountID, stID: stID}
+}
+
+func (in *inserter) add(r newTransaction) error {
+	in.rows = append(in.rows, r)
+	if len(in.rows) >= flushRows {
+		return in.flush()
+	}
+	return nil
+}
+
+func (in *inserter) close() {
+	if in.insert != nil {
+		in.insert.Close()
+	}
+}
+
+// flush inserts the waiting rows.
+func (in *inserter) flush() error {
+	if len(in.rows) == 0 {
+		return nil
+	}
+	first, err := in.s.reserveIDs(in.ctx, in.tx, "transaction", len(in.rows))
+	if err != nil {
+		return err
+	}
+	var st *sql.Stmt
+	if in.s.db.Engine() == "postgres" {
+		if st, err = in.tx.PrepareContext(in.ctx, pq.CopyIn("cad_transactions", insertColumns...)); err != nil {
+			return fmt.Errorf("starting the transactions copy: %w", err)
+		}
+		defer st.Close()
+	} else {
+		if in.insert == nil {
+			q := "INSERT INTO cad_transactions (" + strings.Join(insertColumns, ", ") + ") VALUES (" + inList(len(insertColumns)) + ")"
+			if in.insert, err = in.tx.PrepareContext(in.ctx, in.s.q(q)); err != nil {
+				return fmt.Errorf("preparing transaction insert: %w", err)
+			}
+		}
+		st = in.insert
+	}
+	for i := range in.rows {
+		r := &in.rows[i]
+		var at any
+		if r.t.Posted.HasTime {
+			at = r.t.Posted.Instant.Format(time.RFC3339)
+		}
+		if _, err := st.ExecContext(in.ctx, first+int64(i), in.accountID, in.stID, r.key, r.t.FITID, r.fp.String(), r.t.Posted.Day, at, r.t.Amount,
+			r.t.Currency, r.t.Type, r.t.Name, r.t.Memo, fold.Fold(r.t.Memo+" "+r.t.Name), r.t.CheckNum, r.t.RefNum); err != nil {
+			return fmt.Errorf("inserting transactions: %w", err)
+		}
+	}
+	if in.s.db.Engine() == "postgres" {
+		if _, err := st.ExecContext(in.ctx); err != nil {
+			return fmt.Errorf("inserting transactions: %w", err)
+		}
+	}
+	in.added += len(in.rows)
+	clear(in.rows) // the strings point into the file
+	in.rows = in.rows[:0]
 	return nil
 }
 
 // sameCoverage reports whether adding periods to before leaves the covered days unchanged.
-// insertBatch is how many transactions one INSERT writes on PostgreSQL: a round trip per batch,
-// not per row (4,096 parameters, far within its limit). SQLite runs in this process, without round
-// trips, and binds many parameters slowly (256 rows a statement imported 5x slower): one a row.
-const insertBatch = 256
-
-// insertTransactions inserts the new transactions of a statement, ids from first, in batches.
-func (s *Store) insertTransactions(ctx context.Context, tx *sql.Tx, accountID, stID, first int64, rows []newTransaction) error {
-	const cols = 16
-	prepared := map[int]*sql.Stmt{} // by rows per statement: the full batch and the last one
-	defer func() {
-		for _, st := range prepared {
-			st.Close()
-		}
-	}()
-	size := 1
-	if s.db.Engine() == "postgres" {
-		size = insertBatch
-	}
-	args := make([]any, 0, size*cols)
-	for start := 0; start < len(rows); start += size {
-		batch := rows[start:min(start+size, len(rows))]
-		st := prepared[len(batch)]
-		if st == nil {
-			row := "(" + inList(cols) + ")"
-			var err error
-			st, err = tx.PrepareContext(ctx, s.q(`INSERT INTO cad_transactions (id, account_id, statement_id, dedupe_key, fitid, fingerprint,
-				posted_day, posted_at, amount_minor, currency, trn_type, name, memo, search_fold, check_num, ref_num)
-				VALUES `+strings.TrimSuffix(strings.Repeat(row+", ", len(batch)), ", ")))
-			if err != nil {
-				return fmt.Errorf("preparing transaction insert: %w", err)
-			}
-			prepared[len(batch)] = st
-		}
-		args = args[:0]
-		for i, r := range batch {
-			var at any
-			if r.t.Posted.HasTime {
-				at = r.t.Posted.Instant.Format(time.RFC3339)
-			}
-			args = append(args, first+int64(start+i), accountID, stID, r.key, r.t.FITID, r.fp, r.t.Posted.Day, at, r.t.Amount,
-				r.t.Currency, r.t.Type, r.t.Name, r.t.Memo, fold.Fold(r.t.Memo+" "+r.t.Name), r.t.CheckNum, r.t.RefNum)
-		}
-		if _, err := st.ExecContext(ctx, args...); err != nil {
-			return fmt.Errorf("inserting transactions: %w", err)
-		}
-	}
-	return nil
-}
-
 func sameCoverage(before, added [][2]string) bool {
 	if len(added) == 0 {
 		return true

@@ -74,6 +74,10 @@ func (sc *scanner) next() (token, error) {
 	return t, err
 }
 
+// skips are the comments, processing instructions (<?xml ...?>, <?OFX ...?>) and declarations,
+// which are skipped.
+var skips = [][2]string{{"<!--", "-->"}, {"<?", "?>"}, {"<!", ">"}}
+
 func (sc *scanner) scan() (token, error) {
 	for {
 		if sc.pos >= len(sc.s) {
@@ -89,23 +93,24 @@ func (sc *scanner) scan() (token, error) {
 			sc.advance(n)
 			return t, nil
 		}
-		// Comments, processing instructions (<?xml ...?>, <?OFX ...?>) and declarations are skipped.
-		for _, skip := range [][2]string{{"<!--", "-->"}, {"<?", "?>"}, {"<!", ">"}} {
-			if strings.HasPrefix(rest, skip[0]) {
-				end := strings.Index(rest, skip[1])
-				if end < 0 {
-					return token{}, errorf(sc.line, "%s sem o %s que o fecha", skip[0], skip[1])
+		if len(rest) > 1 && (rest[1] == '!' || rest[1] == '?') {
+			for _, skip := range skips {
+				if strings.HasPrefix(rest, skip[0]) {
+					end := strings.Index(rest, skip[1])
+					if end < 0 {
+						return token{}, errorf(sc.line, "%s sem o %s que o fecha", skip[0], skip[1])
+					}
+					sc.advance(end + len(skip[1]))
+					rest = ""
+					break
 				}
-				sc.advance(end + len(skip[1]))
-				rest = ""
-				break
+			}
+			if rest == "" {
+				continue
 			}
 		}
-		if rest == "" {
-			continue
-		}
 		end := strings.IndexByte(rest, '>')
-		if end < 0 || strings.ContainsAny(rest[1:end], "<\n") {
+		if end < 0 || strings.IndexByte(rest[1:end], '<') >= 0 || strings.IndexByte(rest[1:end], '\n') >= 0 {
 			return token{}, errorf(sc.line, "tag sem o > que a fecha: %s", quote(rest, 20))
 		}
 		inner := rest[1:end]
@@ -120,7 +125,7 @@ func (sc *scanner) scan() (token, error) {
 			return token{}, errorf(sc.line, "nome de tag inválido: <%s>", quote(inner, 40))
 		}
 		t.name = strings.ToUpper(name)
-		sc.advance(end + 1)
+		sc.pos += end + 1 // a tag has no newline
 		return t, nil
 	}
 }
@@ -129,7 +134,8 @@ func validName(s string) bool {
 	if s == "" || len(s) > 64 {
 		return false
 	}
-	for _, c := range s {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
 		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
 			return false
 		}

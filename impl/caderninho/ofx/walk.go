@@ -165,7 +165,7 @@ func (b *body) each(n *node, fn func(c *node) (bool, error)) error {
 	}
 	if !n.ended {
 		// Keep the children of a small element: its fields are looked up one by one.
-		var kids []*node
+		kids := make([]*node, 0, 8)
 		err := b.scan(n, func(c *node) (bool, error) {
 			kids = append(kids, c)
 			return len(kids) <= maxKept, nil
@@ -183,14 +183,10 @@ func (b *body) each(n *node, fn func(c *node) (bool, error)) error {
 
 // scan visits n's children by reading its content again, as check read it.
 func (b *body) scan(n *node, fn func(c *node) (bool, error)) error {
-	var names []string // the open elements, from the root's children down to n
-	for p := n; p.parent != nil; p = p.parent {
-		names = append(names, p.name)
-	}
-	for i, j := 0, len(names)-1; i < j; i, j = i+1, j-1 {
-		names[i], names[j] = names[j], names[i]
-	}
-	depth := len(names)
+	// The elements opened inside n and still open. The body was checked: a closing tag that
+	// closes none of them closes n or one of its parents.
+	var open [8]string
+	names := open[:0]
 	sc := &scanner{s: b.src, pos: n.content.pos, line: n.content.line}
 	for {
 		at := sc.at()
@@ -207,13 +203,13 @@ func (b *body) scan(n *node, fn func(c *node) (bool, error)) error {
 			for i >= 0 && names[i] != t.name {
 				i--
 			}
-			if i < depth {
-				n.end, n.ended = at, true // it closes n or one of its parents
+			if i < 0 {
+				n.end, n.ended = at, true
 				return nil
 			}
 			names = names[:i]
 		case tokStart:
-			direct := len(names) == depth
+			direct := len(names) == 0
 			var c *node
 			if direct {
 				c = &node{name: t.name, line: t.line, parent: n}
