@@ -142,7 +142,8 @@ func Open(data []byte) (*File, error) {
 		st.Currency, st.BankID, st.BranchID = strings.Clone(st.Currency), strings.Clone(st.BankID), strings.Clone(st.BranchID)
 		st.Account, st.Type = strings.Clone(st.Account), strings.Clone(st.Type)
 		f.Statements = append(f.Statements, st)
-		f.nodes = append(f.nodes, rs)
+		keep := *rs // rs is the walk's only during the call
+		f.nodes = append(f.nodes, &keep)
 		f.exps = append(f.exps, exp)
 		f.counts = append(f.counts, n)
 		return nil

@@ -22,14 +22,15 @@ var aggregates = map[string]bool{
 // number of times); the first error found in that order is returned.
 func (b *body) statements(fn func(st Statement, rs *node, exp, count int) error) error {
 	var first *node
-	if err := b.each(b.root, func(c *node) (bool, error) { first = c; return false, nil }); err != nil {
+	if err := b.each(b.root, func(c *node) (bool, error) { cp := *c; first = &cp; return false, nil }); err != nil {
 		return err
 	}
 	var firstOFX *node
 	n := 0
 	err := b.all(b.root, "OFX", func(o *node) error {
 		if firstOFX == nil {
-			firstOFX = o
+			cp := *o
+			firstOFX = &cp
 		}
 		if s, err := b.child(o, "SIGNONMSGSRSV1"); err != nil {
 			return err
@@ -222,9 +223,10 @@ func (b *body) header(rs *node, kind Kind, count *int) (Statement, int, error) {
 
 // transactions reads every STMTTRN of a transaction list, in order.
 func (b *body) transactions(list *node, cur string, exp int, fn func(*Transaction) error) error {
+	var t Transaction // one for the whole list: fn's only during its call
 	return b.all(list, "STMTTRN", func(tn *node) error {
-		t, err := b.transaction(tn, cur, exp)
-		if err != nil {
+		var err error
+		if t, err = b.transaction(tn, cur, exp); err != nil {
 			return err
 		}
 		return fn(&t)

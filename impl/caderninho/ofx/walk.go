@@ -1,6 +1,7 @@
 package ofx
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -32,6 +33,8 @@ type body struct {
 	src  string
 	root *node
 	ends map[int]mark // content start of a large element -> the token that ends it
+	// scratch collects the children of one element at a time
+	scratch []node
 }
 
 // check reads the body of an OFX file (from its first tag) and returns the error of its shape
@@ -139,10 +142,9 @@ type node struct {
 	line    int
 	open    bool // it stayed open after its tag: it may have children
 	content mark // where its children start, when open
-	parent  *node
 	end     mark // the token that ends it, once its children were all visited
 	ended   bool
-	kids    []*node // all its children, once visited, when they are few
+	kids    []node // all its children, once visited, when they are few
 	hasKids bool
 }
 
@@ -150,11 +152,12 @@ type node struct {
 // transaction or a statement. An element with more (a transaction list) is scanned at each visit.
 const maxKept = 64
 
-// each visits n's children in order until fn returns false or an error.
+// each visits n's children in order until fn returns false or an error. c is fn's during the
+// call only: a caller that keeps a child keeps a copy (a large statement has millions).
 func (b *body) each(n *node, fn func(c *node) (bool, error)) error {
 	if n.hasKids {
-		for _, c := range n.kids {
-			if more, err := fn(c); err != nil || !more {
+		for i := range n.kids {
+			if more, err := fn(&n.kids[i]); err != nil || !more {
 				return err
 			}
 		}
@@ -164,17 +167,19 @@ func (b *body) each(n *node, fn func(c *node) (bool, error)) error {
 		return nil
 	}
 	if !n.ended {
-		// Keep the children of a small element: its fields are looked up one by one.
-		kids := make([]*node, 0, 8)
+		// Keep the children of a small element: its fields are looked up one by one. One
+		// element is collected at a time (fn does not descend), so the buffer is shared.
+		kids := b.scratch[:0]
 		err := b.scan(n, func(c *node) (bool, error) {
-			kids = append(kids, c)
+			kids = append(kids, *c)
 			return len(kids) <= maxKept, nil
 		})
+		b.scratch = kids[:0]
 		if err != nil {
 			return err
 		}
 		if len(kids) <= maxKept {
-			n.kids, n.hasKids = kids, true
+			n.kids, n.hasKids = slices.Clone(kids), true
 			return b.each(n, fn)
 		}
 	}
@@ -188,6 +193,7 @@ func (b *body) scan(n *node, fn func(c *node) (bool, error)) error {
 	var open [8]string
 	names := open[:0]
 	sc := &scanner{s: b.src, pos: n.content.pos, line: n.content.line}
+	c := new(node) // each direct child in turn
 	for {
 		at := sc.at()
 		t, err := sc.next()
@@ -210,9 +216,8 @@ func (b *body) scan(n *node, fn func(c *node) (bool, error)) error {
 			names = names[:i]
 		case tokStart:
 			direct := len(names) == 0
-			var c *node
 			if direct {
-				c = &node{name: t.name, line: t.line, parent: n}
+				*c = node{name: t.name, line: t.line}
 			}
 			if t.self {
 				if direct {
@@ -271,7 +276,8 @@ func (b *body) child(n *node, name string) (*node, error) {
 	var found *node
 	err := b.each(n, func(c *node) (bool, error) {
 		if c.name == name {
-			found = c
+			cp := *c
+			found = &cp
 			return false, nil
 		}
 		return true, nil
@@ -291,10 +297,14 @@ func (b *body) all(n *node, name string, fn func(c *node) error) error {
 
 // text returns the value of n's child data element name ("" when absent) and its line (n's when
 // absent).
-func (b *body) text(n *node, name string) (string, int, bool, error) {
-	c, err := b.child(n, name)
-	if err != nil || c == nil {
-		return "", n.line, false, err
-	}
-	return c.value, c.line, true, nil
+func (b *body) text(n *node, name string) (value string, line int, ok bool, err error) {
+	line = n.line
+	err = b.each(n, func(c *node) (bool, error) {
+		if c.name == name {
+			value, line, ok = c.value, c.line, true
+			return false, nil
+		}
+		return true, nil
+	})
+	return value, line, ok, err
 }
