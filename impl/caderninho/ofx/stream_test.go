@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/text/encoding/charmap"
+
 	"github.com/lumo-caderninho/mcp/impl/caderninho/demo"
 )
 
@@ -142,4 +144,21 @@ func FuzzStreamMatchesTree(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		sameAsTree(t, "input", data)
 	})
+}
+
+// TestASCIICharsetsDecodeToThemselves backs decode's shortcut: an ASCII-only file is read as is,
+// whatever single-byte charset it declares.
+func TestASCIICharsetsDecodeToThemselves(t *testing.T) {
+	b := make([]byte, 128)
+	for i := range b {
+		b[i] = byte(i)
+	}
+	for _, c := range []*charmap.Charmap{charmap.Windows1252, charmap.ISO8859_1, charmap.ISO8859_15, charmap.CodePage850, charmap.CodePage437} {
+		if out, err := c.NewDecoder().Bytes(b); err != nil || string(out) != string(b) {
+			t.Errorf("%v decodes ASCII as %q (%v)", c, out, err)
+		}
+	}
+	if !ascii(b) || ascii(append(b, 0x80)) || ascii([]byte("1234567\xe9")) {
+		t.Error("ascii is wrong")
+	}
 }
