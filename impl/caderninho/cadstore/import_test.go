@@ -395,8 +395,9 @@ func TestConcurrentImportsDoNotDuplicate(t *testing.T) {
 	}
 }
 
-// TestImportAcrossBatches imports a statement longer than several insert batches (and a last,
-// partial one): every transaction is stored once, with its own amount, id and key, in order.
+// TestImportAcrossBatches imports a statement of thousands of transactions (more than one chunk
+// of the file read at a time): every transaction is stored once, with its own amount, id and
+// key, in order.
 func TestImportAcrossBatches(t *testing.T) {
 	s, dir := setup(t)
 	folder := filepath.Join(dir, "ofx", "sabia-rafael")
@@ -405,7 +406,7 @@ func TestImportAcrossBatches(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	n := 2*flushRows + 17
+	n := 2*4096 + 17
 	var trns []string
 	var want int64
 	for i := range n {

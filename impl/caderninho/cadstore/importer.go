@@ -1,6 +1,8 @@
 package cadstore
 
 import (
+	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"database/sql"
@@ -11,6 +13,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -383,17 +386,24 @@ func (f fp) String() string { return hex.EncodeToString(f[:]) }
 // account is an account being imported into: what is already stored, for deduplication and to
 // tell whether readers will see a change.
 type account struct {
-	id        int64
-	number    string
-	kind      string
-	currency  string
-	isNew     bool
-	keys      map[string]fp // dedupe key -> fingerprint
-	fpCount   map[fp]int    // fingerprint -> rows
-	fpNoFitid map[fp]int    // fingerprint -> rows stored without FITID
-	claimed   map[fp]int    // of fpNoFitid, matched by a FITID in this import
-	stmtNoFit map[fp]int    // stored without FITID from the statement being imported
-	periods   [][2]string   // statement periods before this import
+	id       int64
+	number   string
+	kind     string
+	currency string
+	isNew    bool
+	// keys are the FITID-less dedupe keys ("p:...") stored, with their fingerprint. The FITID
+	// keys ("f:...") are not held, for an account holds a million: dedupe finds them in fKeys,
+	// read from the database for each statement, and in stmtKeys.
+	keys      map[string]fp
+	fKeys     map[string]fp // the statement's FITID keys stored before it
+	stmtKeys  map[string]fp // FITID keys the statement stored, of the FITIDs it repeats
+	repeated  map[string]bool
+	rows      int         // stored, before the statement
+	fpCount   map[fp]int  // fingerprint -> rows
+	fpNoFitid map[fp]int  // fingerprint -> rows stored without FITID
+	claimed   map[fp]int  // of fpNoFitid, matched by a FITID in this import
+	stmtNoFit map[fp]int  // stored without FITID from the statement being imported
+	periods   [][2]string // statement periods before this import
 	added     [][2]string
 	balDay    *string
 	balMinor  *int64
@@ -527,7 +537,7 @@ func (s *Store) account(ctx context.Context, tx *sql.Tx, c Connection, cache map
 		}
 		return a, nil, nil
 	}
-	a := &account{number: st.Account, kind: kind, currency: st.Currency, keys: map[string]fp{}, fpCount: map[fp]int{},
+	a := &account{number: st.Account, kind: kind, currency: st.Currency, keys: map[string]fp{}, fKeys: map[string]fp{}, stmtKeys: map[string]fp{}, fpCount: map[fp]int{},
 		fpNoFitid: map[fp]int{}, claimed: map[fp]int{}, stmtNoFit: map[fp]int{}}
 	err := tx.QueryRowContext(ctx, s.q("SELECT id, kind, currency, balance_day, balance_minor FROM cad_accounts WHERE connection_id = ? AND acct_number = ?"),
 		c.ID, st.Account).Scan(&a.id, &a.kind, &a.currency, &a.balDay, &a.balMinor)
@@ -568,7 +578,10 @@ func (s *Store) loadDedupe(ctx context.Context, tx *sql.Tx, a *account) error {
 			return fmt.Errorf("reading imported transactions: %w", err)
 		}
 		fp := parseFP(hexFP)
-		a.keys[key] = fp
+		if !strings.HasPrefix(key, "f:") {
+			a.keys[key] = fp
+		}
+		a.rows++
 		a.fpCount[fp]++
 		if fitid == "" {
 			a.fpNoFitid[fp]++
@@ -619,7 +632,10 @@ func parseFP(s string) fp {
 func (a *account) dedupe(fitid string, fp fp, occ int, fitidUnique bool) (key string, dup bool) {
 	if fitid != "" && fitidUnique {
 		key = "f:" + fitid
-		prev, seen := a.keys[key]
+		prev, seen := a.stmtKeys[key]
+		if !seen {
+			prev, seen = a.fKeys[key]
+		}
 		switch {
 		case seen && prev == fp:
 			return "", true
@@ -647,7 +663,13 @@ func (a *account) dedupe(fitid string, fp fp, occ int, fitidUnique bool) (key st
 }
 
 func (a *account) store(key string, fp fp, noFitid bool) {
-	a.keys[key] = fp
+	switch {
+	case !strings.HasPrefix(key, "f:"):
+		a.keys[key] = fp
+	case a.repeated[key[2:]]:
+		// Only a FITID the statement repeats is looked up again before the statement is stored.
+		a.stmtKeys[key] = fp
+	}
 	a.fpCount[fp]++
 	if noFitid {
 		// Claimable by a FITID of a later statement, not of this one.
@@ -655,20 +677,10 @@ func (a *account) store(key string, fp fp, noFitid bool) {
 	}
 }
 
-// newTransaction is a transaction of the statement to insert, and its keys.
-type newTransaction struct {
-	key string
-	fp  fp
-	t   ofx.Transaction
-}
-
-// flushRows is how many new transactions of a statement wait before they are inserted: the
-// statement is read from its file, never held whole.
-const flushRows = 4096
-
 // importStatement stores statement i of f: the transactions not stored yet, the statement and
-// the balance. The statement is read twice from the file: for the FITIDs that name more than one
-// fingerprint, then to dedupe and insert.
+// the balance. The statement is never held whole: it is read from the file once for the
+// fingerprints and FITIDs (and whether each FITID names one fingerprint only), which dedupe then
+// decides on, and once more to insert what is new.
 func (s *Store) importStatement(ctx context.Context, tx *sql.Tx, a *account, fileID int64, f *ofx.File, i int, file string, out *Outcome, extra *int) error {
 	st := f.Statements[i]
 	count := f.Count(i)
@@ -676,22 +688,52 @@ func (s *Store) importStatement(ctx context.Context, tx *sql.Tx, a *account, fil
 	// the FITIDs seen with another fingerprint (not a set per FITID: a million statements lines
 	// would hold a million maps).
 	firstFP := make(map[string]int32, count)
-	shared := map[string]bool{}
+	shared, repeated := map[string]bool{}, map[string]bool{}
 	fps := make([]fp, 0, count)
+	fitids := make([]string, 0, count) // pointing into the file
 	err := f.Transactions(i, func(t *ofx.Transaction) error {
 		fp := fingerprint(t)
 		if first, seen := firstFP[t.FITID]; !seen {
 			firstFP[t.FITID] = int32(len(fps))
-		} else if fps[first] != fp {
-			shared[t.FITID] = true
+		} else {
+			repeated[t.FITID] = true
+			if fps[first] != fp {
+				shared[t.FITID] = true
+			}
 		}
 		fps = append(fps, fp)
+		fitids = append(fitids, t.FITID)
 		return nil
 	})
 	if err != nil {
 		return err
 	}
 	firstFP = nil
+	if err := s.loadFITIDKeys(ctx, tx, a, fitids, shared); err != nil {
+		return err
+	}
+	a.repeated = repeated
+	occ := occurrences(fps)
+	keys := make([]string, count) // "" for a duplicate
+	added := 0
+	for n, fp := range fps {
+		key, dup := a.dedupe(fitids[n], fp, int(occ[n]), !shared[fitids[n]])
+		if dup {
+			out.Duplicates++
+			continue
+		}
+		keys[n] = key
+		added++
+	}
+	occ, fitids = nil, nil
+	clear(a.fKeys)
+	clear(a.stmtKeys)
+	a.repeated = nil
+	a.rows += added
+	for fp, n := range a.stmtNoFit {
+		a.fpNoFitid[fp] += n
+	}
+	clear(a.stmtNoFit)
 	stID, err := s.reserveIDs(ctx, tx, "statement", 1)
 	if err != nil {
 		return err
@@ -720,126 +762,160 @@ func (s *Store) importStatement(ctx context.Context, tx *sql.Tx, a *account, fil
 			}
 		}
 	}
-	// added is known once the statement was read through: updated after the inserts.
 	if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO cad_statements (id, account_id, file_id, start_day, end_day, ledger_minor, ledger_day, transactions, added)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`), stID, a.id, fileID, start, end, ledger, ledgerDay, count, 0); err != nil {
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`), stID, a.id, fileID, start, end, ledger, ledgerDay, count, added); err != nil {
 		return fmt.Errorf("inserting statement: %w", err)
 	}
-	ins := s.newInserter(ctx, tx, a.id, stID)
+	id, err := s.reserveIDs(ctx, tx, "transaction", added)
+	if err != nil {
+		return err
+	}
+	ins, err := s.newInserter(ctx, tx)
+	if err != nil {
+		return err
+	}
 	defer ins.close()
-	occ := map[fp]int{}
 	n := 0
 	err = f.Transactions(i, func(t *ofx.Transaction) error {
-		fp := fps[n]
+		key, fp := keys[n], fps[n]
 		n++
-		occ[fp]++
 		out.warnOne(file, st, t, extra)
-		key, dup := a.dedupe(t.FITID, fp, occ[fp], !shared[t.FITID])
-		if dup {
-			out.Duplicates++
+		if key == "" {
 			return nil
 		}
-		return ins.add(newTransaction{key: key, fp: fp, t: *t})
+		var at any
+		if t.Posted.HasTime {
+			at = t.Posted.Instant.Format(time.RFC3339)
+		}
+		if err := ins.add(id, a.id, stID, key, t.FITID, fp.String(), t.Posted.Day, at, t.Amount,
+			t.Currency, t.Type, t.Name, t.Memo, fold.Fold(t.Memo+" "+t.Name), t.CheckNum, t.RefNum); err != nil {
+			return fmt.Errorf("inserting transactions: %w", err)
+		}
+		id++
+		return nil
 	})
 	if err != nil {
 		return err
 	}
-	if err := ins.flush(); err != nil {
-		return err
+	if err := ins.finish(); err != nil {
+		return fmt.Errorf("inserting transactions: %w", err)
 	}
-	for fp, n := range a.stmtNoFit {
-		a.fpNoFitid[fp] += n
-	}
-	clear(a.stmtNoFit)
-	if ins.added > 0 {
-		if _, err := tx.ExecContext(ctx, s.q("UPDATE cad_statements SET added = ? WHERE id = ?"), ins.added, stID); err != nil {
-			return fmt.Errorf("counting the statement's new transactions: %w", err)
-		}
-	}
-	out.NewTransactions += ins.added
+	out.NewTransactions += added
 	return nil
 }
 
-// inserter inserts a statement's new transactions in chunks of flushRows, ids reserved per chunk.
-// PostgreSQL gets each chunk through COPY, one stream instead of a statement per few hundred
-// rows; SQLite runs in this process, without round trips, and binds many parameters slowly (256
-// rows a statement imported 5x slower): one INSERT a row, prepared once.
-type inserter struct {
-	s               *Store
-	ctx             context.Context
-	tx              *sql.Tx
-	accountID, stID int64
-	rows            []newTransaction
-	added           int
-	insert          *sql.Stmt // SQLite
+// fitidBatch is how many FITID keys one query looks up.
+const fitidBatch = 500
+
+// loadFITIDKeys reads into a.fKeys the stored FITID keys among the statement's (those dedupe
+// looks up: a FITID naming one fingerprint in the statement), in batches. A new account has none.
+func (s *Store) loadFITIDKeys(ctx context.Context, tx *sql.Tx, a *account, fitids []string, shared map[string]bool) error {
+	if a.rows == 0 {
+		return nil
+	}
+	asked := map[string]bool{}
+	batch := make([]any, 0, fitidBatch+1)
+	flush := func() error {
+		if len(batch) <= 1 {
+			return nil
+		}
+		rows, err := tx.QueryContext(ctx, s.q("SELECT dedupe_key, fingerprint FROM cad_transactions WHERE account_id = ? AND dedupe_key IN ("+inList(len(batch)-1)+")"), batch...)
+		if err != nil {
+			return fmt.Errorf("reading imported transactions: %w", err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var key, hexFP string
+			if err := rows.Scan(&key, &hexFP); err != nil {
+				return fmt.Errorf("reading imported transactions: %w", err)
+			}
+			a.fKeys[key] = parseFP(hexFP)
+		}
+		batch = batch[:1]
+		return rows.Err()
+	}
+	batch = append(batch, a.id)
+	for _, f := range fitids {
+		if f == "" || shared[f] || asked[f] {
+			continue
+		}
+		asked[f] = true
+		batch = append(batch, "f:"+f)
+		if len(batch) > fitidBatch {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+	}
+	return flush()
+}
+
+// occurrences returns, for each fingerprint of fps, how many of fps up to it (itself included)
+// are the same: by sorting positions, not with a map of every fingerprint of the statement.
+func occurrences(fps []fp) []int32 {
+	order := make([]int32, len(fps))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int {
+		if c := bytes.Compare(fps[a][:], fps[b][:]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	occ := make([]int32, len(fps))
+	for i, p := range order {
+		occ[p] = 1
+		if i > 0 && fps[order[i-1]] == fps[p] {
+			occ[p] = occ[order[i-1]] + 1
+		}
+	}
+	return occ
 }
 
 var insertColumns = []string{"id", "account_id", "statement_id", "dedupe_key", "fitid", "fingerprint",
 	"posted_day", "posted_at", "amount_minor", "currency", "trn_type", "name", "memo", "search_fold", "check_num", "ref_num"}
 
-func (s *Store) newInserter(ctx context.Context, tx *sql.Tx, accountID, stID int64) *inserter {
-	return &inserter{s: s, ctx: ctx, tx: tx, accountID: accountID, stID: stID}
+// inserter inserts a statement's new transactions as they are read. PostgreSQL gets them through
+// one COPY, a stream the server writes while the file is still being read, instead of a statement
+// per few hundred rows; SQLite runs in this process, without round trips, and binds many
+// parameters slowly (256 rows a statement imported 5x slower): one INSERT a row, prepared once.
+type inserter struct {
+	ctx  context.Context
+	st   *sql.Stmt
+	copy bool
 }
 
-func (in *inserter) add(r newTransaction) error {
-	in.rows = append(in.rows, r)
-	if len(in.rows) >= flushRows {
-		return in.flush()
+func (s *Store) newInserter(ctx context.Context, tx *sql.Tx) (*inserter, error) {
+	in := &inserter{ctx: ctx, copy: s.db.Engine() == "postgres"}
+	var q string
+	if in.copy {
+		q = pq.CopyIn("cad_transactions", insertColumns...)
+	} else {
+		q = s.q("INSERT INTO cad_transactions (" + strings.Join(insertColumns, ", ") + ") VALUES (" + inList(len(insertColumns)) + ")")
 	}
-	return nil
-}
-
-func (in *inserter) close() {
-	if in.insert != nil {
-		in.insert.Close()
+	var err error
+	if in.st, err = tx.PrepareContext(ctx, q); err != nil {
+		return nil, fmt.Errorf("preparing transaction insert: %w", err)
 	}
+	return in, nil
 }
 
-// flush inserts the waiting rows.
-func (in *inserter) flush() error {
-	if len(in.rows) == 0 {
+func (in *inserter) add(row ...any) error {
+	_, err := in.st.ExecContext(in.ctx, row...)
+	return err
+}
+
+// finish ends the COPY: the rows are in when it returns.
+func (in *inserter) finish() error {
+	if !in.copy {
 		return nil
 	}
-	first, err := in.s.reserveIDs(in.ctx, in.tx, "transaction", len(in.rows))
-	if err != nil {
-		return err
-	}
-	var st *sql.Stmt
-	if in.s.db.Engine() == "postgres" {
-		if st, err = in.tx.PrepareContext(in.ctx, pq.CopyIn("cad_transactions", insertColumns...)); err != nil {
-			return fmt.Errorf("starting the transactions copy: %w", err)
-		}
-		defer st.Close()
-	} else {
-		if in.insert == nil {
-			q := "INSERT INTO cad_transactions (" + strings.Join(insertColumns, ", ") + ") VALUES (" + inList(len(insertColumns)) + ")"
-			if in.insert, err = in.tx.PrepareContext(in.ctx, in.s.q(q)); err != nil {
-				return fmt.Errorf("preparing transaction insert: %w", err)
-			}
-		}
-		st = in.insert
-	}
-	for i := range in.rows {
-		r := &in.rows[i]
-		var at any
-		if r.t.Posted.HasTime {
-			at = r.t.Posted.Instant.Format(time.RFC3339)
-		}
-		if _, err := st.ExecContext(in.ctx, first+int64(i), in.accountID, in.stID, r.key, r.t.FITID, r.fp.String(), r.t.Posted.Day, at, r.t.Amount,
-			r.t.Currency, r.t.Type, r.t.Name, r.t.Memo, fold.Fold(r.t.Memo+" "+r.t.Name), r.t.CheckNum, r.t.RefNum); err != nil {
-			return fmt.Errorf("inserting transactions: %w", err)
-		}
-	}
-	if in.s.db.Engine() == "postgres" {
-		if _, err := st.ExecContext(in.ctx); err != nil {
-			return fmt.Errorf("inserting transactions: %w", err)
-		}
-	}
-	in.added += len(in.rows)
-	clear(in.rows) // the strings point into the file
-	in.rows = in.rows[:0]
-	return nil
+	_, err := in.st.ExecContext(in.ctx)
+	return err
 }
+
+func (in *inserter) close() { in.st.Close() }
 
 // sameCoverage reports whether adding periods to before leaves the covered days unchanged.
 func sameCoverage(before, added [][2]string) bool {
