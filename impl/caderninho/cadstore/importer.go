@@ -626,50 +626,56 @@ func parseFP(s string) fp {
 	return f
 }
 
-// dedupe returns the key a transaction is stored under, or dup when it is already stored. occ is
-// its ordinal among the statement's transactions with the same fingerprint; fitidUnique says
-// whether its FITID names only this fingerprint within the statement.
-func (a *account) dedupe(fitid string, fp fp, occ int, fitidUnique bool) (key string, dup bool) {
+// dedupe says which key a transaction is stored under (its FITID's when n is 0, else its
+// fingerprint's nth, see keyOf), or dup when it is already stored. occ is its ordinal among the
+// statement's transactions with the same fingerprint; fitidUnique says whether its FITID names
+// only this fingerprint within the statement.
+func (a *account) dedupe(fitid string, fp fp, occ int, fitidUnique bool) (n int, dup bool) {
 	if fitid != "" && fitidUnique {
-		key = "f:" + fitid
-		prev, seen := a.stmtKeys[key]
+		prev, seen := a.stmtKeys["f:"+fitid]
 		if !seen {
-			prev, seen = a.fKeys[key]
+			prev, seen = a.fKeys["f:"+fitid]
 		}
 		switch {
 		case seen && prev == fp:
-			return "", true
+			return 0, true
 		case !seen && a.fpNoFitid[fp] > a.claimed[fp]:
 			// The same transaction came earlier in a statement without FITIDs.
 			a.claimed[fp]++
-			return "", true
+			return 0, true
 		case !seen:
-			a.store(key, fp, false)
-			return key, false
+			if a.repeated[fitid] {
+				// Only a FITID the statement repeats is looked up again before it is stored.
+				a.stmtKeys["f:"+fitid] = fp
+			}
+			a.store(fp, false)
+			return 0, false
 		}
 		// The bank gave this FITID to another transaction before: tell them apart by fingerprint.
 	}
 	if a.fpCount[fp] >= occ {
-		return "", true
+		return 0, true
 	}
-	for n := a.fpCount[fp] + 1; ; n++ {
-		key = "p:" + fp.String() + "#" + strconv.Itoa(n)
-		if _, taken := a.keys[key]; !taken {
+	for n = a.fpCount[fp] + 1; ; n++ {
+		if _, taken := a.keys[keyOf("", fp, n)]; !taken {
 			break
 		}
 	}
-	a.store(key, fp, fitid == "")
-	return key, false
+	a.keys[keyOf("", fp, n)] = fp
+	a.store(fp, fitid == "")
+	return n, false
 }
 
-func (a *account) store(key string, fp fp, noFitid bool) {
-	switch {
-	case !strings.HasPrefix(key, "f:"):
-		a.keys[key] = fp
-	case a.repeated[key[2:]]:
-		// Only a FITID the statement repeats is looked up again before the statement is stored.
-		a.stmtKeys[key] = fp
+// keyOf is the dedupe key of a transaction stored under its FITID (n 0) or as the nth of its
+// fingerprint.
+func keyOf(fitid string, fp fp, n int) string {
+	if n == 0 {
+		return "f:" + fitid
 	}
+	return "p:" + fp.String() + "#" + strconv.Itoa(n)
+}
+
+func (a *account) store(fp fp, noFitid bool) {
 	a.fpCount[fp]++
 	if noFitid {
 		// Claimable by a FITID of a later statement, not of this one.
@@ -714,15 +720,16 @@ func (s *Store) importStatement(ctx context.Context, tx *sql.Tx, a *account, fil
 	}
 	a.repeated = repeated
 	occ := occurrences(fps)
-	keys := make([]string, count) // "" for a duplicate
+	keys := make([]int32, count) // keyOf's n, -1 for a duplicate
 	added := 0
 	for n, fp := range fps {
-		key, dup := a.dedupe(fitids[n], fp, int(occ[n]), !shared[fitids[n]])
+		k, dup := a.dedupe(fitids[n], fp, int(occ[n]), !shared[fitids[n]])
 		if dup {
+			keys[n] = -1
 			out.Duplicates++
 			continue
 		}
-		keys[n] = key
+		keys[n] = int32(k)
 		added++
 	}
 	occ, fitids = nil, nil
@@ -777,12 +784,13 @@ func (s *Store) importStatement(ctx context.Context, tx *sql.Tx, a *account, fil
 	defer ins.close()
 	n := 0
 	err = f.Transactions(i, func(t *ofx.Transaction) error {
-		key, fp := keys[n], fps[n]
+		k, fp := keys[n], fps[n]
 		n++
 		out.warnOne(file, st, t, extra)
-		if key == "" {
+		if k < 0 {
 			return nil
 		}
+		key := keyOf(t.FITID, fp, int(k))
 		var at any
 		if t.Posted.HasTime {
 			at = t.Posted.Instant.Format(time.RFC3339)
