@@ -398,12 +398,12 @@ type account struct {
 	fKeys     map[string]fp // the statement's FITID keys stored before it
 	stmtKeys  map[string]fp // FITID keys the statement stored, of the FITIDs it repeats
 	repeated  map[string]bool
-	rows      int         // stored, before the statement
-	fpCount   map[fp]int  // fingerprint -> rows
-	fpNoFitid map[fp]int  // fingerprint -> rows stored without FITID
-	claimed   map[fp]int  // of fpNoFitid, matched by a FITID in this import
-	stmtNoFit map[fp]int  // stored without FITID from the statement being imported
-	periods   [][2]string // statement periods before this import
+	rows      int          // stored, before the statement
+	fpCount   map[fp]int32 // fingerprint -> rows (int32: one entry a stored row)
+	fpNoFitid map[fp]int   // fingerprint -> rows stored without FITID
+	claimed   map[fp]int   // of fpNoFitid, matched by a FITID in this import
+	stmtNoFit map[fp]int   // stored without FITID from the statement being imported
+	periods   [][2]string  // statement periods before this import
 	added     [][2]string
 	balDay    *string
 	balMinor  *int64
@@ -537,7 +537,7 @@ func (s *Store) account(ctx context.Context, tx *sql.Tx, c Connection, cache map
 		}
 		return a, nil, nil
 	}
-	a := &account{number: st.Account, kind: kind, currency: st.Currency, keys: map[string]fp{}, fKeys: map[string]fp{}, stmtKeys: map[string]fp{}, fpCount: map[fp]int{},
+	a := &account{number: st.Account, kind: kind, currency: st.Currency, keys: map[string]fp{}, fKeys: map[string]fp{}, stmtKeys: map[string]fp{}, fpCount: map[fp]int32{},
 		fpNoFitid: map[fp]int{}, claimed: map[fp]int{}, stmtNoFit: map[fp]int{}}
 	err := tx.QueryRowContext(ctx, s.q("SELECT id, kind, currency, balance_day, balance_minor FROM cad_accounts WHERE connection_id = ? AND acct_number = ?"),
 		c.ID, st.Account).Scan(&a.id, &a.kind, &a.currency, &a.balDay, &a.balMinor)
@@ -653,10 +653,10 @@ func (a *account) dedupe(fitid string, fp fp, occ int, fitidUnique bool) (n int,
 		}
 		// The bank gave this FITID to another transaction before: tell them apart by fingerprint.
 	}
-	if a.fpCount[fp] >= occ {
+	if int(a.fpCount[fp]) >= occ {
 		return 0, true
 	}
-	for n = a.fpCount[fp] + 1; ; n++ {
+	for n = int(a.fpCount[fp]) + 1; ; n++ {
 		if _, taken := a.keys[keyOf("", fp, n)]; !taken {
 			break
 		}
@@ -719,6 +719,10 @@ func (s *Store) importStatement(ctx context.Context, tx *sql.Tx, a *account, fil
 		return err
 	}
 	a.repeated = repeated
+	if len(a.fpCount) == 0 {
+		// Sized once: a map grown row by row ends up far from full.
+		a.fpCount = make(map[fp]int32, count)
+	}
 	occ := occurrences(fps)
 	keys := make([]int32, count) // keyOf's n, -1 for a duplicate
 	added := 0
