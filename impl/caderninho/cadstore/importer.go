@@ -391,23 +391,28 @@ type account struct {
 	kind     string
 	currency string
 	isNew    bool
-	// keys are the FITID-less dedupe keys ("p:...") stored, with their fingerprint. The FITID
-	// keys ("f:...") are not held, for an account holds a million: dedupe finds them in fKeys,
-	// read from the database for each statement, and in stmtKeys.
-	keys      map[string]fp
-	fKeys     map[string]fp // the statement's FITID keys stored before it
-	stmtKeys  map[string]fp // FITID keys the statement stored, of the FITIDs it repeats
-	repeated  map[string]bool
-	rows      int          // stored, before the statement
-	fpCount   map[fp]int32 // fingerprint -> rows (int32: one entry a stored row)
-	fpNoFitid map[fp]int   // fingerprint -> rows stored without FITID
-	claimed   map[fp]int   // of fpNoFitid, matched by a FITID in this import
-	stmtNoFit map[fp]int   // stored without FITID from the statement being imported
-	periods   [][2]string  // statement periods before this import
-	added     [][2]string
-	balDay    *string
-	balMinor  *int64
-	balChange bool
+	// Dedupe reads a stored FITID key ("f:...") or fingerprint count only for the transactions
+	// of the statement being imported, not for every row of the account (a million): fKeys are
+	// the statement's FITID keys stored before it, read from the database; stmtKeys the FITID
+	// keys it stored itself, of the FITIDs it repeats. A fingerprint's rows (fpCount) and keys
+	// ("p:...", keys) are needed only for the fingerprints that may be told apart by fingerprint
+	// (no FITID, a FITID naming several, or one stored with another fingerprint): candidates,
+	// read from the database for each statement that has some.
+	fKeys      map[string]fp
+	stmtKeys   map[string]fp
+	repeated   map[string]bool
+	candidates map[fp]bool
+	keys       map[string]fp // "p:" keys of the candidates
+	fpCount    map[fp]int    // candidate fingerprint -> rows
+	rows       int           // stored, before the statement
+	fpNoFitid  map[fp]int    // fingerprint -> rows stored without FITID
+	claimed    map[fp]int    // of fpNoFitid, matched by a FITID in this import
+	stmtNoFit  map[fp]int    // stored without FITID from the statement being imported
+	periods    [][2]string   // statement periods before this import
+	added      [][2]string
+	balDay     *string
+	balMinor   *int64
+	balChange  bool
 }
 
 func (s *Store) importFiles(ctx context.Context, c Connection, files []statementFile, out *Outcome, a *Auditor) (*FileError, error) {
@@ -537,7 +542,7 @@ func (s *Store) account(ctx context.Context, tx *sql.Tx, c Connection, cache map
 		}
 		return a, nil, nil
 	}
-	a := &account{number: st.Account, kind: kind, currency: st.Currency, keys: map[string]fp{}, fKeys: map[string]fp{}, stmtKeys: map[string]fp{}, fpCount: map[fp]int32{},
+	a := &account{number: st.Account, kind: kind, currency: st.Currency, keys: map[string]fp{}, fKeys: map[string]fp{}, stmtKeys: map[string]fp{}, fpCount: map[fp]int{},
 		fpNoFitid: map[fp]int{}, claimed: map[fp]int{}, stmtNoFit: map[fp]int{}}
 	err := tx.QueryRowContext(ctx, s.q("SELECT id, kind, currency, balance_day, balance_minor FROM cad_accounts WHERE connection_id = ? AND acct_number = ?"),
 		c.ID, st.Account).Scan(&a.id, &a.kind, &a.currency, &a.balDay, &a.balMinor)
@@ -577,14 +582,9 @@ func (s *Store) loadDedupe(ctx context.Context, tx *sql.Tx, a *account) error {
 			rows.Close()
 			return fmt.Errorf("reading imported transactions: %w", err)
 		}
-		fp := parseFP(hexFP)
-		if !strings.HasPrefix(key, "f:") {
-			a.keys[key] = fp
-		}
 		a.rows++
-		a.fpCount[fp]++
 		if fitid == "" {
-			a.fpNoFitid[fp]++
+			a.fpNoFitid[parseFP(hexFP)]++
 		}
 	}
 	rows.Close()
@@ -653,10 +653,10 @@ func (a *account) dedupe(fitid string, fp fp, occ int, fitidUnique bool) (n int,
 		}
 		// The bank gave this FITID to another transaction before: tell them apart by fingerprint.
 	}
-	if int(a.fpCount[fp]) >= occ {
+	if a.fpCount[fp] >= occ {
 		return 0, true
 	}
-	for n = int(a.fpCount[fp]) + 1; ; n++ {
+	for n = a.fpCount[fp] + 1; ; n++ {
 		if _, taken := a.keys[keyOf("", fp, n)]; !taken {
 			break
 		}
@@ -676,7 +676,9 @@ func keyOf(fitid string, fp fp, n int) string {
 }
 
 func (a *account) store(fp fp, noFitid bool) {
-	a.fpCount[fp]++
+	if a.candidates[fp] {
+		a.fpCount[fp]++ // no other fingerprint's count is read in this statement
+	}
 	if noFitid {
 		// Claimable by a FITID of a later statement, not of this one.
 		a.stmtNoFit[fp]++
@@ -719,9 +721,8 @@ func (s *Store) importStatement(ctx context.Context, tx *sql.Tx, a *account, fil
 		return err
 	}
 	a.repeated = repeated
-	if len(a.fpCount) == 0 {
-		// Sized once: a map grown row by row ends up far from full.
-		a.fpCount = make(map[fp]int32, count)
+	if err := s.loadCandidates(ctx, tx, a, fps, fitids, shared); err != nil {
+		return err
 	}
 	occ := occurrences(fps)
 	keys := make([]int32, count) // keyOf's n, -1 for a duplicate
@@ -739,7 +740,9 @@ func (s *Store) importStatement(ctx context.Context, tx *sql.Tx, a *account, fil
 	occ, fitids = nil, nil
 	clear(a.fKeys)
 	clear(a.stmtKeys)
-	a.repeated = nil
+	clear(a.keys)
+	clear(a.fpCount)
+	a.repeated, a.candidates = nil, nil
 	a.rows += added
 	for fp, n := range a.stmtNoFit {
 		a.fpNoFitid[fp] += n
@@ -860,6 +863,46 @@ func (s *Store) loadFITIDKeys(ctx context.Context, tx *sql.Tx, a *account, fitid
 		}
 	}
 	return flush()
+}
+
+// loadCandidates finds the statement's fingerprints that dedupe may tell apart by fingerprint
+// (see account) and reads their stored rows and "p:" keys, in one pass over the account's rows.
+func (s *Store) loadCandidates(ctx context.Context, tx *sql.Tx, a *account, fps []fp, fitids []string, shared map[string]bool) error {
+	a.candidates = map[fp]bool{}
+	for n, fp := range fps {
+		f := fitids[n]
+		if f == "" || shared[f] {
+			a.candidates[fp] = true
+		} else if prev, ok := a.fKeys["f:"+f]; ok && prev != fp {
+			a.candidates[fp] = true
+		}
+	}
+	if a.rows == 0 || len(a.candidates) == 0 {
+		return nil
+	}
+	rows, err := tx.QueryContext(ctx, s.q("SELECT dedupe_key, fingerprint FROM cad_transactions WHERE account_id = ?"), a.id)
+	if err != nil {
+		return fmt.Errorf("reading imported transactions: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var key, hexFP string
+		if err := rows.Scan(&key, &hexFP); err != nil {
+			return fmt.Errorf("reading imported transactions: %w", err)
+		}
+		fp := parseFP(hexFP)
+		if !a.candidates[fp] {
+			continue
+		}
+		a.fpCount[fp]++
+		if !strings.HasPrefix(key, "f:") {
+			a.keys[key] = fp
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("reading imported transactions: %w", err)
+	}
+	return nil
 }
 
 // occurrences returns, for each fingerprint of fps, how many of fps up to it (itself included)
