@@ -395,8 +395,9 @@ func TestConcurrentImportsDoNotDuplicate(t *testing.T) {
 	}
 }
 
-// TestImportAcrossBatches imports a statement longer than several insert batches (and a last,
-// partial one): every transaction is stored once, with its own amount, id and key, in order.
+// TestImportAcrossBatches imports a statement of thousands of transactions (more than one chunk
+// of the file read at a time): every transaction is stored once, with its own amount, id and
+// key, in order.
 func TestImportAcrossBatches(t *testing.T) {
 	s, dir := setup(t)
 	folder := filepath.Join(dir, "ofx", "sabia-rafael")
@@ -405,7 +406,7 @@ func TestImportAcrossBatches(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	n := 2*insertBatch + 17
+	n := 2*4096 + 17
 	var trns []string
 	var want int64
 	for i := range n {
@@ -446,5 +447,64 @@ func TestImportAcrossBatches(t *testing.T) {
 	}
 	if err := rows.Err(); err != nil || i != n {
 		t.Fatalf("%d rows, %v", i, err)
+	}
+}
+
+// TestAFileIsRefusedWholeAndParseErrorsComeFirst imports a folder whose files are parsed and
+// stored one at a time: an error at the end of the last file still refuses everything (the
+// earlier files were stored in the same transaction), and it is reported before an account
+// conflict of an earlier file, as when every file was parsed before anything was stored.
+func TestAFileIsRefusedWholeAndParseErrorsComeFirst(t *testing.T) {
+	s, dir := setup(t)
+	folder := filepath.Join(dir, "ofx", "sabia-rafael")
+	for _, f := range []string{"poupanca-2026-08.ofx", "poupanca-2026-09.ofx"} {
+		if err := os.Remove(filepath.Join(folder, f)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write := func(name, content string) {
+		if err := os.WriteFile(filepath.Join(folder, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var trns []string
+	for i := range 50 {
+		trns = append(trns, trn("20260105", fmt.Sprint(i+1, ".00"), fmt.Sprint("A", i), "LINHA"))
+	}
+	write("a.ofx", statement("20260101", "20260131", trns...))
+	card := "OFXHEADER:100\n\n<OFX><CREDITCARDMSGSRSV1><CCSTMTTRNRS><CCSTMTRS><CURDEF>BRL\n<CCACCTFROM><ACCTID>1</CCACCTFROM>\n" +
+		"<BANKTRANLIST><DTSTART>20260101<DTEND>20260131\n<STMTTRN>" + trn("20260106", "-5.00", "C1", "CARTAO") + "</STMTTRN>\n" +
+		"</BANKTRANLIST></CCSTMTRS></CCSTMTTRNRS></CREDITCARDMSGSRSV1></OFX>\n"
+	write("b.ofx", card)
+	good := statement("20260201", "20260228", trn("20260205", "7.00", "C9", "FIM"))
+	broken := strings.Replace(good, "</BANKTRANLIST>", "</BANKTRANLIST><LEDGERBAL><BALAMT>1,2,3<DTASOF>20260228</LEDGERBAL>", 1)
+	write("c.ofx", broken)
+	conn := func() Outcome {
+		outs, err := s.ImportConnections(ctx, []string{"sabia-rafael"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return outs[0]
+	}
+	o := conn()
+	if o.Status != StatusFailed || o.Error == nil || o.Error.File == nil || *o.Error.File != "c.ofx" || o.Error.Line == nil || *o.Error.Line != 11 ||
+		!strings.Contains(o.Error.Message, `BALAMT "1,2,3"`) {
+		t.Fatalf("with c.ofx broken: %+v %+v", o, o.Error)
+	}
+	if facts := accountFacts(t, s); facts["sabia-rafael:1"] != "" {
+		t.Fatalf("a.ofx stayed stored: %v", facts)
+	}
+	write("c.ofx", good)
+	if o := conn(); o.Status != StatusFailed || o.Error == nil || *o.Error.File != "b.ofx" || !strings.Contains(o.Error.Message, "já é uma conta bancária") {
+		t.Fatalf("with b.ofx a card of the bank account's number: %+v %+v", o, o.Error)
+	}
+	if facts := accountFacts(t, s); facts["sabia-rafael:1"] != "" {
+		t.Fatalf("a.ofx stayed stored: %v", facts)
+	}
+	if err := os.Remove(filepath.Join(folder, "b.ofx")); err != nil {
+		t.Fatal(err)
+	}
+	if o := conn(); o.Status != StatusImported || o.NewFiles != 2 || o.NewTransactions != 51 {
+		t.Fatalf("without b.ofx: %+v %+v", o, o.Error)
 	}
 }

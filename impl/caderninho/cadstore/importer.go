@@ -1,19 +1,25 @@
 package cadstore
 
 import (
+	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/lib/pq"
 
 	"github.com/lumo-caderninho/mcp/impl/caderninho/ofx"
 	"github.com/lumo-caderninho/mcp/impl/platform/fold"
@@ -44,27 +50,29 @@ const MaxWarnings = 20
 // Such a transaction is imported as the bank wrote it (card statements list an installment at
 // its purchase day), while the coverage stays the statement's period.
 func (o *Outcome) warnOutside(file string, st ofx.Statement, extra *int) {
-	if !st.HasPeriod {
+	for i := range st.Transactions {
+		o.warnOne(file, st, &st.Transactions[i], extra)
+	}
+}
+
+// warnOne is warnOutside for one transaction of st.
+func (o *Outcome) warnOne(file string, st ofx.Statement, t *ofx.Transaction, extra *int) {
+	if !st.HasPeriod || t.Posted.Day >= st.Start && t.Posted.Day <= st.End {
 		return
 	}
-	for _, t := range st.Transactions {
-		if t.Posted.Day >= st.Start && t.Posted.Day <= st.End {
-			continue
-		}
-		if len(o.Warnings) >= MaxWarnings {
-			*extra++
-			continue
-		}
-		id := ""
-		if t.FITID != "" {
-			id = " (FITID " + t.FITID + ")"
-		}
-		line := t.Line
-		o.Warnings = append(o.Warnings, FileError{File: &file, Line: &line, Message: fmt.Sprintf(
-			"a transação de %s%s está fora do período do extrato (DTSTART %s a DTEND %s); foi importada como o banco a informou, "+
-				"mas a cobertura da conta continua sendo o período do extrato: confira no banco se o extrato está completo",
-			ptbr.Day(t.Posted.Day), id, ptbr.Day(st.Start), ptbr.Day(st.End))})
+	if len(o.Warnings) >= MaxWarnings {
+		*extra++
+		return
 	}
+	id := ""
+	if t.FITID != "" {
+		id = " (FITID " + t.FITID + ")"
+	}
+	line := t.Line
+	o.Warnings = append(o.Warnings, FileError{File: &file, Line: &line, Message: fmt.Sprintf(
+		"a transação de %s%s está fora do período do extrato (DTSTART %s a DTEND %s); foi importada como o banco a informou, "+
+			"mas a cobertura da conta continua sendo o período do extrato: confira no banco se o extrato está completo",
+		ptbr.Day(t.Posted.Day), id, ptbr.Day(st.Start), ptbr.Day(st.End))})
 }
 
 // Outcome statuses.
@@ -124,11 +132,12 @@ func (s *Store) Connections(ctx context.Context) ([]Connection, error) {
 	return out, rows.Err()
 }
 
-// statementFile is a new statement file of a connection, read and parsed.
+// statementFile is a statement file of a connection whose content was not imported when the
+// folder was listed (or that could not be read then). The import reads and parses it again, one
+// file at a time, so memory does not grow with the files.
 type statementFile struct {
-	name       string // relative to the connection's folder
-	sha        string
-	statements []ofx.Statement
+	name string // relative to the connection's folder
+	path string // where it is read
 }
 
 // maxFiles bounds the statement files a connection's folder may hold.
@@ -228,7 +237,7 @@ func (s *Store) installationRoot(ctx context.Context) (string, error) {
 	return resolved, nil
 }
 
-// newFiles reads and parses the files of c's folder whose content was not imported yet. The
+// newFiles lists the files of c's folder whose content was not imported yet. The
 // folder and every file are read where their symbolic links lead, which must be inside the
 // installation's folder (inside the connection's folder, for an installation registered before
 // its folder was recorded): a statement outside it refuses the connection.
@@ -300,34 +309,56 @@ func (s *Store) newFiles(ctx context.Context, c Connection, only string) ([]stat
 		return nil, &FileError{Message: "erro interno ao ler os arquivos já importados; tente de novo"}
 	}
 	var out []statementFile
+	seen := map[string]bool{}
 	for _, name := range names {
-		name := name
-		b, err := os.ReadFile(paths[name])
-		if err != nil {
-			return nil, &FileError{File: &name, Message: "o arquivo não pôde ser lido: " + err.Error()}
+		sha, err := fileSHA(paths[name])
+		if err == nil && (known[sha] || seen[sha]) {
+			continue // the same content twice in the folder is read once
 		}
-		sum := sha256.Sum256(b)
-		sha := hex.EncodeToString(sum[:])
-		if known[sha] {
-			continue
-		}
-		sts, err := ofx.Parse(b)
-		if err != nil {
-			fe := &FileError{File: &name, Message: err.Error()}
-			var oe *ofx.Error
-			if errors.As(err, &oe) {
-				fe.Message = oe.Reason
-				if oe.Line > 0 {
-					line := oe.Line
-					fe.Line = &line
-				}
-			}
-			return nil, fe
-		}
-		known[sha] = true // the same content twice in the folder is read once
-		out = append(out, statementFile{name: name, sha: sha, statements: sts})
+		seen[sha] = true
+		// An unreadable file stays: the import reports it in its place among the others.
+		out = append(out, statementFile{name: name, path: paths[name]})
 	}
 	return out, nil
+}
+
+// fileSHA is the hex SHA-256 of a file's content, read in pieces.
+func fileSHA(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// readStatement reads and parses a candidate file: its content's SHA-256 and its statements, or
+// why it is refused.
+func readStatement(f statementFile) (string, *ofx.File, *FileError) {
+	name := f.name
+	b, err := os.ReadFile(f.path)
+	if err != nil {
+		return "", nil, &FileError{File: &name, Message: "o arquivo não pôde ser lido: " + err.Error()}
+	}
+	sum := sha256.Sum256(b)
+	parsed, err := ofx.Open(b)
+	if err != nil {
+		fe := &FileError{File: &name, Message: err.Error()}
+		var oe *ofx.Error
+		if errors.As(err, &oe) {
+			fe.Message = oe.Reason
+			if oe.Line > 0 {
+				line := oe.Line
+				fe.Line = &line
+			}
+		}
+		return "", nil, fe
+	}
+	return hex.EncodeToString(sum[:]), parsed, nil
 }
 
 func (s *Store) knownFiles(ctx context.Context, q queryer, connID int64) (map[string]bool, error) {
@@ -347,24 +378,41 @@ func (s *Store) knownFiles(ctx context.Context, q queryer, connID int64) (map[st
 	return known, rows.Err()
 }
 
+// fp is a fingerprint as dedupe keeps it in memory: the SHA-256 itself, half its hex.
+type fp [sha256.Size]byte
+
+func (f fp) String() string { return hex.EncodeToString(f[:]) }
+
 // account is an account being imported into: what is already stored, for deduplication and to
 // tell whether readers will see a change.
 type account struct {
-	id        int64
-	number    string
-	kind      string
-	currency  string
-	isNew     bool
-	keys      map[string]string // dedupe key -> fingerprint
-	fpCount   map[string]int    // fingerprint -> rows
-	fpNoFitid map[string]int    // fingerprint -> rows stored without FITID
-	claimed   map[string]int    // of fpNoFitid, matched by a FITID in this import
-	stmtNoFit map[string]int    // stored without FITID from the statement being imported
-	periods   [][2]string       // statement periods before this import
-	added     [][2]string
-	balDay    *string
-	balMinor  *int64
-	balChange bool
+	id       int64
+	number   string
+	kind     string
+	currency string
+	isNew    bool
+	// Dedupe reads a stored FITID key ("f:...") or fingerprint count only for the transactions
+	// of the statement being imported, not for every row of the account (a million): fKeys are
+	// the statement's FITID keys stored before it, read from the database; stmtKeys the FITID
+	// keys it stored itself, of the FITIDs it repeats. A fingerprint's rows (fpCount) and keys
+	// ("p:...", keys) are needed only for the fingerprints that may be told apart by fingerprint
+	// (no FITID, a FITID naming several, or one stored with another fingerprint): candidates,
+	// read from the database for each statement that has some.
+	fKeys      map[string]fp
+	stmtKeys   map[string]fp
+	repeated   map[string]bool
+	candidates map[fp]bool
+	keys       map[string]fp // "p:" keys of the candidates
+	fpCount    map[fp]int    // candidate fingerprint -> rows
+	rows       int           // stored, before the statement
+	fpNoFitid  map[fp]int    // fingerprint -> rows stored without FITID
+	claimed    map[fp]int    // of fpNoFitid, matched by a FITID in this import
+	stmtNoFit  map[fp]int    // stored without FITID from the statement being imported
+	periods    [][2]string   // statement periods before this import
+	added      [][2]string
+	balDay     *string
+	balMinor   *int64
+	balChange  bool
 }
 
 func (s *Store) importFiles(ctx context.Context, c Connection, files []statementFile, out *Outcome, a *Auditor) (*FileError, error) {
@@ -386,9 +434,14 @@ func (s *Store) importFiles(ctx context.Context, c Connection, files []statement
 	if err := tx.QueryRowContext(ctx, s.q("SELECT space_id FROM cad_connections WHERE id = ?"), c.ID).Scan(&spaceID); err != nil {
 		return nil, fmt.Errorf("reading connection %s: %w", c.Key, err)
 	}
+	// Errors are reported as when every file was parsed before anything was stored: the first
+	// unreadable or malformed file, else the connection's move, else an account's conflict. The
+	// first of the last two waits while the remaining files are still parsed (nothing more is
+	// stored: the transaction is rolled back).
+	var pending *FileError
 	if spaceID != c.SpaceID {
 		// Moved to another space by a registration since it was listed: retry later.
-		return &FileError{Message: "a conexão mudou de espaço durante a importação; peça a importação de novo"}, nil
+		pending = &FileError{Message: "a conexão mudou de espaço durante a importação; peça a importação de novo"}
 	}
 	known, err := s.knownFiles(ctx, tx, c.ID)
 	if err != nil {
@@ -396,29 +449,40 @@ func (s *Store) importFiles(ctx context.Context, c Connection, files []statement
 	}
 	accounts := map[string]*account{}
 	extra := 0 // warnings past MaxWarnings
-	for _, f := range files {
-		if known[f.sha] {
-			continue // imported meanwhile by someone else
+	for _, sf := range files {
+		sha, f, fe := readStatement(sf)
+		if fe != nil {
+			return fe, nil
 		}
+		if pending != nil || known[sha] {
+			continue // imported meanwhile by someone else, or twice in the folder
+		}
+		known[sha] = true
 		fileID, err := s.reserveIDs(ctx, tx, "file", 1)
 		if err != nil {
 			return nil, err
 		}
 		if _, err := tx.ExecContext(ctx, s.q("INSERT INTO cad_files (id, connection_id, path, sha256, imported_at) VALUES (?, ?, ?, ?, ?)"),
-			fileID, c.ID, f.name, f.sha, now); err != nil {
-			return nil, fmt.Errorf("recording file %s: %w", f.name, err)
+			fileID, c.ID, sf.name, sha, now); err != nil {
+			return nil, fmt.Errorf("recording file %s: %w", sf.name, err)
 		}
 		out.NewFiles++
-		for _, st := range f.statements {
-			a, fe, err := s.account(ctx, tx, c, accounts, st, f.name)
-			if err != nil || fe != nil {
-				return fe, err
-			}
-			if err := s.importStatement(ctx, tx, a, fileID, st, out); err != nil {
+		for i, st := range f.Statements {
+			a, fe, err := s.account(ctx, tx, c, accounts, st, sf.name)
+			if err != nil {
 				return nil, err
 			}
-			out.warnOutside(f.name, st, &extra)
+			if fe != nil {
+				pending = fe
+				break
+			}
+			if err := s.importStatement(ctx, tx, a, fileID, f, i, sf.name, out, &extra); err != nil {
+				return nil, err
+			}
 		}
+	}
+	if pending != nil {
+		return pending, nil
 	}
 	if extra > 0 {
 		out.Warnings = append(out.Warnings, FileError{Message: fmt.Sprintf("e mais %s fora do período do extrato",
@@ -478,8 +542,8 @@ func (s *Store) account(ctx context.Context, tx *sql.Tx, c Connection, cache map
 		}
 		return a, nil, nil
 	}
-	a := &account{number: st.Account, kind: kind, currency: st.Currency, keys: map[string]string{}, fpCount: map[string]int{},
-		fpNoFitid: map[string]int{}, claimed: map[string]int{}, stmtNoFit: map[string]int{}}
+	a := &account{number: st.Account, kind: kind, currency: st.Currency, keys: map[string]fp{}, fKeys: map[string]fp{}, stmtKeys: map[string]fp{}, fpCount: map[fp]int{},
+		fpNoFitid: map[fp]int{}, claimed: map[fp]int{}, stmtNoFit: map[fp]int{}}
 	err := tx.QueryRowContext(ctx, s.q("SELECT id, kind, currency, balance_day, balance_minor FROM cad_accounts WHERE connection_id = ? AND acct_number = ?"),
 		c.ID, st.Account).Scan(&a.id, &a.kind, &a.currency, &a.balDay, &a.balMinor)
 	switch {
@@ -513,15 +577,14 @@ func (s *Store) loadDedupe(ctx context.Context, tx *sql.Tx, a *account) error {
 		return fmt.Errorf("reading imported transactions: %w", err)
 	}
 	for rows.Next() {
-		var key, fp, fitid string
-		if err := rows.Scan(&key, &fp, &fitid); err != nil {
+		var key, hexFP, fitid string
+		if err := rows.Scan(&key, &hexFP, &fitid); err != nil {
 			rows.Close()
 			return fmt.Errorf("reading imported transactions: %w", err)
 		}
-		a.keys[key] = fp
-		a.fpCount[fp]++
+		a.rows++
 		if fitid == "" {
-			a.fpNoFitid[fp]++
+			a.fpNoFitid[parseFP(hexFP)]++
 		}
 	}
 	rows.Close()
@@ -544,89 +607,143 @@ func (s *Store) loadDedupe(ctx context.Context, tx *sql.Tx, a *account) error {
 }
 
 // fingerprint identifies a transaction without its FITID: day, amount, currency, memo and name.
-func fingerprint(t ofx.Transaction) string {
+// It is stored in hex.
+func fingerprint(t *ofx.Transaction) fp {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x1f%d\x1f%s\x1f%s\x1f%s", t.Posted.Day, t.Amount, t.Currency, fold.Fold(t.Memo), fold.Fold(t.Name))
-	return hex.EncodeToString(h.Sum(nil))
+	var f fp
+	h.Sum(f[:0])
+	return f
 }
 
-// dedupe returns the key a transaction is stored under, or dup when it is already stored. occ is
-// its ordinal among the statement's transactions with the same fingerprint; fitidUnique says
-// whether its FITID names only this fingerprint within the statement.
-func (a *account) dedupe(fitid, fp string, occ int, fitidUnique bool) (key string, dup bool) {
+// parseFP reads a stored fingerprint. One that is not hex (never written so) still stands for
+// itself: its hash, which no real fingerprint equals.
+func parseFP(s string) fp {
+	var f fp
+	if n, err := hex.Decode(f[:], []byte(s)); err != nil || n != len(f) || len(s) != 2*len(f) {
+		return sha256.Sum256([]byte("stored fingerprint " + s))
+	}
+	return f
+}
+
+// dedupe says which key a transaction is stored under (its FITID's when n is 0, else its
+// fingerprint's nth, see keyOf), or dup when it is already stored. occ is its ordinal among the
+// statement's transactions with the same fingerprint; fitidUnique says whether its FITID names
+// only this fingerprint within the statement.
+func (a *account) dedupe(fitid string, fp fp, occ int, fitidUnique bool) (n int, dup bool) {
 	if fitid != "" && fitidUnique {
-		key = "f:" + fitid
-		prev, seen := a.keys[key]
+		prev, seen := a.stmtKeys["f:"+fitid]
+		if !seen {
+			prev, seen = a.fKeys["f:"+fitid]
+		}
 		switch {
 		case seen && prev == fp:
-			return "", true
+			return 0, true
 		case !seen && a.fpNoFitid[fp] > a.claimed[fp]:
 			// The same transaction came earlier in a statement without FITIDs.
 			a.claimed[fp]++
-			return "", true
+			return 0, true
 		case !seen:
-			a.store(key, fp, false)
-			return key, false
+			if a.repeated[fitid] {
+				// Only a FITID the statement repeats is looked up again before it is stored.
+				a.stmtKeys["f:"+fitid] = fp
+			}
+			a.store(fp, false)
+			return 0, false
 		}
 		// The bank gave this FITID to another transaction before: tell them apart by fingerprint.
 	}
 	if a.fpCount[fp] >= occ {
-		return "", true
+		return 0, true
 	}
-	for n := a.fpCount[fp] + 1; ; n++ {
-		key = "p:" + fp + "#" + strconv.Itoa(n)
-		if _, taken := a.keys[key]; !taken {
+	for n = a.fpCount[fp] + 1; ; n++ {
+		if _, taken := a.keys[keyOf("", fp, n)]; !taken {
 			break
 		}
 	}
-	a.store(key, fp, fitid == "")
-	return key, false
+	a.keys[keyOf("", fp, n)] = fp
+	a.store(fp, fitid == "")
+	return n, false
 }
 
-func (a *account) store(key, fp string, noFitid bool) {
-	a.keys[key] = fp
-	a.fpCount[fp]++
+// keyOf is the dedupe key of a transaction stored under its FITID (n 0) or as the nth of its
+// fingerprint.
+func keyOf(fitid string, fp fp, n int) string {
+	if n == 0 {
+		return "f:" + fitid
+	}
+	return "p:" + fp.String() + "#" + strconv.Itoa(n)
+}
+
+func (a *account) store(fp fp, noFitid bool) {
+	if a.candidates[fp] {
+		a.fpCount[fp]++ // no other fingerprint's count is read in this statement
+	}
 	if noFitid {
 		// Claimable by a FITID of a later statement, not of this one.
 		a.stmtNoFit[fp]++
 	}
 }
 
-// newTransaction is a transaction of the statement to insert, and its keys.
-type newTransaction struct {
-	key, fp string
-	t       *ofx.Transaction
-}
-
-func (s *Store) importStatement(ctx context.Context, tx *sql.Tx, a *account, fileID int64, st ofx.Statement, out *Outcome) error {
-	// Whether each FITID names one fingerprint only: the first fingerprint of each FITID, and
-	// the FITIDs seen with another (not a set per FITID: a million statements lines would hold
-	// a million maps).
-	firstFP := make(map[string]string, len(st.Transactions))
-	shared := map[string]bool{}
-	fps := make([]string, len(st.Transactions))
-	for i := range st.Transactions {
-		t := &st.Transactions[i]
-		fps[i] = fingerprint(*t)
-		if fp, seen := firstFP[t.FITID]; !seen {
-			firstFP[t.FITID] = fps[i]
-		} else if fp != fps[i] {
-			shared[t.FITID] = true
+// importStatement stores statement i of f: the transactions not stored yet, the statement and
+// the balance. The statement is never held whole: it is read from the file once for the
+// fingerprints and FITIDs (and whether each FITID names one fingerprint only), which dedupe then
+// decides on, and once more to insert what is new.
+func (s *Store) importStatement(ctx context.Context, tx *sql.Tx, a *account, fileID int64, f *ofx.File, i int, file string, out *Outcome, extra *int) error {
+	st := f.Statements[i]
+	count := f.Count(i)
+	// Whether each FITID names one fingerprint only: the first transaction of each FITID, and
+	// the FITIDs seen with another fingerprint (not a set per FITID: a million statements lines
+	// would hold a million maps).
+	firstFP := make(map[string]int32, count)
+	shared, repeated := map[string]bool{}, map[string]bool{}
+	fps := make([]fp, 0, count)
+	fitids := make([]string, 0, count) // pointing into the file
+	err := f.Transactions(i, func(t *ofx.Transaction) error {
+		fp := fingerprint(t)
+		if first, seen := firstFP[t.FITID]; !seen {
+			firstFP[t.FITID] = int32(len(fps))
+		} else {
+			repeated[t.FITID] = true
+			if fps[first] != fp {
+				shared[t.FITID] = true
+			}
 		}
+		fps = append(fps, fp)
+		fitids = append(fitids, t.FITID)
+		return nil
+	})
+	if err != nil {
+		return err
 	}
-	occ := map[string]int{}
-	rows := make([]newTransaction, 0, len(st.Transactions))
-	for i := range st.Transactions {
-		t := &st.Transactions[i]
-		fp := fps[i]
-		occ[fp]++
-		key, dup := a.dedupe(t.FITID, fp, occ[fp], !shared[t.FITID])
+	firstFP = nil
+	if err := s.loadFITIDKeys(ctx, tx, a, fitids, shared); err != nil {
+		return err
+	}
+	a.repeated = repeated
+	if err := s.loadCandidates(ctx, tx, a, fps, fitids, shared); err != nil {
+		return err
+	}
+	occ := occurrences(fps)
+	keys := make([]int32, count) // keyOf's n, -1 for a duplicate
+	added := 0
+	for n, fp := range fps {
+		k, dup := a.dedupe(fitids[n], fp, int(occ[n]), !shared[fitids[n]])
 		if dup {
+			keys[n] = -1
 			out.Duplicates++
 			continue
 		}
-		rows = append(rows, newTransaction{key: key, fp: fp, t: t})
+		keys[n] = int32(k)
+		added++
 	}
+	occ, fitids = nil, nil
+	clear(a.fKeys)
+	clear(a.stmtKeys)
+	clear(a.keys)
+	clear(a.fpCount)
+	a.repeated, a.candidates = nil, nil
+	a.rows += added
 	for fp, n := range a.stmtNoFit {
 		a.fpNoFitid[fp] += n
 	}
@@ -660,70 +777,202 @@ func (s *Store) importStatement(ctx context.Context, tx *sql.Tx, a *account, fil
 		}
 	}
 	if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO cad_statements (id, account_id, file_id, start_day, end_day, ledger_minor, ledger_day, transactions, added)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`), stID, a.id, fileID, start, end, ledger, ledgerDay, len(st.Transactions), len(rows)); err != nil {
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`), stID, a.id, fileID, start, end, ledger, ledgerDay, count, added); err != nil {
 		return fmt.Errorf("inserting statement: %w", err)
 	}
-	first, err := s.reserveIDs(ctx, tx, "transaction", len(rows))
+	id, err := s.reserveIDs(ctx, tx, "transaction", added)
 	if err != nil {
 		return err
 	}
-	if err := s.insertTransactions(ctx, tx, a.id, stID, first, rows); err != nil {
+	ins, err := s.newInserter(ctx, tx)
+	if err != nil {
 		return err
 	}
-	out.NewTransactions += len(rows)
-	return nil
-}
-
-// sameCoverage reports whether adding periods to before leaves the covered days unchanged.
-// insertBatch is how many transactions one INSERT writes on PostgreSQL: a round trip per batch,
-// not per row (4,096 parameters, far within its limit). SQLite runs in this process, without round
-// trips, and binds many parameters slowly (256 rows a statement imported 5x slower): one a row.
-const insertBatch = 256
-
-// insertTransactions inserts the new transactions of a statement, ids from first, in batches.
-func (s *Store) insertTransactions(ctx context.Context, tx *sql.Tx, accountID, stID, first int64, rows []newTransaction) error {
-	const cols = 16
-	prepared := map[int]*sql.Stmt{} // by rows per statement: the full batch and the last one
-	defer func() {
-		for _, st := range prepared {
-			st.Close()
+	defer ins.close()
+	n := 0
+	err = f.Transactions(i, func(t *ofx.Transaction) error {
+		k, fp := keys[n], fps[n]
+		n++
+		out.warnOne(file, st, t, extra)
+		if k < 0 {
+			return nil
 		}
-	}()
-	size := 1
-	if s.db.Engine() == "postgres" {
-		size = insertBatch
-	}
-	args := make([]any, 0, size*cols)
-	for start := 0; start < len(rows); start += size {
-		batch := rows[start:min(start+size, len(rows))]
-		st := prepared[len(batch)]
-		if st == nil {
-			row := "(" + inList(cols) + ")"
-			var err error
-			st, err = tx.PrepareContext(ctx, s.q(`INSERT INTO cad_transactions (id, account_id, statement_id, dedupe_key, fitid, fingerprint,
-				posted_day, posted_at, amount_minor, currency, trn_type, name, memo, search_fold, check_num, ref_num)
-				VALUES `+strings.TrimSuffix(strings.Repeat(row+", ", len(batch)), ", ")))
-			if err != nil {
-				return fmt.Errorf("preparing transaction insert: %w", err)
-			}
-			prepared[len(batch)] = st
+		key := keyOf(t.FITID, fp, int(k))
+		var at any
+		if t.Posted.HasTime {
+			at = t.Posted.Instant.Format(time.RFC3339)
 		}
-		args = args[:0]
-		for i, r := range batch {
-			var at any
-			if r.t.Posted.HasTime {
-				at = r.t.Posted.Instant.Format(time.RFC3339)
-			}
-			args = append(args, first+int64(start+i), accountID, stID, r.key, r.t.FITID, r.fp, r.t.Posted.Day, at, r.t.Amount,
-				r.t.Currency, r.t.Type, r.t.Name, r.t.Memo, fold.Fold(r.t.Memo+" "+r.t.Name), r.t.CheckNum, r.t.RefNum)
-		}
-		if _, err := st.ExecContext(ctx, args...); err != nil {
+		if err := ins.add(id, a.id, stID, key, t.FITID, fp.String(), t.Posted.Day, at, t.Amount,
+			t.Currency, t.Type, t.Name, t.Memo, fold.Fold(t.Memo+" "+t.Name), t.CheckNum, t.RefNum); err != nil {
 			return fmt.Errorf("inserting transactions: %w", err)
 		}
+		id++
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if err := ins.finish(); err != nil {
+		return fmt.Errorf("inserting transactions: %w", err)
+	}
+	out.NewTransactions += added
+	return nil
+}
+
+// fitidBatch is how many FITID keys one query looks up.
+const fitidBatch = 500
+
+// loadFITIDKeys reads into a.fKeys the stored FITID keys among the statement's (those dedupe
+// looks up: a FITID naming one fingerprint in the statement), in batches. A new account has none.
+func (s *Store) loadFITIDKeys(ctx context.Context, tx *sql.Tx, a *account, fitids []string, shared map[string]bool) error {
+	if a.rows == 0 {
+		return nil
+	}
+	asked := map[string]bool{}
+	batch := make([]any, 0, fitidBatch+1)
+	flush := func() error {
+		if len(batch) <= 1 {
+			return nil
+		}
+		rows, err := tx.QueryContext(ctx, s.q("SELECT dedupe_key, fingerprint FROM cad_transactions WHERE account_id = ? AND dedupe_key IN ("+inList(len(batch)-1)+")"), batch...)
+		if err != nil {
+			return fmt.Errorf("reading imported transactions: %w", err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var key, hexFP string
+			if err := rows.Scan(&key, &hexFP); err != nil {
+				return fmt.Errorf("reading imported transactions: %w", err)
+			}
+			a.fKeys[key] = parseFP(hexFP)
+		}
+		batch = batch[:1]
+		return rows.Err()
+	}
+	batch = append(batch, a.id)
+	for _, f := range fitids {
+		if f == "" || shared[f] || asked[f] {
+			continue
+		}
+		asked[f] = true
+		batch = append(batch, "f:"+f)
+		if len(batch) > fitidBatch {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+	}
+	return flush()
+}
+
+// loadCandidates finds the statement's fingerprints that dedupe may tell apart by fingerprint
+// (see account) and reads their stored rows and "p:" keys, in one pass over the account's rows.
+func (s *Store) loadCandidates(ctx context.Context, tx *sql.Tx, a *account, fps []fp, fitids []string, shared map[string]bool) error {
+	a.candidates = map[fp]bool{}
+	for n, fp := range fps {
+		f := fitids[n]
+		if f == "" || shared[f] {
+			a.candidates[fp] = true
+		} else if prev, ok := a.fKeys["f:"+f]; ok && prev != fp {
+			a.candidates[fp] = true
+		}
+	}
+	if a.rows == 0 || len(a.candidates) == 0 {
+		return nil
+	}
+	rows, err := tx.QueryContext(ctx, s.q("SELECT dedupe_key, fingerprint FROM cad_transactions WHERE account_id = ?"), a.id)
+	if err != nil {
+		return fmt.Errorf("reading imported transactions: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var key, hexFP string
+		if err := rows.Scan(&key, &hexFP); err != nil {
+			return fmt.Errorf("reading imported transactions: %w", err)
+		}
+		fp := parseFP(hexFP)
+		if !a.candidates[fp] {
+			continue
+		}
+		a.fpCount[fp]++
+		if !strings.HasPrefix(key, "f:") {
+			a.keys[key] = fp
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("reading imported transactions: %w", err)
 	}
 	return nil
 }
 
+// occurrences returns, for each fingerprint of fps, how many of fps up to it (itself included)
+// are the same: by sorting positions, not with a map of every fingerprint of the statement.
+func occurrences(fps []fp) []int32 {
+	order := make([]int32, len(fps))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int {
+		if c := bytes.Compare(fps[a][:], fps[b][:]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	occ := make([]int32, len(fps))
+	for i, p := range order {
+		occ[p] = 1
+		if i > 0 && fps[order[i-1]] == fps[p] {
+			occ[p] = occ[order[i-1]] + 1
+		}
+	}
+	return occ
+}
+
+var insertColumns = []string{"id", "account_id", "statement_id", "dedupe_key", "fitid", "fingerprint",
+	"posted_day", "posted_at", "amount_minor", "currency", "trn_type", "name", "memo", "search_fold", "check_num", "ref_num"}
+
+// inserter inserts a statement's new transactions as they are read. PostgreSQL gets them through
+// one COPY, a stream the server writes while the file is still being read, instead of a statement
+// per few hundred rows; SQLite runs in this process, without round trips, and binds many
+// parameters slowly (256 rows a statement imported 5x slower): one INSERT a row, prepared once.
+type inserter struct {
+	ctx  context.Context
+	st   *sql.Stmt
+	copy bool
+}
+
+func (s *Store) newInserter(ctx context.Context, tx *sql.Tx) (*inserter, error) {
+	in := &inserter{ctx: ctx, copy: s.db.Engine() == "postgres"}
+	var q string
+	if in.copy {
+		q = pq.CopyIn("cad_transactions", insertColumns...)
+	} else {
+		q = s.q("INSERT INTO cad_transactions (" + strings.Join(insertColumns, ", ") + ") VALUES (" + inList(len(insertColumns)) + ")")
+	}
+	var err error
+	if in.st, err = tx.PrepareContext(ctx, q); err != nil {
+		return nil, fmt.Errorf("preparing transaction insert: %w", err)
+	}
+	return in, nil
+}
+
+func (in *inserter) add(row ...any) error {
+	_, err := in.st.ExecContext(in.ctx, row...)
+	return err
+}
+
+// finish ends the COPY: the rows are in when it returns.
+func (in *inserter) finish() error {
+	if !in.copy {
+		return nil
+	}
+	_, err := in.st.ExecContext(in.ctx)
+	return err
+}
+
+func (in *inserter) close() { in.st.Close() }
+
+// sameCoverage reports whether adding periods to before leaves the covered days unchanged.
 func sameCoverage(before, added [][2]string) bool {
 	if len(added) == 0 {
 		return true

@@ -2,9 +2,11 @@ package ofx
 
 import (
 	"bytes"
+	"encoding/binary"
 	"regexp"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/charmap"
@@ -55,13 +57,17 @@ func decode(data []byte) (string, error) {
 		return "", err
 	}
 	var text string
+	if dec != nil && ascii(data) {
+		// Every supported charset writes ASCII as ASCII: no decoded copy of a large file.
+		dec = nil
+	}
 	if dec == nil {
 		if !utf8.Valid(data) {
 			// Banks often declare UTF-8 (or nothing) and write Windows-1252: read it as such
 			// rather than garble the accents.
 			dec = charmap.Windows1252.NewDecoder()
 		} else {
-			text = string(data)
+			text = unsafe.String(unsafe.SliceData(data), len(data)) // not a copy: Open's data stays as it is
 		}
 	}
 	if dec != nil {
@@ -69,7 +75,7 @@ func decode(data []byte) (string, error) {
 		if err != nil {
 			return "", errorf(0, "o texto não pôde ser decodificado (%s %s)", enc, cs)
 		}
-		text = string(b)
+		text = unsafe.String(unsafe.SliceData(b), len(b))
 	}
 	if i := strings.IndexByte(text, 0); i >= 0 {
 		return "", errorf(1+strings.Count(text[:i], "\n"), "o arquivo tem um byte nulo; não é texto OFX")
@@ -107,4 +113,20 @@ func decoder(enc, cs string) (*encoding.Decoder, error) {
 		return nil, nil
 	}
 	return nil, errorf(0, "CHARSET %q não é suportado (use 1252, ISO-8859-1 ou UTF-8)", cs)
+}
+
+// ascii reports whether b is 7-bit only.
+func ascii(b []byte) bool {
+	for len(b) >= 8 {
+		if binary.LittleEndian.Uint64(b)&0x8080808080808080 != 0 {
+			return false
+		}
+		b = b[8:]
+	}
+	for _, c := range b {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	return true
 }

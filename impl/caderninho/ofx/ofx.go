@@ -3,7 +3,9 @@
 package ofx
 
 import (
+	"bytes"
 	"fmt"
+	"strings"
 	"time"
 	_ "time/tzdata" // America/Sao_Paulo must resolve on machines without a zoneinfo database
 )
@@ -85,6 +87,44 @@ const MaxSize = 64 << 20
 // Parse reads every statement of an OFX file. It returns either all of them or an *Error: never
 // part of a file.
 func Parse(data []byte) ([]Statement, error) {
+	// The statements' strings point into the text: a copy, so the caller keeps data its own.
+	f, err := Open(bytes.Clone(data))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Statement, len(f.Statements))
+	for i, st := range f.Statements {
+		if st.HasPeriod {
+			st.Transactions = make([]Transaction, 0, f.Count(i))
+		}
+		err := f.Transactions(i, func(t *Transaction) error {
+			st.Transactions = append(st.Transactions, *t)
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		out[i] = st
+	}
+	return out, nil
+}
+
+// File is an OFX file that was checked whole (every error Parse would return) and whose
+// transactions are read again from its text on demand: a large file is never held as an element
+// tree nor as a slice of transactions.
+type File struct {
+	// Statements are the file's statements in order, without their Transactions.
+	Statements []Statement
+	body       *body
+	nodes      []*node
+	exps       []int
+	counts     []int
+}
+
+// Open checks an OFX file and returns its statements, or the *Error Parse returns. The File
+// reads data as its text until it is dropped: data must not change meanwhile. The statements'
+// strings (but not their transactions') are copies.
+func Open(data []byte) (*File, error) {
 	if len(data) > MaxSize {
 		return nil, errorf(0, "o arquivo tem mais de %d MB; não parece um extrato OFX", MaxSize>>20)
 	}
@@ -92,9 +132,38 @@ func Parse(data []byte) ([]Statement, error) {
 	if err != nil {
 		return nil, err
 	}
-	root, err := buildTree(text)
+	b, err := check(text)
 	if err != nil {
 		return nil, err
 	}
-	return statements(root)
+	f := &File{body: b}
+	err = b.statements(func(st Statement, rs *node, exp, n int) error {
+		// A statement's strings outlive the file (an importer keeps its account): not into data.
+		st.Currency, st.BankID, st.BranchID = strings.Clone(st.Currency), strings.Clone(st.BankID), strings.Clone(st.BranchID)
+		st.Account, st.Type = strings.Clone(st.Account), strings.Clone(st.Type)
+		f.Statements = append(f.Statements, st)
+		keep := *rs // rs is the walk's only during the call
+		f.nodes = append(f.nodes, &keep)
+		f.exps = append(f.exps, exp)
+		f.counts = append(f.counts, n)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// Count is how many transactions statement i has.
+func (f *File) Count(i int) int { return f.counts[i] }
+
+// Transactions reads the transactions of statement i in order; the file was checked, so the only
+// error is fn's, which stops the reading. t is fn's only during the call; its strings point into
+// the file's text.
+func (f *File) Transactions(i int, fn func(t *Transaction) error) error {
+	list, err := f.body.child(f.nodes[i], "BANKTRANLIST")
+	if err != nil || list == nil {
+		return err
+	}
+	return f.body.transactions(list, f.Statements[i].Currency, f.exps[i], fn)
 }

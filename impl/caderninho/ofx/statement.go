@@ -16,18 +16,32 @@ var aggregates = map[string]bool{
 	"BANKACCTTO": true, "CCACCTTO": true,
 }
 
-// statements reads every STMTRS and CCSTMTRS under <OFX>.
-func statements(root *node) ([]Statement, error) {
-	ofxs := root.all("OFX")
-	if len(ofxs) == 0 {
-		return nil, errorf(root.children[0].line, "não é um arquivo OFX: falta o bloco <OFX> (o primeiro elemento é <%s>)", root.children[0].name)
+// statements visits every STMTRS and CCSTMTRS under <OFX>, in the order the tree walk did: the
+// <OFX> blocks in turn, in each its sign-on status, then its bank statements, then its card
+// statements. fn gets each statement without its transactions and reads them with txs (any
+// number of times); the first error found in that order is returned.
+func (b *body) statements(fn func(st Statement, rs *node, exp, count int) error) error {
+	var first *node
+	if err := b.each(b.root, func(c *node) (bool, error) { cp := *c; first = &cp; return false, nil }); err != nil {
+		return err
 	}
-	var out []Statement
-	for _, o := range ofxs {
-		if s := o.child("SIGNONMSGSRSV1"); s != nil {
-			if sonrs := s.child("SONRS"); sonrs != nil {
-				if err := checkStatus(sonrs, "a identificação (SONRS)"); err != nil {
-					return nil, err
+	var firstOFX *node
+	n := 0
+	err := b.all(b.root, "OFX", func(o *node) error {
+		if firstOFX == nil {
+			cp := *o
+			firstOFX = &cp
+		}
+		if s, err := b.child(o, "SIGNONMSGSRSV1"); err != nil {
+			return err
+		} else if s != nil {
+			sonrs, err := b.child(s, "SONRS")
+			if err != nil {
+				return err
+			}
+			if sonrs != nil {
+				if err := b.checkStatus(sonrs, "a identificação (SONRS)"); err != nil {
+					return err
 				}
 			}
 		}
@@ -38,39 +52,56 @@ func statements(root *node) ([]Statement, error) {
 			{"BANKMSGSRSV1", "STMTTRNRS", "STMTRS", Bank},
 			{"CREDITCARDMSGSRSV1", "CCSTMTTRNRS", "CCSTMTRS", CreditCard},
 		} {
-			for _, msgs := range o.all(set.msgs) {
-				for _, trnrs := range msgs.all(set.trnrs) {
-					if err := checkStatus(trnrs, "o extrato ("+set.trnrs+")"); err != nil {
-						return nil, err
+			err := b.all(o, set.msgs, func(msgs *node) error {
+				return b.all(msgs, set.trnrs, func(trnrs *node) error {
+					if err := b.checkStatus(trnrs, "o extrato ("+set.trnrs+")"); err != nil {
+						return err
 					}
-					for _, rs := range trnrs.all(set.rs) {
-						st, err := statement(rs, set.kind)
+					return b.all(trnrs, set.rs, func(rs *node) error {
+						st, exp, count, err := b.statement(rs, set.kind)
 						if err != nil {
-							return nil, err
+							return err
 						}
-						out = append(out, st)
-					}
-				}
+						n++
+						return fn(st, rs, exp, count)
+					})
+				})
+			})
+			if err != nil {
+				return err
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
-	if len(out) == 0 {
-		return nil, errorf(ofxs[0].line, "o arquivo não tem extrato de conta (STMTRS) nem de cartão (CCSTMTRS)")
+	if firstOFX == nil {
+		return errorf(first.line, "não é um arquivo OFX: falta o bloco <OFX> (o primeiro elemento é <%s>)", first.name)
 	}
-	return out, nil
+	if n == 0 {
+		return errorf(firstOFX.line, "o arquivo não tem extrato de conta (STMTRS) nem de cartão (CCSTMTRS)")
+	}
+	return nil
 }
 
 // checkStatus refuses a response whose STATUS code is not 0 (success) or 1 ("no data", harmless).
-func checkStatus(n *node, what string) error {
-	st := n.child("STATUS")
-	if st == nil {
-		return nil
+func (b *body) checkStatus(n *node, what string) error {
+	st, err := b.child(n, "STATUS")
+	if err != nil || st == nil {
+		return err
 	}
-	code, line, _ := st.text("CODE")
+	code, line, _, err := b.text(st, "CODE")
+	if err != nil {
+		return err
+	}
 	if code == "" || code == "0" || code == "1" {
 		return nil
 	}
-	msg, _, _ := st.text("MESSAGE")
+	msg, _, _, err := b.text(st, "MESSAGE")
+	if err != nil {
+		return err
+	}
 	reason := "o banco informou um erro em " + what + " (STATUS CODE " + code
 	if msg != "" {
 		reason += ": " + msg
@@ -78,50 +109,83 @@ func checkStatus(n *node, what string) error {
 	return &Error{Line: line, Reason: reason + "); gere o arquivo de novo"}
 }
 
-func statement(rs *node, kind Kind) (Statement, error) {
+// statement reads a statement's header, period and ledger balance, and checks every transaction
+// (read again by transactions): exp is the exponent of its currency, count its transactions.
+func (b *body) statement(rs *node, kind Kind) (st Statement, exp, count int, err error) {
+	st, exp, err = b.header(rs, kind, &count)
+	return st, exp, count, err
+}
+
+func (b *body) header(rs *node, kind Kind, count *int) (Statement, int, error) {
 	st := Statement{Kind: kind, Line: rs.line}
-	cur, line, ok := rs.text("CURDEF")
+	cur, line, ok, err := b.text(rs, "CURDEF")
+	if err != nil {
+		return st, 0, err
+	}
 	if !ok || cur == "" {
-		return st, errorf(rs.line, "falta a moeda do extrato (CURDEF)")
+		return st, 0, errorf(rs.line, "falta a moeda do extrato (CURDEF)")
 	}
 	cur = strings.ToUpper(cur)
 	exp, ok := money.Exponent(cur)
 	if !ok {
-		return st, errorf(line, "CURDEF %s não é uma moeda ISO 4217", quote(cur, 10))
+		return st, 0, errorf(line, "CURDEF %s não é uma moeda ISO 4217", quote(cur, 10))
 	}
 	st.Currency = cur
-	if kind == Bank {
-		from := rs.child("BANKACCTFROM")
-		if from == nil {
-			return st, errorf(rs.line, "falta a conta do extrato (BANKACCTFROM)")
+	field := func(n *node, name string) string {
+		if err != nil {
+			return ""
 		}
-		st.BankID, _, _ = from.text("BANKID")
-		st.BranchID, _, _ = from.text("BRANCHID")
-		st.Account, _, _ = from.text("ACCTID")
-		st.Type, _, _ = from.text("ACCTTYPE")
-		st.Type = strings.ToUpper(st.Type)
+		var v string
+		v, _, _, err = b.text(n, name)
+		return v
+	}
+	if kind == Bank {
+		from, err := b.child(rs, "BANKACCTFROM")
+		if err != nil {
+			return st, 0, err
+		}
+		if from == nil {
+			return st, 0, errorf(rs.line, "falta a conta do extrato (BANKACCTFROM)")
+		}
+		st.BankID = field(from, "BANKID")
+		st.BranchID = field(from, "BRANCHID")
+		st.Account = field(from, "ACCTID")
+		st.Type = strings.ToUpper(field(from, "ACCTTYPE"))
+		if err != nil {
+			return st, 0, err
+		}
 		if st.Account == "" {
-			return st, errorf(from.line, "falta o número da conta (ACCTID)")
+			return st, 0, errorf(from.line, "falta o número da conta (ACCTID)")
 		}
 	} else {
-		from := rs.child("CCACCTFROM")
-		if from == nil {
-			return st, errorf(rs.line, "falta o cartão do extrato (CCACCTFROM)")
+		from, err := b.child(rs, "CCACCTFROM")
+		if err != nil {
+			return st, 0, err
 		}
-		st.Account, _, _ = from.text("ACCTID")
+		if from == nil {
+			return st, 0, errorf(rs.line, "falta o cartão do extrato (CCACCTFROM)")
+		}
+		st.Account = field(from, "ACCTID")
 		st.Type = "CREDITCARD"
+		if err != nil {
+			return st, 0, err
+		}
 		if st.Account == "" {
-			return st, errorf(from.line, "falta o número do cartão (ACCTID)")
+			return st, 0, errorf(from.line, "falta o número do cartão (ACCTID)")
 		}
 	}
-	if list := rs.child("BANKTRANLIST"); list != nil {
-		start, err := dateField(list, "DTSTART", true)
+	list, err := b.child(rs, "BANKTRANLIST")
+	if err != nil {
+		return st, 0, err
+	}
+	if list != nil {
+		start, err := b.dateField(list, "DTSTART", true)
 		if err != nil {
-			return st, err
+			return st, 0, err
 		}
-		end, err := dateField(list, "DTEND", true)
+		end, err := b.dateField(list, "DTEND", true)
 		if err != nil {
-			return st, err
+			return st, 0, err
 		}
 		st.HasPeriod, st.Start, st.End = true, start.Day, end.Day
 		if end.HasTime && end.Instant.Hour() == 0 && end.Instant.Minute() == 0 && end.Instant.Second() == 0 && end.Day > start.Day {
@@ -129,45 +193,76 @@ func statement(rs *node, kind Kind) (Statement, error) {
 			st.End = addDays(end.Day, -1)
 		}
 		if st.End < st.Start {
-			_, line, _ := list.text("DTEND")
-			return st, errorf(line, "DTEND (%s) é anterior a DTSTART (%s)", st.End, st.Start)
-		}
-		trns := list.all("STMTTRN")
-		st.Transactions = make([]Transaction, 0, len(trns))
-		for _, tn := range trns {
-			t, err := transaction(tn, cur, exp)
+			_, line, _, err := b.text(list, "DTEND")
 			if err != nil {
-				return st, err
+				return st, 0, err
 			}
-			st.Transactions = append(st.Transactions, t)
+			return st, 0, errorf(line, "DTEND (%s) é anterior a DTSTART (%s)", st.End, st.Start)
+		}
+		if err := b.transactions(list, cur, exp, func(*Transaction) error { *count++; return nil }); err != nil {
+			return st, 0, err
 		}
 	}
-	if lb := rs.child("LEDGERBAL"); lb != nil {
-		amt, err := amountField(lb, "BALAMT", exp)
+	lb, err := b.child(rs, "LEDGERBAL")
+	if err != nil {
+		return st, 0, err
+	}
+	if lb != nil {
+		amt, err := b.amountField(lb, "BALAMT", exp)
 		if err != nil {
-			return st, err
+			return st, 0, err
 		}
-		asOf, err := dateField(lb, "DTASOF", true)
+		asOf, err := b.dateField(lb, "DTASOF", true)
 		if err != nil {
-			return st, err
+			return st, 0, err
 		}
 		st.Ledger = &Balance{Amount: amt, AsOf: asOf}
 	}
-	return st, nil
+	return st, exp, nil
 }
 
-func transaction(n *node, cur string, exp int) (Transaction, error) {
+// transactions reads every STMTTRN of a transaction list, in order.
+func (b *body) transactions(list *node, cur string, exp int, fn func(*Transaction) error) error {
+	var t Transaction // one for the whole list: fn's only during its call
+	return b.all(list, "STMTTRN", func(tn *node) error {
+		var err error
+		if t, err = b.transaction(tn, cur, exp); err != nil {
+			return err
+		}
+		return fn(&t)
+	})
+}
+
+func (b *body) transaction(n *node, cur string, exp int) (Transaction, error) {
 	t := Transaction{Line: n.line, Currency: cur}
-	t.Type, _, _ = n.text("TRNTYPE")
-	t.Type = strings.ToUpper(t.Type)
-	posted, err := dateField(n, "DTPOSTED", true)
+	var err error
+	field := func(n *node, name string) string {
+		if err != nil {
+			return ""
+		}
+		var v string
+		v, _, _, err = b.text(n, name)
+		return v
+	}
+	t.Type = strings.ToUpper(field(n, "TRNTYPE"))
+	if err != nil {
+		return t, err
+	}
+	posted, err := b.dateField(n, "DTPOSTED", true)
 	if err != nil {
 		return t, err
 	}
 	t.Posted = posted
-	if c := n.child("CURRENCY"); c != nil {
+	c, err := b.child(n, "CURRENCY")
+	if err != nil {
+		return t, err
+	}
+	if c != nil {
 		// The amount is in another currency than the statement's.
-		sym, line, _ := c.text("CURSYM")
+		sym, line, _, err := b.text(c, "CURSYM")
+		if err != nil {
+			return t, err
+		}
 		sym = strings.ToUpper(sym)
 		e, ok := money.Exponent(sym)
 		if !ok {
@@ -175,22 +270,32 @@ func transaction(n *node, cur string, exp int) (Transaction, error) {
 		}
 		t.Currency, exp = sym, e
 	}
-	if t.Amount, err = amountField(n, "TRNAMT", exp); err != nil {
+	if t.Amount, err = b.amountField(n, "TRNAMT", exp); err != nil {
 		return t, err
 	}
-	t.FITID, _, _ = n.text("FITID")
-	t.Name, _, _ = n.text("NAME")
-	if p := n.child("PAYEE"); p != nil && t.Name == "" {
-		t.Name, _, _ = p.text("NAME")
+	t.FITID = field(n, "FITID")
+	t.Name = field(n, "NAME")
+	if err != nil {
+		return t, err
 	}
-	t.Memo, _, _ = n.text("MEMO")
-	t.CheckNum, _, _ = n.text("CHECKNUM")
-	t.RefNum, _, _ = n.text("REFNUM")
-	return t, nil
+	p, err := b.child(n, "PAYEE")
+	if err != nil {
+		return t, err
+	}
+	if p != nil && t.Name == "" {
+		t.Name = field(p, "NAME")
+	}
+	t.Memo = field(n, "MEMO")
+	t.CheckNum = field(n, "CHECKNUM")
+	t.RefNum = field(n, "REFNUM")
+	return t, err
 }
 
-func dateField(n *node, name string, required bool) (Time, error) {
-	v, line, ok := n.text(name)
+func (b *body) dateField(n *node, name string, required bool) (Time, error) {
+	v, line, ok, err := b.text(n, name)
+	if err != nil {
+		return Time{}, err
+	}
 	if !ok || v == "" {
 		if required {
 			return Time{}, errorf(n.line, "falta a data %s em <%s>", name, n.name)
@@ -204,8 +309,11 @@ func dateField(n *node, name string, required bool) (Time, error) {
 	return t, nil
 }
 
-func amountField(n *node, name string, exp int) (int64, error) {
-	v, line, ok := n.text(name)
+func (b *body) amountField(n *node, name string, exp int) (int64, error) {
+	v, line, ok, err := b.text(n, name)
+	if err != nil {
+		return 0, err
+	}
 	if !ok || v == "" {
 		return 0, errorf(n.line, "falta o valor %s em <%s>", name, n.name)
 	}

@@ -4,48 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
 )
-
-// node is an OFX element: an aggregate with children, or a data element with a value.
-type node struct {
-	name     string
-	value    string
-	leaf     bool
-	children []*node
-	line     int
-}
-
-// child returns the first child named name, or nil.
-func (n *node) child(name string) *node {
-	for _, c := range n.children {
-		if c.name == name {
-			return c
-		}
-	}
-	return nil
-}
-
-// all returns every child named name.
-func (n *node) all(name string) []*node {
-	var out []*node
-	for _, c := range n.children {
-		if c.name == name {
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
-// text returns the value of the child data element name ("" when absent) and its line.
-func (n *node) text(name string) (string, int, bool) {
-	c := n.child(name)
-	if c == nil {
-		return "", n.line, false
-	}
-	return c.value, c.line, true
-}
 
 type tokKind int
 
@@ -72,6 +31,24 @@ type scanner struct {
 	line    int
 	peeked  token // when hasPeek; tokens are values: a large file has millions
 	hasPeek bool
+	// where the peeked token starts
+	peekPos, peekLine int
+}
+
+// mark is a place in the text: the start of a token, and its line.
+type mark struct{ pos, line int }
+
+// at is where the next token (the peeked one, if any) starts.
+func (sc *scanner) at() mark {
+	if sc.hasPeek {
+		return mark{sc.peekPos, sc.peekLine}
+	}
+	return mark{sc.pos, sc.line}
+}
+
+// seek continues scanning at m, forgetting any peeked token.
+func (sc *scanner) seek(m mark) {
+	sc.pos, sc.line, sc.hasPeek = m.pos, m.line, false
 }
 
 func (sc *scanner) advance(n int) {
@@ -81,6 +58,7 @@ func (sc *scanner) advance(n int) {
 
 func (sc *scanner) peek() (token, error) {
 	if !sc.hasPeek {
+		sc.peekPos, sc.peekLine = sc.pos, sc.line
 		t, err := sc.scan()
 		if err != nil {
 			return token{}, err
@@ -95,6 +73,10 @@ func (sc *scanner) next() (token, error) {
 	sc.hasPeek = false
 	return t, err
 }
+
+// skips are the comments, processing instructions (<?xml ...?>, <?OFX ...?>) and declarations,
+// which are skipped.
+var skips = [][2]string{{"<!--", "-->"}, {"<?", "?>"}, {"<!", ">"}}
 
 func (sc *scanner) scan() (token, error) {
 	for {
@@ -111,23 +93,24 @@ func (sc *scanner) scan() (token, error) {
 			sc.advance(n)
 			return t, nil
 		}
-		// Comments, processing instructions (<?xml ...?>, <?OFX ...?>) and declarations are skipped.
-		for _, skip := range [][2]string{{"<!--", "-->"}, {"<?", "?>"}, {"<!", ">"}} {
-			if strings.HasPrefix(rest, skip[0]) {
-				end := strings.Index(rest, skip[1])
-				if end < 0 {
-					return token{}, errorf(sc.line, "%s sem o %s que o fecha", skip[0], skip[1])
+		if len(rest) > 1 && (rest[1] == '!' || rest[1] == '?') {
+			for _, skip := range skips {
+				if strings.HasPrefix(rest, skip[0]) {
+					end := strings.Index(rest, skip[1])
+					if end < 0 {
+						return token{}, errorf(sc.line, "%s sem o %s que o fecha", skip[0], skip[1])
+					}
+					sc.advance(end + len(skip[1]))
+					rest = ""
+					break
 				}
-				sc.advance(end + len(skip[1]))
-				rest = ""
-				break
+			}
+			if rest == "" {
+				continue
 			}
 		}
-		if rest == "" {
-			continue
-		}
 		end := strings.IndexByte(rest, '>')
-		if end < 0 || strings.ContainsAny(rest[1:end], "<\n") {
+		if end < 0 || strings.IndexByte(rest[1:end], '<') >= 0 || strings.IndexByte(rest[1:end], '\n') >= 0 {
 			return token{}, errorf(sc.line, "tag sem o > que a fecha: %s", quote(rest, 20))
 		}
 		inner := rest[1:end]
@@ -142,7 +125,7 @@ func (sc *scanner) scan() (token, error) {
 			return token{}, errorf(sc.line, "nome de tag inválido: <%s>", quote(inner, 40))
 		}
 		t.name = strings.ToUpper(name)
-		sc.advance(end + 1)
+		sc.pos += end + 1 // a tag has no newline
 		return t, nil
 	}
 }
@@ -151,7 +134,8 @@ func validName(s string) bool {
 	if s == "" || len(s) > 64 {
 		return false
 	}
-	for _, c := range s {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
 		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
 			return false
 		}
@@ -166,95 +150,6 @@ const MaxValueChars = 1000
 
 // maxDepth bounds nesting; real statements nest about 7 levels.
 const maxDepth = 64
-
-// buildTree parses the body of an OFX file (from its first tag) into a tree under a nameless root.
-// A data element is a tag followed by text; an aggregate is a tag followed by other tags. A closing
-// tag closes the innermost open element of that name; elements left open inside it must be empty
-// (SGML data elements without a value). Anything else is an *Error.
-func buildTree(text string) (*node, error) {
-	start := strings.IndexByte(text, '<')
-	sc := &scanner{s: text, pos: start, line: 1 + strings.Count(text[:start], "\n")}
-	root := &node{line: 1}
-	stack := []*node{root}
-	for {
-		t, err := sc.next()
-		if err != nil {
-			return nil, err
-		}
-		top := stack[len(stack)-1]
-		switch t.kind {
-		case tokEOF:
-			for i := len(stack) - 1; i > 0; i-- {
-				if len(stack[i].children) > 0 {
-					return nil, errorf(stack[i].line, "a tag <%s> não foi fechada (o arquivo parece cortado)", stack[i].name)
-				}
-			}
-			if len(root.children) == 0 {
-				return nil, errorf(0, "não é um arquivo OFX: não há nenhum elemento")
-			}
-			return root, nil
-		case tokText:
-			if s := strings.TrimSpace(t.text); s != "" && len(stack) > 1 {
-				return nil, errorf(t.line, "texto fora de um campo dentro de <%s>: %s", top.name, quote(s, 30))
-			}
-		case tokEnd:
-			i := len(stack) - 1
-			for i > 0 && stack[i].name != t.name {
-				i--
-			}
-			if i == 0 {
-				return nil, errorf(t.line, "</%s> fecha uma tag que não está aberta", t.name)
-			}
-			for j := len(stack) - 1; j > i; j-- {
-				if len(stack[j].children) > 0 {
-					return nil, errorf(stack[j].line, "a tag <%s> não foi fechada antes de </%s> na linha %d", stack[j].name, t.name, t.line)
-				}
-				stack[j].leaf = true
-			}
-			stack = stack[:i]
-		case tokStart:
-			n := &node{name: t.name, line: t.line}
-			top.children = append(top.children, n)
-			if t.self {
-				n.leaf = true
-				continue
-			}
-			nt, err := sc.peek()
-			if err != nil {
-				return nil, err
-			}
-			if nt.kind == tokText {
-				sc.next()
-				if v := strings.TrimSpace(nt.text); v != "" {
-					if aggregates[n.name] {
-						return nil, errorf(n.line, "<%s> deveria conter outros campos, mas tem o valor %s", n.name, quote(v, 30))
-					}
-					if c := utf8.RuneCountInString(v); c > MaxValueChars {
-						return nil, errorf(n.line, "<%s> tem %s caracteres, acima do limite de %s por campo (o OFX prevê até 255 num MEMO "+
-							"e 32 num NAME); gere o arquivo de novo no banco ou encurte o texto de <%s> nessa linha",
-							n.name, ptbr.Int(int64(c)), ptbr.Int(MaxValueChars), n.name)
-					}
-					n.leaf, n.value = true, entities(v)
-				}
-				if nt, err = sc.peek(); err != nil {
-					return nil, err
-				}
-			}
-			if nt.kind == tokEnd && nt.name == n.name {
-				sc.next()
-				n.leaf = true
-				continue
-			}
-			if n.leaf {
-				continue
-			}
-			if len(stack) >= maxDepth {
-				return nil, errorf(t.line, "tags aninhadas demais (mais de %d níveis)", maxDepth)
-			}
-			stack = append(stack, n)
-		}
-	}
-}
 
 var namedEntities = map[string]string{"amp": "&", "lt": "<", "gt": ">", "quot": `"`, "apos": "'", "nbsp": " "}
 
