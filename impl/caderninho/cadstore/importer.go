@@ -834,20 +834,10 @@ func (s *Store) loadFITIDKeys(ctx context.Context, tx *sql.Tx, a *account, fitid
 		if len(batch) <= 1 {
 			return nil
 		}
-		rows, err := tx.QueryContext(ctx, s.q("SELECT dedupe_key, fingerprint FROM cad_transactions WHERE account_id = ? AND dedupe_key IN ("+inList(len(batch)-1)+")"), batch...)
-		if err != nil {
-			return fmt.Errorf("reading imported transactions: %w", err)
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var key, hexFP string
-			if err := rows.Scan(&key, &hexFP); err != nil {
-				return fmt.Errorf("reading imported transactions: %w", err)
-			}
-			a.fKeys[key] = parseFP(hexFP)
-		}
+		err := s.eachKey(ctx, tx, "SELECT dedupe_key, fingerprint FROM cad_transactions WHERE account_id = ? AND dedupe_key IN ("+inList(len(batch)-1)+")",
+			batch, func(key string, fp fp) { a.fKeys[key] = fp })
 		batch = batch[:1]
-		return rows.Err()
+		return err
 	}
 	batch = append(batch, a.id)
 	for _, f := range fitids {
@@ -880,7 +870,20 @@ func (s *Store) loadCandidates(ctx context.Context, tx *sql.Tx, a *account, fps 
 	if a.rows == 0 || len(a.candidates) == 0 {
 		return nil
 	}
-	rows, err := tx.QueryContext(ctx, s.q("SELECT dedupe_key, fingerprint FROM cad_transactions WHERE account_id = ?"), a.id)
+	return s.eachKey(ctx, tx, "SELECT dedupe_key, fingerprint FROM cad_transactions WHERE account_id = ?", []any{a.id}, func(key string, fp fp) {
+		if !a.candidates[fp] {
+			return
+		}
+		a.fpCount[fp]++
+		if !strings.HasPrefix(key, "f:") {
+			a.keys[key] = fp
+		}
+	})
+}
+
+// eachKey runs query (selecting dedupe_key, fingerprint) and hands each stored row to fn.
+func (s *Store) eachKey(ctx context.Context, tx *sql.Tx, query string, args []any, fn func(key string, fp fp)) error {
+	rows, err := tx.QueryContext(ctx, s.q(query), args...)
 	if err != nil {
 		return fmt.Errorf("reading imported transactions: %w", err)
 	}
@@ -890,14 +893,7 @@ func (s *Store) loadCandidates(ctx context.Context, tx *sql.Tx, a *account, fps 
 		if err := rows.Scan(&key, &hexFP); err != nil {
 			return fmt.Errorf("reading imported transactions: %w", err)
 		}
-		fp := parseFP(hexFP)
-		if !a.candidates[fp] {
-			continue
-		}
-		a.fpCount[fp]++
-		if !strings.HasPrefix(key, "f:") {
-			a.keys[key] = fp
-		}
+		fn(key, parseFP(hexFP))
 	}
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("reading imported transactions: %w", err)

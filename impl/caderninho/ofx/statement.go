@@ -131,14 +131,7 @@ func (b *body) header(rs *node, kind Kind, count *int) (Statement, int, error) {
 		return st, 0, errorf(line, "CURDEF %s não é uma moeda ISO 4217", quote(cur, 10))
 	}
 	st.Currency = cur
-	field := func(n *node, name string) string {
-		if err != nil {
-			return ""
-		}
-		var v string
-		v, _, _, err = b.text(n, name)
-		return v
-	}
+	field := b.fields(&err)
 	if kind == Bank {
 		from, err := b.child(rs, "BANKACCTFROM")
 		if err != nil {
@@ -233,17 +226,23 @@ func (b *body) transactions(list *node, cur string, exp int, fn func(*Transactio
 	})
 }
 
-func (b *body) transaction(n *node, cur string, exp int) (Transaction, error) {
-	t := Transaction{Line: n.line, Currency: cur}
-	var err error
-	field := func(n *node, name string) string {
-		if err != nil {
+// fields reads data elements' values until one read fails, keeping the first error in *err
+// (later reads then give "").
+func (b *body) fields(err *error) func(n *node, name string) string {
+	return func(n *node, name string) string {
+		if *err != nil {
 			return ""
 		}
 		var v string
-		v, _, _, err = b.text(n, name)
+		v, _, _, *err = b.text(n, name)
 		return v
 	}
+}
+
+func (b *body) transaction(n *node, cur string, exp int) (Transaction, error) {
+	t := Transaction{Line: n.line, Currency: cur}
+	var err error
+	field := b.fields(&err)
 	t.Type = strings.ToUpper(field(n, "TRNTYPE"))
 	if err != nil {
 		return t, err
