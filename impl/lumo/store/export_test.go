@@ -31,3 +31,17 @@ func MuteGenerationListener(db *DB) { db.watch.MuteListener() }
 func RegroupRollups(on bool, built func(rollup, from string)) {
 	regroupRollups, onRollupBuilt = on, built
 }
+
+// Preaggregate turns the grouping of rollups while their fact loads on or off, and reports each
+// rollup so grouped to heard, for tests.
+func Preaggregate(on bool, heard func(rollup string)) {
+	preaggregate, onPreaggregated = on, heard
+}
+
+// PreGroupBudget sets how many groups an import may hold while facts load, for tests; the
+// returned func restores it.
+func PreGroupBudget(n int) (restore func()) {
+	old := preGroupBudget
+	preGroupBudget = n
+	return func() { preGroupBudget = old }
+}

@@ -122,7 +122,9 @@ type importer struct {
 
 	keys map[*pTable][][]string // per data table, the relationship keys to index (column SQL names)
 
-	rollups map[*semantic.Rollup]*builtRollup // built with their source app, shared by its copies
+	rollups   map[*semantic.Rollup]*builtRollup // built with their source app, shared by its copies
+	preaggs   map[*semantic.Rollup]*preAgg      // grouped while the fact loads, until built
+	preBudget *int                              // groups the preaggs may still hold
 }
 
 // countRows counts the data lines of every CSV and the rows of every Parquet table to load,
@@ -233,6 +235,7 @@ type pTable struct {
 	rows     *int64
 	cols     []*pColumn
 	dataList []*pColumn // dataCols, once listed
+	pre      []*preAgg  // rollups grouped while the rows load
 }
 
 // hasData says whether t is loaded: from a file or from a database.
@@ -297,6 +300,7 @@ func (im *importer) run(ctx context.Context) (Summary, error) {
 		if a.data != a {
 			continue
 		}
+		im.planPreAggs(a)
 		for _, t := range a.tables {
 			if t.orig != nil {
 				continue // reads its original's data table

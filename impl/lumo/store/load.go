@@ -375,6 +375,9 @@ func (im *importer) readRows(rows workspace.Rows, t *pTable, width, batch int, f
 				j++
 			}
 		}
+		for _, p := range t.pre {
+			p.add(args)
+		}
 		return nil
 	})
 }

@@ -56,7 +56,7 @@ func (im *importer) buildRollups(ctx context.Context, a *pApp) error {
 		}
 		name := sqlName("r", fact.id, r.Name, "")
 		var cols, sel, groups []string
-		var from string
+		var from, temp string
 		source := r.Fact.Name
 		if src, sr := im.finerRollup(a.model.Rollups, r); src != nil && regroupRollups {
 			source = src.Name
@@ -67,7 +67,10 @@ func (im *importer) buildRollups(ctx context.Context, a *pApp) error {
 			cols, sel, groups = derivedColumns(d, r, src, byColumn)
 		} else {
 			var err error
-			if cols, sel, groups, from, err = im.factColumns(ctx, a, ri, r, byTable, byColumn); err != nil {
+			if temp, err = im.preGrouped(ctx, r, fact); err != nil {
+				return err
+			}
+			if cols, sel, groups, from, err = im.factColumns(ctx, a, ri, r, temp, byTable, byColumn); err != nil {
 				return err
 			}
 		}
@@ -94,6 +97,9 @@ func (im *importer) buildRollups(ctx context.Context, a *pApp) error {
 				ddl = append(ddl, "CREATE INDEX "+d.QuoteIdent(sqlName("r", fact.id, r.Name, "_d"))+" ON "+d.QuoteIdent(name)+" ("+strings.Join(ix, ", ")+")")
 			}
 		}
+		if temp != "" {
+			ddl = append(ddl, "DROP TABLE "+d.QuoteIdent(temp))
+		}
 		ddl = append(ddl, analyze(d, name)...)
 		for _, s := range ddl {
 			if _, err := im.tx.ExecContext(ctx, s); err != nil {
@@ -115,6 +121,12 @@ func (im *importer) buildRollups(ctx context.Context, a *pApp) error {
 		if onRollupBuilt != nil {
 			onRollupBuilt(r.Name, source)
 		}
+	}
+	for _, t := range a.tables {
+		for _, p := range t.pre {
+			delete(im.preaggs, p.r)
+		}
+		t.pre = nil
 	}
 	kept := a.model.Rollups[:0:0] // the catalogue lists the built ones (copies share the model)
 	for _, r := range a.model.Rollups {
@@ -228,11 +240,14 @@ func timeGrain(d sqldialect.Dialect, v, colType, grain string) string {
 	return "(substr(" + v + ", 1, 10) || ' 00:00:00')"
 }
 
-// Test hooks: regroupRollups off builds every rollup from its fact; onRollupBuilt hears what
-// each was built from.
+// Test hooks: regroupRollups off builds every rollup from its fact; preaggregate off groups
+// every rollup from the fact in SQL; onRollupBuilt hears what each was built from;
+// onPreaggregated hears each rollup grouped while its fact loaded.
 var (
-	regroupRollups = true
-	onRollupBuilt  func(rollup, from string)
+	regroupRollups  = true
+	preaggregate    = true
+	onRollupBuilt   func(rollup, from string)
+	onPreaggregated func(rollup string)
 )
 
 // grainRank orders the grains from the finest: a rollup cut to a grain can be cut to any
@@ -339,29 +354,19 @@ func measureColumns(d sqldialect.Dialect, i int) []string {
 // reaches other tables, the fact is first grouped by its own columns alone (the keys it joins on
 // in place of the columns they reach: each of those is a function of its key, which uniqueKey
 // checks), and those far fewer groups are joined and grouped again: sorting every fact row by
-// narrow keys, without the joined texts, cost SQLite about 0.6 of the one-step build.
-func (im *importer) factColumns(ctx context.Context, a *pApp, ri int, r *semantic.Rollup, byTable map[*semantic.Table]*pTable, byColumn map[*semantic.Column]*pColumn) (cols, sel, groups []string, from string, err error) {
+// narrow keys, without the joined texts, cost SQLite about 0.6 of the one-step build. pre, when
+// not "", is a table holding that first step already (see preAgg).
+func (im *importer) factColumns(ctx context.Context, a *pApp, ri int, r *semantic.Rollup, pre string, byTable map[*semantic.Table]*pTable, byColumn map[*semantic.Column]*pColumn) (cols, sel, groups []string, from string, err error) {
 	d := im.db.dialect
 	via := a.model.Reach(r.Fact) // the paths the planner joins
 	alias := map[*semantic.Table]string{r.Fact: "t0"}
 	var joins string
-	var own []*semantic.Column // the fact's columns the groups read
-	addOwn := func(c *semantic.Column) {
-		if !slices.Contains(own, c) {
-			own = append(own, c)
-		}
-	}
 	var add func(t *semantic.Table) error
 	add = func(t *semantic.Table) error {
 		if _, done := alias[t]; done {
 			return nil
 		}
 		rel := via[t]
-		if rel.FromTable() == r.Fact {
-			for _, c := range rel.From {
-				addOwn(c)
-			}
-		}
 		if err := add(rel.FromTable()); err != nil {
 			return err
 		}
@@ -388,16 +393,10 @@ func (im *importer) factColumns(ctx context.Context, a *pApp, ri int, r *semanti
 		if err := add(c.Table); err != nil {
 			return nil, nil, nil, "", err
 		}
-		if c.Table == r.Fact {
-			addOwn(c)
-		}
 	}
 	if r.Time != nil {
 		if err := add(r.Time.Table); err != nil {
 			return nil, nil, nil, "", err
-		}
-		if r.Time.Table == r.Fact {
-			addOwn(r.Time)
 		}
 	}
 	fact := d.QuoteIdent(byTable[r.Fact].data().sqlName) + " t0"
@@ -406,13 +405,16 @@ func (im *importer) factColumns(ctx context.Context, a *pApp, ri int, r *semanti
 		// fetched the rows one by one, several times slower on a million rows.
 		fact += " NOT INDEXED"
 	}
-	staged := joins != ""
+	staged := joins != "" || pre != ""
 	from = fact + joins
-	if staged {
+	switch {
+	case pre != "":
+		from = d.QuoteIdent(pre) + " t0" + joins // the first step, done while the fact loaded
+	case staged:
 		// The first step keeps the fact's column names, so the second reads it as it would
 		// the fact, and its measures as partial aggregates.
 		var ssel, sgroups []string
-		for _, c := range own {
+		for _, c := range ownColumns(a.model, r) {
 			v := ref(c, false)
 			if c == r.Time {
 				v = timeGrain(d, v, c.Type, r.Grain)
