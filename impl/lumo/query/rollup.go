@@ -23,12 +23,26 @@ func UseRollups(q *Query, plan *Plan) {
 	for _, blk := range plan.Blocks {
 		var best *semantic.Rollup
 		for _, r := range q.App.Rollups {
-			if r.Fact == blk.Base && r.SQLName != "" && answers(r, groups, blk.Where, blk.Measures) && (best == nil || r.Rows < best.Rows) {
+			if r.Fact == blk.Base && r.SQLName != "" && !noSmaller(r) && answers(r, groups, blk.Where, blk.Measures) && (best == nil || r.Rows < best.Rows) {
 				best = r
 			}
 		}
 		blk.Rollup = best
 	}
+}
+
+// noSmaller reports a rollup that saves neither rows nor joins: as many rows as its fact, and
+// only the fact's own columns. The fact, with an index on each column, answers as fast.
+func noSmaller(r *semantic.Rollup) bool {
+	if r.Fact.Rows == 0 || r.Rows < r.Fact.Rows {
+		return false
+	}
+	for _, c := range r.Dimensions {
+		if c.Table != r.Fact {
+			return false
+		}
+	}
+	return r.Time == nil || r.Time.Table == r.Fact
 }
 
 // timeBuckets are the buckets a rollup's time column keeps at each grain: the bucket of a

@@ -1,6 +1,11 @@
 package query
 
-import "testing"
+import (
+	"os"
+	"testing"
+
+	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
+)
 
 // monthBounds accepts exactly the filters whose compiled bounds are month starts (see pred).
 func TestMonthBounds(t *testing.T) {
@@ -38,5 +43,57 @@ func TestMonthBounds(t *testing.T) {
 		if got := monthBounds(&Pred{Op: tt.op, Values: tt.values}); got != tt.want {
 			t.Errorf("%s %v: %v, want %v", tt.op, tt.values, got, tt.want)
 		}
+	}
+}
+
+// A rollup as big as its fact and holding only the fact's own columns is left for the fact; one
+// that is smaller, or saves a join, is read.
+func TestRollupNoSmallerThanItsFact(t *testing.T) {
+	app := fixtureApp(t, os.DirFS("../../../features/testdata/rollups"))
+	var fact *semantic.Table
+	for _, tb := range app.Tables {
+		if tb.Label == "Vendas" {
+			fact = tb
+		}
+	}
+	col := func(label string) *semantic.Column {
+		for _, c := range fact.Columns {
+			if c.Label == label {
+				return c
+			}
+		}
+		t.Fatalf("no column %s", label)
+		return nil
+	}
+	daily, byUF := app.Rollups[0], app.Rollups[1]
+	daily.Dimensions = []*semantic.Column{col("Situação"), col("Canal")} // the fact's own columns
+	chosen := func(ref string) *semantic.Rollup {
+		t.Helper()
+		q, err := Analyze(app, Request{Fields: []Item{{Ref: ref}, {Ref: "Vendas.Valor", Agg: "sum"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		plan, err := PlanQuery(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		UseRollups(q, plan)
+		return plan.Blocks[0].Rollup
+	}
+	fact.Rows, daily.Rows, byUF.Rows = 100, 99, 100
+	if r := chosen("Vendas.Situação"); r != daily {
+		t.Errorf("99 of 100 rows: read %v, want %s", r, daily.Name)
+	}
+	daily.Rows = 100
+	if r := chosen("Vendas.Situação"); r != nil {
+		t.Errorf("as big as its fact: read %s, want the fact", r.Name)
+	}
+	fact.Rows = 0 // not known: the rollup is read
+	if r := chosen("Vendas.Situação"); r != daily {
+		t.Errorf("fact rows unknown: read %v, want %s", r, daily.Name)
+	}
+	fact.Rows = 100
+	if r := chosen("Lojas.UF"); r != byUF { // as big, but it saves the join to Lojas
+		t.Errorf("by state: read %v, want %s", r, byUF.Name)
 	}
 }

@@ -91,6 +91,7 @@ type Table struct {
 	Kind     string
 	LoadedAt *time.Time // nil = never loaded
 	SQLName  string
+	Rows     int64 // rows of its data table at import, 0 when unknown or empty
 	Columns  []*Column
 	// CopyOf is the table this one is a role-playing copy of (nil for a table with data of its
 	// own): the same data table and columns under another label, with relationships of its own.

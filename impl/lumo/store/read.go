@@ -201,15 +201,16 @@ func (l *modelLoader) loadApps(ctx context.Context) error {
 
 func (l *modelLoader) loadTables(ctx context.Context) error {
 	copyOf := map[*semantic.Table]int64{}
-	err := l.each(ctx, `SELECT tb.id, tb.app_id, tb.label, tb.name, tb.kind, tb.loaded_at, tb.sql_name, tb.copy_of
+	err := l.each(ctx, `SELECT tb.id, tb.app_id, tb.label, tb.name, tb.kind, tb.loaded_at, tb.sql_name, tb.copy_of, tb.row_count
 		FROM lumo_tables tb WHERE tb.app_id IN (`+l.scope+`) ORDER BY tb.app_id, tb.pos`, func(r *sql.Rows) error {
 		t := &semantic.Table{}
 		var appID int64
 		var loaded sql.NullString
-		var orig sql.NullInt64
-		if err := r.Scan(&t.ID, &appID, &t.Label, &t.Name, &t.Kind, &loaded, &t.SQLName, &orig); err != nil {
+		var orig, rows sql.NullInt64
+		if err := r.Scan(&t.ID, &appID, &t.Label, &t.Name, &t.Kind, &loaded, &t.SQLName, &orig, &rows); err != nil {
 			return err
 		}
+		t.Rows = rows.Int64
 		if orig.Valid {
 			copyOf[t] = orig.Int64
 		}
