@@ -607,13 +607,15 @@ func (s *Store) loadDedupe(ctx context.Context, tx *sql.Tx, a *account) error {
 }
 
 // fingerprint identifies a transaction without its FITID: day, amount, currency, memo and name.
-// It is stored in hex.
+// It is stored in hex. The hashed text (fields joined by \x1f, memo and name folded) is built
+// without fmt: this runs for every transaction before anything is stored.
 func fingerprint(t *ofx.Transaction) fp {
-	h := sha256.New()
-	fmt.Fprintf(h, "%s\x1f%d\x1f%s\x1f%s\x1f%s", t.Posted.Day, t.Amount, t.Currency, fold.Fold(t.Memo), fold.Fold(t.Name))
-	var f fp
-	h.Sum(f[:0])
-	return f
+	var buf [256]byte
+	b := append(append(buf[:0], t.Posted.Day...), 0x1f)
+	b = append(strconv.AppendInt(b, t.Amount, 10), 0x1f)
+	b = append(append(b, t.Currency...), 0x1f)
+	b = append(append(b, fold.Fold(t.Memo)...), 0x1f)
+	return sha256.Sum256(append(b, fold.Fold(t.Name)...))
 }
 
 // parseFP reads a stored fingerprint. One that is not hex (never written so) still stands for
