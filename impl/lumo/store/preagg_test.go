@@ -93,18 +93,7 @@ func TestPreaggregatedRollupsMatchSQL(t *testing.T) {
 		var heard []string
 		store.Preaggregate(pre, func(r string) { heard = append(heard, r) })
 		defer store.Preaggregate(true, nil)
-		if _, err := db.ImportWorkspace(ctx, ws, "workspace.yaml"); err != nil {
-			t.Fatal(err)
-		}
-		apps, err := db.VisibleApps(ctx, user(t, db, "rui"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := map[string]string{}
-		for _, r := range apps[0].Rollups {
-			got[r.Name] = rollupRows(t, db, r)
-		}
-		return got, heard
+		return importedRollups(t, db, ws), heard
 	}
 	for _, seed := range []uint64{1, 2, 3} {
 		ws := preaggWorkspace(seed, 3000)
@@ -144,6 +133,22 @@ func TestPreaggregationPastItsBudget(t *testing.T) {
 	store.Preaggregate(true, func(r string) { heard = append(heard, r) })
 	defer store.Preaggregate(true, nil)
 	ws := preaggWorkspace(4, 3000)
+	got := importedRollups(t, db, ws)
+	// por_loja (30 groups) fits; por_hora's thousands pass the budget first.
+	if !slices.Contains(heard, "por_loja") || slices.Contains(heard, "por_hora") {
+		t.Fatalf("grouped while loading: %v, want por_loja and not por_hora", heard)
+	}
+	store.Preaggregate(false, nil)
+	for name, want := range importedRollups(t, db, ws) {
+		if got[name] != want {
+			t.Errorf("rollup %s past the budget:\n%s\nin SQL:\n%s", name, got[name], want)
+		}
+	}
+}
+
+// importedRollups imports ws and gives the rows of each rollup of rui's first app (rollupRows).
+func importedRollups(t *testing.T, db *store.DB, ws fstest.MapFS) map[string]string {
+	t.Helper()
 	if _, err := db.ImportWorkspace(ctx, ws, "workspace.yaml"); err != nil {
 		t.Fatal(err)
 	}
@@ -155,22 +160,7 @@ func TestPreaggregationPastItsBudget(t *testing.T) {
 	for _, r := range apps[0].Rollups {
 		got[r.Name] = rollupRows(t, db, r)
 	}
-	// por_loja (30 groups) fits; por_hora's thousands pass the budget first.
-	if !slices.Contains(heard, "por_loja") || slices.Contains(heard, "por_hora") {
-		t.Fatalf("grouped while loading: %v, want por_loja and not por_hora", heard)
-	}
-	store.Preaggregate(false, nil)
-	if _, err := db.ImportWorkspace(ctx, ws, "workspace.yaml"); err != nil {
-		t.Fatal(err)
-	}
-	if apps, err = db.VisibleApps(ctx, user(t, db, "rui")); err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range apps[0].Rollups {
-		if want := rollupRows(t, db, r); got[r.Name] != want {
-			t.Errorf("rollup %s past the budget:\n%s\nin SQL:\n%s", r.Name, got[r.Name], want)
-		}
-	}
+	return got
 }
 
 // rollupRows is every row of r's table, in order, numbers at 12 significant digits (sums added in

@@ -1,9 +1,7 @@
 package store_test
 
 import (
-	"fmt"
 	"os"
-	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -110,34 +108,7 @@ func TestRollupRegroupedFromFiner(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := apps[0].Rollups[1]
-		rows, err := db.SQL().QueryContext(ctx, "SELECT d0, d0_f, m0_sum, m0_n, m0_min, m0_max, m1_sum, m1_n, m1_min, m1_max, n FROM "+
-			db.Dialect().QuoteIdent(r.SQLName)+" ORDER BY d0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer rows.Close()
-		var out []string
-		for rows.Next() {
-			vals := make([]any, 11)
-			ptrs := make([]any, 11)
-			for i := range vals {
-				ptrs[i] = &vals[i]
-			}
-			if err := rows.Scan(ptrs...); err != nil {
-				t.Fatal(err)
-			}
-			for i, v := range vals {
-				if f, ok := v.(float64); ok {
-					vals[i] = strconv.FormatFloat(f, 'g', 12, 64) // sums of sums round alike, as answers do
-				}
-			}
-			out = append(out, fmt.Sprint(vals...))
-		}
-		if err := rows.Err(); err != nil {
-			t.Fatal(err)
-		}
-		return strings.Join(out, "\n"), from
+		return rollupRows(t, db, apps[0].Rollups[1]), from
 	}
 	regrouped, from := read(true)
 	if from["por_uf"] != "por_dia" || from["por_dia"] != "vendas" {
