@@ -131,8 +131,7 @@ type importer struct {
 	keys map[*pTable][][]string // per data table, the relationship keys to index (column SQL names)
 
 	rollups   map[*semantic.Rollup]*builtRollup // built with their source app, shared by its copies
-	preaggs   map[*semantic.Rollup]*preAgg      // grouped while the fact loads, until built
-	preBudget *int                              // groups the preaggs may still hold
+	preBudget *int                              // groups the rollups grouped while facts load may still hold
 }
 
 // countRows counts the data lines of every CSV and the rows of every Parquet table to load,

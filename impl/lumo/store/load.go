@@ -95,10 +95,7 @@ func (im *importer) loadTable(ctx context.Context, t *pTable) error {
 	if !copyIn {
 		batch = max(1, min(sqliteBatch, 30000/width))
 	}
-	insert := func(n int) string {
-		row := "(" + inList(width) + ")"
-		return "INSERT INTO " + table + " VALUES " + strings.Repeat(row+", ", n-1) + row
-	}
+	insert := func(n int) string { return insertRows(table, width, n) }
 	var stmt *sql.Stmt
 	if !copyIn {
 		// Plain "?" on purpose (not db.q's numbered ?N): the SQLite driver looks up every
@@ -306,6 +303,13 @@ func (im *importer) insertBatch(ctx context.Context, stmt *sql.Stmt, insert func
 	}
 	_, err := st.ExecContext(ctx, b.args[:b.n*width]...)
 	return err
+}
+
+// insertRows is an INSERT of n rows of width values each into table (its quoted name and column
+// list, or its quoted name alone).
+func insertRows(table string, width, n int) string {
+	row := "(" + inList(width) + ")"
+	return "INSERT INTO " + table + " VALUES " + strings.Repeat(row+", ", n-1) + row
 }
 
 // readBatches is loadTable's reading side: it takes a batch from free, lets fill add each row

@@ -172,10 +172,6 @@ func (im *importer) planPreAggs(a *pApp) {
 		}
 		if ok {
 			fact.pre = append(fact.pre, p)
-			if im.preaggs == nil {
-				im.preaggs = map[*semantic.Rollup]*preAgg{}
-			}
-			im.preaggs[r] = p
 		}
 	}
 }
@@ -283,16 +279,12 @@ func (im *importer) writePreAgg(ctx context.Context, p *preAgg, name string) err
 	}
 	width := len(cols)
 	batch := max(1, min(sqliteBatch, 30000/width))
-	insert := func(n int) string {
-		row := "(" + inList(width) + ")"
-		return "INSERT INTO " + d.QuoteIdent(name) + " VALUES " + strings.Repeat(row+", ", n-1) + row
-	}
 	args := make([]any, 0, batch*width)
 	flush := func(n int) error {
 		if n == 0 {
 			return nil
 		}
-		_, err := im.tx.ExecContext(ctx, insert(n), args...)
+		_, err := im.tx.ExecContext(ctx, insertRows(d.QuoteIdent(name), width, n), args...)
 		args = args[:0]
 		return err
 	}
@@ -346,7 +338,12 @@ func (im *importer) writePreAgg(ctx context.Context, p *preAgg, name string) err
 // preGrouped writes r's groups made while its fact loaded to a temporary table and names it, or
 // gives "" when there are none to use (PostgreSQL, a role-playing copy, too many groups).
 func (im *importer) preGrouped(ctx context.Context, r *semantic.Rollup, fact *pTable) (string, error) {
-	p := im.preaggs[r]
+	var p *preAgg
+	for _, q := range fact.pre {
+		if q.r == r {
+			p = q
+		}
+	}
 	if p == nil || p.broken || fact.rows == nil || p.rows != *fact.rows {
 		return "", nil
 	}

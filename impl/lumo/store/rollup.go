@@ -123,10 +123,7 @@ func (im *importer) buildRollups(ctx context.Context, a *pApp) error {
 		}
 	}
 	for _, t := range a.tables {
-		for _, p := range t.pre {
-			delete(im.preaggs, p.r)
-		}
-		t.pre = nil
+		t.pre = nil // the groups are no longer needed
 	}
 	kept := a.model.Rollups[:0:0] // the catalogue lists the built ones (copies share the model)
 	for _, r := range a.model.Rollups {
