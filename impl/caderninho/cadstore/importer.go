@@ -336,16 +336,32 @@ func fileSHA(path string) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// readStatement reads and parses a candidate file: its content's SHA-256 and its statements, or
+// prints are a statement's transactions as dedupe sees them: each one's fingerprint and FITID
+// (pointing into the file's text), in order.
+type prints struct {
+	fps    []fp
+	fitids []string
+}
+
+// readStatement reads and parses a candidate file: its content's SHA-256, its statements and
+// their prints (taken as the parser checks each transaction, not in a reading of their own), or
 // why it is refused.
-func readStatement(f statementFile) (string, *ofx.File, *FileError) {
+func readStatement(f statementFile) (string, *ofx.File, []prints, *FileError) {
 	name := f.name
 	b, err := os.ReadFile(f.path)
 	if err != nil {
-		return "", nil, &FileError{File: &name, Message: "o arquivo não pôde ser lido: " + err.Error()}
+		return "", nil, nil, &FileError{File: &name, Message: "o arquivo não pôde ser lido: " + err.Error()}
 	}
 	sum := sha256.Sum256(b)
-	parsed, err := ofx.Open(b)
+	var ps []prints
+	parsed, err := ofx.OpenVisiting(b, func(i int, t *ofx.Transaction) error {
+		for len(ps) <= i {
+			ps = append(ps, prints{})
+		}
+		ps[i].fps = append(ps[i].fps, fingerprint(t))
+		ps[i].fitids = append(ps[i].fitids, t.FITID)
+		return nil
+	})
 	if err != nil {
 		fe := &FileError{File: &name, Message: err.Error()}
 		var oe *ofx.Error
@@ -356,9 +372,12 @@ func readStatement(f statementFile) (string, *ofx.File, *FileError) {
 				fe.Line = &line
 			}
 		}
-		return "", nil, fe
+		return "", nil, nil, fe
 	}
-	return hex.EncodeToString(sum[:]), parsed, nil
+	for len(ps) < len(parsed.Statements) {
+		ps = append(ps, prints{}) // statements without transactions
+	}
+	return hex.EncodeToString(sum[:]), parsed, ps, nil
 }
 
 func (s *Store) knownFiles(ctx context.Context, q queryer, connID int64) (map[string]bool, error) {
@@ -450,7 +469,7 @@ func (s *Store) importFiles(ctx context.Context, c Connection, files []statement
 	accounts := map[string]*account{}
 	extra := 0 // warnings past MaxWarnings
 	for _, sf := range files {
-		sha, f, fe := readStatement(sf)
+		sha, f, ps, fe := readStatement(sf)
 		if fe != nil {
 			return fe, nil
 		}
@@ -476,7 +495,9 @@ func (s *Store) importFiles(ctx context.Context, c Connection, files []statement
 				pending = fe
 				break
 			}
-			if err := s.importStatement(ctx, tx, a, fileID, f, i, sf.name, out, &extra); err != nil {
+			err = s.importStatement(ctx, tx, a, fileID, f, i, ps[i], sf.name, out, &extra)
+			ps[i] = prints{}
+			if err != nil {
 				return nil, err
 			}
 		}
@@ -687,36 +708,27 @@ func (a *account) store(fp fp, noFitid bool) {
 	}
 }
 
-// importStatement stores statement i of f: the transactions not stored yet, the statement and
-// the balance. The statement is never held whole: it is read from the file once for the
-// fingerprints and FITIDs (and whether each FITID names one fingerprint only), which dedupe then
-// decides on, and once more to insert what is new.
-func (s *Store) importStatement(ctx context.Context, tx *sql.Tx, a *account, fileID int64, f *ofx.File, i int, file string, out *Outcome, extra *int) error {
+// importStatement stores statement i of f, whose prints are p: the transactions not stored yet,
+// the statement and the balance. The statement is never held whole: dedupe decides on the
+// prints, then the file is read once more to insert what is new.
+func (s *Store) importStatement(ctx context.Context, tx *sql.Tx, a *account, fileID int64, f *ofx.File, i int, p prints, file string, out *Outcome, extra *int) error {
 	st := f.Statements[i]
 	count := f.Count(i)
+	fps, fitids := p.fps, p.fitids
 	// Whether each FITID names one fingerprint only: the first transaction of each FITID, and
 	// the FITIDs seen with another fingerprint (not a set per FITID: a million statements lines
 	// would hold a million maps).
 	firstFP := make(map[string]int32, count)
 	shared, repeated := map[string]bool{}, map[string]bool{}
-	fps := make([]fp, 0, count)
-	fitids := make([]string, 0, count) // pointing into the file
-	err := f.Transactions(i, func(t *ofx.Transaction) error {
-		fp := fingerprint(t)
-		if first, seen := firstFP[t.FITID]; !seen {
-			firstFP[t.FITID] = int32(len(fps))
+	for n, fitid := range fitids {
+		if first, seen := firstFP[fitid]; !seen {
+			firstFP[fitid] = int32(n)
 		} else {
-			repeated[t.FITID] = true
-			if fps[first] != fp {
-				shared[t.FITID] = true
+			repeated[fitid] = true
+			if fps[first] != fps[n] {
+				shared[fitid] = true
 			}
 		}
-		fps = append(fps, fp)
-		fitids = append(fitids, t.FITID)
-		return nil
-	})
-	if err != nil {
-		return err
 	}
 	firstFP = nil
 	if err := s.loadFITIDKeys(ctx, tx, a, fitids, shared); err != nil {

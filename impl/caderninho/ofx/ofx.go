@@ -125,6 +125,15 @@ type File struct {
 // reads data as its text until it is dropped: data must not change meanwhile. The statements'
 // strings (but not their transactions') are copies.
 func Open(data []byte) (*File, error) {
+	return OpenVisiting(data, nil)
+}
+
+// OpenVisiting is Open that also gives fn, when not nil, every transaction as the check reads
+// it: in order, with the index of its statement in Statements. t is fn's only during the call
+// and its strings point into data; the file may still be refused after fn saw some of it. An
+// error of fn stops the reading and is returned. An importer that needs a first look at every
+// transaction gets it here instead of from a reading of its own.
+func OpenVisiting(data []byte, fn func(i int, t *Transaction) error) (*File, error) {
 	if len(data) > MaxSize {
 		return nil, errorf(0, "o arquivo tem mais de %d MB; não parece um extrato OFX", MaxSize>>20)
 	}
@@ -136,6 +145,7 @@ func Open(data []byte) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
+	b.visit = fn
 	f := &File{body: b}
 	err = b.statements(func(st Statement, rs *node, exp, n int) error {
 		// A statement's strings outlive the file (an importer keeps its account): not into data.
@@ -148,6 +158,7 @@ func Open(data []byte) (*File, error) {
 		f.counts = append(f.counts, n)
 		return nil
 	})
+	b.visit = nil
 	if err != nil {
 		return nil, err
 	}

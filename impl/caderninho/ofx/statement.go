@@ -63,6 +63,7 @@ func (b *body) statements(fn func(st Statement, rs *node, exp, count int) error)
 							return err
 						}
 						n++
+						b.read = n
 						return fn(st, rs, exp, count)
 					})
 				})
@@ -192,7 +193,15 @@ func (b *body) header(rs *node, kind Kind, count *int) (Statement, int, error) {
 			}
 			return st, 0, errorf(line, "DTEND (%s) é anterior a DTSTART (%s)", st.End, st.Start)
 		}
-		if err := b.transactions(list, cur, exp, func(*Transaction) error { *count++; return nil }); err != nil {
+		i := b.read // this statement's index
+		err = b.transactions(list, cur, exp, func(t *Transaction) error {
+			*count++
+			if b.visit != nil {
+				return b.visit(i, t)
+			}
+			return nil
+		})
+		if err != nil {
 			return st, 0, err
 		}
 	}
@@ -218,6 +227,18 @@ func (b *body) header(rs *node, kind Kind, count *int) (Statement, int, error) {
 func (b *body) transactions(list *node, cur string, exp int, fn func(*Transaction) error) error {
 	var t Transaction // one for the whole list: fn's only during its call
 	return b.all(list, "STMTTRN", func(tn *node) error {
+		if tn.open && !tn.ended && !tn.hasKids {
+			// Its fields are looked up one by one: collected once, into a buffer that only
+			// this transaction uses (each would copy them, a million times in a large file).
+			kids, few, err := b.collect(tn, b.txKids[:0])
+			b.txKids = kids[:0]
+			if err != nil {
+				return err
+			}
+			if few {
+				tn.kids, tn.hasKids = kids, true
+			}
+		}
 		var err error
 		if t, err = b.transaction(tn, cur, exp); err != nil {
 			return err

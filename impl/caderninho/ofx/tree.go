@@ -56,32 +56,37 @@ func (sc *scanner) advance(n int) {
 	sc.pos += n
 }
 
-func (sc *scanner) peek() (token, error) {
+// peek returns the next token without consuming it; the token is the scanner's until the next
+// call (tokens are not copied: a large file has millions).
+func (sc *scanner) peek() (*token, error) {
 	if !sc.hasPeek {
 		sc.peekPos, sc.peekLine = sc.pos, sc.line
-		t, err := sc.scan()
-		if err != nil {
-			return token{}, err
+		if err := sc.scan(&sc.peeked); err != nil {
+			return nil, err
 		}
-		sc.peeked, sc.hasPeek = t, true
+		sc.hasPeek = true
 	}
-	return sc.peeked, nil
+	return &sc.peeked, nil
 }
 
 func (sc *scanner) next() (token, error) {
 	t, err := sc.peek()
+	if err != nil {
+		return token{}, err
+	}
 	sc.hasPeek = false
-	return t, err
+	return *t, nil
 }
 
 // skips are the comments, processing instructions (<?xml ...?>, <?OFX ...?>) and declarations,
 // which are skipped.
 var skips = [][2]string{{"<!--", "-->"}, {"<?", "?>"}, {"<!", ">"}}
 
-func (sc *scanner) scan() (token, error) {
+func (sc *scanner) scan(t *token) error {
 	for {
 		if sc.pos >= len(sc.s) {
-			return token{kind: tokEOF, line: sc.line}, nil
+			*t = token{kind: tokEOF, line: sc.line}
+			return nil
 		}
 		rest := sc.s[sc.pos:]
 		if rest[0] != '<' {
@@ -89,16 +94,26 @@ func (sc *scanner) scan() (token, error) {
 			if n < 0 {
 				n = len(rest)
 			}
-			t := token{kind: tokText, text: rest[:n], line: sc.line}
+			*t = token{kind: tokText, text: rest[:n], line: sc.line}
 			sc.advance(n)
-			return t, nil
+			return nil
+		}
+		if name, end, ok := plainTag(rest); ok {
+			// The common tag, <NAME> or </NAME> in capitals: what tag would read, without its
+			// searches.
+			*t = token{kind: tokStart, name: name, line: sc.line}
+			if rest[1] == '/' {
+				t.kind = tokEnd
+			}
+			sc.pos += end + 1
+			return nil
 		}
 		if len(rest) > 1 && (rest[1] == '!' || rest[1] == '?') {
 			for _, skip := range skips {
 				if strings.HasPrefix(rest, skip[0]) {
 					end := strings.Index(rest, skip[1])
 					if end < 0 {
-						return token{}, errorf(sc.line, "%s sem o %s que o fecha", skip[0], skip[1])
+						return errorf(sc.line, "%s sem o %s que o fecha", skip[0], skip[1])
 					}
 					sc.advance(end + len(skip[1]))
 					rest = ""
@@ -109,25 +124,56 @@ func (sc *scanner) scan() (token, error) {
 				continue
 			}
 		}
-		end := strings.IndexByte(rest, '>')
-		if end < 0 || strings.IndexByte(rest[1:end], '<') >= 0 || strings.IndexByte(rest[1:end], '\n') >= 0 {
-			return token{}, errorf(sc.line, "tag sem o > que a fecha: %s", quote(rest, 20))
+		end, err := tag(rest, t, sc.line)
+		if err != nil {
+			return err
 		}
-		inner := rest[1:end]
-		t := token{kind: tokStart, line: sc.line}
-		if strings.HasPrefix(inner, "/") {
-			t.kind, inner = tokEnd, inner[1:]
-		} else if strings.HasSuffix(inner, "/") {
-			t.self, inner = true, inner[:len(inner)-1]
-		}
-		name := strings.TrimSpace(inner)
-		if !validName(name) {
-			return token{}, errorf(sc.line, "nome de tag inválido: <%s>", quote(inner, 40))
-		}
-		t.name = strings.ToUpper(name)
 		sc.pos += end + 1 // a tag has no newline
-		return t, nil
+		return nil
 	}
+}
+
+// tag reads the tag at the start of rest (not a comment nor a declaration) into t and returns the
+// index of its '>'.
+func tag(rest string, t *token, line int) (int, error) {
+	end := strings.IndexByte(rest, '>')
+	if end < 0 || strings.IndexByte(rest[1:end], '<') >= 0 || strings.IndexByte(rest[1:end], '\n') >= 0 {
+		return 0, errorf(line, "tag sem o > que a fecha: %s", quote(rest, 20))
+	}
+	inner := rest[1:end]
+	*t = token{kind: tokStart, line: line}
+	if strings.HasPrefix(inner, "/") {
+		t.kind, inner = tokEnd, inner[1:]
+	} else if strings.HasSuffix(inner, "/") {
+		t.self, inner = true, inner[:len(inner)-1]
+	}
+	name := strings.TrimSpace(inner)
+	if !validName(name) {
+		return 0, errorf(line, "nome de tag inválido: <%s>", quote(inner, 40))
+	}
+	t.name = strings.ToUpper(name)
+	return end, nil
+}
+
+// plainTag reads a tag at the start of rest written <NAME> or </NAME>, NAME of capitals, digits,
+// '.', '_' or '-' and at most 64 long: its name and the index of its '>'. Anything else (lower
+// case, spaces, <NAME/>, a broken tag) is not plain: tag reads it.
+func plainTag(rest string) (name string, end int, ok bool) {
+	from := 1
+	if len(rest) > 1 && rest[1] == '/' {
+		from = 2
+	}
+	for i := from; i < len(rest) && i-from <= 64; i++ {
+		c := rest[i]
+		switch {
+		case c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-':
+		case c == '>' && i > from:
+			return rest[from:i], i, true
+		default:
+			return "", 0, false
+		}
+	}
+	return "", 0, false
 }
 
 func validName(s string) bool {

@@ -33,8 +33,13 @@ type body struct {
 	src  string
 	root *node
 	ends map[int]mark // content start of a large element -> the token that ends it
-	// scratch collects the children of one element at a time
-	scratch []node
+	// scratch collects the children of one element at a time; txKids holds those of the
+	// transaction being read, reused for the next one
+	scratch, txKids []node
+	// visit, when set, is given every transaction as the check reads it, with the index of its
+	// statement (read: the statements read so far)
+	visit func(i int, t *Transaction) error
+	read  int
 }
 
 // check reads the body of an OFX file (from its first tag) and returns the error of its shape
@@ -169,21 +174,27 @@ func (b *body) each(n *node, fn func(c *node) (bool, error)) error {
 	if !n.ended {
 		// Keep the children of a small element: its fields are looked up one by one. One
 		// element is collected at a time (fn does not descend), so the buffer is shared.
-		kids := b.scratch[:0]
-		err := b.scan(n, func(c *node) (bool, error) {
-			kids = append(kids, *c)
-			return len(kids) <= maxKept, nil
-		})
+		kids, few, err := b.collect(n, b.scratch[:0])
 		b.scratch = kids[:0]
 		if err != nil {
 			return err
 		}
-		if len(kids) <= maxKept {
+		if few {
 			n.kids, n.hasKids = slices.Clone(kids), true
 			return b.each(n, fn)
 		}
 	}
 	return b.scan(n, fn)
+}
+
+// collect appends n's children to kids while they are at most maxKept, and says whether they
+// were (then n is ended and kids holds them all).
+func (b *body) collect(n *node, kids []node) ([]node, bool, error) {
+	err := b.scan(n, func(c *node) (bool, error) {
+		kids = append(kids, *c)
+		return len(kids) <= maxKept, nil
+	})
+	return kids, err == nil && len(kids) <= maxKept, err
 }
 
 // scan visits n's children by reading its content again, as check read it.

@@ -85,17 +85,33 @@ func ParseDecimal(s string, exp int) (int64, error) {
 		}
 		frac = frac[:exp]
 	}
-	frac += strings.Repeat("0", exp-len(frac))
-	digits := strings.TrimLeft(intPart+frac, "0")
-	if digits == "" {
-		return 0, nil
-	}
-	if len(digits) > 18 {
-		return 0, ErrRange
-	}
+	// The digits of intPart, frac and exp-len(frac) zeros, read without building them: this
+	// runs for every transaction of a statement.
 	var n int64
-	for _, c := range digits {
+	nd := 0 // significant digits so far
+	push := func(c byte) bool {
+		if nd > 0 || c != '0' {
+			nd++
+		}
+		if nd > 18 {
+			return false
+		}
 		n = n*10 + int64(c-'0')
+		return true
+	}
+	for i := 0; i < len(intPart); i++ {
+		if !push(intPart[i]) {
+			return 0, ErrRange
+		}
+	}
+	for i := 0; i < exp; i++ {
+		c := byte('0')
+		if i < len(frac) {
+			c = frac[i]
+		}
+		if !push(c) {
+			return 0, ErrRange
+		}
 	}
 	if neg {
 		n = -n
