@@ -958,10 +958,11 @@ func (s *Store) newInserter(ctx context.Context, tx *sql.Tx) (*inserter, error) 
 	in := &inserter{ctx: ctx, tx: tx, copy: s.db.Engine() == "postgres"}
 	var q string
 	if in.copy {
-		// The COPY checks both foreign keys of each row at its end, through a cached plan. Our
-		// connections say plan_cache_mode=force_custom_plan (sqldb.Open, for lumo's prepared
-		// queries), which plans that check again for every row: 14 s of a 500k-row import's
-		// 24 s here. A generic plan, made once, is the same primary-key lookup.
+		// The COPY checks each row's foreign key (its statement and account, one key) at its
+		// end, through a cached plan. Our connections say plan_cache_mode=force_custom_plan
+		// (sqldb.Open, for lumo's prepared queries), which plans that check again for every
+		// row: 14 s of a 500k-row import's 24 s here. A generic plan, made once, is the same
+		// unique-index lookup.
 		if err := tx.QueryRowContext(ctx, "SELECT current_setting('plan_cache_mode'), set_config('plan_cache_mode', 'force_generic_plan', true)").
 			Scan(&in.planMode, new(string)); err != nil {
 			return nil, fmt.Errorf("preparing transaction insert: %w", err)
