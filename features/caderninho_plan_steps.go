@@ -137,14 +137,22 @@ func (w *cadWorld) storeEdits(ctx context.Context, table *godog.Table) error {
 }
 
 // storeUnmatchedEdits inserts edits whose dedupe key no imported transaction has, as when a
-// transaction disappears from the bank's statements. Columns: account, space, category,
-// description, excluded (yes/no).
+// transaction disappears from the bank's statements, and bumps the space's revision (as every
+// write of edits does). Columns: account, space, category, description, excluded (yes/no), and
+// fitid (optional: a FITID the bank has not listed yet; otherwise one it never will).
 func (w *cadWorld) storeUnmatchedEdits(ctx context.Context, table *godog.Table) error {
 	return w.eachRowInTx(ctx, table, func(tx *sql.Tx, i int, get func(string) any, q func(string) string) error {
-		_, err := tx.ExecContext(ctx, q(`INSERT INTO cad_edits (account_key, dedupe_key, space_key,
+		dedupe := fmt.Sprintf("f:SUMIU-%d", i)
+		if fitid, ok := get("fitid").(string); ok {
+			dedupe = "f:" + fitid
+		}
+		if _, err := tx.ExecContext(ctx, q(`INSERT INTO cad_edits (account_key, dedupe_key, space_key,
 			category, description, note, excluded, updated_at) VALUES (?, ?, ?, ?, ?, NULL, ?, ?)`),
-			get("account"), fmt.Sprintf("f:SUMIU-%d", i), get("space"), get("category"), get("description"), excludedFlag(get),
-			"2026-11-01T12:00:00Z")
+			get("account"), dedupe, get("space"), get("category"), get("description"), excludedFlag(get),
+			"2026-11-01T12:00:00Z"); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, q("UPDATE cad_spaces SET revision = revision + 1 WHERE space_key = ?"), get("space"))
 		return err
 	})
 }

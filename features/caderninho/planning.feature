@@ -214,3 +214,26 @@ Feature: the planning reads use the effective view: the origin view, the user's 
     And the text contains "Atenção: 1 edição de transações que o banco não lista mais"
     When I call "plan_totals" with '{"space": "atelie"}'
     Then "unmatchedEdits" is '[]'
+
+  # AUR20261101000 (-2400.00, PIX ENVIADO - ALUGUEL APTO 42) is only in
+  # next/aurora-marina/extrato-2026-11.ofx: its edit matches nothing until that statement is read.
+  @C-V02
+  Scenario: An unmatched edit leaves the report once the bank lists its transaction
+    Given these edits of transactions the bank does not list yet are stored directly in the tables:
+      | account               | space | fitid          | category | description         | excluded |
+      | aurora-marina:12345-6 | casa  | AUR20261101000 | Moradia  | Aluguel de novembro | no       |
+    When I call "plan_totals" with '{"space": "casa"}'
+    Then "unmatchedEdits" is '[{"accountId": "aurora-marina:12345-6", "space": "casa", "category": "Moradia", "description": "Aluguel de novembro", "excludedFromTotals": false}]'
+    When I call "plan_transactions" with '{"space": "casa", "limit": 1}'
+    Then "unmatchedEdits" has 1 item
+    Given the statement "next/aurora-marina/extrato-2026-11.ofx" is placed in the folder of "aurora-marina"
+    When I call "caderninho_sync" with '{"idempotency_key": "sync-plano-2"}'
+    Then the call succeeds
+    When I call "plan_totals" with '{"space": "casa"}'
+    Then "unmatchedEdits" is '[]'
+    And the text does not contain "o banco não lista mais"
+    When I call "plan_transactions" with '{"accounts": ["aurora-marina:12345-6"], "text": "aluguel apto 42", "from": "2026-11-01", "to": "2026-11-01"}'
+    Then "unmatchedEdits" is '[]'
+    And "records" has 1 item
+    And "records[0].description" is '"Aluguel de novembro"'
+    And "records[0].category" is '"Moradia"'

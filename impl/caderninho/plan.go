@@ -114,12 +114,13 @@ func (p *pendingRead) wait() error {
 }
 
 // startUnmatched reads the unmatched edits of the view's spaces into v.unmatched while the
-// caller reads the rows (its own connection): with many edits it costs about what a page does.
+// caller reads the rows (its own connection): with many edits it costs about what a page does,
+// unless the store holds the answer.
 // v.unmatched may be read only after wait.
 func (s *Service) startUnmatched(ctx context.Context, v *effectiveView, f planFilter) *pendingRead {
 	p := &pendingRead{done: make(chan error, 1)}
 	go func() {
-		unmatched, err := s.Store.UnmatchedEdits(ctx, v.every)
+		unmatched, err := s.Store.UnmatchedEdits(ctx, v.rc.spaces, v.every)
 		out := []caderninhoapi.PlanTransactionsOutputUnmatchedEditsItem{}
 		for _, u := range unmatched {
 			if _, read := v.revs[u.Space]; read && (f.sel.Person == "" || v.holderOf[u.Account] == f.sel.Person || v.holderOf[u.Account] == "") {

@@ -38,6 +38,8 @@ type Store struct {
 	// beforeCommit, when set, runs just before an import transaction commits; tests use it to
 	// simulate a crash mid-import.
 	beforeCommit func(connection string) error
+	// unmatched is the last answer of UnmatchedEdits.
+	unmatched unmatchedCache
 }
 
 // migrations are caderninho's: migrations/<version>.sql (cad_*), recorded by version in the

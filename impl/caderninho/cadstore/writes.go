@@ -146,6 +146,19 @@ func (s *Store) ReleaseWrite(ctx context.Context, c *Claim) error {
 type WriteTx struct {
 	s  *Store
 	tx *sql.Tx
+	// touched are the edits written or deleted, once each.
+	touched []EditKey
+	seen    map[EditKey]bool
+}
+
+func (w *WriteTx) touch(k EditKey) {
+	if w.seen == nil {
+		w.seen = map[EditKey]bool{}
+	}
+	if !w.seen[k] {
+		w.seen[k] = true
+		w.touched = append(w.touched, k)
+	}
 }
 
 // CommitWrite runs apply and stores its result under the claim in one transaction, bumping the
@@ -174,9 +187,22 @@ func (s *Store) CommitWrite(ctx context.Context, c *Claim, space string, revisio
 	} else if n != 1 {
 		return "", ErrRevisionMoved
 	}
-	result, err := apply(&WriteTx{s: s, tx: tx}, next)
+	w := &WriteTx{s: s, tx: tx}
+	result, err := apply(w, next)
 	if err != nil {
 		return "", err
+	}
+	// The unmatched edits change only with the edits this write touched: read those again here,
+	// in the write's transaction, and carry the cached answer past the write once it commits.
+	var carry func()
+	if gen, accounts, ok := s.unmatched.base(space, revision); ok && bump && len(w.touched) <= maxWriteDelta {
+		var delta []UnmatchedEdit
+		if len(w.touched) > 0 {
+			if delta, err = s.unmatchedAmong(ctx, tx, accounts, w.touched); err != nil {
+				return "", err
+			}
+		}
+		carry = func() { s.unmatched.advance(gen, space, next, w.touched, delta) }
 	}
 	res, err = tx.ExecContext(ctx, s.q(`UPDATE cad_writes SET status = ?, result = ?, finished_at = ?
 		WHERE idempotency_key = ? AND claim = ? AND status = ?`), WriteDone, result, s.now(), c.Key, c.token, WriteRunning)
@@ -190,6 +216,9 @@ func (s *Store) CommitWrite(ctx context.Context, c *Claim, space string, revisio
 	}
 	if err := tx.Commit(); err != nil {
 		return "", fmt.Errorf("committing write: %w", err)
+	}
+	if carry != nil {
+		carry()
 	}
 	return result, nil
 }
@@ -214,6 +243,7 @@ type EditRow struct {
 // PutEdit writes the whole edit of a bank transaction (insert or replace).
 func (w *WriteTx) PutEdit(ctx context.Context, e EditRow) error {
 	s := w.s
+	w.touch(e.Key)
 	search := EditFold(e.Description, e.Note)
 	res, err := w.tx.ExecContext(ctx, s.q(`UPDATE cad_edits SET space_key = ?, category = ?, description = ?, note = ?, excluded = ?, splits = ?,
 		search_fold = ?, updated_at = ? WHERE account_key = ? AND dedupe_key = ?`), e.Space, nullString(e.Category), nullString(e.Description),
@@ -235,6 +265,7 @@ func (w *WriteTx) PutEdit(ctx context.Context, e EditRow) error {
 // DeleteEdit removes the edit of a bank transaction, if any: the transaction shows the bank's
 // values again.
 func (w *WriteTx) DeleteEdit(ctx context.Context, key EditKey) error {
+	w.touch(key)
 	if _, err := w.tx.ExecContext(ctx, w.s.q(`DELETE FROM cad_edits WHERE account_key = ? AND dedupe_key = ?`), key.Account, key.Dedupe); err != nil {
 		return fmt.Errorf("deleting edit: %w", err)
 	}
