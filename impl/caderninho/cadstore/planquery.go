@@ -500,8 +500,14 @@ func (s *Store) bankTotals(ctx context.Context, q PlanQuery, by string) ([]Total
 	if !q.uneditedMatchesNothing() { // the rows as the bank gave them
 		keys := keyCols(false)
 		where, args := q.bankWhere(nil, nil, true)
+		table := "cad_transactions t"
+		if len(q.Words) > 0 && q.From == "" && q.To == "" && s.db.Engine() == "sqlite" {
+			// A text filter reads every row's search_fold: one pass over the table costs about half
+			// of SQLite's walk of the totals index with a table lookup per row.
+			table += " NOT INDEXED"
+		}
 		rows, err := s.db.SQL().QueryContext(ctx, s.q(`SELECT `+keys+`, COUNT(*), `+sumColumns("t.amount_minor")+
-			` FROM cad_transactions t WHERE `+where+` GROUP BY `+keys), args...)
+			` FROM `+table+` WHERE `+where+` GROUP BY `+keys), args...)
 		if err != nil {
 			return nil, fmt.Errorf("totalling transactions: %w", err)
 		}
