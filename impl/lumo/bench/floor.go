@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/lumo-caderninho/mcp/impl/platform/mcphttp"
 )
 
 // The floor is what the go-sdk itself costs: a server whose one tool answers a constant, over the
@@ -25,6 +27,7 @@ const FloorEnv = "LUMO_BENCH_FLOOR_ADDR"
 // FloorReport is the floor server measured like lumo's small call.
 type FloorReport struct {
 	Call       Timing     `json:"trivial_call"`
+	RawCall    Timing     `json:"trivial_call_raw_client"`
 	Load       LoadReport `json:"http_load"`
 	RawLoad    LoadReport `json:"http_load_raw_client"`
 	CPUPerCall float64    `json:"server_cpu_ms_per_call"`
@@ -77,18 +80,26 @@ func runFloor(ctx context.Context, c Config) (*FloorReport, error) {
 		return nil, err
 	}
 	defer cs.Close()
+	rc, err := mcphttp.Connect(srv.url+"/mcp", "", "lumo-bench")
+	if err != nil {
+		return nil, err
+	}
 	r := &FloorReport{}
-	var d []time.Duration
+	var d, raw []time.Duration
 	for i := range c.SmallCalls + 5 {
 		t0 := time.Now()
 		if _, err := call(ctx, cs, "echo", map[string]any{}); err != nil {
 			return nil, err
 		}
+		t1 := time.Now()
+		if err := rawCall(rc, "echo", map[string]any{}); err != nil {
+			return nil, err
+		}
 		if i >= 5 {
-			d = append(d, time.Since(t0))
+			d, raw = append(d, t1.Sub(t0)), append(raw, time.Since(t1))
 		}
 	}
-	r.Call = timing(d)
+	r.Call, r.RawCall = timing(d), timing(raw)
 	r.Load, r.RawLoad, err = srv.loads(ctx, c, "echo", map[string]any{})
 	r.CPUPerCall = r.Load.ServerCPUPerCall
 	return r, err

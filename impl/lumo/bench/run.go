@@ -137,7 +137,11 @@ func runEngine(ctx context.Context, c Config, engine string) (*EngineReport, err
 	if err != nil {
 		return nil, err
 	}
-	var tool, own, sel, ping []time.Duration
+	rc, err := mcphttp.Connect(srv.url+"/mcp", "", "lumo-bench")
+	if err != nil {
+		return nil, err
+	}
+	var tool, rawTool, own, sel, ping []time.Duration
 	for i := range c.SmallCalls + 5 {
 		t0 := time.Now()
 		if _, err := call(ctx, cs, "query", small); err != nil {
@@ -157,13 +161,19 @@ func runEngine(ctx context.Context, c Config, engine string) (*EngineReport, err
 			return nil, err
 		}
 		t4 := time.Now()
+		if err := rawCall(rc, "query", small); err != nil {
+			return nil, err
+		}
+		t5 := time.Now()
 		if i >= 5 { // warm-up
 			tool, own, sel, ping = append(tool, t1.Sub(t0)), append(own, t2.Sub(t1)), append(sel, t3.Sub(t2)), append(ping, t4.Sub(t3))
+			rawTool = append(rawTool, t5.Sub(t4))
 		}
 	}
-	e.Small = SmallReport{Tool: timing(tool), OwnSQL: timing(own), SelectOne: timing(sel), Ping: timing(ping)}
+	e.Small = SmallReport{Tool: timing(tool), RawTool: timing(rawTool), OwnSQL: timing(own), SelectOne: timing(sel), Ping: timing(ping)}
 	e.Small.AddedMs = e.Small.Tool.P50 - e.Small.SelectOne.P50
 	e.Small.AddedOverOwnMs = e.Small.Tool.P50 - e.Small.OwnSQL.P50
+	e.Small.RawAddedOverOwnMs = e.Small.RawTool.P50 - e.Small.OwnSQL.P50
 
 	c.logf("%s: search_values search mode", engine)
 	if e.SearchValues, err = timeSearch(ctx, cs, app.ID, "joão", c.Iterations); err != nil {
@@ -362,14 +372,17 @@ func (s *server) loads(ctx context.Context, c Config, tool string, args map[stri
 		if err != nil {
 			return nil, nil, err
 		}
-		return func() error {
-			if out := rc.Call(tool, args); out.Kind != "" {
-				return fmt.Errorf("%s: %s", tool, out.Kind)
-			}
-			return nil
-		}, func() {}, nil
+		return func() error { return rawCall(rc, tool, args) }, func() {}, nil
 	})
 	return sdk, raw, err
+}
+
+// rawCall runs one tool call with the raw JSON-RPC client; a tool error is an error.
+func rawCall(rc *mcphttp.Client, tool string, args map[string]any) error {
+	if out := rc.Call(tool, args); out.Kind != "" {
+		return fmt.Errorf("%s: %s", tool, out.Kind)
+	}
+	return nil
 }
 
 // load runs clients concurrent sessions, each calling as fast as it can for d.
