@@ -1,5 +1,6 @@
 // Package cli holds what both command lines share: the version line (module version, commit and
-// Go version, from the build information the toolchain embeds) and the unknown-command message.
+// Go version, from the build information the toolchain embeds), the unknown-command message and
+// the soft memory limit.
 package cli
 
 import (
