@@ -97,7 +97,7 @@ type Options struct {
 // SoftMemoryLimit is the Go runtime's soft memory limit for every caderninho command (GOMEMLIMIT
 // wins): an import's live data is about its largest OFX file and one statement's rows, well
 // under it, and without it the collector let the heap grow to twice that (import peak 260-296
-// MiB for two 61 MiB files; 210-232 MiB with it, at the same rate).
+// MiB for two 61 MiB files; 210-257 MiB with it, at the same rate).
 const SoftMemoryLimit = 200 << 20
 
 // DefaultMaxResultBytes is the largest answer a caderninho tool gives: 4 MiB, as lumo's. A larger

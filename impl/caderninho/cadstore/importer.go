@@ -997,7 +997,7 @@ func (in *inserter) add(row ...any) error {
 		return err
 	}
 	in.rows = append(in.rows, row...)
-	if len(in.rows) < cap(in.rows) {
+	if len(in.rows) < insertBatch*len(insertColumns) {
 		return nil
 	}
 	_, err := in.st.ExecContext(in.ctx, in.rows...)
