@@ -138,6 +138,8 @@ try {
   );
   const [cross] = await Promise.all([evil.waitForResponse((r) => r.url() === `${base}/painel/pessoas`), evil.click("button")]);
   assert.equal(cross.status(), 403);
+  // Closed only once its navigation has loaded: closing it mid-navigation can hang Chromium's close.
+  await evil.waitForLoadState("load");
   await evil.close();
   await page.goto(`${base}/painel/pessoas`);
   assert.doesNotMatch(await page.textContent("body"), /invasor/);

@@ -9,6 +9,9 @@ work=$(mktemp -d)
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"; }
 trap cleanup EXIT
+# Every client step is bounded, so a hung browser or client fails the run in minutes instead of
+# holding CI until its deadline.
+bounded() { timeout -k 10 300 "$@"; }
 
 (cd "$root" && go build -o "$work/lumo" ./cmd/lumo && go build -o "$work/mcp-conformance" ./cmd/mcp-conformance)
 (cd "$here" && npm install --no-audit --no-fund --silent)
@@ -49,8 +52,8 @@ for auth in "" "Authorization: Bearer wrong-token"; do
   [ "$code" = 401 ] || { echo "expected 401 for '${auth:-no token}', got $code" >&2; exit 1; }
 done
 echo "== http: 401 without a valid token"
-(cd "$here" && node client.mjs http http://127.0.0.1:18452/mcp tok-ana-loja 3)
-(cd "$here" && node client.mjs http http://127.0.0.1:18452/mcp tok-carla-outra 1)
+(cd "$here" && bounded node client.mjs http http://127.0.0.1:18452/mcp tok-ana-loja 3)
+(cd "$here" && bounded node client.mjs http http://127.0.0.1:18452/mcp tok-carla-outra 1)
 if grep -q "tok-ana-loja\|wrong-token" "$work/http.log"; then echo "a token reached the log" >&2; exit 1; fi
 
 # 2b. The REST mirror: /openapi.json passes two independent OpenAPI 3.1 validators (swagger-parser,
@@ -69,8 +72,8 @@ code=$(curl -s -o /dev/null -w '%{http_code}' -X POST http://127.0.0.1:18452/too
   -H 'Content-Type: application/json' -d '{"appId":1}')
 [ "$code" = 200 ] || { echo "REST get_app: expected 200, got $code" >&2; exit 1; }
 # 3. stdio: the client spawns the binary.
-(cd "$here" && node client.mjs stdio "$work/lumo" ana 3)
-(cd "$here" && node client.mjs stdio "$work/lumo" bruno 3)
+(cd "$here" && bounded node client.mjs stdio "$work/lumo" ana 3)
+(cd "$here" && bounded node client.mjs stdio "$work/lumo" bruno 3)
 # 4. Permalink reports in real headless Chromium (Debian's package; installed when missing).
 if [ ! -x /usr/bin/chromium ]; then
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
@@ -78,7 +81,7 @@ fi
 "$work/lumo" serve --http 127.0.0.1:18453 --public-url http://127.0.0.1:18453 2>"$work/report.log" &
 pids+=($!)
 wait_port 18453
-(cd "$here" && node report.mjs http://127.0.0.1:18453 tok-ana-loja tok-carla-outra)
+(cd "$here" && bounded node report.mjs http://127.0.0.1:18453 tok-ana-loja tok-carla-outra)
 if grep -q "tok-ana-loja\|tok-carla-outra\|wrong-token" "$work/report.log"; then echo "a token reached the log" >&2; exit 1; fi
 # 4. Our Gherkin suite as a conformance program for a foreign server (cmd/mcp-conformance, the
 #    features embedded, run outside the source tree): the lumo features (less those tagged
@@ -130,7 +133,7 @@ cred=$("$work/caderninho" import --db "$work/panel.db" "$work/panel/installation
 pids+=($!)
 wait_port 18457
 echo "== caderninho panel in Chromium"
-(cd "$here" && node panel.mjs http://127.0.0.1:18457 "$cred" "$work/panel-files")
+(cd "$here" && bounded node panel.mjs http://127.0.0.1:18457 "$cred" "$work/panel-files")
 if grep -qF -e "$cred" -e "$(cat "$work/panel-files/token")" "$work/panel.log"; then echo "a secret reached the log" >&2; exit 1; fi
 
 # 6. OAuth 2.1 end to end: a real OpenID provider (npm oidc-provider, JWT access tokens bound to the
@@ -150,8 +153,8 @@ pids+=($!)
 wait_port 18471
 wait_port 18472
 echo "== oauth: the TypeScript SDK's OAuth flow against both servers"
-(cd "$here" && OAUTH_TOKEN_FILE="$work/lumo.jwt" "$node22" oauth-client.mjs http://127.0.0.1:18471/mcp ana search_catalog)
-(cd "$here" && "$node22" oauth-client.mjs http://127.0.0.1:18472/mcp "Assistente da casa" caderninho_accounts)
+(cd "$here" && OAUTH_TOKEN_FILE="$work/lumo.jwt" bounded "$node22" oauth-client.mjs http://127.0.0.1:18471/mcp ana search_catalog)
+(cd "$here" && bounded "$node22" oauth-client.mjs http://127.0.0.1:18472/mcp "Assistente da casa" caderninho_accounts)
 www=$(curl -s -o /dev/null -D - -H "Authorization: Bearer $(cat "$work/lumo.jwt")" -H 'Content-Type: application/json' \
   -H 'Accept: application/json, text/event-stream' -d "$init" http://127.0.0.1:18472/mcp | tr -d '\r' | grep -i '^www-authenticate:' || true)
 case "$www" in
