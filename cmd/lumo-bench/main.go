@@ -15,13 +15,14 @@ import (
 	"path/filepath"
 	"runtime/pprof"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/lumo-caderninho/mcp/impl/lumo/bench"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if addr := os.Getenv(bench.FloorEnv); addr != "" { // started by the bench itself: see bench.ServeFloor
 		if err := bench.ServeFloor(ctx, addr); err != nil {

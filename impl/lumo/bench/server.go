@@ -42,6 +42,7 @@ func startServer(ctx context.Context, lumo, dsn, login string, cacheMB int, env 
 
 // startProcess starts cmd, an MCP server over HTTP at url, and waits until its /healthz answers.
 func startProcess(ctx context.Context, cmd *exec.Cmd, url string) (*server, error) {
+	dieWithBench(cmd)
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting %s: %w", cmd.Path, err)
 	}
