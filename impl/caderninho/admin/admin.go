@@ -243,9 +243,13 @@ func (o Ops) ResetCredential(ctx context.Context) (string, error) {
 // EnsureCredential makes the owner credential when the installation has none yet and returns it
 // ("" when there already was one).
 func (o Ops) EnsureCredential(ctx context.Context) (string, error) {
-	ok, err := o.Store.HasOwnerCredential(ctx)
-	if err != nil || ok {
+	c, err := secret(CredentialPrefix)
+	if err != nil {
 		return "", err
 	}
-	return o.ResetCredential(ctx)
+	made, err := o.Store.CreateOwnerCredential(ctx, o.Actor, c)
+	if err != nil || !made {
+		return "", err
+	}
+	return c, nil
 }

@@ -383,6 +383,28 @@ func (s *Store) HasOwnerCredential(ctx context.Context) (bool, error) {
 	return n > 0, nil
 }
 
+// CreateOwnerCredential makes credential (stored hashed) the panel's first one; false, with
+// nothing written, when the installation already has one. It is checked and made in one
+// administrative transaction, so of imports racing on a new installation only one makes it.
+func (s *Store) CreateOwnerCredential(ctx context.Context, actor, credential string) (bool, error) {
+	made := false
+	err := s.adminTx(ctx, func(tx *sql.Tx) error {
+		var n int
+		if err := tx.QueryRowContext(ctx, "SELECT COUNT(*) FROM cad_panel_owner").Scan(&n); err != nil {
+			return fmt.Errorf("reading the panel credential: %w", err)
+		}
+		if n > 0 {
+			return nil
+		}
+		if err := s.insertOwnerCredential(ctx, tx, credential); err != nil {
+			return err
+		}
+		made = true
+		return s.audit(ctx, tx, actor, "panel.credential", "Credencial do painel criada.")
+	})
+	return made && err == nil, err
+}
+
 // SetOwnerCredential makes credential (stored hashed) the only one that opens the panel, ending
 // every panel session.
 func (s *Store) SetOwnerCredential(ctx context.Context, actor, credential string) error {
@@ -392,12 +414,19 @@ func (s *Store) SetOwnerCredential(ctx context.Context, actor, credential string
 				return fmt.Errorf("replacing the panel credential: %w", err)
 			}
 		}
-		if _, err := tx.ExecContext(ctx, s.q("INSERT INTO cad_panel_owner (id, credential_sha256, created_at) VALUES (1, ?, ?)"),
-			TokenHash(credential), s.now()); err != nil {
-			return fmt.Errorf("saving the panel credential: %w", err)
+		if err := s.insertOwnerCredential(ctx, tx, credential); err != nil {
+			return err
 		}
 		return s.audit(ctx, tx, actor, "panel.credential", "Nova credencial do painel criada; as sessões abertas foram encerradas.")
 	})
+}
+
+func (s *Store) insertOwnerCredential(ctx context.Context, tx *sql.Tx, credential string) error {
+	if _, err := tx.ExecContext(ctx, s.q("INSERT INTO cad_panel_owner (id, credential_sha256, created_at) VALUES (1, ?, ?)"),
+		TokenHash(credential), s.now()); err != nil {
+		return fmt.Errorf("saving the panel credential: %w", err)
+	}
+	return nil
 }
 
 // PanelSessionsPurgeBatch bounds the expired panel sessions one purge deletes.
