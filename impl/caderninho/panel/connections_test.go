@@ -155,6 +155,18 @@ func TestConnectionAddAndEdit(t *testing.T) {
 	}
 	w.step(tok, "duplicate", "/painel/conexoes", url.Values{"key": {"aurora-marina"}, "institution": {"X"}, "holder": {"rafael"}, "space": {"casa"}},
 		http.StatusConflict, "Chave: já existe uma conexão")
+	left := filepath.Join(w.dir, "extratos-painel", "antiga")
+	if err := os.MkdirAll(left, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(left, "velho.ofx"), []byte("OFXHEADER:100"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	w.step(tok, "folder left with files", "/painel/conexoes", url.Values{"key": {"antiga"}, "institution": {"X"}, "holder": {"rafael"}, "space": {"casa"}},
+		http.StatusConflict, "Chave: a pasta de extratos extratos-painel/antiga já existe com arquivos")
+	if got := folder(t, left); len(got) != 1 || got[0] != "velho.ofx" {
+		t.Errorf("the refused connection touched the folder left behind: %v", got)
+	}
 	w.step(tok, "unknown holder", "/painel/conexoes", url.Values{"key": {"novo"}, "institution": {"X"}, "holder": {"ninguem"}, "space": {"casa"}},
 		http.StatusUnprocessableEntity, "Titular: não existe a pessoa")
 	w.step(tok, "unknown space", "/painel/conexoes", url.Values{"key": {"novo"}, "institution": {"X"}, "holder": {"rafael"}, "space": {"praia"}},
