@@ -6,11 +6,15 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/lumo-caderninho/mcp/impl/caderninho"
+	"github.com/lumo-caderninho/mcp/impl/caderninho/admin"
 	"github.com/lumo-caderninho/mcp/impl/platform/authguard"
 )
 
@@ -64,6 +68,86 @@ func TestHTTPThrottlesFailedTokensPerClient(t *testing.T) {
 	}
 	if resp, body := post("127.0.0.2", "tok-assistente"); resp.StatusCode != http.StatusOK {
 		t.Errorf("good token from another address: %d %s", resp.StatusCode, body)
+	}
+	cancel()
+	if err := <-errc; err != nil {
+		t.Errorf("serve: %v", err)
+	}
+}
+
+// An assistant failing on /mcp (a revoked token, say) until its address is throttled does not
+// lock the owner out of the panel from that address: panel logins have their own bound, which
+// wrong credentials still reach.
+func TestPanelLoginThrottledApartFromTokens(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s, _ := demoStore(t)
+	cred, err := (admin.Ops{Store: s, Actor: admin.ActorCLI}).ResetCredential(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	now := time.Now()
+	guards := []*authguard.Guard{authguard.New(authguard.DefaultMaxFailures), authguard.New(authguard.DefaultMaxFailures)}
+	for _, g := range guards {
+		g.Now = func() time.Time { return now }
+	}
+	errc := make(chan error, 1)
+	go func() {
+		errc <- serveHTTP(ctx, &caderninho.Service{Store: s, Log: log}, ln, httpOptions{guard: guards[0], panelGuard: guards[1]}, log)
+	}()
+	base := "http://" + ln.Addr().String()
+	jar, _ := cookiejar.New(nil)
+	c := &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	do := func(req *http.Request) (int, string) {
+		resp, err := c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	mcpFails := map[int]int{}
+	for range 20 {
+		req, _ := http.NewRequest("POST", base+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Authorization", "Bearer cad_revogado")
+		status, _ := do(req)
+		mcpFails[status]++
+	}
+	if mcpFails[401] != 10 || mcpFails[429] != 10 {
+		t.Fatalf("/mcp statuses %v; want 10 × 401 and 10 × 429", mcpFails)
+	}
+	csrfRE := regexp.MustCompile(`name="csrf" value="([^"]+)"`)
+	login := func(credential string) (int, string) {
+		req, _ := http.NewRequest("GET", base+"/painel/entrar", nil)
+		_, page := do(req)
+		m := csrfRE.FindStringSubmatch(page)
+		if m == nil {
+			t.Fatalf("no csrf field:\n%s", page)
+		}
+		form := url.Values{"credencial": {credential}, "csrf": {m[1]}}
+		req, _ = http.NewRequest("POST", base+"/painel/entrar", strings.NewReader(form.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Origin", base)
+		return do(req)
+	}
+	if status, body := login(cred); status != http.StatusSeeOther {
+		t.Fatalf("the owner's login from the address /mcp throttles: %d, want 303\n%s", status, body)
+	}
+	panelFails := map[int]int{}
+	for range 20 {
+		status, _ := login("cadpainel_errada")
+		panelFails[status]++
+	}
+	if panelFails[401] != 10 || panelFails[429] != 10 {
+		t.Errorf("wrong panel credentials: statuses %v; want 10 × 401 and 10 × 429", panelFails)
 	}
 	cancel()
 	if err := <-errc; err != nil {

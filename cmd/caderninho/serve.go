@@ -156,7 +156,7 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 		return err
 	}
 	opts := httpOptions{validate: *validate, stateless: *stateless, conns: conns, sessions: sessions,
-		guard: authguard.New(*authFailures), publicURL: *publicURL, noToken: *noToken, readOnly: *readOnly}
+		guard: authguard.New(*authFailures), panelGuard: authguard.New(*authFailures), publicURL: *publicURL, noToken: *noToken, readOnly: *readOnly}
 	if oauth.Issuer != "" {
 		if *noToken {
 			return errors.New("--oauth-issuer não combina com --no-token")
@@ -191,11 +191,15 @@ type httpOptions struct {
 	stateless bool // go-sdk stateless mode: no Mcp-Session-Id, any replica answers any POST
 	conns     httpserve.Limits
 	sessions  mcpsession.Limits
-	guard     *authguard.Guard   // nil: failed tokens are not throttled
-	noToken   bool               // every request acts as the local assistant (loopback only; checked by serve)
-	resource  *oauthres.Resource // OAuth access tokens of an issuer too; nil: static tokens only
-	readOnly  bool               // only the tools that change nothing
-	publicURL string             // validated --public-url, or ""
+	guard     *authguard.Guard // nil: failed tokens are not throttled
+	// panelGuard throttles failed panel logins apart from guard: the owner credential is another
+	// secret than the assistants' tokens, and an assistant failing with a revoked token on the same
+	// address must not lock the owner out of the panel that revoked it. nil: not throttled.
+	panelGuard *authguard.Guard
+	noToken    bool               // every request acts as the local assistant (loopback only; checked by serve)
+	resource   *oauthres.Resource // OAuth access tokens of an issuer too; nil: static tokens only
+	readOnly   bool               // only the tools that change nothing
+	publicURL  string             // validated --public-url, or ""
 	// panelRefused, when not "", is why /painel/ is not served (a non-loopback address without
 	// an https public URL).
 	panelRefused string
@@ -269,8 +273,8 @@ func serveHTTP(ctx context.Context, svc *caderninho.Service, ln net.Listener, op
 		mux.Handle("/mcp", opts.guard.Wrap(verify(mcpHandler), nil))
 		mux.Handle(restserver.Prefix, opts.guard.Wrap(restserver.Bearer(verify)(rest), restserver.Throttled))
 	}
-	// The private panel: its own login (the owner credential), throttled by the same guard.
-	(&panel.Handler{Store: s, Log: log, PublicURL: opts.publicURL, Guard: opts.guard, Refused: opts.panelRefused}).Register(mux)
+	// The private panel: its own login (the owner credential), throttled by its own guard.
+	(&panel.Handler{Store: s, Log: log, PublicURL: opts.publicURL, Guard: opts.panelGuard, Refused: opts.panelRefused}).Register(mux)
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		fmt.Fprintln(w, "ok")
