@@ -21,22 +21,12 @@ import (
 // 1,000 wrong tokens from one address: 10 are checked, the rest get 429 with Retry-After before
 // any lookup; an assistant's token from another address still works.
 func TestHTTPThrottlesFailedTokensPerClient(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	s, _ := demoStore(t)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	g := authguard.New(authguard.DefaultMaxFailures)
 	now := time.Now()
 	g.Now = func() time.Time { return now }
-	errc := make(chan error, 1)
-	go func() {
-		errc <- serveHTTP(ctx, &caderninho.Service{Store: s, Log: log}, ln, httpOptions{guard: g}, log)
-	}()
-	url := "http://" + ln.Addr().String() + "/mcp"
+	url := serveLoopback(t, &caderninho.Service{Store: s, Log: log}, httpOptions{guard: g}, log) + "/mcp"
 	post := func(from, token string) (*http.Response, string) {
 		d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(from)}}
 		c := &http.Client{Transport: &http.Transport{DialContext: d.DialContext}}
@@ -69,10 +59,6 @@ func TestHTTPThrottlesFailedTokensPerClient(t *testing.T) {
 	if resp, body := post("127.0.0.2", "tok-assistente"); resp.StatusCode != http.StatusOK {
 		t.Errorf("good token from another address: %d %s", resp.StatusCode, body)
 	}
-	cancel()
-	if err := <-errc; err != nil {
-		t.Errorf("serve: %v", err)
-	}
 }
 
 // An assistant failing on /mcp (a revoked token, say) until its address is throttled does not
@@ -86,21 +72,13 @@ func TestPanelLoginThrottledApartFromTokens(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	now := time.Now()
 	guards := []*authguard.Guard{authguard.New(authguard.DefaultMaxFailures), authguard.New(authguard.DefaultMaxFailures)}
 	for _, g := range guards {
 		g.Now = func() time.Time { return now }
 	}
-	errc := make(chan error, 1)
-	go func() {
-		errc <- serveHTTP(ctx, &caderninho.Service{Store: s, Log: log}, ln, httpOptions{guard: guards[0], panelGuard: guards[1]}, log)
-	}()
-	base := "http://" + ln.Addr().String()
+	base := serveLoopback(t, &caderninho.Service{Store: s, Log: log}, httpOptions{guard: guards[0], panelGuard: guards[1]}, log)
 	jar, _ := cookiejar.New(nil)
 	c := &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	do := func(req *http.Request) (int, string) {
@@ -148,9 +126,5 @@ func TestPanelLoginThrottledApartFromTokens(t *testing.T) {
 	}
 	if panelFails[401] != 10 || panelFails[429] != 10 {
 		t.Errorf("wrong panel credentials: statuses %v; want 10 × 401 and 10 × 429", panelFails)
-	}
-	cancel()
-	if err := <-errc; err != nil {
-		t.Errorf("serve: %v", err)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -29,16 +28,8 @@ func TestOAuthAccessTokensNameAnAssistant(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	errc := make(chan error, 1)
-	go func() {
-		errc <- serveHTTP(ctx, &caderninho.Service{Store: s, Log: log}, ln, httpOptions{resource: res, publicURL: public}, log)
-	}()
-	url := "http://" + ln.Addr().String() + "/mcp"
+	url := serveLoopback(t, &caderninho.Service{Store: s, Log: log}, httpOptions{resource: res, publicURL: public}, log) + "/mcp"
 	for _, token := range []string{is.Sign(t, oauthtest.Token{Audience: public + "/mcp", Email: "Assistente da casa"}), "tok-assistente"} {
 		session, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx,
 			&mcp.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: bearer{token, http.DefaultTransport}}}, nil)
@@ -62,9 +53,5 @@ func TestOAuthAccessTokensNameAnAssistant(t *testing.T) {
 	if resp.StatusCode != http.StatusUnauthorized || !strings.Contains(www, "nenhum assistente desta instalacao") ||
 		!strings.Contains(www, `resource_metadata="`+public+oauthres.MetadataPath+`"`) {
 		t.Errorf("unknown assistant: %d %q", resp.StatusCode, www)
-	}
-	cancel()
-	if err := <-errc; err != nil {
-		t.Errorf("serve: %v", err)
 	}
 }

@@ -1,11 +1,9 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -19,19 +17,10 @@ import (
 // read-only server answers its writes 404.
 func TestRESTMirror(t *testing.T) {
 	for _, readOnly := range []bool{false, true} {
-		ctx, cancel := context.WithCancel(context.Background())
 		s, _ := demoStore(t)
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
 		log := slog.New(slog.NewTextHandler(io.Discard, nil))
-		errc := make(chan error, 1)
-		go func() {
-			errc <- serveHTTP(ctx, &caderninho.Service{Store: s, Log: log}, ln,
-				httpOptions{validate: true, readOnly: readOnly, guard: authguard.New(authguard.DefaultMaxFailures)}, log)
-		}()
-		base := "http://" + ln.Addr().String() + "/tools/"
+		base := serveLoopback(t, &caderninho.Service{Store: s, Log: log},
+			httpOptions{validate: true, readOnly: readOnly, guard: authguard.New(authguard.DefaultMaxFailures)}, log) + "/tools/"
 		post := func(tool, token, body string) (int, map[string]any) {
 			t.Helper()
 			req, _ := http.NewRequest(http.MethodPost, base+tool, strings.NewReader(body))
@@ -74,9 +63,6 @@ func TestRESTMirror(t *testing.T) {
 				t.Errorf("unconfirmed write: %d %v, want 409 CONFIRMATION_REQUIRED", code, v)
 			}
 		}
-		cancel()
-		if err := <-errc; err != nil {
-			t.Errorf("serve: %v", err)
-		}
+
 	}
 }

@@ -56,16 +56,9 @@ func TestImportThenServeHTTPWithAssistantTokens(t *testing.T) {
 			t.Errorf("import output lacks %q:\n%s", want, out.String())
 		}
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	errc := make(chan error, 1)
-	go func() {
-		errc <- serveHTTP(ctx, &caderninho.Service{Store: s, Log: log}, ln, httpOptions{validate: true}, log)
-	}()
-	url := "http://" + ln.Addr().String() + "/mcp"
+	base := serveLoopback(t, &caderninho.Service{Store: s, Log: log}, httpOptions{validate: true}, log)
+	url := base + "/mcp"
 
 	initialize := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
 	for name, token := range map[string]string{"no token": "", "unknown token": "tok-outro"} {
@@ -100,7 +93,6 @@ func TestImportThenServeHTTPWithAssistantTokens(t *testing.T) {
 		t.Errorf("accounts over HTTP: %+v", res.Content[0])
 	}
 	// The published schemas and the OpenAPI document need no token.
-	base := "http://" + ln.Addr().String()
 	for _, path := range []string{"/schemas/", "/schemas/caderninho_sync.input.json", "/openapi.json"} {
 		resp, err := http.Get(base + path)
 		if err != nil {
@@ -111,10 +103,6 @@ func TestImportThenServeHTTPWithAssistantTokens(t *testing.T) {
 		if resp.StatusCode != http.StatusOK || !json.Valid(body) {
 			t.Errorf("GET %s without a token: %d %.80s", path, resp.StatusCode, body)
 		}
-	}
-	cancel()
-	if err := <-errc; err != nil {
-		t.Errorf("serve: %v", err)
 	}
 }
 
@@ -194,15 +182,9 @@ func TestServeHTTPStateless(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	s, _ := demoStore(t)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	svc := &caderninho.Service{Store: s, Log: log}
-	errc := make(chan error, 1)
-	go func() { errc <- serveHTTP(ctx, svc, ln, httpOptions{validate: true, stateless: true}, log) }()
-	url := "http://" + ln.Addr().String() + "/mcp"
+	url := serveLoopback(t, svc, httpOptions{validate: true, stateless: true}, log) + "/mcp"
 
 	callSync := func(id int) map[string]any {
 		t.Helper()
@@ -254,10 +236,6 @@ func TestServeHTTPStateless(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	cancel()
-	if err := <-errc; err != nil {
-		t.Errorf("serve: %v", err)
-	}
 }
 
 // import prints, under its connection, each transaction dated outside its statement's period.
@@ -306,16 +284,9 @@ func TestServeHTTPWithoutToken(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	s, _ := demoStore(t)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	errc := make(chan error, 1)
-	go func() {
-		errc <- serveHTTP(ctx, &caderninho.Service{Store: s, Log: log}, ln, httpOptions{validate: true, noToken: true, readOnly: true}, log)
-	}()
+	base := serveLoopback(t, &caderninho.Service{Store: s, Log: log}, httpOptions{validate: true, noToken: true, readOnly: true}, log)
 	client := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil)
-	session, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: "http://" + ln.Addr().String() + "/mcp"}, nil)
+	session, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: base + "/mcp"}, nil)
 	if err != nil {
 		t.Fatalf("connecting without a token: %v", err)
 	}
@@ -343,10 +314,26 @@ func TestServeHTTPWithoutToken(t *testing.T) {
 		t.Errorf("caderninho_sync on a read-only server: %v, want an unknown tool", err)
 	}
 	session.Close()
-	cancel()
-	if err := <-errc; err != nil {
-		t.Errorf("serve: %v", err)
+}
+
+// serveLoopback runs serveHTTP on a free loopback port until the test ends and returns its base
+// URL; the test fails if serving returned an error.
+func serveLoopback(t *testing.T, svc *caderninho.Service, opts httpOptions, log *slog.Logger) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
 	}
+	ctx, cancel := context.WithCancel(context.Background())
+	errc := make(chan error, 1)
+	go func() { errc <- serveHTTP(ctx, svc, ln, opts, log) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-errc; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	})
+	return "http://" + ln.Addr().String()
 }
 
 // demoStore is a fresh store with the demo installation (copied to dir) registered and its
