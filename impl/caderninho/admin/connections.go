@@ -46,9 +46,11 @@ func (o Ops) AddConnection(ctx context.Context, key, institution, holder, space 
 	_, statErr := os.Stat(dir)
 	// A folder left with files (by an earlier database, or by hand) is not this connection's:
 	// adopting it would import those statements into this holder's space at the next sync.
-	if left, err := os.ReadDir(dir); statErr == nil && (err != nil || len(left) > 0) {
-		return &Refusal{Conflict, "key", fmt.Sprintf("Chave: a pasta de extratos %s já existe com arquivos que não são de uma conexão nova; escolha outra chave ou esvazie a pasta.",
-			filepath.Join(cadstore.PanelStatementsDir, key))}
+	if statErr == nil {
+		if left, err := os.ReadDir(dir); err != nil || len(left) > 0 {
+			return &Refusal{Conflict, "key", fmt.Sprintf("Chave: a pasta de extratos %s já existe com arquivos que não são de uma conexão nova; escolha outra chave ou esvazie a pasta.",
+				filepath.Join(cadstore.PanelStatementsDir, key))}
+		}
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("making the statements folder of %s: %w", key, err)

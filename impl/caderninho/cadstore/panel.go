@@ -376,8 +376,12 @@ func (s *Store) touchAssistant(ctx context.Context, id int64, last sql.NullStrin
 
 // HasOwnerCredential reports whether the panel's owner credential was made.
 func (s *Store) HasOwnerCredential(ctx context.Context) (bool, error) {
+	return hasOwnerCredential(ctx, s.db.SQL())
+}
+
+func hasOwnerCredential(ctx context.Context, q queryer) (bool, error) {
 	var n int
-	if err := s.db.SQL().QueryRowContext(ctx, "SELECT COUNT(*) FROM cad_panel_owner").Scan(&n); err != nil {
+	if err := q.QueryRowContext(ctx, "SELECT COUNT(*) FROM cad_panel_owner").Scan(&n); err != nil {
 		return false, fmt.Errorf("reading the panel credential: %w", err)
 	}
 	return n > 0, nil
@@ -389,12 +393,8 @@ func (s *Store) HasOwnerCredential(ctx context.Context) (bool, error) {
 func (s *Store) CreateOwnerCredential(ctx context.Context, actor, credential string) (bool, error) {
 	made := false
 	err := s.adminTx(ctx, func(tx *sql.Tx) error {
-		var n int
-		if err := tx.QueryRowContext(ctx, "SELECT COUNT(*) FROM cad_panel_owner").Scan(&n); err != nil {
-			return fmt.Errorf("reading the panel credential: %w", err)
-		}
-		if n > 0 {
-			return nil
+		if has, err := hasOwnerCredential(ctx, tx); err != nil || has {
+			return err
 		}
 		if err := s.insertOwnerCredential(ctx, tx, credential); err != nil {
 			return err
