@@ -136,6 +136,24 @@ echo "== caderninho panel in Chromium"
 (cd "$here" && bounded node panel.mjs http://127.0.0.1:18457 "$cred" "$work/panel-files")
 if grep -qF -e "$cred" -e "$(cat "$work/panel-files/token")" "$work/panel.log"; then echo "a secret reached the log" >&2; exit 1; fi
 
+# 5b. Pages of other sites, and of a name rebound to 127.0.0.1, in Chromium against both servers,
+#     token-less and with tokens: every request is refused by the server and nothing is written.
+XDG_DATA_HOME="$work/cross" "$work/caderninho" serve --http 127.0.0.1:18458 --no-token 2>"$work/cross.log" & # its own demo
+pids+=($!)
+wait_port 18458
+attack='{"space":"casa","confirmed":true,"idempotency_key":"ataque-0001","day":"2026-11-05","amount":{"amountMinor":"-999999","currency":"BRL"},"currency":"BRL","description":"Ataque"}'
+echo "== cross-site and rebound pages in Chromium"
+(cd "$here" && bounded node crosssite.mjs http://127.0.0.1:18451 get_app '{"appId":1}')
+(cd "$here" && bounded node crosssite.mjs http://127.0.0.1:18452 get_app '{"appId":1}')
+(cd "$here" && bounded node crosssite.mjs http://127.0.0.1:18458 caderninho_transactions '{}' plan_add_record "$attack")
+(cd "$here" && bounded node crosssite.mjs http://127.0.0.1:18454 caderninho_transactions '{}' plan_add_record "$attack")
+attacks() { sqlite3 "$1" "SELECT count(*) FROM cad_records WHERE description = 'Ataque'"; }
+[ "$(attacks "$work/cross/caderninho/caderninho.db")" = 0 ] && [ "$(attacks "$XDG_DATA_HOME/caderninho/caderninho.db")" = 0 ] ||
+  { echo "a cross-site page wrote a record" >&2; exit 1; }
+# The same write from the owner's own client lands, so the count above can see one.
+code=$(curl -s -o /dev/null -w '%{http_code}' -H 'Content-Type: application/json' -d "$attack" http://127.0.0.1:18458/tools/plan_add_record)
+[ "$code" = 200 ] && [ "$(attacks "$work/cross/caderninho/caderninho.db")" = 1 ] || { echo "the owner's own write: $code" >&2; exit 1; }
+
 # 6. OAuth 2.1 end to end: a real OpenID provider (npm oidc-provider, JWT access tokens bound to the
 #    requested resource), both servers as protected resources, the TypeScript SDK's OAuth client
 #    flow (401, resource and authorization server metadata, authorization code with PKCE, token,

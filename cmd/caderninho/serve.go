@@ -27,6 +27,7 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/caderninho/demo"
 	"github.com/lumo-caderninho/mcp/impl/caderninho/panel"
 	"github.com/lumo-caderninho/mcp/impl/platform/authguard"
+	"github.com/lumo-caderninho/mcp/impl/platform/crosssite"
 	"github.com/lumo-caderninho/mcp/impl/platform/httpserve"
 	"github.com/lumo-caderninho/mcp/impl/platform/mcpsession"
 	"github.com/lumo-caderninho/mcp/impl/platform/oauthres"
@@ -258,8 +259,9 @@ func serveHTTP(ctx context.Context, svc *caderninho.Service, ln net.Listener, op
 	}
 	// One JSON body per answer, as lumo (no tool sends notifications while it runs).
 	// The guard refuses a client with too many failed tokens before the token is looked up.
-	mcpHandler := mcpsession.Handler(srv, mcp.StreamableHTTPOptions{Logger: log, Stateless: opts.stateless, JSONResponse: true},
-		opts.sessions, log)
+	// The Host check of every route, /mcp's included, is crosssite's (below).
+	mcpHandler := mcpsession.Handler(srv, mcp.StreamableHTTPOptions{Logger: log, Stateless: opts.stateless, JSONResponse: true,
+		DisableLocalhostProtection: true}, opts.sessions, log)
 	// The REST mirror at the paths /openapi.json advertises: the same service, checks, bounds and
 	// token check as /mcp.
 	rest, err := caderninho.NewREST(svc, caderninho.Options{ValidateOutput: opts.validate, ReadOnly: opts.readOnly}, opts.conns.MaxBody, nil)
@@ -282,7 +284,10 @@ func serveHTTP(ctx context.Context, svc *caderninho.Service, ln net.Listener, op
 	log.Info("serving MCP over HTTP", "url", "http://"+ln.Addr().String()+"/mcp", "token", !opts.noToken, "readOnly", opts.readOnly,
 		"panel", "http://"+ln.Addr().String()+"/painel/")
 	opts.conns.MaxBodyFor = panel.BodyLimit // statement uploads
-	return httpserve.Serve(ctx, ln, mux, httpserve.DefaultGrace, opts.conns, log)
+	// Every route: no answer under a foreign Host on loopback (DNS rebinding); without tokens, no
+	// call from a page of another origin.
+	guarded := crosssite.Guard{PublicURL: opts.publicURL, Tokenless: opts.noToken}.Wrap(mux)
+	return httpserve.Serve(ctx, ln, guarded, httpserve.DefaultGrace, opts.conns, log)
 }
 
 func call(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger) error {

@@ -27,6 +27,7 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/lumo/workspace"
 	"github.com/lumo-caderninho/mcp/impl/platform/authguard"
 	"github.com/lumo-caderninho/mcp/impl/platform/cli"
+	"github.com/lumo-caderninho/mcp/impl/platform/crosssite"
 	"github.com/lumo-caderninho/mcp/impl/platform/httpserve"
 	"github.com/lumo-caderninho/mcp/impl/platform/mcpserver"
 	"github.com/lumo-caderninho/mcp/impl/platform/mcpsession"
@@ -238,8 +239,10 @@ func httpHandlerWith(ctx context.Context, svc *lumo.Service, limiter *ratelimit.
 	srv.AddReceivingMiddleware(ops.metrics.MCP(log))
 	// JSONResponse: every answer is one JSON body, not a one-event SSE stream. No tool sends
 	// notifications while it runs, and the stream's framing and flushes cost about 0.08 ms a call.
-	mcpHandler := mcpsession.Handler(srv, mcp.StreamableHTTPOptions{Logger: log, Stateless: ops.stateless, JSONResponse: true},
-		ops.sessions, log)
+	// The Host check of every route, /mcp's included, is crosssite's (it also accepts the public
+	// URL's host, for a reverse proxy on the same machine).
+	mcpHandler := mcpsession.Handler(srv, mcp.StreamableHTTPOptions{Logger: log, Stateless: ops.stateless, JSONResponse: true,
+		DisableLocalhostProtection: true}, ops.sessions, log)
 	// The REST mirror of the tools, at the paths /openapi.json advertises: the same service,
 	// argument checks, bounds, token check, failed-token throttle and rate limits as /mcp.
 	rest, err := lumo.NewREST(svc, lumo.Options{ValidateOutput: validate, MaxConcurrent: ops.maxConcurrent}, ops.conns.MaxBody, ops.metrics)
@@ -278,7 +281,10 @@ func httpHandlerWith(ctx context.Context, svc *lumo.Service, limiter *ratelimit.
 	if ops.metrics != nil {
 		mux.Handle("GET /metrics", ops.metrics.Handler())
 	}
-	return ops.metrics.HTTP(log, mux), nil
+	// Every route: no answer under a foreign Host on loopback (DNS rebinding); without tokens, no
+	// call from a page of another origin.
+	guarded := crosssite.Guard{PublicURL: svc.PublicURL, Tokenless: login != ""}.Wrap(mux)
+	return ops.metrics.HTTP(log, guarded), nil
 }
 
 // serveHTTP serves h on addr until ctx ends (SIGTERM, SIGINT); then it stops accepting

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"net/http/pprof"
 	"os"
+
+	"github.com/lumo-caderninho/mcp/impl/platform/crosssite"
 )
 
 // pprofEnv names the hidden variable that serves net/http/pprof on a separate loopback address
@@ -29,7 +31,8 @@ func startPprof(log *slog.Logger) {
 	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
 	go func() {
 		log.Info("pprof serving", "addr", addr)
-		if err := http.ListenAndServe(addr, mux); err != nil {
+		// The Host check too: a page whose name rebinds to loopback must not read profiles.
+		if err := http.ListenAndServe(addr, crosssite.Guard{}.Wrap(mux)); err != nil {
 			log.Warn("pprof stopped", "err", err)
 		}
 	}()

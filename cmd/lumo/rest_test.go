@@ -152,12 +152,11 @@ func TestRESTInvalidArgumentsNameTheFields(t *testing.T) {
 		t.Errorf("%s %q %q", code, msg, suggestions)
 	}
 
+	// (A body without Content-Type: application/json is 415: TestHTTPRefusesCrossSiteAndRebinding.)
 	for name, tc := range map[string]struct{ contentType, body, want string }{
-		"not JSON":        {"application/json", `{"appId":`, "não é um JSON válido"},
-		"form":            {"application/x-www-form-urlencoded", `appId=1`, "Content-Type: application/json"},
-		"NUL":             {"application/json", `{"appId":1,"x":"a\u0000"}`, "caractere nulo"},
-		"array":           {"application/json", `[1]`, "Argumentos inválidos para get_app"},
-		"no content type": {"", `{}`, "appId"},
+		"not JSON": {"application/json", `{"appId":`, "não é um JSON válido"},
+		"NUL":      {"application/json", `{"appId":1,"x":"a\u0000"}`, "caractere nulo"},
+		"array":    {"application/json", `[1]`, "Argumentos inválidos para get_app"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			req, _ := http.NewRequest("POST", ts.URL+"/tools/get_app", strings.NewReader(tc.body))

@@ -31,13 +31,16 @@ import (
 const Prefix = "/tools/"
 
 // Status is the HTTP status of a refusal with code: the caller fixes its arguments (400, the
-// default), the item does not exist (404), the state changed or a confirmation is missing (409),
-// the work or the answer is too large (422), the request body is (413), the caller is over a rate
-// limit (429), the call timed out (504), the server failed (500).
+// default), the call came from a page of another site or by a foreign Host (403), the item does
+// not exist (404), the state changed or a confirmation is missing (409), the work or the answer is
+// too large (422), the request body is (413) or is not JSON (415), the caller is over a rate limit
+// (429), the call timed out (504), the server failed (500).
 func Status(code string) int {
 	switch code {
 	case "UNAUTHORIZED":
 		return http.StatusUnauthorized
+	case "FORBIDDEN":
+		return http.StatusForbidden
 	case "NOT_FOUND":
 		return http.StatusNotFound
 	case "METHOD_NOT_ALLOWED":
@@ -46,6 +49,8 @@ func Status(code string) int {
 		return http.StatusConflict
 	case "REQUEST_TOO_LARGE":
 		return http.StatusRequestEntityTooLarge
+	case "UNSUPPORTED_MEDIA_TYPE":
+		return http.StatusUnsupportedMediaType
 	case "RESULT_TOO_LARGE", "SELECTION_TOO_LARGE":
 		return http.StatusUnprocessableEntity
 	case "RATE_LIMITED":
@@ -205,13 +210,9 @@ func (m *Mirror) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // call answers into rec, which holds the whole answer until its size and schema are checked.
 func (m *Mirror) call(rec *recorder, r *http.Request, tool string) {
 	ctx := r.Context()
-	if ct := r.Header.Get("Content-Type"); ct != "" {
-		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
-			WriteError(rec, &mcpserver.ToolError{Code: "INVALID_ARGUMENTS",
-				Message:     "Argumentos inválidos para " + tool + ": o corpo precisa ser JSON (Content-Type: application/json).",
-				Suggestions: []string{"Envie o cabeçalho Content-Type: application/json."}})
-			return
-		}
+	if te := jsonBody(r, tool); te != nil {
+		WriteError(rec, te)
+		return
 	}
 	limit := m.MaxBody
 	if limit <= 0 {
@@ -253,6 +254,27 @@ func (m *Mirror) call(rec *recorder, r *http.Request, tool string) {
 		rec.reset()
 		WriteError(rec, te)
 	}
+}
+
+// jsonBody refuses a body not declared as JSON in UTF-8. A page of another site can POST a body
+// with no Content-Type, or as text/plain, without a CORS preflight; application/json it cannot.
+func jsonBody(r *http.Request, tool string) *mcpserver.ToolError {
+	ct := r.Header.Get("Content-Type")
+	mt, params, err := mime.ParseMediaType(ct)
+	charset, hasCharset := params["charset"]
+	if err == nil && mt == "application/json" && (!hasCharset || strings.EqualFold(charset, "utf-8")) {
+		return nil
+	}
+	got := "sem Content-Type"
+	if ct != "" {
+		if len(ct) > 100 { // the header may be 64 KiB; naming its start is enough
+			ct = ct[:100] + "…"
+		}
+		got = fmt.Sprintf("com Content-Type %q", ct)
+	}
+	return &mcpserver.ToolError{Code: "UNSUPPORTED_MEDIA_TYPE",
+		Message:     "Corpo recusado em " + tool + ": veio " + got + "; os argumentos são JSON em UTF-8 (Content-Type: application/json).",
+		Suggestions: []string{"Envie o cabeçalho Content-Type: application/json (charset, se houver, utf-8) e o corpo em UTF-8."}}
 }
 
 // TooLarge is the refusal of a request body over limit bytes.

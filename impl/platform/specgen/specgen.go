@@ -288,10 +288,13 @@ var errorStatuses = []errorStatus{
 		"INVALID_FILTER, or another code the caller fixes by changing the arguments."},
 	{code: "401", name: "Unauthorized", description: "UNAUTHORIZED: no bearer token, or one the server does not know.",
 		header: "WWW-Authenticate", headerDescription: "Bearer", headerType: "string"},
+	{code: "403", name: "Forbidden", description: "FORBIDDEN: the request reached a loopback address under a Host other than " +
+		"localhost, a loopback address or the public URL's host (DNS rebinding), or, on a server without tokens, came from a page of another origin."},
 	{code: "404", name: "NotFound", description: "NOT_FOUND: the item named does not exist or the caller cannot see it."},
 	{code: "409", name: "Conflict", conflict: true,
 		description: "CONFIRMATION_REQUIRED, IDEMPOTENCY_KEY_REUSED, IDEMPOTENCY_IN_PROGRESS or RESTART_REQUIRED."},
 	{code: "413", name: "ContentTooLarge", description: "REQUEST_TOO_LARGE: the body is over the server's limit."},
+	{code: "415", name: "UnsupportedMediaType", description: "UNSUPPORTED_MEDIA_TYPE: the body is not sent as Content-Type: application/json (charset, if any, utf-8)."},
 	{code: "422", name: "UnprocessableContent", description: "RESULT_TOO_LARGE (the answer would pass the server's limit) or SELECTION_TOO_LARGE."},
 	{code: "429", name: "TooManyRequests", description: "RATE_LIMITED: over the calls per minute of the user or tenant, or too many failed tokens.",
 		header: "Retry-After", headerDescription: "Seconds to wait before repeating the call.", headerType: "integer"},

@@ -11,6 +11,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/lumo-caderninho/mcp/impl/platform/crosssite"
 )
 
 // ParsePublicURL validates a --public-url: an absolute http or https URL with a host, optionally a
@@ -95,36 +97,10 @@ func (c CSRF) Valid(r *http.Request) bool {
 	return err == nil && ck.Value != "" && subtle.ConstantTimeCompare([]byte(ck.Value), []byte(field)) == 1
 }
 
-// SameOrigin reports whether a form post comes from a page of this server. A browser that sends
-// Sec-Fetch-Site says so itself: same-origin (or none: typed by the user) passes whatever Origin
-// says, since under the pages' Referrer-Policy: no-referrer Chromium sends Origin: null; any other
-// value is refused. Without Sec-Fetch-Site, an Origin header must be the public URL's origin
-// (without one: the scheme and Host of the request). Clients that send neither header are not
-// browsers; the anti-CSRF token still guards them.
-func (c CSRF) SameOrigin(r *http.Request) bool {
-	switch r.Header.Get("Sec-Fetch-Site") {
-	case "same-origin", "none":
-		return true
-	case "":
-	default:
-		return false
-	}
-	origin := r.Header.Get("Origin")
-	if origin == "" {
-		return true
-	}
-	want := ""
-	if u, err := url.Parse(c.PublicURL); err == nil && c.PublicURL != "" {
-		want = u.Scheme + "://" + u.Host
-	} else {
-		scheme := "http"
-		if r.TLS != nil {
-			scheme = "https"
-		}
-		want = scheme + "://" + r.Host
-	}
-	return strings.EqualFold(origin, want)
-}
+// SameOrigin reports whether a form post comes from a page of this server (crosssite.SameOrigin
+// with the public URL). Clients that send neither Sec-Fetch-Site nor Origin are not browsers; the
+// anti-CSRF token still guards them.
+func (c CSRF) SameOrigin(r *http.Request) bool { return crosssite.SameOrigin(r, c.PublicURL) }
 
 // CSP allows nothing but the page's own inline style (by nonce), images of its own, and forms
 // posting to itself; "%s" is the nonce.
