@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # PostgreSQL restarted under load, against a private throwaway cluster (never the machine's shared
 # one): initdb into a temp dir, start it on PGFAULT_PORT (default 55439) with trust auth, run
-# TestPostgresRestartUnderLoad restarting that cluster, and remove it on any exit.
+# TestPostgresRestartUnderLoad and TestPostgresRestartWithTokens restarting that cluster, and remove it on any exit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/usr/local/go/bin"
@@ -34,4 +34,4 @@ ctl -w -o "-p $port -k $dir -c listen_addresses=127.0.0.1" start >/dev/null
 restart=$(printf '%q ' "${as[@]}" "$bin/pg_ctl" -D "$dir/data" -l "$dir/log" -w -m fast restart)
 LUMO_TEST_DB="postgres://postgres@127.0.0.1:$port/test?sslmode=disable" LUMO_FAULT_PG_RESTART=1 \
   LUMO_FAULT_PG_RESTART_CMD="$restart" \
-  go test -count=1 -timeout 10m -v -run '^TestPostgresRestartUnderLoad$' ./features/faults/
+  go test -count=1 -timeout 10m -v -run '^TestPostgresRestart(UnderLoad|WithTokens)$' ./features/faults/

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/lumo-caderninho/mcp/impl/caderninho/admin"
 	"github.com/lumo-caderninho/mcp/impl/caderninho/cadstore"
+	"github.com/lumo-caderninho/mcp/impl/platform/cli"
 )
 
 // openAdminStore opens dsn, or the embedded default file, without seeding the demo:
@@ -28,15 +28,15 @@ func openAdminStore(ctx context.Context, dsn string) (*cadstore.Store, error) {
 
 // adminCommand runs `caderninho admin ...`.
 func adminCommand(ctx context.Context, args []string, stdout io.Writer) error {
-	if len(args) == 1 && (args[0] == "help" || args[0] == "-h" || args[0] == "--help") {
+	if cli.IsHelp(args) {
 		fmt.Fprint(stdout, admin.Usage)
-		return nil
+		return cli.ErrHelpShown
 	}
 	cmd, err := admin.Parse(args, os.Getenv("CADERNINHO_DB"))
 	var ue *admin.UsageError
 	if errors.As(err, &ue) {
 		fmt.Fprint(os.Stderr, admin.Usage)
-		return err
+		return &cli.UsageError{Command: "caderninho admin", Msg: ue.Msg}
 	}
 	if err != nil {
 		return err
@@ -49,18 +49,29 @@ func adminCommand(ctx context.Context, args []string, stdout io.Writer) error {
 	return cmd.Run(ctx, s, stdout)
 }
 
+var panelResetCommand = cli.Command{Name: "caderninho panel reset",
+	Summary: "Cria uma nova credencial do painel (/painel/) e a imprime uma única vez, sozinha na primeira linha;\n" +
+		"a anterior deixa de valer e as sessões abertas do painel são encerradas.",
+	Examples: []string{"caderninho panel reset", "caderninho panel reset --db postgres://caderninho@db/casa"}}
+
 // panelCommand runs `caderninho panel reset`: a new owner credential, printed once.
 func panelCommand(ctx context.Context, args []string, stdout io.Writer) error {
-	if len(args) == 0 || args[0] != "reset" {
-		return errors.New("uso: caderninho panel reset [--db DSN]")
-	}
-	fs := flag.NewFlagSet("panel reset", flag.ContinueOnError)
+	fs := panelResetCommand.FlagSet()
 	dsn := dbFlag(fs)
-	if err := fs.Parse(args[1:]); err != nil {
+	switch {
+	case cli.IsHelp(args):
+		panelResetCommand.Help(stdout, fs)
+		return cli.ErrHelpShown
+	case len(args) == 0:
+		return &cli.UsageError{Command: "caderninho panel", Msg: "informe o subcomando: reset"}
+	case args[0] != "reset":
+		return cli.UnknownSubcommand("caderninho panel", args[0], []string{"reset"})
+	}
+	if err := panelResetCommand.Parse(fs, args[1:], stdout); err != nil {
 		return err
 	}
 	if fs.NArg() != 0 {
-		return errors.New("uso: caderninho panel reset [--db DSN]")
+		return &cli.UsageError{Command: panelResetCommand.Name, Msg: "reset não recebe argumentos além das opções"}
 	}
 	s, err := openAdminStore(ctx, *dsn)
 	if err != nil {

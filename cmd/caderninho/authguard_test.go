@@ -128,3 +128,37 @@ func TestPanelLoginThrottledApartFromTokens(t *testing.T) {
 		t.Errorf("wrong panel credentials: statuses %v; want 10 × 401 and 10 × 429", panelFails)
 	}
 }
+
+// A token the database cannot check (here: the pool closed under the server) is 503 with
+// Retry-After on /mcp and on REST, never a 401: 30 of them from one address do not throttle it.
+func TestHTTPDatabaseDownIsNotAFailedToken(t *testing.T) {
+	s, _ := demoStore(t)
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	base := serveLoopback(t, &caderninho.Service{Store: s, Log: log}, httpOptions{guard: authguard.New(authguard.DefaultMaxFailures)}, log)
+	s.DB().Close()
+	for i := range 30 {
+		for _, path := range []string{"/mcp", "/tools/caderninho_accounts"} {
+			body := `{}`
+			if path == "/mcp" {
+				body = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+			}
+			req, _ := http.NewRequest("POST", base+path, strings.NewReader(body))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			req.Header.Set("Authorization", "Bearer tok-assistente")
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") != "2" ||
+				!strings.Contains(string(b), "o banco de dados não respondeu") {
+				t.Fatalf("call %d to %s: %d, Retry-After %q, %s", i, path, resp.StatusCode, resp.Header.Get("Retry-After"), b)
+			}
+			if path != "/mcp" && !strings.Contains(string(b), `"code":"UNAVAILABLE"`) {
+				t.Fatalf("REST: %s", b)
+			}
+		}
+	}
+}

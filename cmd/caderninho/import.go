@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -13,18 +12,25 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/caderninho/admin"
 	"github.com/lumo-caderninho/mcp/impl/caderninho/cadstore"
 	"github.com/lumo-caderninho/mcp/impl/caderninho/installation"
+	"github.com/lumo-caderninho/mcp/impl/platform/cli"
 	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
 	"github.com/lumo-caderninho/mcp/impl/platform/yamldoc"
 )
 
+var importCommand = cli.Command{Name: "caderninho import", Args: "caminho/installation.yaml",
+	Summary: "Registra a instalação (pessoas, espaços, categorias, conexões e assistentes) e importa os extratos OFX\n" +
+		"das pastas das conexões; cada conexão numa transação: ao falhar, nada dela muda. O primeiro import\n" +
+		"de um banco imprime a credencial do painel, uma única vez.",
+	Examples: []string{"caderninho import minha-casa/installation.yaml", "caderninho import --db postgres://caderninho@db/casa installation.yaml"}}
+
 func importInstallation(ctx context.Context, args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("import", flag.ContinueOnError)
+	fs := importCommand.FlagSet()
 	dsn := dbFlag(fs)
-	if err := fs.Parse(args); err != nil {
+	if err := importCommand.Parse(fs, args, stdout); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
-		return errors.New("informe o caminho do installation.yaml: caderninho import [--db DSN] caminho/installation.yaml")
+		return &cli.UsageError{Command: importCommand.Name, Msg: "informe o caminho do installation.yaml (um só)"}
 	}
 	if *dsn == "" {
 		dir, err := dataDir()

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"slices"
 	"syscall"
 
 	"github.com/lumo-caderninho/mcp/impl/caderninho"
@@ -23,15 +24,19 @@ const usage = `caderninho: servidor MCP de finanças da casa.
 
 Uso:
   caderninho import [--db DSN] caminho/installation.yaml
-  caderninho serve  [--db DSN] [--http 127.0.0.1:PORT] [--validate-output] [--idempotency-retention 720h] [--stateless]
-                    [--max-conns 4096] [--max-conns-per-client 256] [--session-timeout 30m] [--max-sessions-per-user 64]
-                    [--auth-failures 10] [--no-token] [--read-only] [--public-url https://...]
-                    [--oauth-issuer URL [--oauth-audience URL] [--oauth-claim email] [--oauth-scopes "..."]]
+  caderninho serve  [opções]                    (stdio; --http 127.0.0.1:PORT para HTTP)
   caderninho call   [--db DSN] FERRAMENTA '{"arg": ...}'
   caderninho admin  person|assistant|connection|statement|space|category|audit ...   (caderninho admin help)
   caderninho panel  reset [--db DSN]
   caderninho schemas list | show FERRAMENTA input|output | validate [--tool FERRAMENTA] [--kind input|output] ARQUIVO | doc FERRAMENTA
   caderninho --version
+
+A ajuda de cada comando, com suas opções e exemplos: caderninho COMANDO -h (ou caderninho help COMANDO).
+
+Exemplos:
+  caderninho serve                            # a instalação de demonstração, em stdio
+  caderninho import minha-casa/installation.yaml
+  caderninho serve --http 127.0.0.1:8090
 
 --db (ou CADERNINHO_DB): postgres://... para PostgreSQL; qualquer outro valor é um arquivo SQLite.
 Sem --db, usa o SQLite em ~/.local/share/caderninho/caderninho.db; serve e call o criam com a
@@ -49,16 +54,12 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	log := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	if err := run(ctx, os.Args[1:], os.Stdout, log); err != nil {
-		var code schemapub.ExitCode
-		if errors.As(err, &code) {
-			os.Exit(int(code))
-		}
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "caderninho:", err)
-		}
-		os.Exit(2)
+	err := run(ctx, os.Args[1:], os.Stdout, log)
+	var code schemapub.ExitCode
+	if errors.As(err, &code) {
+		os.Exit(int(code))
 	}
+	os.Exit(cli.Exit("caderninho", err, os.Stderr))
 }
 
 func run(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger) error {
@@ -84,8 +85,11 @@ func run(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger)
 		}
 		return cat.Run(args[1:], os.Stdin, stdout, os.Stderr)
 	case "help", "-h", "-help", "--help":
+		if len(args) > 1 && slices.Contains(commands, args[1]) && args[1] != "help" { // caderninho help serve
+			return run(ctx, []string{args[1], "-h"}, stdout, log)
+		}
 		fmt.Fprint(stdout, usage)
-		return nil
+		return cli.ErrHelpShown
 	case "version", "-version", "--version":
 		fmt.Fprintln(stdout, cli.Version("caderninho"))
 		return nil

@@ -4,17 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
-	"github.com/lumo-caderninho/mcp/impl/platform/mcpserver"
-	"github.com/lumo-caderninho/mcp/impl/platform/safestdio"
-	"github.com/lumo-caderninho/mcp/impl/platform/telemetry"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -27,12 +24,17 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/caderninho/demo"
 	"github.com/lumo-caderninho/mcp/impl/caderninho/panel"
 	"github.com/lumo-caderninho/mcp/impl/platform/authguard"
+	"github.com/lumo-caderninho/mcp/impl/platform/cli"
 	"github.com/lumo-caderninho/mcp/impl/platform/crosssite"
 	"github.com/lumo-caderninho/mcp/impl/platform/httpserve"
+	"github.com/lumo-caderninho/mcp/impl/platform/mcpserver"
 	"github.com/lumo-caderninho/mcp/impl/platform/mcpsession"
 	"github.com/lumo-caderninho/mcp/impl/platform/oauthres"
 	"github.com/lumo-caderninho/mcp/impl/platform/restserver"
+	"github.com/lumo-caderninho/mcp/impl/platform/safestdio"
 	"github.com/lumo-caderninho/mcp/impl/platform/schemapub"
+	"github.com/lumo-caderninho/mcp/impl/platform/sqldb"
+	"github.com/lumo-caderninho/mcp/impl/platform/telemetry"
 	"github.com/lumo-caderninho/mcp/impl/platform/webform"
 	"github.com/lumo-caderninho/mcp/schemas"
 )
@@ -89,8 +91,18 @@ func openStore(ctx context.Context, dsn string, log *slog.Logger) (*cadstore.Sto
 	return s, nil
 }
 
+var serveCommand = cli.Command{Name: "caderninho serve",
+	Summary: "Serve o MCP do caderninho: em stdio como o assistente local, ou em Streamable HTTP (--http) em /mcp,\n" +
+		"com o espelho REST em /tools/<ferramenta> e o painel privado em /painel/, exigindo o token de um assistente.",
+	Examples: []string{
+		"caderninho serve",
+		"caderninho serve --read-only",
+		"caderninho serve --http 127.0.0.1:8090",
+		"caderninho serve --http 127.0.0.1:8090 --no-token    # sem token, só em endereço local (inspector)",
+	}}
+
 func serve(ctx context.Context, args []string, log *slog.Logger) error {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs := serveCommand.FlagSet()
 	dsn := dbFlag(fs)
 	addr := fs.String("http", "", "serve Streamable HTTP em /mcp neste endereço (ex.: 127.0.0.1:8080) em vez de stdio; exige o token de um assistente")
 	validate := fs.Bool("validate-output", false, "confere cada resultado contra o schema de saída publicado")
@@ -106,11 +118,15 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	var sessions mcpsession.Limits
 	sessions.RegisterFlags(fs)
 	authFailures := authguard.RegisterFlag(fs)
+	dbMaxConns := sqldb.RegisterPoolFlag(fs)
 	publicURL := fs.String("public-url", "", "endereço público deste servidor (ex.: https://caderninho.exemplo.com.br); fora de endereço local, o painel em /painel/ só é servido com https")
 	var oauth oauthres.Config
 	oauth.RegisterFlags(fs, "o nome do assistente (padrão: email)")
-	if err := fs.Parse(args); err != nil {
+	if err := serveCommand.Parse(fs, args, os.Stdout); err != nil {
 		return err
+	}
+	if fs.NArg() > 0 {
+		return &cli.UsageError{Command: serveCommand.Name, Msg: fmt.Sprintf("serve não recebe argumentos além das opções; veio %q", fs.Arg(0))}
 	}
 	if *publicURL != "" {
 		var err error
@@ -143,6 +159,12 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 		return err
 	}
 	defer s.DB().Close()
+	// caderninho's calls are not gated: four per core keep the cores busy while they wait.
+	pool, err := sqldb.BoundPool(ctx, s.DB().SQL(), s.DB().Engine(), *dbMaxConns, 2*4*runtime.GOMAXPROCS(0)+8)
+	if err != nil {
+		return err
+	}
+	log.Info("database pool", "max_open", pool)
 	s.WriteRetention = *retention
 	svc := &caderninho.Service{Store: s, Log: log}
 	if *addr == "" {
@@ -240,7 +262,7 @@ func serveHTTP(ctx context.Context, svc *caderninho.Service, ln net.Listener, op
 		}
 		if err != nil {
 			log.Error("verifying a bearer token", telemetry.ErrAttr(err))
-			return nil, fmt.Errorf("%w: não foi possível verificar o token", auth.ErrInvalidToken)
+			return nil, oauthres.Unavailable(ctx, err)
 		}
 		if err := s.RecordUse(ctx, a); err != nil {
 			log.Warn("recording an assistant's last use", telemetry.ErrAttr(err))
@@ -290,14 +312,20 @@ func serveHTTP(ctx context.Context, svc *caderninho.Service, ln net.Listener, op
 	return httpserve.Serve(ctx, ln, guarded, httpserve.DefaultGrace, opts.conns, log)
 }
 
+var callCommand = cli.Command{Name: "caderninho call", Args: `FERRAMENTA ['{"arg": ...}']`,
+	Summary: "Chama uma ferramenta uma vez, como o assistente local, e imprime o texto e o structuredContent da resposta.\n" +
+		"As ferramentas: caderninho schemas list.",
+	Examples: []string{`caderninho call caderninho_accounts '{}'`,
+		`caderninho call plan_totals '{"space": "casa", "month": "2026-11"}'`}}
+
 func call(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger) error {
-	fs := flag.NewFlagSet("call", flag.ContinueOnError)
+	fs := callCommand.FlagSet()
 	dsn := dbFlag(fs)
-	if err := fs.Parse(args); err != nil {
+	if err := callCommand.Parse(fs, args, stdout); err != nil {
 		return err
 	}
 	if fs.NArg() < 1 || fs.NArg() > 2 {
-		return errors.New(`uso: caderninho call [--db DSN] FERRAMENTA '{"arg": ...}'`)
+		return &cli.UsageError{Command: callCommand.Name, Msg: "informe a ferramenta e, se houver, seus argumentos como um objeto JSON"}
 	}
 	argsJSON := "{}"
 	if fs.NArg() == 2 {

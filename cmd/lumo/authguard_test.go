@@ -168,3 +168,32 @@ func TestLowerCaseBearerSchemeEverywhere(t *testing.T) {
 		}
 	}
 }
+
+// A token the database cannot check (here: the pool closed under the server) is 503 with
+// Retry-After on /mcp and on REST, never a 401: 30 of them from one address do not throttle it.
+func TestHTTPDatabaseDownIsNotAFailedToken(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Open(t)
+	if _, err := db.ImportWorkspace(ctx, demo.Lumo, "workspace.yaml"); err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	h, err := httpHandlerWith(ctx, &lumo.Service{DB: db, Log: log}, &ratelimit.Limiter{DB: db}, "", true,
+		serveOps{guard: authguard.New(authguard.DefaultMaxFailures)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(h)
+	t.Cleanup(ts.Close)
+	db.SQL().Close()
+	for i := range 30 {
+		resp, body := postMCP(t, http.DefaultClient, ts.URL, "tok-ana-loja")
+		if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") != "2" || !strings.Contains(body, "o banco de dados não respondeu") {
+			t.Fatalf("/mcp call %d: %d, Retry-After %q, %s", i, resp.StatusCode, resp.Header.Get("Retry-After"), body)
+		}
+		resp, b := postREST(t, ts.URL, "tok-ana-loja", "search_catalog", `{}`)
+		if code, _, _ := errorBody(t, b); resp.StatusCode != http.StatusServiceUnavailable || code != "UNAVAILABLE" || resp.Header.Get("Retry-After") != "2" {
+			t.Fatalf("REST call %d: %d %s", i, resp.StatusCode, b)
+		}
+	}
+}

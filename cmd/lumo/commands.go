@@ -36,6 +36,7 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/platform/restserver"
 	"github.com/lumo-caderninho/mcp/impl/platform/safestdio"
 	"github.com/lumo-caderninho/mcp/impl/platform/schemapub"
+	"github.com/lumo-caderninho/mcp/impl/platform/sqldb"
 	"github.com/lumo-caderninho/mcp/impl/platform/telemetry"
 	"github.com/lumo-caderninho/mcp/impl/platform/webform"
 	"github.com/lumo-caderninho/mcp/schemas"
@@ -78,11 +79,22 @@ type serveFlags struct {
 	rateUser, rateTenant        *int
 	authFailures                *int
 	resultCacheMB               int
+	dbMaxConns                  *int
 	ops                         serveOps
 }
 
+var serveCommand = cli.Command{Name: "lumo serve",
+	Summary: "Serve o MCP do lumo: em stdio (o cliente inicia o binário) como um usuário, ou em Streamable HTTP\n" +
+		"(--http) em /mcp, com o espelho REST em /tools/<ferramenta>, exigindo o token de cada usuário.",
+	Examples: []string{
+		"lumo serve --user ana",
+		"lumo serve --http 127.0.0.1:8080",
+		"lumo serve --http 127.0.0.1:8080 --user ana    # sem token, só em endereço local (inspector)",
+		"lumo serve --http 0.0.0.0:8080 --db postgres://lumo@db/lumo --stateless --public-url https://lumo.exemplo.com.br",
+	}}
+
 func newServeFlags() (*flag.FlagSet, *serveFlags) {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs := serveCommand.FlagSet()
 	f := &serveFlags{}
 	f.dsn = dbFlag(fs)
 	f.login = fs.String("user", "", "usuário (login) em stdio; em HTTP, dispensa o token e atende só esse usuário (só em endereço local)")
@@ -98,6 +110,7 @@ func newServeFlags() (*flag.FlagSet, *serveFlags) {
 	f.ops.conns.RegisterFlags(fs)
 	f.ops.sessions.RegisterFlags(fs)
 	f.authFailures = authguard.RegisterFlag(fs)
+	f.dbMaxConns = sqldb.RegisterPoolFlag(fs)
 	f.ops.oauth.RegisterFlags(fs, "o login do usuário (padrão: email)")
 	fs.IntVar(&f.resultCacheMB, "result-cache-mb", lumo.DefaultResultCacheBytes>>20, "MiB de respostas de query guardadas para repetições com os mesmos dados (0 = sem cache)")
 	return fs, f
@@ -105,8 +118,11 @@ func newServeFlags() (*flag.FlagSet, *serveFlags) {
 
 func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	fs, f := newServeFlags()
-	if err := fs.Parse(args); err != nil {
+	if err := serveCommand.Parse(fs, args, os.Stdout); err != nil {
 		return err
+	}
+	if fs.NArg() > 0 {
+		return &cli.UsageError{Command: serveCommand.Name, Msg: fmt.Sprintf("serve não recebe argumentos além das opções; veio %q", fs.Arg(0))}
 	}
 	dsn, login, addr, publicURL, validate, timeout, rateUser, rateTenant, ops :=
 		f.dsn, f.login, f.addr, f.publicURL, f.validate, f.timeout, f.rateUser, f.rateTenant, f.ops
@@ -141,6 +157,16 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 		return err
 	}
 	defer db.Close()
+	concurrent := ops.maxConcurrent
+	if concurrent == 0 {
+		concurrent = lumo.DefaultMaxConcurrent(db.Engine())
+	}
+	// A call holds at most two connections; token checks and rate limits take a few more.
+	pool, err := sqldb.BoundPool(ctx, db.SQL(), db.Engine(), *f.dbMaxConns, 2*concurrent+8)
+	if err != nil {
+		return err
+	}
+	log.Info("database pool", "max_open", pool, "max_concurrent", concurrent)
 	svc := &lumo.Service{DB: db, Log: log, QueryTimeout: *timeout, PublicURL: *publicURL, ResultCacheBytes: int64(f.resultCacheMB) << 20}
 	if f.resultCacheMB == 0 {
 		svc.ResultCacheBytes = -1
@@ -300,15 +326,20 @@ func serveHTTP(ctx context.Context, h http.Handler, addr, login string, ops serv
 	return httpserve.Serve(ctx, ln, h, ops.shutdownTimeout, ops.conns, log)
 }
 
+var importCommand = cli.Command{Name: "lumo import", Args: "caminho/workspace.yaml",
+	Summary: "Importa o workspace (tenants, usuários, mesas e as Aplicações com seus dados) para o banco, numa transação:\n" +
+		"ao falhar, nada muda; ao terminar, os servidores passam a responder com os dados novos.",
+	Examples: []string{"lumo import minha-pasta/workspace.yaml", "lumo import --db postgres://lumo@db/lumo --timeout 2h workspace.yaml"}}
+
 func importWorkspace(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger) error {
-	fs := flag.NewFlagSet("import", flag.ContinueOnError)
+	fs := importCommand.FlagSet()
 	dsn := dbFlag(fs)
 	timeout := fs.Duration("timeout", time.Hour, "tempo máximo da importação inteira; ao passar, a leitura em curso (de arquivo ou de banco de origem) é cancelada e nada muda (0 = sem limite)")
-	if err := fs.Parse(args); err != nil {
+	if err := importCommand.Parse(fs, args, stdout); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
-		return errors.New("informe o caminho do workspace.yaml: lumo import [--db DSN] [--timeout 1h] caminho/workspace.yaml")
+		return &cli.UsageError{Command: importCommand.Name, Msg: "informe o caminho do workspace.yaml (um só)"}
 	}
 	if *timeout < 0 {
 		return errors.New("--timeout precisa ser positivo, ou 0 para sem limite")
@@ -367,15 +398,21 @@ func importWorkspace(ctx context.Context, args []string, stdout io.Writer, log *
 	return nil
 }
 
+var callCommand = cli.Command{Name: "lumo call", Args: `FERRAMENTA ['{"arg": ...}']`,
+	Summary: "Chama uma ferramenta uma vez, como o usuário --user, e imprime o texto e o structuredContent da resposta.\n" +
+		"As ferramentas são search_catalog, get_app, search_values e query.",
+	Examples: []string{`lumo call search_catalog '{"terms": ["vendas"]}'`,
+		`lumo call --user bruno query '{"appId": 1, "fields": [{"ref": "Lojas.Loja"}, {"ref": "Vendas.Valor", "agg": "sum"}]}'`}}
+
 func call(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger) error {
-	fs := flag.NewFlagSet("call", flag.ContinueOnError)
+	fs := callCommand.FlagSet()
 	dsn := dbFlag(fs)
 	login := fs.String("user", defaultUser, "usuário (login) que faz a chamada")
-	if err := fs.Parse(args); err != nil {
+	if err := callCommand.Parse(fs, args, stdout); err != nil {
 		return err
 	}
 	if fs.NArg() < 1 || fs.NArg() > 2 {
-		return errors.New(`uso: lumo call [--db DSN] [--user LOGIN] FERRAMENTA '{"arg": ...}'`)
+		return &cli.UsageError{Command: callCommand.Name, Msg: "informe a ferramenta e, se houver, seus argumentos como um objeto JSON"}
 	}
 	argsJSON := "{}"
 	if fs.NArg() == 2 {

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -29,6 +30,14 @@ Uso:
   lumo schemas list | show FERRAMENTA input|output | validate [--tool FERRAMENTA] [--kind input|output] ARQUIVO | doc FERRAMENTA
   lumo --version
 
+A ajuda de cada comando, com suas opções e exemplos: lumo COMANDO -h (ou lumo help COMANDO).
+
+Exemplos:
+  lumo serve                                  # o workspace de demonstração, como o usuário ana
+  lumo init minha-pasta                       # os seus arquivos viram um workspace
+  lumo import minha-pasta/workspace.yaml
+  lumo serve --user voce
+
 --db (ou LUMO_DB): postgres://... para PostgreSQL; qualquer outro valor é um arquivo SQLite.
 Sem --db, usa o SQLite em ~/.local/share/lumo/lumo.db, criado e carregado com o workspace de demonstração.
 
@@ -41,17 +50,18 @@ func main() {
 	defer stop()
 	log := slog.New(telemetry.LogHandler{Handler: slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo})})
 	startPprof(log)
-	if err := run(ctx, os.Args[1:], os.Stdout, log); err != nil {
-		var code schemapub.ExitCode
-		if errors.As(err, &code) {
-			os.Exit(int(code))
-		}
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "lumo:", err)
-		}
-		os.Exit(2)
+	err := run(ctx, os.Args[1:], os.Stdout, log)
+	var code schemapub.ExitCode
+	if errors.As(err, &code) {
+		os.Exit(int(code))
 	}
+	os.Exit(cli.Exit("lumo", err, os.Stderr))
 }
+
+var initCommand = cli.Command{Name: "lumo init", Args: "ARQUIVO... | PASTA",
+	Summary: "Escreve, ao lado dos arquivos, um workspace.yaml (um tenant, um usuário com um token novo) e o app.yaml de\n" +
+		"uma Aplicação inferida dos arquivos: tabelas, rótulos, tipos, papéis, unidades e relacionamentos.",
+	Examples: []string{"lumo init minha-pasta", "lumo init vendas.csv lojas.csv"}}
 
 // commands are lumo's subcommands, for the help and for suggesting one.
 var commands = []string{"init", "serve", "import", "call", "admin", "schemas", "help", "version"}
@@ -62,9 +72,8 @@ func help() string {
 	var b strings.Builder
 	b.WriteString(usage)
 	b.WriteString("\nOpções de lumo serve:\n")
-	fs.SetOutput(&b)
-	fs.PrintDefaults()
-	return strings.ReplaceAll(b.String(), " (default ", " (padrão ")
+	cli.PrintFlags(&b, fs)
+	return b.String()
 }
 
 func run(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger) error {
@@ -76,6 +85,10 @@ func run(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger)
 	case "serve":
 		return serve(ctx, args[1:], log)
 	case "init":
+		if cli.IsHelp(args[1:]) {
+			initCommand.Help(stdout, initCommand.FlagSet())
+			return cli.ErrHelpShown
+		}
 		return initWorkspace(args[1:], stdout)
 	case "import":
 		return importWorkspace(ctx, args[1:], stdout, log)
@@ -90,8 +103,11 @@ func run(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger)
 		}
 		return cat.Run(args[1:], os.Stdin, stdout, os.Stderr)
 	case "help", "-h", "-help", "--help":
+		if len(args) > 1 && slices.Contains(commands, args[1]) && args[1] != "help" { // lumo help import
+			return run(ctx, []string{args[1], "-h"}, stdout, log)
+		}
 		fmt.Fprint(stdout, help())
-		return nil
+		return cli.ErrHelpShown
 	case "version", "-version", "--version":
 		fmt.Fprintln(stdout, cli.Version("lumo"))
 		return nil

@@ -85,6 +85,8 @@ func TestOAuthAccessTokens(t *testing.T) {
 		"no claim":       {is.Sign(t, oauthtest.Token{Audience: audience, Subject: "u-1"}), "nao tem o claim email"},
 		"static unknown": {"tok-nenhum", "token desconhecido"},
 		"forged":         {good[:len(good)-4] + "AAAA", "assinatura"},
+		"issued tomorrow": {is.Sign(t, oauthtest.Token{Audience: audience, Email: "ana", IssuedAt: time.Now().Add(24 * time.Hour),
+			Expiry: time.Now().Add(25 * time.Hour)}), "emitido no futuro"},
 	} {
 		resp := post(c.token)
 		www := resp.Header.Get("WWW-Authenticate")

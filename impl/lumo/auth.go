@@ -33,7 +33,7 @@ func BearerAuth(db *store.DB, log *slog.Logger, res *oauthres.Resource) func(htt
 			}
 			if err != nil {
 				log.ErrorContext(ctx, "verifying an OAuth token", telemetry.ErrAttr(err))
-				return nil, fmt.Errorf("%w: não foi possível verificar o token", auth.ErrInvalidToken)
+				return nil, oauthres.Unavailable(ctx, err)
 			}
 			return &auth.TokenInfo{UserID: u.Login, Expiration: exp, Scopes: scopes}, nil
 		}
@@ -43,7 +43,7 @@ func BearerAuth(db *store.DB, log *slog.Logger, res *oauthres.Resource) func(htt
 		}
 		if err != nil {
 			log.ErrorContext(ctx, "verifying a bearer token", telemetry.ErrAttr(err))
-			return nil, fmt.Errorf("%w: não foi possível verificar o token", auth.ErrInvalidToken)
+			return nil, oauthres.Unavailable(ctx, err)
 		}
 		return &auth.TokenInfo{UserID: u.Login, Expiration: time.Now().Add(time.Hour)}, nil
 	}, &auth.RequireBearerTokenOptions{})

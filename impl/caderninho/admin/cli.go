@@ -2,12 +2,16 @@ package admin
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/lumo-caderninho/mcp/impl/caderninho/cadstore"
+	"github.com/lumo-caderninho/mcp/impl/platform/cli"
 	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
 )
 
@@ -38,6 +42,11 @@ const Usage = `Uso:
 
 Todas aceitam --db DSN (ou CADERNINHO_DB). Fazem o mesmo que o painel (/painel/), no mesmo
 registro de auditoria. Uma mudança recusada não grava nada e sai com código 2.
+
+Exemplos:
+  caderninho admin assistant issue --name "Assistente do notebook"
+  caderninho admin connection list
+  caderninho admin statement import nubank-ana ~/Downloads/extrato-novembro.ofx
 `
 
 // UsageError is a command line that does not parse; the caller prints Usage.
@@ -81,11 +90,10 @@ func Parse(args []string, defaultDB string) (*Cmd, error) {
 	case len(args) == 0:
 		return nil, &UsageError{Msg: "informe o comando de administração"}
 	default:
-		return nil, &UsageError{Msg: fmt.Sprintf("comando de administração desconhecido %q; os comandos são person, assistant, connection, statement, space, category e audit",
-			strings.Join(args[:min(2, len(args))], " "))}
+		return nil, &UsageError{Msg: unknownCommand(args)}
 	}
-	fs := flag.NewFlagSet("caderninho admin "+cmd.Name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	cc := cli.Command{Name: "caderninho admin " + cmd.Name}
+	fs := cc.FlagSet()
 	fs.StringVar(&cmd.name, "name", "", "nome")
 	fs.IntVar(&cmd.limit, "limit", 50, "linhas do registro de auditoria")
 	fs.StringVar(&cmd.DB, "db", defaultDB, "DSN")
@@ -95,7 +103,9 @@ func Parse(args []string, defaultDB string) (*Cmd, error) {
 	fs.StringVar(&cmd.into, "into", "", "categoria que fica")
 	for {
 		if err := fs.Parse(args); err != nil {
-			return nil, &UsageError{Msg: fmt.Sprintf("caderninho admin %s: %v", cmd.Name, err)}
+			var ue *cli.UsageError
+			errors.As(cc.FlagError(fs, err), &ue)
+			return nil, &UsageError{Msg: cmd.Name + ": " + ue.Msg}
 		}
 		if fs.NArg() == 0 {
 			break
@@ -112,7 +122,7 @@ func Parse(args []string, defaultDB string) (*Cmd, error) {
 		if len(want) == 0 {
 			w = "nenhum argumento além das opções"
 		}
-		return nil, &UsageError{Msg: fmt.Sprintf("caderninho admin %s espera %s", cmd.Name, w)}
+		return nil, &UsageError{Msg: fmt.Sprintf("%s espera %s", cmd.Name, w)}
 	}
 	need := map[string][]string{
 		"person add": {"name"}, "person rename": {"name"}, "assistant issue": {"name"}, "assistant label": {"name"},
@@ -121,16 +131,21 @@ func Parse(args []string, defaultDB string) (*Cmd, error) {
 	}
 	for _, f := range need[cmd.Name] {
 		if !cmd.set[f] {
-			return nil, &UsageError{Msg: fmt.Sprintf("caderninho admin %s: falta --%s", cmd.Name, f)}
+			return nil, &UsageError{Msg: fmt.Sprintf("%s: falta --%s", cmd.Name, f)}
 		}
 	}
 	if cmd.Name == "connection edit" && !cmd.set["institution"] && !cmd.set["holder"] && !cmd.set["space"] {
-		return nil, &UsageError{Msg: "caderninho admin connection edit: informe --institution, --holder ou --space"}
+		return nil, &UsageError{Msg: "connection edit: informe --institution, --holder ou --space"}
 	}
 	if cmd.limit < 1 || cmd.limit > 10000 {
 		return nil, &UsageError{Msg: "--limit precisa ficar entre 1 e 10000"}
 	}
 	return cmd, nil
+}
+
+// unknownCommand names the admin commands nearest to the one given.
+func unknownCommand(args []string) string {
+	return cli.UnknownAdminCommand(args, slices.Collect(maps.Keys(commands)), "person, assistant, connection, statement, space, category e audit")
 }
 
 func hasCommand(name string) bool {

@@ -5,13 +5,15 @@ package admin
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
-	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/lumo-caderninho/mcp/impl/lumo/store"
+	"github.com/lumo-caderninho/mcp/impl/platform/cli"
+	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
 )
 
 // Usage is the help of `lumo admin`.
@@ -36,6 +38,11 @@ Todas aceitam --db DSN (ou LUMO_DB). O token emitido aparece uma única vez, na 
 o banco guarda só o SHA-256. Revogar vale na próxima requisição, em todas as réplicas.
 Um novo lumo import de um tenant substitui usuários, mesas, membros e publicações pelos do
 arquivo, mas mantém os tokens emitidos dos usuários que o arquivo ainda lista.
+
+Exemplos:
+  lumo admin user add zeca --tenant minha-empresa --name "Zeca Souza"
+  lumo admin token issue zeca --label notebook
+  lumo admin token revoke zeca notebook
 `
 
 // UsageError is a command line that does not parse; the caller prints Usage.
@@ -216,6 +223,11 @@ var commands = map[string]command{
 	}},
 }
 
+// unknownCommand names the admin commands nearest to the one given.
+func unknownCommand(args []string) string {
+	return cli.UnknownAdminCommand(args, slices.Collect(maps.Keys(commands)), "tenant, user, desk, member, token e publish")
+}
+
 func need(flag, v string) error {
 	if strings.TrimSpace(v) == "" {
 		return &UsageError{Msg: fmt.Sprintf("falta %s", flag)}
@@ -244,12 +256,12 @@ func Parse(args []string, defaultDB string) (*Cmd, error) {
 	case len(args) == 0:
 		return nil, &UsageError{Msg: "informe o comando de administração"}
 	default:
-		return nil, &UsageError{Msg: fmt.Sprintf("comando de administração desconhecido %q; os comandos são tenant, user, desk, member, token e publish", args[0])}
+		return nil, &UsageError{Msg: unknownCommand(args)}
 	}
 	cmd.c = commands[cmd.Name]
 	f := cmd.f
-	fs := flag.NewFlagSet("lumo admin "+cmd.Name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	cc := cli.Command{Name: "lumo admin " + cmd.Name}
+	fs := cc.FlagSet()
 	fs.StringVar(&f.name, "name", "", "nome")
 	fs.StringVar(&f.tenant, "tenant", "", "chave do tenant")
 	fs.StringVar(&f.desk, "desk", "", "mesa")
@@ -258,7 +270,9 @@ func Parse(args []string, defaultDB string) (*Cmd, error) {
 	fs.StringVar(&cmd.DB, "db", defaultDB, "DSN")
 	for {
 		if err := fs.Parse(args); err != nil {
-			return nil, &UsageError{Msg: fmt.Sprintf("lumo admin %s: %v", cmd.Name, err)}
+			var ue *cli.UsageError
+			errors.As(cc.FlagError(fs, err), &ue)
+			return nil, &UsageError{Msg: cmd.Name + ": " + ue.Msg}
 		}
 		if fs.NArg() == 0 {
 			break
@@ -271,7 +285,7 @@ func Parse(args []string, defaultDB string) (*Cmd, error) {
 		if cmd.c.args == 0 {
 			want = "nenhum argumento além das opções"
 		}
-		return nil, &UsageError{Msg: fmt.Sprintf("lumo admin %s espera %s", cmd.Name, want)}
+		return nil, &UsageError{Msg: fmt.Sprintf("%s espera %s", cmd.Name, want)}
 	}
 	return cmd, nil
 }

@@ -26,13 +26,14 @@ func run(t *testing.T, db *store.DB, line string) (string, error) {
 func TestParse(t *testing.T) {
 	for line, want := range map[string]string{
 		"":                              "informe o comando",
-		"tenants add x":                 `desconhecido "tenants"`,
+		"tenants add x":                 `desconhecido "tenants add"; você quis dizer "tenant add"?`,
 		"tenant add":                    "espera CHAVE",
 		"tenant add a b --name A":       "espera CHAVE",
 		"token revoke ana":              "espera LOGIN ROTULO",
 		"tenant list extra":             "nenhum argumento",
-		"user add zeca --bogus":         "flag provided but not defined",
-		"tenant add acme --db x --name": "flag needs an argument",
+		"user add zeca --bogus":         "user add: opção desconhecida --bogus",
+		"tenant add acme --db x --name": "--name precisa de um valor",
+		"tenat add acme":                `desconhecido "tenat add"; você quis dizer "tenant add"?`,
 	} {
 		_, err := admin.Parse(strings.Fields(line), "")
 		var ue *admin.UsageError

@@ -99,7 +99,11 @@ func Open(ctx context.Context, src *workspace.PostgresTable, t *semantic.Table) 
 	if src.Query != "" {
 		from = "(" + src.Query + ") AS lumo_source"
 	}
-	probe, err := tx.QueryContext(ctx, "SELECT * FROM "+from+" LIMIT 0")
+	// Both statements go through the extended protocol (prepared, then run): PostgreSQL parses a
+	// prepared statement as one command, so a query: that closes its parenthesis and adds "; COMMIT;
+	// DELETE ..." is a syntax error instead of a second command outside the read-only transaction
+	// (lib/pq sends a statement without arguments as a simple query, which runs every command).
+	probe, err := queryOne(ctx, tx, "SELECT * FROM "+from+" LIMIT 0")
 	if err != nil {
 		return nil, fail(0, "", "%s", failed("a leitura falhou", err))
 	}
@@ -136,7 +140,7 @@ func Open(ctx context.Context, src *workspace.PostgresTable, t *semantic.Table) 
 		r.dbTypes = append(r.dbTypes, dbType)
 	}
 	r.started = time.Now().UTC()
-	r.sqlRows, err = tx.QueryContext(ctx, "SELECT "+strings.Join(exprs, ", ")+" FROM "+from)
+	r.sqlRows, err = queryOne(ctx, tx, "SELECT "+strings.Join(exprs, ", ")+" FROM "+from)
 	if err != nil {
 		return nil, fail(0, "", "%s", failed("a leitura falhou", err))
 	}
@@ -150,6 +154,16 @@ func Open(ctx context.Context, src *workspace.PostgresTable, t *semantic.Table) 
 	r.failed = failed
 	ok = true
 	return r, nil
+}
+
+// queryOne runs query as one prepared statement of tx, so that it can hold only one command. The
+// statement is closed with tx (closing it earlier would interrupt its rows on the connection).
+func queryOne(ctx context.Context, tx *sql.Tx, query string) (*sql.Rows, error) {
+	stmt, err := tx.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	return stmt.QueryContext(ctx)
 }
 
 // dsnWithPassword is db's DSN with the password from its PasswordEnv variable, and that password.

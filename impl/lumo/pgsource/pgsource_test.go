@@ -162,6 +162,18 @@ func TestRefused(t *testing.T) {
 		{source(dsn, "", "SELEC 1"), table("ID:number"), "banco erp, consulta: a leitura falhou: pq: syntax error"},
 		{source(dsn, "", "SELECT 1 AS id; DROP TABLE vendas"), table("ID:number"), "banco erp, consulta: a leitura falhou: pq: syntax error"},
 		{source(dsn, "", "SELECT 1 AS id FROM vendas FOR UPDATE"), table("ID:number"), "read-only transaction"},
+		// A query that closes the parenthesis lumo wraps it in and adds commands: one prepared
+		// statement holds one command, so nothing after the first runs.
+		{source(dsn, "", "SELECT 1 AS id FROM vendas) x; COMMIT; DELETE FROM vendas; SELECT * FROM (SELECT 1 AS id"), table("ID:number"),
+			"cannot insert multiple commands into a prepared statement"},
+		{source(dsn, "", "SELECT 1 AS id) x; COMMIT; DROP TABLE vendas; SELECT * FROM (SELECT 1 AS id"), table("ID:number"),
+			"cannot insert multiple commands into a prepared statement"},
+		{source(dsn, "", "SELECT 1 AS id) x; COPY vendas TO PROGRAM 'touch /tmp/lumo-pwned'; SELECT * FROM (SELECT 1 AS id"), table("ID:number"),
+			"cannot insert multiple commands into a prepared statement"},
+		{source(dsn, "", "SELECT set_config('transaction_read_only', 'off', true)::int AS id"), table("ID:number"),
+			"transaction read-write mode must be set before any query"},
+		{source(dsn, "", "SELECT 1 AS id FROM (SELECT set_config('default_transaction_read_only', 'off', false)) s, LATERAL (SELECT 1 FROM vendas) v UNION ALL SELECT 1 FROM (DELETE FROM vendas RETURNING 1) d"),
+			table("ID:number"), "syntax error"},
 	} {
 		r, err := Open(context.Background(), c.src, c.tab)
 		if err == nil {
@@ -175,7 +187,13 @@ func TestRefused(t *testing.T) {
 			t.Errorf("%s %s: %v\nwant %s", c.src.Where(), c.tab.Columns[0].Name, err, c.want)
 		}
 	}
-	// The DROP in the refused query never ran.
+	// A long pg_sleep is cancelled by the import's time limit (TestTimeLimit); here a short one is harmless.
+	r, err := Open(context.Background(), source(dsn, "", "SELECT 1 AS id FROM pg_sleep(0.1)"), table("ID:number"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readAll(t, r)
+	// None of the refused queries' DROP, DELETE or COPY ran.
 	db, _ := sql.Open("postgres", dsn)
 	defer db.Close()
 	var n int

@@ -12,6 +12,7 @@ import (
 
 	"github.com/lumo-caderninho/mcp/impl/lumo/store"
 	"github.com/lumo-caderninho/mcp/impl/platform/mcpserver"
+	"github.com/lumo-caderninho/mcp/impl/platform/oauthres"
 	"github.com/lumo-caderninho/mcp/impl/platform/restserver"
 	"github.com/lumo-caderninho/mcp/impl/platform/telemetry"
 )
@@ -61,7 +62,8 @@ func (l *Limiter) Middleware(user func(*http.Request) (*store.User, error), log 
 			d, err := l.Take(r.Context(), u)
 			if err != nil {
 				log.ErrorContext(r.Context(), "counting a request", telemetry.ErrAttr(err))
-				http.Error(w, "Erro interno ao contar a requisição. Tente de novo em instantes.", http.StatusServiceUnavailable)
+				w.Header().Set("Retry-After", strconv.Itoa(oauthres.RetryUnavailable))
+				http.Error(w, countFailed, http.StatusServiceUnavailable)
 				return
 			}
 			if d != nil {
@@ -102,6 +104,9 @@ func counted(body []byte) []json.RawMessage {
 	return ids
 }
 
+// countFailed answers a call whose rate-limit budget the database did not let the server read.
+var countFailed = fmt.Sprintf("O banco de dados não respondeu ao contar a chamada. Tente de novo em %d s.", oauthres.RetryUnavailable)
+
 // tooMany answers 429 with Retry-After and a JSON-RPC error for the refused call.
 func tooMany(w http.ResponseWriter, id json.RawMessage, d *Denial) {
 	if len(id) == 0 {
@@ -141,7 +146,7 @@ func (l *Limiter) PerCall(user func(*http.Request) (*store.User, error), log *sl
 		d, err := l.Take(r.Context(), u)
 		if err != nil {
 			log.ErrorContext(r.Context(), "counting a request", telemetry.ErrAttr(err))
-			restserver.WriteError(w, &mcpserver.ToolError{Code: "INTERNAL", Message: mcpserver.InternalErrorText})
+			restserver.WriteUnavailable(w, countFailed)
 			return
 		}
 		if d != nil {

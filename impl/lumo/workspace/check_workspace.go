@@ -230,15 +230,19 @@ func at(base []string, parts ...any) []string {
 	return append(append([]string(nil), base...), yamldoc.Path(parts...)...)
 }
 
-// checkDSN says what is wrong with a database's DSN, in Portuguese ("" when nothing): it must be
-// a postgres:// URL with a host and a database, and without a password, which would then sit in
-// the file.
+// checkDSN says what is wrong with a database's DSN, in Portuguese ("" when nothing), never
+// repeating it: it must be a postgres:// URL with a host and a database, and without a password
+// (after the user or as a parameter), which would then sit in the file.
 func checkDSN(dsn string) string {
 	u, err := url.Parse(dsn)
 	if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
 		return "o dsn precisa ser uma URL postgres://usuario@host:5432/banco"
 	}
-	if _, has := u.User.Password(); has {
+	_, has := u.User.Password()
+	for k := range u.Query() { // lib/pq also reads password=, and sslpassword= unlocks a client key
+		has = has || strings.Contains(strings.ToLower(k), "password")
+	}
+	if has {
 		return "o dsn traz a senha, que ficaria no arquivo; tire-a do dsn e ponha-a numa variável de ambiente nomeada em passwordEnv"
 	}
 	if u.Host == "" || strings.Trim(u.Path, "/") == "" {

@@ -70,6 +70,18 @@ func TestLoadDatabasesRefused(t *testing.T) {
 			`apps/erp/app.yaml:6: tables[0].postgres.database: o banco "erp" não está em databases do workspace.yaml; não há bancos definidos`,
 			`apps/erp/app.yaml:12: tables[1].postgres.database: o banco "erp" não está em databases do workspace.yaml; não há bancos definidos`,
 		}},
+		"a password as a parameter": {`databases:
+  - {name: erp, dsn: "postgres://leitor@db:5432/erp?sslmode=require&password=segredo"}
+`, pgApp, []string{
+			`workspace.yaml:2: databases[0].dsn: o dsn traz a senha, que ficaria no arquivo; tire-a do dsn e ponha-a numa variável de ambiente nomeada em passwordEnv`,
+			`apps/erp/app.yaml:6: tables[0].postgres.database: o banco "erp" não está em databases do workspace.yaml; não há bancos definidos`,
+			`apps/erp/app.yaml:12: tables[1].postgres.database: o banco "erp" não está em databases do workspace.yaml; não há bancos definidos`,
+		}},
+		"a key=value DSN, never repeated": {`databases:
+  - {name: erp, dsn: "host=db user=leitor password=segredo dbname=erp"}
+`, pgApp, []string{
+			`workspace.yaml:2: databases[0].dsn: o valor não está no formato esperado (^postgres(ql)?://).`,
+		}},
 		"no database in the DSN, and a name used twice": {`databases:
   - {name: erp, dsn: "postgres://leitor@db:5432"}
   - {name: erp2, dsn: "postgres://leitor@db:5432/erp"}

@@ -2,6 +2,9 @@ package cli
 
 import (
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 
 	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
 	"github.com/lumo-caderninho/mcp/impl/platform/suggest"
@@ -16,4 +19,25 @@ func UnknownCommand(name string, commands []string) string {
 		msg += "."
 	}
 	return msg + " Veja os comandos abaixo."
+}
+
+// UnknownAdminCommand says, in Portuguese, that the command args begin with is none of names
+// (each one or two words: "tenant add", "audit"), with the closest ones: the pair first, else
+// the first word among the objects; without any, the list of objects.
+func UnknownAdminCommand(args, names []string, objects string) string {
+	given := strings.Join(args[:min(2, len(args))], " ")
+	slices.Sort(names)
+	near := suggest.Similar(given, names, 3)
+	if len(near) == 0 {
+		first := map[string]bool{}
+		for _, n := range names {
+			first[strings.Fields(n)[0]] = true
+		}
+		near = suggest.Similar(args[0], slices.Sorted(maps.Keys(first)), 2)
+	}
+	msg := fmt.Sprintf("comando de administração desconhecido %q", given)
+	if len(near) > 0 {
+		return msg + "; você quis dizer " + ptbr.QuotedOptions(near) + "?"
+	}
+	return msg + "; os comandos são " + objects
 }

@@ -11,9 +11,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -45,17 +47,21 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet, who string) {
 // Resource is a configured protected resource.
 type Resource struct {
 	cfg         Config
+	keys        *keySet
 	verifier    *oidc.IDTokenVerifier
 	metadataURL string
 	metadata    *oauthex.ProtectedResourceMetadata
 }
+
+// MaxClockSkew is how far in the future a token's iat may be (the issuer's clock may run ahead).
+const MaxClockSkew = time.Minute
 
 // MetadataPath is where the metadata is served for a resource at <origin>/mcp (RFC 9728 §3.1:
 // the well-known prefix, then the resource's path).
 const MetadataPath = "/.well-known/oauth-protected-resource/mcp"
 
 // New reads the issuer's OpenID configuration (its JWKS is fetched when a token first needs it,
-// and again when a key rotates). publicURL is the server's public origin (https, or loopback http).
+// and again, at most every RefetchEvery, when a token needs a key it does not hold). publicURL is the server's public origin (https, or loopback http).
 func New(ctx context.Context, cfg Config, publicURL string) (*Resource, error) {
 	if publicURL == "" {
 		return nil, errors.New("--oauth-issuer exige --public-url: o endereço público deste servidor é o recurso dos tokens")
@@ -76,8 +82,23 @@ func New(ctx context.Context, cfg Config, publicURL string) (*Resource, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--oauth-issuer %s: não foi possível ler a configuração OpenID do emissor: %w", cfg.Issuer, err)
 	}
-	r := &Resource{cfg: cfg,
-		verifier:    p.Verifier(&oidc.Config{ClientID: cfg.Audience, SupportedSigningAlgs: []string{"RS256", "ES256", "PS256", "EdDSA"}}),
+	var discovery struct {
+		Issuer  string `json:"issuer"`
+		JWKSURL string `json:"jwks_uri"`
+	}
+	if err := p.Claims(&discovery); err != nil || discovery.JWKSURL == "" {
+		return nil, fmt.Errorf("--oauth-issuer %s: a configuração OpenID do emissor não traz jwks_uri", cfg.Issuer)
+	}
+	if err := checkURL("jwks_uri do emissor", discovery.JWKSURL); err != nil {
+		return nil, err
+	}
+	keys := newKeySet(discovery.JWKSURL, &http.Client{Timeout: 10 * time.Second})
+	var algs []string
+	for _, a := range signingAlgs {
+		algs = append(algs, string(a))
+	}
+	r := &Resource{cfg: cfg, keys: keys,
+		verifier:    oidc.NewVerifier(discovery.Issuer, keys, &oidc.Config{ClientID: cfg.Audience, SupportedSigningAlgs: algs}),
 		metadataURL: strings.TrimSuffix(publicURL, "/") + MetadataPath,
 	}
 	r.metadata = &oauthex.ProtectedResourceMetadata{
@@ -113,6 +134,9 @@ func (r *Resource) Register(mux *http.ServeMux) {
 	mux.Handle("/.well-known/oauth-protected-resource", h)
 }
 
+// KeyFetches counts the fetches of the issuer's keys so far.
+func (r *Resource) KeyFetches() int { return r.keys.Fetches() }
+
 // MetadataURL is the metadata's absolute URL, for WWW-Authenticate; "" for a nil Resource.
 func (r *Resource) MetadataURL() string {
 	if r == nil {
@@ -145,6 +169,11 @@ func (r *Resource) Verify(ctx context.Context, token string) (who string, exp ti
 	if err := tok.Claims(&claims); err != nil {
 		return "", time.Time{}, nil, fmt.Errorf("%w: claims ilegíveis", auth.ErrInvalidToken)
 	}
+	// go-oidc checks iat only against a skew of its own when the token has no exp; a token
+	// issued in the future is refused whatever its expiry.
+	if iat, ok := claims["iat"].(float64); ok && time.Unix(int64(iat), 0).After(time.Now().Add(MaxClockSkew)) {
+		return "", time.Time{}, nil, fmt.Errorf("%w: o token OAuth diz ter sido emitido no futuro (iat); confira o relógio do emissor", auth.ErrInvalidToken)
+	}
 	who, _ = claims[r.cfg.Claim].(string)
 	if who == "" {
 		return "", time.Time{}, nil, fmt.Errorf("%w: o token OAuth não tem o claim %s", auth.ErrInvalidToken, r.cfg.Claim)
@@ -161,22 +190,46 @@ func (r *Resource) Verify(ctx context.Context, token string) (who string, exp ti
 
 // Challenge adds WWW-Authenticate to every 401 next writes: the scheme, the metadata URL when r is
 // set, and the error of a refused token (RFC 6750 §3). A 401 must carry it for a client to start
-// the OAuth flow.
+// the OAuth flow. A check that could not finish (Unavailable) answers 503 with Retry-After instead
+// of go-sdk's 500.
 func Challenge(r *Resource, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		c := &challenger{ResponseWriter: w, metadata: r.MetadataURL(),
 			hasToken: strings.HasPrefix(strings.ToLower(req.Header.Get("Authorization")), "bearer ")}
-		next.ServeHTTP(c, req.WithContext(context.WithValue(req.Context(), reasonKey{}, &c.reason)))
+		next.ServeHTTP(c, req.WithContext(context.WithValue(req.Context(), verdictKey{}, &c.verdict)))
 	})
 }
 
-type reasonKey struct{}
+type verdictKey struct{}
+
+// verdict is what the token check of one request found out, besides its answer.
+type verdict struct {
+	reason      string // set by Refused
+	unavailable bool   // set by Unavailable
+}
 
 // Refused records why the token of the request ctx belongs to was refused, for its
 // WWW-Authenticate error_description, and returns err.
 func Refused(ctx context.Context, err error) error {
-	if p, ok := ctx.Value(reasonKey{}).(*string); ok {
-		*p = strings.TrimPrefix(err.Error(), auth.ErrInvalidToken.Error()+": ")
+	if v, ok := ctx.Value(verdictKey{}).(*verdict); ok {
+		v.reason = strings.TrimPrefix(err.Error(), auth.ErrInvalidToken.Error()+": ")
+	}
+	return err
+}
+
+// RetryUnavailable is the Retry-After, in seconds, of a token check the database did not answer.
+const RetryUnavailable = 2
+
+// UnavailableText is the answer to such a check.
+var UnavailableText = fmt.Sprintf("Não foi possível verificar o token agora: o banco de dados não respondeu. "+
+	"Tente de novo em %d s.", RetryUnavailable)
+
+// Unavailable records that the token of the request ctx belongs to could not be checked (the
+// database failed or did not answer in time) and returns err, which is not an invalid token: the
+// client gets 503 with Retry-After, which no failed-authentication count takes for a guess.
+func Unavailable(ctx context.Context, err error) error {
+	if v, ok := ctx.Value(verdictKey{}).(*verdict); ok {
+		v.unavailable = true
 	}
 	return err
 }
@@ -185,18 +238,32 @@ type challenger struct {
 	http.ResponseWriter
 	metadata string
 	hasToken bool
-	reason   string // set by Refused
+	verdict  verdict
 	wrote    bool
+	replaced bool // the answer is ours, not the check's: what it writes is dropped
 }
 
 func (c *challenger) WriteHeader(code int) {
-	if !c.wrote && code == http.StatusUnauthorized && c.Header().Get("WWW-Authenticate") == "" {
+	if c.wrote {
+		return
+	}
+	if code == http.StatusInternalServerError && c.verdict.unavailable {
+		c.wrote, c.replaced = true, true
+		h := c.Header()
+		h.Set("Retry-After", strconv.Itoa(RetryUnavailable))
+		h.Set("Content-Type", "text/plain; charset=utf-8")
+		h.Del("Content-Length")
+		c.ResponseWriter.WriteHeader(http.StatusServiceUnavailable)
+		io.WriteString(c.ResponseWriter, UnavailableText+"\n")
+		return
+	}
+	if code == http.StatusUnauthorized && c.Header().Get("WWW-Authenticate") == "" {
 		params := []string{`realm="mcp"`}
 		if c.metadata != "" {
 			params = append(params, fmt.Sprintf("resource_metadata=%q", c.metadata))
 		}
 		if c.hasToken {
-			reason := c.reason
+			reason := c.verdict.reason
 			if reason == "" {
 				reason = "token recusado"
 			}
@@ -223,6 +290,9 @@ func ascii(s string) string {
 func (c *challenger) Write(b []byte) (int, error) {
 	if !c.wrote {
 		c.WriteHeader(http.StatusOK)
+	}
+	if c.replaced {
+		return len(b), nil
 	}
 	return c.ResponseWriter.Write(b)
 }

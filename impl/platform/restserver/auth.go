@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/lumo-caderninho/mcp/impl/platform/mcpserver"
+	"github.com/lumo-caderninho/mcp/impl/platform/oauthres"
 )
 
 // Bearer wraps the bearer check of /mcp (check: go-sdk's auth.RequireBearerToken with the
@@ -46,6 +47,8 @@ func (w *refusalWriter) WriteHeader(status int) {
 		}
 	case http.StatusForbidden:
 		te = &mcpserver.ToolError{Code: "FORBIDDEN", Message: "O token não dá acesso a esta chamada.", Suggestions: []string{}}
+	case http.StatusServiceUnavailable: // the check could not reach the database (oauthres.Unavailable)
+		te = Unavailable(oauthres.UnavailableText)
 	default:
 		te = internal()
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/platform/authguard"
 	"github.com/lumo-caderninho/mcp/impl/platform/httpserve"
 	"github.com/lumo-caderninho/mcp/impl/platform/mcpserver"
+	"github.com/lumo-caderninho/mcp/impl/platform/oauthres"
 	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
 	"github.com/lumo-caderninho/mcp/impl/platform/suggest"
 	"github.com/lumo-caderninho/mcp/impl/platform/telemetry"
@@ -34,7 +35,7 @@ const Prefix = "/tools/"
 // default), the call came from a page of another site or by a foreign Host (403), the item does
 // not exist (404), the state changed or a confirmation is missing (409), the work or the answer is
 // too large (422), the request body is (413) or is not JSON (415), the caller is over a rate limit
-// (429), the call timed out (504), the server failed (500).
+// (429), the call timed out (504), the database did not answer (503), the server failed (500).
 func Status(code string) int {
 	switch code {
 	case "UNAUTHORIZED":
@@ -57,6 +58,8 @@ func Status(code string) int {
 		return http.StatusTooManyRequests
 	case "TIMEOUT":
 		return http.StatusGatewayTimeout
+	case "UNAVAILABLE":
+		return http.StatusServiceUnavailable
 	case "INTERNAL":
 		return http.StatusInternalServerError
 	}
@@ -275,6 +278,19 @@ func jsonBody(r *http.Request, tool string) *mcpserver.ToolError {
 	return &mcpserver.ToolError{Code: "UNSUPPORTED_MEDIA_TYPE",
 		Message:     "Corpo recusado em " + tool + ": veio " + got + "; os argumentos são JSON em UTF-8 (Content-Type: application/json).",
 		Suggestions: []string{"Envie o cabeçalho Content-Type: application/json (charset, se houver, utf-8) e o corpo em UTF-8."}}
+}
+
+// Unavailable is the refusal of a call the database did not let the server check (its token,
+// its rate limit): 503, which the caller repeats after Retry-After.
+func Unavailable(message string) *mcpserver.ToolError {
+	return &mcpserver.ToolError{Code: "UNAVAILABLE", Message: message,
+		Suggestions: []string{fmt.Sprintf("Espere %d s e repita a chamada; o banco de dados costuma voltar em segundos.", oauthres.RetryUnavailable)}}
+}
+
+// WriteUnavailable answers 503 with Retry-After and the UNAVAILABLE error body.
+func WriteUnavailable(w http.ResponseWriter, message string) {
+	w.Header().Set("Retry-After", strconv.Itoa(oauthres.RetryUnavailable))
+	WriteError(w, Unavailable(message))
 }
 
 // TooLarge is the refusal of a request body over limit bytes.

@@ -253,7 +253,7 @@ func (s *Set) describe(e *jsonschema.ValidationError) []Violation {
 	case *kind.Type:
 		return []Violation{at(loc, "deve ser "+typeWords(k.Want)+", mas veio "+typeWord(k.Got)+".")}
 	case *kind.Enum:
-		return []Violation{at(loc, "o valor "+show(k.Got)+" não é aceito; use um de: "+showList(k.Want)+".")}
+		return []Violation{at(loc, "o valor "+showAt(loc, k.Got)+"não é aceito; use um de: "+showList(k.Want)+".")}
 	case *kind.Const:
 		return []Violation{at(loc, "deve ser "+show(k.Want)+".")}
 	case *kind.MinLength:
@@ -276,9 +276,9 @@ func (s *Set) describe(e *jsonschema.ValidationError) []Violation {
 	case *kind.MaxItems:
 		return []Violation{at(loc, fmt.Sprintf("aceita no máximo %d %s (veio com %d).", k.Want, plural(k.Want, "item", "itens"), k.Got))}
 	case *kind.Pattern:
-		return []Violation{at(loc, "o valor "+show(k.Got)+" não está no formato esperado ("+k.Want+").")}
+		return []Violation{at(loc, "o valor "+showAt(loc, k.Got)+"não está no formato esperado ("+k.Want+").")}
 	case *kind.Format:
-		return []Violation{at(loc, "o valor "+show(k.Got)+" não está no formato "+formatWord(k.Want)+".")}
+		return []Violation{at(loc, "o valor "+showAt(loc, k.Got)+"não está no formato "+formatWord(k.Want)+".")}
 	case *kind.UniqueItems:
 		return []Violation{at(loc, fmt.Sprintf("os itens %d e %d se repetem; deixe um só.", k.Duplicates[0], k.Duplicates[1]))}
 	case *kind.OneOf:
@@ -351,6 +351,17 @@ func formatWord(f string) string {
 		return "URL"
 	}
 	return f
+}
+
+// secretFields are fields whose value may hold a password or a token: a message never repeats it.
+var secretFields = map[string]bool{"dsn": true, "token": true, "password": true, "secret": true, "credential": true}
+
+// showAt is v quoted and followed by a space, or nothing when the field at loc is a secret one.
+func showAt(loc []string, v any) string {
+	if len(loc) > 0 && secretFields[strings.ToLower(loc[len(loc)-1])] {
+		return ""
+	}
+	return show(v) + " "
 }
 
 func show(v any) string {

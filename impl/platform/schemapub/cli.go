@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/lumo-caderninho/mcp/impl/platform/cli"
 	"github.com/lumo-caderninho/mcp/impl/platform/refdoc"
 )
 
@@ -44,7 +44,20 @@ tools/call inteira. --kind é input (padrão) ou output (o structuredContent de 
 Saída: 0 válido, 1 inválido, 2 uso incorreto ou arquivo ilegível.
 doc imprime a página de referência da ferramenta (Markdown: descrição, argumentos, resultado, exemplos);
 --write grava a de cada ferramenta, e um índice README.md, em PASTA.
+
+Exemplos:
+  ` + p + ` schemas list
+  ` + p + ` schemas show ` + c.example() + ` input
+  echo '{"name": "` + c.example() + `", "arguments": {}}' | ` + p + ` schemas validate -
 `
+}
+
+// example is a tool of the catalogue to show in the help.
+func (c *Catalog) example() string {
+	if len(c.tools) == 0 {
+		return "FERRAMENTA"
+	}
+	return c.tools[0]
 }
 
 // Run executes `<server> schemas ARGS`: list, show or validate. It returns nil on success and
@@ -53,6 +66,10 @@ func (c *Catalog) Run(args []string, stdin io.Reader, stdout, stderr io.Writer) 
 	if len(args) == 0 {
 		fmt.Fprint(stderr, c.usage())
 		return ExitUsage
+	}
+	if cli.IsHelp(args) {
+		fmt.Fprint(stdout, c.usage())
+		return nil
 	}
 	switch args[0] {
 	case "list":
@@ -82,11 +99,8 @@ func (c *Catalog) Run(args []string, stdin io.Reader, stdout, stderr io.Writer) 
 		return c.validate(args[1:], stdin, stdout, stderr)
 	case "doc":
 		return c.doc(args[1:], stdout, stderr)
-	case "help", "-h", "--help":
-		fmt.Fprint(stdout, c.usage())
-		return nil
 	}
-	return c.usageError(stderr, fmt.Sprintf("subcomando desconhecido %q", args[0]))
+	return c.usageError(stderr, cli.UnknownSubcommand(c.Server+" schemas", args[0], []string{"list", "show", "validate", "doc"}).Msg)
 }
 
 func (c *Catalog) doc(args []string, stdout, stderr io.Writer) error {
@@ -132,12 +146,14 @@ func (c *Catalog) checkToolKind(tool, kind string) error {
 }
 
 func (c *Catalog) validate(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	cmd := cli.Command{Name: c.Server + " schemas validate"}
+	fs := cmd.FlagSet()
 	tool := fs.String("tool", "", "ferramenta cujo schema confere o payload")
 	kind := fs.String("kind", Input, "input ou output")
 	if err := fs.Parse(args); err != nil {
-		return c.usageError(stderr, "validate: "+err.Error())
+		var ue *cli.UsageError
+		errors.As(cmd.FlagError(fs, err), &ue)
+		return c.usageError(stderr, "validate: "+ue.Msg)
 	}
 	if fs.NArg() != 1 {
 		return c.usageError(stderr, "validate recebe um arquivo (ou - para a entrada padrão)")

@@ -299,6 +299,8 @@ var errorStatuses = []errorStatus{
 	{code: "429", name: "TooManyRequests", description: "RATE_LIMITED: over the calls per minute of the user or tenant, or too many failed tokens.",
 		header: "Retry-After", headerDescription: "Seconds to wait before repeating the call.", headerType: "integer"},
 	{code: "500", name: "InternalError", description: "INTERNAL: the server failed; the message is generic."},
+	{code: "503", name: "ServiceUnavailable", description: "UNAVAILABLE: the database did not answer while the server checked the token or the rate limit; repeat after Retry-After.",
+		header: "Retry-After", headerDescription: "Seconds to wait before repeating the call.", headerType: "integer"},
 	{code: "504", name: "GatewayTimeout", description: "TIMEOUT: the call passed its time limit."},
 }
 

@@ -161,7 +161,7 @@ func TestGenerateLumo(t *testing.T) {
 			codes = append(codes, code)
 		}
 		sort.Strings(codes)
-		if diff := cmp.Diff([]string{"200", "400", "401", "403", "404", "413", "415", "422", "429", "500", "504", "default"}, codes); diff != "" {
+		if diff := cmp.Diff([]string{"200", "400", "401", "403", "404", "413", "415", "422", "429", "500", "503", "504", "default"}, codes); diff != "" {
 			t.Errorf("%s: responses (-want +got):\n%s", p, diff)
 		}
 		for _, code := range codes[1 : len(codes)-1] {

@@ -51,6 +51,7 @@ func New(t testing.TB) *Issuer {
 type Token struct {
 	Issuer, Audience, Subject, Email, Scope string
 	Expiry                                  time.Time
+	IssuedAt                                time.Time // zero: a minute ago
 }
 
 // Sign returns tok as a signed JWT; an empty Issuer is the issuer's own.
@@ -67,8 +68,11 @@ func (is *Issuer) Sign(t testing.TB, tok Token) string {
 	if tok.Expiry.IsZero() {
 		tok.Expiry = time.Now().Add(time.Hour)
 	}
+	if tok.IssuedAt.IsZero() {
+		tok.IssuedAt = time.Now().Add(-time.Minute)
+	}
 	claims := map[string]any{"iss": tok.Issuer, "aud": tok.Audience, "sub": tok.Subject, "exp": tok.Expiry.Unix(),
-		"iat": time.Now().Add(-time.Minute).Unix()}
+		"iat": tok.IssuedAt.Unix()}
 	if tok.Email != "" {
 		claims["email"] = tok.Email
 	}
