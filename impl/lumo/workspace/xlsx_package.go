@@ -236,8 +236,7 @@ func formatStyle(code string) cellStyle {
 	return st
 }
 
-// sharedStrings reads the shared strings part into memory, within maxSharedBytes and
-// maxSharedCount.
+// sharedStrings reads the shared strings part into memory, within maxSharedBytes.
 func (p *xlsxPackage) sharedStrings(name string) (*sharedStrings, error) {
 	sc, c, err := p.open(name, maxPartBytes)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -257,12 +256,12 @@ func (p *xlsxPackage) sharedStrings(name string) (*sharedStrings, error) {
 		if !ok {
 			break
 		}
-		if len(sst.data)+len(t) > maxSharedBytes || len(sst.end) >= maxSharedCount {
-			return nil, &Error{File: p.file, Message: fmt.Sprintf("os textos da planilha (%s) passam do limite de %s ou de %d textos diferentes; divida a planilha em arquivos menores ou use CSV ou Parquet",
-				name, bytesWords(maxSharedBytes), maxSharedCount)}
+		if sst.memory()+int64(len(t))+4 > maxSharedBytes {
+			return nil, &Error{File: p.file, Message: fmt.Sprintf("os textos da planilha (%s: %d textos diferentes até aqui) passam do limite de %s "+
+				"na memória (o texto e 4 bytes por texto); divida a planilha em arquivos menores ou use CSV ou Parquet",
+				name, sst.count, bytesWords(maxSharedBytes))}
 		}
-		sst.data = append(sst.data, t...)
-		sst.end = append(sst.end, uint32(len(sst.data)))
+		sst.add(t)
 	}
 	if sc.err != nil {
 		return nil, p.fail(name, sc.err)

@@ -550,3 +550,29 @@ func (i fileInfo) Mode() fs.FileMode  { return 0o644 }
 func (i fileInfo) ModTime() time.Time { return time.Time{} }
 func (i fileInfo) IsDir() bool        { return false }
 func (i fileInfo) Sys() any           { return nil }
+
+// The shared strings grow in blocks: a string that starts near a block's end continues in the
+// next, and each reads back whole; the memory counted is the text plus 4 bytes a string.
+func TestSharedStringsBlocks(t *testing.T) {
+	var s sharedStrings
+	var want []string
+	for i := 0; s.size < 3*sstBlock+100; i++ {
+		w := strings.Repeat(string(rune('a'+i%26)), 1+(i*7919)%5000)
+		if i%1000 == 0 {
+			w = ""
+		}
+		s.add([]byte(w))
+		want = append(want, w)
+	}
+	for i, w := range want {
+		if got, ok := s.get(i); !ok || got != w {
+			t.Fatalf("string %d: %d bytes, want %d", i, len(got), len(w))
+		}
+	}
+	if _, ok := s.get(len(want)); ok {
+		t.Error("a string past the last")
+	}
+	if s.memory() != s.size+4*int64(len(want)) || len(s.ends) != (len(want)+sstEnds-1)/sstEnds {
+		t.Errorf("memory %d, size %d, %d strings in %d blocks of ends", s.memory(), s.size, len(want), len(s.ends))
+	}
+}
