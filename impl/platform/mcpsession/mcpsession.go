@@ -3,8 +3,11 @@
 package mcpsession
 
 import (
+	"bytes"
+	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"sync"
@@ -75,7 +78,7 @@ func (l Limits) resolve() Limits {
 func Handler(srv *mcp.Server, opts mcp.StreamableHTTPOptions, l Limits, log *slog.Logger) http.Handler {
 	l = l.resolve()
 	opts.SessionTimeout = l.Timeout
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &opts)
+	h := wellFormed(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &opts))
 	if opts.Stateless || l.PerUser < 0 {
 		return h
 	}
@@ -95,6 +98,49 @@ func Handler(srv *mcp.Server, opts mcp.StreamableHTTPOptions, l Limits, log *slo
 		}
 	})
 }
+
+// wellFormed answers a POST whose body is not JSON with a JSON-RPC parse error (-32700) in
+// Portuguese, before go-sdk answers "malformed payload: ..." in English. The body is already
+// bounded (httpserve) when it is read here.
+func wellFormed(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost || r.Body == nil {
+			next.ServeHTTP(w, r)
+			return
+		}
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			next.ServeHTTP(w, withBody(r, body, err)) // the SDK reports a body that did not arrive
+			return
+		}
+		if !json.Valid(body) {
+			msg := "Mensagem que não é JSON válido: envie um objeto JSON-RPC 2.0 em UTF-8"
+			if bytes.Contains(body, []byte("NaN")) || bytes.Contains(body, []byte("Infinity")) {
+				msg += " (NaN e Infinity não são números em JSON; envie um número finito)"
+			}
+			out, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{"code": -32700, "message": msg + "."}})
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			w.Write(out)
+			return
+		}
+		next.ServeHTTP(w, withBody(r, body, nil))
+	})
+}
+
+// withBody is r with body as what remains to read (then err, if any).
+func withBody(r *http.Request, body []byte, err error) *http.Request {
+	var rd io.Reader = bytes.NewReader(body)
+	if err != nil {
+		rd = io.MultiReader(rd, errReader{err})
+	}
+	r.Body = io.NopCloser(rd)
+	return r
+}
+
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) { return 0, e.err }
 
 // perUser remembers, per user, the sessions opened, oldest first.
 type perUser struct {

@@ -170,3 +170,35 @@ func newFlagSet() *flag.FlagSet {
 	fs.SetOutput(io.Discard)
 	return fs
 }
+
+// A body that is not JSON (NaN, Infinity, a cut message) is a JSON-RPC parse error in
+// Portuguese, not go-sdk's English "malformed payload"; valid calls go on as before.
+func TestMalformedBodyInPortuguese(t *testing.T) {
+	_, url := testServer(t, Limits{})
+	post := func(body string) (int, string) {
+		req, _ := http.NewRequest("POST", url, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Authorization", "Bearer ana")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	for body, want := range map[string]string{
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"x": Infinity}}}`: "NaN e Infinity não são números em JSON",
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"x": NaN}}}`:      "NaN e Infinity",
+		`{"jsonrpc":"2.0","id":1,"method":`: "Mensagem que não é JSON válido",
+	} {
+		code, got := post(body)
+		if code != 400 || !strings.Contains(got, `"code":-32700`) || !strings.Contains(got, want) || strings.Contains(got, "malformed") {
+			t.Errorf("%s: %d %s", body, code, got)
+		}
+	}
+	if code, got := post(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`); code != 200 {
+		t.Errorf("initialize: %d %s", code, got)
+	}
+}
