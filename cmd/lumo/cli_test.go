@@ -79,7 +79,11 @@ func TestEveryHelpInPortuguese(t *testing.T) {
 		"admin -h", "admin help", "admin --help", "admin tenant add -h", "admin token issue --help",
 		"schemas -h", "schemas help", "schemas validate -h", "schemas show query -h",
 	})
-	out, _, _ := clitest.Run(t, bin, env, "import", "-h")
+	out, _, _ := clitest.Run(t, bin, env, "init", "-h")
+	if !strings.Contains(out, "--table esquema.tabela") || !strings.Contains(out, "--postgres DSN") {
+		t.Errorf("init -h does not list its flags:\n%s", out)
+	}
+	out, _, _ = clitest.Run(t, bin, env, "import", "-h")
 	if !strings.Contains(out, "(padrão 1h;") {
 		t.Errorf("import -h does not give --timeout's default as 1h:\n%s", out)
 	}
@@ -94,6 +98,8 @@ func TestEveryHelpInPortuguese(t *testing.T) {
 		"serve extra":                     "serve não recebe argumentos além das opções",
 		"import --timout 1h x.yaml":       `você quis dizer "--timeout"?`,
 		"import":                          "informe o caminho do workspace.yaml",
+		"init --tabel x pasta":            `lumo init: opção desconhecida --tabel; você quis dizer "--table"?`,
+		"init --timeout dez pasta":        `valor inválido "dez" para --timeout`,
 		"call --usr ana query {}":         `você quis dizer "--user"?`,
 		"admin tenat add x --name X":      `você quis dizer "tenant add"?`,
 		"admin user add zeca --tenantt x": `você quis dizer "--tenant"?`,

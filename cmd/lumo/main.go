@@ -22,7 +22,8 @@ import (
 const usage = `lumo: servidor MCP de BI somente leitura.
 
 Uso:
-  lumo init   ARQUIVO.csv... | PASTA           (escreve workspace.yaml e app.yaml ao lado dos arquivos)
+  lumo init   [--postgres DSN --table ESQUEMA.TABELA] ARQUIVO... | PASTA
+                                              (CSV, XLSX, Parquet e tabelas PostgreSQL viram um workspace.yaml e um app.yaml)
   lumo serve  [opções de serve, abaixo]
   lumo import [--db DSN] [--timeout 1h] caminho/workspace.yaml
   lumo call   [--db DSN] [--user LOGIN] FERRAMENTA '{"arg": ...}'
@@ -58,11 +59,6 @@ func main() {
 	os.Exit(cli.Exit("lumo", err, os.Stderr))
 }
 
-var initCommand = cli.Command{Name: "lumo init", Args: "ARQUIVO... | PASTA",
-	Summary: "Escreve, ao lado dos arquivos, um workspace.yaml (um tenant, um usuário com um token novo) e o app.yaml de\n" +
-		"uma Aplicação inferida dos arquivos: tabelas, rótulos, tipos, papéis, unidades e relacionamentos.",
-	Examples: []string{"lumo init minha-pasta", "lumo init vendas.csv lojas.csv"}}
-
 // commands are lumo's subcommands, for the help and for suggesting one.
 var commands = []string{"init", "serve", "import", "call", "admin", "schemas", "help", "version"}
 
@@ -85,11 +81,7 @@ func run(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger)
 	case "serve":
 		return serve(ctx, args[1:], log)
 	case "init":
-		if cli.IsHelp(args[1:]) {
-			initCommand.Help(stdout, initCommand.FlagSet())
-			return cli.ErrHelpShown
-		}
-		return initWorkspace(args[1:], stdout)
+		return initWorkspace(ctx, args[1:], stdout)
 	case "import":
 		return importWorkspace(ctx, args[1:], stdout, log)
 	case "call":

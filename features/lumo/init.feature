@@ -1,17 +1,23 @@
 Feature: From files to a question: lumo init
-  `lumo init FILE-OR-FOLDER...` writes, next to the files, a workspace (one tenant, one user with a
-  fresh token, one app) whose app.yaml is inferred from the files: tables, labels from the
-  headers, types, roles, units, relationships between matching key columns and usage. Every
-  inference is checked by reading the whole file with the importer's reader, so the import and
-  the first query work without edits.
+  `lumo init FILE-OR-FOLDER...` (and `--postgres DSN --table schema.name`) writes, next to the
+  files, a workspace (one tenant, one user with a fresh token, one app) whose app.yaml is inferred
+  from the data: one table per CSV file, per sheet, named range or Excel table of a workbook, per
+  Parquet file or folder of parts, per PostgreSQL table; labels from the headers, types, roles,
+  units, relationships between columns of the same name whose values match, and usage. Every
+  inference is checked by reading every row with the importer's reader, so the import and the
+  first query work without edits. What it cannot use is named, with the reason.
 
-  The files are the pt-BR fixture's vendas.csv (";", decimal comma, R$, %, dd/mm/aaaa,
-  Windows-1252) and lojas.csv (tab separated UTF-8 with a BOM); csv_formats.feature lists their
-  rows. The sums per store are added by hand from those rows: loja 1 (Aurora)
-  1234.56 - 10.00 + 2000000.00 = 2001224.56; loja 2 (Boa Vista) 10.00 - 4.56 + 0.99 = 6.43.
+  Every file below is made by another tool than lumo's readers: the CSV fixtures are written
+  by hand, the workbooks by excelize, the Parquet files by parquet-go (the generators are in
+  features/init_steps.go), the PostgreSQL tables by SQL. Each scenario lists the rows, and the
+  expected sums are added by hand from them (in cents, so no rounding is involved).
 
   @L-Q12 @L-R01 @own-setup
-  Scenario: Two spreadsheets become an app that answers a grouped sum in reais
+  Scenario: Two CSV files become an app that answers a grouped sum in reais
+    # The pt-BR fixture's vendas.csv (";", decimal comma, R$, %, dd/mm/aaaa, Windows-1252) and
+    # lojas.csv (tab separated UTF-8 with a BOM); csv_formats.feature lists their rows. By hand:
+    # loja 1 (Aurora) 1234.56 - 10.00 + 2000000.00 = 2001224.56; loja 2 (Boa Vista)
+    # 10.00 - 4.56 + 0.99 = 6.43.
     Given a folder holding the files "apps/vendas/vendas.csv, apps/vendas/lojas.csv" of "testdata/ptbr"
     When lumo init runs on that folder
     Then the app.yaml it wrote has the lines:
@@ -27,9 +33,209 @@ Feature: From files to a question: lumo init
       kind: dimension
       - {from: Vendas.Loja id, to: Lojas.Id}
       """
+    And the report says:
+      """
+      Vendas (fato): vendas.csv
+      6 linhas, 7 colunas: 2 medidas (Valor em R$, Desconto em %), 2 datas (Data, Dia), 2 chaves (Id, Loja id)
+      lido: separador ";", decimal ",", Windows-1252, datas dd/mm/aaaa
+      Vendas.Loja id → Lojas.Id: LOJA_ID aponta para Lojas pela chave ID, e os 2 valores de Vendas estão em Lojas
+      """
     And the workspace it wrote is imported
     And I am connected as "voce"
     When I call "query" with '{"appId": "$app:dados", "fields": [{"ref": "Lojas.Nome"}, {"ref": "Vendas.Valor", "agg": "sum"}]}'
     Then the call succeeds
     And "rows" is '[["Aurora", 2001224.56], ["Boa Vista", 6.43]]'
     And "columns[*].unit" is '[null, "BRL"]'
+
+  @L-Q12 @L-Q23 @L-R01 @own-setup
+  Scenario: A workbook's sheets, named range and Excel table become tables, and the rest is named
+    # vendas.xlsx, written by excelize:
+    #   sheet Vendas: "Vendas de outubro" in A1, the header on row 3, DIA date-formatted, PRECO
+    #   and TOTAL in "R$" #,##0.00, TOTAL the formula =Dn*En with its value stored:
+    #     PEDIDO DIA         LOJA    QTD  PRECO     TOTAL
+    #     1      01/10/2026  Centro  2    10,50     21,00
+    #     2      01/10/2026  Bairro  1    99,90     99,90
+    #     3      02/10/2026  Centro  3    5,25      15,75
+    #     4      03/10/2026  Praia   10   1,99      19,90
+    #     5      03/10/2026  Centro  1    1.234,56  1.234,56
+    #   sheet Cadastro: the Excel table Lojas (A1:C4): LOJA CIDADE UF; Centro São Paulo SP;
+    #   Bairro Campinas SP; Praia Niterói RJ
+    #   sheet Metas: the range named Metas (B2:C5): LOJA META (R$); Centro 1.000; Bairro 500;
+    #   Praia 300; and the name Taxa, one cell (E2)
+    #   sheet Notas: "Conferido por Ana em 05/10" in A1
+    # By hand: SP (Centro, Bairro) sells 21.00 + 15.75 + 1234.56 + 99.90 = 1371.21 against
+    # goals of 1000 + 500 = 1500; RJ (Praia) sells 19.90 against 300.
+    Given a folder holding "vendas.xlsx" written by excelize: four sheets, a named range and an Excel table
+    When lumo init runs on that folder
+    Then the app.yaml it wrote has the lines:
+      """
+      # o cabeçalho está na linha 3, abaixo de um título
+      - label: Vendas
+      xlsx: {sheet: Vendas, range: "A3:F1048576"}
+      - {name: TOTAL, label: Total, type: number, role: measure, unit: BRL, usage: 10}
+      - {name: DIA, label: Dia, type: date, role: dimension, usage: 8}
+      - label: Lojas
+      kind: dimension
+      xlsx: {range: "Cadastro!A1:C4"}
+      - label: Metas
+      xlsx: {range: Metas}
+      - {name: META, label: Meta, type: number, role: measure, unit: BRL, usage: 10}
+      - {from: Vendas.Loja, to: Lojas.Loja}
+      - {from: Metas.Loja, to: Lojas.Loja}
+      """
+    And the report says:
+      """
+      Vendas (fato): vendas.xlsx, planilha "Vendas"
+      5 linhas, 6 colunas: 3 medidas (Qtd, Preco em R$, Total em R$), 1 data (Dia), 2 chaves (Pedido, Loja)
+      Lojas (dimensão): vendas.xlsx, tabela do Excel "Lojas" (Cadastro!A1:C4)
+      Metas (fato): vendas.xlsx, intervalo "Metas" (Metas!B2:C5)
+      Vendas.Loja → Lojas.Loja: mesmo nome, e os 3 valores de Vendas estão em Lojas
+      Metas.Loja → Lojas.Loja: mesmo nome, e os 3 valores de Metas estão em Lojas
+      Vendas.Loja → Metas.Loja: Vendas chegaria a Lojas por dois caminhos (Vendas → Lojas e Vendas → Metas → Lojas), o que o lumo import recusa; fica o primeiro
+      vendas.xlsx, intervalo "Taxa": o nome aponta para uma célula só (Metas!$E$2)
+      vendas.xlsx, planilha "Notas": a primeira linha com valores (linha 1) não é um cabeçalho: A1 tem "Conferido por Ana em 05/10"
+      """
+    And the workspace it wrote is imported
+    And I am connected as "voce"
+    When I call "query" with '{"appId": "$app:dados", "fields": [{"ref": "Lojas.Uf"}, {"ref": "Vendas.Total", "agg": "sum"}, {"ref": "Metas.Meta", "agg": "sum"}], "orderBy": [{"ref": "Lojas.Uf", "dir": "asc"}]}'
+    Then the call succeeds
+    And "rows" is '[["RJ", 19.9, 300], ["SP", 1371.21, 1500]]'
+    And "columns[*].unit" is '[null, "BRL", "BRL"]'
+
+  @L-Q02 @L-Q12 @L-Q14 @L-Q23 @own-setup
+  Scenario: A folder of Parquet parts is one table, and a Parquet file another
+    # itens/, written by parquet-go in two parts (and a _SUCCESS marker): PRECO is
+    # DECIMAL(10,2), VENDIDO_EM a UTC TIMESTAMP in milliseconds, ENTREGA a DATE (NULL once):
+    #   part-00000: (1, P1, 2, 10.50, 2026-10-01 09:30:00, 2026-10-03)
+    #               (1, P2, 1, 249.90, 2026-10-01 09:30:00, 2026-10-03)
+    #               (2, P1, 5, 10.50, 2026-10-02 14:00:00, NULL)
+    #   part-00001: (3, P3, 1, 1000.00, 2026-10-05 18:45:10, 2026-10-10)
+    #               (4, P2, 2, 249.90, 2026-11-01 08:00:00, 2026-11-02)
+    # produtos.parquet: P1 Caneta Papelaria; P2 Mochila Acessórios; P3 Notebook Eletrônicos;
+    # P4 Régua Papelaria.
+    # By hand: Papelaria (P1) QTD 2 + 5 = 7, PRECO 10.50 + 10.50 = 21.00; Acessórios (P2) QTD
+    # 1 + 2 = 3, PRECO 249.90 + 249.90 = 499.80; Eletrônicos (P3) QTD 1, PRECO 1000.00.
+    # By month sold: 2026-10: 10.50 + 249.90 + 10.50 + 1000.00 = 1270.90; 2026-11: 249.90.
+    Given a folder holding "itens" written by parquet-go: two parts of one table
+    And the folder also holds "produtos.parquet" written by parquet-go
+    When lumo init runs on that folder
+    Then the app.yaml it wrote has the lines:
+      """
+      # itens/ (Parquet, 2 arquivos): 5 linhas
+      - label: Itens
+      file: itens
+      - {name: PRECO, label: Preco, type: number, role: measure, usage: 10}
+      - {name: VENDIDO_EM, label: Vendido em, type: datetime, role: dimension, usage: 8}
+      - {name: ENTREGA, label: Entrega, type: date, role: dimension, usage: 8}
+      - label: Produtos
+      kind: dimension
+      file: produtos.parquet
+      - {from: Itens.Produto, to: Produtos.Produto}
+      """
+    And the report says:
+      """
+      Itens (fato): itens/ (Parquet, 2 arquivos)
+      Produtos (dimensão): produtos.parquet (Parquet)
+      Itens.Produto → Produtos.Produto: mesmo nome, e os 3 valores de Itens estão em Produtos
+      """
+    And the workspace it wrote is imported
+    And I am connected as "voce"
+    When I call "query" with '{"appId": "$app:dados", "fields": [{"ref": "Produtos.Categoria"}, {"ref": "Itens.Qtd", "agg": "sum"}, {"ref": "Itens.Preco", "agg": "sum"}], "orderBy": [{"ref": "Produtos.Categoria", "dir": "asc"}]}'
+    Then the call succeeds
+    And "rows" is '[["Acessórios", 3, 499.8], ["Eletrônicos", 1, 1000], ["Papelaria", 7, 21]]'
+    When I call "query" with '{"appId": "$app:dados", "fields": [{"ref": "Itens.Vendido em", "bucket": "month"}, {"ref": "Itens.Preco", "agg": "sum"}], "orderBy": [{"ref": "Itens.Vendido em", "bucket": "month", "dir": "asc"}]}'
+    Then "rows" is '[["2026-10", 1270.9], ["2026-11", 249.9]]'
+
+  @L-Q12 @L-Q23 @L-R01 @own-setup
+  Scenario: A folder mixing CSV, XLSX and Parquet is one app, related across formats
+    # vendas.csv below (";", decimal comma, R$, dd/mm/aaaa); lojas.xlsx, written by excelize,
+    # one sheet Lojas: LOJA CIDADE UF; Centro São Paulo SP; Bairro Campinas SP; Praia Niterói
+    # RJ; itens/ the Parquet parts of the scenario above (orders 1 to 4). LEIAME.md is no data.
+    # By hand: SP (orders 1, 2, 3 of Centro and Bairro) QTD 2 + 1 + 5 + 1 = 9, RJ (order 4 of
+    # Praia) QTD 2; São Paulo (Centro) VALOR 270.90 + 1000.00 = 1270.90, Campinas 52.50,
+    # Niterói 499.80.
+    Given a folder holding the file "vendas.csv":
+      """
+      PEDIDO_ID;DIA;LOJA;VALOR
+      1;01/10/2026;Centro;R$ 270,90
+      2;02/10/2026;Bairro;R$ 52,50
+      3;05/10/2026;Centro;R$ 1.000,00
+      4;01/11/2026;Praia;R$ 499,80
+      """
+    And the folder also holds "lojas.xlsx" written by excelize: one sheet
+    And the folder also holds "itens" written by parquet-go: two parts of one table
+    And the folder also holds the file "LEIAME.md":
+      """
+      Exportado do ERP em 05/11.
+      """
+    When lumo init runs on that folder
+    Then the report says:
+      """
+      3 Tabelas:
+      Itens (fato): itens/ (Parquet, 2 arquivos)
+      Lojas (dimensão): lojas.xlsx, planilha "Lojas"
+      Vendas (fato): vendas.csv
+      Itens.Pedido id → Vendas.Pedido id: mesmo nome, e os 4 valores de Itens estão em Vendas
+      Vendas.Loja → Lojas.Loja: mesmo nome, e os 3 valores de Vendas estão em Lojas
+      LEIAME.md: não é um arquivo que o lumo lê
+      """
+    And the workspace it wrote is imported
+    And I am connected as "voce"
+    When I call "query" with '{"appId": "$app:dados", "fields": [{"ref": "Lojas.Uf"}, {"ref": "Itens.Qtd", "agg": "sum"}], "orderBy": [{"ref": "Lojas.Uf", "dir": "asc"}]}'
+    Then the call succeeds
+    And "rows" is '[["RJ", 2], ["SP", 9]]'
+    When I call "query" with '{"appId": "$app:dados", "fields": [{"ref": "Lojas.Cidade"}, {"ref": "Vendas.Valor", "agg": "sum"}], "orderBy": [{"ref": "Lojas.Cidade", "dir": "asc"}]}'
+    Then "rows" is '[["Campinas", 52.5], ["Niterói", 499.8], ["São Paulo", 1270.9]]'
+    And "columns[*].unit" is '[null, "BRL"]'
+
+  @L-Q12 @L-Q23 @L-R01 @own-setup
+  Scenario: PostgreSQL tables join the folder's files, the password only in a variable
+    # The source tables are the rows the SQL below inserts; metas.csv is below. A boolean column
+    # lumo does not read comes as text through a query. By hand: SP (Centro, Bairro) sells
+    # 270.90 + 52.50 + 1000.00 = 1323.40 against goals of 1000 + 500 = 1500; RJ (Praia) sells
+    # 499.80 against 300.
+    Given a PostgreSQL source database holding:
+      """
+      CREATE SCHEMA vendas;
+      CREATE TABLE vendas.lojas (loja text PRIMARY KEY, uf text);
+      INSERT INTO vendas.lojas VALUES ('Centro', 'SP'), ('Bairro', 'SP'), ('Praia', 'RJ');
+      CREATE TABLE vendas.pedidos (id integer PRIMARY KEY, dia date, loja text, valor numeric(12,2), pago boolean, criado timestamptz);
+      INSERT INTO vendas.pedidos VALUES
+        (1, '2026-10-01', 'Centro', 270.90, true, '2026-10-01 09:30:00-03'),
+        (2, '2026-10-02', 'Bairro', 52.50, false, '2026-10-02 14:00:00-03'),
+        (3, '2026-10-05', 'Centro', 1000.00, true, '2026-10-05 18:45:10-03'),
+        (4, '2026-11-01', 'Praia', 499.80, NULL, '2026-11-01 08:00:00-03');
+      """
+    And a folder holding the file "metas.csv":
+      """
+      LOJA,META
+      Centro,1000
+      Bairro,500
+      Praia,300
+      """
+    When lumo init runs on that folder with --postgres and --table "vendas.pedidos,vendas.lojas", the password in LUMO_INIT_SENHA
+    Then the app.yaml it wrote has the lines:
+      """
+      postgres: {database: lumo_source_
+      query: "SELECT \"id\", \"dia\", \"loja\", \"valor\", \"pago\"::text AS pago, \"criado\" FROM vendas.pedidos"}
+      - {name: valor, label: Valor, type: number, role: measure, usage: 10}
+      - {name: criado, label: Criado, type: datetime, role: dimension, usage: 8}
+      table: vendas.lojas}
+      - {from: Pedidos.Loja, to: Lojas.Loja}
+      - {from: Metas.Loja, to: Lojas.Loja}
+      """
+    And the report says:
+      """
+      Pedidos (fato): banco lumo_source_
+      , tabela vendas.pedidos
+      lida por consulta, com pago (bool) como texto
+      Pedidos.Loja → Lojas.Loja: mesmo nome, e os 3 valores de Pedidos estão em Lojas
+      A senha do banco lumo_source_
+      vem de LUMO_INIT_SENHA
+      """
+    And no file it wrote, nor the report, holds the password
+    And the workspace it wrote is imported
+    And I am connected as "voce"
+    When I call "query" with '{"appId": "$app:dados", "fields": [{"ref": "Lojas.Uf"}, {"ref": "Pedidos.Valor", "agg": "sum"}, {"ref": "Metas.Meta", "agg": "sum"}], "orderBy": [{"ref": "Lojas.Uf", "dir": "asc"}]}'
+    Then the call succeeds
+    And "rows" is '[["RJ", 499.8, 300], ["SP", 1323.4, 1500]]'

@@ -42,59 +42,17 @@ var typeWords = map[string]string{
 // naming the source (never its password).
 func Open(ctx context.Context, src *workspace.PostgresTable, t *semantic.Table) (workspace.Rows, error) {
 	t = workspace.DataTable(t)
-	where := src.Where()
-	fail := func(line int, field, format string, args ...any) error {
-		return &workspace.Error{File: where, Line: line, Field: field, Message: fmt.Sprintf(format, args...)}
-	}
-	dsn, password, err := dsnWithPassword(src.Database)
+	r, fail, err := begin(ctx, src, t)
 	if err != nil {
-		return nil, fail(0, "", "%s", err.Error())
+		return nil, err
 	}
-	// failed says what err means for the read, in Portuguese: the time limit, or the server's
-	// words with the password, should they hold it, masked.
-	failed := func(what string, err error) string {
-		var pqErr *pq.Error // 57014: cancelled, by our cancel request or by statement_timeout
-		if errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil || (errors.As(err, &pqErr) && pqErr.Code == "57014") {
-			return "a leitura passou do tempo limite da importação e foi cancelada no banco; aumente --timeout do lumo import ou faça a consulta mais leve"
-		}
-		msg := err.Error()
-		if password != "" {
-			msg = strings.ReplaceAll(msg, password, "***")
-		}
-		return what + ": " + msg
-	}
-	connector, err := pq.NewConnector(dsn)
-	if err != nil {
-		return nil, fail(0, "", "%s", failed(fmt.Sprintf("o dsn do banco %q não pôde ser lido", src.Database.Name), err))
-	}
-	db := sql.OpenDB(connector)
-	db.SetMaxOpenConns(1)
-	r := &rows{db: db, where: where, table: t}
 	ok := false
 	defer func() {
 		if !ok {
 			r.Close()
 		}
 	}()
-	tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		return nil, fail(0, "", "%s", failed(fmt.Sprintf("não foi possível conectar ao banco %q", src.Database.Name), err))
-	}
-	r.tx = tx
-	zone := src.Database.TimeZone
-	if zone == "" {
-		zone = workspace.DefaultTimeZone
-	}
-	if _, err := tx.ExecContext(ctx, "SELECT set_config('TimeZone', $1, true)", zone); err != nil {
-		return nil, fail(0, "", "%s", failed(fmt.Sprintf("o fuso %q (timeZone do banco %q) não é aceito pelo PostgreSQL", zone, src.Database.Name), err))
-	}
-	if dl, has := ctx.Deadline(); has {
-		// The server stops the statement itself too, should the cancel request not reach it.
-		ms := max(1, time.Until(dl).Milliseconds())
-		if _, err := tx.ExecContext(ctx, "SET LOCAL statement_timeout = "+strconv.FormatInt(ms, 10)); err != nil {
-			return nil, fail(0, "", "%s", failed("a leitura falhou", err))
-		}
-	}
+	tx, failed := r.tx, r.failed
 	from := src.Table // a checked identifier: the schema allows letters, digits, _ and $ only
 	if src.Query != "" {
 		from = "(" + src.Query + ") AS lumo_source"
@@ -151,9 +109,66 @@ func Open(ctx context.Context, src *workspace.PostgresTable, t *semantic.Table) 
 	}
 	r.values, r.texts = make([]any, n), make([]string, n)
 	r.scales, r.units = make([]int, n), make([]string, n)
-	r.failed = failed
 	ok = true
 	return r, nil
+}
+
+// begin connects to src's database (its password from the PasswordEnv variable) and begins a
+// read-only transaction in the database's time zone, bounded by ctx's deadline, for reading t.
+// fail makes a *workspace.Error naming the source; the rows' failed words a read's error with
+// the password masked.
+func begin(ctx context.Context, src *workspace.PostgresTable, t *semantic.Table) (_ *rows, fail func(line int, field, format string, args ...any) error, err error) {
+	where := src.Where()
+	fail = func(line int, field, format string, args ...any) error {
+		return &workspace.Error{File: where, Line: line, Field: field, Message: fmt.Sprintf(format, args...)}
+	}
+	dsn, password, err := dsnWithPassword(src.Database)
+	if err != nil {
+		return nil, nil, fail(0, "", "%s", err.Error())
+	}
+	// failed says what err means for the read, in Portuguese: the time limit, or the server's
+	// words with the password, should they hold it, masked.
+	failed := func(what string, err error) string {
+		var pqErr *pq.Error // 57014: cancelled, by our cancel request or by statement_timeout
+		if errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil || (errors.As(err, &pqErr) && pqErr.Code == "57014") {
+			return "a leitura passou do tempo limite da importação e foi cancelada no banco; aumente --timeout do lumo import ou faça a consulta mais leve"
+		}
+		msg := err.Error()
+		if password != "" {
+			msg = strings.ReplaceAll(msg, password, "***")
+		}
+		return what + ": " + msg
+	}
+	connector, err := pq.NewConnector(dsn)
+	if err != nil {
+		return nil, nil, fail(0, "", "%s", failed(fmt.Sprintf("o dsn do banco %q não pôde ser lido", src.Database.Name), err))
+	}
+	db := sql.OpenDB(connector)
+	db.SetMaxOpenConns(1)
+	r := &rows{db: db, where: where, table: t, failed: failed}
+	defer func() {
+		if err != nil {
+			r.Close()
+		}
+	}()
+	if r.tx, err = db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true}); err != nil {
+		return nil, nil, fail(0, "", "%s", failed(fmt.Sprintf("não foi possível conectar ao banco %q", src.Database.Name), err))
+	}
+	zone := src.Database.TimeZone
+	if zone == "" {
+		zone = workspace.DefaultTimeZone
+	}
+	if _, err = r.tx.ExecContext(ctx, "SELECT set_config('TimeZone', $1, true)", zone); err != nil {
+		return nil, nil, fail(0, "", "%s", failed(fmt.Sprintf("o fuso %q (timeZone do banco %q) não é aceito pelo PostgreSQL", zone, src.Database.Name), err))
+	}
+	if dl, has := ctx.Deadline(); has {
+		// The server stops the statement itself too, should the cancel request not reach it.
+		ms := max(1, time.Until(dl).Milliseconds())
+		if _, err = r.tx.ExecContext(ctx, "SET LOCAL statement_timeout = "+strconv.FormatInt(ms, 10)); err != nil {
+			return nil, nil, fail(0, "", "%s", failed("a leitura falhou", err))
+		}
+	}
+	return r, fail, nil
 }
 
 // queryOne runs query as one prepared statement of tx, so that it can hold only one command. The

@@ -1,0 +1,95 @@
+package scaffold
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/lumo-caderninho/mcp/impl/lumo/workspace"
+	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
+)
+
+// Report writes, in Portuguese, what Init wrote: every table with its source, rows, measures,
+// dates and keys; the relationships inferred and those left out, with the reasons; what was not
+// used and why; the user's token and the commands that follow.
+func Report(w io.Writer, res *Result) {
+	fmt.Fprintf(w, "Escrevi %s e %s.\n", res.Workspace, res.App)
+	fmt.Fprintf(w, "\n%s:\n", ptbr.Count(len(res.Tables), "Tabela", "Tabelas"))
+	for _, t := range res.Tables {
+		fmt.Fprintf(w, "  %s (%s): %s\n", t.Label, ptbr.TableKind(t.Kind), t.Source)
+		var measures, dates, keys []string
+		for _, c := range t.Columns {
+			switch {
+			case c.Role == "measure":
+				measures = append(measures, c.Label+unitWords(c.Unit))
+			case c.Type == "date" || c.Type == "datetime":
+				dates = append(dates, c.Label)
+			case c.Role == "key":
+				keys = append(keys, c.Label)
+			}
+		}
+		fmt.Fprintf(w, "    %s, %s: %s, %s, %s\n", ptbr.Count(int(t.Rows), "linha", "linhas"), ptbr.Count(len(t.Columns), "coluna", "colunas"),
+			listed(measures, "medida", "medidas"), listed(dates, "data", "datas"), listed(keys, "chave", "chaves"))
+		if how := t.how(); how != "" {
+			fmt.Fprintf(w, "    lido: %s\n", how)
+		}
+		if t.Note != "" {
+			fmt.Fprintf(w, "    %s\n", t.Note)
+		}
+	}
+	if len(res.Relationships) > 0 {
+		fmt.Fprintf(w, "\n%s:\n", ptbr.Count(len(res.Relationships), "Relacionamento", "Relacionamentos"))
+		for _, r := range res.Relationships {
+			fmt.Fprintf(w, "  %s → %s: %s\n", r.From, r.To, r.Reason)
+		}
+	} else if len(res.Tables) > 1 {
+		fmt.Fprint(w, "\nNenhum relacionamento: nenhuma coluna de uma tabela tem o nome e os valores da chave de outra.\n")
+	}
+	if len(res.Declined) > 0 {
+		fmt.Fprint(w, "\nNão liguei:\n")
+		for _, r := range res.Declined {
+			fmt.Fprintf(w, "  %s → %s: %s\n", r.From, r.To, r.Reason)
+		}
+	}
+	if len(res.Skipped) > 0 {
+		fmt.Fprint(w, "\nNão usei:\n")
+		for _, s := range res.Skipped {
+			fmt.Fprintf(w, "  %s: %s\n", s.What, s.Reason)
+		}
+	}
+	fmt.Fprintf(w, "\nUsuário %s, token %s (está em workspace.yaml; guarde-o como uma senha).\n", res.Login, res.Token)
+	if res.Database != nil && res.Database.PasswordEnv != "" {
+		fmt.Fprintf(w, "A senha do banco %s vem de %s: defina-a também ao rodar o lumo import.\n", res.Database.Name, res.Database.PasswordEnv)
+	}
+	fmt.Fprintf(w, "Confira o app.yaml e depois:\n  lumo import %s\n  lumo serve --user %s\n", filepath.Clean(res.Workspace), res.Login)
+}
+
+// how is what the reader says of how it read t, beyond its source and rows: a CSV's separator,
+// decimal, encoding and dates.
+func (t *Table) how() string {
+	if t.kind != workspace.KindCSV {
+		return ""
+	}
+	how := strings.TrimPrefix(t.Detected, t.File+": ")
+	if how == t.Detected {
+		return ""
+	}
+	return how
+}
+
+// listed is "2 medidas (Valor, Desconto)", or "0 medidas".
+func listed(items []string, one, many string) string {
+	s := ptbr.Count(len(items), one, many)
+	if len(items) > 0 {
+		s += " (" + strings.Join(items, ", ") + ")"
+	}
+	return s
+}
+
+func unitWords(unit string) string {
+	if unit == "" {
+		return ""
+	}
+	return " em " + map[string]string{"BRL": "R$", "USD": "US$", "percent": "%"}[unit]
+}

@@ -1,0 +1,234 @@
+package scaffold
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/lumo-caderninho/mcp/impl/lumo/workspace"
+	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
+)
+
+// source is one file (or folder of Parquet parts) a table or several may come from.
+type source struct {
+	file     string // relative to the folder, with /
+	kind     string // workspace.KindCSV, KindXLSX or KindParquet
+	explicit bool   // named by the user
+	parts    int    // a folder's Parquet part files
+}
+
+// dataExt are the extensions of the files lumo reads, by kind.
+var dataExt = map[string]string{
+	".csv": workspace.KindCSV, ".tsv": workspace.KindCSV, ".txt": workspace.KindCSV,
+	".xlsx": workspace.KindXLSX, ".parquet": workspace.KindParquet,
+}
+
+// otherSheets are spreadsheet formats lumo does not read, with the fix.
+var otherSheets = map[string]string{
+	".xls":     "é do formato antigo do Excel (.xls), que o lumo não lê; abra-o no Excel e salve como Pasta de Trabalho do Excel (.xlsx)",
+	".xlsm":    "é uma pasta de trabalho com macros (.xlsm), que o lumo não lê; salve uma cópia como Pasta de Trabalho do Excel (.xlsx)",
+	".xlsb":    "é uma pasta de trabalho binária do Excel (.xlsb), que o lumo não lê; salve-a como Pasta de Trabalho do Excel (.xlsx)",
+	".ods":     "é uma planilha do LibreOffice (.ods), que o lumo não lê; salve-a como Pasta de Trabalho do Excel (.xlsx)",
+	".numbers": "é uma planilha do Numbers, que o lumo não lê; exporte-a para Excel (.xlsx)",
+}
+
+// partName is how Spark, pandas and DuckDB name the parts of one table.
+var partName = regexp.MustCompile(`(?i)^part[-_]`)
+
+// expand turns paths into the folder to write in and its sources: one folder is every data file
+// in it (and every subfolder of Parquet parts); otherwise each path is a file, or a folder of
+// Parquet parts, of one folder. Files of the folder that are not data are skipped with the reason.
+// withDB says PostgreSQL tables come too, so a folder without data files is no error.
+func expand(paths []string, withDB bool) (dir string, out []source, skipped []Skipped, err error) {
+	if len(paths) == 0 {
+		return ".", nil, nil, nil
+	}
+	for _, p := range paths {
+		if _, err := os.Stat(p); err != nil {
+			return "", nil, nil, fmt.Errorf("%s: não encontrei o arquivo ou a pasta", p)
+		}
+	}
+	if st, _ := os.Stat(paths[0]); len(paths) == 1 && st.IsDir() {
+		dir = filepath.Clean(paths[0])
+		out, skipped, err = folder(dir)
+		if err == nil && len(out) == 0 && len(skipped) == 0 && !withDB {
+			err = fmt.Errorf("%s: a pasta não tem arquivos de dados (.csv, .xlsx, .parquet ou pastas de partes Parquet)", dir)
+		}
+		return dir, out, skipped, err
+	}
+	dir = filepath.Dir(filepath.Clean(paths[0]))
+	absDir, _ := filepath.Abs(dir)
+	seen := map[string]bool{}
+	for _, p := range paths {
+		if abs, _ := filepath.Abs(filepath.Dir(filepath.Clean(p))); abs != absDir {
+			return "", nil, nil, fmt.Errorf("os arquivos precisam estar na mesma pasta (%s e %s não estão); copie-os para uma pasta só", paths[0], p)
+		}
+		base := filepath.Base(filepath.Clean(p))
+		if seen[base] {
+			continue
+		}
+		seen[base] = true
+		st, _ := os.Stat(p)
+		if st.IsDir() {
+			n, err := parquetParts(p)
+			if err != nil {
+				return "", nil, nil, err
+			}
+			if n == 0 {
+				return "", nil, nil, fmt.Errorf("%s: a pasta não tem arquivos .parquet; junto com outros caminhos, uma pasta é uma tabela Parquet em partes (para usar uma pasta inteira, passe só ela)", p)
+			}
+			out = append(out, source{file: base, kind: workspace.KindParquet, explicit: true, parts: n})
+			continue
+		}
+		kind, why := fileKind(base)
+		if why != "" {
+			return "", nil, nil, fmt.Errorf("%s: %s", p, why)
+		}
+		out = append(out, source{file: base, kind: kind, explicit: true})
+	}
+	return dir, out, skipped, nil
+}
+
+// fileKind is how lumo reads a file by its name, or why it does not.
+func fileKind(name string) (kind, why string) {
+	ext := strings.ToLower(filepath.Ext(name))
+	if k, ok := dataExt[ext]; ok {
+		return k, ""
+	}
+	if why, ok := otherSheets[ext]; ok {
+		return "", why
+	}
+	return "", "não é um arquivo que o lumo lê: CSV (.csv, .tsv, .txt), planilha do Excel (.xlsx) ou Parquet (.parquet, ou uma pasta de partes .parquet)"
+}
+
+// folder lists the sources of dir, in name order, and what it skips. Hidden files and our own
+// workspace.yaml and app.yaml are passed over, a hidden data file saying so.
+func folder(dir string) (out []source, skipped []Skipped, err error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: a pasta não pôde ser lida: %v", dir, err)
+	}
+	parts := 0
+	for _, e := range entries {
+		name := e.Name()
+		_, why := fileKind(name)
+		data := why == "" && !e.IsDir()
+		switch {
+		case name == "workspace.yaml" || name == "app.yaml":
+			continue
+		case strings.HasPrefix(name, "~$"):
+			if data {
+				skipped = append(skipped, Skipped{name, "é o arquivo temporário que o Excel cria enquanto a planilha está aberta; ignorado"})
+			}
+			continue
+		case strings.HasPrefix(name, ".") || (e.IsDir() && strings.HasPrefix(name, "_")):
+			if data {
+				skipped = append(skipped, Skipped{name, "é um arquivo oculto (o nome começa com ponto); ignorado: renomeie-o para usá-lo"})
+			}
+			continue
+		}
+		if e.IsDir() || e.Type()&fs.ModeSymlink != 0 && isDir(filepath.Join(dir, name)) {
+			n, err := parquetParts(filepath.Join(dir, name))
+			if err != nil {
+				skipped = append(skipped, Skipped{name + "/", reason(err, filepath.Join(dir, name))})
+				continue
+			}
+			if n == 0 {
+				skipped = append(skipped, Skipped{name + "/", "a subpasta não tem arquivos .parquet; o lumo init lê, das subpastas, só as de partes Parquet de uma tabela"})
+				continue
+			}
+			out = append(out, source{file: name, kind: workspace.KindParquet, parts: n})
+			continue
+		}
+		kind, why := fileKind(name)
+		if why != "" {
+			skipped = append(skipped, Skipped{name, why})
+			continue
+		}
+		if kind == workspace.KindParquet && partName.MatchString(name) {
+			parts++
+		}
+		out = append(out, source{file: name, kind: kind})
+	}
+	if parts >= 2 && parts == len(out) {
+		var names []string
+		for _, s := range out[:2] {
+			names = append(names, s.file)
+		}
+		return nil, nil, fmt.Errorf("%s: a pasta parece ser as partes de uma tabela Parquet (%s, ...); rode o lumo init na pasta de cima, onde esta pasta vira uma tabela", dir, ptbr.List(names))
+	}
+	return out, skipped, nil
+}
+
+func isDir(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
+}
+
+// parquetParts counts the Parquet part files of folder p, as the import reads them.
+func parquetParts(p string) (int, error) {
+	entries, err := os.ReadDir(p)
+	if err != nil {
+		return 0, fmt.Errorf("%s: a pasta não pôde ser lida: %v", p, err)
+	}
+	n := 0
+	for _, e := range entries {
+		if isParquetPart(e.Name()) && !e.IsDir() {
+			n++
+		}
+	}
+	return n, nil
+}
+
+// isParquetPart is the import's rule: *.parquet, not hidden nor a writer's marker.
+func isParquetPart(name string) bool {
+	return strings.EqualFold(filepath.Ext(name), ".parquet") && !strings.HasPrefix(name, ".") && !strings.HasPrefix(name, "_")
+}
+
+// discover reads what tables s holds and their headers: a CSV or Parquet source is one table, a
+// workbook one per sheet, named range or Excel table with a header row (the others skipped).
+func (s source) discover(fsys fs.FS) ([]*Table, []Skipped, error) {
+	base := strings.TrimSuffix(s.file, filepath.Ext(s.file))
+	t := &Table{File: s.file, kind: s.kind, explicit: s.explicit, labelBase: base, Source: s.file}
+	switch s.kind {
+	case workspace.KindXLSX:
+		return workbookTables(fsys, s)
+	case workspace.KindParquet:
+		names, err := parquetHeader(fsys, s)
+		if err != nil {
+			return nil, nil, err
+		}
+		t.Source = s.file + " (Parquet)"
+		if s.parts > 0 {
+			t.labelBase = s.file
+			t.Source = fmt.Sprintf("%s/ (Parquet, %s)", s.file, ptbr.Count(s.parts, "arquivo", "arquivos"))
+		}
+		t.Columns = columnsOf(names)
+	default:
+		names, delim, err := readHeader(fsys, s.file)
+		if err != nil {
+			return nil, nil, err
+		}
+		t.Columns, t.delim = columnsOf(names), delim
+	}
+	if len(t.Columns) > maxColumns {
+		return nil, nil, fmt.Errorf("%s: tem %d colunas, acima do limite de %d por tabela do app.yaml", s.file, len(t.Columns), maxColumns)
+	}
+	return []*Table{t}, nil, nil
+}
+
+// maxColumns is the most columns app.yaml's schema allows a table.
+const maxColumns = 500
+
+// columnsOf is a text column per header name, labelled from it; the inference types them.
+func columnsOf(names []string) []Column {
+	cols := make([]Column, len(names))
+	used := map[string]bool{}
+	for i, n := range names {
+		cols[i] = Column{Name: n, Label: unique(humanize(n), used, " %d"), Type: "string"}
+	}
+	return cols
+}
