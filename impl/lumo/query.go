@@ -106,19 +106,19 @@ func (s *Service) execQuery(ctx context.Context, app *semantic.App, in *lumoapi.
 		return nil, nil, nil, queryError(err)
 	}
 	if s.rollupsOn() {
-		query.UseRollups(q, plan)
+		plan = query.UseRollups(q, plan)
 		for _, blk := range plan.Blocks {
 			if r := blk.Rollup; r != nil && s.Log != nil {
 				s.Log.DebugContext(ctx, "query reads a rollup", "app", app.ID, "rollup", r.Name, "rollup_rows", r.Rows, "fact", r.Fact.Label)
 			}
 		}
 	}
-	walk, err := s.distinctWalks(ctx, q, plan)
+	r := query.RendererFor(s.DB.Dialect())
+	walk, err := s.distinctWalks(ctx, r, q, plan)
 	if err != nil {
 		return nil, nil, nil, s.runError(ctx, err, timeout)
 	}
-	st := query.Build(q, plan, s.DB.Dialect(), walk)
-	res, err := query.Execute(ctx, s.DB, q, plan, st)
+	res, err := query.Execute(ctx, s.DB, q, plan, r.Render(q, plan, walk))
 	if err != nil {
 		return nil, nil, nil, s.runError(ctx, err, timeout)
 	}
@@ -131,11 +131,11 @@ func (s *Service) rollupsOn() bool {
 	return !s.NoRollups && os.Getenv("LUMO_ROLLUPS") != "off"
 }
 
-// distinctWalks picks the count_distinct summaries Build counts by a loose index walk: those the
-// walk can count (query.WalkColumns) whose values repeat enough, by the same statistics and rule
-// as search_values. Other queries read no statistics.
-func (s *Service) distinctWalks(ctx context.Context, q *query.Query, plan *query.Plan) (map[*semantic.Column]bool, error) {
-	cols := query.WalkColumns(q, plan, s.DB.Dialect())
+// distinctWalks picks the count_distinct summaries r counts by a loose index walk: those the
+// walk can count (Renderer.WalkColumns) whose values repeat enough, by the same statistics and
+// rule as search_values. Other queries read no statistics.
+func (s *Service) distinctWalks(ctx context.Context, r query.Renderer, q *query.Query, plan *query.Plan) (map[*semantic.Column]bool, error) {
+	cols := r.WalkColumns(q, plan)
 	if len(cols) == 0 {
 		return nil, nil
 	}

@@ -15,7 +15,7 @@ import (
 )
 
 // Query is a request resolved against an app: every ref bound to a column or expression, every
-// value checked and normalised. Build turns it into SQL.
+// value checked and normalised. PlanQuery plans it and a Renderer turns the plan into SQL.
 type Query struct {
 	App      *semantic.App
 	Out      []*OutCol
@@ -478,7 +478,7 @@ func (q *Query) checkCalcValues(p *Pred) error {
 
 // checkPattern enforces the like pattern language: % is any run of characters, _ exactly one,
 // and \ makes the next %, _ or \ literal. A \ before anything else, or at the end, is refused
-// (the suggestion doubles it), so the pattern means the same on every engine: Build passes it
+// (the suggestion doubles it), so the pattern means the same on every engine: Render passes it
 // folded (which keeps \, % and _ and what follows each) with ESCAPE '\'.
 func checkPattern(where, pattern string) error {
 	var fixed strings.Builder

@@ -106,7 +106,7 @@ func runQuery(db *store.DB, app *semantic.App, req query.Request) (*query.Query,
 	if err != nil {
 		return nil, nil, err
 	}
-	res, err := query.Execute(ctx, db.SQL(), q, plan, query.Build(q, plan, db.Dialect(), nil))
+	res, err := query.Execute(ctx, db.SQL(), q, plan, query.RendererFor(db.Dialect()).Render(q, plan, nil))
 	return q, res, err
 }
 

@@ -4,8 +4,10 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -83,8 +85,16 @@ func days(first string, n int) []any {
 	return out
 }
 
-// TestGoldenSQL pins the SQL each dialect gets for typical requests; run with -update to rewrite.
-func TestGoldenSQL(t *testing.T) {
+// goldenCase is a request whose SQL TestGoldenSQL pins, on its app.
+type goldenCase struct {
+	name string
+	app  *semantic.App
+	req  Request
+}
+
+// goldenCases are the golden requests, in name order.
+func goldenCases(t testing.TB) []goldenCase {
+	t.Helper()
 	app := demoApp(t)
 	cases := map[string]Request{
 		"grouped_filtered_ranked": {
@@ -214,7 +224,8 @@ func TestGoldenSQL(t *testing.T) {
 	for name, req := range rollupCases {
 		cases[name] = req
 	}
-	for name, req := range cases {
+	var out []goldenCase
+	for _, name := range slices.Sorted(maps.Keys(cases)) {
 		app := app
 		if _, ok := joinCases[name]; ok {
 			app = joins
@@ -228,38 +239,59 @@ func TestGoldenSQL(t *testing.T) {
 				app = a
 			}
 		}
-		q, err := Analyze(app, req)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
+		out = append(out, goldenCase{name, app, cases[name]})
+	}
+	return out
+}
+
+// planned analyzes and plans the request as the query tool does: a rollup_ case reads rollups,
+// a walk_ case offers every measured column to the loose walk.
+func (c goldenCase) planned(t testing.TB) (*Query, *Plan, map[*semantic.Column]bool) {
+	t.Helper()
+	q, err := Analyze(c.app, c.req)
+	if err != nil {
+		t.Fatalf("%s: %v", c.name, err)
+	}
+	plan, err := PlanQuery(q)
+	if err != nil {
+		t.Fatalf("%s: %v", c.name, err)
+	}
+	if strings.HasPrefix(c.name, "rollup_") { // the others pin the base tables' SQL
+		plan = UseRollups(q, plan)
+	}
+	var walk map[*semantic.Column]bool
+	if strings.HasPrefix(c.name, "walk_") {
+		walk = map[*semantic.Column]bool{}
+		for _, m := range q.Measures {
+			walk[m.Col] = true
 		}
-		plan, err := PlanQuery(q)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		if _, ok := rollupCases[name]; ok { // the others pin the base tables' SQL
-			UseRollups(q, plan)
+	}
+	return q, plan, walk
+}
+
+// TestGoldenSQL pins the SQL each engine gets for typical requests; run with -update to rewrite.
+func TestGoldenSQL(t *testing.T) {
+	for _, c := range goldenCases(t) {
+		name := c.name
+		q, plan, walk := c.planned(t)
+		if strings.HasPrefix(name, "rollup_") {
 			for _, blk := range plan.Blocks {
 				if blk.Rollup == nil {
 					t.Errorf("%s: no rollup chosen for %s", name, blk.Base.Label)
 				}
 			}
 		}
-		var walk map[*semantic.Column]bool
-		if strings.HasPrefix(name, "walk_") {
-			walk = map[*semantic.Column]bool{}
-			for _, m := range q.Measures {
-				walk[m.Col] = true
-			}
+		if walk != nil {
 			want := name == "walk_distinct_by_joined_group"
-			if got := WalkColumns(q, plan, sqldialect.Postgres{}); (len(got) == 1) != want {
+			if got := RendererFor(sqldialect.Postgres{}).WalkColumns(q, plan); (len(got) == 1) != want {
 				t.Errorf("%s: WalkColumns = %v, want the walk: %v", name, got, want)
 			}
-			if got := WalkColumns(q, plan, sqldialect.SQLite{}); len(got) != 0 {
+			if got := RendererFor(sqldialect.SQLite{}).WalkColumns(q, plan); len(got) != 0 {
 				t.Errorf("%s: WalkColumns on SQLite = %v", name, got)
 			}
 		}
 		for _, d := range []sqldialect.Dialect{sqldialect.SQLite{}, sqldialect.Postgres{}} {
-			st := Build(q, plan, d, walk)
+			st := RendererFor(d).Render(q, plan, walk)
 			got := fmt.Sprintf("%s\n-- args: %v\n", strings.ReplaceAll(st.SQL, "), ", "),\n  "), st.Args)
 			file := filepath.Join("testdata", "golden", name+"."+d.Name()+".sql")
 			if *update {

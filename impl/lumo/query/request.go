@@ -1,5 +1,3 @@
-// Package query compiles a validated lumo query request into a logical plan over an app's model,
-// and the plan into one SQL statement (rows, capped total and summary) through a Dialect.
 package query
 
 import (

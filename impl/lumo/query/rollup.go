@@ -7,28 +7,34 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
 )
 
-// UseRollups sends each block of a query to the smallest rollup of its fact that answers that
-// block exactly: every group and every filter of the block on the rollup's dimensions (or its
-// time column, cut by a bucket the grain keeps, filtered at boundaries of the grain), or on a
-// calculated column reading only those, and every measure of the block derivable from its
-// columns. A block no rollup answers keeps reading the base tables. The plan's tables (and so
-// dataAsOf) stay those of the base query: the rollups were built from them in the same import.
-func UseRollups(q *Query, plan *Plan) {
+// UseRollups rewrites plan so that each block reads the smallest rollup of its fact that
+// answers that block exactly: every group and every filter of the block on the rollup's
+// dimensions (or its time column, cut by a bucket the grain keeps, filtered at boundaries of the
+// grain), or on a calculated column reading only those, and every measure of the block
+// derivable from its columns. A block no rollup answers keeps reading the base tables. The
+// rewrite is a new plan (plan is left as it was) that differs only in Block.Rollup: how a rollup
+// is read is the renderer's. Its tables (and so dataAsOf) stay those of the base query: the
+// rollups were built from them in the same import.
+func UseRollups(q *Query, plan *Plan) *Plan {
 	var groups []*Target
 	for _, c := range q.Out {
 		if c.Group != nil {
 			groups = append(groups, c.Group) // every block groups by all of them
 		}
 	}
-	for _, blk := range plan.Blocks {
+	out := &Plan{Blocks: make([]*Block, len(plan.Blocks)), Notes: plan.Notes}
+	for i, blk := range plan.Blocks {
 		var best *semantic.Rollup
 		for _, r := range q.App.Rollups {
 			if r.Fact == blk.Base && r.SQLName != "" && !noSmaller(r) && answers(r, groups, blk.Where, blk.Measures) && (best == nil || r.Rows < best.Rows) {
 				best = r
 			}
 		}
-		blk.Rollup = best
+		rewritten := *blk
+		rewritten.Rollup = best
+		out.Blocks[i] = &rewritten
 	}
+	return out
 }
 
 // noSmaller reports a rollup that saves neither rows nor joins: as many rows as its fact, and
@@ -211,65 +217,4 @@ func monthBounds(p *Pred) bool {
 		return true
 	}
 	return false
-}
-
-// rollupColumn is the rollup column holding c's value (a dimension, or the time cut to the grain).
-func rollupColumn(r *semantic.Rollup, c *semantic.Column, fold bool) string {
-	if c == r.Time {
-		return semantic.RollupTime()
-	}
-	i := slices.Index(r.Dimensions, c)
-	if fold {
-		return semantic.RollupDimFold(i)
-	}
-	return semantic.RollupDim(i)
-}
-
-// rollupAgg is a measure's partial read from the rollup's pre-aggregated columns. Under a
-// condition (onde), which UseRollups routed only when it reads raw dimension values, each
-// rollup row counts entirely or not at all: its partials go through CASE WHEN.
-func (b *builder) rollupAgg(blk *Block, m *Measure, part int) string {
-	r := blk.Rollup
-	when := func(v string) string {
-		if m.Cond == nil {
-			return v
-		}
-		return "CASE WHEN " + b.row(blk, m.Cond) + " THEN " + v + " END"
-	}
-	if i := slices.Index(r.Measures, m.Col); i >= 0 {
-		switch m.Agg {
-		case "avg":
-			if part == 0 {
-				return "SUM(" + when("t0."+b.ident(semantic.RollupSum(i))) + ")"
-			}
-			return "SUM(" + when("t0."+b.ident(semantic.RollupCount(i))) + ")"
-		case "sum":
-			return "SUM(" + when("t0."+b.ident(semantic.RollupSum(i))) + ")"
-		case "count":
-			return "SUM(" + when("t0."+b.ident(semantic.RollupCount(i))) + ")"
-		case "min":
-			return "MIN(" + when("t0."+b.ident(semantic.RollupMin(i))) + ")"
-		case "max":
-			return "MAX(" + when("t0."+b.ident(semantic.RollupMax(i))) + ")"
-		}
-	}
-	col := "t0." + b.ident(rollupColumn(r, m.Col, false))
-	switch m.Agg {
-	case "count": // the rows whose value is filled
-		filled := col + " IS NOT NULL"
-		if m.Cond != nil {
-			filled = "(" + b.row(blk, m.Cond) + ") AND " + filled
-		}
-		return "SUM(CASE WHEN " + filled + " THEN t0." + b.ident(semantic.RollupRows()) + " END)"
-	case "count_distinct":
-		return "COUNT(DISTINCT " + when(col) + ")"
-	}
-	return upperAgg(m.Agg) + "(" + when(col) + ")"
-}
-
-func upperAgg(agg string) string {
-	if agg == "min" {
-		return "MIN"
-	}
-	return "MAX"
 }

@@ -77,8 +77,11 @@ func TestRollupNoSmallerThanItsFact(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		UseRollups(q, plan)
-		return plan.Blocks[0].Rollup
+		rewritten := UseRollups(q, plan)
+		if plan.Blocks[0].Rollup != nil {
+			t.Errorf("UseRollups changed the plan it was given")
+		}
+		return rewritten.Blocks[0].Rollup
 	}
 	fact.Rows, daily.Rows, byUF.Rows = 100, 99, 100
 	if r := chosen("Vendas.Situação"); r != daily {

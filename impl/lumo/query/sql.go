@@ -19,26 +19,26 @@ type Statement struct {
 	SummaryKeys []string
 }
 
+// builder is one statement being rendered: its engine, the arguments bound so far, and the
+// columns whose distinct count walks their index.
 type builder struct {
-	d    sqldialect.Dialect
+	e    engine
 	args []any
 	walk map[*semantic.Column]bool
 }
 
 func (b *builder) arg(v any) string {
 	b.args = append(b.args, v)
-	return b.d.Placeholder(len(b.args))
+	return b.e.Placeholder(len(b.args))
 }
 
-func (b *builder) ident(s string) string { return b.d.QuoteIdent(s) }
+func (b *builder) ident(s string) string { return b.e.QuoteIdent(s) }
 
 func itoa(i int) string { return strconv.Itoa(i) }
 
-// Build compiles the planned query into one statement: grouped rows, HAVING, ORDER BY and LIMIT, the
-// total row count (capped) and the summary are all computed by the database. walk holds the
-// columns of WalkColumns whose statistics favour the loose index walk (nil: none).
-func Build(q *Query, plan *Plan, d sqldialect.Dialect, walk map[*semantic.Column]bool) *Statement {
-	b := &builder{d: d, walk: walk}
+// Render writes the statement, the same on every engine but for what its engine spells.
+func (r renderer) Render(q *Query, plan *Plan, walk map[*semantic.Column]bool) *Statement {
+	b := &builder{e: r.e, walk: walk}
 	var groups []*OutCol
 	for _, c := range q.Out {
 		if c.Group != nil {
@@ -89,7 +89,7 @@ func Build(q *Query, plan *Plan, d sqldialect.Dialect, walk map[*semantic.Column
 			}
 			conds = append(conds, b.pred(p, target, "", "number"))
 		}
-		sb.WriteString(" WHERE " + strings.Join(conds, " AND "))
+		sb.WriteString(whereClause(conds))
 	}
 	sb.WriteString(")\nSELECT ")
 	var sel []string
@@ -140,7 +140,7 @@ func (b *builder) orderTerm(q *Query, c *OutCol, desc bool) string {
 	}
 	term := "f.o" + itoa(i)
 	if c.Type == semantic.TypeString {
-		term = sqldialect.Binary(b.d, term)
+		term = b.e.binary(term)
 	}
 	if desc {
 		return term + " DESC NULLS LAST"
@@ -162,7 +162,7 @@ func (b *builder) measureValue(m *Measure) string {
 	i := itoa(m.idx)
 	switch m.Agg {
 	case "avg":
-		return "(s" + i + " / NULLIF(" + sqldialect.Float(b.d, "c"+i) + ", 0))"
+		return "(s" + i + " / NULLIF(" + b.e.float("c"+i) + ", 0))"
 	case "count", "count_distinct":
 		return "COALESCE(m" + i + ", 0)"
 	}
@@ -189,7 +189,7 @@ func (b *builder) formula(x *Expr, f semantic.Formula, agg func(*Measure) string
 	case *semantic.Number:
 		return b.arg(n.Value)
 	case *semantic.Aggregate:
-		return sqldialect.Float(b.d, agg(x.Aggs[n]))
+		return b.e.float(agg(x.Aggs[n]))
 	case *semantic.Unary:
 		return "(" + n.Op + b.formula(x, n.X, agg) + ")"
 	case *semantic.Binary:
@@ -209,7 +209,7 @@ func (b *builder) summary(m *Measure, q *Query, plan *Plan, groups []*OutCol) st
 	case "sum":
 		return "(SELECT SUM(m" + i + ") FROM f)"
 	case "avg":
-		return "(SELECT SUM(s" + i + ") / NULLIF(" + sqldialect.Float(b.d, "SUM(c"+i+")") + ", 0) FROM f)"
+		return "(SELECT SUM(s" + i + ") / NULLIF(" + b.e.float("SUM(c"+i+")") + ", 0) FROM f)"
 	case "min":
 		return "(SELECT MIN(m" + i + ") FROM f)"
 	case "max":
@@ -240,37 +240,26 @@ func (b *builder) summary(m *Measure, q *Query, plan *Plan, groups []*OutCol) st
 	if having {
 		var eq []string
 		for gi, g := range groups {
-			eq = append(eq, sqldialect.NullSafeEq(b.d, "f.g"+itoa(gi), b.target(blk, g.Group)))
+			eq = append(eq, b.e.nullSafeEq("f.g"+itoa(gi), b.target(blk, g.Group)))
 		}
 		where = append(where, "EXISTS (SELECT 1 FROM f WHERE "+strings.Join(eq, " AND ")+")")
 	}
-	if b.walk[m.Col] && walkable(q, blk, m, b.d) {
-		return b.looseCount(m.Col)
+	if w, ok := b.e.(looseWalker); ok && b.walk[m.Col] && walkable(q, blk, m) {
+		return w.looseCount(m.Col)
 	}
-	col := b.measured(blk, m)
-	if b.d.Name() == sqldialect.PostgresName {
-		// PostgreSQL always sorts for COUNT(DISTINCT); SELECT DISTINCT lets the planner hash
-		// instead when the column has few values (a sort of every row of the fact table was
-		// most of this query's time).
-		where = append(where, col+" IS NOT NULL")
-		return "(SELECT COUNT(*) FROM (SELECT DISTINCT " + col + from + " WHERE " + strings.Join(where, " AND ") + ") d)"
-	}
-	sql := "(SELECT COUNT(DISTINCT " + col + ")" + from
-	if len(where) > 0 {
-		sql += " WHERE " + strings.Join(where, " AND ")
-	}
-	return sql + ")"
+	return b.e.countDistinct(b.measured(blk, m), from, where)
 }
 
-// WalkColumns lists the columns whose count_distinct summary Build can count by a loose walk of
-// their (folded copy NULLS FIRST, value) index on PostgreSQL; the caller keeps those whose
-// statistics say the walk is cheaper (see values.Reader.WalkLoose) and passes them to Build.
-func WalkColumns(q *Query, plan *Plan, d sqldialect.Dialect) []*semantic.Column {
+// WalkColumns lists the measures' columns the engine's loose walk can count (see walkable).
+func (r renderer) WalkColumns(q *Query, plan *Plan) []*semantic.Column {
+	if _, ok := r.e.(looseWalker); !ok {
+		return nil
+	}
 	var cols []*semantic.Column
 	seen := map[*semantic.Column]bool{}
 	for _, blk := range plan.Blocks {
 		for _, m := range blk.Measures {
-			if walkable(q, blk, m, d) && !seen[m.Col] {
+			if walkable(q, blk, m) && !seen[m.Col] {
 				seen[m.Col] = true
 				cols = append(cols, m.Col)
 			}
@@ -282,22 +271,10 @@ func WalkColumns(q *Query, plan *Plan, d sqldialect.Dialect) []*semantic.Column 
 // walkable: the walk reads every row of the column's table, so it counts the summary only when
 // that is what the DISTINCT count reads: no filter, no HAVING, and the column on the block's base
 // table (a column of a joined table counts only the values some base row reaches).
-func walkable(q *Query, blk *Block, m *Measure, d sqldialect.Dialect) bool {
-	return d.Name() == sqldialect.PostgresName && m.Agg == "count_distinct" && len(blk.Where) == 0 && blk.Rollup == nil &&
+func walkable(q *Query, blk *Block, m *Measure) bool {
+	return m.Agg == "count_distinct" && len(blk.Where) == 0 && blk.Rollup == nil &&
 		len(q.Having) == 0 && m.Col.Type == semantic.TypeString && m.Col.FoldSQLName != "" &&
 		m.Col.Table == blk.Base
-}
-
-// looseCount counts the distinct non-NULL values of c by a loose walk of its (folded copy NULLS
-// FIRST, value) index: one descent per distinct pair instead of reading every row. The folded
-// copy is a function of the value, NULL exactly when the value is, so the pairs past the NULL
-// ones are the distinct values, the empty text and values that fold alike included. PostgreSQL only.
-func (b *builder) looseCount(c *semantic.Column) string {
-	f, v, t := b.ident(c.FoldSQLName), b.ident(c.SQLName), b.ident(c.Table.SQLName)
-	order := " ORDER BY " + f + " NULLS FIRST, " + v + " LIMIT 1"
-	return "(WITH RECURSIVE d (f, v) AS ((SELECT " + f + ", " + v + " FROM " + t + " WHERE " + f + " IS NOT NULL" + order +
-		") UNION ALL SELECT n.f, n.v FROM d CROSS JOIN LATERAL (SELECT " + f + " AS f, " + v + " AS v FROM " + t +
-		" WHERE (" + f + ", " + v + ") > (d.f, d.v)" + order + ") n) SELECT COUNT(v) FROM d)"
 }
 
 // block is one aggregation: groups g0.., the partials of its measures, NULL for the other blocks'.
@@ -316,7 +293,7 @@ func (b *builder) block(blk *Block, q *Query, groups []*OutCol, own []*Measure) 
 		names := partials(m)
 		if !mine[m] {
 			for _, n := range names {
-				sel = append(sel, sqldialect.NullNumber(b.d)+" AS "+n)
+				sel = append(sel, b.e.float("NULL")+" AS "+n) // typed: the UNION's branches agree
 			}
 			continue
 		}
@@ -337,10 +314,7 @@ func (b *builder) block(blk *Block, q *Query, groups []*OutCol, own []*Measure) 
 		}
 	}
 	from, where := b.fromWhere(blk, nil)
-	sql := "SELECT " + strings.Join(sel, ", ") + from
-	if len(where) > 0 {
-		sql += " WHERE " + strings.Join(where, " AND ")
-	}
+	sql := "SELECT " + strings.Join(sel, ", ") + from + whereClause(where)
 	if len(gexprs) > 0 {
 		sql += " GROUP BY " + strings.Join(gexprs, ", ")
 	} else {
@@ -390,10 +364,7 @@ func (b *builder) fromWhere(blk *Block, need []*semantic.Table) (string, []strin
 				fold = b.foldedRow(blk, p.Target.Col.Calc) // binds its texts: only where it is read
 			}
 		case p.Target.Col.FoldSQLName != "":
-			fold = blk.alias[p.Target.Col.Table] + "." + b.ident(p.Target.Col.FoldSQLName)
-			if blk.Rollup != nil {
-				fold = "t0." + b.ident(rollupColumn(blk.Rollup, p.Target.Col, true))
-			}
+			fold = b.folded(blk, p.Target.Col)
 		}
 		target := ""
 		if p.Op != "like" || p.Target.Col.Calc == nil {
@@ -413,9 +384,17 @@ func (b *builder) column(blk *Block, c *semantic.Column) string {
 		return b.row(blk, c.Calc)
 	}
 	if blk.Rollup != nil { // UseRollups routed only columns the rollup holds
-		return "t0." + b.ident(rollupColumn(blk.Rollup, c, false))
+		return b.rollupColumn(blk.Rollup, c, false)
 	}
 	return blk.alias[c.Table] + "." + b.ident(c.SQLName)
+}
+
+// folded is a text data column's folded copy in a row of the block.
+func (b *builder) folded(blk *Block, c *semantic.Column) string {
+	if blk.Rollup != nil {
+		return b.rollupColumn(blk.Rollup, c, true)
+	}
+	return blk.alias[c.Table] + "." + b.ident(c.FoldSQLName)
 }
 
 // measured is what a measure aggregates: its column, or, under a condition (onde), its column
@@ -432,22 +411,15 @@ func (b *builder) measured(blk *Block, m *Measure) string {
 // Literals are bind parameters; a division by zero is NULL; a blank operand makes the result
 // blank (NULL), and a condition on it unknown, which se and onde treat as not holding.
 func (b *builder) row(blk *Block, f semantic.Formula) string {
-	pg := b.d.Name() == sqldialect.PostgresName
 	switch n := f.(type) {
 	case *semantic.Number:
-		if pg {
-			return sqldialect.Float(b.d, b.arg(n.Value))
-		}
-		return b.arg(n.Value)
+		return b.e.typed(b.arg(n.Value), semantic.TypeNumber)
 	case *semantic.String:
-		ph := b.arg(n.Value)
+		typ := semantic.TypeString
 		if n.Date != "" {
-			return sqldialect.DateParam(b.d, ph, n.Date)
+			typ = n.Date
 		}
-		if pg {
-			return "CAST(" + ph + " AS TEXT)"
-		}
-		return ph
+		return b.e.typed(b.arg(n.Value), typ)
 	case *semantic.Ref:
 		return b.column(blk, n.Col)
 	case *semantic.Unary:
@@ -456,7 +428,7 @@ func (b *builder) row(blk *Block, f semantic.Formula) string {
 		l, r := b.row(blk, n.Left), b.row(blk, n.Right)
 		switch {
 		case n.Days:
-			return sqldialect.DayDiff(b.d, l, r)
+			return b.e.dayDiff(l, r)
 		case n.Op == "/":
 			return "(" + l + " / NULLIF(" + r + ", 0))"
 		}
@@ -464,7 +436,7 @@ func (b *builder) row(blk *Block, f semantic.Formula) string {
 	case *semantic.Compare:
 		l, r := b.row(blk, n.Left), b.row(blk, n.Right)
 		if n.Kind == semantic.TypeString {
-			l, r = sqldialect.Binary(b.d, l), sqldialect.Binary(b.d, r)
+			l, r = b.e.binary(l), b.e.binary(r)
 		}
 		return "(" + l + " " + n.Op + " " + r + ")"
 	case *semantic.Logic:
@@ -504,19 +476,12 @@ func foldable(f semantic.Formula) bool {
 func (b *builder) foldedRow(blk *Block, f semantic.Formula) string {
 	switch n := f.(type) {
 	case *semantic.String:
-		ph := b.arg(fold.Fold(n.Value))
-		if b.d.Name() == sqldialect.PostgresName {
-			return "CAST(" + ph + " AS TEXT)"
-		}
-		return ph
+		return b.e.typed(b.arg(fold.Fold(n.Value)), semantic.TypeString)
 	case *semantic.Ref:
 		if n.Col.Calc != nil {
 			return b.foldedRow(blk, n.Col.Calc)
 		}
-		if blk.Rollup != nil {
-			return "t0." + b.ident(rollupColumn(blk.Rollup, n.Col, true))
-		}
-		return blk.alias[n.Col.Table] + "." + b.ident(n.Col.FoldSQLName)
+		return b.folded(blk, n.Col)
 	case *semantic.If:
 		return "(CASE WHEN " + b.row(blk, n.Cond) + " THEN " + b.foldedRow(blk, n.Then) + " ELSE " + b.foldedRow(blk, n.Else) + " END)"
 	}
@@ -524,12 +489,12 @@ func (b *builder) foldedRow(blk *Block, f semantic.Formula) string {
 }
 
 func (b *builder) target(blk *Block, t *Target) string {
-	return sqldialect.Bucket(b.d, b.column(blk, t.Col), t.Bucket)
+	return b.e.bucket(b.column(blk, t.Col), t.Bucket)
 }
 
 // groupTarget is a group's key to GROUP BY and its value, written over the key.
 func (b *builder) groupTarget(blk *Block, t *Target) (key, value string) {
-	return sqldialect.BucketGroup(b.d, b.column(blk, t.Col), t.Bucket)
+	return b.e.bucketGroup(b.column(blk, t.Col), t.Bucket)
 }
 
 // pred writes one condition on target. Blank semantics: = "" is NULL or empty text; != "" is
@@ -550,12 +515,12 @@ func (b *builder) pred(p *Pred, target, folded, kind string) string {
 	}
 	cmpTarget := target
 	if isText {
-		cmpTarget = sqldialect.Binary(b.d, target)
+		cmpTarget = b.e.binary(target)
 	}
 	val := func(v any) string {
 		ph := b.arg(v)
 		if kind == "date" || kind == "datetime" {
-			return sqldialect.DateParam(b.d, ph, kind)
+			return b.e.typed(ph, kind)
 		}
 		return ph
 	}
@@ -647,6 +612,14 @@ func (b *builder) pred(p *Pred, target, folded, kind string) string {
 		return cmpTarget + " " + p.Op + " " + val(v)
 	}
 	return cmpTarget + " " + p.Op + " " + val(p.Values[0]) // <, >=: the day's start is right
+}
+
+// whereClause is " WHERE " and the conditions ANDed, or nothing without any.
+func whereClause(conds []string) string {
+	if len(conds) == 0 {
+		return ""
+	}
+	return " WHERE " + strings.Join(conds, " AND ")
 }
 
 // anyOf joins conditions with OR, halving long lists into parenthesised groups so that the

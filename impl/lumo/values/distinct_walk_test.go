@@ -41,14 +41,15 @@ func TestDistinctWalkSummary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cols := query.WalkColumns(q, plan, r.Dialect)
+	render := query.RendererFor(r.Dialect)
+	cols := render.WalkColumns(q, plan)
 	loose, err := r.WalkLoose(ctx, cols)
 	if err != nil || len(cols) != 2 || cols[0] != nome || cols[1] != codigo || !loose[0] || loose[1] {
 		t.Fatalf("walk columns %v, loose %v (%v): want Nome by the walk, Código (unique) not", cols, loose, err)
 	}
 	summary := func(walk map[*semantic.Column]bool, edit func(string) string) map[string]any {
 		t.Helper()
-		st := query.Build(q, plan, r.Dialect, walk)
+		st := render.Render(q, plan, walk)
 		if got, want := strings.Count(st.SQL, "RECURSIVE"), len(walk); got != want {
 			t.Fatalf("%d walks in the statement, want %d:\n%s", got, want, st.SQL)
 		}

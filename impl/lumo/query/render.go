@@ -1,0 +1,82 @@
+package query
+
+import (
+	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
+	"github.com/lumo-caderninho/mcp/impl/platform/sqldialect"
+)
+
+// Renderer writes a planned query as one SQL statement of its engine.
+type Renderer interface {
+	// Render compiles the planned query into one statement: grouped rows, HAVING, ORDER BY and
+	// LIMIT, the total row count (capped) and the summary are all computed by the database. walk
+	// holds the columns of WalkColumns whose statistics favour the loose index walk (nil: none).
+	Render(q *Query, plan *Plan, walk map[*semantic.Column]bool) *Statement
+	// WalkColumns lists the columns whose count_distinct summary Render can count by a loose
+	// walk of their (folded copy NULLS FIRST, value) index, none on an engine without the walk;
+	// the caller keeps those whose statistics say the walk is cheaper (see
+	// values.Reader.WalkLoose) and passes them to Render.
+	WalkColumns(q *Query, plan *Plan) []*semantic.Column
+}
+
+// RendererFor is the renderer of the engine d speaks.
+func RendererFor(d sqldialect.Dialect) Renderer {
+	switch d.Name() {
+	case sqldialect.SQLiteName:
+		return renderer{sqliteEngine{dialectEngine{d}}}
+	case sqldialect.PostgresName:
+		return renderer{postgresEngine{dialectEngine{d}}}
+	}
+	panic("query: no renderer for engine " + d.Name())
+}
+
+// renderer is the one Renderer: it writes the SQL every engine reads alike (sql.go) and asks its
+// engine for the rest.
+type renderer struct{ e engine }
+
+// engine is what one engine spells its own way in a rendered query.
+type engine interface {
+	sqldialect.Dialect // bind placeholders and quoted identifiers
+	// bucket cuts a date expression by a bucket, to the values sqldialect.Bucket documents.
+	bucket(expr, bucket string) string
+	// bucketGroup is bucket split for a GROUP BY: the key to group rows by and the bucket's
+	// value written over that key.
+	bucketGroup(expr, bucket string) (key, value string)
+	// nullSafeEq is a = b where NULL equals NULL.
+	nullSafeEq(a, b string) string
+	// float casts a numeric expression to floating point, so integer counts divide exactly.
+	float(expr string) string
+	// binary makes text compare and sort by code point.
+	binary(expr string) string
+	// dayDiff is the days from date b to date a (dates or date-times), a fraction for times apart.
+	dayDiff(a, b string) string
+	// typed is a bind placeholder of a semantic type (string, number, date, datetime) where the
+	// engine cannot tell the type from the context: a literal in a row formula, a date compared
+	// with a date column.
+	typed(placeholder, typ string) string
+	// countDistinct is a scalar subquery counting the distinct non-NULL values of col in the rows
+	// of from (" FROM ...") that meet every condition of where.
+	countDistinct(col, from string, where []string) string
+}
+
+// looseWalker is an engine that can count the distinct values of a text column with a folded
+// copy by a loose walk of its (folded copy NULLS FIRST, value) index (see WalkColumns).
+type looseWalker interface {
+	looseCount(c *semantic.Column) string
+}
+
+// dialectEngine takes the spellings sqldialect holds for SQLite and PostgreSQL, shared with the
+// rest of lumo; each engine type adds what only a rendered query needs.
+type dialectEngine struct{ sqldialect.Dialect }
+
+func (e dialectEngine) bucket(expr, bucket string) string {
+	return sqldialect.Bucket(e.Dialect, expr, bucket)
+}
+
+func (e dialectEngine) bucketGroup(expr, bucket string) (string, string) {
+	return sqldialect.BucketGroup(e.Dialect, expr, bucket)
+}
+
+func (e dialectEngine) nullSafeEq(a, b string) string { return sqldialect.NullSafeEq(e.Dialect, a, b) }
+func (e dialectEngine) float(expr string) string      { return sqldialect.Float(e.Dialect, expr) }
+func (e dialectEngine) binary(expr string) string     { return sqldialect.Binary(e.Dialect, expr) }
+func (e dialectEngine) dayDiff(a, b string) string    { return sqldialect.DayDiff(e.Dialect, a, b) }
