@@ -61,6 +61,27 @@ Feature: query filters: every op, blank semantics, dates, buckets, aggregates an
     And "error.suggestions" is '["a\\\\b"]'
 
   @L-Q18
+  @L-Q17 @L-Q20 @L-Q21 @own-setup
+  Scenario Outline: A blank row matches no pattern, not even %: like leaves it out, not like keeps it
+    # etiquetas.csv holds 9 NULL and 10 "" besides nine texts. The expected ids come from sqlite3 over
+    # the same eleven rows (plain LIKE is enough: every row these patterns tell apart has an ASCII a):
+    #   SELECT group_concat(id) FROM e WHERE texto IS NULL OR texto = '' OR texto NOT LIKE '<pattern>'
+    #   SELECT group_concat(id) FROM e WHERE texto <> '' AND texto LIKE '<pattern>'
+    Given the workspace in "testdata/patterns" is imported
+    And I am connected as "otto"
+    When I call "query" with '{"appId": "$app:etiquetas", "fields": [{"ref": "Etiquetas.Id"}], "filters": [{"ref": "Etiquetas.Texto", "op": "<op>", "value": "<pattern>"}], "orderBy": [{"ref": "Etiquetas.Id", "dir": "asc"}], "limit": 20}'
+    Then "rows" is '<ids>'
+    When I call "query" with '{"appId": "$app:etiquetas", "fields": [{"ref": "Etiquetas.Id", "agg": "count"}], "filters": [{"ref": "Etiquetas.Texto", "op": "<op>", "value": "<pattern>"}]}'
+    Then "rows" is '[[<count>]]'
+
+    Examples:
+      | op       | pattern | ids                                                 | count |
+      | not like | %       | [[9], [10]]                                         | 2     |
+      | not like | _%      | [[9], [10]]                                         | 2     |
+      | not like | %a%     | [[1], [2], [9], [10]]                               | 4     |
+      | like     | %       | [[1], [2], [3], [4], [5], [6], [7], [8], [11]]      | 9     |
+      | like     | %a%     | [[3], [4], [5], [6], [7], [8], [11]]                | 7     |
+
   Scenario Outline: Dates: a date-only value on a date-time column means the whole day
     When I call "query" with '{"appId": "$app:vendas-comercial", "fields": [{"ref": "Vendas.Id", "agg": "count"}], "filters": [<filter>]}'
     Then "rows" is '[[<count>]]'

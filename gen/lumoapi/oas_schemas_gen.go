@@ -518,7 +518,8 @@ func (s *Filter) SetValue(val OptFilterValue) {
 // not like, um padrão que casa com o texto inteiro, sem diferença de caixa, acento ou espaços
 // repetidos: % é qualquer sequência de caracteres (também nenhuma), _ é exatamente um caractere, e
 // \%, \_ e \\ procuram %, _ e \ literais ("100\\%" em JSON acha 100%); uma \ antes de outro caractere,
-// ou no fim, é recusada.
+// ou no fim, é recusada. Uma linha em branco (nula ou texto vazio) não casa com padrão nenhum, como
+// não é igual a valor preenchido nenhum: like deixa-a de fora (mesmo com %), not like a mantém.
 // Ref: #/components/schemas/FilterValue
 // FilterValue represents sum type.
 type FilterValue struct {

@@ -283,6 +283,9 @@ func rollupsAlike(t *testing.T, db *store.DB, rows int) {
 			fl("Vendas.Situação", "=", "Ativa"), fl("Vendas.Situação", "in", []any{"Pendente", ""}), fl("Vendas.Canal", "!=", "Site"),
 			fl("Lojas.UF", "in", []any{"SP", "MG"}), fl("Lojas.Loja", "like", "%0%"),
 			fl("Vendas.Grupo do canal", "=", "Digital"), fl("Vendas.Grupo do canal", "like", "%fis%"),
+			// patterns that match the empty text, over a column with blank rows: not like keeps them
+			fl("Vendas.Situação", "not like", "%"), fl("Vendas.Situação", "not like", "_%"), fl("Vendas.Situação", "like", "%"),
+			fl("Vendas.Situação", "not like", "%a%"), fl("Vendas.Grupo do canal", "not like", "%%"),
 			fl("Vendas.Porte", "=", "Grande"),       // reads a measure: in no rollup
 			fl("Vendas.Valor da venda", ">", 500.0), // not a dimension
 			{"ref": "Vendas.Valor da venda", "agg": "sum", "op": ">", "value": 1000.0},

@@ -498,7 +498,8 @@ func (b *builder) groupTarget(blk *Block, t *Target) (key, value string) {
 }
 
 // pred writes one condition on target. Blank semantics: = "" is NULL or empty text; != "" is
-// neither; !=, not in, not like and not between with filled values keep blank rows.
+// neither; !=, not in, not like and not between with filled values keep blank rows, and =, in,
+// like and between with filled values (any pattern, even %) leave them out.
 func (b *builder) pred(p *Pred, target, folded, kind string) string {
 	isText := kind == "text"
 	blank := func() string {
@@ -597,10 +598,21 @@ func (b *builder) pred(p *Pred, target, folded, kind string) string {
 			return "(" + lo + " OR " + after(p.Values[1]) + ")"
 		}
 		return "(" + lo + " OR " + cmpTarget + " > " + val(p.Values[1]) + ")"
-	case "like": // the pattern passed checkPattern: its \ escapes mean the same on both engines
-		return folded + " LIKE " + b.arg(fold.Fold(p.Values[0].(string))) + likeEscape
-	case "not like":
-		return "(" + target + " IS NULL OR " + folded + " NOT LIKE " + b.arg(fold.Fold(p.Values[0].(string))) + likeEscape + ")"
+	case "like", "not like":
+		// A blank row (NULL or the empty text) matches no pattern, as it equals no filled value:
+		// like leaves it out even with %, not like keeps it (an empty pattern is refused).
+		// Blankness is read on the value, as = "" reads it, or, for a like on a calculated column,
+		// which renders only the folded text, on that (NULL and empty exactly when the value is).
+		// The pattern passed checkPattern: its \ escapes mean the same on every engine.
+		pattern := b.arg(fold.Fold(p.Values[0].(string)))
+		value := target
+		if value == "" {
+			value = folded
+		}
+		if p.Op == "like" {
+			return "(" + value + " <> '' AND " + folded + " LIKE " + pattern + likeEscape + ")"
+		}
+		return "(" + value + " IS NULL OR " + value + " = '' OR " + folded + " NOT LIKE " + pattern + likeEscape + ")"
 	case ">", "<=":
 		v := p.Values[0]
 		if wholeDay(v) { // after the day / up to the end of the day
