@@ -55,8 +55,9 @@ func (w *mcpWorld) toolsDescribed() error {
 }
 
 // toolsPublishSchemas checks each published schema against the source files independently of the
-// bundler: the document equals its source file, shared refs pointing at local $defs, and every
-// $defs entry equals the tool file's own definition or common.json's.
+// bundler: an output document equals its source file, shared refs pointing at local $defs, and
+// every $defs entry equals the tool file's own definition or common.json's; an input document
+// has no reference at all and equals its source with every ref resolved in place.
 func (w *mcpWorld) toolsPublishSchemas(dir string) error {
 	common, err := sourceSchema(dir, "common.json")
 	if err != nil {
@@ -84,6 +85,13 @@ func (w *mcpWorld) toolsPublishSchemas(dir string) error {
 			srcDefs, _ := src["$defs"].(map[string]any)
 			delete(pub, "$defs")
 			delete(src, "$defs")
+			if suffix == ".input.json" {
+				// An input schema is self-contained: each ref written in place, its siblings kept.
+				if strings.Contains(string(b), `"$ref"`) || pubDefs != nil {
+					return fmt.Errorf("%s%s published with references; clients building forms need them in place", name, suffix)
+				}
+				src = resolveRefs(src, srcDefs, commonDefs).(map[string]any)
+			}
 			if d := cmp.Diff(src, pub); d != "" {
 				return fmt.Errorf("%s%s published differently from schemas/ (-source +published):\n%s", name, suffix, d)
 			}
@@ -99,6 +107,43 @@ func (w *mcpWorld) toolsPublishSchemas(dir string) error {
 		}
 	}
 	return nil
+}
+
+// resolveRefs is v with every {"$ref": "#/$defs/X", ...} replaced by definition X (the file's
+// own, else common.json's), resolved in turn, with the ref's siblings over it.
+func resolveRefs(v any, own, common map[string]any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := map[string]any{}
+		if ref, ok := x["$ref"].(string); ok {
+			name := strings.TrimPrefix(ref, "#/$defs/")
+			def, ok := own[name]
+			if !ok {
+				def = common[name]
+			}
+			for k, dv := range resolveRefs(def, own, common).(map[string]any) {
+				out[k] = dv
+			}
+		}
+		for k, sv := range x {
+			if k == "$ref" {
+				continue
+			}
+			if k == "examples" || k == "enum" || k == "const" || k == "default" {
+				out[k] = sv
+				continue
+			}
+			out[k] = resolveRefs(sv, own, common)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = resolveRefs(e, own, common)
+		}
+		return out
+	}
+	return v
 }
 
 // sourceSchema reads a schema file with cross-file refs rewritten to local ones, as bundling does.

@@ -42,6 +42,20 @@ for s in $scenarios completion-complete; do
   conformance server --url http://127.0.0.1:18451/mcp --scenario "$s"
 done
 
+# 1b. The MCP inspector's CLI (it builds arguments from the published input schemas: integers must be
+#     reachable without following $ref, or it sends appId as the text "1").
+inspector() { (cd "$here" && bounded node node_modules/@modelcontextprotocol/inspector-cli/build/cli.js --cli "$@"); }
+inspector_call() { # URL TOOL ARG...
+  local url=$1 tool=$2; shift 2
+  local args=(); for a in "$@"; do args+=(--tool-arg "$a"); done
+  out=$(inspector "$url" --transport http --method tools/call --tool-name "$tool" "${args[@]}")
+  if echo "$out" | grep -q '"isError": true'; then echo "inspector $tool: $out" >&2; exit 1; fi
+  echo "== inspector CLI: $tool answered"
+}
+inspector_call http://127.0.0.1:18451/mcp get_app appId=1
+inspector_call http://127.0.0.1:18451/mcp search_values appId=1 ref=Lojas.UF
+inspector_call http://127.0.0.1:18451/mcp query appId=1 'fields=[{"ref":"Lojas.UF"},{"ref":"Vendas.Valor da venda","agg":"sum"}]' limit=3
+
 # 2. HTTP with bearer tokens: 401 without or with a wrong token; the TypeScript client as two users.
 "$work/lumo" serve --http 127.0.0.1:18452 2>"$work/http.log" &
 pids+=($!)
@@ -106,6 +120,8 @@ for s in $scenarios; do
   echo "== caderninho conformance $s"
   conformance server --url http://127.0.0.1:18456/mcp --scenario "$s"
 done
+inspector_call http://127.0.0.1:18456/mcp caderninho_transactions limit=2
+inspector_call http://127.0.0.1:18456/mcp plan_totals space=casa
 "$work/caderninho" serve --http 127.0.0.1:18454 2>"$work/cad-features.log" &
 pids+=($!)
 wait_port 18454

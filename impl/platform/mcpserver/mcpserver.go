@@ -84,10 +84,10 @@ type Binder struct {
 
 // Published returns the bundled input and output schemas of a tool, exactly as tools/list shows them.
 func (b *Binder) Published(name string) (in, out json.RawMessage, err error) {
-	if in, err = schemabundle.Bundle(b.FS, b.Dir, name+".input.json"); err != nil {
+	if in, err = schemabundle.Publish(b.FS, b.Dir, name+".input.json"); err != nil {
 		return nil, nil, fmt.Errorf("bundling %s input schema: %w", name, err)
 	}
-	if out, err = schemabundle.Bundle(b.FS, b.Dir, name+".output.json"); err != nil {
+	if out, err = schemabundle.Publish(b.FS, b.Dir, name+".output.json"); err != nil {
 		return nil, nil, fmt.Errorf("bundling %s output schema: %w", name, err)
 	}
 	return in, out, nil

@@ -57,7 +57,7 @@ func (c *Catalog) Describe(tools []refdoc.Tool) error {
 // Docs are the reference pages (nil before Describe).
 func (c *Catalog) Docs() []*refdoc.Doc { return c.docs }
 
-// New bundles every <tool>.input.json / <tool>.output.json of schemaFS/server and reads
+// New publishes (schemabundle.Publish) every <tool>.input.json / <tool>.output.json of schemaFS/server and reads
 // openAPIFS/server/openapi.json.
 func New(schemaFS, openAPIFS fs.FS, server string) (*Catalog, error) {
 	tools, err := schemabundle.Tools(schemaFS, server)
@@ -69,7 +69,7 @@ func New(schemaFS, openAPIFS fs.FS, server string) (*Catalog, error) {
 	for _, t := range tools {
 		for _, k := range []string{Input, Output} {
 			file := FileName(t, k)
-			b, err := schemabundle.Bundle(schemaFS, server, file)
+			b, err := schemabundle.Publish(schemaFS, server, file)
 			if err != nil {
 				return nil, fmt.Errorf("publishing %s/%s: %w", server, file, err)
 			}

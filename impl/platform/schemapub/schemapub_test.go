@@ -118,6 +118,10 @@ func TestHTTPServesWhatToolsListPublishes(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
+				// Clients build argument forms from the input schema; some do not follow $ref.
+				if bytes.Contains(in, []byte(`"$ref"`)) || bytes.Contains(in, []byte(`"$defs"`)) {
+					t.Errorf("%s's published input schema is not self-contained: %s", it.Name, in)
+				}
 				for path, want := range map[string]json.RawMessage{it.Input: in, it.Output: out} {
 					code, h, body := get(t, mux, http.MethodGet, path)
 					if code != http.StatusOK || h.Get("Content-Type") != "application/schema+json" {
