@@ -66,7 +66,10 @@ func (i *initWorld) folder() (string, error) {
 		return "", errNeedsOwnSetup
 	}
 	if i.dir == "" {
-		i.dir = i.w.t.TempDir()
+		i.dir = filepath.Join(i.w.t.TempDir(), "dados") // the folder names the tenant, the app and the login
+		if err := os.Mkdir(i.dir, 0o755); err != nil {
+			return "", err
+		}
 	}
 	return i.dir, nil
 }

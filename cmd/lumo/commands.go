@@ -335,6 +335,7 @@ func importWorkspace(ctx context.Context, args []string, stdout io.Writer, log *
 	fs := importCommand.FlagSet()
 	dsn := dbFlag(fs)
 	timeout := fs.Duration("timeout", time.Hour, "tempo máximo da importação inteira; ao passar, a leitura em curso (de arquivo ou de banco de origem) é cancelada e nada muda (0 = sem limite)")
+	replace := fs.Bool("replace", false, "substitui um tenant já importado de outro workspace.yaml com a mesma key (sem isso, a importação é recusada)")
 	if err := importCommand.Parse(fs, args, stdout); err != nil {
 		return err
 	}
@@ -370,7 +371,8 @@ func importWorkspace(ctx context.Context, args []string, stdout io.Writer, log *
 	if isTerminal(stderr) {
 		onProgress = prog.update
 	}
-	sum, err := db.ImportWorkspaceProgress(ctx, workspace.DirFS(filepath.Dir(abs)), filepath.Base(abs), onProgress)
+	sum, err := db.ImportWorkspaceWith(ctx, workspace.DirFS(filepath.Dir(abs)), filepath.Base(abs),
+		store.ImportOptions{Origin: abs, Replace: *replace, Progress: onProgress})
 	if err != nil {
 		if prog.drawn {
 			fmt.Fprintln(stderr)
@@ -388,6 +390,20 @@ func importWorkspace(ctx context.Context, args []string, stdout io.Writer, log *
 	for _, t := range sum.Tables {
 		fmt.Fprintf(stdout, "  %s/%s %s: %s\n", t.Tenant, t.App, t.Table, ptbr.Count(int(t.Rows), "linha", "linhas"))
 		fmt.Fprintf(stdout, "    %s\n", t.CSV)
+	}
+	for _, r := range sum.Replaced {
+		apps := "sem Aplicações"
+		if len(r.Apps) > 0 {
+			apps = "Aplicações " + strings.Join(r.Apps, ", ")
+		}
+		switch {
+		case r.Origin == abs:
+			fmt.Fprintf(stdout, "Substituiu a importação anterior do tenant %s, deste mesmo arquivo, de %s (%s).\n", r.Tenant, r.When(), apps)
+		case r.Origin == "":
+			fmt.Fprintf(stdout, "Substituiu o tenant %s, importado em %s (%s).\n", r.Tenant, r.When(), apps)
+		default:
+			fmt.Fprintf(stdout, "Substituiu o tenant %s, importado antes de %s em %s (%s), como pedido por --replace.\n", r.Tenant, r.Origin, r.When(), apps)
+		}
 	}
 	if sum.TokensKept > 0 || len(sum.TokensDropped) > 0 {
 		fmt.Fprintf(stdout, "Tokens emitidos mantidos: %d.\n", sum.TokensKept)

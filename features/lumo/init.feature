@@ -41,7 +41,7 @@ Feature: From files to a question: lumo init
       Vendas.Loja id → Lojas.Id: LOJA_ID aponta para Lojas pela chave ID, e os 2 valores de Vendas estão em Lojas
       """
     And the workspace it wrote is imported
-    And I am connected as "voce"
+    And I am connected as "voce-dados"
     When I call "query" with '{"appId": "$app:dados", "fields": [{"ref": "Lojas.Nome"}, {"ref": "Vendas.Valor", "agg": "sum"}]}'
     Then the call succeeds
     And "rows" is '[["Aurora", 2001224.56], ["Boa Vista", 6.43]]'
@@ -96,7 +96,7 @@ Feature: From files to a question: lumo init
       vendas.xlsx, planilha "Notas": a primeira linha com valores (linha 1) não é um cabeçalho: A1 tem "Conferido por Ana em 05/10"
       """
     And the workspace it wrote is imported
-    And I am connected as "voce"
+    And I am connected as "voce-dados"
     When I call "query" with '{"appId": "$app:dados", "fields": [{"ref": "Lojas.Uf"}, {"ref": "Vendas.Total", "agg": "sum"}, {"ref": "Metas.Meta", "agg": "sum"}], "orderBy": [{"ref": "Lojas.Uf", "dir": "asc"}]}'
     Then the call succeeds
     And "rows" is '[["RJ", 19.9, 300], ["SP", 1371.21, 1500]]'
@@ -139,7 +139,7 @@ Feature: From files to a question: lumo init
       Itens.Produto → Produtos.Produto: mesmo nome, e os 3 valores de Itens estão em Produtos
       """
     And the workspace it wrote is imported
-    And I am connected as "voce"
+    And I am connected as "voce-dados"
     When I call "query" with '{"appId": "$app:dados", "fields": [{"ref": "Produtos.Categoria"}, {"ref": "Itens.Qtd", "agg": "sum"}, {"ref": "Itens.Preco", "agg": "sum"}], "orderBy": [{"ref": "Produtos.Categoria", "dir": "asc"}]}'
     Then the call succeeds
     And "rows" is '[["Acessórios", 3, 499.8], ["Eletrônicos", 1, 1000], ["Papelaria", 7, 21]]'
@@ -180,7 +180,7 @@ Feature: From files to a question: lumo init
       LEIAME.md: não é um arquivo que o lumo lê
       """
     And the workspace it wrote is imported
-    And I am connected as "voce"
+    And I am connected as "voce-dados"
     When I call "query" with '{"appId": "$app:dados", "fields": [{"ref": "Lojas.Uf"}, {"ref": "Itens.Qtd", "agg": "sum"}], "orderBy": [{"ref": "Lojas.Uf", "dir": "asc"}]}'
     Then the call succeeds
     And "rows" is '[["RJ", 2], ["SP", 9]]'
@@ -235,7 +235,7 @@ Feature: From files to a question: lumo init
       """
     And no file it wrote, nor the report, holds the password
     And the workspace it wrote is imported
-    And I am connected as "voce"
+    And I am connected as "voce-dados"
     When I call "query" with '{"appId": "$app:dados", "fields": [{"ref": "Lojas.Uf"}, {"ref": "Pedidos.Valor", "agg": "sum"}, {"ref": "Metas.Meta", "agg": "sum"}], "orderBy": [{"ref": "Lojas.Uf", "dir": "asc"}]}'
     Then the call succeeds
     And "rows" is '[["RJ", 499.8, 300], ["SP", 1323.4, 1500]]'

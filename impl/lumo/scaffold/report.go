@@ -58,7 +58,7 @@ func Report(w io.Writer, res *Result) {
 			fmt.Fprintf(w, "  %s: %s\n", s.What, s.Reason)
 		}
 	}
-	fmt.Fprintf(w, "\nUsuário %s, token %s (está em workspace.yaml; guarde-o como uma senha).\n", res.Login, res.Token)
+	fmt.Fprintf(w, "\nTenant e Aplicação %s, usuário %s, token %s (está em workspace.yaml; guarde-o como uma senha).\n", res.Key, res.Login, res.Token)
 	if res.Database != nil && res.Database.PasswordEnv != "" {
 		fmt.Fprintf(w, "A senha do banco %s vem de %s: defina-a também ao rodar o lumo import.\n", res.Database.Name, res.Database.PasswordEnv)
 	}

@@ -50,6 +50,7 @@ type Options struct {
 type Result struct {
 	Dir, Workspace, App string // the folder and the two files written
 	Login, Token        string
+	Key                 string              // the tenant's and the app's key, from the folder's name
 	Database            *workspace.Database // the PostgreSQL source, nil without one
 	Tables              []*Table
 	Relationships       []Relationship // written to app.yaml
@@ -185,9 +186,12 @@ func Init(o Options) (*Result, error) {
 	if _, err := rand.Read(tok); err != nil {
 		return nil, err
 	}
-	res.Login, res.Token = "voce", "tok-"+base64.RawURLEncoding.EncodeToString(tok)
+	// Keys from the folder: a second folder's workspace imports beside the first instead of
+	// replacing it (one tenant each, and logins are unique across tenants).
+	res.Key = folderKey(dir)
+	res.Login, res.Token = "voce-"+res.Key, "tok-"+base64.RawURLEncoding.EncodeToString(tok)
 	app := appYAML(appName(dir, res.Tables), res.Tables, res.Relationships)
-	ws := workspaceYAML(res.Login, res.Token, db)
+	ws := workspaceYAML(res.Key, folderName(dir), res.Login, res.Token, db)
 	if err := verify(fsys, ws, app); err != nil {
 		return nil, err
 	}
@@ -297,6 +301,43 @@ func unique(s string, used map[string]bool, suffix string) string {
 }
 
 // appName names the app after its one source, or else after the folder (or the database).
+// folderName is the base name of dir, as the user wrote it.
+func folderName(dir string) string {
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	if b := filepath.Base(dir); b != "/" && b != "." {
+		return b
+	}
+	return "dados"
+}
+
+// folderKey is dir's name as a key of workspace.yaml (tenant, app, the login's suffix): lower case,
+// without accents, runs of other characters as one -; "dados" when nothing is left.
+func folderKey(dir string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range fold.Fold(folderName(dir)) {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(r)
+			dash = false
+		default:
+			dash = true
+		}
+		if b.Len() >= 40 { // the login adds "voce-" within the 63 a key may have
+			break
+		}
+	}
+	if b.Len() == 0 {
+		return "dados"
+	}
+	return b.String()
+}
+
 func appName(dir string, tables []*Table) string {
 	if len(tables) == 1 {
 		return tables[0].Label

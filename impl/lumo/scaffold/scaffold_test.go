@@ -451,3 +451,15 @@ func TestSheetValuesBesideTheHeader(t *testing.T) {
 		t.Errorf("caixa has %d rows", res.Tables[0].Rows)
 	}
 }
+
+// The folder's name gives the keys, so two folders' workspaces import side by side.
+func TestFolderKey(t *testing.T) {
+	for dir, want := range map[string]string{
+		"/x/Vendas Sul 2026": "vendas-sul-2026", "/x/Ação & Cia.": "acao-cia", "/x/...": "dados", "/x/__": "dados",
+		"/x/" + strings.Repeat("ab", 60): strings.Repeat("ab", 20), "/x/001": "001",
+	} {
+		if got := folderKey(dir); got != want {
+			t.Errorf("%q: %q, want %q", dir, got, want)
+		}
+	}
+}

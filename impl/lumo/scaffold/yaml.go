@@ -147,18 +147,19 @@ func appYAML(name string, tables []*Table, rels []Relationship) string {
 	return b.String()
 }
 
-func workspaceYAML(login, token string, db *workspace.Database) string {
+func workspaceYAML(key, name, login, token string, db *workspace.Database) string {
 	s := `# Inferido por lumo init: um Tenant, um usuário e uma Aplicação com os dados desta pasta.
+# As chaves vêm do nome da pasta: o workspace de outra pasta é importado ao lado deste, sem substituí-lo.
 # O token dá acesso aos dados: guarde-o como uma senha (ao menos 8 caracteres; troque-o à vontade).
 tenants:
-  - key: minha-empresa
-    name: Minha empresa
+  - key: ` + yamlString(key) + `
+    name: ` + yamlString(name) + `
     users:
       - {login: ` + login + `, name: Você, token: ` + token + `}
     desks:
       - {name: Principal, members: [` + login + `]}
     apps:
-      - {key: dados, source: ., desk: Principal}
+      - {key: ` + yamlString(key) + `, source: ., desk: Principal}
 `
 	if db != nil {
 		s += "# O banco de onde vêm as tabelas com postgres: no app.yaml; o dsn não leva senha.\n"

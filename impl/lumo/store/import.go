@@ -27,6 +27,36 @@ type Summary struct {
 	// ("tenant/login (label)") with the users the file no longer lists.
 	TokensKept    int
 	TokensDropped []string
+	// Replaced are the file's tenants that were already in the database, as they were.
+	Replaced []Replaced
+}
+
+// Replaced is a tenant an import replaced: where it was imported from before ("" when that
+// import did not say), when, and its apps then.
+type Replaced struct {
+	Tenant     string
+	Origin     string
+	ImportedAt string
+	Apps       []string
+}
+
+// When is when the tenant was imported, as 04/12/2026 10:07 UTC.
+func (r Replaced) When() string {
+	t, err := time.Parse(time.RFC3339, r.ImportedAt)
+	if err != nil {
+		return r.ImportedAt
+	}
+	return t.UTC().Format("02/01/2006 15:04") + " UTC"
+}
+
+// ImportOptions say how an import treats what is already stored.
+type ImportOptions struct {
+	// Origin is where the workspace.yaml is (an absolute path), kept with its tenants. A tenant
+	// already imported from another origin is refused unless Replace: two folders initialised
+	// alike must not replace each other silently. "" checks nothing and keeps nothing.
+	Origin   string
+	Replace  bool
+	Progress func(Progress)
 }
 
 // TableLoad is one data table an import filled.
@@ -72,6 +102,12 @@ const progressEvery = 1000
 // ImportWorkspaceProgress is ImportWorkspace calling progress (when not nil) as rows load,
 // every progressEvery rows and at the end of each table.
 func (db *DB) ImportWorkspaceProgress(ctx context.Context, fsys fs.FS, path string, progress func(Progress)) (Summary, error) {
+	return db.ImportWorkspaceWith(ctx, fsys, path, ImportOptions{Progress: progress})
+}
+
+// ImportWorkspaceWith is ImportWorkspace with options.
+func (db *DB) ImportWorkspaceWith(ctx context.Context, fsys fs.FS, path string, o ImportOptions) (Summary, error) {
+	progress := o.Progress
 	ws, err := workspace.Load(fsys, path)
 	if err != nil {
 		return Summary{}, err
@@ -102,7 +138,8 @@ func (db *DB) ImportWorkspaceProgress(ctx context.Context, fsys fs.FS, path stri
 			return Summary{}, fmt.Errorf("starting import: %w", err)
 		}
 	}
-	im := &importer{db: db, conn: conn, tx: tx, fsys: fsys, ws: ws, now: time.Now().UTC().Truncate(time.Second), progress: progress}
+	im := &importer{db: db, conn: conn, tx: tx, fsys: fsys, ws: ws, now: time.Now().UTC().Truncate(time.Second), progress: progress,
+		origin: o.Origin, replace: o.Replace}
 	sum, err := im.run(ctx)
 	if err != nil {
 		return Summary{}, err
@@ -115,12 +152,14 @@ func (db *DB) ImportWorkspaceProgress(ctx context.Context, fsys fs.FS, path stri
 }
 
 type importer struct {
-	db   *DB
-	conn *sql.Conn // tx's connection
-	tx   *sql.Tx
-	fsys fs.FS
-	ws   *workspace.Workspace
-	now  time.Time
+	origin  string // ImportOptions.Origin
+	replace bool
+	db      *DB
+	conn    *sql.Conn // tx's connection
+	tx      *sql.Tx
+	fsys    fs.FS
+	ws      *workspace.Workspace
+	now     time.Time
 
 	tenants []*pTenant
 	apps    []*pApp // sources first, then personal copies: the order rows are inserted
@@ -278,6 +317,10 @@ func (im *importer) run(ctx context.Context) (Summary, error) {
 	if err := im.checkOtherTenants(ctx); err != nil {
 		return Summary{}, err
 	}
+	replaced, err := im.checkOrigins(ctx)
+	if err != nil {
+		return Summary{}, err
+	}
 	oldTenants, ids, err := im.oldIDs(ctx)
 	if err != nil {
 		return Summary{}, err
@@ -302,7 +345,7 @@ func (im *importer) run(ctx context.Context) (Summary, error) {
 	if err != nil {
 		return Summary{}, err
 	}
-	sum := Summary{Tenants: len(im.tenants)}
+	sum := Summary{Tenants: len(im.tenants), Replaced: replaced}
 	for _, a := range im.apps {
 		if a.data != a {
 			continue
@@ -342,6 +385,64 @@ func (im *importer) run(ctx context.Context) (Summary, error) {
 		sum.Apps += len(t.apps)
 	}
 	return sum, nil
+}
+
+// checkOrigins reads the file's tenants already in the database, and refuses, unless
+// im.replace, those imported from another workspace than im.origin.
+func (im *importer) checkOrigins(ctx context.Context) ([]Replaced, error) {
+	keys := make([]any, len(im.ws.Tenants))
+	for i, t := range im.ws.Tenants {
+		keys[i] = t.Key
+	}
+	if len(keys) == 0 {
+		return nil, nil
+	}
+	rows, err := im.tx.QueryContext(ctx, im.db.q(`SELECT t.tenant_key, COALESCE(t.workspace_path, ''), t.imported_at, COALESCE(a.app_key, '')
+		FROM lumo_tenants t LEFT JOIN lumo_apps a ON a.tenant_id = t.id AND a.owner_id IS NULL
+		WHERE t.tenant_key IN (?`+strings.Repeat(", ?", len(keys)-1)+`) ORDER BY t.tenant_key, a.app_key`), keys...)
+	if err != nil {
+		return nil, fmt.Errorf("reading the tenants being replaced: %w", err)
+	}
+	defer rows.Close()
+	var out []Replaced
+	for rows.Next() {
+		var r Replaced
+		var app string
+		if err := rows.Scan(&r.Tenant, &r.Origin, &r.ImportedAt, &app); err != nil {
+			return nil, fmt.Errorf("reading the tenants being replaced: %w", err)
+		}
+		if n := len(out); n == 0 || out[n-1].Tenant != r.Tenant {
+			out = append(out, r)
+		}
+		if app != "" {
+			out[len(out)-1].Apps = append(out[len(out)-1].Apps, app)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("reading the tenants being replaced: %w", err)
+	}
+	if im.origin == "" || im.replace {
+		return out, nil
+	}
+	var errs workspace.Errors
+	for _, r := range out {
+		if r.Origin == "" || r.Origin == im.origin {
+			continue
+		}
+		for ti, t := range im.ws.Tenants {
+			if t.Key != r.Tenant {
+				continue
+			}
+			errs = append(errs, &workspace.Error{File: im.ws.File, Field: fmt.Sprintf("tenants[%d].key", ti), Message: fmt.Sprintf(
+				"o tenant %q já está no banco, importado de %s em %s (Aplicações: %s), e este arquivo o substituiria; "+
+					"para substituí-lo, repita com lumo import --replace; para manter os dois, troque a key do tenant, "+
+					"as das Aplicações e os logins neste arquivo", r.Tenant, r.Origin, r.When(), strings.Join(r.Apps, ", "))})
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return out, nil
 }
 
 // checkOtherTenants refuses logins and tokens already used by tenants the file does not replace.
@@ -779,7 +880,7 @@ func (im *importer) insertCatalogue(ctx context.Context) error {
 		st        *sql.Stmt
 	}
 	stmts := map[string]*stmt{
-		"tenant":       {what: "tenants", sql: "INSERT INTO lumo_tenants (id, tenant_key, name, imported_at) VALUES (?, ?, ?, ?)"},
+		"tenant":       {what: "tenants", sql: "INSERT INTO lumo_tenants (id, tenant_key, name, imported_at, workspace_path) VALUES (?, ?, ?, ?, ?)"},
 		"user":         {what: "users", sql: "INSERT INTO lumo_users (id, tenant_id, login, name, token_sha256) VALUES (?, ?, ?, ?, ?)"},
 		"desk":         {what: "desks", sql: "INSERT INTO lumo_desks (id, tenant_id, name) VALUES (?, ?, ?)"},
 		"member":       {what: "desk members", sql: "INSERT INTO lumo_desk_members (desk_id, user_id) VALUES (?, ?)"},
@@ -810,7 +911,7 @@ func (im *importer) insertCatalogue(ctx context.Context) error {
 	}
 	imported := im.now.Format(time.RFC3339)
 	for _, t := range im.tenants {
-		if err := exec("tenant", t.id, t.ws.Key, t.ws.Name, imported); err != nil {
+		if err := exec("tenant", t.id, t.ws.Key, t.ws.Name, imported, sql.NullString{String: im.origin, Valid: im.origin != ""}); err != nil {
 			return err
 		}
 		for _, u := range t.ws.Users {
