@@ -145,11 +145,33 @@ func relate(tables []*Table) (made, declined []Relationship) {
 		joined[pair(c)], madePairs[pair(c)] = true, true
 		from, to := c.ref()
 		made = append(made, Relationship{from, to, c.reason()})
+		lookup(c.to, c.from)
 	}
 	for _, n := range notes {
 		decline(n.c, n.why)
 	}
 	return made, declined
+}
+
+// lookup makes d, which a relationship from f reaches, a dimension when it reads as a lookup
+// table: no date, and no more rows than f. Its numbers (a price, an area) are then attributes to
+// group and filter by, not measures: a product list with a price column is not a fact of sales.
+// A table with dates (an order header joined by its items) stays a fact.
+func lookup(d, f *Table) {
+	if d.Kind == "dimension" || d.Rows > f.Rows {
+		return
+	}
+	for _, c := range d.Columns {
+		if c.Type == "date" || c.Type == "datetime" {
+			return
+		}
+	}
+	for i := range d.Columns {
+		if d.Columns[i].Role == "measure" {
+			d.Columns[i].Role = "dimension"
+		}
+	}
+	d.Kind = "dimension"
 }
 
 // before says whether a is tried before b: into a dimension, from a fact, from the larger table

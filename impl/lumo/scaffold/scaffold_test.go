@@ -463,3 +463,37 @@ func TestFolderKey(t *testing.T) {
 		}
 	}
 }
+
+// A lookup file with numbers (a product list with its price, stores with their area) is a
+// dimension that the sales reach, not a second fact: its numbers are attributes. A header table
+// with dates that its items reach stays a fact.
+func TestLookupsWithNumbersAreDimensions(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "vendas.csv", "DIA;PRODUTO;LOJA;QTD;VALOR\n01/10/2026;P1;L1;2;R$ 21,00\n01/10/2026;P2;L1;1;R$ 99,90\n"+
+		"02/10/2026;P1;L2;3;R$ 31,50\n03/10/2026;P3;L2;1;R$ 5,00\n")
+	write(t, dir, "produtos.csv", "PRODUTO;NOME;PRECO\nP1;Caneta;R$ 10,50\nP2;Mochila;R$ 99,90\nP3;Borracha;R$ 5,00\n")
+	write(t, dir, "lojas.csv", "LOJA;CIDADE;AREA_M2\nL1;Santos;120\nL2;Campinas;85,5\n")
+	res, err := Init(Options{Paths: []string{dir}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	app, _ := os.ReadFile(res.App)
+	for _, want := range []string{
+		"{name: PRECO, label: Preco, type: number, role: dimension, unit: BRL, usage: 5}",
+		"{name: AREA_M2, label: Area m2, type: number, role: dimension, usage: 5}",
+		"{name: VALOR, label: Valor, type: number, role: measure, unit: BRL, usage: 10}",
+		"{from: Vendas.Produto, to: Produtos.Produto}",
+		"{from: Vendas.Loja, to: Lojas.Loja}",
+	} {
+		if !strings.Contains(string(app), want) {
+			t.Errorf("app.yaml lacks %q:\n%s", want, app)
+		}
+	}
+	kinds := map[string]string{}
+	for _, tb := range res.Tables {
+		kinds[tb.Label] = tb.Kind
+	}
+	if kinds["Vendas"] != "fact" || kinds["Produtos"] != "dimension" || kinds["Lojas"] != "dimension" {
+		t.Errorf("kinds %v", kinds)
+	}
+}
