@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"errors"
 	"flag"
 	"io"
@@ -53,10 +54,28 @@ func TestCommandLineConventions(t *testing.T) {
 		}
 		return stdout.String(), stderr.String(), code
 	}
-	if out, _, code := lumo("--version"); code != 0 || !strings.HasPrefix(out, "lumo ") || !strings.Contains(out, "go1.") {
+	out, _, code := lumo("--version")
+	if code != 0 || !strings.HasPrefix(out, "lumo ") || !strings.Contains(out, "go1.") {
 		t.Errorf("--version: %d %q", code, out)
 	}
-	_, errOut, code := lumo("serv")
+	// initialize announces the same version.
+	version := strings.Fields(out)[1]
+	cmd := exec.Command(bin, "serve", "--user", "ana")
+	cmd.Env = append(os.Environ(), "XDG_DATA_HOME="+home)
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	io.WriteString(stdin, initializeBody+"\n")
+	answer, err := bufio.NewReader(stdout).ReadString('\n') // stdin stays open until the answer is read
+	stdin.Close()
+	cmd.Wait()
+	if err != nil || !strings.Contains(answer, `"serverInfo":{"name":"lumo","title":"Lumo","version":"`+version+`"}`) {
+		t.Errorf("initialize: %v %s, want version %s", err, answer, version)
+	}
+	var errOut string
+	_, errOut, code = lumo("serv")
 	if first, _, _ := strings.Cut(errOut, "\n"); code != 2 || first != `lumo: comando desconhecido "serv"; você quis dizer "serve"? Veja os comandos abaixo.` {
 		t.Errorf("unknown command: %d, first line %q", code, first)
 	}

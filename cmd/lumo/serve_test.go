@@ -176,9 +176,14 @@ func TestHTTPHealthReadyAndBodyLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	body, _ := io.ReadAll(res.Body)
 	res.Body.Close()
-	if res.StatusCode != http.StatusUnauthorized {
-		t.Errorf("/mcp without a token: %d", res.StatusCode)
+	if res.StatusCode != http.StatusUnauthorized || string(body) != "Token ausente: envie o cabeçalho Authorization: Bearer <token>.\n" {
+		t.Errorf("/mcp without a token: %d %q", res.StatusCode, body) // go-sdk's own is "no bearer token"
+	}
+	if resp, body := postMCP(t, http.DefaultClient, ts.URL, "tok-nenhum"); resp.StatusCode != http.StatusUnauthorized ||
+		body != "Token recusado: token desconhecido. Confira o token com quem administra o servidor.\n" {
+		t.Errorf("/mcp with an unknown token: %d %q", resp.StatusCode, body)
 	}
 	big := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_catalog","arguments":{"terms":"` +
 		strings.Repeat("x", ratelimit.MaxBody) + `"}}}`

@@ -16,6 +16,7 @@ import (
 
 	"github.com/lumo-caderninho/mcp/gen/caderninhoapi"
 	"github.com/lumo-caderninho/mcp/impl/caderninho/cadstore"
+	"github.com/lumo-caderninho/mcp/impl/platform/cli"
 	"github.com/lumo-caderninho/mcp/impl/platform/mcpserver"
 	"github.com/lumo-caderninho/mcp/impl/platform/restserver"
 	"github.com/lumo-caderninho/mcp/impl/platform/schemacheck"
@@ -131,8 +132,8 @@ func (s *Service) served(opts Options) []mcpserver.Tool {
 	return out
 }
 
-// Version is the server version announced at initialize.
-const Version = "0.1.0"
+// Version is the server version announced at initialize: the module version, as --version says it.
+var Version = cli.ModuleVersion()
 
 // NewServer builds the MCP server with every caderninho tool.
 func NewServer(svc *Service, opts Options) (*mcp.Server, error) {

@@ -16,6 +16,7 @@ import (
 	"github.com/lumo-caderninho/mcp/gen/lumoapi"
 	"github.com/lumo-caderninho/mcp/impl/lumo/ratelimit"
 	"github.com/lumo-caderninho/mcp/impl/lumo/store"
+	"github.com/lumo-caderninho/mcp/impl/platform/cli"
 	"github.com/lumo-caderninho/mcp/impl/platform/mcpserver"
 	"github.com/lumo-caderninho/mcp/impl/platform/restserver"
 	"github.com/lumo-caderninho/mcp/impl/platform/schemacheck"
@@ -103,8 +104,8 @@ func DefaultMaxConcurrent(engine string) int {
 // DefaultMaxResultBytes is the largest answer a lumo tool gives: 4 MiB.
 const DefaultMaxResultBytes = 4 << 20
 
-// Version is the server version announced at initialize.
-const Version = "0.1.0"
+// Version is the server version announced at initialize: the module version, as --version says it.
+var Version = cli.ModuleVersion()
 
 // NewServer builds the MCP server with every lumo tool and resource.
 func NewServer(svc *Service, opts Options) (*mcp.Server, error) {

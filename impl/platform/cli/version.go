@@ -19,6 +19,15 @@ func Version(program string) string {
 	return describe(program, info)
 }
 
+// ModuleVersion is the module's version as built (v1.2.0, or a pseudo-version v0.0.0-2026...),
+// "(devel)" without one: what the servers say in initialize, as --version says it.
+func ModuleVersion() string {
+	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" {
+		return info.Main.Version
+	}
+	return "(devel)"
+}
+
 func describe(program string, info *debug.BuildInfo) string {
 	v := info.Main.Version
 	if v == "" {

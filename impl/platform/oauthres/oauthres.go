@@ -273,6 +273,23 @@ func (c *challenger) WriteHeader(code int) {
 		c.Header().Set("WWW-Authenticate", "Bearer "+strings.Join(params, ", "))
 	}
 	c.wrote = true
+	if code == http.StatusUnauthorized { // go-sdk's body is English ("no bearer token", "invalid token")
+		c.replaced = true
+		h := c.Header()
+		h.Set("Content-Type", "text/plain; charset=utf-8")
+		h.Del("Content-Length")
+		c.ResponseWriter.WriteHeader(code)
+		msg := "Token ausente: envie o cabeçalho Authorization: Bearer <token>."
+		if c.hasToken {
+			msg = "Token recusado"
+			if c.verdict.reason != "" {
+				msg += ": " + c.verdict.reason
+			}
+			msg += ". Confira o token com quem administra o servidor."
+		}
+		io.WriteString(c.ResponseWriter, msg+"\n")
+		return
+	}
 	c.ResponseWriter.WriteHeader(code)
 }
 
