@@ -275,7 +275,8 @@ func TestKillDuringLumoImport(t *testing.T) {
 	bin := binary(t, "lumo")
 	small := lumoWorkspace(t, t.TempDir(), 1000)
 	large := lumoWorkspace(t, t.TempDir(), 100000)
-	crashImport(t, bin, "lumo_", []string{"lumo_ids", "lumo_rate_log"}, []string{small}, nil, []string{large},
+	// The larger workspace lives in another folder, so its import replaces the first one's tenant.
+	crashImport(t, bin, "lumo_", []string{"lumo_ids", "lumo_rate_log"}, []string{small}, nil, []string{"--replace", large},
 		[]string{"--user", "ana", "search_catalog", `{}`}, 4)
 }
 
