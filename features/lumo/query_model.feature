@@ -140,6 +140,12 @@ Feature: query refs, expressions, buckets and joins follow the app's model
     And the text contains "orderBy[0]: Vendas.Valor da venda (média) não está em fields"
     And "error.suggestions" is '["Lojas.Loja", "Vendas.Valor da venda (soma)"]'
 
+  @L-Q01 @L-Q04
+  Scenario: An orderBy without dir is refused with its values and the fixed item
+    When I call "query" with '{"appId": "$app:vendas-comercial", "fields": [{"ref": "Lojas.Loja"}, {"ref": "Vendas.Valor da venda", "agg": "sum"}], "orderBy": [{"ref": "Vendas.Valor da venda", "agg": "sum"}]}'
+    Then the call fails with code "INVALID_ARGUMENTS"
+    And "error.suggestions" is '["orderBy[0].dir: campo obrigatório ausente; informe dir, um de: asc, desc (por exemplo, orderBy[0] = {\"agg\":\"sum\",\"dir\":\"asc\",\"ref\":\"Vendas.Valor da venda\"})."]'
+
   @L-Q06
   Scenario: A ranking is orderBy plus limit
     # SELECT l.NOME, round(sum(v.VALOR),2) FROM vendas v LEFT JOIN lojas l ON l.ID=v.LOJA_ID GROUP BY 1 ORDER BY 2 DESC LIMIT 3;

@@ -2474,10 +2474,11 @@ func (o OptURI) Or(d url.URL) url.URL {
 // Uma ordenação; ref, agg e bucket precisam estar em fields.
 // Ref: #/components/schemas/OrderBy
 type OrderBy struct {
-	Agg    OptAgg     `json:"agg"`
-	Bucket OptBucket  `json:"bucket"`
-	Dir    OrderByDir `json:"dir"`
-	Ref    Ref        `json:"ref"`
+	Agg    OptAgg    `json:"agg"`
+	Bucket OptBucket `json:"bucket"`
+	// Obrigatório: asc (crescente) ou desc (decrescente).
+	Dir OrderByDir `json:"dir"`
+	Ref Ref        `json:"ref"`
 }
 
 // GetAgg returns the value of Agg.
@@ -2520,6 +2521,7 @@ func (s *OrderBy) SetRef(val Ref) {
 	s.Ref = val
 }
 
+// Obrigatório: asc (crescente) ou desc (decrescente).
 type OrderByDir string
 
 const (

@@ -107,7 +107,8 @@ func (s *Set) Validate(file string, v any) []Violation {
 	if sch == nil {
 		panic("schemacheck: unknown schema " + s.dir + "/" + file)
 	}
-	err := sch.Validate(normalise(v))
+	v = normalise(v)
+	err := sch.Validate(v)
 	if err == nil {
 		return nil
 	}
@@ -118,7 +119,7 @@ func (s *Set) Validate(file string, v any) []Violation {
 	var out []Violation
 	seen := map[string]bool{}
 	for _, leaf := range s.leaves(ve) {
-		for _, v := range s.describe(leaf) {
+		for _, v := range s.describe(leaf, v) {
 			if k := v.String(); !seen[k] {
 				seen[k] = true
 				out = append(out, v)
@@ -227,7 +228,9 @@ func fieldName(loc []string) string {
 	return b.String()
 }
 
-func (s *Set) describe(e *jsonschema.ValidationError) []Violation {
+// describe words one leaf error; doc is the whole value validated, so that a message can show
+// the fixed form of the object it names.
+func (s *Set) describe(e *jsonschema.ValidationError, doc any) []Violation {
 	at := func(loc []string, msg string) Violation {
 		return Violation{Path: loc, Field: fieldName(loc), Message: msg}
 	}
@@ -236,7 +239,7 @@ func (s *Set) describe(e *jsonschema.ValidationError) []Violation {
 	case *kind.Required:
 		var out []Violation
 		for _, m := range k.Missing {
-			out = append(out, at(append(clone(loc), m), "campo obrigatório ausente; informe "+m+"."))
+			out = append(out, at(append(clone(loc), m), "campo obrigatório ausente; informe "+m+s.choices(e.SchemaURL, m, loc, doc)+"."))
 		}
 		return out
 	case *kind.AdditionalProperties:
@@ -293,13 +296,74 @@ func (s *Set) describe(e *jsonschema.ValidationError) []Violation {
 	return []Violation{at(loc, "valor inválido.")}
 }
 
-// acceptedProperties names the properties of the object schema an additionalProperties error
-// came from, so the message can say what is accepted.
-func (s *Set) acceptedProperties(schemaURL string) []string {
+// choices completes the message of a missing field whose schema lists its values: ", um de: a,
+// b" and, when the object holding it is small, that object with the field set to the first value,
+// so a client sees the call it should have made.
+func (s *Set) choices(schemaURL, name string, loc []string, doc any) string {
+	prop, _ := s.propertySchema(schemaURL, name)["enum"].([]any)
+	if len(prop) == 0 {
+		return ""
+	}
+	out := ", um de: " + showList(prop)
+	obj, ok := valueAt(doc, loc).(map[string]any)
+	if !ok {
+		return out
+	}
+	fixed := make(map[string]any, len(obj)+1)
+	for k, v := range obj {
+		if secretFields[strings.ToLower(k)] {
+			return out // the example would repeat a secret
+		}
+		fixed[k] = v
+	}
+	fixed[name] = prop[0]
+	if b, err := json.Marshal(fixed); err == nil && len(b) <= 4*maxShown {
+		out += " (por exemplo, " + fieldName(loc) + " = " + string(b) + ")"
+	}
+	return out
+}
+
+// valueAt is the value at loc (JSON pointer tokens) inside doc, or nil.
+func valueAt(doc any, loc []string) any {
+	for _, tok := range loc {
+		switch x := doc.(type) {
+		case map[string]any:
+			doc = x[tok]
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(x) {
+				return nil
+			}
+			doc = x[i]
+		default:
+			return nil
+		}
+	}
+	return doc
+}
+
+// propertySchema is the raw schema of property name of the object schema a "required" error came
+// from, following one $ref (local to its file or to another file of the set).
+func (s *Set) propertySchema(schemaURL, name string) map[string]any {
 	file, ptr, _ := strings.Cut(strings.TrimPrefix(schemaURL, base+s.dir+"/"), "#")
+	obj, _ := s.node(file, strings.TrimSuffix(ptr, "/required")).(map[string]any)
+	props, _ := obj["properties"].(map[string]any)
+	prop, _ := props[name].(map[string]any)
+	if ref, ok := prop["$ref"].(string); ok {
+		refFile, refPtr, _ := strings.Cut(ref, "#")
+		if refFile == "" {
+			refFile = file
+		}
+		prop, _ = s.node(refFile, refPtr).(map[string]any)
+	}
+	return prop
+}
+
+// node walks the JSON pointer ptr inside the raw schema file.
+func (s *Set) node(file, ptr string) any {
 	node := s.raw[file]
 	for _, tok := range strings.Split(strings.TrimPrefix(ptr, "/"), "/") {
-		if tok == "" || tok == "additionalProperties" {
+		if tok == "" {
 			continue
 		}
 		m, ok := node.(map[string]any)
@@ -308,7 +372,14 @@ func (s *Set) acceptedProperties(schemaURL string) []string {
 		}
 		node = m[strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)]
 	}
-	m, _ := node.(map[string]any)
+	return node
+}
+
+// acceptedProperties names the properties of the object schema an additionalProperties error
+// came from, so the message can say what is accepted.
+func (s *Set) acceptedProperties(schemaURL string) []string {
+	file, ptr, _ := strings.Cut(strings.TrimPrefix(schemaURL, base+s.dir+"/"), "#")
+	m, _ := s.node(file, strings.TrimSuffix(ptr, "/additionalProperties")).(map[string]any)
 	props, _ := m["properties"].(map[string]any)
 	var names []string
 	for n := range props {

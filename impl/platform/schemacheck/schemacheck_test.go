@@ -28,6 +28,8 @@ func TestValidatePortugueseMessages(t *testing.T) {
 		{"query.input.json", `{"appId":7,"fields":[{"ref":"x"}],"limit":0}`, []string{"limit: deve ser no mínimo 1 (veio 0)"}},
 		{"search_catalog.input.json", `{"terms":""}`, []string{"terms: não pode ser vazio"}},
 		{"search_catalog.input.json", `{"terms":["a", 3]}`, []string{"terms[1]: deve ser texto, mas veio número"}},
+		{"query.input.json", `{"appId":7,"fields":[{"ref":"x","agg":"sum"}],"orderBy":[{"ref":"x","agg":"sum"}]}`, []string{`orderBy[0].dir: campo obrigatório ausente; informe dir, um de: asc, desc (por exemplo, orderBy[0] = {"agg":"sum","dir":"asc","ref":"x"}).`}},
+		{"query.input.json", `{"fields":[{"ref":"x"}]}`, []string{"appId: campo obrigatório ausente; informe appId."}},
 		{"query.input.json", `[1]`, []string{"(argumentos): deve ser objeto, mas veio lista"}},
 		{"query.input.json", `{`, []string{"(argumentos): o conteúdo não é um JSON válido"}},
 	}
