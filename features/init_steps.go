@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"golang.org/x/text/encoding/charmap"
 	"os"
 	"path/filepath"
 	"strings"
@@ -41,6 +42,7 @@ func initInitSteps(w *lumoWorld, sc *godog.ScenarioContext) {
 	sc.Step(`^a folder holding "([^"]*)" written by (?:excelize|parquet-go)(?:: .*)?$`, i.folderWritten)
 	sc.Step(`^the folder also holds "([^"]*)" written by (?:excelize|parquet-go)(?:: .*)?$`, i.written)
 	sc.Step(`^(?:a|the) folder (?:holding|also holds) the file "([^"]*)":$`, i.file)
+	sc.Step(`^(?:a|the) folder (?:holding|also holds) the file "([^"]*)" in Windows-1252:$`, i.file1252)
 	sc.Step(`^a PostgreSQL source database holding:$`, i.sourceDB)
 	sc.Step(`^lumo init runs on that folder$`, func() error { return i.run(nil) })
 	sc.Step(`^lumo init runs on that folder with --postgres and --table "([^"]*)", the password in ([A-Z_]+)$`, i.runPostgres)
@@ -112,6 +114,19 @@ func (i *initWorld) file(name string, doc *godog.DocString) error {
 		return err
 	}
 	return os.WriteFile(filepath.Join(dir, name), []byte(doc.Content+"\n"), 0o644)
+}
+
+// file1252 writes doc in Windows-1252, as Excel on Windows saves a CSV.
+func (i *initWorld) file1252(name string, doc *godog.DocString) error {
+	b, err := charmap.Windows1252.NewEncoder().String(doc.Content + "\n")
+	if err != nil {
+		return err
+	}
+	dir, err := i.folder()
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, name), []byte(b), 0o644)
 }
 
 // sourceDB makes a throwaway PostgreSQL database holding what doc creates; without a server

@@ -28,23 +28,60 @@ Feature: From files to a question: lumo init
       - {name: DESCONTO, label: Desconto, type: number, role: measure, unit: percent, usage: 10}
       - {name: DIA, label: Dia, type: date, role: dimension, usage: 8}
       - {name: DATA, label: Data, type: datetime, role: dimension, usage: 8}
-      - {name: LOJA_ID, label: Loja id, type: number, role: key}
+      - {name: LOJA_ID, label: Loja ID, type: number, role: key}
       - label: Lojas
       kind: dimension
-      - {from: Vendas.Loja id, to: Lojas.Id}
+      - {from: Vendas.Loja ID, to: Lojas.ID}
       """
     And the report says:
       """
       Vendas (fato): vendas.csv
-      6 linhas, 7 colunas: 2 medidas (Valor em R$, Desconto em %), 2 datas (Data, Dia), 2 chaves (Id, Loja id)
+      6 linhas, 7 colunas: 2 medidas (Valor em R$, Desconto em %), 2 datas (Data, Dia), 2 chaves (ID, Loja ID)
       lido: separador ";", decimal ",", Windows-1252, datas dd/mm/aaaa
-      Vendas.Loja id → Lojas.Id: LOJA_ID aponta para Lojas pela chave ID, e os 2 valores de Vendas estão em Lojas
+      Vendas.Loja ID → Lojas.ID: LOJA_ID aponta para Lojas pela chave ID, e os 2 valores de Vendas estão em Lojas
       """
     And the workspace it wrote is imported
     And I am connected as "voce-dados"
     When I call "query" with '{"appId": "$app:dados", "fields": [{"ref": "Lojas.Nome"}, {"ref": "Vendas.Valor", "agg": "sum"}]}'
     Then the call succeeds
     And "rows" is '[["Aurora", 2001224.56], ["Boa Vista", 6.43]]'
+    And "columns[*].unit" is '[null, "BRL"]'
+
+  @L-Q12 @L-R01 @own-setup
+  Scenario: Headers as people type them are labels, with physical names derived from them
+    # Excel on Windows saves "CSV (separado por ponto e vírgula)" in Windows-1252 with decimal
+    # commas. By hand: Ana 1.234,50 + 10,00 = 1.244,50; Bia 99,90.
+    Given a folder holding the file "vendas.csv" in Windows-1252:
+      """
+      Nº;Data da venda;Valor (R$);Cliente;Observação
+      1;01/02/2026;1.234,50;Ana;
+      2;03/02/2026;99,90;Bia;à vista
+      3;13/02/2026;10,00;Ana;
+      """
+    And the folder also holds the file "ruim.csv":
+      """
+      Valor,,Valor
+      1,2,3
+      """
+    When lumo init runs on that folder
+    Then the app.yaml it wrote has the lines:
+      """
+      - {name: no, header: Nº, label: Nº, type: number, role: key}
+      - {name: data_da_venda, header: Data da venda, label: Data da venda, type: date, role: dimension, usage: 8}
+      - {name: valor_r, header: Valor (R$), label: Valor (R$), type: number, role: measure, unit: BRL, usage: 10}
+      - {name: Cliente, label: Cliente, type: string, role: dimension, usage: 5}
+      - {name: observacao, header: Observação, label: Observação, type: string, role: dimension, usage: 5}
+      """
+    And the report says:
+      """
+      ruim.csv: o cabeçalho (linha 1) tem problemas: a coluna 2 não tem nome; as colunas 1 e 3 se chamam "Valor"; corrija a primeira linha do arquivo
+      """
+    And the workspace it wrote is imported
+    And I am connected as "voce-dados"
+    When I call "query" with '{"appId": "$app:dados", "fields": [{"ref": "Vendas.Cliente"}, {"ref": "Vendas.Valor (R$)", "agg": "sum"}], "orderBy": [{"ref": "Vendas.Cliente", "dir": "asc"}]}'
+    Then the call succeeds
+    And "rows" is '[["Ana", 1244.5], ["Bia", 99.9]]'
+    And "columns[*].label" is '["Cliente", "Valor (R$) (soma)"]'
     And "columns[*].unit" is '[null, "BRL"]'
 
   @L-Q12 @L-Q23 @L-R01 @own-setup
@@ -175,7 +212,7 @@ Feature: From files to a question: lumo init
       Itens (fato): itens/ (Parquet, 2 arquivos)
       Lojas (dimensão): lojas.xlsx, planilha "Lojas"
       Vendas (fato): vendas.csv
-      Itens.Pedido id → Vendas.Pedido id: mesmo nome, e os 4 valores de Itens estão em Vendas
+      Itens.Pedido ID → Vendas.Pedido ID: mesmo nome, e os 4 valores de Itens estão em Vendas
       Vendas.Loja → Lojas.Loja: mesmo nome, e os 3 valores de Vendas estão em Lojas
       LEIAME.md: não é um arquivo que o lumo lê
       """

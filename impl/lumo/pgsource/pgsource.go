@@ -80,14 +80,14 @@ func Open(ctx context.Context, src *workspace.PostgresTable, t *semantic.Table) 
 	}
 	var exprs []string
 	for _, c := range t.Columns {
-		ct := byName[strings.ToLower(c.Name)]
+		ct := byName[strings.ToLower(c.SourceName())]
 		for _, x := range types { // an exact match wins over a case-insensitive one
-			if x.Name() == c.Name {
+			if x.Name() == c.SourceName() {
 				ct = x
 			}
 		}
 		if ct == nil {
-			return nil, fail(0, c.Name, "a origem não tem a coluna %q; ela tem %s", c.Name, strings.Join(names, ", "))
+			return nil, fail(0, c.Name, "a origem não tem a coluna %q; ela tem %s", c.SourceName(), strings.Join(names, ", "))
 		}
 		dbType := ct.DatabaseTypeName()
 		if !accepted[c.Type][dbType] {

@@ -134,7 +134,7 @@ func kindOf(t *Table) string {
 // LOJA_ID degrade ID.
 func (t *Table) columnOf(field string) int {
 	for i, c := range t.Columns {
-		if c.Name == field || strings.HasSuffix(field, "."+c.Name) {
+		if n := c.source(); n == field || strings.HasSuffix(field, "."+n) {
 			return i
 		}
 	}
@@ -144,14 +144,22 @@ func (t *Table) columnOf(field string) int {
 	return -1
 }
 
-// columnIndex is the index of the column named name, -1 when none.
+// columnIndex is the index of the column whose name in the file is name, -1 when none.
 func (t *Table) columnIndex(name string) int {
 	for i, c := range t.Columns {
-		if c.Name == name {
+		if c.source() == name {
 			return i
 		}
 	}
 	return -1
+}
+
+// source is the column's name in its file: its header, or its physical name.
+func (c Column) source() string {
+	if c.Header != "" {
+		return c.Header
+	}
+	return c.Name
 }
 
 func (t *Table) semantic() *semantic.Table {
@@ -160,7 +168,7 @@ func (t *Table) semantic() *semantic.Table {
 		st.Name = "t"
 	}
 	for _, c := range t.Columns {
-		st.Columns = append(st.Columns, &semantic.Column{Table: st, Name: c.Name, Label: c.Label, Type: c.Type, Role: c.Role, Unit: c.Unit})
+		st.Columns = append(st.Columns, &semantic.Column{Table: st, Name: c.Name, Header: c.Header, Label: c.Label, Type: c.Type, Role: c.Role, Unit: c.Unit})
 	}
 	return st
 }
@@ -264,57 +272,12 @@ func (in *inferrer) sample(t *Table) ([][]string, error) {
 	return out, rows.Err()
 }
 
-// readHeader finds the delimiter whose split of a CSV's first line the reader accepts as a header.
-func readHeader(fsys fs.FS, file string) (header []string, delim string, err error) {
-	f, err := fsys.Open(file)
-	if err != nil {
-		return nil, "", fmt.Errorf("%s: %v", file, err)
-	}
-	buf := make([]byte, 64<<10)
-	n, _ := f.Read(buf)
-	f.Close()
-	first := strings.TrimPrefix(string(buf[:n]), "\ufeff")
-	if i := strings.IndexAny(first, "\r\n"); i >= 0 {
-		first = first[:i]
-	}
-	var tried []string
-	for _, d := range []string{",", ";", "\t", "|"} {
-		parts := strings.Split(first, d)
-		if len(parts) > 1 && parts[len(parts)-1] == "" {
-			parts = parts[:len(parts)-1] // a trailing delimiter
-		}
-		if len(parts) < 2 && d != "|" {
-			continue
-		}
-		ok := true
-		for i, p := range parts {
-			parts[i] = strings.Trim(strings.TrimSpace(p), `"`)
-			if !physical.MatchString(parts[i]) {
-				ok = false
-				tried = append(tried, parts[i])
-			}
-		}
-		if !ok {
-			continue
-		}
-		t := &Table{File: file, Columns: columnsOf(parts)}
-		if rows, err := workspace.OpenRows(fsys, file, t.semantic(), workspace.Format{}); err == nil {
-			rows.Close()
-			return parts, d, nil
-		}
-	}
-	if len(tried) > 0 {
-		return nil, "", fmt.Errorf("%s: o cabeçalho %q não serve de nome de coluna (use letras sem acento, dígitos e _, começando por letra); renomeie a coluna na primeira linha do arquivo", file, truncate(tried[0], 60))
-	}
-	return nil, "", fmt.Errorf("%s: não achei o cabeçalho: a primeira linha precisa ter os nomes das colunas separados por , ; tabulação ou |", file)
-}
-
 var (
 	dateSetting = regexp.MustCompile(`csv\.dateFormat: (dd/mm/aa(?:aa)?)\b`)
 	dateRe      = regexp.MustCompile(`^(\d{1,2}/\d{1,2}/(\d{2}|\d{4})|\d{4}-\d{2}-\d{2})$`)
 	dateTimeRe  = regexp.MustCompile(`^(\d{1,2}/\d{1,2}/(\d{2}|\d{4})|\d{4}-\d{2}-\d{2})[ T]\d{1,2}:\d{2}(:\d{2})?$`)
 	numberRe    = regexp.MustCompile(`^\(?\s*-?\s*(R\$|US\$)?\s*-?\s*\d[\d.,]*\s*%?\s*\)?$`)
-	keyNameRe   = regexp.MustCompile(`(?i)(^id$|_id$|^id_|^cod|codigo|^cpf$|^cnpj$|^cep$|^pedido$|^(num|nr|numero)_|^sku$|matricula)`)
+	keyNameRe   = regexp.MustCompile(`(?i)(^id$|_id$|^id_|^cod|codigo|^cpf$|^cnpj$|^cep$|^pedido$|^(num|nr|numero)_|^(no|nr|nro|num|numero)$|^sku$|matricula)`)
 	// calendarRe names numbers that group rather than add up.
 	calendarRe = regexp.MustCompile(`(?i)^(ano|mes|semana|trimestre|semestre)$`)
 )
@@ -350,6 +313,10 @@ func inferColumn(c *Column, values []string) {
 			c.Unit = "BRL"
 		case strings.Contains(joined, "%"):
 			c.Unit = "percent"
+		case strings.Contains(c.Header, "US$"): // "Valor (US$)": the header says what the values do not
+			c.Unit = "USD"
+		case strings.Contains(c.Header, "R$"):
+			c.Unit = "BRL"
 		}
 	}
 }

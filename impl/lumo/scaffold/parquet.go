@@ -34,10 +34,5 @@ func parquetHeader(fsys fs.FS, s source) ([]string, error) {
 			names = append(names, e.Field)
 		}
 	}
-	for _, n := range names {
-		if !physical.MatchString(n) {
-			return nil, fmt.Errorf("%s: a coluna %q não serve de nome de coluna (use letras sem acento, dígitos e _, começando por letra); renomeie-a ao gerar o arquivo", s.file, n)
-		}
-	}
 	return names, nil
 }

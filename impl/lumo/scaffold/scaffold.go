@@ -83,6 +83,7 @@ type Table struct {
 // Column is one inferred column.
 type Column struct {
 	Name, Label, Type, Role, Unit string
+	Header                        string // the name in the file when Name is derived from it
 	Usage                         int
 	Source                        string // PostgreSQL: the source column, when read by a query
 	Cast                          bool   // PostgreSQL: read as text (a type lumo does not read)

@@ -48,7 +48,7 @@ func TestInitWritesAWorkspaceTheImporterReads(t *testing.T) {
 		"{name: TOTAL, label: Total, type: number, role: measure, usage: 10}",
 		"{name: OBS, label: Obs, type: string, role: dimension, usage: 5}",
 		"{name: QUANDO, label: Quando, type: date, role: dimension, usage: 8}",
-		"{from: Pedidos.Cliente id, to: Clientes.Cliente id}",
+		"{from: Pedidos.Cliente ID, to: Clientes.Cliente ID}",
 	} {
 		if !strings.Contains(string(app), want) {
 			t.Errorf("app.yaml lacks %q:\n%s", want, app)
@@ -67,7 +67,7 @@ func TestInitRefusals(t *testing.T) {
 	other := t.TempDir()
 	a := write(t, dir, "a.csv", "ID,V\n1,2\n")
 	b := write(t, other, "b.csv", "ID,V\n1,2\n")
-	bad := write(t, other, "c.csv", "Valor (R$),Data\n1,2\n")
+	bad := write(t, other, "c.csv", "Valor,,Valor\n1,2,3\n")
 	for _, c := range []struct {
 		args []string
 		want string
@@ -75,7 +75,7 @@ func TestInitRefusals(t *testing.T) {
 		{nil, "informe arquivos (CSV, XLSX ou Parquet)"},
 		{[]string{a, b}, "precisam estar na mesma pasta"},
 		{[]string{filepath.Join(dir, "x.xlsx")}, "não encontrei"},
-		{[]string{bad}, `o cabeçalho "Valor (R$)" não serve de nome de coluna`},
+		{[]string{bad}, `c.csv: o cabeçalho (linha 1) tem problemas: a coluna 2 não tem nome; as colunas 1 e 3 se chamam "Valor"`},
 		{[]string{t.TempDir()}, "a pasta não tem arquivos de dados"},
 	} {
 		if _, err := Init(Options{Paths: c.args}); err == nil || !strings.Contains(err.Error(), c.want) {
@@ -103,7 +103,7 @@ func TestInitDegradesOnlyTheFailingColumn(t *testing.T) {
 		t.Fatal(err)
 	}
 	app, _ := os.ReadFile(res.App)
-	for _, want := range []string{"{name: ID, label: Id, type: number", "{name: LOJA_ID, label: Loja id, type: string"} {
+	for _, want := range []string{"{name: ID, label: ID, type: number", "{name: LOJA_ID, label: Loja ID, type: string"} {
 		if !strings.Contains(string(app), want) {
 			t.Errorf("app.yaml lacks %q:\n%s", want, app)
 		}
@@ -137,7 +137,7 @@ func TestInitNamesWhatItCannotUse(t *testing.T) {
 	dir := t.TempDir()
 	write(t, dir, "vendas.csv", "LOJA,VALOR\n1,10.5\n")
 	write(t, dir, "notas.md", "# notas\n")
-	bad := write(t, dir, "ruim.csv", "Valor (R$),Data\n1,2\n")
+	bad := write(t, dir, "ruim.csv", "Valor,,Valor\n1,2,3\n")
 	write(t, dir, "antiga.xls", "x")
 	write(t, dir, "~$planilha.xlsx", "x")
 	write(t, dir, ".oculto.csv", "A,B\n1,2\n")
@@ -153,7 +153,7 @@ func TestInitNamesWhatItCannotUse(t *testing.T) {
 	Report(&b, res)
 	contains(t, "the report", b.String(),
 		"notas.md: não é um arquivo que o lumo lê",
-		`ruim.csv: o cabeçalho "Valor (R$)" não serve de nome de coluna`,
+		`ruim.csv: o cabeçalho (linha 1) tem problemas: a coluna 2 não tem nome; as colunas 1 e 3 se chamam "Valor"`,
 		"antiga.xls: é do formato antigo do Excel (.xls)",
 		"~$planilha.xlsx: é o arquivo temporário que o Excel cria",
 		".oculto.csv: é um arquivo oculto",
@@ -161,7 +161,7 @@ func TestInitNamesWhatItCannotUse(t *testing.T) {
 	)
 	os.Remove(res.App)
 	os.Remove(res.Workspace)
-	if _, err := Init(Options{Paths: []string{bad, filepath.Join(dir, "vendas.csv")}}); err == nil || !strings.Contains(err.Error(), `ruim.csv: o cabeçalho "Valor (R$)"`) {
+	if _, err := Init(Options{Paths: []string{bad, filepath.Join(dir, "vendas.csv")}}); err == nil || !strings.Contains(err.Error(), `ruim.csv: o cabeçalho (linha 1) tem problemas`) {
 		t.Errorf("a named file that cannot be used: %v", err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "app.yaml")); err == nil {
@@ -360,7 +360,7 @@ func TestParquetFolderOfParts(t *testing.T) {
 	}
 	contains(t, "app.yaml", read(t, dir, "app.yaml"),
 		"file: itens",
-		"{name: PEDIDO_ID, label: Pedido id, type: number, role: key}",
+		"{name: PEDIDO_ID, label: Pedido ID, type: number, role: key}",
 		"{name: PRECO, label: Preco, type: number, role: measure, usage: 10}",
 		"{name: QUANDO, label: Quando, type: datetime, role: dimension, usage: 8}",
 	)
@@ -480,7 +480,7 @@ func TestLookupsWithNumbersAreDimensions(t *testing.T) {
 	app, _ := os.ReadFile(res.App)
 	for _, want := range []string{
 		"{name: PRECO, label: Preco, type: number, role: dimension, unit: BRL, usage: 5}",
-		"{name: AREA_M2, label: Area m2, type: number, role: dimension, usage: 5}",
+		"{name: AREA_M2, label: Area M2, type: number, role: dimension, usage: 5}",
 		"{name: VALOR, label: Valor, type: number, role: measure, unit: BRL, usage: 10}",
 		"{from: Vendas.Produto, to: Produtos.Produto}",
 		"{from: Vendas.Loja, to: Lojas.Loja}",
@@ -496,4 +496,41 @@ func TestLookupsWithNumbersAreDimensions(t *testing.T) {
 	if kinds["Vendas"] != "fact" || kinds["Produtos"] != "dimension" || kinds["Lojas"] != "dimension" {
 		t.Errorf("kinds %v", kinds)
 	}
+}
+
+// TestHeadersAsTyped: a workbook's and a Parquet file's column names as people write them are
+// read: the label keeps them, the physical name is derived, and the importer's reader (which
+// Init runs over every row) finds each column by its header.
+func TestHeadersAsTyped(t *testing.T) {
+	dir := t.TempDir()
+	f := excelize.NewFile()
+	f.SetSheetRow("Sheet1", "A1", &[]any{"Loja nº", "Data da venda", "Valor (R$)"})
+	f.SetSheetRow("Sheet1", "A2", &[]any{"Centro", time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC), 10.5})
+	f.SetSheetRow("Sheet1", "A3", &[]any{"Praia", time.Date(2026, 10, 2, 0, 0, 0, 0, time.UTC), 20})
+	if err := f.SaveAs(filepath.Join(dir, "caixa.xlsx")); err != nil {
+		t.Fatal(err)
+	}
+	type meta struct {
+		Loja string `parquet:"Loja nº"`
+		Meta int64  `parquet:"Meta do mês (R$),decimal(2:10)"`
+	}
+	var buf bytes.Buffer
+	w := parquet.NewGenericWriter[meta](&buf)
+	w.Write([]meta{{"Centro", 100050}, {"Praia", 2000}})
+	w.Close()
+	write(t, dir, "metas.parquet", buf.String())
+	res, err := Init(Options{Paths: []string{dir}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Skipped) > 0 {
+		t.Errorf("skipped: %+v", res.Skipped)
+	}
+	contains(t, "app.yaml", read(t, dir, "app.yaml"),
+		"{name: loja_no, header: Loja nº, label: Loja nº, type: string",
+		"{name: data_da_venda, header: Data da venda, label: Data da venda, type: date",
+		"{name: valor_r, header: Valor (R$), label: Valor (R$), type: number, role: measure, unit: BRL",
+		"{name: meta_do_mes_r, header: Meta do mês (R$), label: Meta do mês (R$), type: number, role: dimension, unit: BRL",
+		"{from: Caixa.Loja nº, to: Metas.Loja nº}",
+	)
 }

@@ -223,12 +223,16 @@ func (s source) discover(fsys fs.FS) ([]*Table, []Skipped, error) {
 // maxColumns is the most columns app.yaml's schema allows a table.
 const maxColumns = 500
 
-// columnsOf is a text column per header name, labelled from it; the inference types them.
+// columnsOf is a text column per header name, labelled from it as typed, with a physical name
+// derived from it; the inference types them.
 func columnsOf(names []string) []Column {
 	cols := make([]Column, len(names))
-	used := map[string]bool{}
+	labels, physicals := map[string]bool{}, map[string]bool{}
 	for i, n := range names {
-		cols[i] = Column{Name: n, Label: unique(humanize(n), used, " %d"), Type: "string"}
+		cols[i] = Column{Name: physicalFrom(n, physicals), Label: unique(labelFrom(n), labels, " %d"), Type: "string"}
+		if cols[i].Name != n {
+			cols[i].Header = n
+		}
 	}
 	return cols
 }

@@ -16,7 +16,7 @@ import (
 
 // A workbook's tables: each Excel table (Inserir > Tabela) and each named range with a header row
 // is one, read as xlsx.range; each sheet none of them covers, whose first row with values (after
-// a title, when one stands above) is a header of physical names, is one, read as xlsx.sheet.
+// a title, when one stands above) is a header of column names, is one, read as xlsx.sheet.
 // Sheets and ranges without such a header are skipped, with the reason.
 
 // lastRow is the last row of a sheet, which ends a range that runs to the bottom.
@@ -211,7 +211,7 @@ func workbookRanges(x *excelize.File, file string) ([]xlRange, []Skipped) {
 				skipped = append(skipped, Skipped{what, fmt.Sprintf("o intervalo %q da tabela não pôde ser lido", tb.Range)})
 				continue
 			case m.HeaderRowCount != nil && *m.HeaderRowCount == 0:
-				skipped = append(skipped, Skipped{what, "a tabela não tem linha de cabeçalho; no Excel, marque Design da Tabela > Linha de Cabeçalho e dê às colunas nomes físicos"})
+				skipped = append(skipped, Skipped{what, "a tabela não tem linha de cabeçalho; no Excel, marque Design da Tabela > Linha de Cabeçalho e dê nomes às colunas"})
 				continue
 			}
 			a.r2 -= m.TotalsRowCount // the totals row is no data
@@ -290,7 +290,7 @@ func quoteSheet(s string) string {
 }
 
 // findHeader is the header of area a of sheet: its first row with a value, whose values must be
-// physical names. With title, a first row holding one value only, above a row of two names or
+// column names (text, not numbers). With title, a first row holding one value only, above a row of two names or
 // more (within the next few rows with values), is a title, and that row is the header.
 func findHeader(x *excelize.File, sheet string, a area, title bool) (*sheetHeader, error) {
 	rows, err := x.Rows(sheet)
@@ -325,15 +325,19 @@ func findHeader(x *excelize.File, sheet string, a area, title bool) (*sheetHeade
 		return nil, fmt.Errorf("está vazia")
 	}
 	h := found[0]
-	if last := found[len(found)-1]; len(found) > 1 && len(last.cells) > 1 && allPhysical(last.cells) {
+	if last := found[len(found)-1]; len(found) > 1 && len(last.cells) > 1 && allHeaderLike(last.cells) {
 		h = last
 		h.title = true
 	}
+	var bad []string
 	for _, c := range h.cells {
-		if !physical.MatchString(c.text) {
-			return nil, fmt.Errorf("a primeira linha com valores (linha %d) não é um cabeçalho: %s tem %q, que não serve de nome de coluna (use letras sem acento, dígitos e _, começando por letra); se é uma tabela, renomeie as colunas nessa linha",
-				h.row, cellRef(c.col, h.row), truncate(c.text, 60))
+		if !headerLike(c.text) || len(h.cells) == 1 && !shortName(c.text) {
+			bad = append(bad, fmt.Sprintf("%s tem %q", cellRef(c.col, h.row), truncate(c.text, 60)))
 		}
+	}
+	if len(bad) > 0 {
+		return nil, fmt.Errorf("a primeira linha com valores (linha %d) não é um cabeçalho: %s, que não são nomes de coluna (um nome tem letras e não é um número); se é uma tabela, escreva os nomes das colunas nessa linha",
+			h.row, strings.Join(bad, ", "))
 	}
 	if len(h.cells) > maxColumns {
 		return nil, fmt.Errorf("o cabeçalho tem %d colunas, acima do limite de %d por tabela do app.yaml", len(h.cells), maxColumns)
@@ -341,9 +345,9 @@ func findHeader(x *excelize.File, sheet string, a area, title bool) (*sheetHeade
 	return &h, nil
 }
 
-func allPhysical(cells []headerCell) bool {
+func allHeaderLike(cells []headerCell) bool {
 	for _, c := range cells {
-		if !physical.MatchString(c.text) {
+		if !headerLike(c.text) {
 			return false
 		}
 	}

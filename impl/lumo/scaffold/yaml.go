@@ -124,7 +124,11 @@ func appYAML(name string, tables []*Table, rels []Relationship) string {
 		}
 		b.WriteString("    columns:\n")
 		for _, c := range t.Columns {
-			fmt.Fprintf(&b, "      - {name: %s, label: %s, type: %s", c.Name, yamlString(c.Label), c.Type)
+			fmt.Fprintf(&b, "      - {name: %s", c.Name)
+			if c.Header != "" {
+				fmt.Fprintf(&b, ", header: %s", yamlString(c.Header))
+			}
+			fmt.Fprintf(&b, ", label: %s, type: %s", yamlString(c.Label), c.Type)
 			if c.Role != "" {
 				fmt.Fprintf(&b, ", role: %s", c.Role)
 			}

@@ -103,6 +103,7 @@ type Column struct {
 	ID          int64
 	Table       *Table
 	Name        string // physical name in app.yaml
+	Header      string // the column's name in its file or source when it is not Name ("" = Name)
 	Label       string
 	Type        string
 	Role        string
@@ -119,6 +120,14 @@ type Column struct {
 	Calc    Formula
 	// tables is every table the column reads (its own first), once bound.
 	tables []*Table
+}
+
+// SourceName is the column's name in its file or source table: Header, or else Name.
+func (c *Column) SourceName() string {
+	if c.Header != "" {
+		return c.Header
+	}
+	return c.Name
 }
 
 // Calculated reports whether the column is computed from a formula instead of loaded.

@@ -34,6 +34,7 @@ type appFile struct {
 		} `json:"postgres"`
 		Columns []struct {
 			Name        string `json:"name"`
+			Header      string `json:"header"`
 			Label       string `json:"label"`
 			Type        string `json:"type"`
 			Role        string `json:"role"`
@@ -127,17 +128,30 @@ func (l *loader) source(ws *yamldoc.Doc, srcPath []string, folder string) *Sourc
 			continue
 		}
 		t := &semantic.Table{Label: ft.Label, Name: ft.Name, Kind: ft.Kind, LoadedAt: parseTime(ft.LoadedAt)}
-		colNames := map[string]int{}
+		colNames, headers := map[string]int{}, map[string]int{}
 		for ci, fc := range ft.Columns {
 			if first, dup := colNames[strings.ToLower(fc.Name)]; dup {
 				errs = append(errs, d.ErrAt(at(tp, "columns", ci, "name"), "o nome físico %q já é usado por tables[%d].columns[%d]; cada coluna da tabela precisa de um nome próprio", fc.Name, ti, first))
 			}
 			colNames[strings.ToLower(fc.Name)] = ci
+			if fc.Header != "" && fc.Formula != "" {
+				errs = append(errs, d.ErrAt(at(tp, "columns", ci, "header"), "uma coluna calculada não vem do arquivo e não tem header; remova header ou formula"))
+			}
+			if fc.Formula == "" {
+				source := fc.Name
+				if fc.Header != "" {
+					source = fc.Header
+				}
+				if first, dup := headers[source]; dup {
+					errs = append(errs, d.ErrAt(at(tp, "columns", ci), "a coluna %q do arquivo já é lida por tables[%d].columns[%d]; cada coluna do arquivo vira uma coluna só", source, ti, first))
+				}
+				headers[source] = ci
+			}
 			role := fc.Role
 			if role == "" {
 				role = semantic.RoleDimension
 			}
-			c := &semantic.Column{Table: t, Name: fc.Name, Label: fc.Label, Type: fc.Type,
+			c := &semantic.Column{Table: t, Name: fc.Name, Header: fc.Header, Label: fc.Label, Type: fc.Type,
 				Role: role, Unit: fc.Unit, Usage: fc.Usage, Description: fc.Description, Formula: strings.TrimSpace(fc.Formula)}
 			if fc.Formula != "" && c.Formula == "" {
 				errs = append(errs, d.ErrAt(at(tp, "columns", ci, "formula"), "a fórmula está em branco; escreva a conta, como [Preço] * (1 - [Desconto]), ou remova formula"))
@@ -337,6 +351,7 @@ func indexOf(tables []*semantic.Table, t *semantic.Table) int {
 // copyColumn is how app.yaml may relabel a column of a role-playing copy.
 type copyColumn = struct {
 	Name        string `json:"name"`
+	Header      string `json:"header"`
 	Label       string `json:"label"`
 	Type        string `json:"type"`
 	Role        string `json:"role"`

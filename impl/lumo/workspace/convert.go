@@ -34,7 +34,7 @@ func (r *csvRows) number(i int, s string) (any, string) {
 			dec = '.' // no separator: either reads the same
 		} else {
 			dot, com := coreValid(n.core, '.'), coreValid(n.core, ',')
-			seen := &sample{value: s, column: r.cols[i].Name, line: r.line}
+			seen := &sample{value: s, column: r.cols[i].SourceName(), line: r.line}
 			switch {
 			case dot && com:
 				return nil, f.ambiguousNumber(seen).Message
@@ -295,7 +295,7 @@ func (r *csvRows) date(i int, typ, s string) (any, string) {
 	dates := f.dates
 	if dates == "" {
 		family, order := dateFamily(s)
-		seen := &sample{value: s, column: r.cols[i].Name, line: r.line}
+		seen := &sample{value: s, column: r.cols[i].SourceName(), line: r.line}
 		switch {
 		case family == "":
 			dates = DatesISO // refused below, as the original format says

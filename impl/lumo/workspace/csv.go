@@ -147,11 +147,11 @@ func openCSV(fsys fs.FS, file string, t *semantic.Table, decl Format) (*csvRows,
 	}
 	known := map[string]bool{}
 	for _, c := range t.Columns {
-		known[c.Name] = true
-		j, ok := at[c.Name]
+		known[c.SourceName()] = true
+		j, ok := at[c.SourceName()]
 		if !ok {
-			errs = append(errs, &Error{File: file, Line: 1, Field: c.Name,
-				Message: fmt.Sprintf("o cabeçalho não tem a coluna %q da tabela %q do app.yaml; inclua-a (\\N para valores nulos) ou tire-a do app.yaml", c.Name, t.Name)})
+			errs = append(errs, &Error{File: file, Line: 1, Field: c.SourceName(),
+				Message: fmt.Sprintf("o cabeçalho não tem a coluna %q da tabela %q do app.yaml; inclua-a (\\N para valores nulos) ou tire-a do app.yaml", c.SourceName(), t.Name)})
 			continue
 		}
 		rows.pos = append(rows.pos, j)
@@ -241,7 +241,7 @@ func (r *csvRows) Next() bool {
 			}
 		}
 		if msg != "" {
-			r.err = &Error{File: r.file, Line: r.line, Field: c.Name, Message: msg}
+			r.err = &Error{File: r.file, Line: r.line, Field: c.SourceName(), Message: msg}
 			return false
 		}
 		r.vals[i] = v
@@ -484,8 +484,8 @@ func (r *csvRows) readError(err error) *Error {
 	var tl *lineTooLong
 	if errors.As(err, &tl) {
 		if tl.column >= 0 && tl.column < len(r.cols) {
-			return &Error{File: r.file, Line: tl.line, Field: r.cols[tl.column].Name, Message: fmt.Sprintf(
-				"o valor da coluna %s passa de %s; um valor desse tamanho não é dado de tabela", r.cols[tl.column].Name, bytesWords(MaxValueBytes))}
+			return &Error{File: r.file, Line: tl.line, Field: r.cols[tl.column].SourceName(), Message: fmt.Sprintf(
+				"o valor da coluna %s passa de %s; um valor desse tamanho não é dado de tabela", r.cols[tl.column].SourceName(), bytesWords(MaxValueBytes))}
 		}
 		return &Error{File: r.file, Line: tl.line, Message: fmt.Sprintf(
 			"a linha passa de %s; uma linha desse tamanho não é de uma tabela (confira o separador e as aspas)", bytesWords(MaxLineBytes))}

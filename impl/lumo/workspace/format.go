@@ -272,7 +272,7 @@ func mixedEncodings(file, table string, b []byte) error {
 func (f *csvFormat) detectDelimiter(t *semantic.Table, line []byte) (byte, bool, error) {
 	names := map[string]bool{}
 	for _, c := range t.Columns {
-		names[c.Name] = true
+		names[c.SourceName()] = true
 	}
 	best, bestN, tied := byte(','), -1, []byte(nil)
 	fields := map[byte]int{}
@@ -287,7 +287,7 @@ func (f *csvFormat) detectDelimiter(t *semantic.Table, line []byte) (byte, bool,
 		fields[d] = len(rec)
 		n := 0
 		for _, h := range rec {
-			if names[strings.TrimSpace(h)] {
+			if names[f.text(strings.TrimSpace(h))] {
 				n++
 			}
 		}
@@ -337,7 +337,7 @@ func (f *csvFormat) detectValues(t *semantic.Table, body []byte) error {
 		if i == 0 {
 			h = strings.TrimPrefix(h, "\xef\xbb\xbf")
 		}
-		at[h] = i
+		at[f.text(h)] = i
 	}
 	type col struct {
 		pos int
@@ -348,7 +348,7 @@ func (f *csvFormat) detectValues(t *semantic.Table, body []byte) error {
 		if c.Type == semantic.TypeString {
 			continue
 		}
-		if j, ok := at[c.Name]; ok {
+		if j, ok := at[c.SourceName()]; ok {
 			cols = append(cols, col{j, c})
 		}
 	}
@@ -367,7 +367,7 @@ func (f *csvFormat) detectValues(t *semantic.Table, body []byte) error {
 			if s == "" || s == Null {
 				continue
 			}
-			smp := func() *sample { return &sample{value: s, column: c.c.Name, line: line} }
+			smp := func() *sample { return &sample{value: s, column: c.c.SourceName(), line: line} }
 			if c.c.Type == semantic.TypeNumber {
 				if f.decimal != 0 {
 					continue

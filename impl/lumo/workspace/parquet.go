@@ -240,9 +240,9 @@ func openParquet(fsys fs.FS, file string, t *semantic.Table, dir bool) (_ *parqu
 			} else {
 				for j, c := range t.Columns {
 					if types[j] != r.types[j] {
-						errs = append(errs, &Error{File: p, Field: c.Name, Message: fmt.Sprintf(
+						errs = append(errs, &Error{File: p, Field: c.SourceName(), Message: fmt.Sprintf(
 							"a coluna %q é %s nesta parte e %s em %s; todas as partes da pasta precisam do mesmo esquema: gere-as de novo com os mesmos tipos",
-							c.Name, types[j].words, r.types[j].words, path.Base(r.parts[0]))})
+							c.SourceName(), types[j].words, r.types[j].words, path.Base(r.parts[0]))})
 					}
 				}
 			}
@@ -408,16 +408,16 @@ func (r *parquetRows) checkSchema(t *semantic.Table) ([]pqType, Errors) {
 	r.leaf = make([]int, len(t.Columns))
 	known := map[string]bool{}
 	for j, c := range t.Columns {
-		known[c.Name] = true
-		f, ok := fields[c.Name]
+		known[c.SourceName()] = true
+		f, ok := fields[c.SourceName()]
 		if !ok {
-			errs = append(errs, &Error{File: file, Field: c.Name, Message: fmt.Sprintf(
-				"o arquivo não tem a coluna %q da tabela %q do app.yaml; inclua-a no Parquet ou tire-a do app.yaml", c.Name, t.Name)})
+			errs = append(errs, &Error{File: file, Field: c.SourceName(), Message: fmt.Sprintf(
+				"o arquivo não tem a coluna %q da tabela %q do app.yaml; inclua-a no Parquet ou tire-a do app.yaml", c.SourceName(), t.Name)})
 			continue
 		}
 		if !f.flat {
-			errs = append(errs, &Error{File: file, Field: c.Name, Message: fmt.Sprintf(
-				"a coluna %q é aninhada no Parquet (grupo, lista ou mapa), e o lumo lê só colunas simples; gere o arquivo com a coluna achatada (um valor por linha) ou tire-a do app.yaml", c.Name)})
+			errs = append(errs, &Error{File: file, Field: c.SourceName(), Message: fmt.Sprintf(
+				"a coluna %q é aninhada no Parquet (grupo, lista ou mapa), e o lumo lê só colunas simples; gere o arquivo com a coluna achatada (um valor por linha) ou tire-a do app.yaml", c.SourceName())})
 			continue
 		}
 		ty, msg := parquetType(f.el)
@@ -425,7 +425,7 @@ func (r *parquetRows) checkSchema(t *semantic.Table) ([]pqType, Errors) {
 			msg = typeFits(c, ty)
 		}
 		if msg != "" {
-			errs = append(errs, &Error{File: file, Field: c.Name, Message: msg})
+			errs = append(errs, &Error{File: file, Field: c.SourceName(), Message: msg})
 			continue
 		}
 		types[j], r.leaf[j] = ty, f.leaf
@@ -600,7 +600,7 @@ func typeFits(c *semantic.Column, ty pqType) string {
 		fix = "number"
 	}
 	return fmt.Sprintf("a coluna %q é %s no Parquet, e o app.yaml a declara %s (%s); declare-a %s no app.yaml ou converta-a ao gerar o arquivo",
-		c.Name, ty.words, want[c.Type], typeWords[c.Type], fix)
+		c.SourceName(), ty.words, want[c.Type], typeWords[c.Type], fix)
 }
 
 // Columns are the table's columns; Values follow this order.
@@ -628,7 +628,7 @@ func (r *parquetRows) Next() (ok bool) {
 	}
 	r.partLine++
 	for i, c := range r.cols {
-		col = c.Name
+		col = c.SourceName()
 		if cur := &r.curs[i]; cur.i < cur.n && (cur.i64 != nil || cur.i32 != nil) {
 			// A page of integers without nulls: no parquet.Value in between.
 			var x int64
@@ -641,7 +641,7 @@ func (r *parquetRows) Next() (ok bool) {
 			r.pend[i] = 0
 			val, msg := r.convertInt(i, c, x)
 			if msg != "" {
-				r.fail(c.Name, msg)
+				r.fail(c.SourceName(), msg)
 				return false
 			}
 			r.vals[i] = val
@@ -649,7 +649,7 @@ func (r *parquetRows) Next() (ok bool) {
 		}
 		v, err := r.curs[i].next()
 		if err != nil {
-			r.fail(c.Name, fmt.Sprintf("o arquivo Parquet está corrompido ou truncado (grupo de linhas %d: %v); gere-o de novo", r.group, err))
+			r.fail(c.SourceName(), fmt.Sprintf("o arquivo Parquet está corrompido ou truncado (grupo de linhas %d: %v); gere-o de novo", r.group, err))
 			return false
 		}
 		r.pend[i] = 0
@@ -660,7 +660,7 @@ func (r *parquetRows) Next() (ok bool) {
 		}
 		val, msg := r.convert(i, c, v)
 		if msg != "" {
-			r.fail(c.Name, msg)
+			r.fail(c.SourceName(), msg)
 			return false
 		}
 		r.vals[i] = val
@@ -699,17 +699,17 @@ func (r *parquetRows) nextGroup() bool {
 	for i, c := range r.cols {
 		j := r.leaf[i]
 		if j >= len(md.Columns) || j >= len(rg.ColumnChunks()) {
-			r.failGroup(c.Name, fmt.Sprintf("o grupo de linhas %d não tem a coluna; o arquivo está corrompido: gere-o de novo", g+1))
+			r.failGroup(c.SourceName(), fmt.Sprintf("o grupo de linhas %d não tem a coluna; o arquivo está corrompido: gere-o de novo", g+1))
 			return false
 		}
 		cc := &md.Columns[j]
 		if cc.MetaData.NumValues != md.NumRows {
-			r.failGroup(c.Name, fmt.Sprintf("o grupo de linhas %d declara %d linhas e %d valores na coluna; o arquivo está corrompido: gere-o de novo", g+1, md.NumRows, cc.MetaData.NumValues))
+			r.failGroup(c.SourceName(), fmt.Sprintf("o grupo de linhas %d declara %d linhas e %d valores na coluna; o arquivo está corrompido: gere-o de novo", g+1, md.NumRows, cc.MetaData.NumValues))
 			return false
 		}
 		pages, err := scanPages(r.ra, r.size, cc, &r.inflate)
 		if err != nil {
-			r.failGroup(c.Name, fmt.Sprintf("grupo de linhas %d: %v; o arquivo está corrompido ou não é seguro de ler: gere-o de novo com páginas menores", g+1, err))
+			r.failGroup(c.SourceName(), fmt.Sprintf("grupo de linhas %d: %v; o arquivo está corrompido ou não é seguro de ler: gere-o de novo com páginas menores", g+1, err))
 			return false
 		}
 		held += pages.dict + pages.maxPage
@@ -746,10 +746,10 @@ func (r *parquetRows) convert(i int, c *semantic.Column, v parquet.Value) (any, 
 	case pqString:
 		b := v.ByteArray()
 		if len(b) > MaxValueBytes {
-			return nil, fmt.Sprintf("o valor da coluna %s passa de %s; um valor desse tamanho não é dado de tabela", c.Name, sizeWords(MaxValueBytes))
+			return nil, fmt.Sprintf("o valor da coluna %s passa de %s; um valor desse tamanho não é dado de tabela", c.SourceName(), sizeWords(MaxValueBytes))
 		}
 		if !utf8.Valid(b) {
-			return nil, fmt.Sprintf("o texto da coluna %q não está em UTF-8; gere o arquivo com os textos em UTF-8", c.Name)
+			return nil, fmt.Sprintf("o texto da coluna %q não está em UTF-8; gere o arquivo com os textos em UTF-8", c.SourceName())
 		}
 		return r.boxText(i, b), ""
 	case pqBool:
@@ -778,7 +778,7 @@ func (r *parquetRows) convert(i int, c *semantic.Column, v parquet.Value) (any, 
 			f, bits = float64(v.Float()), 32
 		}
 		if math.IsNaN(f) || math.IsInf(f, 0) {
-			return nil, fmt.Sprintf("a coluna %q tem o valor %v, que não é um número; troque-o por um número ou por nulo", c.Name, f)
+			return nil, fmt.Sprintf("a coluna %q tem o valor %v, que não é um número; troque-o por um número ou por nulo", c.SourceName(), f)
 		}
 		if bits == 32 {
 			// The float's shortest text is what its writer meant (0.1, not 0.100000001490116).
@@ -797,7 +797,7 @@ func (r *parquetRows) convert(i int, c *semantic.Column, v parquet.Value) (any, 
 		}
 		b, ok := r.bigDecimal(ty, v)
 		if !ok {
-			return nil, fmt.Sprintf("o DECIMAL da coluna %q tem %d bytes, acima dos 16 (38 dígitos) que o Parquet permite; o arquivo está corrompido", c.Name, len(v.ByteArray()))
+			return nil, fmt.Sprintf("o DECIMAL da coluna %q tem %d bytes, acima dos 16 (38 dígitos) que o Parquet permite; o arquivo está corrompido", c.SourceName(), len(v.ByteArray()))
 		}
 		f, _ := strconv.ParseFloat(unsafe.String(unsafe.SliceData(b), len(b)), 64)
 		return r.exact(i, c, f, b), ""
@@ -805,12 +805,12 @@ func (r *parquetRows) convert(i int, c *semantic.Column, v parquet.Value) (any, 
 		t := v.Int96()
 		nanos := uint64(t[1])<<32 | uint64(t[0])
 		if nanos >= 86400e9 {
-			return nil, fmt.Sprintf("a data e hora INT96 da coluna %q tem uma hora inválida; o arquivo está corrompido", c.Name)
+			return nil, fmt.Sprintf("a data e hora INT96 da coluna %q tem uma hora inválida; o arquivo está corrompido", c.SourceName())
 		}
 		days := int64(t[2]) - 2440588 // the Julian day of 1970-01-01
 		return r.date(i, c, days*86400+int64(nanos/1e9))
 	}
-	return nil, fmt.Sprintf("a coluna %q tem um tipo que o lumo não lê", c.Name)
+	return nil, fmt.Sprintf("a coluna %q tem um tipo que o lumo não lê", c.SourceName())
 }
 
 // convertInt is integer x, an INT32 (widened) or INT64 of column i, as the column's type:
@@ -836,7 +836,7 @@ func (r *parquetRows) convertInt(i int, c *semantic.Column, x int64) (any, strin
 	case pqTimestamp:
 		return r.date(i, c, floorDiv(x, ty.perSec))
 	}
-	return nil, fmt.Sprintf("a coluna %q tem um tipo que o lumo não lê", c.Name)
+	return nil, fmt.Sprintf("a coluna %q tem um tipo que o lumo não lê", c.SourceName())
 }
 
 // exact is a number whose text b is exact (an integer, a decimal): a number for a number
@@ -945,14 +945,14 @@ const (
 func (r *parquetRows) date(i int, c *semantic.Column, sec int64) (any, string) {
 	if sec < minSec || sec > maxSec {
 		y, _, _ := civilFromDays(floorDiv(sec, 86400))
-		return nil, fmt.Sprintf("a coluna %q tem uma data do ano %d, fora dos anos 1 a 9999; corrija o valor", c.Name, y)
+		return nil, fmt.Sprintf("a coluna %q tem uma data do ano %d, fora dos anos 1 a 9999; corrija o valor", c.SourceName(), y)
 	}
 	days := floorDiv(sec, 86400)
 	datetime := sec != days*86400
 	switch c.Type {
 	case semantic.TypeDate:
 		if datetime {
-			return nil, fmt.Sprintf("a coluna %q é só data no app.yaml, e o valor tem hora (%s); declare-a datetime no app.yaml ou tire a hora", c.Name, civilWords(secCivil(sec)))
+			return nil, fmt.Sprintf("a coluna %q é só data no app.yaml, e o valor tem hora (%s); declare-a datetime no app.yaml ou tire a hora", c.SourceName(), civilWords(secCivil(sec)))
 		}
 		r.ints[i], r.pend[i] = sec, pendDate
 		key := int32(days)

@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -268,5 +269,45 @@ func TestLoadBrokenYAML(t *testing.T) {
 				t.Errorf("errors (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestHeaders: a column's header maps it to the file's column of that name; two columns reading
+// one file column, or a header on a calculated column, are refused naming the line.
+func TestHeaders(t *testing.T) {
+	ws := "tenants:\n  - key: t1\n    name: A\n    apps:\n      - {key: a, source: a}\n"
+	app := func(cols string) fstest.MapFS {
+		return fstest.MapFS{
+			"workspace.yaml": {Data: []byte(ws)},
+			"a/app.yaml":     {Data: []byte("name: A\ntables:\n  - label: Vendas\n    name: vendas\n    kind: fact\n    file: v.csv\n    columns:\n" + cols)},
+			"a/v.csv":        {Data: []byte("Nº;Valor (R$)\n1;10,50\n2;1.000,00\n")},
+		}
+	}
+	fsys := app("      - {name: no, header: Nº, label: Nº, type: number, role: key}\n      - {name: valor, header: Valor (R$), label: Valor, type: number, role: measure}\n")
+	w, err := Load(fsys, "workspace.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := w.Tenants[0].Apps[0].Source
+	rows, err := OpenRows(fsys, src.Files[0], src.Model.Tables[0], src.Formats[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got [][]any
+	for rows.Next() {
+		got = append(got, append([]any(nil), rows.Values()...))
+	}
+	rows.Close()
+	if rows.Err() != nil || fmt.Sprint(got) != "[[1 10.5] [2 1000]]" {
+		t.Errorf("rows %v, err %v", got, rows.Err())
+	}
+	_, err = Load(app("      - {name: no, header: Nº, label: Nº, type: number}\n      - {name: n2, header: Nº, label: N2, type: number}\n      - {name: dobro, header: x, label: Dobro, type: number, formula: \"[Nº] * 2\"}\n"), "workspace.yaml")
+	for _, want := range []string{
+		`a/app.yaml:9: tables[0].columns[1]: a coluna "Nº" do arquivo já é lida por tables[0].columns[0]; cada coluna do arquivo vira uma coluna só`,
+		`a/app.yaml:10: tables[0].columns[2].header: uma coluna calculada não vem do arquivo e não tem header; remova header ou formula`,
+	} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("error %v, want %q", err, want)
+		}
 	}
 }

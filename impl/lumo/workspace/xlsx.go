@@ -359,7 +359,7 @@ func (r *xlsxRows) header(t *semantic.Table, pk *xlsxPackage, sheetPath string) 
 	}
 	index := map[string]int{}
 	for i, c := range t.Columns {
-		index[c.Name] = i
+		index[c.SourceName()] = i
 	}
 	found := make([]bool, len(t.Columns))
 	for _, h := range row {
@@ -381,7 +381,7 @@ func (r *xlsxRows) header(t *semantic.Table, pk *xlsxPackage, sheetPath string) 
 	for i, c := range t.Columns {
 		if !found[i] {
 			errs = append(errs, &Error{File: r.file, Field: fmt.Sprintf("%s!%d:%d", r.sheet, headerRow, headerRow),
-				Message: fmt.Sprintf("o cabeçalho (linha %d) não tem a coluna %q da tabela %q do app.yaml; inclua-a ou tire-a do app.yaml", headerRow, c.Name, t.Name)})
+				Message: fmt.Sprintf("o cabeçalho (linha %d) não tem a coluna %q da tabela %q do app.yaml; inclua-a ou tire-a do app.yaml", headerRow, c.SourceName(), t.Name)})
 		}
 	}
 	if len(errs) == 0 {
