@@ -104,6 +104,7 @@ func initCaderninhoSteps(t *testing.T, sc *godog.ScenarioContext) {
 	sc.Step(`^every transaction dated from "([^"]*)" to "([^"]*)"$`, w.datedWithin)
 	sc.Step(`^the statement "([^"]*)" is placed in the folder of "([^"]*)"$`, w.placeStatement)
 	sc.Step(`^a malformed statement "([^"]*)" is placed in the folder of "([^"]*)"$`, w.placeMalformed)
+	sc.Step(`^the file "([^"]*)" is placed in the folder of "([^"]*)" with:$`, w.placeFile)
 	w.addWriteSteps(sc)
 	initPanelSteps(w, sc)
 	w.addLimitSteps(sc)
@@ -403,6 +404,14 @@ func (w *cadWorld) placeStatement(file, connection string) error {
 		return err
 	}
 	return os.WriteFile(filepath.Join(w.dir, "ofx", connection, filepath.Base(file)), b, 0o644)
+}
+
+// placeFile writes a file with the given text into the connection's folder.
+func (w *cadWorld) placeFile(name, connection string, doc *godog.DocString) error {
+	if external() {
+		return errNeedsOwnSetup
+	}
+	return os.WriteFile(filepath.Join(w.dir, "ofx", connection, name), []byte(doc.Content+"\n"), 0o644)
 }
 
 // placeMalformed writes a copy of the connection's first statement whose first amount is "abc".

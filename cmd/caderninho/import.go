@@ -19,7 +19,8 @@ import (
 
 var importCommand = cli.Command{Name: "caderninho import", Args: "caminho/installation.yaml",
 	Summary: "Registra a instalação (pessoas, espaços, categorias, conexões e assistentes) e importa os extratos OFX\n" +
-		"das pastas das conexões; cada conexão numa transação: ao falhar, nada dela muda. O primeiro import\n" +
+		"e CSV das pastas das conexões (os outros arquivos são listados como ignorados, com o motivo); cada\n" +
+		"conexão numa transação: ao falhar, nada dela muda. O primeiro import\n" +
 		"de um banco imprime a credencial do painel, uma única vez.",
 	Examples: []string{"caderninho import minha-casa/installation.yaml", "caderninho import --db postgres://caderninho@db/casa installation.yaml"}}
 
@@ -103,6 +104,9 @@ func importInto(ctx context.Context, s *cadstore.Store, path string, stdout io.W
 		fmt.Fprintf(stdout, "  %s: %s\n", o.Connection, describeOutcome(o))
 		for _, w := range o.Warnings {
 			fmt.Fprintf(stdout, "    AVISO %s\n", w.String())
+		}
+		for _, g := range o.Ignored {
+			fmt.Fprintf(stdout, "    IGNORADO %s\n", g.String())
 		}
 		if o.Status == cadstore.StatusFailed {
 			failed++

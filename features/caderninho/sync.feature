@@ -99,6 +99,44 @@ Feature: caderninho_sync requests an import of the connections' new statements
     And "accounts[0].coverage.coveredTo" is '"2026-09-30"'
     And the text contains "a última tentativa falhou: quebrado.ofx:37"
 
+  # A Nubank card export writes purchases positive: they are expenses (-7.00 twice, two coffees on one
+  # day), the payment comes in (+10.00): 3 transactions summing -4.00 on the connection's new card.
+  Scenario: A bank CSV export is imported, and every file the sync does not read is named with the reason
+    Given the file "Nubank_2026-11-15.csv" is placed in the folder of "ipe-rafael" with:
+      """
+      date,title,amount
+      2026-11-10,Café do Ponto,7.00
+      2026-11-10,Café do Ponto,7.00
+      2026-11-12,Pagamento recebido,-10.00
+      """
+    And the file "planilha.csv" is placed in the folder of "ipe-rafael" with:
+      """
+      data;descricao;valor
+      01/11/2026;Feira;-50,00
+      """
+    And the file "leia-me.txt" is placed in the folder of "ipe-rafael" with:
+      """
+      conferir a fatura
+      """
+    When I call "caderninho_sync" with '{"idempotency_key": "sync-csv-1", "connections": ["ipe-rafael"]}'
+    Then the call succeeds
+    And "request.connections" includes:
+      """
+      [{"connection": "ipe-rafael", "status": "imported", "newFiles": 1, "newTransactions": 3, "duplicates": 0, "newAccounts": 1,
+        "ignored": [
+          {"file": "leia-me.txt", "message": "não é lido: o caderninho lê extratos .ofx, .qfx e .csv (exporte o extrato do banco num desses formatos, ou tire o arquivo da pasta)"},
+          {"file": "planilha.csv"}]}]
+      """
+    And the text contains "Ignorado: planilha.csv: formato de CSV desconhecido: o cabeçalho \"data;descricao;valor\" (linha 1)"
+    And the text contains "declare format: br-conta"
+    When I read every page of "caderninho_transactions" with '{"accounts": ["ipe-rafael:cartao"], "limit": 200}'
+    Then the pages hold 3 transactions
+    And their amounts sum to "-400" "BRL"
+    When I call "caderninho_sync" with '{"idempotency_key": "sync-csv-2", "connections": ["ipe-rafael"]}'
+    Then "request.connections[*].status" is '["unchanged"]'
+    And "request.connections[*].newTransactions" is '[0]'
+    And the text contains "Ignorado: leia-me.txt: não é lido"
+
   @C-R01
   Scenario: An unknown connection is NOT_FOUND and nothing is requested
     When I call "caderninho_sync" with '{"idempotency_key": "sync-x-0001", "connections": ["nubank-marina"]}'

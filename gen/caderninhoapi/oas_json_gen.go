@@ -1501,6 +1501,16 @@ func (s *CaderninhoSyncOutputOutcome) encodeFields(e *jx.Encoder) {
 		s.Error.Encode(e)
 	}
 	{
+		if s.Ignored != nil {
+			e.FieldStart("ignored")
+			e.ArrStart()
+			for _, elem := range s.Ignored {
+				elem.Encode(e)
+			}
+			e.ArrEnd()
+		}
+	}
+	{
 		e.FieldStart("newAccounts")
 		e.Int(s.NewAccounts)
 	}
@@ -1536,17 +1546,18 @@ func (s *CaderninhoSyncOutputOutcome) encodeFields(e *jx.Encoder) {
 	}
 }
 
-var jsonFieldsNameOfCaderninhoSyncOutputOutcome = [10]string{
-	0: "connection",
-	1: "duplicates",
-	2: "error",
-	3: "newAccounts",
-	4: "newFiles",
-	5: "newTransactions",
-	6: "revisionBumped",
-	7: "space",
-	8: "status",
-	9: "warnings",
+var jsonFieldsNameOfCaderninhoSyncOutputOutcome = [11]string{
+	0:  "connection",
+	1:  "duplicates",
+	2:  "error",
+	3:  "ignored",
+	4:  "newAccounts",
+	5:  "newFiles",
+	6:  "newTransactions",
+	7:  "revisionBumped",
+	8:  "space",
+	9:  "status",
+	10: "warnings",
 }
 
 // Decode decodes CaderninhoSyncOutputOutcome from json.
@@ -1590,8 +1601,25 @@ func (s *CaderninhoSyncOutputOutcome) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"error\"")
 			}
+		case "ignored":
+			if err := func() error {
+				s.Ignored = make([]CaderninhoSyncOutputOutcomeIgnoredItem, 0)
+				if err := d.Arr(func(d *jx.Decoder) error {
+					var elem CaderninhoSyncOutputOutcomeIgnoredItem
+					if err := elem.Decode(d); err != nil {
+						return err
+					}
+					s.Ignored = append(s.Ignored, elem)
+					return nil
+				}); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"ignored\"")
+			}
 		case "newAccounts":
-			requiredBitSet[0] |= 1 << 3
+			requiredBitSet[0] |= 1 << 4
 			if err := func() error {
 				v, err := d.Int()
 				s.NewAccounts = int(v)
@@ -1603,7 +1631,7 @@ func (s *CaderninhoSyncOutputOutcome) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"newAccounts\"")
 			}
 		case "newFiles":
-			requiredBitSet[0] |= 1 << 4
+			requiredBitSet[0] |= 1 << 5
 			if err := func() error {
 				v, err := d.Int()
 				s.NewFiles = int(v)
@@ -1615,7 +1643,7 @@ func (s *CaderninhoSyncOutputOutcome) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"newFiles\"")
 			}
 		case "newTransactions":
-			requiredBitSet[0] |= 1 << 5
+			requiredBitSet[0] |= 1 << 6
 			if err := func() error {
 				v, err := d.Int()
 				s.NewTransactions = int(v)
@@ -1627,7 +1655,7 @@ func (s *CaderninhoSyncOutputOutcome) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"newTransactions\"")
 			}
 		case "revisionBumped":
-			requiredBitSet[0] |= 1 << 6
+			requiredBitSet[0] |= 1 << 7
 			if err := func() error {
 				v, err := d.Bool()
 				s.RevisionBumped = bool(v)
@@ -1639,7 +1667,7 @@ func (s *CaderninhoSyncOutputOutcome) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"revisionBumped\"")
 			}
 		case "space":
-			requiredBitSet[0] |= 1 << 7
+			requiredBitSet[1] |= 1 << 0
 			if err := func() error {
 				if err := s.Space.Decode(d); err != nil {
 					return err
@@ -1649,7 +1677,7 @@ func (s *CaderninhoSyncOutputOutcome) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"space\"")
 			}
 		case "status":
-			requiredBitSet[1] |= 1 << 0
+			requiredBitSet[1] |= 1 << 1
 			if err := func() error {
 				if err := s.Status.Decode(d); err != nil {
 					return err
@@ -1685,8 +1713,8 @@ func (s *CaderninhoSyncOutputOutcome) Decode(d *jx.Decoder) error {
 	// Validate required fields.
 	var failures []validate.FieldError
 	for i, mask := range [2]uint8{
-		0b11111111,
-		0b00000001,
+		0b11110111,
+		0b00000011,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.
@@ -1854,6 +1882,117 @@ func (s *CaderninhoSyncOutputOutcomeError) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON implements stdjson.Unmarshaler.
 func (s *CaderninhoSyncOutputOutcomeError) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode implements json.Marshaler.
+func (s *CaderninhoSyncOutputOutcomeIgnoredItem) Encode(e *jx.Encoder) {
+	e.ObjStart()
+	s.encodeFields(e)
+	e.ObjEnd()
+}
+
+// encodeFields encodes fields.
+func (s *CaderninhoSyncOutputOutcomeIgnoredItem) encodeFields(e *jx.Encoder) {
+	{
+		e.FieldStart("file")
+		s.File.Encode(e)
+	}
+	{
+		e.FieldStart("message")
+		e.Str(s.Message)
+	}
+}
+
+var jsonFieldsNameOfCaderninhoSyncOutputOutcomeIgnoredItem = [2]string{
+	0: "file",
+	1: "message",
+}
+
+// Decode decodes CaderninhoSyncOutputOutcomeIgnoredItem from json.
+func (s *CaderninhoSyncOutputOutcomeIgnoredItem) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode CaderninhoSyncOutputOutcomeIgnoredItem to nil")
+	}
+	var requiredBitSet [1]uint8
+
+	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
+		switch string(k) {
+		case "file":
+			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				if err := s.File.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"file\"")
+			}
+		case "message":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				v, err := d.Str()
+				s.Message = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"message\"")
+			}
+		default:
+			return errors.Errorf("unexpected field %q", k)
+		}
+		return nil
+	}); err != nil {
+		return errors.Wrap(err, "decode CaderninhoSyncOutputOutcomeIgnoredItem")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b00000011,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfCaderninhoSyncOutputOutcomeIgnoredItem) {
+					name = jsonFieldsNameOfCaderninhoSyncOutputOutcomeIgnoredItem[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *CaderninhoSyncOutputOutcomeIgnoredItem) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *CaderninhoSyncOutputOutcomeIgnoredItem) UnmarshalJSON(data []byte) error {
 	d := jx.DecodeBytes(data)
 	return s.Decode(d)
 }

@@ -690,13 +690,18 @@ func (s *CaderninhoSyncOutput) SetRevisions(val Revisions) {
 type CaderninhoSyncOutputOutcome struct {
 	Connection Key `json:"connection"`
 	// Transações dos arquivos novos que já estavam importadas.
-	Duplicates      int                                 `json:"duplicates"`
-	Error           NilCaderninhoSyncOutputOutcomeError `json:"error"`
-	NewAccounts     int                                 `json:"newAccounts"`
-	NewFiles        int                                 `json:"newFiles"`
-	NewTransactions int                                 `json:"newTransactions"`
-	RevisionBumped  bool                                `json:"revisionBumped"`
-	Space           Key                                 `json:"space"`
+	Duplicates int                                 `json:"duplicates"`
+	Error      NilCaderninhoSyncOutputOutcomeError `json:"error"`
+	// Só quando há: os arquivos da pasta da conexão que a importação não leu, cada um com o motivo
+	// (outra extensão, pasta, arquivo vazio, CSV de formato desconhecido, com o cabeçalho visto e os
+	// formatos conhecidos); no máximo 20, e uma última linha (file null) conta os demais. Nenhum arquivo
+	// fica de fora sem aviso.
+	Ignored         []CaderninhoSyncOutputOutcomeIgnoredItem `json:"ignored"`
+	NewAccounts     int                                      `json:"newAccounts"`
+	NewFiles        int                                      `json:"newFiles"`
+	NewTransactions int                                      `json:"newTransactions"`
+	RevisionBumped  bool                                     `json:"revisionBumped"`
+	Space           Key                                      `json:"space"`
 	// Pending: na fila; imported: trouxe mudanças; unchanged: nada novo; failed: nada desta conexão
 	// mudou (veja error).
 	Status CaderninhoSyncOutputOutcomeStatus `json:"status"`
@@ -719,6 +724,11 @@ func (s *CaderninhoSyncOutputOutcome) GetDuplicates() int {
 // GetError returns the value of Error.
 func (s *CaderninhoSyncOutputOutcome) GetError() NilCaderninhoSyncOutputOutcomeError {
 	return s.Error
+}
+
+// GetIgnored returns the value of Ignored.
+func (s *CaderninhoSyncOutputOutcome) GetIgnored() []CaderninhoSyncOutputOutcomeIgnoredItem {
+	return s.Ignored
 }
 
 // GetNewAccounts returns the value of NewAccounts.
@@ -769,6 +779,11 @@ func (s *CaderninhoSyncOutputOutcome) SetDuplicates(val int) {
 // SetError sets the value of Error.
 func (s *CaderninhoSyncOutputOutcome) SetError(val NilCaderninhoSyncOutputOutcomeError) {
 	s.Error = val
+}
+
+// SetIgnored sets the value of Ignored.
+func (s *CaderninhoSyncOutputOutcome) SetIgnored(val []CaderninhoSyncOutputOutcomeIgnoredItem) {
+	s.Ignored = val
 }
 
 // SetNewAccounts sets the value of NewAccounts.
@@ -839,6 +854,31 @@ func (s *CaderninhoSyncOutputOutcomeError) SetLine(val NilInt) {
 
 // SetMessage sets the value of Message.
 func (s *CaderninhoSyncOutputOutcomeError) SetMessage(val string) {
+	s.Message = val
+}
+
+type CaderninhoSyncOutputOutcomeIgnoredItem struct {
+	File    NilString `json:"file"`
+	Message string    `json:"message"`
+}
+
+// GetFile returns the value of File.
+func (s *CaderninhoSyncOutputOutcomeIgnoredItem) GetFile() NilString {
+	return s.File
+}
+
+// GetMessage returns the value of Message.
+func (s *CaderninhoSyncOutputOutcomeIgnoredItem) GetMessage() string {
+	return s.Message
+}
+
+// SetFile sets the value of File.
+func (s *CaderninhoSyncOutputOutcomeIgnoredItem) SetFile(val NilString) {
+	s.File = val
+}
+
+// SetMessage sets the value of Message.
+func (s *CaderninhoSyncOutputOutcomeIgnoredItem) SetMessage(val string) {
 	s.Message = val
 }
 

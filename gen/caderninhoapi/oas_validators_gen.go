@@ -733,6 +733,25 @@ func (s *CaderninhoSyncOutputOutcome) Validate() error {
 		})
 	}
 	if err := func() error {
+		if s.Ignored == nil {
+			return nil // optional
+		}
+		if err := (validate.Array{
+			MinLength:    0,
+			MinLengthSet: false,
+			MaxLength:    21,
+			MaxLengthSet: true,
+		}).ValidateLength(len(s.Ignored)); err != nil {
+			return errors.Wrap(err, "array")
+		}
+		return nil
+	}(); err != nil {
+		failures = append(failures, validate.FieldError{
+			Name:  "ignored",
+			Error: err,
+		})
+	}
+	if err := func() error {
 		if err := (validate.Int{
 			MinSet:        true,
 			Min:           0,

@@ -406,7 +406,7 @@ func planTotalsText(out *caderninhoapi.PlanTotalsOutput, v *effectiveView, f pla
 	for _, c := range out.Coverage {
 		switch {
 		case c.CoveredFrom.Null:
-			uncovered = append(uncovered, string(c.AccountId)+" (nenhum extrato importado)")
+			uncovered = append(uncovered, string(c.AccountId)+" (nenhum extrato com período importado)")
 		case len(c.Uncovered) > 0:
 			uncovered = append(uncovered, string(c.AccountId)+" (sem extrato em "+periodsText(c.Uncovered)+")")
 		}

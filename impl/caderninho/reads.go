@@ -229,7 +229,7 @@ func coverageText(views []caderninhoapi.Coverage, period *cadstore.Period, parti
 	for _, v := range views {
 		var parts []string
 		if v.CoveredFrom.Null {
-			parts = append(parts, "nenhum extrato importado")
+			parts = append(parts, "nenhum extrato com período importado")
 		} else {
 			parts = append(parts, "extratos de "+dateText(v.CoveredFrom)+" a "+dateText(v.CoveredTo))
 		}

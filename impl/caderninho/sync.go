@@ -119,6 +119,9 @@ func outcomeOf(o cadstore.Outcome) caderninhoapi.CaderninhoSyncOutputOutcome {
 		out.Warnings = append(out.Warnings, caderninhoapi.CaderninhoSyncOutputOutcomeWarningsItem{
 			File: nilString(w.File), Line: nilInt(w.Line), Message: w.Message})
 	}
+	for _, g := range o.Ignored { // left out when there are none
+		out.Ignored = append(out.Ignored, caderninhoapi.CaderninhoSyncOutputOutcomeIgnoredItem{File: nilString(g.File), Message: g.Message})
+	}
 	return out
 }
 
@@ -232,6 +235,9 @@ func syncText(v *caderninhoapi.CaderninhoSyncOutput, outcomes []cadstore.Outcome
 		fmt.Fprintf(&b, "- %s (espaço %s): %s.\n", o.Connection, o.Space, outcomeText(o))
 		for _, w := range o.Warnings {
 			fmt.Fprintf(&b, "  Aviso: %s.\n", w.String())
+		}
+		for _, g := range o.Ignored {
+			fmt.Fprintf(&b, "  Ignorado: %s.\n", g.String())
 		}
 	}
 	switch string(r.Status) {

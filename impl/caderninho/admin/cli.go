@@ -28,7 +28,7 @@ const Usage = `Uso:
   caderninho admin connection add CHAVE --institution INSTITUIÇÃO --holder PESSOA --space ESPAÇO
   caderninho admin connection edit CHAVE [--institution ...] [--holder ...] [--space ...]
   caderninho admin connection list              # titular, espaço, último sucesso, tentativa e erro
-  caderninho admin statement import CONEXÃO ARQUIVO.ofx...
+  caderninho admin statement import CONEXÃO ARQUIVO...  # .ofx, .qfx ou .csv de banco (veja o README)
   caderninho admin space add CHAVE --name NOME
   caderninho admin space rename CHAVE --name NOME
   caderninho admin space remove CHAVE           # recusado enquanto algo é do espaço
@@ -47,6 +47,7 @@ Exemplos:
   caderninho admin assistant issue --name "Assistente do notebook"
   caderninho admin connection list
   caderninho admin statement import nubank-ana ~/Downloads/extrato-novembro.ofx
+  caderninho admin statement import nubank-ana ~/Downloads/Nubank_2026-11-15.csv
 `
 
 // UsageError is a command line that does not parse; the caller prints Usage.

@@ -18,7 +18,7 @@ func (cmd *Cmd) runConnection(ctx context.Context, o Ops, out io.Writer) error {
 		if err := o.AddConnection(ctx, p[0], cmd.institution, cmd.holder, cmd.space); err != nil {
 			return err
 		}
-		fmt.Fprintf(out, "Conexão %q adicionada. Importe os extratos com: caderninho admin statement import %s ARQUIVO.ofx\n", p[0], p[0])
+		fmt.Fprintf(out, "Conexão %q adicionada. Importe os extratos com: caderninho admin statement import %s ARQUIVO.ofx (ou .csv)\n", p[0], p[0])
 	case "connection edit":
 		cs, err := o.Store.ConnectionList(ctx)
 		if err != nil {

@@ -13,7 +13,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/lumo-caderninho/mcp/impl/caderninho/cadstore"
-	"github.com/lumo-caderninho/mcp/impl/caderninho/ofx"
 	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
 )
 
@@ -119,7 +118,7 @@ type FileReport struct {
 }
 
 // StatementName checks the name a statement was sent under and returns the name it is stored
-// under: a plain file name ending in .ofx or .qfx, never a path.
+// under: a plain file name ending in .ofx, .qfx or .csv, never a path.
 func StatementName(name string) (string, string) {
 	switch {
 	case name == "":
@@ -135,9 +134,9 @@ func StatementName(name string) (string, string) {
 	case utf8.RuneCountInString(name) > maxFileName:
 		return "", fmt.Sprintf("o nome do arquivo tem %d caracteres; o limite é %d", utf8.RuneCountInString(name), maxFileName)
 	}
-	ext := strings.ToLower(filepath.Ext(name))
-	if ext != ".ofx" && ext != ".qfx" {
-		return "", "não é um extrato OFX ou QFX: o nome precisa terminar em .ofx ou .qfx (exporte o extrato do banco nesse formato)"
+	if !cadstore.IsStatementName(name) {
+		return "", "não é um extrato OFX ou QFX nem um CSV de banco: o nome precisa terminar em .ofx, .qfx ou .csv " +
+			"(exporte o extrato do banco num desses formatos)"
 	}
 	safe := strings.Map(func(r rune) rune {
 		if unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune(" ._()-", r) {
@@ -161,7 +160,7 @@ func (o Ops) ImportStatements(ctx context.Context, key string, files []Upload) (
 		return nil, err
 	}
 	if len(files) == 0 {
-		return nil, &Refusal{Invalid, "files", "Extratos: escolha ao menos um arquivo .ofx ou .qfx."}
+		return nil, &Refusal{Invalid, "files", "Extratos: escolha ao menos um arquivo .ofx, .qfx ou .csv."}
 	}
 	if len(files) > MaxUploadFiles {
 		return nil, &Refusal{Invalid, "files", fmt.Sprintf("Extratos: vieram %d arquivos; envie no máximo %d por vez.", len(files), MaxUploadFiles)}
@@ -186,19 +185,13 @@ func (o Ops) importOne(ctx context.Context, c cadstore.Connection, f Upload, sen
 		return rep, nil
 	}
 	if f.TooBig || len(f.Data) > MaxStatementBytes {
-		rep.Reason = fmt.Sprintf("o arquivo passa de %d MB, o limite por arquivo; extratos OFX costumam ter poucos KB — confira se é mesmo um extrato", MaxStatementBytes>>20)
+		rep.Reason = fmt.Sprintf("o arquivo passa de %d MB, o limite por arquivo; extratos costumam ter poucos KB — confira se é mesmo um extrato", MaxStatementBytes>>20)
 		return rep, nil
 	}
-	if _, err := ofx.Parse(f.Data); err != nil {
-		rep.Reason = err.Error()
-		var oe *ofx.Error
-		if errors.As(err, &oe) {
-			rep.Reason = oe.Reason
-			if oe.Line > 0 {
-				line := oe.Line
-				rep.Line = &line
-			}
-		}
+	// What the importer would refuse, or leave aside in a folder (empty, a CSV of no known
+	// format), is refused before anything is written.
+	if why, line := cadstore.CheckStatement(c, stored, f.Data); why != "" {
+		rep.Reason, rep.Line = why, line
 		return rep, nil
 	}
 	sum := sha256.Sum256(f.Data)

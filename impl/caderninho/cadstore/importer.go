@@ -39,8 +39,13 @@ type Outcome struct {
 	RevisionBumped  bool       `json:"revisionBumped"`
 	Error           *FileError `json:"error"`
 	// Warnings are what was imported but deserves a look: transactions dated outside their
-	// statement's DTSTART-DTEND (at most MaxWarnings, then one line counting the rest).
+	// statement's DTSTART-DTEND, a CSV's balance column that does not add up, the end of a CSV
+	// table before the end of its file (at most MaxWarnings, then one line counting the rest).
 	Warnings []FileError `json:"warnings,omitempty"`
+	// Ignored are the files of the connection's folder the import did not read, each with the
+	// reason (another extension, a folder, an empty file, a CSV of no known format): at most
+	// MaxIgnored, then one line counting the rest. Never a file left aside without a word.
+	Ignored []FileError `json:"ignored,omitempty"`
 }
 
 // MaxWarnings bounds the warnings of one connection's outcome; a last one counts the rest.
@@ -73,6 +78,19 @@ func (o *Outcome) warnOne(file string, st ofx.Statement, t *ofx.Transaction, ext
 		"a transação de %s%s está fora do período do extrato (DTSTART %s a DTEND %s); foi importada como o banco a informou, "+
 			"mas a cobertura da conta continua sendo o período do extrato: confira no banco se o extrato está completo",
 		ptbr.Day(t.Posted.Day), id, ptbr.Day(st.Start), ptbr.Day(st.End))})
+}
+
+// warn adds a warning about line of file (a CSV's), up to MaxWarnings; past it, *extra counts.
+func (o *Outcome) warn(file string, line int, message string, extra *int) {
+	if len(o.Warnings) >= MaxWarnings {
+		*extra++
+		return
+	}
+	fe := FileError{File: &file, Message: message}
+	if line > 0 {
+		fe.Line = &line
+	}
+	o.Warnings = append(o.Warnings, fe)
 }
 
 // Outcome statuses.
@@ -111,11 +129,14 @@ type Connection struct {
 	SpaceID    int64
 	SpaceKey   string
 	SourcePath string
+	// Format is the declared format of its CSV statements (a key of bankcsv.Formats), or "":
+	// each CSV is read in the format its header is recognised as.
+	Format string
 }
 
 // Connections lists the stored connections by key.
 func (s *Store) Connections(ctx context.Context) ([]Connection, error) {
-	rows, err := s.db.SQL().QueryContext(ctx, `SELECT c.id, c.connection_key, c.space_id, sp.space_key, c.source_path
+	rows, err := s.db.SQL().QueryContext(ctx, `SELECT c.id, c.connection_key, c.space_id, sp.space_key, c.source_path, c.csv_format
 		FROM cad_connections c JOIN cad_spaces sp ON sp.id = c.space_id ORDER BY c.connection_key`)
 	if err != nil {
 		return nil, fmt.Errorf("reading connections: %w", err)
@@ -124,7 +145,7 @@ func (s *Store) Connections(ctx context.Context) ([]Connection, error) {
 	var out []Connection
 	for rows.Next() {
 		var c Connection
-		if err := rows.Scan(&c.ID, &c.Key, &c.SpaceID, &c.SpaceKey, &c.SourcePath); err != nil {
+		if err := rows.Scan(&c.ID, &c.Key, &c.SpaceID, &c.SpaceKey, &c.SourcePath, &c.Format); err != nil {
 			return nil, fmt.Errorf("reading connections: %w", err)
 		}
 		out = append(out, c)
@@ -143,9 +164,10 @@ type statementFile struct {
 // maxFiles bounds the statement files a connection's folder may hold.
 const maxFiles = 10000
 
-// ImportConnection imports the statement files of c's folder that were not imported yet, in one
-// transaction: all of them or, when one is unreadable or malformed, none (the outcome names the
-// file, line and reason). Transactions already imported are recognised by account and FITID (or
+// ImportConnection imports the statement files (OFX, QFX and bank CSV) of c's folder that were
+// not imported yet, in one transaction: all of them or, when one is unreadable or malformed,
+// none (the outcome names the file, line and reason). The folder's other files, empty files and
+// CSV files of no known format are left aside, each named in the outcome with the reason. Transactions already imported are recognised by account and FITID (or
 // by fingerprint when the bank repeats or omits FITIDs) and skipped. The connection's last
 // attempt, last success and last error are recorded either way; the space's revision moves when
 // readers would see something new. The error is for internal failures only.
@@ -174,19 +196,22 @@ func (s *Store) importConnection(ctx context.Context, c Connection, a *Auditor) 
 	if a != nil {
 		only = a.Only
 	}
-	files, ferr := s.newFiles(ctx, c, only)
+	extra := 0 // ignored files past MaxIgnored
+	files, ferr := s.newFiles(ctx, c, only, &out, &extra)
 	if ferr == nil && len(files) > 0 {
 		var err error
-		ferr, err = s.importFiles(ctx, c, files, &out, a)
+		ferr, err = s.importFiles(ctx, c, files, &out, a, &extra)
 		if err != nil {
-			out = Outcome{Connection: c.Key, Space: c.SpaceKey, Status: StatusFailed,
+			out = Outcome{Connection: c.Key, Space: c.SpaceKey, Status: StatusFailed, Ignored: out.Ignored,
 				Error: &FileError{Message: "erro interno ao gravar a importação; nada desta conexão mudou. Tente de novo."}}
+			out.closeIgnored(extra)
 			s.recordAttempt(ctx, c, out.Error)
 			return out, err
 		}
 	}
+	out.closeIgnored(extra)
 	if ferr != nil {
-		out = Outcome{Connection: c.Key, Space: c.SpaceKey, Status: StatusFailed, Error: ferr}
+		out = Outcome{Connection: c.Key, Space: c.SpaceKey, Status: StatusFailed, Error: ferr, Ignored: out.Ignored}
 		if err := s.recordAttempt(ctx, c, ferr); err != nil {
 			return out, err
 		}
@@ -237,11 +262,12 @@ func (s *Store) installationRoot(ctx context.Context) (string, error) {
 	return resolved, nil
 }
 
-// newFiles lists the files of c's folder whose content was not imported yet. The
+// newFiles lists the statement files of c's folder whose content was not imported yet, and adds
+// the folder's other files to out.Ignored (not when only names the one file to import). The
 // folder and every file are read where their symbolic links lead, which must be inside the
 // installation's folder (inside the connection's folder, for an installation registered before
 // its folder was recorded): a statement outside it refuses the connection.
-func (s *Store) newFiles(ctx context.Context, c Connection, only string) ([]statementFile, *FileError) {
+func (s *Store) newFiles(ctx context.Context, c Connection, only string, out *Outcome, extra *int) ([]statementFile, *FileError) {
 	root, err := s.installationRoot(ctx)
 	if err != nil {
 		return nil, &FileError{Message: "erro interno ao ler a pasta da instalação; tente de novo"}
@@ -270,45 +296,29 @@ func (s *Store) newFiles(ctx context.Context, c Connection, only string) ([]stat
 	var names []string
 	paths := map[string]string{} // name -> where it is read
 	for _, e := range entries {
-		ext := strings.ToLower(filepath.Ext(e.Name()))
-		if ext != ".ofx" && ext != ".qfx" {
+		if only != "" && e.Name() != only || uploadTemp(e.Name()) {
 			continue
 		}
-		if only != "" && e.Name() != only {
-			continue
+		l, fe := classify(dir, bound, e)
+		if fe != nil {
+			return nil, fe
 		}
-		p := filepath.Join(dir, e.Name())
-		if e.Type()&fs.ModeSymlink != 0 {
-			name := e.Name()
-			target, err := filepath.EvalSymlinks(p)
-			if err != nil {
-				return nil, &FileError{File: &name, Message: "o arquivo é um link simbólico que não leva a um arquivo legível (" + err.Error() +
-					"); troque o link pelo próprio extrato"}
-			}
-			if !within(bound, target) {
-				return nil, &FileError{File: &name, Message: "o arquivo é um link simbólico para " + target + ", fora da pasta da instalação (" +
-					bound + "); o caderninho só lê extratos dentro dela. Copie o extrato para a pasta da conexão no lugar do link."}
-			}
-			st, err := os.Stat(target)
-			if err != nil || !st.Mode().IsRegular() {
-				continue
-			}
-			p = target
-		} else if !e.Type().IsRegular() {
+		if l.ignore != "" {
+			out.ignore(e.Name(), l.ignore, extra)
 			continue
 		}
 		names = append(names, e.Name())
-		paths[e.Name()] = p
+		paths[e.Name()] = l.path
 	}
 	if len(names) > maxFiles {
-		return nil, &FileError{Message: fmt.Sprintf("a pasta de extratos tem %d arquivos OFX; o limite é %d", len(names), maxFiles)}
+		return nil, &FileError{Message: fmt.Sprintf("a pasta de extratos tem %d arquivos de extrato; o limite é %d", len(names), maxFiles)}
 	}
 	sort.Strings(names)
 	known, err := s.knownFiles(ctx, s.db.SQL(), c.ID)
 	if err != nil {
 		return nil, &FileError{Message: "erro interno ao ler os arquivos já importados; tente de novo"}
 	}
-	var out []statementFile
+	var files []statementFile
 	seen := map[string]bool{}
 	for _, name := range names {
 		sha, err := fileSHA(paths[name])
@@ -317,9 +327,9 @@ func (s *Store) newFiles(ctx context.Context, c Connection, only string) ([]stat
 		}
 		seen[sha] = true
 		// An unreadable file stays: the import reports it in its place among the others.
-		out = append(out, statementFile{name: name, path: paths[name]})
+		files = append(files, statementFile{name: name, path: paths[name]})
 	}
-	return out, nil
+	return files, nil
 }
 
 // fileSHA is the hex SHA-256 of a file's content, read in pieces.
@@ -341,43 +351,6 @@ func fileSHA(path string) (string, error) {
 type prints struct {
 	fps    []fp
 	fitids []string
-}
-
-// readStatement reads and parses a candidate file: its content's SHA-256, its statements and
-// their prints (taken as the parser checks each transaction, not in a reading of their own), or
-// why it is refused.
-func readStatement(f statementFile) (string, *ofx.File, []prints, *FileError) {
-	name := f.name
-	b, err := os.ReadFile(f.path)
-	if err != nil {
-		return "", nil, nil, &FileError{File: &name, Message: "o arquivo não pôde ser lido: " + err.Error()}
-	}
-	sum := sha256.Sum256(b)
-	var ps []prints
-	parsed, err := ofx.OpenVisiting(b, func(i int, t *ofx.Transaction) error {
-		for len(ps) <= i {
-			ps = append(ps, prints{})
-		}
-		ps[i].fps = append(ps[i].fps, fingerprint(t))
-		ps[i].fitids = append(ps[i].fitids, t.FITID)
-		return nil
-	})
-	if err != nil {
-		fe := &FileError{File: &name, Message: err.Error()}
-		var oe *ofx.Error
-		if errors.As(err, &oe) {
-			fe.Message = oe.Reason
-			if oe.Line > 0 {
-				line := oe.Line
-				fe.Line = &line
-			}
-		}
-		return "", nil, nil, fe
-	}
-	for len(ps) < len(parsed.Statements) {
-		ps = append(ps, prints{}) // statements without transactions
-	}
-	return hex.EncodeToString(sum[:]), parsed, ps, nil
 }
 
 func (s *Store) knownFiles(ctx context.Context, q queryer, connID int64) (map[string]bool, error) {
@@ -434,7 +407,7 @@ type account struct {
 	balChange  bool
 }
 
-func (s *Store) importFiles(ctx context.Context, c Connection, files []statementFile, out *Outcome, a *Auditor) (*FileError, error) {
+func (s *Store) importFiles(ctx context.Context, c Connection, files []statementFile, out *Outcome, a *Auditor, ignored *int) (*FileError, error) {
 	tx, err := s.db.SQL().BeginTx(ctx, nil)
 	if err != nil {
 		return nil, fmt.Errorf("starting import of %s: %w", c.Key, err)
@@ -467,14 +440,23 @@ func (s *Store) importFiles(ctx context.Context, c Connection, files []statement
 		return nil, fmt.Errorf("reading imported files of %s: %w", c.Key, err)
 	}
 	accounts := map[string]*account{}
-	extra := 0 // warnings past MaxWarnings
+	extra, other := 0, 0 // period warnings and others past MaxWarnings
 	for _, sf := range files {
-		sha, f, ps, fe := readStatement(sf)
+		sha, f, ps, ignore, fe := readStatement(sf, c.Format)
 		if fe != nil {
 			return fe, nil
 		}
+		if ignore != "" {
+			out.ignore(sf.name, ignore, ignored)
+			continue
+		}
 		if pending != nil || known[sha] {
 			continue // imported meanwhile by someone else, or twice in the folder
+		}
+		if cf, ok := f.(csvFile); ok {
+			for _, w := range cf.Warnings {
+				out.warn(sf.name, w.Line, w.Message, &other)
+			}
 		}
 		known[sha] = true
 		fileID, err := s.reserveIDs(ctx, tx, "file", 1)
@@ -486,7 +468,7 @@ func (s *Store) importFiles(ctx context.Context, c Connection, files []statement
 			return nil, fmt.Errorf("recording file %s: %w", sf.name, err)
 		}
 		out.NewFiles++
-		for i, st := range f.Statements {
+		for i, st := range f.statements() {
 			a, fe, err := s.account(ctx, tx, c, accounts, st, sf.name)
 			if err != nil {
 				return nil, err
@@ -508,6 +490,9 @@ func (s *Store) importFiles(ctx context.Context, c Connection, files []statement
 	if extra > 0 {
 		out.Warnings = append(out.Warnings, FileError{Message: fmt.Sprintf("e mais %s fora do período do extrato",
 			ptbr.Count(extra, "transação", "transações"))})
+	}
+	if other > 0 {
+		out.Warnings = append(out.Warnings, FileError{Message: fmt.Sprintf("e mais %s dos arquivos CSV", ptbr.Count(other, "aviso", "avisos"))})
 	}
 	changed := false
 	for _, a := range accounts {
@@ -711,9 +696,9 @@ func (a *account) store(fp fp, noFitid bool) {
 // importStatement stores statement i of f, whose prints are p: the transactions not stored yet,
 // the statement and the balance. The statement is never held whole: dedupe decides on the
 // prints, then the file is read once more to insert what is new.
-func (s *Store) importStatement(ctx context.Context, tx *sql.Tx, a *account, fileID int64, f *ofx.File, i int, p prints, file string, out *Outcome, extra *int) error {
-	st := f.Statements[i]
-	count := f.Count(i)
+func (s *Store) importStatement(ctx context.Context, tx *sql.Tx, a *account, fileID int64, f parsedFile, i int, p prints, file string, out *Outcome, extra *int) error {
+	st := f.statements()[i]
+	count := f.count(i)
 	fps, fitids := p.fps, p.fitids
 	// Whether each FITID names one fingerprint only: the first transaction of each FITID, and
 	// the FITIDs seen with another fingerprint (not a set per FITID: a million statements lines
@@ -804,7 +789,7 @@ func (s *Store) importStatement(ctx context.Context, tx *sql.Tx, a *account, fil
 	}
 	defer ins.close()
 	n := 0
-	err = f.Transactions(i, func(t *ofx.Transaction) error {
+	err = f.transactions(i, func(t *ofx.Transaction) error {
 		k, fp := keys[n], fps[n]
 		n++
 		out.warnOne(file, st, t, extra)

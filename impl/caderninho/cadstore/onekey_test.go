@@ -14,8 +14,8 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/platform/sqldb/sqldbtest"
 )
 
-// TestOneTransactionKeyKeepsWhatIsStored imports the demo under the migrations before
-// cad_0008, applies cad_0008 and checks that every transaction is as it was, that the store
+// TestOneTransactionKeyKeepsWhatIsStored imports the demo under every migration but cad_0008
+// (the later ones touch other tables, and today's importer needs them), applies cad_0008 and checks that every transaction is as it was, that the store
 // still imports and reads, and that the one composite key refuses a transaction whose
 // statement belongs to another account.
 func TestOneTransactionKeyKeepsWhatIsStored(t *testing.T) {
@@ -31,7 +31,7 @@ func TestOneTransactionKeyKeepsWhatIsStored(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, n := range names {
-		if n < "migrations/cad_0008" {
+		if !strings.HasPrefix(n, "migrations/cad_0008") {
 			b, err := fs.ReadFile(migrations, n)
 			if err != nil {
 				t.Fatal(err)

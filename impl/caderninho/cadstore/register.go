@@ -173,7 +173,7 @@ func (s *Store) installationDigest(ctx context.Context, tx *sql.Tx) (string, err
 		"SELECT person_key, name, origin FROM cad_people ORDER BY person_key",
 		"SELECT space_key, name, revision FROM cad_spaces ORDER BY space_key",
 		"SELECT space_id, pos, name FROM cad_categories ORDER BY space_id, pos",
-		"SELECT connection_key, institution, holder_id, space_id, source_path FROM cad_connections ORDER BY connection_key",
+		"SELECT connection_key, institution, holder_id, space_id, source_path, csv_format FROM cad_connections ORDER BY connection_key",
 		"SELECT name, token_sha256, origin FROM cad_assistants ORDER BY name",
 	} {
 		rows, err := tx.QueryContext(ctx, q)
@@ -442,8 +442,8 @@ func (s *Store) upsertConnections(ctx context.Context, tx *sql.Tx, inst *install
 			if origins[c.Key] == OriginPanel {
 				sum.Updated = append(sum.Updated, fmt.Sprintf("conexão %s (criada no painel, passa a seguir o arquivo e a ler a pasta %s)", c.Key, c.Source))
 			}
-			if _, err := tx.ExecContext(ctx, s.q("UPDATE cad_connections SET institution = ?, holder_id = ?, space_id = ?, source_path = ?, origin = ? WHERE id = ?"),
-				c.Institution, people[c.Holder], spaces[c.Space], src, OriginFile, id); err != nil {
+			if _, err := tx.ExecContext(ctx, s.q("UPDATE cad_connections SET institution = ?, holder_id = ?, space_id = ?, source_path = ?, csv_format = ?, origin = ? WHERE id = ?"),
+				c.Institution, people[c.Holder], spaces[c.Space], src, c.Format, OriginFile, id); err != nil {
 				return fmt.Errorf("updating connection %s: %w", c.Key, err)
 			}
 			continue
@@ -456,8 +456,8 @@ func (s *Store) upsertConnections(ctx context.Context, tx *sql.Tx, inst *install
 	}
 	for i, c := range fresh {
 		src := filepath.Join(root, filepath.FromSlash(c.Source))
-		if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO cad_connections (id, connection_key, institution, holder_id, space_id, source_path)
-			VALUES (?, ?, ?, ?, ?, ?)`), first+int64(i), c.Key, c.Institution, people[c.Holder], spaces[c.Space], src); err != nil {
+		if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO cad_connections (id, connection_key, institution, holder_id, space_id, source_path, csv_format)
+			VALUES (?, ?, ?, ?, ?, ?, ?)`), first+int64(i), c.Key, c.Institution, people[c.Holder], spaces[c.Space], src, c.Format); err != nil {
 			return fmt.Errorf("inserting connection %s: %w", c.Key, err)
 		}
 	}

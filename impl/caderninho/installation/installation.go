@@ -41,15 +41,17 @@ type Space struct {
 	Categories []string
 }
 
-// Connection is one bank relationship: its statements are the OFX files in Source, a folder in
-// the file system relative to its root (the installation.yaml's folder joined with the file's
-// source).
+// Connection is one bank relationship: its statements are the OFX and CSV files in Source, a
+// folder in the file system relative to its root (the installation.yaml's folder joined with the
+// file's source). Format, when not "", is the format of its CSV files (a key of bankcsv.Formats,
+// as the schema's enum lists them); "" reads each CSV in the format its header is recognised as.
 type Connection struct {
 	Key         string
 	Institution string
 	Holder      string // person key
 	Space       string // space key
 	Source      string
+	Format      string
 	Line        int
 }
 
@@ -87,6 +89,7 @@ type file struct {
 		Holder      string `json:"holder"`
 		Space       string `json:"space"`
 		Source      string `json:"source"`
+		Format      string `json:"format"`
 	} `json:"connections"`
 	Assistants []struct {
 		Name  string `json:"name"`
@@ -210,7 +213,7 @@ func check(fsys fs.FS, d *yamldoc.Doc, f *file) (*Installation, yamldoc.Errors) 
 			sources[src] = i
 		}
 		inst.Connections = append(inst.Connections, &Connection{Key: fc.Key, Institution: fc.Institution, Holder: fc.Holder,
-			Space: fc.Space, Source: src, Line: d.Line(cp)})
+			Space: fc.Space, Source: src, Format: fc.Format, Line: d.Line(cp)})
 	}
 
 	names := map[string]int{}

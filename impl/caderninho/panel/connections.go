@@ -309,7 +309,7 @@ func (h *Handler) coverage(w http.ResponseWriter, r *http.Request) {
 	for i, a := range facts.Accounts {
 		c := facts.Accounts[i].Coverage
 		row := coverageRow{ID: string(a.ID), Type: caderninho.AccountTypeText(a.Type), Holder: a.Holder.Name, Institution: a.Institution,
-			Space: a.Space.Name, Currency: a.Currency, Covered: "nenhum extrato importado", Gaps: "nenhuma", Uncovered: "nada",
+			Space: a.Space.Name, Currency: a.Currency, Covered: "nenhum extrato com período importado", Gaps: "nenhuma", Uncovered: "nada",
 			ReferenceDay: "—", Balance: "não informado pelo banco", LastSuccess: whenAt(c.LastSuccessAt), LastAttempt: whenAt(c.LastAttemptAt),
 			Partial: c.CoveredFrom.Null || len(c.Uncovered) > 0}
 		if !c.CoveredFrom.Null {

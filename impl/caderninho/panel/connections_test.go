@@ -439,3 +439,39 @@ func connectionID(t *testing.T, s *cadstore.Store, key string) int64 {
 	}
 	return c.ID
 }
+
+// TestCSVUpload checks that a bank CSV export is imported from the panel, and that a CSV the
+// importer would refuse or leave aside (a malformed line, a header of no known format, an empty
+// file) is refused on its own line and not kept in the folder.
+func TestCSVUpload(t *testing.T) {
+	t.Parallel()
+	w := setup(t)
+	tok := w.login()
+	dir := filepath.Join(w.dir, "ofx", "aurora-marina")
+	before := folder(t, dir)
+	resp, body := w.upload(tok, "aurora-marina", []upload{
+		{"Nubank_2026-11-15.csv", "date,title,amount\n2026-11-10,Café do Ponto,7.00\n2026-11-12,Pagamento recebido,-10.00\n"},
+		{"quebrado.csv", "date,title,amount\n2026-11-10,Café,\"7,00\"\n"},
+		{"planilha.csv", "data;descricao;valor\n01/11/2026;Feira;-50,00\n"},
+		{"vazio.csv", ""},
+	})
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("upload: %d\n%s", resp.StatusCode, body)
+	}
+	for name, want := range map[string]string{
+		"Nubank_2026-11-15.csv": "2 transações novas, 0 já importadas, 1 conta nova",
+		"quebrado.csv":          "não é um valor em reais",
+		"planilha.csv":          "formato de CSV desconhecido",
+		"vazio.csv":             "o arquivo está vazio",
+	} {
+		if row := reportRow(t, body, name); !strings.Contains(row, want) {
+			t.Errorf("%s: want %q in %s", name, want, row)
+		}
+	}
+	if row := reportRow(t, body, "quebrado.csv"); !strings.Contains(row, "linha 2") {
+		t.Errorf("the malformed line is not given: %s", row)
+	}
+	if got, want := strings.Join(folder(t, dir), ","), strings.Join(append(before, "Nubank_2026-11-15.csv"), ","); got != want {
+		t.Errorf("folder: %s, want %s", got, want)
+	}
+}

@@ -19,15 +19,15 @@ const connectionTemplates = `
 {{end}}</tbody>
 </table>
 </div>{{end}}
-<p class="meta">Cada conexão é um relacionamento com uma instituição: um titular, um espaço e os extratos OFX/QFX dela. Os extratos enviados aqui vão para a pasta da conexão e passam pelo mesmo importador do caderninho_sync.</p>
+<p class="meta">Cada conexão é um relacionamento com uma instituição: um titular, um espaço e os extratos dela (OFX, QFX ou CSV do banco). Os extratos enviados aqui vão para a pasta da conexão e passam pelo mesmo importador do caderninho_sync.</p>
 {{range .Connections}}<div class="item" id="conexao-{{.Key}}">
 <p><strong>{{.Key}}</strong> <span class="meta">· {{.Institution}} · titular {{.HolderName}} · espaço {{.SpaceName}} · {{.Origin}}</span></p>
 <p class="meta">{{count .Accounts "conta" "contas"}}, {{count .Files "arquivo importado" "arquivos importados"}}. Último sucesso: {{.LastSuccess}} · Última tentativa: {{.LastAttempt}}</p>
 {{with .LastError}}<p class="erro">Último erro: {{.}}</p>{{end}}
 <form method="post" action="{{$v.Base}}/conexoes/extratos" enctype="multipart/form-data">
 <input type="hidden" name="csrf" value="{{$v.CSRF}}"><input type="hidden" name="connection" value="{{.Key}}">
-<label for="extratos-{{.Key}}">Extratos OFX ou QFX ({{$v.Limits}})</label>
-<input type="file" id="extratos-{{.Key}}" name="extratos" accept=".ofx,.qfx" multiple required>
+<label for="extratos-{{.Key}}">Extratos OFX, QFX ou CSV ({{$v.Limits}})</label>
+<input type="file" id="extratos-{{.Key}}" name="extratos" accept=".ofx,.qfx,.csv" multiple required>
 <p><button type="submit">Enviar e importar</button></p>
 </form>
 <details><summary>Alterar instituição, titular ou espaço</summary>
