@@ -99,6 +99,7 @@ Feature: caderninho_sync requests an import of the connections' new statements
     And "accounts[0].coverage.coveredTo" is '"2026-09-30"'
     And the text contains "a última tentativa falhou: quebrado.ofx:37"
 
+  @C-E01 @C-P05
   # A Nubank card export writes purchases positive: they are expenses (-7.00 twice, two coffees on one
   # day), the payment comes in (+10.00): 3 transactions summing -4.00 on the connection's new card.
   Scenario: A bank CSV export is imported, and every file the sync does not read is named with the reason
