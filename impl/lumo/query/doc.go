@@ -10,4 +10,22 @@
 // rather than branches through the compiler. The renderer stays in this package because it
 // reads the plan's internals (join aliases, measure partials), which a package boundary would
 // turn into API.
+//
+// Besides SQLite and PostgreSQL there is a DuckDB renderer (render_duckdb.go), for the columnar
+// engine meant to hold app data; nothing serves queries from DuckDB yet. It assumes the tables
+// the store creates (the same names, a folded copy beside every text column), typed for DuckDB:
+// VARCHAR text (compared by bytes), DATE and TIMESTAMP holding the stored wall-clock times
+// (never TIMESTAMPTZ, so the session's time zone plays no part), and numbers as
+// sqldialect.NumberType types them: DECIMAL(38, scale) where the values are exact decimals,
+// DOUBLE elsewhere. Sums stay exact because DuckDB sums a DECIMAL(38, scale) into a
+// DECIMAL(38, scale) in 128-bit integers: NumberType keeps such a column's values within 15
+// digits, so no realistic sum nears 38; a multi-fact query's NULL partials stay untyped so the
+// blocks' sums and the summary's sum of them remain DECIMAL (render_duckdb.go); and the exact
+// result becomes a float64 once, when Execute reads it (cell), rounding to the nearest float64
+// of the exact decimal instead of accumulating binary rounding row by row. Its results come
+// back with DuckDB's Go types, which Execute takes alongside the row stores'.
+// engines_duckdb_test.go (built with cgo) copies the row store's tables into an in-memory
+// DuckDB and requires the row store's answers to every golden request and to the engines
+// tests' queries; TestDuckDBComparisonBites breaks the rendered SQL on purpose and requires the
+// comparison to catch it.
 package query

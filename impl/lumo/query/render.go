@@ -25,6 +25,8 @@ func RendererFor(d sqldialect.Dialect) Renderer {
 		return renderer{sqliteEngine{dialectEngine{d}}}
 	case sqldialect.PostgresName:
 		return renderer{postgresEngine{dialectEngine{d}}}
+	case sqldialect.DuckDBName:
+		return renderer{duckdbEngine{dialectEngine{d}}}
 	}
 	panic("query: no renderer for engine " + d.Name())
 }
@@ -64,8 +66,8 @@ type looseWalker interface {
 	looseCount(c *semantic.Column) string
 }
 
-// dialectEngine takes the spellings sqldialect holds for SQLite and PostgreSQL, shared with the
-// rest of lumo; each engine type adds what only a rendered query needs.
+// dialectEngine takes the spellings sqldialect holds for each engine, shared with the rest of
+// lumo; each engine type adds what only a rendered query needs.
 type dialectEngine struct{ sqldialect.Dialect }
 
 func (e dialectEngine) bucket(expr, bucket string) string {

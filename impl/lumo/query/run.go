@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
@@ -76,12 +77,19 @@ func Execute(ctx context.Context, db Querier, q *Query, plan *Plan, st *Statemen
 }
 
 // overflowError is the answer to a number past float64's range (about 1.8 × 10^308): SQLite's
-// SUM and AVG give ±Inf, PostgreSQL's fail with SQLSTATE 22003. Any other err comes back as it
-// is. label names the column when known.
+// SUM and AVG give ±Inf, PostgreSQL's fail with SQLSTATE 22003. On DuckDB a calculation on exact
+// decimals (a product of columns in a row formula) fails past DECIMAL's 38 digits with an "Out of
+// Range Error: Overflow" (its errors carry no SQLSTATE). Any other err comes back as it is. label
+// names the column when known.
 func overflowError(err error, label string) error {
+	limit := "cerca de 1,8 × 10^308"
 	if err != nil {
 		var pg interface{ SQLState() string }
-		if !errors.As(err, &pg) || pg.SQLState() != "22003" {
+		switch {
+		case errors.As(err, &pg) && pg.SQLState() == "22003":
+		case strings.HasPrefix(err.Error(), "Out of Range Error: Overflow"):
+			limit = "38 dígitos num cálculo com decimais exatos"
+		default:
 			return err
 		}
 	}
@@ -92,7 +100,7 @@ func overflowError(err error, label string) error {
 	return errorf(CodeOutOfRange, []string{
 		"Filtre as linhas de valores enormes (por exemplo, com < 1e300) ou agrupe por mais colunas, para cada soma juntar menos linhas.",
 		"Se os valores estão em unidades pequenas demais, carregue-os numa unidade maior (milhares, milhões)."},
-		"%s passou do maior número que a consulta representa (cerca de 1,8 × 10^308), e nenhum resultado foi dado.", what)
+		"%s passou do maior número que a consulta representa (%s), e nenhum resultado foi dado.", what, limit)
 }
 
 func outByKey(q *Query, key string) *OutCol {
@@ -104,7 +112,10 @@ func outByKey(q *Query, key string) *OutCol {
 	return nil
 }
 
-// cell normalises a driver value: text as string, numbers as float64 rounded to the column's scale.
+// cell normalises a driver value: text as string, numbers as float64 rounded to the column's
+// scale. A number comes as int64, float64 or text from SQLite and PostgreSQL; DuckDB gives exact
+// numbers (a DECIMAL, a 128-bit integer as *big.Int) as types that print their decimal text,
+// which ParseFloat rounds to the nearest float64 once.
 func cell(v any, c *OutCol) any {
 	switch x := v.(type) {
 	case nil:
@@ -129,8 +140,8 @@ func cell(v any, c *OutCol) any {
 		f = float64(x)
 	case float64:
 		f = x
-	case string:
-		p, err := strconv.ParseFloat(x, 64)
+	case string, fmt.Stringer:
+		p, err := strconv.ParseFloat(fmt.Sprint(x), 64)
 		if err != nil {
 			return nil
 		}

@@ -2,11 +2,11 @@ package sqldialect
 
 import "strings"
 
-// Text columns compare and sort by bytes on every engine: SQLite's BINARY collation, and the "C"
-// collation that Postgres.ColumnType gives data text columns. Folded copies (lower case, no
+// Text columns compare and sort by bytes on every engine: SQLite's BINARY collation, the "C"
+// collation that Postgres.ColumnType gives data text columns, and DuckDB's VARCHAR. Folded copies (lower case, no
 // accents) are matched with LIKE on bound patterns built by ContainsPattern.
 
-// LikeEscape is the escape character of ContainsPattern; write `LIKE ? ESCAPE '\'` on both engines.
+// LikeEscape is the escape character of ContainsPattern; write `LIKE ? ESCAPE '\'` on every engine.
 const LikeEscape = `\`
 
 var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
@@ -18,11 +18,11 @@ func ContainsPattern(word string) string {
 }
 
 // NullsFirst is what follows an ascending ORDER BY term (or index column) so that NULL sorts
-// before every value, as SQLite always does: " NULLS FIRST" on PostgreSQL, "" on SQLite (whose
-// CREATE INDEX does not accept the clause).
+// before every value, as SQLite always does: " NULLS FIRST" on PostgreSQL and DuckDB (which sort
+// NULL last by default), "" on SQLite (whose CREATE INDEX does not accept the clause).
 func NullsFirst(d Dialect) string {
-	if d.Name() == PostgresName {
-		return " NULLS FIRST"
+	if d.Name() == SQLiteName {
+		return ""
 	}
-	return ""
+	return " NULLS FIRST"
 }

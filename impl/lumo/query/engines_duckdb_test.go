@@ -1,0 +1,823 @@
+//go:build cgo
+
+package query_test
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/duckdb/duckdb-go/v2" // and its "duckdb" database/sql driver
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/lumo-caderninho/mcp/impl/lumo/query"
+	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
+	"github.com/lumo-caderninho/mcp/impl/lumo/store"
+	"github.com/lumo-caderninho/mcp/impl/lumo/store/storetest"
+	"github.com/lumo-caderninho/mcp/impl/lumo/workspace"
+	"github.com/lumo-caderninho/mcp/impl/platform/sqldialect"
+)
+
+// These tests run lumo's queries on DuckDB against the row stores: each copies a row store's
+// data tables and rollups, after a real import, into an in-memory DuckDB created as lumo's store
+// creates them (store's table and column names, a folded copy beside every text column), with
+// DuckDB's types: VARCHAR, DATE, TIMESTAMP, and numbers as sqldialect.NumberType makes them
+// (DECIMAL(38, scale) for the exact decimals, DOUBLE otherwise). Then every request must answer
+// exactly as the row store does: the same rows, numbers, totals, summaries, notes and errors.
+// They link DuckDB (cgo), so they build only with cgo; the SQL itself is pinned without it
+// (TestGoldenSQLDuckDB).
+
+// duckZone is the DuckDB session's time zone in every test: far from Brasília's, so a bucket that
+// converted the stored wall-clock times between zones would move them to another day or hour.
+const duckZone = "Asia/Tokyo"
+
+// openDuck is a fresh in-memory DuckDB, closed when the test ends.
+func openDuck(t testing.TB) *sql.DB {
+	t.Helper()
+	duck, err := sql.Open("duckdb", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { duck.Close() })
+	var zone string
+	if _, err := duck.Exec("SET GLOBAL TimeZone = '" + duckZone + "'"); err != nil {
+		t.Fatal(err)
+	}
+	if err := duck.QueryRow("SELECT current_setting('TimeZone')").Scan(&zone); err != nil || zone != duckZone {
+		t.Fatalf("DuckDB's time zone: %q, %v", zone, err)
+	}
+	return duck
+}
+
+// duckColumn is a column of a DuckDB table: its name, type and, for an exact decimal, its scale.
+type duckColumn struct {
+	name, typ string
+	scale     int
+}
+
+// duckTables creates tables in a DuckDB as the store created them for apps.
+type duckTables struct {
+	t       testing.TB
+	src     *store.DB
+	duck    *sql.DB
+	numbers map[[2]string]duckColumn // (table, column) SQL names: the type of a number column
+	done    map[string]bool
+}
+
+// duckCopy copies the data tables and rollups of apps from src into a fresh DuckDB.
+func duckCopy(t testing.TB, src *store.DB, apps ...*semantic.App) *sql.DB {
+	t.Helper()
+	dt := &duckTables{t: t, src: src, duck: openDuck(t), numbers: map[[2]string]duckColumn{}, done: map[string]bool{}}
+	for _, app := range apps {
+		for _, tb := range app.Tables { // a role-playing copy reads its original's table
+			var cols []duckColumn
+			for _, c := range tb.Columns {
+				if !c.Calculated() {
+					cols = append(cols, dt.column(c, c.SQLName)...)
+				}
+			}
+			dt.copy(tb.SQLName, cols)
+		}
+		for _, r := range app.Rollups {
+			var cols []duckColumn
+			for i, c := range r.Dimensions {
+				dc := dt.column(c, semantic.RollupDim(i))
+				if len(dc) == 2 {
+					dc[1].name = semantic.RollupDimFold(i)
+				}
+				cols = append(cols, dc...)
+			}
+			if r.Time != nil {
+				cols = append(cols, dt.column(r.Time, semantic.RollupTime())...)
+			}
+			for i, c := range r.Measures {
+				m := dt.column(c, "")[0] // the sums, minimums and maximums take the measure's type
+				cols = append(cols, duckColumn{semantic.RollupSum(i), m.typ, m.scale}, duckColumn{semantic.RollupCount(i), "BIGINT", 0},
+					duckColumn{semantic.RollupMin(i), m.typ, m.scale}, duckColumn{semantic.RollupMax(i), m.typ, m.scale})
+			}
+			dt.copy(r.SQLName, append(cols, duckColumn{semantic.RollupRows(), "BIGINT NOT NULL", 0}))
+		}
+	}
+	return dt.duck
+}
+
+// column is the DuckDB column (named name) holding c's values, and its folded copy for a text
+// column with one. A number column's type follows its scale and largest value in the row store.
+func (dt *duckTables) column(c *semantic.Column, name string) []duckColumn {
+	d := sqldialect.DuckDB{}
+	if c.Type != semantic.TypeNumber {
+		cols := []duckColumn{{name, d.ColumnType(c.Type), 0}}
+		if c.FoldSQLName != "" {
+			cols = append(cols, duckColumn{c.FoldSQLName, d.ColumnType(semantic.TypeString), 0})
+		}
+		return cols
+	}
+	key := [2]string{c.Table.SQLName, c.SQLName}
+	dc, ok := dt.numbers[key]
+	if !ok {
+		var largest sql.NullFloat64
+		q := "SELECT MAX(ABS(" + dt.src.Dialect().QuoteIdent(c.SQLName) + ")) FROM " + dt.src.Dialect().QuoteIdent(c.Table.SQLName)
+		if err := dt.src.SQL().QueryRow(q).Scan(&largest); err != nil {
+			dt.t.Fatalf("%s: %v", q, err)
+		}
+		dc = duckColumn{typ: sqldialect.NumberType(d, c.Scale, largest.Float64), scale: c.Scale}
+		dt.numbers[key] = dc
+	}
+	dc.name = name
+	return []duckColumn{dc}
+}
+
+// copy creates table in DuckDB and copies its rows from the row store: appended as text to a
+// table of VARCHARs, then cast to the columns' types in one INSERT, so each value arrives as
+// the row store's ISO dates and, for a DECIMAL column, the decimal its float64 stands for.
+func (dt *duckTables) copy(table string, cols []duckColumn) {
+	t := dt.t
+	if dt.done[table] {
+		return
+	}
+	dt.done[table] = true
+	d := sqldialect.DuckDB{}
+	stage := d.QuoteIdent(table + "_text")
+	var defs, texts, names, casts []string
+	for _, c := range cols {
+		q := d.QuoteIdent(c.name)
+		defs, texts, names = append(defs, q+" "+c.typ), append(texts, q+" VARCHAR"), append(names, dt.src.Dialect().QuoteIdent(c.name))
+		cast := "CAST(" + q + " AS " + strings.TrimSuffix(c.typ, " NOT NULL") + ")"
+		if strings.HasPrefix(c.typ, "DECIMAL(38,") {
+			// Through DECIMAL(18), which holds every value here: DuckDB reads text into a
+			// DECIMAL(38) 20 times slower.
+			cast = "CAST(CAST(" + q + " AS DECIMAL(18," + strconv.Itoa(c.scale) + ")) AS " + c.typ + ")"
+		}
+		casts = append(casts, cast)
+	}
+	for _, ddl := range []string{"CREATE TABLE " + d.QuoteIdent(table) + " (" + strings.Join(defs, ", ") + ")",
+		"CREATE TABLE " + stage + " (" + strings.Join(texts, ", ") + ")"} {
+		if _, err := dt.duck.Exec(ddl); err != nil {
+			t.Fatalf("%s: %v", ddl, err)
+		}
+	}
+	rows, err := dt.src.SQL().Query("SELECT " + strings.Join(names, ", ") + " FROM " + dt.src.Dialect().QuoteIdent(table))
+	if err != nil {
+		t.Fatalf("reading %s: %v", table, err)
+	}
+	defer rows.Close()
+	conn, err := dt.duck.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	err = conn.Raw(func(dc any) error {
+		a, err := duckdb.NewAppenderFromConn(dc.(driver.Conn), "", table+"_text")
+		if err != nil {
+			return err
+		}
+		vals, ptrs, text := make([]any, len(cols)), make([]any, len(cols)), make([]driver.Value, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		for rows.Next() {
+			if err := rows.Scan(ptrs...); err != nil {
+				return err
+			}
+			for i, v := range vals {
+				text[i] = duckText(v, cols[i])
+			}
+			if err := a.AppendRow(text...); err != nil {
+				return err
+			}
+		}
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		return a.Close()
+	})
+	if err != nil {
+		t.Fatalf("loading %s: %v", table, err)
+	}
+	for _, s := range []string{"INSERT INTO " + d.QuoteIdent(table) + " SELECT " + strings.Join(casts, ", ") + " FROM " + stage, "DROP TABLE " + stage} {
+		if _, err := dt.duck.Exec(s); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+	}
+}
+
+// duckText is a row store's value as text for DuckDB's column c, nil for NULL.
+func duckText(v any, c duckColumn) driver.Value {
+	switch x := v.(type) {
+	case nil:
+		return nil
+	case string:
+		return x
+	case []byte:
+		return string(x)
+	case time.Time: // PostgreSQL's DATE and TIMESTAMP
+		if c.typ == "DATE" {
+			return x.Format("2006-01-02")
+		}
+		return x.Format("2006-01-02 15:04:05")
+	case float64:
+		if strings.HasPrefix(c.typ, "DECIMAL") {
+			return strconv.FormatFloat(x, 'f', c.scale, 64)
+		}
+		return strconv.FormatFloat(x, 'g', -1, 64) // the shortest text that reads back as x
+	}
+	return fmt.Sprint(v)
+}
+
+// engineDB is a database lumo queries run on.
+type engineDB struct {
+	db query.Querier
+	d  sqldialect.Dialect
+}
+
+func rowStore(db *store.DB) engineDB  { return engineDB{db.SQL(), db.Dialect()} }
+func duckStore(duck *sql.DB) engineDB { return engineDB{duck, sqldialect.DuckDB{}} }
+
+// answer is what a request got: the analysed query (with its notes), its plan, its result or error.
+type answer struct {
+	q    *query.Query
+	plan *query.Plan
+	res  *query.Result
+	err  error
+}
+
+// run answers req on app the way the query tool does: values checked, rollups read when rollups
+// is set, and with walk every measured column offered to the loose walk.
+func (e engineDB) run(app *semantic.App, req query.Request, rollups, walk bool) answer {
+	return e.runEdited(app, req, rollups, walk, nil)
+}
+
+// runEdited is run with the rendered statement passed through edit (when not nil) before it
+// executes: the way TestDuckDBComparisonBites breaks the SQL.
+func (e engineDB) runEdited(app *semantic.App, req query.Request, rollups, walk bool, edit func(st *query.Statement)) answer {
+	ctx := context.Background()
+	q, err := query.Analyze(app, req)
+	if err != nil {
+		return answer{err: err}
+	}
+	if err := query.CheckValues(ctx, e.db, e.d, q); err != nil {
+		return answer{q: q, err: err}
+	}
+	plan, err := query.PlanQuery(q)
+	if err != nil {
+		return answer{q: q, err: err}
+	}
+	if rollups {
+		plan = query.UseRollups(q, plan)
+	}
+	r := query.RendererFor(e.d)
+	var cols map[*semantic.Column]bool
+	if walk {
+		cols = map[*semantic.Column]bool{}
+		for _, c := range r.WalkColumns(q, plan) {
+			cols[c] = true
+		}
+	}
+	st := r.Render(q, plan, cols)
+	if edit != nil {
+		edit(st)
+	}
+	res, err := query.Execute(ctx, e.db, q, plan, st)
+	return answer{q, plan, res, err}
+}
+
+// sameAnswer fails t unless DuckDB's answer is the row store's (see answerDiff).
+func sameAnswer(t *testing.T, what string, want, got answer) {
+	t.Helper()
+	if d := answerDiff(want, got); d != "" {
+		t.Errorf("%s: %s", what, d)
+	}
+}
+
+// answerDiff says how DuckDB's answer differs from the row store's, "" when it is the same: the
+// same error, or the same notes and result (rows, total, summary, data dates), every number equal
+// to the last bit.
+func answerDiff(want, got answer) string {
+	if fmt.Sprint(want.err) != fmt.Sprint(got.err) {
+		return fmt.Sprintf("error %v on the row store, %v on DuckDB", want.err, got.err)
+	}
+	if want.err != nil {
+		var wq, gq *query.Error
+		if errors.As(want.err, &wq) && errors.As(got.err, &gq) {
+			if d := cmp.Diff(wq, gq); d != "" {
+				return "error (-row store +DuckDB):\n" + d
+			}
+		}
+		return ""
+	}
+	if d := cmp.Diff(want.q.Notes, got.q.Notes); d != "" {
+		return "notes (-row store +DuckDB):\n" + d
+	}
+	if d := cmp.Diff(want.res, got.res); d != "" {
+		return "result (-row store +DuckDB):\n" + d
+	}
+	return ""
+}
+
+// importApps imports the workspace in fsys into db and returns every app its users see.
+func importApps(t testing.TB, db *store.DB, fsys fs.FS) []*semantic.App {
+	t.Helper()
+	ctx := context.Background()
+	ws, err := workspace.Load(fsys, "workspace.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.ImportWorkspace(ctx, fsys, "workspace.yaml"); err != nil {
+		t.Fatal(err)
+	}
+	var apps []*semantic.App
+	seen := map[int64]bool{}
+	for _, tenant := range ws.Tenants {
+		for _, wu := range tenant.Users {
+			u, err := db.UserByLogin(ctx, wu.Login)
+			if err != nil {
+				t.Fatal(err)
+			}
+			visible, err := db.VisibleApps(ctx, u)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, a := range visible {
+				if !seen[a.ID] {
+					seen[a.ID] = true
+					apps = append(apps, a)
+				}
+			}
+		}
+	}
+	return apps
+}
+
+// freshStore is another fresh database of db's engine.
+func freshStore(t *testing.T, db *store.DB) *store.DB {
+	t.Helper()
+	if db.Engine() == sqldialect.PostgresName {
+		return storetest.Open(t)
+	}
+	fresh, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "lumo.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { fresh.Close() })
+	return fresh
+}
+
+// Every golden request (query's own golden_test.go: joins, composite keys, role-playing copies,
+// calculated columns, conditional measures, several facts, HAVING, buckets, blanks, like,
+// count_distinct, rollups) answers on DuckDB as on the row store, over the fixtures' real data.
+func TestDuckDBAnswersTheGoldenRequestsAsTheRowStore(t *testing.T) {
+	onBothEngines(t, func(t *testing.T, db *store.DB) {
+		type fixture struct {
+			app  *semantic.App
+			db   *store.DB
+			duck *sql.DB
+		}
+		var fixtures []fixture
+		for i, fsys := range query.GoldenFixtures() {
+			src := db
+			if i > 0 {
+				src = freshStore(t, db)
+			}
+			ws, err := workspace.Load(fsys, "workspace.yaml")
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := fixture{db: src}
+			imported := importApps(t, src, fsys)
+			for _, a := range imported {
+				if a.Key == ws.Tenants[0].Apps[0].Key {
+					f.app = a
+				}
+			}
+			start := time.Now()
+			f.duck = duckCopy(t, src, imported...)
+			t.Logf("fixture %d: %d apps copied into DuckDB in %v", i, len(imported), time.Since(start))
+			fixtures = append(fixtures, f)
+		}
+		for _, g := range query.GoldenRuns(t) {
+			f := fixtures[g.Fixture]
+			app := f.app
+			if app == nil {
+				t.Fatalf("%s: fixture %d's first app is missing after import", g.Name, g.Fixture)
+			}
+			want := rowStore(f.db).run(app, g.Req, g.Rollups, g.Walk)
+			got := duckStore(f.duck).run(app, g.Req, g.Rollups, g.Walk)
+			if want.err != nil || len(want.res.Rows) == 0 {
+				t.Errorf("%s: the row store answered %v with no rows: the request tests nothing", g.Name, want.err)
+			}
+			sameAnswer(t, g.Name, want, got)
+			if g.Rollups && got.plan != nil && want.plan != nil {
+				if r := rollupsRead(got.plan); r != rollupsRead(want.plan) || !strings.Contains(r, "r") {
+					t.Errorf("%s: DuckDB read rollups %q, the row store %q", g.Name, r, rollupsRead(want.plan))
+				}
+			}
+		}
+	})
+}
+
+// rollupsRead names the rollup each block of plan reads ("-" for none).
+func rollupsRead(plan *query.Plan) string {
+	var names []string
+	for _, b := range plan.Blocks {
+		if b.Rollup == nil {
+			names = append(names, "-")
+		} else {
+			names = append(names, b.Rollup.SQLName)
+		}
+	}
+	return strings.Join(names, ",")
+}
+
+// Every like and not like pattern of the engines test (wildcards, escapes, a lone backslash,
+// accents, case, blanks) keeps on DuckDB the rows it keeps on the row store, or is refused alike.
+func TestDuckDBLikePatternsAsTheRowStore(t *testing.T) {
+	onBothEngines(t, func(t *testing.T, db *store.DB) {
+		app := engineApp(t, db)
+		duck := duckStore(duckCopy(t, db, app))
+		for _, pattern := range likeCorpus {
+			for _, op := range []string{"like", "not like"} {
+				req := query.Request{
+					Fields:  []query.Item{{Ref: "Itens.Id"}, {Ref: "Itens.Texto"}},
+					Filters: []query.Filter{{Item: query.Item{Ref: "Itens.Texto"}, Op: op, Value: pattern}},
+					OrderBy: []query.Order{{Item: query.Item{Ref: "Itens.Id"}, Dir: "asc"}},
+					Limit:   500,
+				}
+				sameAnswer(t, op+" "+pattern, rowStore(db).run(app, req, false, false), duck.run(app, req, false, false))
+			}
+		}
+	})
+}
+
+// A text value checked before the query (= and in) is corrected, refused with the values that
+// fold alike, or refused with the same similar values in the same order, on DuckDB as on the
+// row store.
+func TestDuckDBValueChecksAsTheRowStore(t *testing.T) {
+	probes := []string{
+		`item 7`, `item 61`, `itém`, `a\bd`, `a\`, `x\\`, `\`, `50%x`, `5_`, `%`, `_`, `c:\temp`, `C:\TEMP\`,
+		`sao joao`, `são jose`, `zzz`, `100\%`, `10_0`, `a\b`, `ESPECIAL`, `SÃO JOSÉ`, `Itém Especial`, ``,
+	}
+	onBothEngines(t, func(t *testing.T, db *store.DB) {
+		app := engineApp(t, db)
+		duck := duckStore(duckCopy(t, db, app))
+		for _, v := range probes {
+			for _, op := range []string{"=", "in", "!="} {
+				value := any(v)
+				if op == "in" {
+					value = []any{v, "x"}
+				}
+				req := query.Request{
+					Fields:  []query.Item{{Ref: "Itens.Nome"}, {Ref: "Itens.Id", Agg: "count"}},
+					Filters: []query.Filter{{Item: query.Item{Ref: "Itens.Nome"}, Op: op, Value: value}},
+				}
+				sameAnswer(t, op+" "+v, rowStore(db).run(app, req, false, false), duck.run(app, req, false, false))
+			}
+		}
+	})
+}
+
+// exactApp is a table of texts, groups, amounts in cents, counts, dates and date-times around
+// the turns of day, month and year (in Brasília's wall-clock time, as the import stores them),
+// with two calculated columns: an exact product and a difference of days.
+func exactApp(t *testing.T, db *store.DB) *semantic.App {
+	t.Helper()
+	groups := []string{"Norte", "Sul", "São Paulo", "SAO PAULO", "", `\N`, "Sul"}
+	amounts := []string{"0.01", "0.10", "1234567.89", "-0.05", `\N`, "100", "0.20", "99999999.99", "-1234.56", "0.30", "7.77"}
+	counts := []string{"1", "2", "3", `\N`, "0", "10", "2"}
+	dates := []string{"2025-12-31", "2026-01-01", "2024-02-29", `\N`, "2026-09-30", "2026-10-01", "2026-09-01", "2025-01-01"}
+	moments := []string{"2025-12-31 22:30:00", "2025-12-31 23:59:59", "2026-01-01 00:00:00", "2026-01-01 02:59:59",
+		"2026-01-01 03:00:00", `\N`, "2026-09-30 21:00:00", "2026-09-30 20:59:59", "2024-02-29 23:00:00", "2026-10-04 01:00:00",
+		"2026-10-03 23:30:00"}
+	csv := "ID,TEXTO,GRUPO,VALOR,QTD,DATA,MOMENTO\n"
+	for i := range 96 {
+		text := `\N`
+		if s, ok := engineTexts[i%len(engineTexts)].(string); ok {
+			text = `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+		}
+		csv += fmt.Sprintf("%d,%s,%s,%s,%s,%s,%s\n", i+1, text, groups[i%len(groups)], amounts[i%len(amounts)],
+			counts[i%len(counts)], dates[i%len(dates)], moments[i%len(moments)])
+	}
+	fsys := storetest.OneTableWorkspace("Exatos", `      - {name: TEXTO, label: Texto, type: string}
+      - {name: GRUPO, label: Grupo, type: string}
+      - {name: VALOR, label: Valor, type: number, role: measure, unit: BRL}
+      - {name: QTD, label: Quantidade, type: number, role: measure}
+      - {name: DATA, label: Data, type: date}
+      - {name: MOMENTO, label: Momento, type: datetime}
+      - {name: TOTAL, label: Total, type: number, role: measure, unit: BRL, formula: "[Valor] * [Quantidade]"}
+      - {name: HORAS, label: Dias após a data, type: number, role: measure, formula: "[Momento] - [Data]"}
+`, csv)
+	return importOne(t, db, fsys)
+}
+
+// importOne imports a workspace of one app and returns the app.
+func importOne(t *testing.T, db *store.DB, fsys fs.FS) *semantic.App {
+	t.Helper()
+	apps := importApps(t, db, fsys)
+	if len(apps) != 1 {
+		t.Fatalf("%d apps after import", len(apps))
+	}
+	return apps[0]
+}
+
+// Buckets of dates and date-times (as groups and as filters), whole days, exact sums, averages,
+// minimums and maximums of cents, count_distinct of texts that fold alike, folded matching,
+// blanks, code point order, calculated columns and HAVING answer on DuckDB (in a session whose
+// time zone is Tokyo's) exactly as on the row store.
+func TestDuckDBExactAsTheRowStore(t *testing.T) {
+	type req = query.Request
+	it := func(ref string) query.Item { return query.Item{Ref: ref} }
+	agg := func(ref, a string) query.Item { return query.Item{Ref: ref, Agg: a} }
+	bucket := func(ref, b string) query.Item { return query.Item{Ref: ref, Bucket: b} }
+	filter := func(i query.Item, op string, v any) query.Filter { return query.Filter{Item: i, Op: op, Value: v} }
+	sums := []query.Item{agg("Itens.Id", "count"), agg("Itens.Valor", "sum"), agg("Itens.Valor", "avg"), agg("Itens.Valor", "min"),
+		agg("Itens.Valor", "max"), agg("Itens.Texto", "count_distinct"), agg("Itens.Total", "sum")}
+	requests := map[string]req{
+		"totals":              {Fields: sums},
+		"by group":            {Fields: append([]query.Item{it("Itens.Grupo")}, sums...)},
+		"by text, code point": {Fields: []query.Item{it("Itens.Texto"), agg("Itens.Valor", "sum")}, Limit: 100},
+		"by amount":           {Fields: []query.Item{it("Itens.Valor"), agg("Itens.Id", "count")}},
+		"by date":             {Fields: []query.Item{it("Itens.Data"), agg("Itens.Valor", "sum")}},
+		"by moment":           {Fields: []query.Item{it("Itens.Momento"), agg("Itens.Valor", "sum")}},
+		"rows listed":         {Fields: []query.Item{it("Itens.Id"), it("Itens.Texto"), it("Itens.Valor"), it("Itens.Data"), it("Itens.Momento"), it("Itens.Total"), it("Itens.Dias após a data")}, Limit: 200},
+		"ranked, cut at 3": {Fields: []query.Item{it("Itens.Grupo"), agg("Itens.Valor", "sum")},
+			OrderBy: []query.Order{{Item: agg("Itens.Valor", "sum"), Dir: "desc"}}, Limit: 3},
+		"having": {Fields: []query.Item{it("Itens.Grupo"), agg("Itens.Valor", "sum"), agg("Itens.Texto", "count_distinct")},
+			Filters: []query.Filter{filter(agg("Itens.Valor", "sum"), ">", 100.0), filter(agg("Itens.Texto", "count_distinct"), ">=", 2.0)}},
+		"folded value corrected": {Fields: []query.Item{agg("Itens.Valor", "sum")}, Filters: []query.Filter{filter(it("Itens.Grupo"), "=", "norte")}},
+		"folded value ambiguous": {Fields: []query.Item{agg("Itens.Valor", "sum")}, Filters: []query.Filter{filter(it("Itens.Grupo"), "=", "sao paulo")}},
+		"blanks":                 {Fields: []query.Item{it("Itens.Grupo"), agg("Itens.Id", "count")}, Filters: []query.Filter{filter(it("Itens.Grupo"), "in", []any{"Sul", ""})}},
+		"not blanks":             {Fields: []query.Item{it("Itens.Grupo"), agg("Itens.Id", "count")}, Filters: []query.Filter{filter(it("Itens.Grupo"), "!=", "")}},
+		"like accents":           {Fields: []query.Item{it("Itens.Grupo"), agg("Itens.Id", "count")}, Filters: []query.Filter{filter(it("Itens.Grupo"), "like", "%são%")}},
+		"not like":               {Fields: []query.Item{it("Itens.Texto"), agg("Itens.Id", "count")}, Filters: []query.Filter{filter(it("Itens.Texto"), "not like", "a%")}},
+		"amount above half a cent": {Fields: []query.Item{agg("Itens.Id", "count")},
+			Filters: []query.Filter{filter(it("Itens.Valor"), ">", 0.005)}},
+		"amount equal": {Fields: []query.Item{agg("Itens.Id", "count")}, Filters: []query.Filter{filter(it("Itens.Valor"), "=", 0.1)}},
+		"amounts in":   {Fields: []query.Item{agg("Itens.Id", "count")}, Filters: []query.Filter{filter(it("Itens.Valor"), "in", []any{0.01, 0.3, 7.77})}},
+		"amounts between": {Fields: []query.Item{it("Itens.Valor"), agg("Itens.Id", "count")},
+			Filters: []query.Filter{filter(it("Itens.Valor"), "between", []any{-1.0, 0.2})}},
+		"counts not in": {Fields: []query.Item{it("Itens.Quantidade"), agg("Itens.Id", "count")},
+			Filters: []query.Filter{filter(it("Itens.Quantidade"), "not in", []any{1.0, 2.0, ""})}},
+		"calculated filter": {Fields: []query.Item{it("Itens.Grupo"), agg("Itens.Total", "sum")},
+			Filters: []query.Filter{filter(it("Itens.Dias após a data"), ">", 0.5)}},
+		"whole day":        {Fields: []query.Item{it("Itens.Momento"), agg("Itens.Id", "count")}, Filters: []query.Filter{filter(it("Itens.Momento"), "=", "2025-12-31")}},
+		"days between":     {Fields: []query.Item{agg("Itens.Id", "count")}, Filters: []query.Filter{filter(it("Itens.Momento"), "between", []any{"2025-12-31", "2026-01-01"})}},
+		"after a day":      {Fields: []query.Item{agg("Itens.Id", "count")}, Filters: []query.Filter{filter(it("Itens.Momento"), ">", "2026-09-30")}},
+		"up to a day":      {Fields: []query.Item{agg("Itens.Id", "count")}, Filters: []query.Filter{filter(it("Itens.Momento"), "<=", "2025-12-31")}},
+		"not between days": {Fields: []query.Item{agg("Itens.Id", "count")}, Filters: []query.Filter{filter(it("Itens.Momento"), "not between", []any{"2025-12-31", "2026-09-30"})}},
+		"dates from":       {Fields: []query.Item{it("Itens.Data"), agg("Itens.Id", "count")}, Filters: []query.Filter{filter(it("Itens.Data"), ">=", "2026-01-01")}},
+		"weekend hours": {Fields: []query.Item{bucket("Itens.Momento", "hour_of_day"), agg("Itens.Id", "count")},
+			Filters: []query.Filter{filter(bucket("Itens.Momento", "day_of_week"), "in", []any{0.0, 6.0})}},
+		"one hour":   {Fields: []query.Item{bucket("Itens.Momento", "day"), agg("Itens.Id", "count")}, Filters: []query.Filter{filter(bucket("Itens.Momento", "hour_of_day"), "=", "22:00")}},
+		"one month":  {Fields: []query.Item{bucket("Itens.Momento", "day"), agg("Itens.Id", "count")}, Filters: []query.Filter{filter(bucket("Itens.Momento", "month"), "=", "2025-12")}},
+		"one year":   {Fields: []query.Item{bucket("Itens.Data", "month"), agg("Itens.Id", "count")}, Filters: []query.Filter{filter(bucket("Itens.Data", "year"), "=", 2026.0)}},
+		"one day":    {Fields: []query.Item{bucket("Itens.Momento", "hour_of_day"), agg("Itens.Id", "count")}, Filters: []query.Filter{filter(bucket("Itens.Momento", "day"), "=", "2026-01-01")}},
+		"month 12":   {Fields: []query.Item{bucket("Itens.Momento", "year"), agg("Itens.Id", "count")}, Filters: []query.Filter{filter(bucket("Itens.Momento", "month_of_year"), "=", 12.0)}},
+		"two groups": {Fields: []query.Item{bucket("Itens.Momento", "month"), it("Itens.Grupo"), agg("Itens.Valor", "sum"), agg("Itens.Grupo", "count_distinct")}},
+	}
+	for _, ref := range []string{"Itens.Data", "Itens.Momento"} {
+		for _, b := range []string{"day", "month", "year", "month_of_year", "hour_of_day", "day_of_week"} {
+			if ref == "Itens.Data" && b == "hour_of_day" {
+				continue
+			}
+			requests[ref+" by "+b] = req{Fields: []query.Item{bucket(ref, b), agg("Itens.Id", "count"), agg("Itens.Valor", "sum"), agg("Itens.Texto", "count_distinct")}}
+		}
+	}
+	onBothEngines(t, func(t *testing.T, db *store.DB) {
+		app := exactApp(t, db)
+		raw := duckCopy(t, db, app)
+		duck := duckStore(raw)
+		want := map[string]string{"Valor": "DECIMAL(38,2)", "Quantidade": "DECIMAL(38,0)", "Data": "DATE", "Momento": "TIMESTAMP", "Texto": "VARCHAR"}
+		for _, c := range app.Tables[0].Columns {
+			var typ string
+			err := raw.QueryRow("SELECT data_type FROM information_schema.columns WHERE table_name = $1 AND column_name = $2",
+				c.Table.SQLName, c.SQLName).Scan(&typ)
+			if w, ok := want[c.Label]; ok && (err != nil || typ != w) {
+				t.Errorf("%s is %q on DuckDB (%v), want %s", c.Label, typ, err, w)
+			}
+		}
+		for name, r := range requests {
+			want, got := rowStore(db).run(app, r, false, false), duck.run(app, r, false, false)
+			if want.err == nil && len(want.res.Rows) == 0 && !strings.HasPrefix(name, "folded value") {
+				t.Errorf("%s: no rows on the row store: the request tests nothing", name)
+			}
+			sameAnswer(t, name, want, got)
+		}
+		// The bucket values of one date-time, read in Brasília's wall-clock time whatever the session's zone.
+		got := duck.run(app, req{Fields: []query.Item{bucket("Itens.Momento", "day"), bucket("Itens.Momento", "month"),
+			bucket("Itens.Momento", "year"), bucket("Itens.Momento", "month_of_year"), bucket("Itens.Momento", "hour_of_day"),
+			bucket("Itens.Momento", "day_of_week")}, Filters: []query.Filter{filter(it("Itens.Momento"), "=", "2025-12-31 22:30:00")}}, false, false)
+		if got.err != nil || cmp.Diff([][]any{{"2025-12-31", "2025-12", 2025.0, 12.0, "22:00", 3.0}}, got.res.Rows) != "" {
+			t.Errorf("buckets of 2025-12-31 22:30:00 (a Wednesday): %v, %v", got.res, got.err)
+		}
+	})
+}
+
+// decimalType is the DuckDB type NumberType gives amounts in cents up to 10^8.
+var decimalType = sqldialect.NumberType(sqldialect.DuckDB{}, 2, 1e8)
+
+// A sum of many amounts in cents stays exact to the cent on DuckDB, in every group and in the
+// summary: a million amounts of up to 10^8 in a DECIMAL(38,2) column, against the sums in
+// integer cents. The total is near 5 × 10^13, where a float64 steps by 1/128 and a running
+// float64 sum of these rows in their order ends past half a cent off (checked below), so the
+// data can tell an exact sum from a floating-point one. DuckDB's sum of the same values in a
+// DOUBLE column is only logged: its order follows the threads, and its total came out right in
+// one run and a cent short (…4999.99) in another; the DECIMAL column makes it exact every time.
+func TestDuckDBSumsOfCentsAreExact(t *testing.T) {
+	if decimalType != "DECIMAL(38,2)" {
+		t.Fatalf("amounts in cents are %s on DuckDB", decimalType)
+	}
+	db := storetest.Open(t)
+	app := importOne(t, db, storetest.OneTableWorkspace("Centavos", "      - {name: GRUPO, label: Grupo, type: string}\n"+
+		"      - {name: VALOR, label: Valor, type: number, role: measure, unit: BRL}\n", "ID,GRUPO,VALOR\n1,g0,0.01\n"))
+	itens := app.Tables[0]
+	id, group, amount := itens.Columns[0], itens.Columns[1], itens.Columns[2]
+	if amount.Scale != 2 {
+		t.Fatalf("Valor's scale: %d", amount.Scale)
+	}
+	const rows, groups = 1_000_000, 7
+	cents := func(i int64) int64 { return (i*7_919_993 + 13) % 10_000_000_000 } // up to 10^8 reais
+	want := make([]int64, groups+1)                                             // the last is the total
+	var running float64
+	for i := int64(1); i <= rows; i++ {
+		want[i%groups] += cents(i)
+		want[groups] += cents(i)
+		running += float64(cents(i)) / 100
+	}
+	if total := fmt.Sprintf("%d.%02d", want[groups]/100, want[groups]%100); fmt.Sprintf("%.2f", running) == total {
+		t.Fatalf("a running float64 sum gets the total %s right: the data no longer tells exact sums apart", total)
+	}
+	duck := openDuck(t)
+	d := sqldialect.DuckDB{}
+	for _, typ := range []string{decimalType, "DOUBLE"} {
+		table := d.QuoteIdent(itens.SQLName)
+		stmts := []string{
+			"DROP TABLE IF EXISTS " + table,
+			"CREATE TABLE " + table + " (" + d.QuoteIdent(id.SQLName) + " " + sqldialect.NumberType(d, 0, rows) + ", " + d.QuoteIdent(group.SQLName) + " VARCHAR, " +
+				d.QuoteIdent(group.FoldSQLName) + " VARCHAR, " + d.QuoteIdent(amount.SQLName) + " " + typ + ")",
+			"INSERT INTO " + table + " SELECT i, 'g' || (i % " + strconv.Itoa(groups) + "), 'g' || (i % " + strconv.Itoa(groups) + "), " +
+				"CAST(CAST((i * 7919993 + 13) % 10000000000 AS DECIMAL(38,0)) * 0.01 AS " + typ + ") FROM range(1, " + strconv.Itoa(rows+1) + ") r(i)",
+		}
+		for _, s := range stmts {
+			if _, err := duck.Exec(s); err != nil {
+				t.Fatalf("%s: %v", s, err)
+			}
+		}
+		got := duckStore(duck).run(app, query.Request{Fields: []query.Item{{Ref: "Itens.Grupo"}, {Ref: "Itens.Valor", Agg: "sum"}}}, false, false)
+		if got.err != nil {
+			t.Fatal(got.err)
+		}
+		var sums []string
+		for _, row := range got.res.Rows {
+			sums = append(sums, fmt.Sprintf("%.2f", row[1]))
+		}
+		sums = append(sums, fmt.Sprintf("%.2f", got.res.Summary[got.q.Out[1].Key]))
+		var exact []string
+		for _, c := range want {
+			exact = append(exact, fmt.Sprintf("%d.%02d", c/100, c%100))
+		}
+		if typ == "DOUBLE" {
+			t.Logf("the same sums on a DOUBLE column: %v (exact: %v)", sums, exact)
+			continue
+		}
+		if d := cmp.Diff(exact, sums); d != "" {
+			t.Errorf("sums of cents on %s (-exact +DuckDB):\n%s", typ, d)
+		}
+	}
+}
+
+// The total counts the result's rows up to 1,000,001 on DuckDB too: a million rows count as they
+// are, one more is the cap, and so are 1,200,000.
+func TestDuckDBTotalIsCapped(t *testing.T) {
+	db := storetest.Open(t)
+	app := importOne(t, db, storetest.OneTableWorkspace("Linhas", "", "ID\n1\n"))
+	id := app.Tables[0].Columns[0]
+	duck := openDuck(t)
+	d := sqldialect.DuckDB{}
+	table := d.QuoteIdent(app.Tables[0].SQLName)
+	if _, err := duck.Exec("CREATE TABLE " + table + " (" + d.QuoteIdent(id.SQLName) + " " + sqldialect.NumberType(d, 0, 2e6) + ")"); err != nil {
+		t.Fatal(err)
+	}
+	from := 1
+	for _, n := range []int{1_000_000, 1_000_001, 1_200_000} {
+		if _, err := duck.Exec("INSERT INTO "+table+" SELECT i FROM range($1, $2) r(i)", from, n+1); err != nil {
+			t.Fatal(err)
+		}
+		from = n + 1
+		for _, fields := range [][]query.Item{{{Ref: "Itens.Id"}}, {{Ref: "Itens.Id"}, {Ref: "Itens.Id", Agg: "count"}}} {
+			got := duckStore(duck).run(app, query.Request{Fields: fields, Limit: 3}, false, false)
+			if got.err != nil {
+				t.Fatal(got.err)
+			}
+			if want := int64(min(n, query.TotalCap+1)); got.res.Total != want || len(got.res.Rows) != 3 || got.res.Rows[2][0] != 3.0 {
+				t.Errorf("%d rows, %d fields: total %d (want %d), rows %v", n, len(fields), got.res.Total, want, got.res.Rows)
+			}
+		}
+	}
+}
+
+// A sum past float64's range is OUT_OF_RANGE on DuckDB as on the row store (a DOUBLE column: such
+// values are no exact decimals); a product of exact decimals past 38 digits, which the row store
+// computes in floating point, is OUT_OF_RANGE on DuckDB, saying so.
+func TestDuckDBOverflow(t *testing.T) {
+	onBothEngines(t, func(t *testing.T, db *store.DB) {
+		app := importOne(t, db, storetest.OneTableWorkspace("Enormes", `      - {name: VALOR, label: Valor, type: number, role: measure}
+      - {name: GRANDE, label: Grande, type: number, role: measure}
+      - {name: CUBO, label: Cubo, type: number, role: measure, formula: "[Grande] * [Grande] * [Grande]"}
+`, "ID,VALOR,GRANDE\n1,17"+strings.Repeat("0", 307)+",9000000000000\n2,17"+strings.Repeat("0", 307)+",1\n"))
+		duck := duckStore(duckCopy(t, db, app))
+		sum := query.Request{Fields: []query.Item{{Ref: "Itens.Valor", Agg: "sum"}}}
+		want, got := rowStore(db).run(app, sum, false, false), duck.run(app, sum, false, false)
+		var qe *query.Error
+		if !errors.As(got.err, &qe) || qe.Code != query.CodeOutOfRange {
+			t.Errorf("sum past float64's range on DuckDB: %v", got.err)
+		}
+		if db.Engine() == sqldialect.SQLiteName { // PostgreSQL's error does not say which column overflowed
+			sameAnswer(t, "sum past float64's range", want, got)
+		} else if !errors.As(want.err, &qe) || qe.Code != query.CodeOutOfRange {
+			t.Errorf("sum past float64's range on the row store: %v", want.err)
+		}
+
+		cube := query.Request{Fields: []query.Item{{Ref: "Itens.Cubo", Agg: "sum"}}}
+		if want := rowStore(db).run(app, cube, false, false); want.err != nil {
+			t.Errorf("the row store's sum of cubes: %v", want.err)
+		}
+		got = duck.run(app, cube, false, false)
+		if !errors.As(got.err, &qe) || qe.Code != query.CodeOutOfRange || !strings.Contains(qe.Message, "38 dígitos") {
+			t.Errorf("a product past DECIMAL's 38 digits on DuckDB: %v", got.err)
+		}
+	})
+}
+
+// The comparison bites: each mutation breaks, in the SQL rendered for DuckDB, one thing the
+// renderer must get right, on a request whose data shows it. The statement as rendered answers
+// as the row store does; the mutated one must not. A mutation that no longer finds its text in
+// the SQL fails the test, so the check cannot go stale unnoticed when the rendering changes.
+func TestDuckDBComparisonBites(t *testing.T) {
+	type req = query.Request
+	it := func(ref string) query.Item { return query.Item{Ref: ref} }
+	agg := func(ref, a string) query.Item { return query.Item{Ref: ref, Agg: a} }
+	bucket := func(ref, b string) query.Item { return query.Item{Ref: ref, Bucket: b} }
+	filter := func(i query.Item, op string, v any) query.Filter { return query.Filter{Item: i, Op: op, Value: v} }
+	byID := []query.Order{{Item: it("Itens.Id"), Dir: "asc"}}
+	mutations := []struct {
+		name     string
+		req      req
+		from, to string // a regular expression and its replacement
+	}{
+		{"not like drops the blank rows", req{Fields: []query.Item{it("Itens.Id")}, OrderBy: byID, Limit: 200,
+			Filters: []query.Filter{filter(it("Itens.Texto"), "not like", "a%")}},
+			`t0\."[^"]+" IS NULL OR t0\."[^"]+" = '' OR `, ``},
+		{"like keeps the empty text", req{Fields: []query.Item{it("Itens.Id")}, OrderBy: byID, Limit: 200,
+			Filters: []query.Filter{filter(it("Itens.Texto"), "like", "%")}},
+			`t0\."[^"]+" <> '' AND `, ``},
+		{"like without its escape character", req{Fields: []query.Item{it("Itens.Id")}, OrderBy: byID, Limit: 200,
+			Filters: []query.Filter{filter(it("Itens.Texto"), "like", `100\%`)}},
+			` ESCAPE '\\'`, ``},
+		{"days of UTC instead of the stored wall-clock time", req{Fields: []query.Item{bucket("Itens.Momento", "day"), agg("Itens.Id", "count")}},
+			`CAST\((t0\."[^"]+") AS DATE\)`, `CAST(CAST($1 AS TIMESTAMPTZ) AT TIME ZONE 'UTC' AS DATE)`},
+		{"weeks from Monday", req{Fields: []query.Item{bucket("Itens.Momento", "hour_of_day"), agg("Itens.Id", "count")},
+			Filters: []query.Filter{filter(bucket("Itens.Momento", "day_of_week"), "in", []any{0.0, 6.0})}},
+			`dayofweek\(`, `isodow(`},
+		{"count_distinct counts every row", req{Fields: []query.Item{it("Itens.Grupo"), agg("Itens.Texto", "count_distinct")}},
+			`COUNT\(DISTINCT `, `COUNT(`},
+		{"blank dates sorted first", req{Fields: []query.Item{it("Itens.Data"), agg("Itens.Id", "count")}},
+			`NULLS LAST`, `NULLS FIRST`},
+		{"sums in single precision", req{Fields: []query.Item{it("Itens.Grupo"), agg("Itens.Valor", "sum")}},
+			`SUM\((t0\."[^"]+")\)`, `SUM(CAST($1 AS FLOAT))`},
+	}
+	onBothEngines(t, func(t *testing.T, db *store.DB) {
+		app := exactApp(t, db)
+		duck := duckStore(duckCopy(t, db, app))
+		for _, m := range mutations {
+			want := rowStore(db).run(app, m.req, false, false)
+			if want.err != nil || len(want.res.Rows) == 0 {
+				t.Errorf("%s: the row store answered %v with no rows: the request tests nothing", m.name, want.err)
+				continue
+			}
+			sameAnswer(t, m.name+", as rendered", want, duck.run(app, m.req, false, false))
+			re := regexp.MustCompile(m.from)
+			got := duck.runEdited(app, m.req, false, false, func(st *query.Statement) {
+				if !re.MatchString(st.SQL) {
+					t.Errorf("%s: %q is not in the SQL any more; update the mutation:\n%s", m.name, m.from, st.SQL)
+				}
+				st.SQL = re.ReplaceAllString(st.SQL, m.to)
+			})
+			// The mutated SQL must run: a failing statement would differ for the wrong reason.
+			if got.err != nil {
+				t.Errorf("%s: the mutated SQL failed: %v", m.name, got.err)
+			} else if d := answerDiff(want, got); d == "" {
+				t.Errorf("%s: the mutated SQL answered as the row store; the comparison does not catch it", m.name)
+			} else {
+				t.Logf("%s: caught, %s", m.name, strings.SplitN(d, "\n", 2)[0])
+			}
+		}
+	})
+}

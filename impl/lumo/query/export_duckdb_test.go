@@ -1,0 +1,48 @@
+//go:build cgo
+
+package query
+
+import (
+	"io/fs"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/lumo-caderninho/mcp/impl/lumo/demo"
+)
+
+// GoldenRun is a golden request (see goldenCases) as engines_duckdb_test.go runs it on data:
+// the fixture whose first app (of its first tenant) it reads, and whether the query tool reads
+// rollups for it (rollup_) and offers every measured column to the loose walk (walk_).
+type GoldenRun struct {
+	Name          string
+	Fixture       int // in GoldenFixtures
+	Req           Request
+	Rollups, Walk bool
+}
+
+// GoldenRuns are the golden requests, in name order.
+func GoldenRuns(t testing.TB) []GoldenRun {
+	byName := map[string]int{}
+	for i, fsys := range GoldenFixtures() {
+		byName[fixtureApp(t, fsys).Name] = i
+	}
+	var runs []GoldenRun
+	for _, c := range goldenCases(t) {
+		i, ok := byName[c.app.Name]
+		if !ok {
+			t.Fatalf("%s: app %q is in no golden fixture", c.name, c.app.Name)
+		}
+		runs = append(runs, GoldenRun{c.name, i, c.req, strings.HasPrefix(c.name, "rollup_"), strings.HasPrefix(c.name, "walk_")})
+	}
+	return runs
+}
+
+// GoldenFixtures are the workspaces the golden requests' apps come from (see fixtureApp).
+func GoldenFixtures() []fs.FS {
+	fixtures := []fs.FS{demo.Lumo}
+	for _, dir := range []string{"joins", "calc", "rollups", "rollups_auto"} {
+		fixtures = append(fixtures, os.DirFS("../../../features/testdata/"+dir))
+	}
+	return fixtures
+}
