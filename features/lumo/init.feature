@@ -84,6 +84,37 @@ Feature: From files to a question: lumo init
     And "columns[*].label" is '["Cliente", "Valor (R$) (soma)"]'
     And "columns[*].unit" is '[null, "BRL"]'
 
+  @L-Q12 @L-R01 @own-setup
+  Scenario: A spreadsheet's total row and the note under it are not sales
+    # As a spreadsheet saves it: the values, a Total row summing them, a blank line, a note. By
+    # hand, without the total: Centro 10,50 + 30,00 = 40,50; Praia 20,00.
+    Given a folder holding the file "caixa.csv":
+      """
+      Data;Loja;Valor
+      01/10/2026;Centro;10,50
+      02/10/2026;Praia;20,00
+      03/10/2026;Centro;30,00
+      Total;;60,50
+
+      Fonte: ERP, emitido em 05/10/2026
+      """
+    When lumo init runs on that folder
+    Then the app.yaml it wrote has the lines:
+      """
+      - {name: Data, label: Data, type: date, role: dimension, usage: 8}
+      - {name: Valor, label: Valor, type: number, role: measure, usage: 10}
+      """
+    And the report says:
+      """
+      3 linhas, 3 colunas: 1 medida (Valor), 1 data (Data), 0 chaves
+      lido: separador ";", decimal ",", UTF-8, datas dd/mm/aaaa, 2 linhas que não são dados puladas (linha 5, total: "Total"; linha 7, nota depois de uma linha em branco: "Fonte: ERP, emitido em 05/10/2026")
+      """
+    And the workspace it wrote is imported
+    And I am connected as "voce-dados"
+    When I call "query" with '{"appId": "$app:dados", "fields": [{"ref": "Caixa.Loja"}, {"ref": "Caixa.Valor", "agg": "sum"}], "orderBy": [{"ref": "Caixa.Loja", "dir": "asc"}]}'
+    Then the call succeeds
+    And "rows" is '[["Centro", 40.5], ["Praia", 20]]'
+
   @L-Q12 @L-Q23 @L-R01 @own-setup
   Scenario: A workbook's sheets, named range and Excel table become tables, and the rest is named
     # vendas.xlsx, written by excelize:

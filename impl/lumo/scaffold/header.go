@@ -145,7 +145,7 @@ func readHeader(fsys fs.FS, file string) (header []string, delim string, err err
 				break
 			}
 			w := len(rec)
-			if w != len(first) && w != width && !(w == width+1 && rec[w-1] == "") && !(w == 1 && rec[0] == "") {
+			if w > 1 && w != len(first) && w != width && !(w == width+1 && rec[w-1] == "") { // one field: a note
 				consistent = false
 			}
 		}

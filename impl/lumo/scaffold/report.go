@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/lumo-caderninho/mcp/impl/lumo/workspace"
@@ -69,7 +70,8 @@ func Report(w io.Writer, res *Result) {
 // decimal, encoding and dates.
 func (t *Table) how() string {
 	if t.kind != workspace.KindCSV {
-		return ""
+		// A workbook's reading needs no words, but the rows left out do.
+		return strings.TrimPrefix(skippedRe.FindString(t.Detected), ", ")
 	}
 	how := strings.TrimPrefix(t.Detected, t.File+": ")
 	if how == t.Detected {
@@ -77,6 +79,9 @@ func (t *Table) how() string {
 	}
 	return how
 }
+
+// skippedRe is the end of a reader's description that lists the rows it left out.
+var skippedRe = regexp.MustCompile(`, \d+ linhas? que não (é dado pulada|são dados puladas) \(.*\)$`)
 
 // listed is "2 medidas (Valor, Desconto)", or "0 medidas".
 func listed(items []string, one, many string) string {

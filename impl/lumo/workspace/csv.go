@@ -25,32 +25,34 @@ const Null = `\N`
 // from the file (see detect). It holds one record at a time, so files of any size stream in
 // constant memory.
 type csvRows struct {
-	file   string
-	f      fs.File
-	br     *bufio.Reader
-	r      *csv.Reader // from the first line with a quote on (nil before)
-	guard  *lineGuard  // what r reads through (nil before)
-	rec    []string    // the record read without r
-	raw    []byte      // a line longer than br's buffer
-	lines  int         // lines read without r
-	format *csvFormat
-	cols   []*semantic.Column
-	pos    []int // pos[i] is the index in a record of cols[i]
-	width  int   // fields per record, from the header
-	vals   []any
-	texts  []string // per column, the value as Text gives it
-	scales []int
-	units  []string // per column, the unit the values showed (R$, US$, %)
-	kinds  []kind   // per column, whether numbers came with % or without
-	buf    []byte   // the current row's rewritten texts, before they go to arena
-	arena  []byte   // bytes of rewritten texts that strings point into: only ever appended to
-	spans  []span
-	pend   []pending     // per column, a text not written yet (Text)
-	days   *[1024]dayBox // boxed days, by day
-	strs   [][16]textBox // boxed texts, per column
-	line   int
-	count  int64
-	err    error
+	file    string
+	f       fs.File
+	br      *bufio.Reader
+	r       *csv.Reader // from the first line with a quote on (nil before)
+	guard   *lineGuard  // what r reads through (nil before)
+	rec     []string    // the record read without r
+	raw     []byte      // a line longer than br's buffer
+	lines   int         // lines read without r
+	format  *csvFormat
+	cols    []*semantic.Column
+	pos     []int // pos[i] is the index in a record of cols[i]
+	width   int   // fields per record, from the header
+	vals    []any
+	texts   []string // per column, the value as Text gives it
+	scales  []int
+	units   []string // per column, the unit the values showed (R$, US$, %)
+	kinds   []kind   // per column, whether numbers came with % or without
+	buf     []byte   // the current row's rewritten texts, before they go to arena
+	arena   []byte   // bytes of rewritten texts that strings point into: only ever appended to
+	spans   []span
+	pend    []pending     // per column, a text not written yet (Text)
+	days    *[1024]dayBox // boxed days, by day
+	strs    [][16]textBox // boxed texts, per column
+	line    int
+	count   int64
+	err     error
+	prev    int          // line of the previous record
+	skipped []skippedRow // total rows and notes left out
 }
 
 // kind is how a column's numbers were written so far.
@@ -167,7 +169,7 @@ func openCSV(fsys fs.FS, file string, t *semantic.Table, decl Format) (*csvRows,
 		return nil, errs
 	}
 	rows.width = len(header)
-	rows.line = 1
+	rows.line, rows.prev = 1, 1
 	return rows, nil
 }
 
@@ -191,9 +193,16 @@ func (r *csvRows) Next() bool {
 			r.err = r.readError(err)
 			return false
 		}
-		if !blank(rec) {
-			break
+		if blank(rec) {
+			continue
 		}
+		gap := r.line > r.prev+1
+		r.prev = r.line
+		if s, ok := r.notData(rec, gap); ok {
+			r.skipped = append(r.skipped, s)
+			continue
+		}
+		break
 	}
 	if len(rec) == r.width+1 && rec[r.width] == "" { // a delimiter ending the line
 		rec = rec[:r.width]
@@ -467,7 +476,29 @@ func (r *csvRows) Units() []string { return r.units }
 // Description is the line an import prints for the file: the settings it was read with,
 // declared or detected (`vendas.csv: separador ";", decimal ",", Windows-1252, datas
 // dd/mm/aaaa`). Read after the last row, it includes what the rows settled after the sample.
-func (r *csvRows) Description() string { return r.format.Description() }
+func (r *csvRows) Description() string { return r.format.Description() + skippedWords(r.skipped) }
+
+// notData says whether rec is a total row (its first filled field is Total, Subtotal...) or,
+// after a blank line (gap), a note: one filled field, the first, in a table of three columns or
+// more, that reads as a note.
+func (r *csvRows) notData(rec []string, gap bool) (skippedRow, bool) {
+	filled, first, at := 0, "", 0
+	for i, f := range rec {
+		if strings.TrimSpace(f) != "" && f != Null {
+			if filled == 0 {
+				first, at = r.format.text(strings.TrimSpace(f)), i
+			}
+			filled++
+		}
+	}
+	switch {
+	case filled > 0 && isTotal(first):
+		return skippedRow{line: r.line, text: first}, true
+	case gap && filled == 1 && at == 0 && r.width >= 3 && noteLike(first):
+		return skippedRow{line: r.line, text: first, note: true}, true
+	}
+	return skippedRow{}, false
+}
 
 // Err is the first error met, an *Error naming file, line and column; nil at a clean end.
 func (r *csvRows) Err() error {

@@ -41,6 +41,9 @@ const (
 // sheet and the cell (`vendas.xlsx: Vendas!C17`). The sheet's XML is read as a stream; only the
 // shared strings stay in memory.
 type xlsxRows struct {
+	skipped  []skippedRow // total rows and notes left out
+	prevRow  int          // sheet row of the previous row with a value
+	skip     bool         // the row just read is no data (its entry is the last of skipped)
 	file     string
 	f        fs.File
 	part     io.ReadCloser
@@ -346,7 +349,7 @@ func (r *xlsxRows) header(t *semantic.Table, pk *xlsxPackage, sheetPath string) 
 		}
 	}
 	headerRow := r.line
-	r.hdr = headerRow
+	r.hdr, r.prevRow = headerRow, headerRow
 	var errs Errors
 	at := map[string]string{}
 	width := 0
@@ -485,13 +488,37 @@ func (r *xlsxRows) readRow(header bool) ([]headerCell, bool) {
 	if !header {
 		clear(r.vals)
 	}
+	r.skip = false
 	if sc.empty {
 		return cells, true
 	}
 	col := 0 // a cell without r is the one after the last
+	// What tells a row that is no data: its first filled cell, how many are filled, and the
+	// problem of the first cell, held until the row shows whether it is a note.
+	gap := !header && num > r.prevRow+1
+	filled, first, firstText, firstCol := 0, "", false, 0
+	var held *Error
 	for sc.next() {
 		if sc.isEnd("row") {
+			if !header && filled > 0 {
+				r.prevRow = num
+			}
+			switch {
+			case r.skip:
+			case gap && filled == 1 && firstText && firstCol == r.area.c1 && len(r.cols) >= 3 && noteLike(first):
+				r.skip = true
+				r.skipped = append(r.skipped, skippedRow{line: num, text: first, note: true})
+			case held != nil:
+				r.err = held
+				return nil, false
+			}
 			return cells, true
+		}
+		if r.skip {
+			if !sc.skipElement() {
+				break
+			}
+			continue
 		}
 		if !sc.is("c") {
 			if !sc.skipElement() {
@@ -548,9 +575,31 @@ func (r *xlsxRows) readRow(header bool) ([]headerCell, bool) {
 			return nil, false
 		}
 		i := int(r.at[k])
+		filled++
+		if filled == 1 {
+			firstCol = col
+		}
+		if filled == 1 && c.kind == cellText {
+			first, firstText = strings.TrimSpace(c.raw), true
+			if isTotal(first) {
+				r.skip = true
+				r.skipped = append(r.skipped, skippedRow{line: num, text: strings.Clone(first)})
+				continue
+			}
+			first = strings.Clone(first)
+		}
+		if held != nil {
+			r.err = held
+			return nil, false
+		}
 		v, msg := r.convert(i, &c, col, num)
 		if msg != "" {
-			r.err = &Error{File: r.file, Field: r.sheet + "!" + cellName(col, num), Message: msg}
+			e := &Error{File: r.file, Field: r.sheet + "!" + cellName(col, num), Message: msg}
+			if gap && filled == 1 && firstText && col == r.area.c1 && noteLike(first) {
+				held = e // a note under a blank row fails as a value; the row's end decides
+				continue
+			}
+			r.err = e
 			return nil, false
 		}
 		r.vals[i] = v

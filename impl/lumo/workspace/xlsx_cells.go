@@ -438,6 +438,9 @@ func (r *xlsxRows) Next() bool {
 		if _, ok := r.readRow(false); !ok {
 			return false
 		}
+		if r.skip {
+			continue
+		}
 		for _, v := range r.vals {
 			if v != nil {
 				r.count++
@@ -485,7 +488,7 @@ func (r *xlsxRows) Description() string {
 	if r.date1904 {
 		s += ", datas no sistema 1904"
 	}
-	return s
+	return s + skippedWords(r.skipped)
 }
 
 // Err is the first error met; nil at a clean end.

@@ -576,3 +576,58 @@ func TestSharedStringsBlocks(t *testing.T) {
 		t.Errorf("memory %d, size %d, %d strings in %d blocks of ends", s.memory(), s.size, len(want), len(s.ends))
 	}
 }
+
+// TestNotDataRows: a total row under the values and a note below a blank row, as a workbook made
+// by excelize (and a CSV saved from one) carry them, are skipped and named in the description;
+// a row after a blank one that has two values is data, and its bad value still fails.
+func TestNotDataRows(t *testing.T) {
+	f := excelize.NewFile()
+	f.NewSheet("Vendas")
+	f.SetSheetRow("Vendas", "A1", &[]any{"ID", "DIA", "QUANDO", "NOME", "VALOR"})
+	day := time.Date(2026, 9, 30, 0, 0, 0, 0, time.UTC)
+	f.SetSheetRow("Vendas", "A2", &[]any{1, day, day, "Loja A", 10.5})
+	f.SetSheetRow("Vendas", "A3", &[]any{2, day, day, "Total Express", 20})
+	f.SetSheetRow("Vendas", "A4", &[]any{"Subtotal", nil, nil, nil, 30.5})
+	f.SetSheetRow("Vendas", "A6", &[]any{"Total geral:", nil, nil, nil, 30.5})
+	f.SetSheetRow("Vendas", "A8", &[]any{"Fonte: ERP, emitido em 05/10/2026"})
+	var buf bytes.Buffer
+	if err := f.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	got, err := readXLSX(t, buf.Bytes(), XLSXFormat{Sheet: "Vendas"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.rows) != 2 || got.rows[1][3] != "Total Express" {
+		t.Errorf("rows %v", got.rows)
+	}
+	want := `vendas.xlsx: planilha "Vendas", 2 linhas, 3 linhas que não são dados puladas (linha 4, total: "Subtotal"; linha 6, total: "Total geral:"; linha 8, nota depois de uma linha em branco: "Fonte: ERP, emitido em 05/10/2026")`
+	if got.desc != want {
+		t.Errorf("description\n%s\nwant\n%s", got.desc, want)
+	}
+
+	f.SetSheetRow("Vendas", "A8", &[]any{"Fonte", "x"})
+	buf.Reset()
+	f.Write(&buf)
+	if _, err := readXLSX(t, buf.Bytes(), XLSXFormat{Sheet: "Vendas"}); err == nil || !strings.Contains(err.Error(), "Vendas!A8") {
+		t.Errorf("a row of two values after a blank row: %v", err)
+	}
+
+	fsys := fstest.MapFS{"v.csv": {Data: []byte("ID;NOME;VALOR\n1;Ana;10,50\n2;Bia;20,00\nTotal;;30,50\n\nFonte: ERP\n")}}
+	tb := &semantic.Table{Name: "v"}
+	for _, c := range []struct{ name, typ string }{{"ID", semantic.TypeNumber}, {"NOME", semantic.TypeString}, {"VALOR", semantic.TypeNumber}} {
+		tb.Columns = append(tb.Columns, &semantic.Column{Table: tb, Name: c.name, Type: c.typ})
+	}
+	rows, err := OpenRows(fsys, "v.csv", tb, Format{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for rows.Next() {
+		n++
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil || n != 2 || !strings.HasSuffix(rows.Description(), `, 2 linhas que não são dados puladas (linha 4, total: "Total"; linha 6, nota depois de uma linha em branco: "Fonte: ERP")`) {
+		t.Errorf("csv: %d rows, %v, %q", n, err, rows.Description())
+	}
+}
