@@ -441,15 +441,11 @@ func cellText(c *semantic.Column, v any) string {
 }
 
 // formatNumber renders n as in Brazil (1.234,56) with the column's decimals and unit:
-// R$ 1.234,56, US$ 1.234,56, £ 1.234,56, 25,0% (from the fraction 0.25), 756 s, 3 min, 10 bytes.
+// R$ 1.234,56, -R$ 10,00, US$ 1.234,56, £ 1.234,56, 25,0% (from the fraction 0.25), 756 s, 3 min, 10 bytes.
 func formatNumber(n float64, c *semantic.Column) string {
 	switch c.Unit {
-	case "BRL":
-		return "R$ " + ptbr.Number(n, 2)
-	case "USD":
-		return "US$ " + ptbr.Number(n, 2)
-	case "GBP":
-		return "£ " + ptbr.Number(n, 2)
+	case "BRL", "USD", "GBP":
+		return ptbr.Amount(n, c.Unit)
 	case "percent":
 		return ptbr.Number(n*100, max(c.Scale-2, 1)) + "%"
 	case "seconds":

@@ -66,7 +66,7 @@ func TestFormatNumber(t *testing.T) {
 		want string
 	}{
 		{4695447.08, col("BRL", 2), "R$ 4.695.447,08"},
-		{-1234.5, col("USD", 2), "US$ -1.234,50"},
+		{-1234.5, col("USD", 2), "-US$ 1.234,50"},
 		{0.25, col("percent", 2), "25,0%"},
 		{0.0349, col("percent", 4), "3,49%"},
 		{756, col("seconds", 0), "756 s"},

@@ -145,16 +145,22 @@ func Number(f float64, decimals int) string {
 	return out
 }
 
+// Amount is a measure in a currency as Money writes minor units, the sign before the symbol:
+// R$ 1.234,56, -R$ 966,75, US$ 10,00.
+func Amount(f float64, currency string) string {
+	n := Number(f, 2)
+	if rest, neg := strings.CutPrefix(n, "-"); neg {
+		return "-" + currencySymbols[currency] + " " + rest
+	}
+	return currencySymbols[currency] + " " + n
+}
+
 // Measure renders a number with its unit: R$ 4.695.447,08, US$ 10,00, 25,0%, 756 s.
 // decimals is the scale of the value (ignored for money, which shows 2, and percent, which shows 1).
 func Measure(f float64, unit string, decimals int) string {
 	switch unit {
-	case "BRL":
-		return "R$ " + Number(f, 2)
-	case "USD":
-		return "US$ " + Number(f, 2)
-	case "GBP":
-		return "£ " + Number(f, 2)
+	case "BRL", "USD", "GBP":
+		return Amount(f, unit)
 	case "percent":
 		return Number(f*100, 1) + "%"
 	case "seconds":

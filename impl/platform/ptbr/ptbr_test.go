@@ -46,3 +46,25 @@ func TestNumberHugeAndNonFinite(t *testing.T) {
 		t.Errorf("Measure percent = %q", got)
 	}
 }
+
+// TestAmountSignBeforeSymbol: lumo's measures in a currency write the sign as caderninho's
+// minor units do (-R$ 966,75), one pt-BR form for both servers.
+func TestAmountSignBeforeSymbol(t *testing.T) {
+	for _, c := range []struct {
+		f        float64
+		currency string
+		want     string
+	}{
+		{-966.75, "BRL", "-R$ 966,75"}, {1234.5, "BRL", "R$ 1.234,50"}, {-0.001, "BRL", "R$ 0,00"}, {-10, "USD", "-US$ 10,00"},
+	} {
+		if got := Amount(c.f, c.currency); got != c.want {
+			t.Errorf("Amount(%v, %s) = %q, want %q", c.f, c.currency, got, c.want)
+		}
+		if got, want := Measure(c.f, c.currency, 2), c.want; got != want {
+			t.Errorf("Measure(%v, %s) = %q, want %q", c.f, c.currency, got, want)
+		}
+	}
+	if got, want := Amount(-966.75, "BRL"), Money("-96675", "BRL"); got != want {
+		t.Errorf("lumo writes %q, caderninho %q", got, want)
+	}
+}
