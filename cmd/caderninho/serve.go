@@ -342,6 +342,7 @@ func call(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger
 		return err
 	}
 	defer s.DB().Close()
+	log = cli.QuietLog() // no session chatter
 	svc := &caderninho.Service{Store: s, Log: log, Identity: caderninho.Fixed(caderninho.LocalAssistant)}
 	srv, err := caderninho.NewServer(svc, caderninho.Options{ValidateOutput: true})
 	if err != nil {

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -349,4 +351,39 @@ func demoStore(t *testing.T) (s *cadstore.Store, dir string) {
 		t.Fatal(err)
 	}
 	return s, dir
+}
+
+// A one-shot call writes the answer and nothing of the MCP session (connected, disconnected)
+// on stderr. The test runs itself as the process, since the call's logger writes to stderr.
+func TestCallKeepsSessionChatterOut(t *testing.T) {
+	if dsn := os.Getenv("CADERNINHO_CALL_CHILD"); dsn != "" {
+		log := slog.New(slog.NewJSONHandler(os.Stderr, nil))
+		if err := run(context.Background(), []string{"call", "--db", dsn, "caderninho_accounts", "{}"}, os.Stdout, log); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	dir := t.TempDir()
+	if err := demo.CopyCaderninho(dir); err != nil {
+		t.Fatal(err)
+	}
+	s, dsn := cadstoretest.OpenDSN(t)
+	inst, err := installation.Load(os.DirFS(dir), "installation.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Register(context.Background(), inst, dir); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestCallKeepsSessionChatterOut$")
+	cmd.Env = append(os.Environ(), "CADERNINHO_CALL_CHILD="+dsn)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("call: %v\n%s", err, &stderr)
+	}
+	if strings.Contains(stderr.String(), "session") || !strings.Contains(stdout.String(), "structuredContent") {
+		t.Errorf("stdout %q\nstderr %q", &stdout, &stderr)
+	}
 }

@@ -449,8 +449,7 @@ func call(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger
 	if err != nil {
 		return err
 	}
-	quiet := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})) // no session chatter
-	srv, err := lumo.NewServer(&lumo.Service{DB: db, Log: quiet, Identity: lumo.FixedUser(u)}, lumo.Options{ValidateOutput: true})
+	srv, err := lumo.NewServer(&lumo.Service{DB: db, Log: cli.QuietLog(), Identity: lumo.FixedUser(u)}, lumo.Options{ValidateOutput: true})
 	if err != nil {
 		return err
 	}
