@@ -1,6 +1,6 @@
 // End-to-end check of the permalink report pages in real headless Chromium (Debian's chromium,
 // driven by playwright-core): a query over MCP returns a permalink; ana signs in through the token
-// form and sees the table in Brazilian formats and the SVG chart; carla (another tenant) signs
+// form and sees the table in Brazilian formats and the SVG chart, also at phone width; carla (another tenant) signs
 // in and gets the "not found" page, with no data.
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -34,6 +34,16 @@ const byMonth = await client.callTool({
   arguments: { appId: vendas.id, fields: [{ ref: "Vendas.Data", bucket: "month" }, { ref: "Vendas.Valor da venda", agg: "sum" }] },
 });
 assert.equal(byMonth.isError ?? false, false, JSON.stringify(byMonth));
+const wide = await client.callTool({
+  name: "query",
+  arguments: {
+    appId: vendas.id,
+    fields: [{ ref: "Lojas.Loja" }, { ref: "Vendas.Data", bucket: "month" }, { ref: "Vendas.Valor da venda", agg: "sum" },
+      { ref: "Vendas.Valor da venda", agg: "avg" }, { ref: "Vendas.Valor da venda", agg: "max" }],
+    limit: 40,
+  },
+});
+assert.equal(wide.isError ?? false, false, JSON.stringify(wide));
 await client.close();
 
 const brl = (v) => new Intl.NumberFormat("pt-BR", { style: "currency", currency: "BRL" }).format(v).replace(/\s/g, " ");
@@ -77,9 +87,19 @@ try {
   assert.equal(await page.locator("svg.grafico polyline").count(), 1);
   assert.equal(await page.locator("svg.grafico circle.ponto").count(), byMonth.structuredContent.rowCount);
   assert.deepEqual(problems, [], "no CSP violation");
+
+  // 4. At phone width (390 px) a five-column report does not widen the page: the table scrolls
+  // inside its box, and the chart's labels stay at least 9 px tall.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(wide.structuredContent.permalink);
+  const pageWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(pageWidth <= 390, `the page is ${pageWidth} px wide at 390`);
+  assert.ok(await page.locator(".tabela").evaluate((d) => d.scrollWidth > d.clientWidth), "the table scrolls in its box");
+  const label = await page.locator("svg.grafico text").last().evaluate((t) => t.getBoundingClientRect().height);
+  assert.ok(label >= 9, `chart labels ${label} px tall`);
   await ana.close();
 
-  // 4. carla, another tenant: a valid login does not open ana's report.
+  // 5. carla, another tenant: a valid login does not open ana's report.
   const carla = await browser.newContext();
   const other = await carla.newPage();
   await other.goto(link);

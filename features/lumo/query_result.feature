@@ -60,3 +60,14 @@ Feature: query results say how fresh, how empty and how complete they are
     And I am connected as "ana"
     When I call "query" with '{"appId": "$app:vendas-comercial", "fields": [{"ref": "Vendas.Valor da venda", "agg": "sum"}]}'
     Then the call succeeds
+
+  @L-R01 @L-Q02
+  Scenario: Months of the year and days of the week come as numbers, named in the text
+    Given I am connected as "ana"
+    When I call "query" with '{"appId": "$app:vendas-comercial", "fields": [{"ref": "Vendas.Data", "bucket": "month_of_year"}, {"ref": "Vendas.Data", "bucket": "day_of_week"}, {"ref": "Vendas.Id", "agg": "count"}], "orderBy": [{"ref": "Vendas.Data", "bucket": "month_of_year", "dir": "asc"}, {"ref": "Vendas.Data", "bucket": "day_of_week", "dir": "asc"}], "limit": 2}'
+    Then the call succeeds
+    And "rows[0][0]" is '1'
+    And "rows[0][1]" is '0'
+    And "rows[1][1]" is '1'
+    And the text contains "| 1 (jan) | 0 (dom) |"
+    And the text contains "| 1 (jan) | 1 (seg) |"

@@ -248,10 +248,27 @@ func formatCell(x lumoapi.Cell, c *query.OutCol) string {
 			return ptbr.Number(v, 0)
 		}
 		if c.Group != nil && c.Group.Bucket != "" {
-			return ptbr.Number(v, -1)
+			return bucketText(v, c.Group.Bucket)
 		}
 		return ptbr.Measure(v, c.Unit, c.Scale)
 	}
+}
+
+// bucketText is a number a date bucket gives, for people: a month of the year or a day of the
+// week with its name beside it (3 (mar), 0 (dom)); the structured result keeps the number.
+func bucketText(v float64, bucket string) string {
+	n := ptbr.Number(v, -1)
+	name := ""
+	switch bucket {
+	case "month_of_year":
+		name = ptbr.MonthName(int(v))
+	case "day_of_week":
+		name = ptbr.WeekdayName(int(v))
+	}
+	if name == "" || v != float64(int(v)) {
+		return n
+	}
+	return n + " (" + name + ")"
 }
 
 // queryText is query's text: the result, with the compiled query q (labels, units, scales) and

@@ -36,7 +36,7 @@ const (
 	chartWidth, chartHeight = 720, 260
 	plotTop, plotBottom     = 24.0, 224.0 // y range of the plot; labels go below
 	plotLeft, plotRight     = 8.0, 712.0
-	maxTicks                = 12
+	maxTicks                = 8 // labels of 12 characters at 13 px fit side by side
 )
 
 // newChart charts the first measured column against the first grouped one, or nil when the
@@ -122,7 +122,7 @@ func newChart(r *lumo.Report) *chart {
 		}
 		c.Marks = append(c.Marks, m)
 		if i%every == 0 {
-			c.Ticks = append(c.Ticks, tick{X: cx, Y: plotBottom + 20, Text: shorten(p.label, 14)})
+			c.Ticks = append(c.Ticks, tick{X: cx, Y: plotBottom + 20, Text: shorten(p.label, 12)})
 		}
 	}
 	c.Points = strings.Join(line, " ")

@@ -100,6 +100,9 @@ input[type=password]{width:100%;max-width:30rem;padding:.4rem}
 button{margin-top:.8rem;padding:.4rem 1rem}
 footer{margin-top:2rem;color:#5b6575;font-size:.85rem}
 footer form{display:inline}
+.tabela,figure{overflow-x:auto}
+.grafico{min-width:34rem}
+@media (max-width:40rem){body{padding:.8rem}th,td{padding:.3rem .45rem}h1{font-size:1.3rem}}
 </style>
 </head>{{end}}
 
@@ -144,12 +147,12 @@ footer form{display:inline}
 {{with $p.Chart}}{{template "chart" .}}{{end}}
 {{if eq $p.Empty "zero_rows"}}<p class="aviso">Nenhum registro para essa combinação de filtros.</p>
 {{else}}
-<table>
+<div class="tabela"><table>
 <thead><tr>{{range $p.Columns}}<th scope="col">{{.Label}}</th>{{end}}</tr></thead>
 <tbody>
 {{range $p.Rows}}<tr>{{range .}}<td{{if .Number}} class="num"{{end}}>{{.Text}}</td>{{end}}</tr>
 {{end}}</tbody>
-</table>
+</table></div>
 {{with $p.RowsText}}<p class="aviso linhas">{{.}}</p>{{end}}
 {{with $p.Totals}}<p class="totais">{{.}}</p>{{end}}
 {{if eq $p.Empty "all_zero"}}<p>Todos os valores medidos são zero.</p>{{end}}
@@ -164,11 +167,11 @@ footer form{display:inline}
 {{define "chart"}}<figure>
 <svg xmlns="http://www.w3.org/2000/svg" class="grafico{{if .Line}} linha{{else}} barras{{end}}" role="img" aria-label="{{.Title}}" viewBox="0 0 {{.Width}} {{.Height}}" width="100%" preserveAspectRatio="xMidYMid meet">
 <line x1="{{.Left}}" y1="{{.Zero}}" x2="{{.Right}}" y2="{{.Zero}}" stroke="#8a94a6" stroke-width="1"/>
-<text x="{{.Left}}" y="14" font-size="12" fill="#3a4453">{{.MaxText}}</text>
+<text x="{{.Left}}" y="14" font-size="14" fill="#3a4453">{{.MaxText}}</text>
 {{if .Line}}<polyline points="{{.Points}}" fill="none" stroke="#2f6fd6" stroke-width="2"/>
 {{range .Marks}}<circle class="ponto" cx="{{.X}}" cy="{{.Y}}" r="3" fill="#2f6fd6"><title>{{.Label}}: {{.Text}}</title></circle>
 {{end}}{{else}}{{range .Marks}}<rect class="barra" x="{{.X}}" y="{{.Y}}" width="{{.W}}" height="{{.H}}" fill="#2f6fd6"><title>{{.Label}}: {{.Text}}</title></rect>
-{{end}}{{end}}{{range .Ticks}}<text x="{{.X}}" y="{{.Y}}" font-size="11" fill="#3a4453" text-anchor="middle">{{.Text}}</text>
+{{end}}{{end}}{{range .Ticks}}<text x="{{.X}}" y="{{.Y}}" font-size="13" fill="#3a4453" text-anchor="middle">{{.Text}}</text>
 {{end}}</svg>
 <figcaption>{{.Title}}</figcaption>
 </figure>{{end}}

@@ -145,6 +145,27 @@ func Number(f float64, decimals int) string {
 	return out
 }
 
+var (
+	monthNames   = [...]string{"jan", "fev", "mar", "abr", "mai", "jun", "jul", "ago", "set", "out", "nov", "dez"}
+	weekdayNames = [...]string{"dom", "seg", "ter", "qua", "qui", "sex", "sáb"}
+)
+
+// MonthName is the abbreviated name of month 1..12 ("jan"), "" outside.
+func MonthName(m int) string {
+	if m < 1 || m > 12 {
+		return ""
+	}
+	return monthNames[m-1]
+}
+
+// WeekdayName is the abbreviated name of day 0..6 of the week, 0 Sunday ("dom"), "" outside.
+func WeekdayName(d int) string {
+	if d < 0 || d > 6 {
+		return ""
+	}
+	return weekdayNames[d]
+}
+
 // Amount is a measure in a currency as Money writes minor units, the sign before the symbol:
 // R$ 1.234,56, -R$ 966,75, US$ 10,00.
 func Amount(f float64, currency string) string {
