@@ -319,6 +319,166 @@ func (s *Cell) UnmarshalJSON(data []byte) error {
 	return s.Decode(d)
 }
 
+// Encode implements json.Marshaler.
+func (s *ColumnFilter) Encode(e *jx.Encoder) {
+	e.ObjStart()
+	s.encodeFields(e)
+	e.ObjEnd()
+}
+
+// encodeFields encodes fields.
+func (s *ColumnFilter) encodeFields(e *jx.Encoder) {
+	{
+		if s.Agg.Set {
+			e.FieldStart("agg")
+			s.Agg.Encode(e)
+		}
+	}
+	{
+		if s.Bucket.Set {
+			e.FieldStart("bucket")
+			s.Bucket.Encode(e)
+		}
+	}
+	{
+		e.FieldStart("op")
+		s.Op.Encode(e)
+	}
+	{
+		e.FieldStart("ref")
+		s.Ref.Encode(e)
+	}
+	{
+		if s.Value.Set {
+			e.FieldStart("value")
+			s.Value.Encode(e)
+		}
+	}
+}
+
+var jsonFieldsNameOfColumnFilter = [5]string{
+	0: "agg",
+	1: "bucket",
+	2: "op",
+	3: "ref",
+	4: "value",
+}
+
+// Decode decodes ColumnFilter from json.
+func (s *ColumnFilter) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode ColumnFilter to nil")
+	}
+	var requiredBitSet [1]uint8
+
+	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
+		switch string(k) {
+		case "agg":
+			if err := func() error {
+				s.Agg.Reset()
+				if err := s.Agg.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"agg\"")
+			}
+		case "bucket":
+			if err := func() error {
+				s.Bucket.Reset()
+				if err := s.Bucket.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"bucket\"")
+			}
+		case "op":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				if err := s.Op.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"op\"")
+			}
+		case "ref":
+			requiredBitSet[0] |= 1 << 3
+			if err := func() error {
+				if err := s.Ref.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"ref\"")
+			}
+		case "value":
+			if err := func() error {
+				s.Value.Reset()
+				if err := s.Value.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"value\"")
+			}
+		default:
+			return errors.Errorf("unexpected field %q", k)
+		}
+		return nil
+	}); err != nil {
+		return errors.Wrap(err, "decode ColumnFilter")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b00001100,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfColumnFilter) {
+					name = jsonFieldsNameOfColumnFilter[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *ColumnFilter) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *ColumnFilter) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
 // Encode encodes ColumnType as json.
 func (s ColumnType) Encode(e *jx.Encoder) {
 	e.Str(string(s))
@@ -727,49 +887,23 @@ func (s *Field) UnmarshalJSON(data []byte) error {
 	return s.Decode(d)
 }
 
-// Encode implements json.Marshaler.
-func (s *Filter) Encode(e *jx.Encoder) {
-	e.ObjStart()
-	s.encodeFields(e)
-	e.ObjEnd()
-}
-
-// encodeFields encodes fields.
-func (s *Filter) encodeFields(e *jx.Encoder) {
-	{
-		if s.Agg.Set {
-			e.FieldStart("agg")
-			s.Agg.Encode(e)
-		}
-	}
-	{
-		if s.Bucket.Set {
-			e.FieldStart("bucket")
-			s.Bucket.Encode(e)
-		}
-	}
-	{
-		e.FieldStart("op")
-		s.Op.Encode(e)
-	}
-	{
-		e.FieldStart("ref")
-		s.Ref.Encode(e)
-	}
-	{
-		if s.Value.Set {
-			e.FieldStart("value")
-			s.Value.Encode(e)
-		}
+// Encode encodes Filter as json.
+func (s Filter) Encode(e *jx.Encoder) {
+	switch s.Type {
+	case ColumnFilterFilter:
+		s.ColumnFilter.Encode(e)
+	case SegmentFilterFilter:
+		s.SegmentFilter.Encode(e)
 	}
 }
 
-var jsonFieldsNameOfFilter = [5]string{
-	0: "agg",
-	1: "bucket",
-	2: "op",
-	3: "ref",
-	4: "value",
+func (s Filter) encodeFields(e *jx.Encoder) {
+	switch s.Type {
+	case ColumnFilterFilter:
+		s.ColumnFilter.encodeFields(e)
+	case SegmentFilterFilter:
+		s.SegmentFilter.encodeFields(e)
+	}
 }
 
 // Decode decodes Filter from json.
@@ -777,105 +911,114 @@ func (s *Filter) Decode(d *jx.Decoder) error {
 	if s == nil {
 		return errors.New("invalid: unable to decode Filter to nil")
 	}
-	var requiredBitSet [1]uint8
+	// Sum type fields.
+	if typ := d.Next(); typ != jx.Object {
+		return errors.Errorf("unexpected json type %q", typ)
+	}
 
-	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
-		switch string(k) {
-		case "agg":
-			if err := func() error {
-				s.Agg.Reset()
-				if err := s.Agg.Decode(d); err != nil {
-					return err
+	var found bool
+	if err := d.Capture(func(d *jx.Decoder) error {
+		return d.ObjBytes(func(d *jx.Decoder, key []byte) error {
+			switch string(key) {
+			case "agg":
+				// Type-based discrimination: check if field has expected JSON type
+				if typ := d.Next(); typ != jx.String {
+					// Field exists but has wrong type, not a match for this variant
+					return d.Skip()
 				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"agg\"")
-			}
-		case "bucket":
-			if err := func() error {
-				s.Bucket.Reset()
-				if err := s.Bucket.Decode(d); err != nil {
-					return err
+				match := ColumnFilterFilter
+				if found && s.Type != match {
+					s.Type = ""
+					return errors.Errorf("multiple oneOf matches: (%v, %v)", s.Type, match)
 				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"bucket\"")
-			}
-		case "op":
-			requiredBitSet[0] |= 1 << 2
-			if err := func() error {
-				if err := s.Op.Decode(d); err != nil {
-					return err
+				found = true
+				s.Type = match
+			case "bucket":
+				// Type-based discrimination: check if field has expected JSON type
+				if typ := d.Next(); typ != jx.String {
+					// Field exists but has wrong type, not a match for this variant
+					return d.Skip()
 				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"op\"")
-			}
-		case "ref":
-			requiredBitSet[0] |= 1 << 3
-			if err := func() error {
-				if err := s.Ref.Decode(d); err != nil {
-					return err
+				match := ColumnFilterFilter
+				if found && s.Type != match {
+					s.Type = ""
+					return errors.Errorf("multiple oneOf matches: (%v, %v)", s.Type, match)
 				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"ref\"")
-			}
-		case "value":
-			if err := func() error {
-				s.Value.Reset()
-				if err := s.Value.Decode(d); err != nil {
-					return err
+				found = true
+				s.Type = match
+			case "op":
+				// Type-based discrimination: check if field has expected JSON type
+				if typ := d.Next(); typ != jx.String {
+					// Field exists but has wrong type, not a match for this variant
+					return d.Skip()
 				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"value\"")
+				match := ColumnFilterFilter
+				if found && s.Type != match {
+					s.Type = ""
+					return errors.Errorf("multiple oneOf matches: (%v, %v)", s.Type, match)
+				}
+				found = true
+				s.Type = match
+			case "ref":
+				// Type-based discrimination: check if field has expected JSON type
+				if typ := d.Next(); typ != jx.String {
+					// Field exists but has wrong type, not a match for this variant
+					return d.Skip()
+				}
+				match := ColumnFilterFilter
+				if found && s.Type != match {
+					s.Type = ""
+					return errors.Errorf("multiple oneOf matches: (%v, %v)", s.Type, match)
+				}
+				found = true
+				s.Type = match
+			case "segment":
+				// Type-based discrimination: check if field has expected JSON type
+				if typ := d.Next(); typ != jx.String {
+					// Field exists but has wrong type, not a match for this variant
+					return d.Skip()
+				}
+				match := SegmentFilterFilter
+				if found && s.Type != match {
+					s.Type = ""
+					return errors.Errorf("multiple oneOf matches: (%v, %v)", s.Type, match)
+				}
+				found = true
+				s.Type = match
+			case "value":
+				match := ColumnFilterFilter
+				if found && s.Type != match {
+					s.Type = ""
+					return errors.Errorf("multiple oneOf matches: (%v, %v)", s.Type, match)
+				}
+				found = true
+				s.Type = match
 			}
-		default:
-			return errors.Errorf("unexpected field %q", k)
-		}
-		return nil
+			return d.Skip()
+		})
 	}); err != nil {
-		return errors.Wrap(err, "decode Filter")
+		return errors.Wrap(err, "capture")
 	}
-	// Validate required fields.
-	var failures []validate.FieldError
-	for i, mask := range [1]uint8{
-		0b00001100,
-	} {
-		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
-			// Mask only required fields and check equality to mask using XOR.
-			//
-			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
-			// Bits of fields which would be set are actually bits of missed fields.
-			missed := bits.OnesCount8(result)
-			for bitN := 0; bitN < missed; bitN++ {
-				bitIdx := bits.TrailingZeros8(result)
-				fieldIdx := i*8 + bitIdx
-				var name string
-				if fieldIdx < len(jsonFieldsNameOfFilter) {
-					name = jsonFieldsNameOfFilter[fieldIdx]
-				} else {
-					name = strconv.Itoa(fieldIdx)
-				}
-				failures = append(failures, validate.FieldError{
-					Name:  name,
-					Error: validate.ErrFieldRequired,
-				})
-				// Reset bit.
-				result &^= 1 << bitIdx
-			}
+	if !found {
+		return errors.New("unable to detect sum type variant")
+	}
+	switch s.Type {
+	case ColumnFilterFilter:
+		if err := s.ColumnFilter.Decode(d); err != nil {
+			return err
 		}
+	case SegmentFilterFilter:
+		if err := s.SegmentFilter.Decode(d); err != nil {
+			return err
+		}
+	default:
+		return errors.Errorf("inferred invalid type: %s", s.Type)
 	}
-	if len(failures) > 0 {
-		return &validate.Error{Fields: failures}
-	}
-
 	return nil
 }
 
 // MarshalJSON implements stdjson.Marshaler.
-func (s *Filter) MarshalJSON() ([]byte, error) {
+func (s Filter) MarshalJSON() ([]byte, error) {
 	e := jx.Encoder{}
 	s.Encode(&e)
 	return e.Bytes(), nil
@@ -1088,6 +1231,14 @@ func (s *GetAppOutput) encodeFields(e *jx.Encoder) {
 		e.ArrEnd()
 	}
 	{
+		e.FieldStart("segments")
+		e.ArrStart()
+		for _, elem := range s.Segments {
+			elem.Encode(e)
+		}
+		e.ArrEnd()
+	}
+	{
 		e.FieldStart("tables")
 		e.ArrStart()
 		for _, elem := range s.Tables {
@@ -1097,12 +1248,13 @@ func (s *GetAppOutput) encodeFields(e *jx.Encoder) {
 	}
 }
 
-var jsonFieldsNameOfGetAppOutput = [5]string{
+var jsonFieldsNameOfGetAppOutput = [6]string{
 	0: "app",
 	1: "expressions",
 	2: "indicators",
 	3: "relationships",
-	4: "tables",
+	4: "segments",
+	5: "tables",
 }
 
 // Decode decodes GetAppOutput from json.
@@ -1178,8 +1330,26 @@ func (s *GetAppOutput) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"relationships\"")
 			}
-		case "tables":
+		case "segments":
 			requiredBitSet[0] |= 1 << 4
+			if err := func() error {
+				s.Segments = make([]GetAppOutputSegment, 0)
+				if err := d.Arr(func(d *jx.Decoder) error {
+					var elem GetAppOutputSegment
+					if err := elem.Decode(d); err != nil {
+						return err
+					}
+					s.Segments = append(s.Segments, elem)
+					return nil
+				}); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"segments\"")
+			}
+		case "tables":
+			requiredBitSet[0] |= 1 << 5
 			if err := func() error {
 				s.Tables = make([]GetAppOutputTable, 0)
 				if err := d.Arr(func(d *jx.Decoder) error {
@@ -1206,7 +1376,7 @@ func (s *GetAppOutput) Decode(d *jx.Decoder) error {
 	// Validate required fields.
 	var failures []validate.FieldError
 	for i, mask := range [1]uint8{
-		0b00011111,
+		0b00111111,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.
@@ -2237,6 +2407,217 @@ func (s GetAppOutputRelationshipSide) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON implements stdjson.Unmarshaler.
 func (s *GetAppOutputRelationshipSide) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode implements json.Marshaler.
+func (s *GetAppOutputSegment) Encode(e *jx.Encoder) {
+	e.ObjStart()
+	s.encodeFields(e)
+	e.ObjEnd()
+}
+
+// encodeFields encodes fields.
+func (s *GetAppOutputSegment) encodeFields(e *jx.Encoder) {
+	{
+		e.FieldStart("description")
+		s.Description.Encode(e)
+	}
+	{
+		e.FieldStart("filter")
+		s.Filter.Encode(e)
+	}
+	{
+		e.FieldStart("label")
+		e.Str(s.Label)
+	}
+	{
+		e.FieldStart("meaning")
+		e.Str(s.Meaning)
+	}
+	{
+		e.FieldStart("table")
+		e.Str(s.Table)
+	}
+	{
+		if s.Where.Set {
+			e.FieldStart("where")
+			s.Where.Encode(e)
+		}
+	}
+	{
+		if s.With.Set {
+			e.FieldStart("with")
+			s.With.Encode(e)
+		}
+	}
+	{
+		if s.Without.Set {
+			e.FieldStart("without")
+			s.Without.Encode(e)
+		}
+	}
+}
+
+var jsonFieldsNameOfGetAppOutputSegment = [8]string{
+	0: "description",
+	1: "filter",
+	2: "label",
+	3: "meaning",
+	4: "table",
+	5: "where",
+	6: "with",
+	7: "without",
+}
+
+// Decode decodes GetAppOutputSegment from json.
+func (s *GetAppOutputSegment) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode GetAppOutputSegment to nil")
+	}
+	var requiredBitSet [1]uint8
+
+	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
+		switch string(k) {
+		case "description":
+			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				if err := s.Description.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"description\"")
+			}
+		case "filter":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				if err := s.Filter.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"filter\"")
+			}
+		case "label":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				v, err := d.Str()
+				s.Label = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"label\"")
+			}
+		case "meaning":
+			requiredBitSet[0] |= 1 << 3
+			if err := func() error {
+				v, err := d.Str()
+				s.Meaning = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"meaning\"")
+			}
+		case "table":
+			requiredBitSet[0] |= 1 << 4
+			if err := func() error {
+				v, err := d.Str()
+				s.Table = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"table\"")
+			}
+		case "where":
+			if err := func() error {
+				s.Where.Reset()
+				if err := s.Where.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"where\"")
+			}
+		case "with":
+			if err := func() error {
+				s.With.Reset()
+				if err := s.With.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"with\"")
+			}
+		case "without":
+			if err := func() error {
+				s.Without.Reset()
+				if err := s.Without.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"without\"")
+			}
+		default:
+			return errors.Errorf("unexpected field %q", k)
+		}
+		return nil
+	}); err != nil {
+		return errors.Wrap(err, "decode GetAppOutputSegment")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b00011111,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfGetAppOutputSegment) {
+					name = jsonFieldsNameOfGetAppOutputSegment[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *GetAppOutputSegment) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *GetAppOutputSegment) UnmarshalJSON(data []byte) error {
 	d := jx.DecodeBytes(data)
 	return s.Decode(d)
 }
@@ -3276,6 +3657,39 @@ func (s OptSearchValuesInputMode) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON implements stdjson.Unmarshaler.
 func (s *OptSearchValuesInputMode) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode encodes SegmentFilter as json.
+func (o OptSegmentFilter) Encode(e *jx.Encoder) {
+	if !o.Set {
+		return
+	}
+	o.Value.Encode(e)
+}
+
+// Decode decodes SegmentFilter from json.
+func (o *OptSegmentFilter) Decode(d *jx.Decoder) error {
+	if o == nil {
+		return errors.New("invalid: unable to decode OptSegmentFilter to nil")
+	}
+	o.Set = true
+	if err := o.Value.Decode(d); err != nil {
+		return err
+	}
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s OptSegmentFilter) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *OptSegmentFilter) UnmarshalJSON(data []byte) error {
 	d := jx.DecodeBytes(data)
 	return s.Decode(d)
 }
@@ -5497,8 +5911,20 @@ func (s *SearchCatalogOutputMatch) encodeFields(e *jx.Encoder) {
 		}
 	}
 	{
+		if s.Filter.Set {
+			e.FieldStart("filter")
+			s.Filter.Encode(e)
+		}
+	}
+	{
 		e.FieldStart("kind")
 		s.Kind.Encode(e)
+	}
+	{
+		if s.Meaning.Set {
+			e.FieldStart("meaning")
+			s.Meaning.Encode(e)
+		}
 	}
 	{
 		e.FieldStart("name")
@@ -5536,19 +5962,21 @@ func (s *SearchCatalogOutputMatch) encodeFields(e *jx.Encoder) {
 	}
 }
 
-var jsonFieldsNameOfSearchCatalogOutputMatch = [12]string{
+var jsonFieldsNameOfSearchCatalogOutputMatch = [14]string{
 	0:  "app",
 	1:  "calculation",
 	2:  "description",
 	3:  "example",
 	4:  "field",
-	5:  "kind",
-	6:  "name",
-	7:  "ref",
-	8:  "table",
-	9:  "type",
-	10: "unit",
-	11: "valid",
+	5:  "filter",
+	6:  "kind",
+	7:  "meaning",
+	8:  "name",
+	9:  "ref",
+	10: "table",
+	11: "type",
+	12: "unit",
+	13: "valid",
 }
 
 // Decode decodes SearchCatalogOutputMatch from json.
@@ -5610,8 +6038,18 @@ func (s *SearchCatalogOutputMatch) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"field\"")
 			}
+		case "filter":
+			if err := func() error {
+				s.Filter.Reset()
+				if err := s.Filter.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"filter\"")
+			}
 		case "kind":
-			requiredBitSet[0] |= 1 << 5
+			requiredBitSet[0] |= 1 << 6
 			if err := func() error {
 				if err := s.Kind.Decode(d); err != nil {
 					return err
@@ -5620,8 +6058,18 @@ func (s *SearchCatalogOutputMatch) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"kind\"")
 			}
+		case "meaning":
+			if err := func() error {
+				s.Meaning.Reset()
+				if err := s.Meaning.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"meaning\"")
+			}
 		case "name":
-			requiredBitSet[0] |= 1 << 6
+			requiredBitSet[1] |= 1 << 0
 			if err := func() error {
 				v, err := d.Str()
 				s.Name = string(v)
@@ -5692,8 +6140,8 @@ func (s *SearchCatalogOutputMatch) Decode(d *jx.Decoder) error {
 	// Validate required fields.
 	var failures []validate.FieldError
 	for i, mask := range [2]uint8{
-		0b01100001,
-		0b00000000,
+		0b01000001,
+		0b00000001,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.
@@ -5761,6 +6209,8 @@ func (s *SearchCatalogOutputMatchKind) Decode(d *jx.Decoder) error {
 		*s = SearchCatalogOutputMatchKindExpression
 	case SearchCatalogOutputMatchKindColumn:
 		*s = SearchCatalogOutputMatchKindColumn
+	case SearchCatalogOutputMatchKindSegment:
+		*s = SearchCatalogOutputMatchKindSegment
 	default:
 		*s = SearchCatalogOutputMatchKind(v)
 	}
@@ -7225,6 +7675,102 @@ func (s *SearchValuesOutputSearchMatch) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON implements stdjson.Unmarshaler.
 func (s *SearchValuesOutputSearchMatch) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode implements json.Marshaler.
+func (s *SegmentFilter) Encode(e *jx.Encoder) {
+	e.ObjStart()
+	s.encodeFields(e)
+	e.ObjEnd()
+}
+
+// encodeFields encodes fields.
+func (s *SegmentFilter) encodeFields(e *jx.Encoder) {
+	{
+		e.FieldStart("segment")
+		e.Str(s.Segment)
+	}
+}
+
+var jsonFieldsNameOfSegmentFilter = [1]string{
+	0: "segment",
+}
+
+// Decode decodes SegmentFilter from json.
+func (s *SegmentFilter) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode SegmentFilter to nil")
+	}
+	var requiredBitSet [1]uint8
+
+	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
+		switch string(k) {
+		case "segment":
+			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				v, err := d.Str()
+				s.Segment = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"segment\"")
+			}
+		default:
+			return errors.Errorf("unexpected field %q", k)
+		}
+		return nil
+	}); err != nil {
+		return errors.Wrap(err, "decode SegmentFilter")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b00000001,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfSegmentFilter) {
+					name = jsonFieldsNameOfSegmentFilter[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *SegmentFilter) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *SegmentFilter) UnmarshalJSON(data []byte) error {
 	d := jx.DecodeBytes(data)
 	return s.Decode(d)
 }

@@ -279,6 +279,66 @@ func NewNullCell(v struct{}) Cell {
 	return s
 }
 
+// Um filtro por coluna. Com agg, corta pelo valor agregado; com bucket, corta a data pelo recorte.
+// Ref: #/components/schemas/ColumnFilter
+type ColumnFilter struct {
+	Agg    OptAgg         `json:"agg"`
+	Bucket OptBucket      `json:"bucket"`
+	Op     Op             `json:"op"`
+	Ref    Ref            `json:"ref"`
+	Value  OptFilterValue `json:"value"`
+}
+
+// GetAgg returns the value of Agg.
+func (s *ColumnFilter) GetAgg() OptAgg {
+	return s.Agg
+}
+
+// GetBucket returns the value of Bucket.
+func (s *ColumnFilter) GetBucket() OptBucket {
+	return s.Bucket
+}
+
+// GetOp returns the value of Op.
+func (s *ColumnFilter) GetOp() Op {
+	return s.Op
+}
+
+// GetRef returns the value of Ref.
+func (s *ColumnFilter) GetRef() Ref {
+	return s.Ref
+}
+
+// GetValue returns the value of Value.
+func (s *ColumnFilter) GetValue() OptFilterValue {
+	return s.Value
+}
+
+// SetAgg sets the value of Agg.
+func (s *ColumnFilter) SetAgg(val OptAgg) {
+	s.Agg = val
+}
+
+// SetBucket sets the value of Bucket.
+func (s *ColumnFilter) SetBucket(val OptBucket) {
+	s.Bucket = val
+}
+
+// SetOp sets the value of Op.
+func (s *ColumnFilter) SetOp(val Op) {
+	s.Op = val
+}
+
+// SetRef sets the value of Ref.
+func (s *ColumnFilter) SetRef(val Ref) {
+	s.Ref = val
+}
+
+// SetValue sets the value of Value.
+func (s *ColumnFilter) SetValue(val OptFilterValue) {
+	s.Value = val
+}
+
 // Ref: #/components/schemas/ColumnType
 type ColumnType string
 
@@ -454,64 +514,71 @@ func (s *Field) SetRef(val Ref) {
 	s.Ref = val
 }
 
-// Um filtro. Com agg, corta pelo valor agregado; com bucket, corta a data pelo recorte.
+// Um filtro: por coluna ({ref, op, value}) ou por segmento ({segment}).
 // Ref: #/components/schemas/Filter
+// Filter represents sum type.
 type Filter struct {
-	Agg    OptAgg         `json:"agg"`
-	Bucket OptBucket      `json:"bucket"`
-	Op     Op             `json:"op"`
-	Ref    Ref            `json:"ref"`
-	Value  OptFilterValue `json:"value"`
+	// Type selects the active sum variant, switch on this field.
+	Type          FilterType
+	ColumnFilter  ColumnFilter
+	SegmentFilter SegmentFilter
 }
 
-// GetAgg returns the value of Agg.
-func (s *Filter) GetAgg() OptAgg {
-	return s.Agg
+// FilterType is oneOf type of Filter.
+type FilterType string
+
+// Possible values for FilterType.
+const (
+	ColumnFilterFilter  FilterType = "ColumnFilter"
+	SegmentFilterFilter FilterType = "SegmentFilter"
+)
+
+// IsColumnFilter reports whether Filter is ColumnFilter.
+func (s Filter) IsColumnFilter() bool { return s.Type == ColumnFilterFilter }
+
+// IsSegmentFilter reports whether Filter is SegmentFilter.
+func (s Filter) IsSegmentFilter() bool { return s.Type == SegmentFilterFilter }
+
+// SetColumnFilter sets Filter to ColumnFilter.
+func (s *Filter) SetColumnFilter(v ColumnFilter) {
+	s.Type = ColumnFilterFilter
+	s.ColumnFilter = v
 }
 
-// GetBucket returns the value of Bucket.
-func (s *Filter) GetBucket() OptBucket {
-	return s.Bucket
+// GetColumnFilter returns ColumnFilter and true boolean if Filter is ColumnFilter.
+func (s Filter) GetColumnFilter() (v ColumnFilter, ok bool) {
+	if !s.IsColumnFilter() {
+		return v, false
+	}
+	return s.ColumnFilter, true
 }
 
-// GetOp returns the value of Op.
-func (s *Filter) GetOp() Op {
-	return s.Op
+// NewColumnFilterFilter returns new Filter from ColumnFilter.
+func NewColumnFilterFilter(v ColumnFilter) Filter {
+	var s Filter
+	s.SetColumnFilter(v)
+	return s
 }
 
-// GetRef returns the value of Ref.
-func (s *Filter) GetRef() Ref {
-	return s.Ref
+// SetSegmentFilter sets Filter to SegmentFilter.
+func (s *Filter) SetSegmentFilter(v SegmentFilter) {
+	s.Type = SegmentFilterFilter
+	s.SegmentFilter = v
 }
 
-// GetValue returns the value of Value.
-func (s *Filter) GetValue() OptFilterValue {
-	return s.Value
+// GetSegmentFilter returns SegmentFilter and true boolean if Filter is SegmentFilter.
+func (s Filter) GetSegmentFilter() (v SegmentFilter, ok bool) {
+	if !s.IsSegmentFilter() {
+		return v, false
+	}
+	return s.SegmentFilter, true
 }
 
-// SetAgg sets the value of Agg.
-func (s *Filter) SetAgg(val OptAgg) {
-	s.Agg = val
-}
-
-// SetBucket sets the value of Bucket.
-func (s *Filter) SetBucket(val OptBucket) {
-	s.Bucket = val
-}
-
-// SetOp sets the value of Op.
-func (s *Filter) SetOp(val Op) {
-	s.Op = val
-}
-
-// SetRef sets the value of Ref.
-func (s *Filter) SetRef(val Ref) {
-	s.Ref = val
-}
-
-// SetValue sets the value of Value.
-func (s *Filter) SetValue(val OptFilterValue) {
-	s.Value = val
+// NewSegmentFilterFilter returns new Filter from SegmentFilter.
+func NewSegmentFilterFilter(v SegmentFilter) Filter {
+	var s Filter
+	s.SetSegmentFilter(v)
+	return s
 }
 
 // Valor do filtro: um texto ou número; uma lista para in, not in, between e not between. Em like e
@@ -628,14 +695,16 @@ func (s *GetAppInput) SetAppId(val AppId) {
 	s.AppId = val
 }
 
-// A Aplicação com indicators, expressions, tables e relationships. Em erro: error.
+// A Aplicação com indicators, expressions, tables, relationships e segments. Em erro: error.
 // Ref: #/components/schemas/GetAppOutput
 type GetAppOutput struct {
 	App           GetAppOutputApp            `json:"app"`
 	Expressions   []GetAppOutputExpression   `json:"expressions"`
 	Indicators    []GetAppOutputIndicator    `json:"indicators"`
 	Relationships []GetAppOutputRelationship `json:"relationships"`
-	Tables        []GetAppOutputTable        `json:"tables"`
+	// Os segmentos: filtros com nome que a consulta usa em filters.
+	Segments []GetAppOutputSegment `json:"segments"`
+	Tables   []GetAppOutputTable   `json:"tables"`
 }
 
 // GetApp returns the value of App.
@@ -656,6 +725,11 @@ func (s *GetAppOutput) GetIndicators() []GetAppOutputIndicator {
 // GetRelationships returns the value of Relationships.
 func (s *GetAppOutput) GetRelationships() []GetAppOutputRelationship {
 	return s.Relationships
+}
+
+// GetSegments returns the value of Segments.
+func (s *GetAppOutput) GetSegments() []GetAppOutputSegment {
+	return s.Segments
 }
 
 // GetTables returns the value of Tables.
@@ -681,6 +755,11 @@ func (s *GetAppOutput) SetIndicators(val []GetAppOutputIndicator) {
 // SetRelationships sets the value of Relationships.
 func (s *GetAppOutput) SetRelationships(val []GetAppOutputRelationship) {
 	s.Relationships = val
+}
+
+// SetSegments sets the value of Segments.
+func (s *GetAppOutput) SetSegments(val []GetAppOutputSegment) {
+	s.Segments = val
 }
 
 // SetTables sets the value of Tables.
@@ -1174,6 +1253,109 @@ func NewRefArrayGetAppOutputRelationshipSide(v []Ref) GetAppOutputRelationshipSi
 	var s GetAppOutputRelationshipSide
 	s.SetRefArray(v)
 	return s
+}
+
+// Um filtro com nome: as linhas de table que têm (with) ou não têm (without) linhas relacionadas na
+// outra tabela, cujas linhas apontam para table pelos relacionamentos, contando só as que cumprem
+// where.
+// Ref: #/components/schemas/GetAppOutputSegment
+type GetAppOutputSegment struct {
+	Description NilString `json:"description"`
+	// O filtro que entra em filters da consulta.
+	Filter SegmentFilter `json:"filter"`
+	Label  string        `json:"label"`
+	// O segmento em palavras: Clientes sem linhas em Pedidos.
+	Meaning string `json:"meaning"`
+	// O rótulo da tabela cujas linhas o segmento escolhe.
+	Table string `json:"table"`
+	// A condição sobre as linhas relacionadas, como o app.yaml a escreve.
+	Where OptString `json:"where"`
+	// Só num segmento com: o rótulo da tabela relacionada; ficam as linhas de table com ao menos uma
+	// linha dela.
+	With OptString `json:"with"`
+	// Só num segmento sem: o rótulo da tabela relacionada; ficam as linhas de table sem nenhuma linha
+	// dela.
+	Without OptString `json:"without"`
+}
+
+// GetDescription returns the value of Description.
+func (s *GetAppOutputSegment) GetDescription() NilString {
+	return s.Description
+}
+
+// GetFilter returns the value of Filter.
+func (s *GetAppOutputSegment) GetFilter() SegmentFilter {
+	return s.Filter
+}
+
+// GetLabel returns the value of Label.
+func (s *GetAppOutputSegment) GetLabel() string {
+	return s.Label
+}
+
+// GetMeaning returns the value of Meaning.
+func (s *GetAppOutputSegment) GetMeaning() string {
+	return s.Meaning
+}
+
+// GetTable returns the value of Table.
+func (s *GetAppOutputSegment) GetTable() string {
+	return s.Table
+}
+
+// GetWhere returns the value of Where.
+func (s *GetAppOutputSegment) GetWhere() OptString {
+	return s.Where
+}
+
+// GetWith returns the value of With.
+func (s *GetAppOutputSegment) GetWith() OptString {
+	return s.With
+}
+
+// GetWithout returns the value of Without.
+func (s *GetAppOutputSegment) GetWithout() OptString {
+	return s.Without
+}
+
+// SetDescription sets the value of Description.
+func (s *GetAppOutputSegment) SetDescription(val NilString) {
+	s.Description = val
+}
+
+// SetFilter sets the value of Filter.
+func (s *GetAppOutputSegment) SetFilter(val SegmentFilter) {
+	s.Filter = val
+}
+
+// SetLabel sets the value of Label.
+func (s *GetAppOutputSegment) SetLabel(val string) {
+	s.Label = val
+}
+
+// SetMeaning sets the value of Meaning.
+func (s *GetAppOutputSegment) SetMeaning(val string) {
+	s.Meaning = val
+}
+
+// SetTable sets the value of Table.
+func (s *GetAppOutputSegment) SetTable(val string) {
+	s.Table = val
+}
+
+// SetWhere sets the value of Where.
+func (s *GetAppOutputSegment) SetWhere(val OptString) {
+	s.Where = val
+}
+
+// SetWith sets the value of With.
+func (s *GetAppOutputSegment) SetWith(val OptString) {
+	s.With = val
+}
+
+// SetWithout sets the value of Without.
+func (s *GetAppOutputSegment) SetWithout(val OptString) {
+	s.Without = val
 }
 
 // Ref: #/components/schemas/GetAppOutputTable
@@ -2379,6 +2561,52 @@ func (o OptSearchValuesInputMode) Or(d SearchValuesInputMode) SearchValuesInputM
 	return d
 }
 
+// NewOptSegmentFilter returns new OptSegmentFilter with value set to v.
+func NewOptSegmentFilter(v SegmentFilter) OptSegmentFilter {
+	return OptSegmentFilter{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptSegmentFilter is optional SegmentFilter.
+type OptSegmentFilter struct {
+	Value SegmentFilter
+	Set   bool
+}
+
+// IsSet returns true if OptSegmentFilter was set.
+func (o OptSegmentFilter) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptSegmentFilter) Reset() {
+	var v SegmentFilter
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptSegmentFilter) SetTo(v SegmentFilter) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptSegmentFilter) Get() (v SegmentFilter, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptSegmentFilter) Or(d SegmentFilter) SegmentFilter {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewOptString returns new OptString with value set to v.
 func NewOptString(v string) OptString {
 	return OptString{
@@ -2607,8 +2835,9 @@ type QueryInput struct {
 	AppId AppId `json:"appId"`
 	// As colunas do resultado. Sem agg, a coluna agrupa. Com agg, mede.
 	Fields []Field `json:"fields"`
-	// Os filtros. Com agg, corta pelo valor agregado. Com bucket, corta a data pelo recorte. Somadas, as
-	// listas de valores de todos os filtros têm no máximo 5.000 valores.
+	// Os filtros, todos valendo juntos: por coluna, {ref, op, value} (com agg, corta pelo valor agregado;
+	// com bucket, corta a data pelo recorte), ou por segmento, {segment} só, um dos segmentos que get_app
+	// lista. Somadas, as listas de valores de todos os filtros têm no máximo 5.000 valores.
 	Filters []Filter `json:"filters"`
 	// Linhas devolvidas. Sem limit, 10 (31 quando há data agrupada). O teto é 500.
 	Limit OptInt `json:"limit"`
@@ -3386,14 +3615,18 @@ type SearchCatalogOutputMatch struct {
 	App AppRef `json:"app"`
 	// Só em expressão e em coluna calculada: a conta em palavras (calculada: Preço × (1 −
 	// Desconto)).
-	Calculation OptString                    `json:"calculation"`
-	Description OptNilString                 `json:"description"`
-	Example     OptQueryCall                 `json:"example"`
-	Field       OptField                     `json:"field"`
-	Kind        SearchCatalogOutputMatchKind `json:"kind"`
-	Name        string                       `json:"name"`
-	Ref         OptRef                       `json:"ref"`
-	// Só em coluna: o rótulo da tabela.
+	Calculation OptString    `json:"calculation"`
+	Description OptNilString `json:"description"`
+	Example     OptQueryCall `json:"example"`
+	Field       OptField     `json:"field"`
+	// Só em segmento: o filtro que entra em filters da consulta.
+	Filter OptSegmentFilter             `json:"filter"`
+	Kind   SearchCatalogOutputMatchKind `json:"kind"`
+	// Só em segmento: o que ele escolhe, em palavras (Clientes sem linhas em Pedidos).
+	Meaning OptString `json:"meaning"`
+	Name    string    `json:"name"`
+	Ref     OptRef    `json:"ref"`
+	// Só em coluna: o rótulo da tabela; em segmento, o da tabela cujas linhas ele escolhe.
 	Table OptString     `json:"table"`
 	Type  OptColumnType `json:"type"`
 	Unit  OptNilUnit    `json:"unit"`
@@ -3426,9 +3659,19 @@ func (s *SearchCatalogOutputMatch) GetField() OptField {
 	return s.Field
 }
 
+// GetFilter returns the value of Filter.
+func (s *SearchCatalogOutputMatch) GetFilter() OptSegmentFilter {
+	return s.Filter
+}
+
 // GetKind returns the value of Kind.
 func (s *SearchCatalogOutputMatch) GetKind() SearchCatalogOutputMatchKind {
 	return s.Kind
+}
+
+// GetMeaning returns the value of Meaning.
+func (s *SearchCatalogOutputMatch) GetMeaning() OptString {
+	return s.Meaning
 }
 
 // GetName returns the value of Name.
@@ -3486,9 +3729,19 @@ func (s *SearchCatalogOutputMatch) SetField(val OptField) {
 	s.Field = val
 }
 
+// SetFilter sets the value of Filter.
+func (s *SearchCatalogOutputMatch) SetFilter(val OptSegmentFilter) {
+	s.Filter = val
+}
+
 // SetKind sets the value of Kind.
 func (s *SearchCatalogOutputMatch) SetKind(val SearchCatalogOutputMatchKind) {
 	s.Kind = val
+}
+
+// SetMeaning sets the value of Meaning.
+func (s *SearchCatalogOutputMatch) SetMeaning(val OptString) {
+	s.Meaning = val
 }
 
 // SetName sets the value of Name.
@@ -3527,6 +3780,7 @@ const (
 	SearchCatalogOutputMatchKindIndicator  SearchCatalogOutputMatchKind = "indicator"
 	SearchCatalogOutputMatchKindExpression SearchCatalogOutputMatchKind = "expression"
 	SearchCatalogOutputMatchKindColumn     SearchCatalogOutputMatchKind = "column"
+	SearchCatalogOutputMatchKindSegment    SearchCatalogOutputMatchKind = "segment"
 )
 
 // AllValues returns all SearchCatalogOutputMatchKind values.
@@ -3535,6 +3789,7 @@ func (SearchCatalogOutputMatchKind) AllValues() []SearchCatalogOutputMatchKind {
 		SearchCatalogOutputMatchKindIndicator,
 		SearchCatalogOutputMatchKindExpression,
 		SearchCatalogOutputMatchKindColumn,
+		SearchCatalogOutputMatchKindSegment,
 	}
 }
 
@@ -3546,6 +3801,8 @@ func (s SearchCatalogOutputMatchKind) MarshalText() ([]byte, error) {
 	case SearchCatalogOutputMatchKindExpression:
 		return []byte(s), nil
 	case SearchCatalogOutputMatchKindColumn:
+		return []byte(s), nil
+	case SearchCatalogOutputMatchKindSegment:
 		return []byte(s), nil
 	default:
 		return nil, errors.Errorf("invalid value: %q", s)
@@ -3563,6 +3820,9 @@ func (s *SearchCatalogOutputMatchKind) UnmarshalText(data []byte) error {
 		return nil
 	case SearchCatalogOutputMatchKindColumn:
 		*s = SearchCatalogOutputMatchKindColumn
+		return nil
+	case SearchCatalogOutputMatchKindSegment:
+		*s = SearchCatalogOutputMatchKindSegment
 		return nil
 	default:
 		return errors.Errorf("invalid value: %q", data)
@@ -4089,6 +4349,24 @@ func (s *SearchValuesOutputSearchMatch) SetRef(val Ref) {
 // SetValues sets the value of Values.
 func (s *SearchValuesOutputSearchMatch) SetValues(val []string) {
 	s.Values = val
+}
+
+// Um segmento que a Aplicação declara (get_app lista os segmentos): ficam só as linhas da tabela do
+// segmento que ele escolhe, como os clientes sem pedidos. Combina com os outros filtros (todos valem).
+// Ref: #/components/schemas/SegmentFilter
+type SegmentFilter struct {
+	// O rótulo do segmento, como get_app o mostra; caixa e acento não importam.
+	Segment string `json:"segment"`
+}
+
+// GetSegment returns the value of Segment.
+func (s *SegmentFilter) GetSegment() string {
+	return s.Segment
+}
+
+// SetSegment sets the value of Segment.
+func (s *SegmentFilter) SetSegment(val string) {
+	s.Segment = val
 }
 
 // Unidade de um número; null para número simples ou texto. percent vem como fração (0.25 é 25%).

@@ -422,7 +422,7 @@ func matchRank(f string, folded []string) int {
 type searchHit struct{ app, item int32 }
 
 // searchOf searches all[lo:hi]. Matches are ordered by kind (indicators, expressions,
-// columns), then rank, then catalogue order; only the first maxMatches are built.
+// columns, segments), then rank, then catalogue order; only the first maxMatches are built.
 func searchOf(all []*semantic.App, lo, hi int, terms []string) *lumoapi.SearchCatalogOutputSearch {
 	f := semantic.FoldedOf(all)
 	folded := make([]string, len(terms))
@@ -439,13 +439,13 @@ func searchOf(all []*semantic.App, lo, hi int, terms []string) *lumoapi.SearchCa
 	}
 	// One bucket per kind and rank keeps the catalogue order inside it; a bucket never needs
 	// more than maxMatches hits.
-	var buckets [12][]searchHit
+	var buckets [16][]searchHit
 	total := 0
 	for i := lo; i < hi; i++ {
 		for k := f.ItemStart[i]; k < f.ItemStart[i+1]; k++ {
 			it := f.Items[k]
 			r := rank(it.Name)
-			if r < 0 && it.Kind == semantic.ItemIndicator && it.Desc >= 0 && rank(it.Desc) >= 0 {
+			if r < 0 && it.Desc >= 0 && rank(it.Desc) >= 0 { // an indicator's or a segment's description
 				r = 3
 			}
 			if r < 0 {
@@ -510,6 +510,15 @@ func hitOf(a *semantic.App, k int) lumoapi.SearchCatalogOutputMatch {
 		}
 		return m
 	}
+	if k < len(a.Segments) { // the loop above counted k past every column
+		sg := a.Segments[k]
+		m.Kind, m.Name, m.Table = lumoapi.SearchCatalogOutputMatchKindSegment, sg.Label, lumoapi.NewOptString(sg.Table.Label)
+		m.Filter, m.Meaning = lumoapi.NewOptSegmentFilter(lumoapi.SegmentFilter{Segment: sg.Label}), lumoapi.NewOptString(semantic.SegmentWords(sg))
+		if sg.Description != "" {
+			m.Description = lumoapi.NewOptNilString(sg.Description)
+		}
+		return m
+	}
 	panic("search_catalog: item outside its app")
 }
 
@@ -541,6 +550,12 @@ func searchText(v *lumoapi.SearchCatalogOutputSearch) string {
 				line += "\n  query: " + queryCallText(&ex)
 			} else {
 				line += " (inválido: usa algo que não existe mais; sem exemplo)"
+			}
+			b.WriteString(line + "\n")
+		case "segment":
+			line := fmt.Sprintf("- Segmento %s em %s (%s); filter {\"segment\": %q}", m.Name, app, m.Meaning.Or(""), m.Name)
+			if d, ok := m.Description.Get(); ok {
+				line += ": " + d
 			}
 			b.WriteString(line + "\n")
 		case "expression":

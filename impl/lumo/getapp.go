@@ -43,7 +43,7 @@ func (s *Service) visibleApp(ctx context.Context, extra *mcp.RequestExtra, id in
 
 func outGetApp(a *semantic.App) *lumoapi.GetAppOutput {
 	v := &lumoapi.GetAppOutput{App: outApp(a), Indicators: []lumoapi.GetAppOutputIndicator{}, Expressions: []lumoapi.GetAppOutputExpression{},
-		Tables: []lumoapi.GetAppOutputTable{}, Relationships: []lumoapi.GetAppOutputRelationship{}}
+		Tables: []lumoapi.GetAppOutputTable{}, Relationships: []lumoapi.GetAppOutputRelationship{}, Segments: []lumoapi.GetAppOutputSegment{}}
 	for _, ind := range a.Indicators {
 		iv := lumoapi.GetAppOutputIndicator{Name: ind.Name, Description: nilString(ind.Description),
 			Valid: ind.Problem == "", Example: example(a, ind)}
@@ -80,7 +80,25 @@ func outGetApp(a *semantic.App) *lumoapi.GetAppOutput {
 	for _, r := range a.Relationships {
 		v.Relationships = append(v.Relationships, lumoapi.GetAppOutputRelationship{From: relationshipSide(r.From), To: relationshipSide(r.To)})
 	}
+	for _, sg := range a.Segments {
+		v.Segments = append(v.Segments, outSegment(sg))
+	}
 	return v
+}
+
+// outSegment is a segment as get_app shows it.
+func outSegment(sg *semantic.Segment) lumoapi.GetAppOutputSegment {
+	out := lumoapi.GetAppOutputSegment{Label: sg.Label, Description: nilString(sg.Description), Table: sg.Table.Label,
+		Meaning: semantic.SegmentWords(sg), Filter: lumoapi.SegmentFilter{Segment: sg.Label}}
+	if sg.Without {
+		out.Without = lumoapi.NewOptString(sg.Related.Label)
+	} else {
+		out.With = lumoapi.NewOptString(sg.Related.Label)
+	}
+	if sg.Where != "" {
+		out.Where = lumoapi.NewOptString(sg.Where)
+	}
+	return out
 }
 
 // relationshipSide is one side of a relationship as app.yaml writes it: a ref, or the list of a
@@ -156,6 +174,16 @@ func getAppText(v *lumoapi.GetAppOutput) string {
 			}
 			if w, ok := e.Calculation.Get(); ok && conditional(e.Formula) {
 				line += "; em palavras: " + w
+			}
+			b.WriteString(line + "\n")
+		}
+	}
+	if len(v.Segments) > 0 {
+		b.WriteString("\nSegmentos (entram em filters como {\"segment\": rótulo}):\n")
+		for _, sg := range v.Segments {
+			line := "- " + sg.Label + ": " + sg.Meaning
+			if d, ok := sg.Description.Get(); ok {
+				line += ". " + d
 			}
 			b.WriteString(line + "\n")
 		}

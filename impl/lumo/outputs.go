@@ -97,13 +97,13 @@ func example(a *semantic.App, ind *semantic.Indicator) lumoapi.OptQueryCall {
 		call.Fields = append(call.Fields, lumoapi.Field{Ref: canonicalRef(a, it["ref"]), Agg: optAgg(it["agg"]), Bucket: optBucket(it["bucket"])})
 	}
 	for _, it := range ind.Filters {
-		f := lumoapi.Filter{Ref: canonicalRef(a, it["ref"]), Agg: optAgg(it["agg"]), Bucket: optBucket(it["bucket"])}
+		f := lumoapi.ColumnFilter{Ref: canonicalRef(a, it["ref"]), Agg: optAgg(it["agg"]), Bucket: optBucket(it["bucket"])}
 		op, _ := it["op"].(string)
 		f.Op = lumoapi.Op(op)
 		if v, ok := it["value"]; ok {
 			f.Value = lumoapi.NewOptFilterValue(filterValue(v))
 		}
-		call.Filters = append(call.Filters, f)
+		call.Filters = append(call.Filters, lumoapi.NewColumnFilterFilter(f))
 	}
 	return lumoapi.NewOptQueryCall(call)
 }

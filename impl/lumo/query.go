@@ -27,7 +27,12 @@ func request(in *lumoapi.QueryInput) query.Request {
 	for _, f := range in.Fields {
 		r.Fields = append(r.Fields, query.Item{Ref: string(f.Ref), Agg: string(f.Agg.Or("")), Bucket: string(f.Bucket.Or(""))})
 	}
-	for _, f := range in.Filters {
+	for _, ff := range in.Filters {
+		if s, ok := ff.GetSegmentFilter(); ok {
+			r.Filters = append(r.Filters, query.Filter{Segment: s.Segment})
+			continue
+		}
+		f := ff.ColumnFilter
 		flt := query.Filter{Item: query.Item{Ref: string(f.Ref), Agg: string(f.Agg.Or("")), Bucket: string(f.Bucket.Or(""))}, Op: string(f.Op)}
 		if v, ok := f.Value.Get(); ok {
 			switch v.Type {
@@ -121,6 +126,14 @@ func (s *Service) execQuery(ctx context.Context, app *semantic.App, in *lumoapi.
 	res, err := query.Execute(ctx, s.DB, q, plan, r.Render(q, plan, walk))
 	if err != nil {
 		return nil, nil, nil, s.runError(ctx, err, timeout)
+	}
+	for _, t := range query.SubqueryTables(q) { // read by segments and related rows, outside the joins
+		switch {
+		case t.LoadedAt == nil:
+			res.DataAsOf, res.Loaded = nil, false
+		case res.Loaded && res.DataAsOf != nil && t.LoadedAt.Before(*res.DataAsOf):
+			res.DataAsOf = t.LoadedAt
+		}
 	}
 	return q, plan, res, nil
 }

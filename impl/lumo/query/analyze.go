@@ -69,9 +69,11 @@ type Expr struct {
 	Aggs map[*semantic.Aggregate]*Measure
 }
 
-// Pred is one filter condition: on a Target (WHERE) or on a measure or expression (HAVING).
+// Pred is one filter condition: on a Target or a segment (WHERE) or on a measure or expression
+// (HAVING).
 type Pred struct {
 	Target  *Target
+	Segment *semantic.Segment // the rows of its table in the segment (Op and Values unset)
 	Measure *Measure
 	Expr    *Expr
 	Op      string
@@ -79,6 +81,15 @@ type Pred struct {
 	Words   string
 	label   string
 	check   *TextCheck
+}
+
+// tables lists the tables a WHERE condition reads in the query's row: its target's, or the
+// segment's table (the segment's related rows are read by a subquery of their own).
+func (p *Pred) tables() []*semantic.Table {
+	if p.Segment != nil {
+		return []*semantic.Table{p.Segment.Table}
+	}
+	return p.Target.Col.Tables()
 }
 
 // OrderSpec orders by a result column.
@@ -148,7 +159,9 @@ func Analyze(app *semantic.App, req Request) (*Query, error) {
 		if err != nil {
 			return nil, err
 		}
-		if p.Target != nil {
+		if p.Segment != nil {
+			q.Where = append(q.Where, p)
+		} else if p.Target != nil {
 			q.Where = append(q.Where, p)
 			if b := p.Target.Bucket; isDate(p.Target.Col) && (b == "" || b == "day" || b == "month" || b == "year") {
 				dateRange = true
@@ -158,6 +171,9 @@ func Analyze(app *semantic.App, req Request) (*Query, error) {
 		}
 	}
 	for _, p := range q.Where {
+		if p.Target == nil {
+			continue
+		}
 		if b := p.Target.Bucket; (b == "hour_of_day" || b == "day_of_week") && !dateRange {
 			q.Notes = append(q.Notes, fmt.Sprintf("O filtro por %s lê a tabela inteira; combine com um intervalo de datas para uma consulta mais rápida.", bucketWords[b]))
 			break
@@ -370,6 +386,9 @@ var (
 )
 
 func (q *Query) pred(where string, f Filter, exprs map[*semantic.Expression]*Expr) (*Pred, error) {
+	if f.Segment != "" {
+		return q.segment(where, f)
+	}
 	t, err := q.App.Resolve(f.Ref)
 	if err != nil {
 		return nil, refError(where, err)
@@ -444,6 +463,36 @@ func (q *Query) pred(where string, f Filter, exprs map[*semantic.Expression]*Exp
 	return p, nil
 }
 
+// segment resolves a filter that names a segment: it takes nothing else.
+func (q *Query) segment(where string, f Filter) (*Pred, error) {
+	if f.Ref != "" || f.Op != "" || f.Value != nil || f.Agg != "" || f.Bucket != "" {
+		return nil, errorf(CodeInvalidFilter, []string{fmt.Sprintf(`{"segment": %q}`, f.Segment)},
+			"%s: um filtro por segmento leva só segment; para filtrar também por uma coluna, use outro filtro com ref, op e value.", where)
+	}
+	s := q.App.SegmentByLabel(f.Segment)
+	if s == nil {
+		var labels []string
+		for _, x := range q.App.Segments {
+			labels = append(labels, x.Label)
+		}
+		if len(labels) == 0 {
+			return nil, errorf(CodeUnknownRef, nil, "%s: o segmento %q não existe: esta Aplicação não declara segmentos. Filtre por colunas com ref, op e value.", where, f.Segment)
+		}
+		sim := suggest.Similar(f.Segment, labels, 5)
+		msg := fmt.Sprintf("%s: o segmento %q não existe nesta Aplicação.", where, f.Segment)
+		if len(sim) > 0 {
+			msg += " Segmentos parecidos: " + joinQuoted(sim) + "."
+		} else {
+			msg += " Segmentos: " + joinQuoted(labels) + "."
+			sim = labels[:min(len(labels), 5)]
+		}
+		return nil, errorf(CodeUnknownRef, sim, "%s", msg)
+	}
+	p := &Pred{Segment: s, label: s.Label}
+	p.Words = p.words()
+	return p, nil
+}
+
 // checkCalcValues checks the text values of an = or in filter on a calculated column whose
 // formula gives only text literals, as CheckValues checks a column with data: a value that
 // differs only in case or accents is corrected (and noted), one the formula never gives stops
@@ -481,28 +530,11 @@ func (q *Query) checkCalcValues(p *Pred) error {
 // (the suggestion doubles it), so the pattern means the same on every engine: Render passes it
 // folded (which keeps \, % and _ and what follows each) with ESCAPE '\'.
 func checkPattern(where, pattern string) error {
-	var fixed strings.Builder
-	at := 0 // character of the first lone \, counting from 1
-	r := []rune(pattern)
-	for i := 0; i < len(r); i++ {
-		fixed.WriteRune(r[i])
-		if r[i] != '\\' {
-			continue
-		}
-		if i+1 < len(r) && strings.ContainsRune(`%_\`, r[i+1]) {
-			i++
-			fixed.WriteRune(r[i])
-			continue
-		}
-		if at == 0 {
-			at = i + 1
-		}
-		fixed.WriteRune('\\')
-	}
+	fixed, at := semantic.CheckPattern(pattern)
 	if at == 0 {
 		return nil
 	}
-	return errorf(CodeInvalidFilter, []string{fixed.String()},
+	return errorf(CodeInvalidFilter, []string{fixed},
 		`%s.value: no padrão de like, a \ do caractere %d não vem antes de %%, _ ou outra \. Em like, %% é `+
 			`qualquer sequência de caracteres, _ é um caractere só, e \%%, \_ e \\ procuram %%, _ e \ literais; `+
 			`para procurar uma \, escreva \\.`, where, at)

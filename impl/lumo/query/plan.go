@@ -51,7 +51,7 @@ func PlanQuery(q *Query) (*Plan, error) {
 		}
 	}
 	for _, p := range q.Where {
-		whereTables = concatTables(whereTables, p.Target.Col.Tables())
+		whereTables = concatTables(whereTables, p.tables())
 	}
 	for _, m := range q.Measures {
 		measureTables = concatTables(measureTables, m.tables())
@@ -124,9 +124,9 @@ func PlanQuery(q *Query) (*Plan, error) {
 			needed = concatTables(needed, m.tables())
 		}
 		for _, p := range q.Where {
-			if reachesAll(via, p.Target.Col.Tables()) {
+			if reachesAll(via, p.tables()) {
 				b.Where = append(b.Where, p)
-				needed = concatTables(needed, p.Target.Col.Tables())
+				needed = concatTables(needed, p.tables())
 			}
 		}
 		nb := newBlock(b.Base, via, needed)
@@ -145,13 +145,20 @@ func PlanQuery(q *Query) (*Plan, error) {
 				out = append(out, b.Base.Label)
 			}
 		}
+		// The filter as the error and the note name it, and the table it reads.
+		named, said, table := "O filtro "+p.Words, "O filtro "+p.Words, p.tables()[0]
+		if p.Segment != nil {
+			named, said = "O segmento "+p.Segment.Label, "O segmento "+p.Segment.Label
+		} else {
+			named, table = "O filtro "+p.Target.Col.Ref(), p.Target.Col.Table
+		}
 		switch {
 		case len(in) == 0:
-			return nil, errorf(CodeNoJoinPath, nil, "O filtro %s não combina com %s: a Aplicação não tem relacionamento entre essas tabelas.",
-				p.Target.Col.Ref(), strings.Join(out, " e "))
+			return nil, errorf(CodeNoJoinPath, nil, "%s não combina com %s: a Aplicação não tem relacionamento entre essas tabelas.",
+				named, strings.Join(out, " e "))
 		case len(out) > 0:
-			plan.Notes = append(plan.Notes, "O filtro "+p.Words+" vale só para "+strings.Join(in, " e ")+
-				"; "+strings.Join(out, " e ")+" não tem relacionamento com "+p.Target.Col.Table.Label+".")
+			plan.Notes = append(plan.Notes, said+" vale só para "+strings.Join(in, " e ")+
+				"; "+strings.Join(out, " e ")+" não tem relacionamento com "+table.Label+".")
 		}
 	}
 	return plan, nil
@@ -224,6 +231,60 @@ func concatTables(lists ...[]*semantic.Table) []*semantic.Table {
 		for _, t := range l {
 			out = appendTable(out, t)
 		}
+	}
+	return out
+}
+
+// SubqueryTables lists the tables the query reads in subqueries of its own rather than in its
+// blocks' joins: the related rows of its segments and of the calculated columns that aggregate
+// related rows (with the tables joined to reach them or to test their conditions). dataAsOf
+// counts them too.
+func SubqueryTables(q *Query) []*semantic.Table {
+	var out []*semantic.Table
+	seen := map[*semantic.Column]bool{}
+	var formula func(f semantic.Formula)
+	related := func(rel *semantic.Related) {
+		out = appendTable(out, rel.Rows)
+		for t := rel.Key().FromTable(); t != rel.Rows; t = rel.Via[t].FromTable() {
+			out = appendTable(out, t)
+		}
+		out = concatTables(out, rel.CondTables)
+		formula(rel.Cond)
+	}
+	column := func(c *semantic.Column) {
+		if c.Calc != nil && !seen[c] {
+			seen[c] = true
+			formula(c.Calc)
+		}
+	}
+	formula = func(f semantic.Formula) {
+		semantic.Walk(f, func(n semantic.Formula) {
+			switch x := n.(type) {
+			case *semantic.Ref:
+				column(x.Col)
+			case *semantic.Aggregate:
+				if x.Rows != nil {
+					related(x.Rows)
+					column(x.Col)
+				}
+			}
+		})
+	}
+	for _, c := range q.Out {
+		if c.Group != nil {
+			column(c.Group.Col)
+		}
+	}
+	for _, p := range q.Where {
+		if p.Segment != nil {
+			related(p.Segment.Rows)
+		} else {
+			column(p.Target.Col)
+		}
+	}
+	for _, m := range q.Measures {
+		column(m.Col)
+		formula(m.Cond)
 	}
 	return out
 }

@@ -20,11 +20,13 @@ type Item struct {
 	Ref, Agg, Bucket string
 }
 
-// Filter is one filter. Value is nil (absent), a string, a float64 or a []any of those.
+// Filter is one filter. Value is nil (absent), a string, a float64 or a []any of those. A
+// filter with Segment names a segment of the app instead (and has nothing else).
 type Filter struct {
 	Item
-	Op    string
-	Value any
+	Op      string
+	Value   any
+	Segment string
 }
 
 // Order is one orderBy entry.

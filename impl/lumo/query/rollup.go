@@ -8,7 +8,7 @@ import (
 )
 
 // UseRollups rewrites plan so that each block reads the smallest rollup of its fact that
-// answers that block exactly: every group and every filter of the block on the rollup's
+// answers that block exactly: no segment, every group and every filter of the block on the rollup's
 // dimensions (or its time column, cut by a bucket the grain keeps, filtered at boundaries of the
 // grain), or on a calculated column reading only those, and every measure of the block
 // derivable from its columns. A block no rollup answers keeps reading the base tables. The
@@ -106,6 +106,10 @@ func rawFormula(r *semantic.Rollup, f semantic.Formula) bool {
 		return rawFormula(r, n.Left) && rawFormula(r, n.Right)
 	case *semantic.Logic:
 		return rawFormula(r, n.Left) && rawFormula(r, n.Right)
+	case *semantic.Like:
+		return rawFormula(r, n.X)
+	case *semantic.In:
+		return rawFormula(r, n.X) // its list holds literals only
 	case *semantic.Not:
 		return rawFormula(r, n.X)
 	case *semantic.If:
@@ -121,6 +125,9 @@ func answers(r *semantic.Rollup, groups []*Target, where []*Pred, measures []*Me
 		}
 	}
 	for _, p := range where {
+		if p.Segment != nil {
+			return false // its related rows are not in the rollup
+		}
 		t := p.Target
 		switch {
 		case raw(r, t.Col), onTime(r, t):

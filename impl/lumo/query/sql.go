@@ -25,6 +25,7 @@ type builder struct {
 	e    engine
 	args []any
 	walk map[*semantic.Column]bool
+	subs int // correlated subqueries written so far: the n-th aliases its tables s<n>_0, s<n>_1, ...
 }
 
 func (b *builder) arg(v any) string {
@@ -229,7 +230,7 @@ func (b *builder) summary(m *Measure, q *Query, plan *Plan, groups []*OutCol) st
 	having := len(q.Having) > 0 && len(groups) > 0
 	need := m.tables()
 	for _, p := range blk.Where {
-		need = append(need, p.Target.Col.Tables()...)
+		need = append(need, p.tables()...)
 	}
 	if having {
 		for _, g := range groups {
@@ -339,7 +340,7 @@ func (b *builder) fromWhere(blk *Block, need []*semantic.Table) (string, []strin
 			needed[j.On.FromTable()] = true
 		}
 	}
-	from := " FROM " + b.ident(blk.Base.SQLName) + " t0"
+	from := " FROM " + b.ident(blk.Base.SQLName) + " " + blk.alias[blk.Base]
 	if blk.Rollup != nil {
 		from = " FROM " + b.ident(blk.Rollup.SQLName) + " t0"
 	}
@@ -355,6 +356,10 @@ func (b *builder) fromWhere(blk *Block, need []*semantic.Table) (string, []strin
 	}
 	var where []string
 	for _, p := range blk.Where {
+		if p.Segment != nil {
+			where = append(where, b.segment(blk, p.Segment))
+			continue
+		}
 		kind := valueKind(p.Target.Col, p.Target.Bucket)
 		fold := ""
 		switch {
@@ -375,6 +380,84 @@ func (b *builder) fromWhere(blk *Block, need []*semantic.Table) (string, []strin
 		where = append(where, b.pred(p, target, fold, kind))
 	}
 	return from, where
+}
+
+// relatedRows writes the FROM and WHERE of a correlated subquery over the rows of rel.Rows that
+// reach the block's row of rel.Of (and meet rel.Cond): rel.Rows as its base, joined along its
+// relationships to the table holding the key into rel.Of, to the tables the condition reads and
+// to those in need, with aliases of its own. It returns the subquery's block, for what it selects.
+func (b *builder) relatedRows(blk *Block, rel *semantic.Related, need []*semantic.Table) (*Block, string) {
+	key := rel.Key()
+	sub := newBlock(rel.Rows, rel.Via, concatTables([]*semantic.Table{key.FromTable()}, rel.CondTables, need))
+	b.subs++
+	for t, a := range sub.alias {
+		sub.alias[t] = "s" + itoa(b.subs) + "_" + strings.TrimPrefix(a, "t")
+	}
+	from, _ := b.fromWhere(sub, nil)
+	conds := make([]string, 0, len(key.From)+1)
+	for k := range key.From {
+		conds = append(conds, b.column(sub, key.From[k])+" = "+b.column(blk, key.To[k]))
+	}
+	if rel.Cond != nil {
+		conds = append(conds, b.row(sub, rel.Cond))
+	}
+	return sub, from + whereClause(conds)
+}
+
+// present is a condition holding where the block's row has a row of t: "" when t is the block's
+// base, else the join that brought t having matched (its key filled: an equality never matches
+// NULL). A row without its row of t is in no segment of t, and reads blank what t's related rows
+// would give, as every column of t.
+func (b *builder) present(blk *Block, t *semantic.Table) string {
+	if t == blk.Base {
+		return ""
+	}
+	for _, j := range blk.Joins {
+		if j.Table == t {
+			return b.column(blk, j.On.To[0]) + " IS NOT NULL"
+		}
+	}
+	return ""
+}
+
+// segment keeps the block's rows whose row of the segment's table some related row reaches
+// (EXISTS), or, without, has a row of the table that none reaches (NOT EXISTS).
+func (b *builder) segment(blk *Block, s *semantic.Segment) string {
+	_, rows := b.relatedRows(blk, s.Rows, nil)
+	exists := "EXISTS (SELECT 1" + rows + ")"
+	if !s.Without {
+		return exists
+	}
+	if p := b.present(blk, s.Table); p != "" {
+		return "(" + p + " AND NOT " + exists + ")"
+	}
+	return "NOT " + exists
+}
+
+// relatedAgg is a calculated column's aggregation of the rows related to the block's row (a
+// customer's orders), as a correlated scalar subquery. Without related rows (or none with a
+// value), count, count_distinct and sum give 0 and avg, min and max blank; a block row without
+// its row of the column's table (a fact row whose customer is missing) gives blank, as every
+// column of that table.
+func (b *builder) relatedAgg(blk *Block, n *semantic.Aggregate) string {
+	present := b.present(blk, n.Rows.Of)
+	sub, rows := b.relatedRows(blk, n.Rows, n.Col.Tables())
+	x := b.column(sub, n.Col)
+	var v string
+	switch n.Func {
+	case "count":
+		v = "(SELECT COUNT(" + x + ")" + rows + ")"
+	case "count_distinct":
+		v = "(SELECT COUNT(DISTINCT " + x + ")" + rows + ")"
+	case "sum":
+		v = "COALESCE((SELECT SUM(" + x + ")" + rows + "), 0)"
+	default: // avg, min, max: NULL over no rows
+		return "(SELECT " + strings.ToUpper(n.Func) + "(" + x + ")" + rows + ")"
+	}
+	if present != "" {
+		return "(CASE WHEN " + present + " THEN " + v + " END)"
+	}
+	return v
 }
 
 // column is a column's value in a row of the block: the data column, or a calculated column's
@@ -439,6 +522,20 @@ func (b *builder) row(blk *Block, f semantic.Formula) string {
 			l, r = b.e.binary(l), b.e.binary(r)
 		}
 		return "(" + l + " " + n.Op + " " + r + ")"
+	case *semantic.Aggregate:
+		return b.relatedAgg(blk, n)
+	case *semantic.Like:
+		return b.likeRow(blk, n)
+	case *semantic.In:
+		x := b.row(blk, n.X)
+		if n.Kind == semantic.TypeString {
+			x = b.e.binary(x)
+		}
+		items := make([]string, len(n.List))
+		for i, v := range n.List {
+			items[i] = b.row(blk, v)
+		}
+		return "(" + x + " IN (" + strings.Join(items, ", ") + "))"
 	case *semantic.Logic:
 		op := " AND "
 		if n.Op == "ou" {
@@ -451,6 +548,22 @@ func (b *builder) row(blk *Block, f semantic.Formula) string {
 		return "(CASE WHEN " + b.row(blk, n.Cond) + " THEN " + b.row(blk, n.Then) + " ELSE " + b.row(blk, n.Else) + " END)"
 	}
 	panic(fmt.Sprintf("query: unknown row formula node %T", f))
+}
+
+// likeRow is a formula's como: the folded text matched against the folded pattern, as the
+// query's like matches (see pred), and false, never NULL, on a blank value, so that não keeps
+// exactly the blank rows. Blankness is read on a data column's value, or on the folded text of
+// any other text, which is NULL and empty exactly when the value is.
+func (b *builder) likeRow(blk *Block, n *semantic.Like) string {
+	var value, folded string
+	if r, ok := n.X.(*semantic.Ref); ok && r.Col.Calc == nil {
+		value, folded = b.column(blk, r.Col), b.folded(blk, r.Col)
+	} else {
+		folded = b.foldedRow(blk, n.X)
+		value = folded
+	}
+	pattern := b.arg(fold.Fold(n.Pattern.Value))
+	return "COALESCE(" + value + " <> '' AND " + folded + " LIKE " + pattern + likeEscape + ", 1 = 0)"
 }
 
 // foldable reports whether a text row formula's folded value (lower case, no accents, as

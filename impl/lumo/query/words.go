@@ -9,6 +9,9 @@ import (
 
 // words says a filter in Portuguese: "Situação = Ativa", "Data entre 01/09/2026 e 30/09/2026".
 func (p *Pred) words() string {
+	if p.Segment != nil {
+		return "segmento " + p.Segment.Label
+	}
 	vals := make([]string, len(p.Values))
 	for i, v := range p.Values {
 		vals[i] = valueWords(v)

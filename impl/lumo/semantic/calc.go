@@ -1,8 +1,10 @@
 package semantic
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -153,6 +155,22 @@ func (s *scope) size(f Formula) (int, int) {
 	case *Not:
 		d, t := s.size(n.X)
 		return d + 1, t
+	case *Aggregate:
+		d, t := 1, 1
+		if n.Col != nil && n.Col.Calc != nil {
+			d, t = s.size(n.Col.Calc)
+		}
+		if n.Where != nil {
+			wd, wt := s.size(n.Where)
+			d, t = max(d, wd), t+wt
+		}
+		return d + 1, t
+	case *Like:
+		d, t := s.size(n.X)
+		return d + 1, t + 1
+	case *In:
+		d, t := s.size(n.X)
+		return d + 1, t + len(n.List)
 	}
 	var kids []Formula
 	switch n := f.(type) {
@@ -183,6 +201,16 @@ func scaleOf(f Formula) int {
 		return 0
 	case *Ref:
 		return n.Col.Scale
+	case *Aggregate:
+		switch {
+		case n.Func == "count" || n.Func == "count_distinct":
+			return 0
+		case n.Func == "avg":
+			return 6
+		case n.Col != nil:
+			return n.Col.Scale
+		}
+		return 0
 	case *Unary:
 		return scaleOf(n.X)
 	case *If:
@@ -247,6 +275,14 @@ func (s *scope) what(f Formula, typ string) string {
 		return fmt.Sprintf("%s é texto", n.String())
 	}
 	return fmt.Sprintf("a parte na posição %d é %s", f.Pos(), tw)
+}
+
+// name names a part of a formula for messages: [Nome], or the part at its position.
+func (s *scope) name(f Formula) string {
+	if r, ok := f.(*Ref); ok {
+		return "[" + r.Ref + "]"
+	}
+	return fmt.Sprintf("a parte na posição %d", f.Pos())
 }
 
 var (
@@ -384,6 +420,60 @@ func (s *scope) check(f Formula) (string, error) {
 		}
 		n.Kind = kind(l)
 		return typeBool, nil
+	case *Like:
+		t, err := s.check(n.X)
+		if err != nil {
+			return "", err
+		}
+		if t != TypeString {
+			return "", &BindError{Position: n.Position, Message: fmt.Sprintf("como compara um texto com um padrão, e %s; para número ou data use =, em ou uma comparação (<, >=)", s.what(n.X, t))}
+		}
+		if n.Pattern.Value == "" {
+			return "", &BindError{Position: n.Pattern.Position, Message: `o padrão de como está vazio; escreva o texto procurado, com % para qualquer sequência de caracteres ("PROMO%", "%cupom%"), ou compare com = ""`}
+		}
+		if fixed, at := CheckPattern(n.Pattern.Value); at > 0 {
+			return "", &BindError{Position: n.Pattern.Position, Message: fmt.Sprintf(`no padrão de como, a \ do caractere %d não vem antes de %%, _ ou outra \: em como, %% é qualquer sequência de caracteres, _ é um caractere só, e \%%, \_ e \\ procuram %%, _ e \ literais; escreva %s`,
+				at, (&String{Value: fixed}).String())}
+		}
+		return typeBool, nil
+	case *In:
+		t, err := s.check(n.X)
+		if err != nil {
+			return "", err
+		}
+		if t == typeBool {
+			return "", &BindError{Position: n.Position, Message: fmt.Sprintf("em compara um valor com uma lista, e a parte na posição %d é uma condição", n.X.Pos())}
+		}
+		kinds := map[string]bool{}
+		for _, x := range n.List {
+			lt, _ := s.check(x) // literals: a number or a text
+			kinds[lt] = true
+		}
+		for _, x := range n.List {
+			lt, _ := s.check(x)
+			if isDateType(t) && lt == TypeString {
+				if err := asDate(x, t); err != nil {
+					return "", err
+				}
+				continue
+			}
+			if lt == t {
+				continue
+			}
+			only := map[string]string{TypeString: "textos entre aspas", TypeNumber: "números",
+				TypeDate:     `datas entre aspas no formato AAAA-MM-DD, como ("2026-09-01", "2026-09-02")`,
+				TypeDatetime: `datas entre aspas no formato AAAA-MM-DD ou AAAA-MM-DD HH:MM`}[t]
+			msg := fmt.Sprintf("em compara %s, que é %s, com valores do mesmo tipo, e %s; deixe na lista só %s", s.name(n.X), typeWord(t), s.what(x, lt), only)
+			if len(kinds) > 1 {
+				msg = "a lista de em mistura números e textos: " + msg
+			}
+			return "", &BindError{Position: x.Pos(), Message: msg}
+		}
+		n.Kind = t
+		if isDateType(t) {
+			n.Kind = TypeDate
+		}
+		return typeBool, nil
 	case *Logic:
 		for _, x := range []Formula{n.Left, n.Right} {
 			t, err := s.check(x)
@@ -444,9 +534,91 @@ func (s *scope) check(f Formula) (string, error) {
 		}
 		return a, nil
 	case *Aggregate:
-		return "", &BindError{Position: n.Position, Message: "uma agregação não cabe aqui: a fórmula vale linha a linha"}
+		return s.related(n)
 	}
 	return "", &BindError{Position: f.Pos(), Message: fmt.Sprintf("parte desconhecida %T", f)}
+}
+
+// related binds an aggregation of the rows of another table related to the scope's row (a
+// customer's orders): its ref is Tabela.Coluna of a table whose rows reach the scope's table
+// through the relationships, and its condition (onde) a row condition over that table. Its
+// type is a number, or for min and max the column's. The related rows are read by a subquery
+// of their own: the scope reads only its own table for it.
+func (s *scope) related(n *Aggregate) (string, error) {
+	fail := func(format string, args ...any) (string, error) {
+		return "", &BindError{Position: n.Position, Message: fmt.Sprintf(format, args...)}
+	}
+	// others says which tables could be aggregated here, with an example.
+	others := func() string {
+		rs := s.b.app.Reaching(s.table)
+		if len(rs) == 0 {
+			return fmt.Sprintf("e nenhuma tabela aponta para %s", s.table.Label)
+		}
+		key := rs[0].Columns[0]
+		for _, c := range rs[0].Columns {
+			if c.Role == RoleKey {
+				key = c
+				break
+			}
+		}
+		var labels []string
+		for _, t := range rs {
+			labels = append(labels, t.Label)
+		}
+		return fmt.Sprintf("como count([%s]); apontam para %s: %s", key.Ref(), s.table.Label, strings.Join(labels, ", "))
+	}
+	c, err := s.b.app.ResolveColumn(n.Ref)
+	if err != nil {
+		for _, x := range s.table.Columns {
+			if fold.Fold(x.Label) == fold.Fold(n.Ref) || fold.Fold(x.Name) == fold.Fold(n.Ref) {
+				c = x
+			}
+		}
+		if c == nil {
+			msg := fmt.Sprintf("em %s([%s]), a ref não é uma coluna: escreva Tabela.Coluna de uma tabela cujas linhas apontam para %s pelos relacionamentos, %s", n.Func, n.Ref, s.table.Label, others())
+			var re *RefError
+			if errors.As(err, &re) && len(re.Suggestions) > 0 {
+				msg += "; refs parecidas: " + strings.Join(re.Suggestions, ", ")
+			}
+			return fail("%s", msg)
+		}
+	}
+	if orig := s.table.CopyOf; orig != nil && c.Table == orig {
+		c = s.table.Columns[slices.Index(orig.Columns, c)] // a copy's formula names its original's table
+	}
+	if c.Table == s.table {
+		return fail("%s([%s]) agregaria só a própria linha; para o valor da linha, escreva [%s]. Numa coluna calculada, uma agregação junta as linhas de outra tabela que apontam para %s pelos relacionamentos, %s",
+			n.Func, n.Ref, c.Label, s.table.Label, others())
+	}
+	rel, why := s.b.app.relate(c.Table, s.table)
+	if rel == nil {
+		return fail("%s([%s]): %s", n.Func, n.Ref, why)
+	}
+	if err := s.bound(c, n.Position, n.Ref); err != nil {
+		return "", err
+	}
+	switch {
+	case (n.Func == "sum" || n.Func == "avg") && c.Type != TypeNumber:
+		return fail("%s vale só para coluna numérica, e %s é %s; use count ou count_distinct", n.Func, c.Ref(), typeWord(c.Type))
+	case (n.Func == "min" || n.Func == "max") && c.Type == TypeString:
+		return fail("%s vale para número ou data, e %s é texto; use count ou count_distinct", n.Func, c.Ref())
+	}
+	if n.Where != nil {
+		sub := s.b.scope(c.Table)
+		t, err := sub.check(n.Where)
+		if err != nil {
+			return "", err
+		}
+		if t != typeBool {
+			return "", &BindError{Position: n.Where.Pos(), Message: fmt.Sprintf("depois de onde vem uma condição sobre as linhas de %s, como [Situação] = \"Ativa\", e %s", c.Table.Label, sub.what(n.Where, t))}
+		}
+		rel.Cond, rel.CondTables = n.Where, sub.tables
+	}
+	n.Col, n.Rows = c, rel
+	if n.Func == "min" || n.Func == "max" {
+		return c.Type, nil
+	}
+	return TypeNumber, nil
 }
 
 func (s *scope) addTable(t *Table) {
@@ -523,6 +695,15 @@ func (s *scope) resolve(r *Ref) (*Column, error) {
 		}
 		return nil, &BindError{Position: r.Position, Message: msg}
 	}
+	if err := s.bound(c, r.Position, r.Ref); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// bound binds calculated column c first if it is not yet (written ref at pos of the formula),
+// reporting a cycle or a problem in c's own formula.
+func (s *scope) bound(c *Column, pos int, ref string) error {
 	if c.Calculated() && c.Calc == nil {
 		switch {
 		case s.b.state[c] == 1:
@@ -537,15 +718,15 @@ func (s *scope) resolve(r *Ref) (*Column, error) {
 				names = append(names, x.Label)
 			}
 			names = append(names, c.Label)
-			return nil, &BindError{Position: r.Position, Message: fmt.Sprintf("as colunas calculadas formam um ciclo (%s): uma delas precisa ser calculada sem depender das outras", strings.Join(names, " → "))}
+			return &BindError{Position: pos, Message: fmt.Sprintf("as colunas calculadas formam um ciclo (%s): uma delas precisa ser calculada sem depender das outras", strings.Join(names, " → "))}
 		case s.b.state[c] == 0:
 			s.b.visit(c)
 		}
 		if s.b.failed[c] || c.Calc == nil {
-			return nil, &BindError{Position: r.Position, Message: fmt.Sprintf("a coluna calculada [%s] tem um problema na própria fórmula; corrija-a primeiro", r.Ref)}
+			return &BindError{Position: pos, Message: fmt.Sprintf("a coluna calculada [%s] tem um problema na própria fórmula; corrija-a primeiro", ref)}
 		}
 	}
-	return c, nil
+	return nil
 }
 
 // TextValues lists the values a calculated text column can take when every value its formula

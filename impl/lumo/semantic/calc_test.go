@@ -31,7 +31,6 @@ func TestParseRowFormula(t *testing.T) {
 func TestParseRowFormulaErrors(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"[A] < [B] < [C]", `posição 11: esperava o fim da comparação (a < b < c não vale; junte duas comparações com e), mas encontrou "<"`},
-		{"sum([A])", `posição 1: esperava uma ref, um número ou um texto: uma coluna calculada ou a condição de onde vale linha a linha e não agrega, mas encontrou "sum"`},
 		{"se([A] > 1; 2)", `posição 14: esperava ";" depois de o valor quando ela vale (se recebe três partes separadas por ;: condição; então; senão), mas encontrou ")"`},
 		{`"aberto`, `posição 8: esperava " fechando o texto aberto na posição 1, mas encontrou o fim da fórmula`},
 		{"Preço * 2", `posição 1: esperava uma ref entre colchetes ([Preço]), um número, um texto entre aspas, se(…) ou "(", mas encontrou "Preço"`},
@@ -42,6 +41,12 @@ func TestParseRowFormulaErrors(t *testing.T) {
 		if err == nil || err.Error() != tt.want {
 			t.Errorf("ParseRowFormula(%q) error:\n got %v\nwant %s", tt.in, err, tt.want)
 		}
+	}
+	// A calculated column may aggregate related rows (membership_test.go); the condition of an
+	// expression's onde may not aggregate.
+	_, err := ParseFormula("sum([V.A]) onde sum([V.B]) > 1")
+	if want := `posição 17: esperava uma ref, um número ou um texto: a condição de onde vale linha a linha e não agrega (uma coluna calculada pode agregar as linhas relacionadas de outra tabela), mas encontrou "sum"`; err == nil || err.Error() != want {
+		t.Errorf("an aggregation in onde: %v", err)
 	}
 }
 

@@ -20,7 +20,8 @@ type Folded struct {
 	// App is the folded name of each app, in the order of the set.
 	App []int32
 	// Items lists, app after app, its indicators (name and description), then its expressions,
-	// then the columns of its tables in order; app i's are Items[ItemStart[i]:ItemStart[i+1]].
+	// then the columns of its tables in order, then its segments (label and description); app i's
+	// are Items[ItemStart[i]:ItemStart[i+1]].
 	Items     []FoldedItem
 	ItemStart []int32
 	// appsNamed and appsWithIndicator give, for a folded text, the apps (ascending indexes)
@@ -33,10 +34,11 @@ const (
 	ItemIndicator uint8 = iota
 	ItemExpression
 	ItemColumn
+	ItemSegment
 )
 
 // FoldedItem is one searchable name of an app: Name and Desc index Folded.Strings; Desc is -1
-// when there is no description (only indicators' descriptions are searched).
+// when there is no description (only indicators' and segments' descriptions are searched).
 type FoldedItem struct {
 	Name, Desc int32
 	Kind       uint8
@@ -91,6 +93,13 @@ func newFolded(apps []*App) *Folded {
 			for _, c := range t.Columns {
 				f.Items = append(f.Items, FoldedItem{Name: intern(c.Label), Desc: -1, Kind: ItemColumn})
 			}
+		}
+		for _, s := range a.Segments {
+			it := FoldedItem{Name: intern(s.Label), Desc: -1, Kind: ItemSegment}
+			if s.Description != "" {
+				it.Desc = intern(s.Description)
+			}
+			f.Items = append(f.Items, it)
 		}
 	}
 	f.ItemStart[len(apps)] = int32(len(f.Items))

@@ -13,7 +13,8 @@ import (
 // Formula is a node of a parsed formula. An expression formula (ParseFormula) is built of
 // *Number, *Aggregate, *Unary and *Binary; a row formula (ParseRowFormula: a calculated column, or
 // the condition of an aggregate's onde) of *Number, *String, *Ref, *Unary, *Binary, *Compare,
-// *Logic, *Not and *If. Parentheses leave no node; they only shape the tree.
+// *Like, *In, *Logic, *Not and *If, and, in a calculated column, *Aggregate over the rows of a
+// related table. Parentheses leave no node; they only shape the tree.
 type Formula interface {
 	// Pos is the 1-based character (not byte) position where the node starts in the formula text.
 	Pos() int
@@ -48,11 +49,16 @@ type Ref struct {
 // Aggregate is an aggregate call over one column: Func is sum, avg, min, max, count or
 // count_distinct (lower case), Ref the text between the brackets, trimmed, not yet resolved.
 // Where, when not nil, is the row condition after onde: only rows meeting it are aggregated.
+// In a calculated column it aggregates the rows of another table related to the row (a
+// customer's orders: count([Pedidos.Id])); binding then sets Col, the aggregated column, and
+// Rows, the related rows (Where their condition).
 type Aggregate struct {
 	Func     string
 	Ref      string
 	Where    Formula
 	Position int
+	Col      *Column
+	Rows     *Related
 }
 
 // Unary is a negation; Op is always "-".
@@ -78,6 +84,27 @@ type Compare struct {
 	Left, Right Formula
 	Position    int // position of the operator
 	Kind        string
+}
+
+// Like is como: the text of X matches Pattern as the query's like matches, ignoring case, accents
+// and repeated spaces: % is any run of characters, _ exactly one, and \%, \_, \\ a literal %, _
+// and \. A blank X (no value, or the empty text) matches no pattern, even "%": the condition is
+// then false, never unknown, so não [X] como "%" holds exactly on the blank values, as the
+// query's not like keeps them.
+type Like struct {
+	X        Formula
+	Pattern  *String
+	Position int // position of como
+}
+
+// In is em: X equals one of List, literals of X's type; the same as = with each joined by ou
+// (exact text, a blank X unknown). Kind, set by binding, is the type compared: number, string or
+// date (dates and date-times together).
+type In struct {
+	X        Formula
+	List     []Formula
+	Position int // position of em
+	Kind     string
 }
 
 // Logic joins two conditions; Op is "e" or "ou".
@@ -107,6 +134,8 @@ func (n *Aggregate) Pos() int { return n.Position }
 func (n *Unary) Pos() int     { return n.Position }
 func (n *Binary) Pos() int    { return n.Left.Pos() }
 func (n *Compare) Pos() int   { return n.Left.Pos() }
+func (n *Like) Pos() int      { return n.X.Pos() }
+func (n *In) Pos() int        { return n.X.Pos() }
 func (n *Logic) Pos() int     { return n.Left.Pos() }
 func (n *Not) Pos() int       { return n.Position }
 func (n *If) Pos() int        { return n.Position }
@@ -128,6 +157,16 @@ func (n *Binary) String() string {
 func (n *Compare) String() string {
 	return "(" + n.Left.String() + " " + n.Op + " " + n.Right.String() + ")"
 }
+func (n *Like) String() string {
+	return "(" + n.X.String() + " como " + n.Pattern.String() + ")"
+}
+func (n *In) String() string {
+	items := make([]string, len(n.List))
+	for i, x := range n.List {
+		items[i] = x.String()
+	}
+	return "(" + n.X.String() + " em (" + strings.Join(items, ", ") + "))"
+}
 func (n *Logic) String() string {
 	return "(" + n.Left.String() + " " + n.Op + " " + n.Right.String() + ")"
 }
@@ -143,6 +182,8 @@ func (*Aggregate) formula() {}
 func (*Unary) formula()     {}
 func (*Binary) formula()    {}
 func (*Compare) formula()   {}
+func (*Like) formula()      {}
+func (*In) formula()        {}
 func (*Logic) formula()     {}
 func (*Not) formula()       {}
 func (*If) formula()        {}
@@ -155,6 +196,8 @@ var (
 	_ Formula = (*Unary)(nil)
 	_ Formula = (*Binary)(nil)
 	_ Formula = (*Compare)(nil)
+	_ Formula = (*Like)(nil)
+	_ Formula = (*In)(nil)
 	_ Formula = (*Logic)(nil)
 	_ Formula = (*Not)(nil)
 	_ Formula = (*If)(nil)
@@ -213,11 +256,13 @@ func ParseFormula(s string) (Formula, error) {
 
 // ParseRowFormula parses the formula of a calculated column, computed row by row: refs to
 // columns between brackets ([Preço], [Produtos.Preço]), numbers, texts between double quotes,
-// + - * / (a date minus a date is the days between them), comparisons = <> < <= > >=, e, ou,
-// não, and se(condição; então; senão), with parentheses. Precedence, loosest first: ou, e, não,
-// comparisons (one per operand: a < b < c is refused), + -, * /, unary minus.
+// + - * / (a date minus a date is the days between them), comparisons = <> < <= > >=, como and
+// em, e, ou, não, se(condição; então; senão), with parentheses, and aggregations of the rows of
+// another table related to the row (count([Pedidos.Id]), sum([Pedidos.Valor]) onde [Situação] =
+// "Ativa"). Precedence, loosest first: ou, e, não, comparisons (one per operand: a < b < c is
+// refused), + -, * /, unary minus.
 func ParseRowFormula(s string) (Formula, error) {
-	p := &formulaParser{src: s, row: true}
+	p := &formulaParser{src: s, row: true, related: true}
 	if err := p.scan(); err != nil {
 		return nil, err
 	}
@@ -276,6 +321,14 @@ func Walk(f Formula, visit func(Formula)) {
 	case *Compare:
 		Walk(n.Left, visit)
 		Walk(n.Right, visit)
+	case *Like:
+		Walk(n.X, visit)
+		Walk(n.Pattern, visit)
+	case *In:
+		Walk(n.X, visit)
+		for _, x := range n.List {
+			Walk(x, visit)
+		}
 	case *Logic:
 		Walk(n.Left, visit)
 		Walk(n.Right, visit)
@@ -310,6 +363,7 @@ const (
 	tokLParen
 	tokRParen
 	tokSemi
+	tokComma
 	tokOp  // + - * /
 	tokCmp // = <> < <= > >=
 	tokInvalid
@@ -326,8 +380,11 @@ type formulaParser struct {
 	off   int // byte offset of the next unread rune
 	pos   int // characters consumed so far
 	tok   token
-	row   bool // refs, texts, comparisons and se allowed; aggregations not
+	row   bool // refs, texts, comparisons and se allowed; aggregations only with related
 	terms int
+	// related allows, in row mode, aggregations of related rows (a calculated column's); the
+	// condition of an expression's onde is a row formula without them.
+	related bool
 }
 
 // fail reports that the current token is not what was expected.
@@ -428,11 +485,29 @@ func (p *formulaParser) not(depth int) (Formula, error) {
 	return p.compare(depth, p.arith)
 }
 
-// compare reads operand [op operand], each operand by side.
+// compare reads operand [op operand], operand [não] como "padrão" or operand [não] em (lista),
+// each operand by side.
 func (p *formulaParser) compare(depth int, side func(int) (Formula, error)) (Formula, error) {
 	left, err := side(depth)
 	if err != nil {
 		return nil, err
+	}
+	if p.isWord("como") || p.isWord("em") {
+		return p.membership(left)
+	}
+	if p.isWord("nao") {
+		not := p.tok
+		if err := p.scan(); err != nil {
+			return nil, err
+		}
+		if !p.isWord("como") && !p.isWord("em") {
+			return nil, p.fail(`como ou em depois de não ([Tipo] não como "PROMO%", [UF] não em ("SP", "RJ")); para negar uma comparação, escreva não antes dela`)
+		}
+		x, err := p.membership(left)
+		if err != nil {
+			return nil, err
+		}
+		return &Not{X: x, Position: not.pos}, nil
 	}
 	if p.tok.kind != tokCmp {
 		return left, nil
@@ -449,6 +524,98 @@ func (p *formulaParser) compare(depth int, side func(int) (Formula, error)) (For
 		return nil, p.fail(`o fim da comparação (a < b < c não vale; junte duas comparações com e)`)
 	}
 	return &Compare{Op: op.text, Left: left, Right: right, Position: op.pos}, nil
+}
+
+// membership reads what follows an operand at como (a pattern between quotes) or em (a list of
+// literals between parentheses, separated by , or ;).
+func (p *formulaParser) membership(x Formula) (Formula, error) {
+	op := p.tok
+	if err := p.scan(); err != nil {
+		return nil, err
+	}
+	var f Formula
+	if fold.Fold(op.text) == "como" {
+		if p.tok.kind != tokString {
+			return nil, p.fail(`um padrão entre aspas depois de como, como [Tipo] como "PROMO%" (% é qualquer sequência de caracteres, _ um caractere só)`)
+		}
+		if err := p.term(); err != nil {
+			return nil, err
+		}
+		f = &Like{X: x, Pattern: &String{Value: p.tok.text, Position: p.tok.pos}, Position: op.pos}
+		if err := p.scan(); err != nil {
+			return nil, err
+		}
+	} else {
+		list, err := p.list()
+		if err != nil {
+			return nil, err
+		}
+		f = &In{X: x, List: list, Position: op.pos}
+	}
+	if p.tok.kind == tokCmp || p.isWord("como") || p.isWord("em") {
+		return nil, p.fail(`o fim da comparação (uma comparação por vez; junte duas com e)`)
+	}
+	return f, nil
+}
+
+// list reads em's list: "(", literals (numbers, possibly negative, or texts) separated by , or ;,
+// then ")".
+func (p *formulaParser) list() ([]Formula, error) {
+	if p.tok.kind != tokLParen {
+		return nil, p.fail(`"(" e a lista de valores depois de em, como [Segmento] em ("A", "B")`)
+	}
+	if err := p.scan(); err != nil {
+		return nil, err
+	}
+	if p.tok.kind == tokRParen {
+		return nil, p.fail(`ao menos um valor na lista de em, como [Segmento] em ("A", "B")`)
+	}
+	var list []Formula
+	for {
+		t := p.tok
+		var item Formula
+		switch {
+		case t.kind == tokString:
+			item = &String{Value: t.text, Position: t.pos}
+		case t.kind == tokNumber:
+			v, err := strconv.ParseFloat(t.text, 64)
+			if err != nil {
+				return nil, p.fail("um número")
+			}
+			item = &Number{Value: v, Text: t.text, Position: t.pos}
+		case t.kind == tokOp && t.text == "-":
+			if err := p.scan(); err != nil {
+				return nil, err
+			}
+			if p.tok.kind != tokNumber {
+				return nil, p.fail("um número depois do sinal - na lista de em")
+			}
+			v, err := strconv.ParseFloat(p.tok.text, 64)
+			if err != nil {
+				return nil, p.fail("um número")
+			}
+			item = &Unary{Op: "-", X: &Number{Value: v, Text: p.tok.text, Position: p.tok.pos}, Position: t.pos}
+		default:
+			return nil, p.fail(`um valor da lista de em: um número ou um texto entre aspas (a lista leva só valores fixos, não refs nem contas)`)
+		}
+		if err := p.term(); err != nil {
+			return nil, err
+		}
+		list = append(list, item)
+		if err := p.scan(); err != nil {
+			return nil, err
+		}
+		switch p.tok.kind {
+		case tokComma, tokSemi:
+			if err := p.scan(); err != nil {
+				return nil, err
+			}
+			continue
+		case tokRParen:
+			return list, p.scan()
+		}
+		return nil, p.fail(`"," e outro valor, ou ")" fechando a lista de em`)
+	}
 }
 
 func (p *formulaParser) arith(depth int) (Formula, error) {
@@ -551,8 +718,11 @@ func (p *formulaParser) primary(depth int) (Formula, error) {
 			if p.isWord("se") {
 				return p.ifCall(depth)
 			}
+			if isAggregate(t.text) && p.related {
+				return p.call(depth)
+			}
 			if isAggregate(t.text) {
-				return nil, p.fail("uma ref, um número ou um texto: uma coluna calculada ou a condição de onde vale linha a linha e não agrega")
+				return nil, p.fail("uma ref, um número ou um texto: a condição de onde vale linha a linha e não agrega (uma coluna calculada pode agregar as linhas relacionadas de outra tabela)")
 			}
 			return nil, p.fail(fmt.Sprintf(`uma ref entre colchetes ([%s]), um número, um texto entre aspas, se(…) ou "("`, t.text))
 		}
@@ -677,9 +847,10 @@ func (p *formulaParser) call(depth int) (Formula, error) {
 		if err := p.scan(); err != nil {
 			return nil, err
 		}
+		row := p.row
 		p.row = true
 		cond, err := p.condition(depth + 1)
-		p.row = false
+		p.row = row
 		if err != nil {
 			return nil, err
 		}
@@ -747,6 +918,8 @@ func (p *formulaParser) scan() error {
 		p.tok = token{kind: tokRParen, text: ")", pos: start}
 	case r == ';':
 		p.tok = token{kind: tokSemi, text: ";", pos: start}
+	case r == ',':
+		p.tok = token{kind: tokComma, text: ",", pos: start}
 	case strings.ContainsRune("+-*/", r):
 		p.tok = token{kind: tokOp, text: string(r), pos: start}
 	case r == '=':

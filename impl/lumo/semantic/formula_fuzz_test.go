@@ -32,6 +32,10 @@ func FuzzParseFormula(f *testing.F) {
 		`[A] < [B] < [C]`,
 		`se([A]; 1`,
 		`"sem fim`,
+		`se([Tipo] como "PROMO%" e [UF] não em ("SP"; "RJ"); 1; 0)`,
+		`count([V.Id]) onde não [Segmento] em (1, -2.5) / count([V.Id])`,
+		`[A] em ()`,
+		`[A] como "x" como "y"`,
 	} {
 		f.Add(seed)
 	}

@@ -43,6 +43,7 @@ type App struct {
 	Expressions   []*Expression
 	Indicators    []*Indicator
 	Rollups       []*Rollup
+	Segments      []*Segment
 }
 
 // Rollup is a pre-aggregation of a fact table built at import: one row per distinct combination

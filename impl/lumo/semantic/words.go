@@ -50,7 +50,7 @@ func precedence(f Formula) int {
 		return 2
 	case *Not:
 		return 3
-	case *Compare:
+	case *Compare, *Like, *In:
 		return 4
 	case *Binary:
 		if n.Op == "+" || n.Op == "-" {
@@ -110,6 +110,26 @@ func words(b *strings.Builder, f Formula, min int) {
 		binWords(b, n.Op, n.Left, n.Right)
 	case *Logic:
 		binWords(b, n.Op, n.Left, n.Right)
+	case *Like:
+		words(b, n.X, 5)
+		b.WriteString(" como " + n.Pattern.String())
+	case *In:
+		words(b, n.X, 5)
+		// A number in words has a decimal comma: its list is separated by ;.
+		sep := ", "
+		for _, x := range n.List {
+			if _, text := x.(*String); !text {
+				sep = "; "
+			}
+		}
+		b.WriteString(" em (")
+		for i, x := range n.List {
+			if i > 0 {
+				b.WriteString(sep)
+			}
+			words(b, x, 0)
+		}
+		b.WriteString(")")
 	}
 }
 

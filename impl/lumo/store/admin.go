@@ -552,6 +552,7 @@ func deleteAppCatalogue(ctx context.Context, db *DB, tx *sql.Tx, appsQuery strin
 	deletes := []struct{ what, sql string }{
 		{"rollup columns", "DELETE FROM lumo_rollup_columns WHERE app_id IN (" + appsQuery + ")"},
 		{"rollups", "DELETE FROM lumo_rollups WHERE app_id IN (" + appsQuery + ")"},
+		{"segments", "DELETE FROM lumo_segments WHERE app_id IN (" + appsQuery + ")"},
 		{"indicators", "DELETE FROM lumo_indicators WHERE app_id IN (" + appsQuery + ")"},
 		{"expressions", "DELETE FROM lumo_expressions WHERE app_id IN (" + appsQuery + ")"},
 		{"relationship keys", "DELETE FROM lumo_relationship_keys WHERE app_id IN (" + appsQuery + ")"},

@@ -894,6 +894,7 @@ func (im *importer) insertCatalogue(ctx context.Context) error {
 	}
 	stmts["rollup"] = &stmt{what: "rollups", sql: "INSERT INTO lumo_rollups (app_id, pos, name, fact_table_id, time_column_id, grain, sql_name, row_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"}
 	stmts["rollup column"] = &stmt{what: "rollup columns", sql: "INSERT INTO lumo_rollup_columns (app_id, pos, role, idx, column_id) VALUES (?, ?, ?, ?, ?)"}
+	stmts["segment"] = &stmt{what: "segments", sql: "INSERT INTO lumo_segments (app_id, pos, label, description, table_id, related_table_id, without, where_formula) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"}
 	for _, s := range stmts {
 		st, err := ins(s.what, s.sql)
 		if err != nil {
@@ -996,6 +997,12 @@ func (im *importer) insertCatalogue(ctx context.Context) error {
 				return fmt.Errorf("encoding filters of indicator %q: %w", ind.Name, err)
 			}
 			if err := exec("indicator", a.id, i, ind.Name, ind.Description, fields, filters, ind.Problem); err != nil {
+				return err
+			}
+		}
+		for i, sg := range a.model.Segments {
+			table, related := a.tables[indexOfTable(a.model.Tables, sg.Table)].id, a.tables[indexOfTable(a.model.Tables, sg.Related)].id
+			if err := exec("segment", a.id, i, sg.Label, sg.Description, table, related, boolInt(sg.Without), sg.Where); err != nil {
 				return err
 			}
 		}

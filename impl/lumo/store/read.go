@@ -128,6 +128,7 @@ func (db *DB) apps(ctx context.Context, u *User, appID int64) ([]*semantic.App, 
 		{"indicators", l.loadIndicators},
 		{"rollups", l.loadRollups},
 		{"calculated columns", l.bindCalculated},
+		{"segments", l.loadSegments},
 	}
 	for _, s := range steps {
 		if err := s.f(ctx); err != nil {
@@ -307,6 +308,30 @@ func (l *modelLoader) bindCalculated(context.Context) error {
 		}
 	}
 	return nil
+}
+
+// loadSegments reads the segments and binds them (after the calculated columns, which their
+// conditions may read); import checked them, so a problem here means the catalogue does not
+// match its import.
+func (l *modelLoader) loadSegments(ctx context.Context) error {
+	return l.each(ctx, `SELECT s.app_id, s.label, s.description, s.table_id, s.related_table_id, s.without, s.where_formula
+		FROM lumo_segments s WHERE s.app_id IN (`+l.scope+`) ORDER BY s.app_id, s.pos`, func(r *sql.Rows) error {
+		sg := &semantic.Segment{}
+		var appID, table, related, without int64
+		if err := r.Scan(&appID, &sg.Label, &sg.Description, &table, &related, &without, &sg.Where); err != nil {
+			return err
+		}
+		sg.Table, sg.Related, sg.Without = l.tables[table], l.tables[related], without != 0
+		if sg.Table == nil || sg.Related == nil {
+			return fmt.Errorf("segment %q of app %d names a table not in its app", sg.Label, appID)
+		}
+		a := l.apps[appID]
+		if err := a.BindSegment(sg); err != nil {
+			return fmt.Errorf("app %d segment %q: %w", appID, sg.Label, err)
+		}
+		a.Segments = append(a.Segments, sg)
+		return nil
+	})
 }
 
 func (l *modelLoader) loadRollups(ctx context.Context) error {

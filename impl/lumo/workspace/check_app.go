@@ -59,7 +59,8 @@ type appFile struct {
 		Fields      []map[string]any `json:"fields"`
 		Filters     []map[string]any `json:"filters"`
 	} `json:"indicators"`
-	Rollups []rollupFile `json:"rollups"`
+	Rollups  []rollupFile  `json:"rollups"`
+	Segments []segmentFile `json:"segments"`
 }
 
 // typeWords names column types in Portuguese.
@@ -314,6 +315,7 @@ func (l *loader) source(ws *yamldoc.Doc, srcPath []string, folder string) *Sourc
 	}
 
 	if !relErrs {
+		errs = append(errs, checkSegments(d, m, f.Segments)...)
 		errs = append(errs, checkRollups(d, m, f.Rollups)...)
 		if f.Rollups == nil || len(f.Rollups) > 0 { // rollups: [] turns the automatic ones off
 			autoRollups(m)

@@ -195,6 +195,11 @@ func (w walker) descend(sec *Section, p map[string]any, path string, depth int) 
 		if items["properties"] != nil {
 			w.fields(sec, items, path+"[].", depth+1)
 		}
+		for _, b := range list(items["oneOf"]) { // items of several shapes: each shape's fields
+			if bs := w.resolve(b); bs["properties"] != nil {
+				w.fields(sec, bs, path+"[].", depth+1)
+			}
+		}
 	}
 	for _, b := range list(p["oneOf"]) {
 		if bs := w.resolve(b); bs["properties"] != nil {

@@ -66,7 +66,7 @@ var samples = map[string][]struct {
 	},
 	"get_app.output.json": {
 		{errorOut, true},
-		{`{"app":{"id":1,"name":"Vendas","description":null,"desk":"Comercial","clonedFrom":null,"publishedAt":null},"indicators":[],"expressions":[{"id":4,"label":"Margem %","ref":"Margem %","field":{"ref":"Margem %"},"formula":"a/b","unit":"percent"}],"tables":[{"label":"Vendas","name":"VENDAS","kind":"fact","loadedAt":null,"columns":[{"id":1,"name":"VALOR","label":"Valor","ref":"Vendas.Valor","field":{"ref":"Vendas.Valor","agg":"sum"},"type":"number","role":"measure","unit":"BRL","description":null}]}],"relationships":[]}`, true},
+		{`{"app":{"id":1,"name":"Vendas","description":null,"desk":"Comercial","clonedFrom":null,"publishedAt":null},"indicators":[],"expressions":[{"id":4,"label":"Margem %","ref":"Margem %","field":{"ref":"Margem %"},"formula":"a/b","unit":"percent"}],"tables":[{"label":"Vendas","name":"VENDAS","kind":"fact","loadedAt":null,"columns":[{"id":1,"name":"VALOR","label":"Valor","ref":"Vendas.Valor","field":{"ref":"Vendas.Valor","agg":"sum"},"type":"number","role":"measure","unit":"BRL","description":null}]}],"relationships":[],"segments":[]}`, true},
 		{`{"app":{"id":1,"name":"Vendas"},"indicators":[],"expressions":[],"tables":[],"relationships":[]}`, false},
 	},
 	"search_values.output.json": {
