@@ -4,7 +4,9 @@ package query
 
 import (
 	"io/fs"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -35,13 +37,18 @@ func GoldenRuns(t testing.TB) []GoldenRun {
 		}
 		runs = append(runs, GoldenRun{c.name, i, c.req, strings.HasPrefix(c.name, "rollup_"), strings.HasPrefix(c.name, "walk_")})
 	}
+	// Segments, columns of related rows, como and em: the membership fixture, the last one.
+	membership := membershipCases()
+	for _, name := range slices.Sorted(maps.Keys(membership)) {
+		runs = append(runs, GoldenRun{Name: name, Fixture: len(GoldenFixtures()) - 1, Req: membership[name]})
+	}
 	return runs
 }
 
 // GoldenFixtures are the workspaces the golden requests' apps come from (see fixtureApp).
 func GoldenFixtures() []fs.FS {
 	fixtures := []fs.FS{demo.Lumo}
-	for _, dir := range []string{"joins", "calc", "rollups", "rollups_auto"} {
+	for _, dir := range []string{"joins", "calc", "rollups", "rollups_auto", "membership"} {
 		fixtures = append(fixtures, os.DirFS("../../../features/testdata/"+dir))
 	}
 	return fixtures

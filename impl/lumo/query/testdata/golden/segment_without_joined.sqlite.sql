@@ -1,4 +1,4 @@
-WITH r AS MATERIALIZED (SELECT t1."c_nome" AS g0, MIN(t0."c_custo") AS m0 FROM "t_pecafornecedor" t0 LEFT JOIN "t_fornecedores" t1 ON t0."c_fornecedor_id" = t1."c_id" LEFT JOIN "t_pecas" t2 ON t0."c_peca_id" = t2."c_id" WHERE (t1."c_id" IS NOT NULL AND NOT EXISTS (SELECT 1 FROM "t_itens" s1_0 WHERE s1_0."c_fornecedor_id" = t1."c_id")) AND EXISTS (SELECT 1 FROM "t_pecafornecedor" s2_0 LEFT JOIN "t_fornecedores" s2_1 ON s2_0."c_fornecedor_id" = s2_1."c_id" LEFT JOIN "t_nacoes" s2_2 ON s2_1."c_nacao_id" = s2_2."c_id" WHERE s2_0."c_peca_id" = t2."c_id" AND (s2_2."c_nome" = ?1)) GROUP BY t1."c_nome"),
+WITH r AS MATERIALIZED (SELECT t1."c_segmento" AS g0, SUM(t0."c_valor") AS m0 FROM "t_pedidos" t0 LEFT JOIN "t_clientes" t1 ON t0."c_cliente_id" = t1."c_id" WHERE (t1."c_id" IS NOT NULL AND NOT EXISTS (SELECT 1 FROM "t_pedidos" s1_0 WHERE s1_0."c_cliente_id" = t1."c_id" AND (s1_0."c_situacao" = ?1))) GROUP BY t1."c_segmento"),
   f AS MATERIALIZED (SELECT r.*, g0 AS o0, m0 AS o1 FROM r)
-SELECT o0, o1, (SELECT COUNT(*) FROM (SELECT 1 FROM f LIMIT 1000001) x) AS n_total, (SELECT MIN(m0) FROM f) AS s0 FROM f ORDER BY f.o0 ASC NULLS LAST LIMIT ?2
--- args: [Brasil 10]
+SELECT o0, o1, (SELECT COUNT(*) FROM (SELECT 1 FROM f LIMIT 1000001) x) AS n_total, (SELECT SUM(m0) FROM f) AS s0 FROM f ORDER BY f.o0 ASC NULLS LAST LIMIT ?2
+-- args: [Cancelada 10]
