@@ -176,3 +176,13 @@ Feature: query filters: every op, blank semantics, dates, buckets, aggregates an
       """
     Then "rows" is '[["Boa Vista", 6], ["Centro", 7], ["São João", 3]]'
     And "summary" is '{"<col:vendas-comercial:vendas:PRODUTO_ID>_CNTD": 10}'
+
+  @L-Q17 @L-R10 @own-setup
+  Scenario: A distinct count leaves the blank value out, and says so
+    # features/testdata/patterns/apps/etiquetas/etiquetas.csv: 11 rows, 9 distinct filled texts, row 9
+    # NULL and row 10 the empty text. sqlite3: SELECT count(DISTINCT NULLIF(TEXTO, '')) FROM etiquetas; -> 9
+    Given the workspace in "testdata/patterns" is imported
+    And I am connected as "otto"
+    When I call "query" with '{"appId": "$app:etiquetas", "fields": [{"ref": "Etiquetas.Texto", "agg": "count_distinct"}]}'
+    Then "rows" is '[[9]]'
+    And "notes" is '["Etiquetas.Texto: a contagem distinta não conta o valor em branco (vazio ou texto vazio)."]'

@@ -333,6 +333,9 @@ func (q *Query) outCol(where string, f Item, exprs map[*semantic.Expression]*Exp
 		switch f.Agg {
 		case "count", "count_distinct":
 			col.Scale = 0
+			if f.Agg == "count_distinct" && c.Type == semantic.TypeString {
+				q.Notes = append(q.Notes, fmt.Sprintf("%s: a contagem distinta não conta o valor em branco (vazio ou texto vazio).", c.Ref()))
+			}
 		case "avg":
 			col.Unit, col.Scale = c.Unit, max(c.Scale, 2)+4
 		default:

@@ -32,11 +32,12 @@ func (postgresEngine) countDistinct(col, from string, where []string) string {
 // looseCount counts the distinct non-NULL values of c by a loose walk of its (folded copy NULLS
 // FIRST, value) index: one descent per distinct pair instead of reading every row. The folded
 // copy is a function of the value, NULL exactly when the value is, so the pairs past the NULL
-// ones are the distinct values, the empty text and values that fold alike included.
+// ones are the distinct values, values that fold alike included; the empty text is walked past
+// but not counted (the blank rule).
 func (e postgresEngine) looseCount(c *semantic.Column) string {
 	f, v, t := e.QuoteIdent(c.FoldSQLName), e.QuoteIdent(c.SQLName), e.QuoteIdent(c.Table.SQLName)
 	order := " ORDER BY " + f + " NULLS FIRST, " + v + " LIMIT 1"
 	return "(WITH RECURSIVE d (f, v) AS ((SELECT " + f + ", " + v + " FROM " + t + " WHERE " + f + " IS NOT NULL" + order +
 		") UNION ALL SELECT n.f, n.v FROM d CROSS JOIN LATERAL (SELECT " + f + " AS f, " + v + " AS v FROM " + t +
-		" WHERE (" + f + ", " + v + ") > (d.f, d.v)" + order + ") n) SELECT COUNT(v) FROM d)"
+		" WHERE (" + f + ", " + v + ") > (d.f, d.v)" + order + ") n) SELECT COUNT(" + blankless("v") + ") FROM d)"
 }

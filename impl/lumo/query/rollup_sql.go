@@ -61,6 +61,9 @@ func (b *builder) rollupAgg(blk *Block, m *Measure, part int) string {
 		}
 		return "SUM(CASE WHEN " + filled + " THEN t0." + b.ident(semantic.RollupRows()) + " END)"
 	case "count_distinct":
+		if m.Col.Type == semantic.TypeString {
+			col = blankless(col)
+		}
 		return "COUNT(DISTINCT " + when(col) + ")"
 	}
 	return upperAgg(m.Agg) + "(" + when(col) + ")"

@@ -448,6 +448,9 @@ func (b *builder) relatedAgg(blk *Block, n *semantic.Aggregate) string {
 	case "count":
 		v = "(SELECT COUNT(" + x + ")" + rows + ")"
 	case "count_distinct":
+		if n.Col.Type == semantic.TypeString {
+			x = blankless(x)
+		}
 		v = "(SELECT COUNT(DISTINCT " + x + ")" + rows + ")"
 	case "sum":
 		v = "COALESCE((SELECT SUM(" + x + ")" + rows + "), 0)"
@@ -484,11 +487,18 @@ func (b *builder) folded(blk *Block, c *semantic.Column) string {
 // where the condition holds and NULL elsewhere, which every aggregate skips.
 func (b *builder) measured(blk *Block, m *Measure) string {
 	col := b.column(blk, m.Col)
+	if m.Agg == "count_distinct" && m.Col.Type == semantic.TypeString {
+		col = blankless(col)
+	}
 	if m.Cond == nil {
 		return col
 	}
 	return "CASE WHEN " + b.row(blk, m.Cond) + " THEN " + col + " END"
 }
+
+// blankless is a text expression with the empty text as NULL: a distinct count follows the
+// blank rule (blank is NULL or the empty text) and counts neither.
+func blankless(expr string) string { return "NULLIF(" + expr + ", '')" }
 
 // row compiles a bound row formula (a calculated column, a condition) over the block's aliases.
 // Literals are bind parameters; a division by zero is NULL; a blank operand makes the result
