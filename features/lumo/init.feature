@@ -115,6 +115,32 @@ Feature: From files to a question: lumo init
     Then the call succeeds
     And "rows" is '[["Centro", 40.5], ["Praia", 20]]'
 
+  @L-Q23 @own-setup
+  Scenario: Tables init could not relate answer NO_JOIN_PATH naming the relationship to declare
+    # Store 9 of vendas.csv is not in lojas.csv, so init leaves the two tables apart.
+    Given a folder holding the file "vendas.csv":
+      """
+      COD_LOJA;VALOR
+      1;10,50
+      9;20,00
+      """
+    And the folder also holds the file "lojas.csv":
+      """
+      COD_LOJA;CIDADE
+      1;Recife
+      2;Olinda
+      """
+    When lumo init runs on that folder
+    Then the report says:
+      """
+      Não liguei:
+      """
+    And the workspace it wrote is imported
+    And I am connected as "voce-dados"
+    When I call "query" with '{"appId": "$app:dados", "fields": [{"ref": "Lojas.Cidade"}, {"ref": "Vendas.Valor", "agg": "sum"}]}'
+    Then the call fails with code "NO_JOIN_PATH"
+    And "error.suggestions" is '["Para ligar Vendas a Lojas, declare em relationships do app.yaml: {from: Vendas.Cod loja, to: Lojas.Cod loja}, e importe de novo."]'
+
   @L-Q12 @L-Q23 @L-R01 @own-setup
   Scenario: A workbook's sheets, named range and Excel table become tables, and the rest is named
     # vendas.xlsx, written by excelize:

@@ -1,10 +1,12 @@
 package query
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 
 	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
+	"github.com/lumo-caderninho/mcp/impl/platform/fold"
 )
 
 // Block is one aggregation over a base table and the tables it reaches through relationships.
@@ -66,7 +68,7 @@ func PlanQuery(q *Query) (*Plan, error) {
 	if len(facts) <= 1 {
 		base, via := chooseBase(app, facts, all)
 		if base == nil {
-			return nil, noPath(all)
+			return nil, noPath(app, all)
 		}
 		b := newBlock(base, via, all)
 		b.Measures = q.Measures
@@ -92,10 +94,10 @@ func PlanQuery(q *Query) (*Plan, error) {
 				}
 			}
 			if home == nil {
-				return nil, noPath(append(m.tables(), facts...))
+				return nil, noPath(app, append(m.tables(), facts...))
 			}
 		} else if !reachesAll(vias[home], m.tables()) {
-			return nil, noPath(m.tables())
+			return nil, noPath(app, m.tables())
 		}
 		b := blocks[home]
 		if b == nil {
@@ -106,7 +108,7 @@ func PlanQuery(q *Query) (*Plan, error) {
 		b.Measures = append(b.Measures, m)
 	}
 	if len(plan.Blocks) == 0 {
-		return nil, noPath(all)
+		return nil, noPath(app, all)
 	}
 	for _, b := range plan.Blocks {
 		via := vias[b.Base]
@@ -117,7 +119,7 @@ func PlanQuery(q *Query) (*Plan, error) {
 					missing = append(missing, t)
 				}
 			}
-			return nil, noPath(append([]*semantic.Table{b.Base}, missing...))
+			return nil, noPath(app, append([]*semantic.Table{b.Base}, missing...))
 		}
 		needed := append([]*semantic.Table{}, groupTables...)
 		for _, m := range b.Measures {
@@ -202,7 +204,7 @@ func newBlock(base *semantic.Table, via map[*semantic.Table]*semantic.Relationsh
 	return b
 }
 
-func noPath(tables []*semantic.Table) *Error {
+func noPath(app *semantic.App, tables []*semantic.Table) *Error {
 	var names []string
 	seen := map[string]bool{}
 	for _, t := range tables {
@@ -212,8 +214,46 @@ func noPath(tables []*semantic.Table) *Error {
 		}
 	}
 	sort.Strings(names)
-	return errorf(CodeNoJoinPath, nil, "As tabelas %s não combinam: a Aplicação não tem relacionamento que as ligue nesta consulta.",
+	return errorf(CodeNoJoinPath, relationshipHints(app, tables), "As tabelas %s não combinam: a Aplicação não tem relacionamento que as ligue nesta consulta.",
 		strings.Join(names, ", "))
+}
+
+// relationshipHints are the relationships app.yaml could declare so that the tables combine:
+// for two of them that do not reach one another, a column of one and a column of the other
+// with the same label or physical name (case and accents aside) and type, from the fact's side
+// (the many side) to the other. Without such a pair, one hint says how to write one.
+func relationshipHints(app *semantic.App, tables []*semantic.Table) []string {
+	var hints []string
+	seen := map[string]bool{}
+	for _, a := range tables {
+		reach := app.Reach(a)
+		for _, b := range tables {
+			if _, ok := reach[b]; ok || a == b || (b.Kind == semantic.KindFact && a.Kind != semantic.KindFact) {
+				continue
+			}
+			if _, ok := app.Reach(b)[a]; ok {
+				continue
+			}
+			for _, ca := range a.Columns {
+				for _, cb := range b.Columns {
+					if ca.Calculated() || cb.Calculated() || ca.Type != cb.Type ||
+						(fold.Fold(ca.Label) != fold.Fold(cb.Label) && !strings.EqualFold(ca.Name, cb.Name)) {
+						continue
+					}
+					h := fmt.Sprintf("Para ligar %s a %s, declare em relationships do app.yaml: {from: %s, to: %s}, e importe de novo.",
+						a.Label, b.Label, ca.Ref(), cb.Ref())
+					if !seen[h] && len(hints) < 5 {
+						seen[h] = true
+						hints = append(hints, h)
+					}
+				}
+			}
+		}
+	}
+	if len(hints) == 0 {
+		hints = append(hints, "Declare em relationships do app.yaml a coluna de uma tabela que aponta para a chave da outra ({from: Tabela.Coluna, to: Outra.Chave}) e importe de novo; get_app mostra os relacionamentos que a Aplicação já tem.")
+	}
+	return hints
 }
 
 func appendTable(list []*semantic.Table, t *semantic.Table) []*semantic.Table {
