@@ -409,7 +409,7 @@ func TestPostgresTables(t *testing.T) {
 		`query: "SELECT \"id\", \"Nome Completo\" AS nome_completo, \"ativo\"::text AS ativo, \"desde\" FROM erp.clientes"}`,
 		"{name: nome_completo, label: Nome completo, type: string, role: dimension, usage: 5}",
 		"{name: desde, label: Desde, type: date, role: dimension, usage: 8}",
-		"{from: Pedidos.Cliente id, to: Clientes.Id}",
+		"{from: Pedidos.Cliente ID, to: Clientes.Id}",
 	)
 	contains(t, "workspace.yaml", ws, "passwordEnv: LUMO_INIT_TESTE_SENHA")
 	var b strings.Builder
