@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -153,13 +154,29 @@ func parseStatement(name string, b []byte, format string) (f parsedFile, ps []pr
 // their own), or why it is left aside, or why it is refused.
 func readStatement(f statementFile, format string) (string, parsedFile, []prints, string, *FileError) {
 	name := f.name
-	b, err := os.ReadFile(f.path)
+	b, err := readBounded(f.path, name)
 	if err != nil {
 		return "", nil, nil, "", &FileError{File: &name, Message: "o arquivo não pôde ser lido: " + err.Error()}
 	}
 	sum := sha256.Sum256(b)
 	parsed, ps, ignore, fe := parseStatement(name, b, format)
 	return hex.EncodeToString(sum[:]), parsed, ps, ignore, fe
+}
+
+// readBounded reads at most one byte more than its parser takes for a file named name (an OFX
+// or a CSV): a larger file, read no further, is refused by the parser's own size check, so a
+// huge file in a connection's folder never reaches memory whole.
+func readBounded(path, name string) ([]byte, error) {
+	limit := int64(ofx.MaxSize)
+	if strings.EqualFold(filepath.Ext(name), ".csv") {
+		limit = bankcsv.MaxSize
+	}
+	file, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer file.Close()
+	return io.ReadAll(io.LimitReader(file, limit+1))
 }
 
 // CheckStatement is what an import of c would say of a file named name holding data, before it
