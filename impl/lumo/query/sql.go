@@ -26,6 +26,17 @@ type builder struct {
 	args []any
 	walk map[*semantic.Column]bool
 	subs int // correlated subqueries written so far: the n-th aliases its tables s<n>_0, s<n>_1, ...
+	// grouped are the related-row aggregates the statement being written reads from a grouped
+	// join (see relatedAgg), per block of the plan; fromWhere adds their joins.
+	grouped map[*Block][]groupedAgg
+}
+
+// groupedAgg is a related-row aggregate read from a LEFT JOIN of its rows grouped by the
+// relationship key: its alias and the join.
+type groupedAgg struct {
+	n     *semantic.Aggregate
+	alias string
+	join  string
 }
 
 func (b *builder) arg(v any) string {
@@ -237,18 +248,32 @@ func (b *builder) summary(m *Measure, q *Query, plan *Plan, groups []*OutCol) st
 			need = append(need, g.Group.Col.Tables()...)
 		}
 	}
-	from, where := b.fromWhere(blk, need)
-	if having {
-		var eq []string
-		for gi, g := range groups {
-			eq = append(eq, b.e.nullSafeEq("f.g"+itoa(gi), b.target(blk, g.Group)))
-		}
-		where = append(where, "EXISTS (SELECT 1 FROM f WHERE "+strings.Join(eq, " AND ")+")")
-	}
 	if w, ok := b.e.(looseWalker); ok && b.walk[m.Col] && walkable(q, blk, m) {
 		return w.looseCount(m.Col)
 	}
-	return b.e.countDistinct(b.measured(blk, m), from, where)
+	// The expressions first, then the FROM, which joins the related-row aggregates they read.
+	b.startStatement(blk)
+	col := b.measured(blk, m)
+	var eq []string
+	if having {
+		for gi, g := range groups {
+			eq = append(eq, b.e.nullSafeEq("f.g"+itoa(gi), b.target(blk, g.Group)))
+		}
+	}
+	from, where := b.fromWhere(blk, need)
+	if having {
+		where = append(where, "EXISTS (SELECT 1 FROM f WHERE "+strings.Join(eq, " AND ")+")")
+	}
+	return b.e.countDistinct(col, from, where)
+}
+
+// startStatement begins a statement over blk, a block of the plan: the related-row aggregates
+// its expressions read become grouped joins of its FROM.
+func (b *builder) startStatement(blk *Block) {
+	if b.grouped == nil {
+		b.grouped = map[*Block][]groupedAgg{}
+	}
+	b.grouped[blk] = []groupedAgg{}
 }
 
 // WalkColumns lists the measures' columns the engine's loose walk can count (see walkable).
@@ -280,6 +305,7 @@ func walkable(q *Query, blk *Block, m *Measure) bool {
 
 // block is one aggregation: groups g0.., the partials of its measures, NULL for the other blocks'.
 func (b *builder) block(blk *Block, q *Query, groups []*OutCol, own []*Measure) string {
+	b.startStatement(blk)
 	var sel, gexprs []string
 	for i, g := range groups {
 		key, value := b.groupTarget(blk, g.Group)
@@ -328,6 +354,7 @@ func (b *builder) block(blk *Block, q *Query, groups []*OutCol, own []*Measure) 
 // a LEFT JOIN along a relationship keeps every row of its left side (perhaps repeated), so the
 // other joins cannot change which values a distinct count sees.
 func (b *builder) fromWhere(blk *Block, need []*semantic.Table) (string, []string) {
+	where := b.where(blk) // first: its expressions may join related-row aggregates
 	keep := make([]bool, len(blk.Joins))
 	needed := map[*semantic.Table]bool{}
 	for _, t := range need {
@@ -354,6 +381,14 @@ func (b *builder) fromWhere(blk *Block, need []*semantic.Table) (string, []strin
 		}
 		from += " LEFT JOIN " + b.ident(j.Table.SQLName) + " " + blk.alias[j.Table] + " ON " + strings.Join(on, " AND ")
 	}
+	for _, g := range b.grouped[blk] {
+		from += g.join
+	}
+	return from, where
+}
+
+// where is the block's filters.
+func (b *builder) where(blk *Block) []string {
 	var where []string
 	for _, p := range blk.Where {
 		if p.Segment != nil {
@@ -379,7 +414,7 @@ func (b *builder) fromWhere(blk *Block, need []*semantic.Table) (string, []strin
 		}
 		where = append(where, b.pred(p, target, fold, kind))
 	}
-	return from, where
+	return where
 }
 
 // relatedRows writes the FROM and WHERE of a correlated subquery over the rows of rel.Rows that
@@ -434,12 +469,76 @@ func (b *builder) segment(blk *Block, s *semantic.Segment) string {
 	return "NOT " + exists
 }
 
+// groupedAgg is relatedAgg read from a LEFT JOIN of the related rows grouped by the relationship
+// key, which the block's FROM gets (once per aggregate and statement): one pass over the related
+// rows, where a correlated subquery runs once per row of the block (PostgreSQL does not
+// decorrelate it). The answer is the same: a key's group is exactly the rows the subquery would
+// see, and a row without a group reads what no related row gives.
+func (b *builder) groupedAgg(blk *Block, n *semantic.Aggregate) string {
+	var g *groupedAgg
+	for i := range b.grouped[blk] {
+		if b.grouped[blk][i].n == n {
+			g = &b.grouped[blk][i]
+		}
+	}
+	if g == nil {
+		rel := n.Rows
+		key := rel.Key()
+		sub := newBlock(rel.Rows, rel.Via, concatTables([]*semantic.Table{key.FromTable()}, rel.CondTables, n.Col.Tables()))
+		b.subs++
+		prefix := "s" + itoa(b.subs) + "_"
+		for t, a := range sub.alias {
+			sub.alias[t] = prefix + strings.TrimPrefix(a, "t")
+		}
+		from, _ := b.fromWhere(sub, nil)
+		var conds []string
+		if rel.Cond != nil {
+			conds = append(conds, b.row(sub, rel.Cond))
+		}
+		x := b.column(sub, n.Col)
+		if n.Func == "count_distinct" && n.Col.Type == semantic.TypeString {
+			x = blankless(x)
+		}
+		agg := strings.ToUpper(n.Func) + "(" + x + ")"
+		if n.Func == "count_distinct" {
+			agg = "COUNT(DISTINCT " + x + ")"
+		}
+		alias := prefix + "g"
+		var keys, on []string
+		for k := range key.From {
+			kx := b.column(sub, key.From[k])
+			keys = append(keys, kx)
+			on = append(on, alias+".k"+itoa(k)+" = "+b.column(blk, key.To[k]))
+		}
+		sel := make([]string, len(keys))
+		for k, kx := range keys {
+			sel[k] = kx + " AS k" + itoa(k)
+		}
+		join := " LEFT JOIN (SELECT " + strings.Join(sel, ", ") + ", " + agg + " AS v" + from + whereClause(conds) +
+			" GROUP BY " + strings.Join(keys, ", ") + ") " + alias + " ON " + strings.Join(on, " AND ")
+		b.grouped[blk] = append(b.grouped[blk], groupedAgg{n: n, alias: alias, join: join})
+		g = &b.grouped[blk][len(b.grouped[blk])-1]
+	}
+	v := g.alias + ".v"
+	switch n.Func {
+	case "count", "count_distinct", "sum":
+		v = "COALESCE(" + v + ", 0)"
+	}
+	if present := b.present(blk, n.Rows.Of); present != "" {
+		return "(CASE WHEN " + present + " THEN " + v + " END)"
+	}
+	return v
+}
+
 // relatedAgg is a calculated column's aggregation of the rows related to the block's row (a
 // customer's orders), as a correlated scalar subquery. Without related rows (or none with a
 // value), count, count_distinct and sum give 0 and avg, min and max blank; a block row without
 // its row of the column's table (a fact row whose customer is missing) gives blank, as every
 // column of that table.
 func (b *builder) relatedAgg(blk *Block, n *semantic.Aggregate) string {
+	if _, ok := b.grouped[blk]; ok && blk.Rollup == nil {
+		return b.groupedAgg(blk, n)
+	}
 	present := b.present(blk, n.Rows.Of)
 	sub, rows := b.relatedRows(blk, n.Rows, n.Col.Tables())
 	x := b.column(sub, n.Col)
