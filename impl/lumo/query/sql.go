@@ -423,12 +423,7 @@ func (b *builder) where(blk *Block) []string {
 // to those in need, with aliases of its own. It returns the subquery's block, for what it selects.
 func (b *builder) relatedRows(blk *Block, rel *semantic.Related, need []*semantic.Table) (*Block, string) {
 	key := rel.Key()
-	sub := newBlock(rel.Rows, rel.Via, concatTables([]*semantic.Table{key.FromTable()}, rel.CondTables, need))
-	b.subs++
-	for t, a := range sub.alias {
-		sub.alias[t] = "s" + itoa(b.subs) + "_" + strings.TrimPrefix(a, "t")
-	}
-	from, _ := b.fromWhere(sub, nil)
+	sub, _, from := b.relatedBlock(rel, need)
 	conds := make([]string, 0, len(key.From)+1)
 	for k := range key.From {
 		conds = append(conds, b.column(sub, key.From[k])+" = "+b.column(blk, key.To[k]))
@@ -437,6 +432,20 @@ func (b *builder) relatedRows(blk *Block, rel *semantic.Related, need []*semanti
 		conds = append(conds, b.row(sub, rel.Cond))
 	}
 	return sub, from + whereClause(conds)
+}
+
+// relatedBlock is the block over rel.Rows joined to the table holding the key into rel.Of, to
+// the tables rel's condition reads and to those in need, with aliases of its own (prefix s<n>_),
+// and its FROM.
+func (b *builder) relatedBlock(rel *semantic.Related, need []*semantic.Table) (sub *Block, prefix, from string) {
+	sub = newBlock(rel.Rows, rel.Via, concatTables([]*semantic.Table{rel.Key().FromTable()}, rel.CondTables, need))
+	b.subs++
+	prefix = "s" + itoa(b.subs) + "_"
+	for t, a := range sub.alias {
+		sub.alias[t] = prefix + strings.TrimPrefix(a, "t")
+	}
+	from, _ = b.fromWhere(sub, nil)
+	return sub, prefix, from
 }
 
 // present is a condition holding where the block's row has a row of t: "" when t is the block's
@@ -484,13 +493,7 @@ func (b *builder) groupedAgg(blk *Block, n *semantic.Aggregate) string {
 	if g == nil {
 		rel := n.Rows
 		key := rel.Key()
-		sub := newBlock(rel.Rows, rel.Via, concatTables([]*semantic.Table{key.FromTable()}, rel.CondTables, n.Col.Tables()))
-		b.subs++
-		prefix := "s" + itoa(b.subs) + "_"
-		for t, a := range sub.alias {
-			sub.alias[t] = prefix + strings.TrimPrefix(a, "t")
-		}
-		from, _ := b.fromWhere(sub, nil)
+		sub, prefix, from := b.relatedBlock(rel, n.Col.Tables())
 		var conds []string
 		if rel.Cond != nil {
 			conds = append(conds, b.row(sub, rel.Cond))
