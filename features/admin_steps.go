@@ -108,7 +108,7 @@ func (a *adminWorld) connectHTTP(ctx context.Context, token string) error {
 	}
 	if a.server == nil {
 		log := slog.New(slog.NewTextHandler(io.Discard, nil))
-		svc := &lumo.Service{DB: a.db, Log: log, Identity: lumo.TokenUser(a.db)}
+		svc := a.service(&lumo.Service{Log: log, Identity: lumo.TokenUser(a.db)})
 		srv, err := lumo.NewServer(svc, lumo.Options{ValidateOutput: true})
 		if err != nil {
 			return err

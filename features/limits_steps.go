@@ -90,7 +90,7 @@ func (l *limitsWorld) connectLimited(ctx context.Context, login string) error {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	limiter := &ratelimit.Limiter{DB: l.db, PerUser: l.perUser, PerTenant: l.perTenant, Log: log,
 		Now: func() time.Time { return l.now }}
-	srv, err := lumo.NewServer(&lumo.Service{DB: l.db, Log: log, Identity: lumo.FixedUser(u), Limiter: limiter},
+	srv, err := lumo.NewServer(l.service(&lumo.Service{Log: log, Identity: lumo.FixedUser(u), Limiter: limiter}),
 		lumo.Options{ValidateOutput: true, MaxResultBytes: l.maxResult})
 	if err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/lumo-caderninho/mcp/impl/lumo"
+	"github.com/lumo-caderninho/mcp/impl/lumo/columnar"
 	"github.com/lumo-caderninho/mcp/impl/lumo/demo"
 	"github.com/lumo-caderninho/mcp/impl/lumo/store"
 	"github.com/lumo-caderninho/mcp/impl/lumo/store/storetest"
@@ -31,6 +33,21 @@ type lumoWorld struct {
 	lastPermalink string
 	page          reportPage
 	queryLog      queryLog // the servers' debug log (see rollup_steps.go)
+	// columnar is the scenario's columnar copy with LUMO_COLUMNAR=on: every query then reads it
+	// (synced on a miss), so the scenario checks the columnar store's answers.
+	columnar *columnar.Store
+}
+
+// columnarOn says whether the scenarios run their queries on the columnar store.
+func columnarOn() bool { return os.Getenv("LUMO_COLUMNAR") == "on" }
+
+// service is svc on the scenario's store: with LUMO_COLUMNAR=on, its queries read the columnar copy.
+func (w *lumoWorld) service(svc *lumo.Service) *lumo.Service {
+	svc.DB = w.db
+	if w.columnar != nil {
+		svc.Columnar, svc.ColumnarSyncOnMiss = w.columnar, true
+	}
+	return svc
 }
 
 func initLumoSteps(t *testing.T, sc *godog.ScenarioContext) {
@@ -40,6 +57,13 @@ func initLumoSteps(t *testing.T, sc *godog.ScenarioContext) {
 	sc.Before(func(ctx context.Context, _ *godog.Scenario) (context.Context, error) {
 		if !external() {
 			w.db = storetest.Open(t)
+			if columnarOn() {
+				c, err := columnar.Open(ctx, columnar.Options{})
+				if err != nil {
+					return ctx, fmt.Errorf("LUMO_COLUMNAR=on: %w", err)
+				}
+				w.columnar = c
+			}
 		}
 		return ctx, nil
 	})
@@ -51,7 +75,11 @@ func initLumoSteps(t *testing.T, sc *godog.ScenarioContext) {
 		if w.db != nil {
 			w.db.Close()
 		}
-		return ctx, nil
+		if w.columnar != nil {
+			w.columnar.Close()
+			w.columnar = nil
+		}
+		return ctx, engineRead(w.queryLog.take())
 	})
 	initToolSteps(&w.mcpWorld, sc)
 	initValuesSteps(w, sc)
@@ -91,16 +119,16 @@ func (w *lumoWorld) connectedAs(ctx context.Context, login string) error {
 		return fmt.Errorf("user %s: %w", login, err)
 	}
 	log := slog.New(slog.NewTextHandler(&w.queryLog, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	srv, err := lumo.NewServer(&lumo.Service{DB: w.db, Log: log, Identity: lumo.FixedUser(u), QueryTimeout: w.timeout,
-		PublicURL: w.publicURL},
+	srv, err := lumo.NewServer(w.service(&lumo.Service{Log: log, Identity: lumo.FixedUser(u), QueryTimeout: w.timeout,
+		PublicURL: w.publicURL}),
 		lumo.Options{ValidateOutput: true})
 	if err != nil {
 		return err
 	}
 	// Every call of the scenario runs over REST too, on a service of its own (its own answer
 	// cache), and must answer the same (see sameOverREST).
-	rest, err := lumo.NewREST(&lumo.Service{DB: w.db, Log: log, Identity: lumo.FixedUser(u), QueryTimeout: w.timeout,
-		PublicURL: w.publicURL}, lumo.Options{ValidateOutput: true}, 0, nil)
+	rest, err := lumo.NewREST(w.service(&lumo.Service{Log: log, Identity: lumo.FixedUser(u), QueryTimeout: w.timeout,
+		PublicURL: w.publicURL}), lumo.Options{ValidateOutput: true}, 0, nil)
 	if err != nil {
 		return err
 	}

@@ -75,7 +75,7 @@ func (w *lumoWorld) opensPermalink(ctx context.Context, login string) error {
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	mux := http.NewServeMux()
-	(&report.Handler{DB: w.db, Runner: &lumo.Service{DB: w.db, Log: log}, Log: log, PublicURL: w.publicURL, User: u}).Register(mux)
+	(&report.Handler{DB: w.db, Runner: w.service(&lumo.Service{Log: log}), Log: log, PublicURL: w.publicURL, User: u}).Register(mux)
 	rec := httptest.NewRecorder()
 	mux.ServeHTTP(rec, httptest.NewRequestWithContext(ctx, "GET", strings.TrimPrefix(w.lastPermalink, w.publicURL), nil))
 	w.page = reportPage{status: rec.Code, body: rec.Body.String()}

@@ -45,6 +45,9 @@ func (w *lumoWorld) readRollup(name string) error {
 		return godog.ErrSkip
 	}
 	log := w.queryLog.take()
+	if err := engineRead(log); err != nil {
+		return err
+	}
 	if os.Getenv("LUMO_ROLLUPS") == "off" {
 		name = ""
 	}
@@ -54,6 +57,19 @@ func (w *lumoWorld) readRollup(name string) error {
 		return fmt.Errorf("a query read a rollup:\n%s", log)
 	case name != "" && !strings.Contains(log, "rollup="+name+" "):
 		return fmt.Errorf("no query read rollup %s; log:\n%s", name, log)
+	}
+	return nil
+}
+
+// engineRead checks, with LUMO_COLUMNAR=on, that every query in log ran on the columnar copy.
+func engineRead(log string) error {
+	if !columnarOn() {
+		return nil
+	}
+	for _, line := range strings.Split(log, "\n") {
+		if strings.Contains(line, "msg=\"query engine\"") && !strings.Contains(line, "engine=duckdb") {
+			return fmt.Errorf("LUMO_COLUMNAR=on, but a query ran on the database: %s", line)
+		}
 	}
 	return nil
 }

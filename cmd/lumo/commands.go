@@ -80,6 +80,7 @@ type serveFlags struct {
 	authFailures                *int
 	resultCacheMB               int
 	dbMaxConns                  *int
+	columnar                    *columnarFlags
 	ops                         serveOps
 }
 
@@ -111,6 +112,7 @@ func newServeFlags() (*flag.FlagSet, *serveFlags) {
 	f.ops.sessions.RegisterFlags(fs)
 	f.authFailures = authguard.RegisterFlag(fs)
 	f.dbMaxConns = sqldb.RegisterPoolFlag(fs)
+	f.columnar = registerColumnarFlags(fs)
 	f.ops.oauth.RegisterFlags(fs, "o login do usuário (padrão: email)")
 	fs.IntVar(&f.resultCacheMB, "result-cache-mb", lumo.DefaultResultCacheBytes>>20, "MiB de respostas de query guardadas para repetições com os mesmos dados (0 = sem cache)")
 	return fs, f
@@ -151,6 +153,9 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	if ops.maxConcurrent < 0 || ops.maxConcurrent > 1024 {
 		return errors.New("--max-concurrent precisa ficar entre 0 (automático) e 1024")
 	}
+	if err := f.columnar.check(); err != nil {
+		return err
+	}
 	tuneGC()
 	db, err := openStore(ctx, *dsn, log)
 	if err != nil {
@@ -168,6 +173,10 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	}
 	log.Info("database pool", "max_open", pool, "max_concurrent", concurrent)
 	svc := &lumo.Service{DB: db, Log: log, QueryTimeout: *timeout, PublicURL: *publicURL, ResultCacheBytes: int64(f.resultCacheMB) << 20}
+	if c := openColumnar(ctx, f.columnar, *dsn, db, log); c != nil {
+		defer c.Close()
+		svc.Columnar = c
+	}
 	if f.resultCacheMB == 0 {
 		svc.ResultCacheBytes = -1
 	}
@@ -336,7 +345,11 @@ func importWorkspace(ctx context.Context, args []string, stdout io.Writer, log *
 	dsn := dbFlag(fs)
 	timeout := fs.Duration("timeout", time.Hour, "tempo máximo da importação inteira; ao passar, a leitura em curso (de arquivo ou de banco de origem) é cancelada e nada muda (0 = sem limite)")
 	replace := fs.Bool("replace", false, "substitui um tenant já importado de outro workspace.yaml com a mesma key (sem isso, a importação é recusada)")
+	col := registerColumnarFlags(fs)
 	if err := importCommand.Parse(fs, args, stdout); err != nil {
+		return err
+	}
+	if err := col.check(); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
@@ -410,6 +423,9 @@ func importWorkspace(ctx context.Context, args []string, stdout io.Writer, log *
 	}
 	if len(sum.TokensDropped) > 0 {
 		fmt.Fprintf(stdout, "Tokens apagados com usuários que o arquivo não lista mais: %s.\n", strings.Join(sum.TokensDropped, ", "))
+	}
+	if line := syncAfterImport(ctx, col, *dsn, db); line != "" {
+		fmt.Fprintln(stdout, line)
 	}
 	return nil
 }

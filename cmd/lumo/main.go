@@ -49,7 +49,12 @@ Com --http, GET /schemas/, GET /openapi.json e GET /docs/ (referência em HTML) 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	log := slog.New(telemetry.LogHandler{Handler: slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo})})
+	// LUMO_LOG_LEVEL=debug adds, per query, where it ran and which rollup it read.
+	level := slog.LevelInfo
+	if os.Getenv("LUMO_LOG_LEVEL") == "debug" {
+		level = slog.LevelDebug
+	}
+	log := slog.New(telemetry.LogHandler{Handler: slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: level})})
 	startPprof(log)
 	err := run(ctx, os.Args[1:], os.Stdout, log)
 	var code schemapub.ExitCode

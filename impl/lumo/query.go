@@ -16,6 +16,7 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/platform/jsonmap"
 	"github.com/lumo-caderninho/mcp/impl/platform/mcpserver"
 	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
+	"github.com/lumo-caderninho/mcp/impl/platform/sqldialect"
 )
 
 // DefaultQueryTimeout bounds one query's statements.
@@ -118,12 +119,24 @@ func (s *Service) execQuery(ctx context.Context, app *semantic.App, in *lumoapi.
 			}
 		}
 	}
-	r := query.RendererFor(s.DB.Dialect())
-	walk, err := s.distinctWalks(ctx, r, q, plan)
+	var db query.Querier = s.DB
+	engine := s.DB.Dialect()
+	r := query.RendererFor(engine)
+	var walk map[*semantic.Column]bool
+	duck, err := s.columnarFor(ctx, app)
 	if err != nil {
 		return nil, nil, nil, s.runError(ctx, err, timeout)
 	}
-	res, err := query.Execute(ctx, s.DB, q, plan, r.Render(q, plan, walk))
+	if duck != nil {
+		db, engine = duck, sqldialect.DuckDB{}
+		r = query.RendererFor(engine)
+	} else if walk, err = s.distinctWalks(ctx, r, q, plan); err != nil {
+		return nil, nil, nil, s.runError(ctx, err, timeout)
+	}
+	if s.Log != nil {
+		s.Log.DebugContext(ctx, "query engine", "app", app.ID, "engine", engine.Name())
+	}
+	res, err := query.Execute(ctx, db, q, plan, r.Render(q, plan, walk))
 	if err != nil {
 		return nil, nil, nil, s.runError(ctx, err, timeout)
 	}
@@ -136,6 +149,29 @@ func (s *Service) execQuery(ctx context.Context, app *semantic.App, in *lumoapi.
 		}
 	}
 	return q, plan, res, nil
+}
+
+// columnarFor is the columnar copy when it holds app's data at app's import, nil when the query
+// reads the row store.
+func (s *Service) columnarFor(ctx context.Context, app *semantic.App) (query.Querier, error) {
+	c := s.Columnar
+	if c == nil {
+		return nil, nil
+	}
+	if c.Holds(app) {
+		return c.DB(), nil
+	}
+	if !s.ColumnarSyncOnMiss {
+		c.Kick()
+		return nil, nil
+	}
+	if _, err := c.Sync(ctx, s.DB); err != nil {
+		return nil, err
+	}
+	if !c.Holds(app) { // app was replaced meanwhile: the next call reads the new import
+		return nil, fmt.Errorf("the columnar copy does not hold app %d at load %d after a sync", app.ID, app.LoadID)
+	}
+	return c.DB(), nil
 }
 
 // rollupsOn says whether queries may read rollups: LUMO_ROLLUPS=off (or NoRollups) sends every

@@ -21,6 +21,7 @@ import (
 	"github.com/lumo-caderninho/mcp/gen/lumoapi"
 	"github.com/lumo-caderninho/mcp/impl/lumo/bench"
 	"github.com/lumo-caderninho/mcp/impl/lumo/bench/genfs"
+	"github.com/lumo-caderninho/mcp/impl/lumo/columnar"
 	"github.com/lumo-caderninho/mcp/impl/lumo/query"
 	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
 	"github.com/lumo-caderninho/mcp/impl/lumo/store"
@@ -32,9 +33,10 @@ import (
 // with -short), whose app declares a day rollup, here with more rollups (by month, by hour), an
 // automatic rollup of the targets fact, calculated columns and conditional measures, with
 // rollups off and on: every answer (rows, total, summary, dataAsOf) must be the same, and each
-// kind of rollup and of query must occur (some a rollup answers, some it cannot). Then fixed
-// queries check which rollup each block reads, on the app and on copies of it keeping only some
-// of its rollups.
+// kind of rollup and of query must occur (some a rollup answers, some it cannot). With cgo, each
+// query runs a third time on the columnar copy (DuckDB), rollups on and off in turn, and must
+// answer the same too. Then fixed queries check which rollup each block reads, on the app and on
+// copies of it keeping only some of its rollups.
 func TestRollupsAnswerAlike(t *testing.T) {
 	if os.Getenv("LUMO_ROLLUPS") == "off" {
 		t.Skip("LUMO_ROLLUPS=off: both sides would read the base tables")
@@ -214,6 +216,18 @@ func rollupsAlike(t *testing.T, db *store.DB, rows int) {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	on := &Service{DB: db, Identity: FixedUser(u), Log: log, QueryTimeout: time.Minute}
 	off := &Service{DB: db, Identity: FixedUser(u), Log: log, QueryTimeout: time.Minute, NoRollups: true}
+	var columnarOn, columnarOff *Service // with cgo: the same queries on the columnar copy
+	if columnar.Available {
+		col, err := columnar.Open(ctx, columnar.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { col.Close() })
+		columnarOn = &Service{DB: db, Identity: FixedUser(u), Log: log, QueryTimeout: time.Minute, Columnar: col, ColumnarSyncOnMiss: true}
+		columnarOff = &Service{DB: db, Identity: FixedUser(u), Log: log, QueryTimeout: time.Minute, Columnar: col, ColumnarSyncOnMiss: true,
+			NoRollups: true}
+	}
+	runs := 0
 
 	// run answers args on app with rollups off and on, and returns the blocks' rollups.
 	run := func(app *semantic.App, args map[string]any) ([]string, error) {
@@ -228,6 +242,19 @@ func rollupsAlike(t *testing.T, db *store.DB, rows int) {
 		_, plan, got, errOn := on.execQuery(ctx, app, &in)
 		if fmt.Sprint(errOff) != fmt.Sprint(errOn) {
 			t.Fatalf("%s: error off %v, on %v", raw, errOff, errOn)
+		}
+		if columnarOn != nil {
+			c, how := columnarOn, "rollups on"
+			if runs++; runs%2 == 0 {
+				c, how = columnarOff, "rollups off"
+			}
+			_, _, duck, errDuck := c.execQuery(ctx, app, &in)
+			if fmt.Sprint(errOff) != fmt.Sprint(errDuck) {
+				t.Fatalf("%s: error on the row store %v, on the columnar copy (%s) %v", raw, errOff, how, errDuck)
+			}
+			if diff := cmp.Diff(want, duck); diff != "" {
+				t.Fatalf("%s: the columnar copy (%s) answers otherwise (-row store +columnar):\n%s", raw, how, diff)
+			}
 		}
 		if errOff != nil {
 			return nil, errOff

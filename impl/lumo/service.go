@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/lumo-caderninho/mcp/gen/lumoapi"
+	"github.com/lumo-caderninho/mcp/impl/lumo/columnar"
 	"github.com/lumo-caderninho/mcp/impl/lumo/ratelimit"
 	"github.com/lumo-caderninho/mcp/impl/lumo/store"
 	"github.com/lumo-caderninho/mcp/impl/platform/cli"
@@ -69,6 +70,12 @@ type Service struct {
 
 	// NoRollups sends every query to the base tables, never to a rollup (as LUMO_ROLLUPS=off).
 	NoRollups bool
+
+	// Columnar, when set, answers the queries of the apps whose data it holds at their current
+	// import (columnar.Store.Holds); the others read the row store and wake the copy's sync
+	// (columnar.Store.Keep), or, with ColumnarSyncOnMiss, sync it first (tests, one-shot runs).
+	Columnar           *columnar.Store
+	ColumnarSyncOnMiss bool
 
 	changes   *changes      // what each session was shown (NewServer)
 	gate      chan struct{} // the calls running (binder)

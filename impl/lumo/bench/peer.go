@@ -27,7 +27,7 @@ func runPeer(ctx context.Context, c Config, dsn string, appID int64) (*PeerRepor
 		return nil, fmt.Errorf("%s: %w", PeerPackage, err)
 	}
 	lumo := func() *exec.Cmd {
-		cmd := exec.Command(c.Lumo, "serve", "--db", dsn, "--user", Login, "--rate-user", "0", "--rate-tenant", "0")
+		cmd := exec.Command(c.Lumo, "serve", "--db", dsn, "--user", Login, "--rate-user", "0", "--rate-tenant", "0", "--columnar", "off")
 		cmd.Env = append(os.Environ(), c.ServerEnv...)
 		cmd.Stderr = c.ServerLog
 		return cmd

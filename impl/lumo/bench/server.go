@@ -33,8 +33,9 @@ func startServer(ctx context.Context, lumo, dsn, login string, cacheMB int, env 
 	}
 	addr := ln.Addr().String()
 	ln.Close()
+	// The figures are the row store's until the bench times the columnar copy side by side.
 	cmd := exec.Command(lumo, "serve", "--http", addr, "--user", login, "--db", dsn, "--rate-user", "0", "--rate-tenant", "0",
-		"--result-cache-mb", strconv.Itoa(cacheMB))
+		"--result-cache-mb", strconv.Itoa(cacheMB), "--columnar", "off")
 	cmd.Env = append(os.Environ(), env...)
 	cmd.Stderr = stderr
 	return startProcess(ctx, cmd, "http://"+addr)

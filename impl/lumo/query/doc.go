@@ -12,7 +12,7 @@
 // turn into API.
 //
 // Besides SQLite and PostgreSQL there is a DuckDB renderer (render_duckdb.go), for the columnar
-// engine meant to hold app data; nothing serves queries from DuckDB yet. It assumes the tables
+// copy of the app data that package columnar keeps and lumo serve queries. It assumes the tables
 // the store creates (the same names, a folded copy beside every text column), typed for DuckDB:
 // VARCHAR text (compared by bytes), DATE and TIMESTAMP holding the stored wall-clock times
 // (never TIMESTAMPTZ, so the session's time zone plays no part), and numbers as
@@ -24,8 +24,8 @@
 // result becomes a float64 once, when Execute reads it (cell), rounding to the nearest float64
 // of the exact decimal instead of accumulating binary rounding row by row. Its results come
 // back with DuckDB's Go types, which Execute takes alongside the row stores'.
-// engines_duckdb_test.go (built with cgo) copies the row store's tables into an in-memory
-// DuckDB and requires the row store's answers to every golden request and to the engines
+// engines_duckdb_test.go (built with cgo) copies the row store's tables (with columnar's own
+// copy) into an in-memory DuckDB and requires the row store's answers to every golden request and to the engines
 // tests' queries; TestDuckDBComparisonBites breaks the rendered SQL on purpose and requires the
 // comparison to catch it.
 package query

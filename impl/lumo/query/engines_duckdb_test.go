@@ -5,7 +5,6 @@ package query_test
 import (
 	"context"
 	"database/sql"
-	"database/sql/driver"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -16,9 +15,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/duckdb/duckdb-go/v2" // and its "duckdb" database/sql driver
+	_ "github.com/duckdb/duckdb-go/v2" // the "duckdb" database/sql driver, for openDuck
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/lumo-caderninho/mcp/impl/lumo/columnar"
 	"github.com/lumo-caderninho/mcp/impl/lumo/query"
 	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
 	"github.com/lumo-caderninho/mcp/impl/lumo/store"
@@ -58,179 +58,29 @@ func openDuck(t testing.TB) *sql.DB {
 	return duck
 }
 
-// duckColumn is a column of a DuckDB table: its name, type and, for an exact decimal, its scale.
-type duckColumn struct {
-	name, typ string
-	scale     int
-}
-
-// duckTables creates tables in a DuckDB as the store created them for apps.
-type duckTables struct {
-	t       testing.TB
-	src     *store.DB
-	duck    *sql.DB
-	numbers map[[2]string]duckColumn // (table, column) SQL names: the type of a number column
-	done    map[string]bool
-}
-
-// duckCopy copies the data tables and rollups of apps from src into a fresh DuckDB.
+// duckCopy is a fresh in-memory columnar copy (package columnar, as lumo serve keeps it) of
+// src's data tables and rollups; apps must be among them.
 func duckCopy(t testing.TB, src *store.DB, apps ...*semantic.App) *sql.DB {
 	t.Helper()
-	dt := &duckTables{t: t, src: src, duck: openDuck(t), numbers: map[[2]string]duckColumn{}, done: map[string]bool{}}
-	for _, app := range apps {
-		for _, tb := range app.Tables { // a role-playing copy reads its original's table
-			var cols []duckColumn
-			for _, c := range tb.Columns {
-				if !c.Calculated() {
-					cols = append(cols, dt.column(c, c.SQLName)...)
-				}
-			}
-			dt.copy(tb.SQLName, cols)
-		}
-		for _, r := range app.Rollups {
-			var cols []duckColumn
-			for i, c := range r.Dimensions {
-				dc := dt.column(c, semantic.RollupDim(i))
-				if len(dc) == 2 {
-					dc[1].name = semantic.RollupDimFold(i)
-				}
-				cols = append(cols, dc...)
-			}
-			if r.Time != nil {
-				cols = append(cols, dt.column(r.Time, semantic.RollupTime())...)
-			}
-			for i, c := range r.Measures {
-				m := dt.column(c, "")[0] // the sums, minimums and maximums take the measure's type
-				cols = append(cols, duckColumn{semantic.RollupSum(i), m.typ, m.scale}, duckColumn{semantic.RollupCount(i), "BIGINT", 0},
-					duckColumn{semantic.RollupMin(i), m.typ, m.scale}, duckColumn{semantic.RollupMax(i), m.typ, m.scale})
-			}
-			dt.copy(r.SQLName, append(cols, duckColumn{semantic.RollupRows(), "BIGINT NOT NULL", 0}))
-		}
-	}
-	return dt.duck
-}
-
-// column is the DuckDB column (named name) holding c's values, and its folded copy for a text
-// column with one. A number column's type follows its scale and largest value in the row store.
-func (dt *duckTables) column(c *semantic.Column, name string) []duckColumn {
-	d := sqldialect.DuckDB{}
-	if c.Type != semantic.TypeNumber {
-		cols := []duckColumn{{name, d.ColumnType(c.Type), 0}}
-		if c.FoldSQLName != "" {
-			cols = append(cols, duckColumn{c.FoldSQLName, d.ColumnType(semantic.TypeString), 0})
-		}
-		return cols
-	}
-	key := [2]string{c.Table.SQLName, c.SQLName}
-	dc, ok := dt.numbers[key]
-	if !ok {
-		var largest sql.NullFloat64
-		q := "SELECT MAX(ABS(" + dt.src.Dialect().QuoteIdent(c.SQLName) + ")) FROM " + dt.src.Dialect().QuoteIdent(c.Table.SQLName)
-		if err := dt.src.SQL().QueryRow(q).Scan(&largest); err != nil {
-			dt.t.Fatalf("%s: %v", q, err)
-		}
-		dc = duckColumn{typ: sqldialect.NumberType(d, c.Scale, largest.Float64), scale: c.Scale}
-		dt.numbers[key] = dc
-	}
-	dc.name = name
-	return []duckColumn{dc}
-}
-
-// copy creates table in DuckDB and copies its rows from the row store: appended as text to a
-// table of VARCHARs, then cast to the columns' types in one INSERT, so each value arrives as
-// the row store's ISO dates and, for a DECIMAL column, the decimal its float64 stands for.
-func (dt *duckTables) copy(table string, cols []duckColumn) {
-	t := dt.t
-	if dt.done[table] {
-		return
-	}
-	dt.done[table] = true
-	d := sqldialect.DuckDB{}
-	stage := d.QuoteIdent(table + "_text")
-	var defs, texts, names, casts []string
-	for _, c := range cols {
-		q := d.QuoteIdent(c.name)
-		defs, texts, names = append(defs, q+" "+c.typ), append(texts, q+" VARCHAR"), append(names, dt.src.Dialect().QuoteIdent(c.name))
-		cast := "CAST(" + q + " AS " + strings.TrimSuffix(c.typ, " NOT NULL") + ")"
-		if strings.HasPrefix(c.typ, "DECIMAL(38,") {
-			// Through DECIMAL(18), which holds every value here: DuckDB reads text into a
-			// DECIMAL(38) 20 times slower.
-			cast = "CAST(CAST(" + q + " AS DECIMAL(18," + strconv.Itoa(c.scale) + ")) AS " + c.typ + ")"
-		}
-		casts = append(casts, cast)
-	}
-	for _, ddl := range []string{"CREATE TABLE " + d.QuoteIdent(table) + " (" + strings.Join(defs, ", ") + ")",
-		"CREATE TABLE " + stage + " (" + strings.Join(texts, ", ") + ")"} {
-		if _, err := dt.duck.Exec(ddl); err != nil {
-			t.Fatalf("%s: %v", ddl, err)
-		}
-	}
-	rows, err := dt.src.SQL().Query("SELECT " + strings.Join(names, ", ") + " FROM " + dt.src.Dialect().QuoteIdent(table))
-	if err != nil {
-		t.Fatalf("reading %s: %v", table, err)
-	}
-	defer rows.Close()
-	conn, err := dt.duck.Conn(context.Background())
+	ctx := context.Background()
+	col, err := columnar.Open(ctx, columnar.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.Close()
-	err = conn.Raw(func(dc any) error {
-		a, err := duckdb.NewAppenderFromConn(dc.(driver.Conn), "", table+"_text")
-		if err != nil {
-			return err
-		}
-		vals, ptrs, text := make([]any, len(cols)), make([]any, len(cols)), make([]driver.Value, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		for rows.Next() {
-			if err := rows.Scan(ptrs...); err != nil {
-				return err
-			}
-			for i, v := range vals {
-				text[i] = duckText(v, cols[i])
-			}
-			if err := a.AppendRow(text...); err != nil {
-				return err
-			}
-		}
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		return a.Close()
-	})
-	if err != nil {
-		t.Fatalf("loading %s: %v", table, err)
+	t.Cleanup(func() { col.Close() })
+	duck := col.DB().(*sql.DB)
+	if _, err := duck.Exec("SET GLOBAL TimeZone = '" + duckZone + "'"); err != nil {
+		t.Fatal(err)
 	}
-	for _, s := range []string{"INSERT INTO " + d.QuoteIdent(table) + " SELECT " + strings.Join(casts, ", ") + " FROM " + stage, "DROP TABLE " + stage} {
-		if _, err := dt.duck.Exec(s); err != nil {
-			t.Fatalf("%s: %v", s, err)
+	if _, err := col.Sync(ctx, src); err != nil {
+		t.Fatal(err)
+	}
+	for _, app := range apps {
+		if !col.Holds(app) {
+			t.Fatalf("the columnar copy does not hold app %s after a sync", app.Name)
 		}
 	}
-}
-
-// duckText is a row store's value as text for DuckDB's column c, nil for NULL.
-func duckText(v any, c duckColumn) driver.Value {
-	switch x := v.(type) {
-	case nil:
-		return nil
-	case string:
-		return x
-	case []byte:
-		return string(x)
-	case time.Time: // PostgreSQL's DATE and TIMESTAMP
-		if c.typ == "DATE" {
-			return x.Format("2006-01-02")
-		}
-		return x.Format("2006-01-02 15:04:05")
-	case float64:
-		if strings.HasPrefix(c.typ, "DECIMAL") {
-			return strconv.FormatFloat(x, 'f', c.scale, 64)
-		}
-		return strconv.FormatFloat(x, 'g', -1, 64) // the shortest text that reads back as x
-	}
-	return fmt.Sprint(v)
+	return duck
 }
 
 // engineDB is a database lumo queries run on.

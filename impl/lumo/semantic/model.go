@@ -37,6 +37,9 @@ type App struct {
 	Desk        *string // nil = Minha Mesa (a personal copy)
 	ClonedFrom  *AppRef
 	PublishedAt *time.Time
+	// LoadID is the import counter after the import that loaded its data tables and rollups: a
+	// copy of them made at another LoadID is stale.
+	LoadID int64
 
 	Tables        []*Table
 	Relationships []Relationship

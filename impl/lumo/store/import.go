@@ -160,6 +160,7 @@ type importer struct {
 	fsys    fs.FS
 	ws      *workspace.Workspace
 	now     time.Time
+	loadID  int64 // the import counter after this import moved it: the apps' load_id
 
 	tenants []*pTenant
 	apps    []*pApp // sources first, then personal copies: the order rows are inserted
@@ -313,6 +314,9 @@ func (im *importer) run(ctx context.Context) (Summary, error) {
 	// Serialise imports: this row stays locked until the transaction ends.
 	if err := im.db.moveGeneration(ctx, im.tx); err != nil {
 		return Summary{}, fmt.Errorf("locking for import: %w", err)
+	}
+	if err := im.tx.QueryRowContext(ctx, importGenerationSQL).Scan(&im.loadID); err != nil {
+		return Summary{}, fmt.Errorf("reading the import counter: %w", err)
 	}
 	if err := im.checkOtherTenants(ctx); err != nil {
 		return Summary{}, err
@@ -884,7 +888,7 @@ func (im *importer) insertCatalogue(ctx context.Context) error {
 		"user":         {what: "users", sql: "INSERT INTO lumo_users (id, tenant_id, login, name, token_sha256) VALUES (?, ?, ?, ?, ?)"},
 		"desk":         {what: "desks", sql: "INSERT INTO lumo_desks (id, tenant_id, name) VALUES (?, ?, ?)"},
 		"member":       {what: "desk members", sql: "INSERT INTO lumo_desk_members (desk_id, user_id) VALUES (?, ?)"},
-		"app":          {what: "apps", sql: "INSERT INTO lumo_apps (id, tenant_id, app_key, name, description, desk_id, owner_id, clone_of, data_app_id, published_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"},
+		"app":          {what: "apps", sql: "INSERT INTO lumo_apps (id, tenant_id, app_key, name, description, desk_id, owner_id, clone_of, data_app_id, published_at, load_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"},
 		"table":        {what: "tables", sql: "INSERT INTO lumo_tables (id, app_id, pos, label, name, kind, loaded_at, sql_name, row_count, copy_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"},
 		"column":       {what: "columns", sql: "INSERT INTO lumo_columns (id, table_id, pos, name, label, col_type, role, unit, usage, description, scale, sql_name, fold_sql_name, formula, free_text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"},
 		"relationship": {what: "relationships", sql: "INSERT INTO lumo_relationships (app_id, pos, from_column_id, to_column_id) VALUES (?, ?, ?, ?)"},
@@ -942,7 +946,7 @@ func (im *importer) insertCatalogue(ctx context.Context) error {
 		} else if a.ws.PublishedAt != nil {
 			published = a.ws.PublishedAt.Format(time.RFC3339)
 		}
-		if err := exec("app", a.id, a.tenant.id, a.ws.Key, a.model.Name, a.model.Description, desk, owner, cloneOf, a.data.id, published); err != nil {
+		if err := exec("app", a.id, a.tenant.id, a.ws.Key, a.model.Name, a.model.Description, desk, owner, cloneOf, a.data.id, published, im.loadID); err != nil {
 			return err
 		}
 		for i, t := range a.tables {

@@ -101,6 +101,25 @@ func (db *DB) apps(ctx context.Context, u *User, appID int64) ([]*semantic.App, 
 		args = append(args, appID)
 	}
 	// One read-only transaction, so every query sees the same import.
+	tx, err := db.readTx(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	// Read again inside the transaction: the models below belong to exactly this generation.
+	if gen, err = scanGeneration(tx.QueryRowContext(ctx, importGenerationSQL)); err != nil {
+		return nil, err
+	}
+	apps, err := db.loadModels(ctx, tx, scope, args)
+	if err != nil {
+		return nil, err
+	}
+	db.models.put(gen, key, apps)
+	return apps, nil
+}
+
+// readTx starts a read-only transaction that sees one import throughout.
+func (db *DB) readTx(ctx context.Context) (*sql.Tx, error) {
 	opts := &sql.TxOptions{ReadOnly: true}
 	if db.Engine() == "postgres" {
 		opts.Isolation = sql.LevelRepeatableRead
@@ -109,11 +128,12 @@ func (db *DB) apps(ctx context.Context, u *User, appID int64) ([]*semantic.App, 
 	if err != nil {
 		return nil, fmt.Errorf("starting to read apps: %w", err)
 	}
-	defer tx.Rollback()
-	// Read again inside the transaction: the models below belong to exactly this generation.
-	if gen, err = scanGeneration(tx.QueryRowContext(ctx, importGenerationSQL)); err != nil {
-		return nil, err
-	}
+	return tx, nil
+}
+
+// loadModels reads, in tx, the models of the apps scope (a query of their ids, with args)
+// selects, in id order.
+func (db *DB) loadModels(ctx context.Context, tx *sql.Tx, scope string, args []any) ([]*semantic.App, error) {
 	l := &modelLoader{db: db, tx: tx, scope: scope, args: args, apps: map[int64]*semantic.App{},
 		tables: map[int64]*semantic.Table{}, cols: map[int64]*semantic.Column{}}
 	steps := []struct {
@@ -135,12 +155,26 @@ func (db *DB) apps(ctx context.Context, u *User, appID int64) ([]*semantic.App, 
 			return nil, fmt.Errorf("reading app %s: %w", s.what, err)
 		}
 		if len(l.order) == 0 {
-			db.models.put(gen, key, nil)
 			return nil, nil
 		}
 	}
-	db.models.put(gen, key, l.order)
 	return l.order, nil
+}
+
+// EveryApp calls fn with the models of every app of every tenant and the read-only transaction
+// they were read in, so what fn reads from the data tables is of the same import as the models
+// (a columnar copy reads them this way).
+func (db *DB) EveryApp(ctx context.Context, fn func(tx *sql.Tx, apps []*semantic.App) error) error {
+	tx, err := db.readTx(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	apps, err := db.loadModels(ctx, tx, "SELECT id FROM lumo_apps", nil)
+	if err != nil {
+		return err
+	}
+	return fn(tx, apps)
 }
 
 // modelLoader reads the catalogue rows of a set of apps (scope, a query of their ids) and wires
@@ -172,7 +206,7 @@ func (l *modelLoader) each(ctx context.Context, query string, scan func(*sql.Row
 }
 
 func (l *modelLoader) loadApps(ctx context.Context) error {
-	return l.each(ctx, `SELECT a.id, a.app_key, a.name, a.description, d.name, o.id, o.name, a.published_at
+	return l.each(ctx, `SELECT a.id, a.app_key, a.name, a.description, d.name, o.id, o.name, a.published_at, COALESCE(a.load_id, 0)
 		FROM lumo_apps a
 		LEFT JOIN lumo_desks d ON d.id = a.desk_id
 		LEFT JOIN lumo_apps o ON o.id = a.clone_of
@@ -180,7 +214,7 @@ func (l *modelLoader) loadApps(ctx context.Context) error {
 		a := &semantic.App{}
 		var desk, origName, published sql.NullString
 		var origID sql.NullInt64
-		if err := r.Scan(&a.ID, &a.Key, &a.Name, &a.Description, &desk, &origID, &origName, &published); err != nil {
+		if err := r.Scan(&a.ID, &a.Key, &a.Name, &a.Description, &desk, &origID, &origName, &published, &a.LoadID); err != nil {
 			return err
 		}
 		if desk.Valid {

@@ -1,0 +1,109 @@
+//go:build cgo
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/lumo-caderninho/mcp/impl/lumo/demo"
+	"github.com/lumo-caderninho/mcp/impl/lumo/store"
+)
+
+// TestColumnarCopyFromImportToServe runs the built binary on the embedded default: lumo import
+// writes lumo.duckdb beside the SQLite file, lumo serve answers queries from it, a second server
+// on the same database takes the next copy (DuckDB lets one process hold a file) and syncs it
+// itself, and every answer equals the one of a server with --columnar off.
+func TestColumnarCopyFromImportToServe(t *testing.T) {
+	ctx := context.Background()
+	bin := buildLumo(t)
+	dir := t.TempDir()
+	ws := filepath.Join(dir, "ws")
+	if err := os.CopyFS(ws, demo.Lumo); err != nil {
+		t.Fatal(err)
+	}
+	dsn := filepath.Join(dir, "lumo.db")
+	out, err := lumoCLI(t, bin, "import", "--db", dsn, filepath.Join(ws, "workspace.yaml"))
+	if err != nil {
+		t.Fatalf("import: %v\n%s", err, out)
+	}
+	if want := "Cópia colunar atualizada em " + filepath.Join(dir, "lumo.duckdb") + ": "; !strings.Contains(out, want) {
+		t.Fatalf("the import's output lacks %q:\n%s", want, out)
+	}
+	db, err := store.Open(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var appID int64
+	err = db.SQL().QueryRowContext(ctx, "SELECT id FROM lumo_apps WHERE app_key = 'vendas-comercial'").Scan(&appID)
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := fmt.Sprintf(`{"appId": %d, "fields": [{"ref": "Lojas.Loja"}, {"ref": "Vendas.Valor da venda", "agg": "sum"},
+		{"ref": "Vendas.Data", "bucket": "month"}], "orderBy": [{"ref": "Vendas.Valor da venda", "agg": "sum", "dir": "desc"}], "limit": 50}`, appID)
+
+	t.Setenv("LUMO_LOG_LEVEL", "debug")
+	first := startReplica(t, bin, dsn, "--user", "bruno")
+	off := startReplica(t, bin, dsn, "--user", "bruno", "--columnar", "off")
+	second := startReplica(t, bin, dsn, "--user", "bruno")
+	want := restQuery(t, off.url, args)
+	for _, r := range []*replica{first, second} {
+		// The second server copies the data itself: until then its queries read the database.
+		for deadline := time.Now().Add(30 * time.Second); !strings.Contains(r.logs.String(), `"msg":"columnar copy: synced"`) &&
+			!strings.Contains(r.logs.String(), `"path":"`+filepath.Join(dir, "lumo.duckdb")+`"`); {
+			if time.Now().After(deadline) {
+				t.Fatalf("no columnar copy synced:\n%s", r.logs)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		got := restQuery(t, r.url, args)
+		if diff := cmp.Diff(want["rows"], got["rows"]); diff != "" || got["totalRows"] != want["totalRows"] {
+			t.Errorf("the columnar copy answers otherwise than the database (-database +copy):\n%s", diff)
+		}
+		if !strings.Contains(r.logs.String(), `"engine":"duckdb"`) {
+			t.Errorf("the query did not run on the columnar copy:\n%s", r.logs)
+		}
+	}
+	if !strings.Contains(second.logs.String(), filepath.Join(dir, "lumo-2.duckdb")) {
+		t.Errorf("the second server did not take the second copy:\n%s", second.logs)
+	}
+	if !strings.Contains(off.logs.String(), `"engine":"sqlite"`) || strings.Contains(off.logs.String(), `"engine":"duckdb"`) {
+		t.Errorf("--columnar off must run queries on the database:\n%s", off.logs)
+	}
+	// While a server holds lumo.duckdb, an import leaves the copy to it.
+	out, err = lumoCLI(t, bin, "import", "--db", dsn, filepath.Join(ws, "workspace.yaml"))
+	if err != nil || !strings.Contains(out, "aberta por um lumo serve em execução") {
+		t.Fatalf("import while a server holds the copy: %v\n%s", err, out)
+	}
+}
+
+// restQuery is the structured answer of query over the REST mirror at base.
+func restQuery(t *testing.T, base, args string) map[string]any {
+	t.Helper()
+	resp, err := http.Post(base+"/tools/query", "application/json", bytes.NewBufferString(args))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("REST query: %d %s", resp.StatusCode, body)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(body, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}

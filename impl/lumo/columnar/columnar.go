@@ -1,0 +1,52 @@
+// Package columnar keeps a columnar copy of lumo's app data (data tables and rollups) in DuckDB,
+// where the queries no rollup answers run many times faster than on the row store. The copy is
+// derived: the catalogue, the state and the data of record stay in SQLite or PostgreSQL, and the
+// copy is rebuilt from them table by table. Each copied table is stamped with the LoadID of the
+// app it was copied for; a query reads the copy only when every table and rollup its app uses
+// carries the app's current LoadID, so a copy never answers for another import than the one the
+// query's model comes from. Building DuckDB needs cgo: without it Open says ErrUnavailable and
+// every query reads the row store.
+package columnar
+
+import (
+	"errors"
+	"log/slog"
+)
+
+// Defaults keep DuckDB within lumo's memory targets under the 8-client load: its buffer pool is
+// capped below the server's RSS budget, and two threads leave cores for the MCP transport.
+const (
+	DefaultMemoryLimit = "256MB"
+	DefaultThreads     = 2
+)
+
+// Options say where the copy lives and how much DuckDB may use.
+type Options struct {
+	Path        string // the DuckDB file; "" keeps the copy in memory
+	MemoryLimit string // DuckDB's memory_limit ("256MB", "1GB"); "" = DefaultMemoryLimit
+	Threads     int    // DuckDB's threads; 0 = DefaultThreads
+	// TempDir is where DuckDB spills what passes MemoryLimit: "" = Path + ".tmp" beside the
+	// file (or DuckDB's own choice for an in-memory copy).
+	TempDir string
+	Log     *slog.Logger // nil = slog.Default()
+}
+
+// ErrUnavailable is Open's answer in a build without cgo.
+var ErrUnavailable = errors.New("columnar store unavailable: this build of lumo has no cgo, so DuckDB is not linked; queries read the row store")
+
+// Synced says what a Sync did.
+type Synced struct {
+	Copied  []string // physical names of the tables copied
+	Rows    int64    // rows copied
+	Dropped int      // tables dropped because no app uses them any more
+}
+
+// PathBeside is the DuckDB file kept beside a SQLite database file: lumo.db → lumo.duckdb.
+func PathBeside(sqlitePath string) string {
+	for _, ext := range []string{".db", ".sqlite", ".sqlite3"} {
+		if len(sqlitePath) > len(ext) && sqlitePath[len(sqlitePath)-len(ext):] == ext {
+			return sqlitePath[:len(sqlitePath)-len(ext)] + ".duckdb"
+		}
+	}
+	return sqlitePath + ".duckdb"
+}

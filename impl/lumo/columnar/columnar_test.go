@@ -1,0 +1,75 @@
+//go:build cgo
+
+package columnar_test
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/lumo-caderninho/mcp/impl/lumo/columnar"
+)
+
+// TestOpenBoundsDuckDB checks that the flags reach DuckDB: its memory limit, threads and a temp
+// directory beside the file, and that the copy's stamps survive a reopen.
+func TestOpenBoundsDuckDB(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "lumo.duckdb")
+	c, err := columnar.Open(ctx, columnar.Options{Path: path, MemoryLimit: "100MB", Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := c.DB().(*sql.DB)
+	for setting, want := range map[string]string{"threads": "1", "temp_directory": path + ".tmp", "memory_limit": "95.3 MiB"} {
+		var got string
+		if err := db.QueryRow("SELECT current_setting('" + setting + "')::VARCHAR").Scan(&got); err != nil {
+			t.Fatal(err)
+		}
+		if got != want {
+			t.Errorf("%s = %q, want %q", setting, got, want)
+		}
+	}
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// A second process cannot open a file another holds: lumo import leaves the copy to the
+	// server that runs (see cmd/lumo).
+	c, err = columnar.Open(ctx, columnar.Options{Path: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+}
+
+// TestTimeoutInterruptsDuckDB checks that a query's context ends DuckDB's work: a query that
+// would run for hours returns the context's error, and the store answers the next query.
+func TestTimeoutInterruptsDuckDB(t *testing.T) {
+	c, err := columnar.Open(context.Background(), columnar.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	rows, err := c.DB().QueryContext(ctx, "SELECT count(*) FROM range(1000000000) a, range(1000000000) b WHERE a.range + b.range = 7")
+	if err == nil {
+		var n int64
+		for rows.Next() {
+			err = rows.Scan(&n)
+		}
+		if err == nil {
+			err = rows.Err()
+		}
+		rows.Close()
+	}
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("want the deadline's error from an interrupted query, got %v", err)
+	}
+	var one int
+	if err := c.DB().(*sql.DB).QueryRow("SELECT 1").Scan(&one); err != nil || one != 1 {
+		t.Fatalf("after the interrupt: %v, %v", one, err)
+	}
+}

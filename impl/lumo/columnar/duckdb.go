@@ -1,0 +1,248 @@
+//go:build cgo
+
+package columnar
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	_ "github.com/duckdb/duckdb-go/v2" // the "duckdb" database/sql driver
+
+	"github.com/lumo-caderninho/mcp/impl/lumo/query"
+	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
+	"github.com/lumo-caderninho/mcp/impl/lumo/store"
+	"github.com/lumo-caderninho/mcp/impl/platform/sqldialect"
+)
+
+// Available says whether this build links DuckDB.
+const Available = true
+
+// loadsTable stamps every copied table with the LoadID it was copied at.
+const loadsTable = "lumo_columnar_loads"
+
+// Store is an open columnar copy.
+type Store struct {
+	db  *sql.DB
+	log *slog.Logger
+
+	mu    sync.RWMutex
+	loads map[string]int64 // copied table → LoadID, as in loadsTable
+
+	syncing sync.Mutex    // one Sync at a time
+	kick    chan struct{} // wakes Keep
+}
+
+// Open opens (creating it if missing) the DuckDB copy at o.Path, with DuckDB bounded by o. A
+// file another process holds open fails: DuckDB lets one process write a file.
+func Open(ctx context.Context, o Options) (*Store, error) {
+	if o.MemoryLimit == "" {
+		o.MemoryLimit = DefaultMemoryLimit
+	}
+	if o.Threads <= 0 {
+		o.Threads = DefaultThreads
+	}
+	if o.TempDir == "" && o.Path != "" {
+		o.TempDir = o.Path + ".tmp"
+	}
+	if o.Log == nil {
+		o.Log = slog.Default()
+	}
+	db, err := sql.Open("duckdb", o.Path)
+	if err != nil {
+		return nil, err
+	}
+	settings := []string{
+		"SET GLOBAL memory_limit = '" + strings.ReplaceAll(o.MemoryLimit, "'", "") + "'",
+		fmt.Sprintf("SET GLOBAL threads = %d", o.Threads),
+		"CREATE TABLE IF NOT EXISTS " + loadsTable + " (sql_name VARCHAR PRIMARY KEY, load_id BIGINT NOT NULL)",
+	}
+	if o.TempDir != "" {
+		settings = append(settings, "SET GLOBAL temp_directory = '"+strings.ReplaceAll(o.TempDir, "'", "''")+"'")
+	}
+	for _, s := range settings {
+		if _, err := db.ExecContext(ctx, s); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("opening the columnar copy %s: %s: %w", o.Path, s, err)
+		}
+	}
+	s := &Store{db: db, log: o.Log, loads: map[string]int64{}, kick: make(chan struct{}, 1)}
+	rows, err := db.QueryContext(ctx, "SELECT sql_name, load_id FROM "+loadsTable)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var name string
+		var id int64
+		if err := rows.Scan(&name, &id); err != nil {
+			db.Close()
+			return nil, err
+		}
+		s.loads[name] = id
+	}
+	if err := rows.Err(); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Close closes the copy.
+func (s *Store) Close() error { return s.db.Close() }
+
+// DB is where the queries of the apps the copy Holds run, rendered for sqldialect.DuckDB.
+func (s *Store) DB() query.Querier { return s.db }
+
+// Holds says whether every data table and rollup of app is copied at app's LoadID.
+func (s *Store) Holds(app *semantic.App) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	current := func(name string) bool {
+		id, ok := s.loads[name]
+		return ok && id == app.LoadID
+	}
+	for _, t := range app.Tables {
+		if !current(t.SQLName) {
+			return false
+		}
+	}
+	for _, r := range app.Rollups {
+		if !current(r.SQLName) {
+			return false
+		}
+	}
+	return true
+}
+
+// Sync brings the copy to src's current import: it copies every data table and rollup whose
+// stamp is not its app's LoadID, reading the models and the rows in one read-only transaction
+// of src, and drops the tables no app uses any more. A table is swapped in one DuckDB
+// transaction with its stamp, so a reader sees the old table or the new one.
+func (s *Store) Sync(ctx context.Context, src *store.DB) (Synced, error) {
+	s.syncing.Lock()
+	defer s.syncing.Unlock()
+	var done Synced
+	err := src.EveryApp(ctx, func(tx *sql.Tx, apps []*semantic.App) error {
+		c := &copier{ctx: ctx, s: s, src: tx, srcDialect: src.Dialect(), numbers: map[[2]string]duckColumn{}}
+		want := map[string]bool{}
+		for _, app := range apps {
+			for _, j := range tableJobs(c, app) {
+				if want[j.name] {
+					continue
+				}
+				want[j.name] = true
+				s.mu.RLock()
+				id, ok := s.loads[j.name]
+				s.mu.RUnlock()
+				if ok && id == app.LoadID {
+					continue
+				}
+				cols, err := j.cols()
+				if err != nil {
+					return err
+				}
+				n, err := c.copy(ctx, j.name, cols, app.LoadID)
+				if err != nil {
+					return fmt.Errorf("copying %s: %w", j.name, err)
+				}
+				done.Copied, done.Rows = append(done.Copied, j.name), done.Rows+n
+			}
+		}
+		dropped, err := s.drop(ctx, want)
+		done.Dropped = dropped
+		return err
+	})
+	return done, err
+}
+
+// drop drops the copied tables not in want.
+func (s *Store) drop(ctx context.Context, want map[string]bool) (int, error) {
+	s.mu.RLock()
+	var stale []string
+	for name := range s.loads {
+		if !want[name] {
+			stale = append(stale, name)
+		}
+	}
+	s.mu.RUnlock()
+	d := sqldialect.DuckDB{}
+	for _, name := range stale {
+		err := s.inTx(ctx, "DROP TABLE IF EXISTS "+d.QuoteIdent(name), "DELETE FROM "+loadsTable+" WHERE sql_name = '"+strings.ReplaceAll(name, "'", "''")+"'")
+		if err != nil {
+			return 0, err
+		}
+		s.mu.Lock()
+		delete(s.loads, name)
+		s.mu.Unlock()
+	}
+	return len(stale), nil
+}
+
+// inTx runs statements in one DuckDB transaction.
+func (s *Store) inTx(ctx context.Context, stmts ...string) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	for _, st := range stmts {
+		if _, err := tx.ExecContext(ctx, st); err != nil {
+			return fmt.Errorf("%s: %w", st, err)
+		}
+	}
+	return tx.Commit()
+}
+
+// Kick asks Keep to sync now.
+func (s *Store) Kick() {
+	select {
+	case s.kick <- struct{}{}:
+	default:
+	}
+}
+
+// Keep syncs the copy with src until ctx ends: at once, then whenever src's import counter moves
+// (checked every poll) or Kick asks. A failed sync is logged and tried again at the next move,
+// kick or minute.
+func (s *Store) Keep(ctx context.Context, src *store.DB, poll time.Duration) {
+	var last int64 = -1
+	retry := time.Time{}
+	tick := time.NewTicker(poll)
+	defer tick.Stop()
+	for {
+		gen, err := src.Generation(ctx)
+		due := err == nil && gen != last || !retry.IsZero() && time.Now().After(retry)
+		if due {
+			start := time.Now()
+			done, err := s.Sync(ctx, src)
+			switch {
+			case ctx.Err() != nil:
+				return
+			case err != nil:
+				s.log.Error("columnar copy: sync failed; queries read the row store until it succeeds", "err", err)
+				retry = time.Now().Add(time.Minute)
+			default:
+				last, retry = gen, time.Time{}
+				if len(done.Copied) > 0 || done.Dropped > 0 {
+					s.log.Info("columnar copy: synced", "tables", len(done.Copied), "rows", done.Rows, "dropped", done.Dropped,
+						"ms", time.Since(start).Milliseconds())
+				}
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		case <-s.kick:
+			if retry.IsZero() { // a failing sync waits its minute, however many queries miss
+				last = -1
+			}
+		}
+	}
+}

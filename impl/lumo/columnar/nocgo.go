@@ -1,0 +1,28 @@
+//go:build !cgo
+
+package columnar
+
+import (
+	"context"
+	"time"
+
+	"github.com/lumo-caderninho/mcp/impl/lumo/query"
+	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
+	"github.com/lumo-caderninho/mcp/impl/lumo/store"
+)
+
+// Available says whether this build links DuckDB.
+const Available = false
+
+// Store is never opened in a build without cgo.
+type Store struct{}
+
+// Open says ErrUnavailable.
+func Open(context.Context, Options) (*Store, error) { return nil, ErrUnavailable }
+
+func (*Store) Holds(*semantic.App) bool                        { return false }
+func (*Store) DB() query.Querier                               { return nil }
+func (*Store) Sync(context.Context, *store.DB) (Synced, error) { return Synced{}, ErrUnavailable }
+func (*Store) Keep(context.Context, *store.DB, time.Duration)  {}
+func (*Store) Kick()                                           {}
+func (*Store) Close() error                                    { return nil }

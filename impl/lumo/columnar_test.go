@@ -1,0 +1,123 @@
+//go:build cgo
+
+package lumo
+
+import (
+	"context"
+	"database/sql"
+	"io"
+	"log/slog"
+	"testing"
+
+	"github.com/lumo-caderninho/mcp/gen/lumoapi"
+	"github.com/lumo-caderninho/mcp/impl/lumo/columnar"
+	"github.com/lumo-caderninho/mcp/impl/lumo/store/storetest"
+	"github.com/lumo-caderninho/mcp/impl/platform/sqldialect"
+)
+
+// TestQueriesReadTheColumnarCopy checks where a query reads: the columnar copy when it holds the
+// app at its current import (an edit made only in the copy shows in the answer), the row store
+// after a new import until a sync copies it (never the stale copy), and the copy again after.
+func TestQueriesReadTheColumnarCopy(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Open(t)
+	if _, err := db.ImportWorkspace(ctx, twoTenantsWith("Vendas", "ID,V\n1,10\n2,20\n3,\n"), "workspace.yaml"); err != nil {
+		t.Fatal(err)
+	}
+	col, err := columnar.Open(ctx, columnar.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { col.Close() })
+	u, err := db.UserByLogin(ctx, "ana")
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := &Service{DB: db, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Identity: FixedUser(u), ResultCacheBytes: -1, Columnar: col}
+	sum := func() float64 {
+		t.Helper()
+		apps, err := db.VisibleApps(ctx, u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := svc.Query(ctx, &lumoapi.QueryInput{AppId: lumoapi.AppId(apps[0].ID),
+			Fields: []lumoapi.Field{{Ref: "Itens.Valor", Agg: lumoapi.NewOptAgg(lumoapi.AggSum)}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out.Rows[0][0].Float64
+	}
+	// In the copy only: the value column of the app's data table, doubled.
+	double := func() {
+		t.Helper()
+		apps, err := db.VisibleApps(ctx, u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tb := apps[0].Tables[0]
+		var v string
+		for _, c := range tb.Columns {
+			if c.Name == "V" {
+				v = sqldialect.DuckDB{}.QuoteIdent(c.SQLName)
+			}
+		}
+		if _, err := col.DB().(*sql.DB).Exec("UPDATE " + sqldialect.DuckDB{}.QuoteIdent(tb.SQLName) + " SET " + v + " = " + v + " * 2"); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	if got := sum(); got != 30 {
+		t.Fatalf("before any sync the row store answers 30, got %v", got)
+	}
+	synced, err := col.Sync(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(synced.Copied) != 2 || synced.Rows != 5 { // both tenants' tables: 3 + 2 rows
+		t.Fatalf("first sync: %+v", synced)
+	}
+	double()
+	if got := sum(); got != 60 {
+		t.Fatalf("the query did not read the columnar copy: want the copy's 60, got %v", got)
+	}
+	if again, err := col.Sync(ctx, db); err != nil || len(again.Copied) != 0 {
+		t.Fatalf("a sync with nothing imported since copied %v (%v)", again.Copied, err)
+	}
+
+	if _, err := db.ImportWorkspace(ctx, twoTenantsWith("Vendas", "ID,V\n1,1\n2,2\n"), "workspace.yaml"); err != nil {
+		t.Fatal(err)
+	}
+	if got := sum(); got != 3 {
+		t.Fatalf("after a new import the stale copy must not answer: want the row store's 3, got %v", got)
+	}
+	if _, err := col.Sync(ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	double()
+	if got := sum(); got != 6 {
+		t.Fatalf("after the sync the copy answers: want 6, got %v", got)
+	}
+
+	// A tenant's app no longer imported leaves the copy at the next sync.
+	ws := twoTenantsWith("Vendas", "ID,V\n1,1\n")
+	ws["apps/vendas/app.yaml"].Data = append(ws["apps/vendas/app.yaml"].Data, []byte(`  - label: Extra
+    name: extra
+    kind: dimension
+    file: itens.csv
+    columns:
+      - {name: ID, label: Id, type: number, role: key}
+      - {name: V, label: Valor, type: number}
+`)...)
+	if _, err := db.ImportWorkspace(ctx, ws, "workspace.yaml"); err != nil {
+		t.Fatal(err)
+	}
+	if s, err := col.Sync(ctx, db); err != nil || len(s.Copied) != 3 || s.Dropped != 0 {
+		t.Fatalf("sync after adding a table: %+v, %v", s, err)
+	}
+	if _, err := db.ImportWorkspace(ctx, twoTenantsWith("Vendas", "ID,V\n1,1\n"), "workspace.yaml"); err != nil {
+		t.Fatal(err)
+	}
+	if s, err := col.Sync(ctx, db); err != nil || s.Dropped != 1 {
+		t.Fatalf("sync after removing a table: %+v, %v", s, err)
+	}
+}
