@@ -7716,7 +7716,7 @@ func (s *PlanDeleteRecordInput) encodeFields(e *jx.Encoder) {
 	}
 	{
 		e.FieldStart("id")
-		e.Str(s.ID)
+		s.ID.Encode(e)
 	}
 	{
 		e.FieldStart("idempotency_key")
@@ -7768,9 +7768,7 @@ func (s *PlanDeleteRecordInput) Decode(d *jx.Decoder) error {
 		case "id":
 			requiredBitSet[0] |= 1 << 2
 			if err := func() error {
-				v, err := d.Str()
-				s.ID = string(v)
-				if err != nil {
+				if err := s.ID.Decode(d); err != nil {
 					return err
 				}
 				return nil

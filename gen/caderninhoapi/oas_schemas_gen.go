@@ -1361,9 +1361,11 @@ type CaderninhoTransactionsOutputTransaction struct {
 	// Id da transação no banco; único só dentro da conta.
 	Fitid  NilString `json:"fitid"`
 	Holder Key       `json:"holder"`
-	ID     int       `json:"id"`
-	Memo   NilString `json:"memo"`
-	Name   NilString `json:"name"`
+	// O id da transação bancária. Nas ferramentas de planejamento ela é bank: (bank:216); elas aceitam
+	// também este número sozinho.
+	ID   int       `json:"id"`
+	Memo NilString `json:"memo"`
+	Name NilString `json:"name"`
 	// Data e hora informadas pelo banco; null quando ele informou só a data.
 	PostedAt NilDateTime `json:"postedAt"`
 	Space    Key         `json:"space"`
@@ -4210,9 +4212,9 @@ func (s *PlanCategorizeOutput) SetTool(val string) {
 type PlanDeleteRecordInput struct {
 	Confirmed        OptConfirmed        `json:"confirmed"`
 	ExpectedRevision OptExpectedRevision `json:"expectedRevision"`
-	// O registro manual a apagar (manual:). Transações bancárias não são apagadas: use
-	// plan_edit_transaction com excludedFromTotals: true.
-	ID             string         `json:"id"`
+	// O registro manual a apagar (manual:). Transações bancárias (bank:, ou o número sozinho de
+	// caderninho_transactions) não são apagadas: use plan_edit_transaction com excludedFromTotals: true.
+	ID             RecordId       `json:"id"`
 	IdempotencyKey IdempotencyKey `json:"idempotency_key"`
 	// O espaço onde a escrita acontece (explícito, obrigatório).
 	Space Key `json:"space"`
@@ -4229,7 +4231,7 @@ func (s *PlanDeleteRecordInput) GetExpectedRevision() OptExpectedRevision {
 }
 
 // GetID returns the value of ID.
-func (s *PlanDeleteRecordInput) GetID() string {
+func (s *PlanDeleteRecordInput) GetID() RecordId {
 	return s.ID
 }
 
@@ -4254,7 +4256,7 @@ func (s *PlanDeleteRecordInput) SetExpectedRevision(val OptExpectedRevision) {
 }
 
 // SetID sets the value of ID.
-func (s *PlanDeleteRecordInput) SetID(val string) {
+func (s *PlanDeleteRecordInput) SetID(val RecordId) {
 	s.ID = val
 }
 
