@@ -132,6 +132,12 @@ type CaderninhoAccountsOutputAccount struct {
 	Holder      Person    `json:"holder"`
 	ID          AccountId `json:"id"`
 	Institution string    `json:"institution"`
+	// O nome da conta para pessoas: instituição, tipo e número quando ele é legível ("Banco Aurora,
+	// conta corrente 12345-6", "Cooperativa Ipê, cartão de crédito final 7788"); um número técnico,
+	// como um UUID, fica só em id e number. Único na instalação: contas que teriam o mesmo nome ganham
+	// o nome do titular ou o final do número. Os textos das ferramentas usam este nome; para filtrar, use
+	// id.
+	Label string `json:"label"`
 	// O número como o banco informa (ACCTID).
 	Number       string  `json:"number"`
 	ReferenceDay NilDate `json:"referenceDay"`
@@ -174,6 +180,11 @@ func (s *CaderninhoAccountsOutputAccount) GetID() AccountId {
 // GetInstitution returns the value of Institution.
 func (s *CaderninhoAccountsOutputAccount) GetInstitution() string {
 	return s.Institution
+}
+
+// GetLabel returns the value of Label.
+func (s *CaderninhoAccountsOutputAccount) GetLabel() string {
+	return s.Label
 }
 
 // GetNumber returns the value of Number.
@@ -229,6 +240,11 @@ func (s *CaderninhoAccountsOutputAccount) SetID(val AccountId) {
 // SetInstitution sets the value of Institution.
 func (s *CaderninhoAccountsOutputAccount) SetInstitution(val string) {
 	s.Institution = val
+}
+
+// SetLabel sets the value of Label.
+func (s *CaderninhoAccountsOutputAccount) SetLabel(val string) {
+	s.Label = val
 }
 
 // SetNumber sets the value of Number.

@@ -63,7 +63,7 @@ const connectionTemplates = `
 <p class="meta">Os mesmos fatos que caderninho_accounts devolve aos assistentes: por conta, o período coberto pelos extratos, as lacunas, o dia de referência do saldo e a última importação.{{with .Period}} Cobertura avaliada de {{.}}.{{end}}</p>
 {{if .Coverage}}<p><strong>partial: {{.Partial}}</strong> — {{if .Partial}}alguma conta tem dias sem extrato no período (ou nenhum extrato).{{else}}todas as contas cobrem o período.{{end}} partial: false não garante dados recentes nem todo o histórico disponibilizado pelo banco.</p>
 {{range .Coverage}}<div class="item conta">
-<p><strong>{{.ID}}</strong> <span class="meta">· {{.Type}} de {{.Holder}} · {{.Institution}} · espaço {{.Space}} · {{.Currency}}</span></p>
+<p><strong>{{.Label}}</strong> <span class="meta">· {{.Type}} de {{.Holder}} · espaço {{.Space}} · {{.Currency}}</span></p>
 <p>Coberto: {{.Covered}} · Lacunas: {{.Gaps}}{{if .Partial}} · <span class="recusa">parcial (sem extrato em {{.Uncovered}})</span>{{end}}</p>
 <p class="meta">Saldo: {{.Balance}} · Dia de referência: {{.ReferenceDay}} · Último sucesso: {{.LastSuccess}} · Última tentativa: {{.LastAttempt}}</p>
 {{with .LastError}}<p class="erro">Último erro: {{.}}</p>{{end}}
