@@ -66,8 +66,13 @@ try {
   await Promise.all([page.waitForURL(`${base}/painel/`), page.click("button[type=submit]")]);
   assert.equal(await page.textContent("h1"), "Painel");
 
-  // 2. A person, with HTML in the name: shown as text.
+  // 2. A person by name alone: the key comes from the name. Another, with HTML in the name and
+  // the key chosen under "Avançado": the name shown as text.
   await page.goto(`${base}/painel/pessoas`);
+  await page.fill("#name", "Maria José");
+  await Promise.all([page.waitForURL(/feito=pessoa-adicionada/), page.click("form[action$='/painel/pessoas'] button[type=submit]")]);
+  assert.match(await page.textContent("body"), /chave maria-jose/);
+  await page.click("form[action$='/painel/pessoas'] summary");
   await page.fill("#key", "ze");
   await page.fill("#name", hostile("Zé"));
   await Promise.all([page.waitForURL(/feito=pessoa-adicionada/), page.click("form[action$='/painel/pessoas'] button[type=submit]")]);
@@ -148,11 +153,12 @@ try {
 
   // 9. Coverage at a glance.
   await page.goto(`${base}/painel/cobertura`);
-  const account = page.locator(".conta", { hasText: "ipe-ze:4242-1" });
+  const account = page.locator(".conta", { hasText: "conta corrente 4242-1" });
   assert.match(await account.textContent(), /Coberto: 01\/08\/2026 a 15\/09\/2026/);
   assert.match(await account.textContent(), /Lacunas: nenhuma/);
   assert.match(await account.textContent(), /Dia de referência: 15\/09\/2026/);
-  assert.match(await page.textContent("body"), /partial: (true|false)/);
+  assert.match(await page.textContent("body"), /Cobertura (completa|incompleta):/);
+  assert.doesNotMatch(await page.textContent("body"), /partial:/);
 
   // 10. An assistant token, used over MCP.
   await page.goto(`${base}/painel/assistentes`);

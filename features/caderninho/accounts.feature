@@ -34,8 +34,14 @@ Feature: caderninho_accounts shows accounts and cards as the bank reported them
          "balance": {"amountMinor": "3300000", "currency": "BRL"}, "referenceDay": "2026-09-30"}
       ]
       """
+    And "accounts[*].label" is:
+      """
+      ["Banco Aurora, conta corrente 77001-2", "Banco Aurora, conta corrente 77001-9", "Banco Aurora, conta corrente 12345-6",
+       "Cooperativa Ipê, cartão de crédito final 7788", "Banco Sabiá, poupança 90022-1"]
+      """
+    And the text does not contain "sabia-rafael:90022-1"
     And "accounts[*].balance.amountMinor" is a string of digits
-    And the text contains "sabia-rafael:90022-1: poupança de Rafael Costa, Banco Sabiá, espaço Casa, em BRL; saldo R$ 33.000,00 em 30/09/2026 (amountMinor 3300000)."
+    And the text contains "Banco Sabiá, poupança 90022-1 (Rafael Costa, espaço Casa, em BRL): saldo R$ 33.000,00 em 30/09/2026 (amountMinor 3300000)."
     And "revisions" is '{"casa": 4, "atelie": 2}'
 
   # Statement periods are DTSTART..DTEND of each file: Sabiá has August and September only
@@ -54,7 +60,7 @@ Feature: caderninho_accounts shows accounts and cards as the bank reported them
        {"id": "aurora-marina:12345-6", "coverage": {"coveredFrom": "2026-08-01", "coveredTo": "2026-10-31", "gaps": [],
         "uncovered": [], "referenceDay": "2026-10-31", "lastError": null}}]
       """
-    And the text contains "- sabia-rafael:90022-1: extratos de 01/08/2026 a 30/09/2026; fora da cobertura no período lido: 01/10/2026 a 31/10/2026"
+    And the text contains "- Banco Sabiá, poupança 90022-1: extratos de 01/08/2026 a 30/09/2026; fora da cobertura no período lido: 01/10/2026 a 31/10/2026"
     And the text contains "Informe o limite e restrinja ou complete a análise."
     And the text contains "partial: false não garante dados recentes nem todo o histórico disponibilizado pelo banco."
 

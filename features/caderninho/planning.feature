@@ -58,7 +58,7 @@ Feature: the planning reads use the effective view: the origin view, the user's 
     Then "totals" is '[{"currency": "BRL", "knownTotalMinor": "-1419904", "knownCount": 71, "unknownCount": 0}]'
     And "partial" is 'true'
     And the text contains "O que estes totais não sabem:"
-    And the text contains "- contas sem extrato em parte do período: sabia-rafael:90022-1 (sem extrato em 01/10/2026 a 31/10/2026). Transações desses dias não estão nos totais. Informe o limite e restrinja ou complete a análise."
+    And the text contains "- contas sem extrato em parte do período: Banco Sabiá, poupança 90022-1 (sem extrato em 01/10/2026 a 31/10/2026). Transações desses dias não estão nos totais. Informe o limite e restrinja ou complete a análise."
     And the text contains "partial: false não garante dados recentes nem todo o histórico disponibilizado pelo banco."
 
   # 9223372036854775807 (2^63 - 1) + 9007199254740993 (2^53 + 1) + (-1) = 9232379236109516799,
@@ -208,7 +208,7 @@ Feature: the planning reads use the effective view: the origin view, the user's 
     And "totals" is '[{"currency": "BRL", "knownTotalMinor": "-1171648", "knownCount": 227, "unknownCount": 0}]'
     And "unmatchedEdits" is '[{"accountId": "aurora-marina:12345-6", "space": "casa", "category": "Lazer", "description": "Show de setembro", "excludedFromTotals": false}]'
     And the text contains "- 1 edição de transações que o banco não lista mais (veja abaixo)."
-    And the text contains "- aurora-marina:12345-6 (espaço casa): categoria Lazer; descrição Show de setembro."
+    And the text contains "- Banco Aurora, conta corrente 12345-6 (espaço casa): categoria Lazer; descrição Show de setembro."
     When I call "plan_transactions" with '{"space": "casa", "limit": 1}'
     Then "unmatchedEdits" has 1 item
     And the text contains "Atenção: 1 edição de transações que o banco não lista mais"

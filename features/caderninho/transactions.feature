@@ -52,7 +52,7 @@ Feature: caderninho_transactions lists the bank's transactions exactly as import
     And "transactions" has 2 items
     And "transactions[*].memo" is '["PAGTO ÁGUA E ESGOTO", "PAGTO ÁGUA E ESGOTO"]'
     And "transactions[*].amount" is '[{"amountMinor": "-13247", "currency": "BRL"}, {"amountMinor": "-9973", "currency": "BRL"}]'
-    And the text contains "02/08/2026 aurora-marina:12345-6 -R$ 99,73 PAGTO ÁGUA E ESGOTO"
+    And the text contains "02/08/2026 Banco Aurora, conta corrente 12345-6 -R$ 99,73 PAGTO ÁGUA E ESGOTO"
     When I call "caderninho_transactions" with '{"accounts": ["aurora-marina:12345-6"], "text": "servicos", "from": "2026-08-01", "to": "2026-08-31"}'
     Then "transactions[0].memo" is '"TARIFA PACOTE SERVIÇOS"'
 
@@ -70,7 +70,7 @@ Feature: caderninho_transactions lists the bank's transactions exactly as import
        {"accountId": "aurora-marina:12345-6", "uncovered": []},
        {"accountId": "ipe-rafael:5502********7788", "uncovered": []}]
       """
-    And the text contains "sabia-rafael:90022-1: extratos de 01/08/2026 a 30/09/2026; fora da cobertura no período lido: 01/10/2026 a 31/10/2026"
+    And the text contains "Banco Sabiá, poupança 90022-1: extratos de 01/08/2026 a 30/09/2026; fora da cobertura no período lido: 01/10/2026 a 31/10/2026"
     And the text contains "Informe o limite e restrinja ou complete a análise."
     When I call "caderninho_transactions" with '{"space": "casa", "from": "2026-09-01", "to": "2026-09-30", "limit": 1}'
     Then "partial" is 'false'

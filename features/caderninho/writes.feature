@@ -228,6 +228,28 @@ Feature: planning writes are local, confirmed, idempotent, atomic and bounded
     Then the call fails with code "NOT_FOUND"
     And the text contains "Consulte novamente os IDs e o espaço selecionado"
 
+  @C-V01 @C-V02 @C-W02 @C-R01
+  Scenario: The id caderninho_transactions shows is accepted by the planning tools as the bank transaction
+    When I call "caderninho_transactions" with '{"space": "casa", "limit": 1}'
+    And I remember "transactions[0].id" as "txId"
+    And I call "plan_edit_transaction" with '{"space": "casa", "confirmed": true, "idempotency_key": "id-simples-001", "id": "{{txId}}", "category": "Mercado"}'
+    Then the call succeeds
+    And "ids" is '["bank:{{txId}}"]'
+    And "changes[0].after.category" is '"Mercado"'
+    When I call "plan_edit_transaction" with '{"space": "casa", "confirmed": true, "idempotency_key": "id-simples-001", "id": "bank:{{txId}}", "category": "Mercado"}'
+    Then the call succeeds
+    And "replay" is 'true'
+    When I call "plan_categorize" with '{"space": "casa", "confirmed": true, "idempotency_key": "id-simples-002", "category": "Lazer", "ids": ["{{txId}}", "bank:{{txId}}"]}'
+    Then the call succeeds
+    And "count" is '1'
+    And "ids" is '["bank:{{txId}}"]'
+    When I call "plan_delete_record" with '{"space": "casa", "confirmed": true, "idempotency_key": "id-simples-003", "id": "{{txId}}"}'
+    Then the call fails with code "INVALID_FILTER"
+    And the text contains "é uma transação bancária; só registros manuais (manual:…) podem ser apagados. Nada foi escrito."
+    When I call "plan_edit_transaction" with '{"space": "casa", "confirmed": true, "idempotency_key": "id-simples-004", "id": "999999", "category": "Mercado"}'
+    Then the call fails with code "NOT_FOUND"
+    And the text contains "bank:999999 não está na visão efetiva do espaço casa"
+
   @C-V02 @C-M01 @C-M03
   Scenario: Edits split a transaction exactly; budgets compare with the actual per month, category and currency
     When I call "plan_add_record" with '{"space": "casa", "confirmed": true, "idempotency_key": "add-compra-001", "day": "2026-11-05", "amount": {"amountMinor": "-10000", "currency": "BRL"}, "currency": "BRL", "description": "Compra grande"}'

@@ -370,6 +370,10 @@ func (s *CaderninhoAccountsOutputAccount) encodeFields(e *jx.Encoder) {
 		e.Str(s.Institution)
 	}
 	{
+		e.FieldStart("label")
+		e.Str(s.Label)
+	}
+	{
 		e.FieldStart("number")
 		e.Str(s.Number)
 	}
@@ -387,7 +391,7 @@ func (s *CaderninhoAccountsOutputAccount) encodeFields(e *jx.Encoder) {
 	}
 }
 
-var jsonFieldsNameOfCaderninhoAccountsOutputAccount = [11]string{
+var jsonFieldsNameOfCaderninhoAccountsOutputAccount = [12]string{
 	0:  "balance",
 	1:  "connection",
 	2:  "coverage",
@@ -395,10 +399,11 @@ var jsonFieldsNameOfCaderninhoAccountsOutputAccount = [11]string{
 	4:  "holder",
 	5:  "id",
 	6:  "institution",
-	7:  "number",
-	8:  "referenceDay",
-	9:  "space",
-	10: "type",
+	7:  "label",
+	8:  "number",
+	9:  "referenceDay",
+	10: "space",
+	11: "type",
 }
 
 // Decode decodes CaderninhoAccountsOutputAccount from json.
@@ -484,8 +489,20 @@ func (s *CaderninhoAccountsOutputAccount) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"institution\"")
 			}
-		case "number":
+		case "label":
 			requiredBitSet[0] |= 1 << 7
+			if err := func() error {
+				v, err := d.Str()
+				s.Label = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"label\"")
+			}
+		case "number":
+			requiredBitSet[1] |= 1 << 0
 			if err := func() error {
 				v, err := d.Str()
 				s.Number = string(v)
@@ -497,7 +514,7 @@ func (s *CaderninhoAccountsOutputAccount) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"number\"")
 			}
 		case "referenceDay":
-			requiredBitSet[1] |= 1 << 0
+			requiredBitSet[1] |= 1 << 1
 			if err := func() error {
 				if err := s.ReferenceDay.Decode(d, json.DecodeDate); err != nil {
 					return err
@@ -507,7 +524,7 @@ func (s *CaderninhoAccountsOutputAccount) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"referenceDay\"")
 			}
 		case "space":
-			requiredBitSet[1] |= 1 << 1
+			requiredBitSet[1] |= 1 << 2
 			if err := func() error {
 				if err := s.Space.Decode(d); err != nil {
 					return err
@@ -517,7 +534,7 @@ func (s *CaderninhoAccountsOutputAccount) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"space\"")
 			}
 		case "type":
-			requiredBitSet[1] |= 1 << 2
+			requiredBitSet[1] |= 1 << 3
 			if err := func() error {
 				if err := s.Type.Decode(d); err != nil {
 					return err
@@ -537,7 +554,7 @@ func (s *CaderninhoAccountsOutputAccount) Decode(d *jx.Decoder) error {
 	var failures []validate.FieldError
 	for i, mask := range [2]uint8{
 		0b11111111,
-		0b00000111,
+		0b00001111,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.
@@ -7716,7 +7733,7 @@ func (s *PlanDeleteRecordInput) encodeFields(e *jx.Encoder) {
 	}
 	{
 		e.FieldStart("id")
-		e.Str(s.ID)
+		s.ID.Encode(e)
 	}
 	{
 		e.FieldStart("idempotency_key")
@@ -7768,9 +7785,7 @@ func (s *PlanDeleteRecordInput) Decode(d *jx.Decoder) error {
 		case "id":
 			requiredBitSet[0] |= 1 << 2
 			if err := func() error {
-				v, err := d.Str()
-				s.ID = string(v)
-				if err != nil {
+				if err := s.ID.Decode(d); err != nil {
 					return err
 				}
 				return nil

@@ -132,6 +132,12 @@ type CaderninhoAccountsOutputAccount struct {
 	Holder      Person    `json:"holder"`
 	ID          AccountId `json:"id"`
 	Institution string    `json:"institution"`
+	// O nome da conta para pessoas: instituição, tipo e número quando ele é legível ("Banco Aurora,
+	// conta corrente 12345-6", "Cooperativa Ipê, cartão de crédito final 7788"); um número técnico,
+	// como um UUID, fica só em id e number. Único na instalação: contas que teriam o mesmo nome ganham
+	// o nome do titular ou o final do número. Os textos das ferramentas usam este nome; para filtrar, use
+	// id.
+	Label string `json:"label"`
 	// O número como o banco informa (ACCTID).
 	Number       string  `json:"number"`
 	ReferenceDay NilDate `json:"referenceDay"`
@@ -174,6 +180,11 @@ func (s *CaderninhoAccountsOutputAccount) GetID() AccountId {
 // GetInstitution returns the value of Institution.
 func (s *CaderninhoAccountsOutputAccount) GetInstitution() string {
 	return s.Institution
+}
+
+// GetLabel returns the value of Label.
+func (s *CaderninhoAccountsOutputAccount) GetLabel() string {
+	return s.Label
 }
 
 // GetNumber returns the value of Number.
@@ -229,6 +240,11 @@ func (s *CaderninhoAccountsOutputAccount) SetID(val AccountId) {
 // SetInstitution sets the value of Institution.
 func (s *CaderninhoAccountsOutputAccount) SetInstitution(val string) {
 	s.Institution = val
+}
+
+// SetLabel sets the value of Label.
+func (s *CaderninhoAccountsOutputAccount) SetLabel(val string) {
+	s.Label = val
 }
 
 // SetNumber sets the value of Number.
@@ -1361,9 +1377,11 @@ type CaderninhoTransactionsOutputTransaction struct {
 	// Id da transação no banco; único só dentro da conta.
 	Fitid  NilString `json:"fitid"`
 	Holder Key       `json:"holder"`
-	ID     int       `json:"id"`
-	Memo   NilString `json:"memo"`
-	Name   NilString `json:"name"`
+	// O id da transação bancária. Nas ferramentas de planejamento ela é bank: (bank:216); elas aceitam
+	// também este número sozinho.
+	ID   int       `json:"id"`
+	Memo NilString `json:"memo"`
+	Name NilString `json:"name"`
 	// Data e hora informadas pelo banco; null quando ele informou só a data.
 	PostedAt NilDateTime `json:"postedAt"`
 	Space    Key         `json:"space"`
@@ -4210,9 +4228,9 @@ func (s *PlanCategorizeOutput) SetTool(val string) {
 type PlanDeleteRecordInput struct {
 	Confirmed        OptConfirmed        `json:"confirmed"`
 	ExpectedRevision OptExpectedRevision `json:"expectedRevision"`
-	// O registro manual a apagar (manual:). Transações bancárias não são apagadas: use
-	// plan_edit_transaction com excludedFromTotals: true.
-	ID             string         `json:"id"`
+	// O registro manual a apagar (manual:). Transações bancárias (bank:, ou o número sozinho de
+	// caderninho_transactions) não são apagadas: use plan_edit_transaction com excludedFromTotals: true.
+	ID             RecordId       `json:"id"`
 	IdempotencyKey IdempotencyKey `json:"idempotency_key"`
 	// O espaço onde a escrita acontece (explícito, obrigatório).
 	Space Key `json:"space"`
@@ -4229,7 +4247,7 @@ func (s *PlanDeleteRecordInput) GetExpectedRevision() OptExpectedRevision {
 }
 
 // GetID returns the value of ID.
-func (s *PlanDeleteRecordInput) GetID() string {
+func (s *PlanDeleteRecordInput) GetID() RecordId {
 	return s.ID
 }
 
@@ -4254,7 +4272,7 @@ func (s *PlanDeleteRecordInput) SetExpectedRevision(val OptExpectedRevision) {
 }
 
 // SetID sets the value of ID.
-func (s *PlanDeleteRecordInput) SetID(val string) {
+func (s *PlanDeleteRecordInput) SetID(val RecordId) {
 	s.ID = val
 }
 

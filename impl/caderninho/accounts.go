@@ -52,7 +52,7 @@ func (s *Service) accountsFacts(ctx context.Context, sel selection) (*caderninho
 	v := &caderninhoapi.CaderninhoAccountsOutput{Accounts: make([]caderninhoapi.CaderninhoAccountsOutputAccount, 0, len(accounts)),
 		Period: nilPeriod(period), Partial: partial, Revisions: caderninhoapi.Revisions(revisions(rc, accounts, sel.Space))}
 	for i, a := range accounts {
-		av := caderninhoapi.CaderninhoAccountsOutputAccount{ID: caderninhoapi.AccountId(a.Key), Connection: caderninhoapi.Key(a.Connection),
+		av := caderninhoapi.CaderninhoAccountsOutputAccount{ID: caderninhoapi.AccountId(a.Key), Label: rc.label(a.Key), Connection: caderninhoapi.Key(a.Connection),
 			Institution: a.Institution, Holder: caderninhoapi.Person{Key: caderninhoapi.Key(a.HolderKey), Name: a.HolderName},
 			Space: caderninhoapi.Space{Key: caderninhoapi.Key(a.SpaceKey), Name: a.SpaceName},
 			Type:  caderninhoapi.CaderninhoAccountsOutputAccountType(accountType(a)), Number: a.Number, Currency: a.Currency,
@@ -67,6 +67,10 @@ func (s *Service) accountsFacts(ctx context.Context, sel selection) (*caderninho
 
 func accountsText(v *caderninhoapi.CaderninhoAccountsOutput, period *cadstore.Period) string {
 	var b strings.Builder
+	rc := &readContext{labels: map[string]string{}}
+	for _, a := range v.Accounts {
+		rc.labels[string(a.ID)] = a.Label
+	}
 	fmt.Fprintf(&b, "%s (%s).\n", ptbr.Count(len(v.Accounts), "conta ou cartão", "contas e cartões"), revisionsText(v.Revisions))
 	covs := make([]caderninhoapi.Coverage, 0, len(v.Accounts))
 	for _, a := range v.Accounts {
@@ -74,13 +78,12 @@ func accountsText(v *caderninhoapi.CaderninhoAccountsOutput, period *cadstore.Pe
 		if m, ok := a.Balance.Get(); ok {
 			balance = "saldo " + moneyText(m) + " em " + dateText(a.ReferenceDay) + " (amountMinor " + m.AmountMinor + ")"
 		}
-		fmt.Fprintf(&b, "- %s: %s de %s, %s, espaço %s, em %s; %s.\n", a.ID, AccountTypeText(a.Type), a.Holder.Name,
-			a.Institution, a.Space.Name, a.Currency, balance)
+		fmt.Fprintf(&b, "- %s (%s, espaço %s, em %s): %s.\n", a.Label, a.Holder.Name, a.Space.Name, a.Currency, balance)
 		covs = append(covs, a.Coverage)
 	}
 	if len(v.Accounts) > 0 {
 		b.WriteString("Saldos em moedas diferentes não se somam. " + moneyNote + "\n")
 	}
-	b.WriteString(coverageText(covs, period, v.Partial))
+	b.WriteString(coverageText(rc, covs, period, v.Partial))
 	return b.String()
 }

@@ -36,7 +36,7 @@ func (s *Service) bills(ctx context.Context, args *caderninhoapi.CaderninhoBills
 			return nil, nil, err
 		}
 		v.Bills = append(v.Bills, bills...)
-		fmt.Fprintf(&text, "Cartão %s (%s, %s, %s):\n", card.Key, card.Institution, card.HolderName, card.Currency)
+		fmt.Fprintf(&text, "%s (%s, %s):\n", rc.label(card.Key), card.HolderName, card.Currency)
 		if len(bills) == 0 {
 			text.WriteString("- nenhum extrato com período importado; não há faturas a mostrar.\n")
 		}
@@ -45,7 +45,7 @@ func (s *Service) bills(ctx context.Context, args *caderninhoapi.CaderninhoBills
 		}
 	}
 	text.WriteString("Os totais de faturas fechadas são os que o banco informou; o do ciclo aberto é uma estimativa. " + moneyNote + "\n")
-	text.WriteString(coverageText(covs, period, partial))
+	text.WriteString(coverageText(rc, covs, period, partial))
 	return v, text.String, nil
 }
 

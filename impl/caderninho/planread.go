@@ -124,9 +124,9 @@ func planTransactionsText(out *caderninhoapi.PlanTransactionsOutput, recs []*pla
 			}
 			extra = append(extra, "dividido: "+strings.Join(parts, ", "))
 		}
-		where := stringOr(r.AccountID)
-		if where == "" {
-			where = r.Space
+		where := r.Space
+		if r.AccountID != nil {
+			where = v.rc.label(*r.AccountID)
 		}
 		line := fmt.Sprintf("- %s %s %s %s [id %s]", ptbr.Day(r.Date), where, amountText(r), r.Description, r.ID)
 		if len(extra) > 0 {
@@ -144,8 +144,8 @@ func planTransactionsText(out *caderninhoapi.PlanTransactionsOutput, recs []*pla
 		b.WriteString(personNote + "\n")
 	}
 	b.WriteString(moneyNote + " " + unknownNote + "\n")
-	b.WriteString(unmatchedText(v.unmatched))
-	b.WriteString(coverageText(v.coverage, v.period, v.partial))
+	b.WriteString(unmatchedText(v.rc, v.unmatched))
+	b.WriteString(coverageText(v.rc, v.coverage, v.period, v.partial))
 	return b.String()
 }
 
@@ -348,6 +348,8 @@ func groupLabel(by, key string, rc *readContext) string {
 		if n, ok := rc.people[key]; ok {
 			return n
 		}
+	case by == "account":
+		return rc.label(key)
 	}
 	return key
 }
@@ -406,9 +408,9 @@ func planTotalsText(out *caderninhoapi.PlanTotalsOutput, v *effectiveView, f pla
 	for _, c := range out.Coverage {
 		switch {
 		case c.CoveredFrom.Null:
-			uncovered = append(uncovered, string(c.AccountId)+" (nenhum extrato com período importado)")
+			uncovered = append(uncovered, v.rc.label(string(c.AccountId))+" (nenhum extrato com período importado)")
 		case len(c.Uncovered) > 0:
-			uncovered = append(uncovered, string(c.AccountId)+" (sem extrato em "+periodsText(c.Uncovered)+")")
+			uncovered = append(uncovered, v.rc.label(string(c.AccountId))+" (sem extrato em "+periodsText(c.Uncovered)+")")
 		}
 	}
 	if unknownCount == 0 && len(uncovered) == 0 && len(v.unmatched) == 0 {
@@ -430,13 +432,13 @@ func planTotalsText(out *caderninhoapi.PlanTotalsOutput, v *effectiveView, f pla
 	if f.sel.Person != "" {
 		b.WriteString(personNote + "\n")
 	}
-	b.WriteString(unmatchedText(v.unmatched))
-	b.WriteString(coverageText(v.coverage, v.period, v.partial))
+	b.WriteString(unmatchedText(v.rc, v.unmatched))
+	b.WriteString(coverageText(v.rc, v.coverage, v.period, v.partial))
 	return b.String()
 }
 
 // unmatchedText reports edits whose transaction the bank no longer lists: kept, never dropped.
-func unmatchedText(us []caderninhoapi.PlanTransactionsOutputUnmatchedEditsItem) string {
+func unmatchedText(rc *readContext, us []caderninhoapi.PlanTransactionsOutputUnmatchedEditsItem) string {
 	if len(us) == 0 {
 		return ""
 	}
@@ -454,7 +456,7 @@ func unmatchedText(us []caderninhoapi.PlanTransactionsOutputUnmatchedEditsItem) 
 		if u.ExcludedFromTotals {
 			parts = append(parts, "fora dos totais")
 		}
-		fmt.Fprintf(&b, "- %s (espaço %s): %s.\n", u.AccountId, u.Space, strings.Join(parts, "; "))
+		fmt.Fprintf(&b, "- %s (espaço %s): %s.\n", rc.label(string(u.AccountId)), u.Space, strings.Join(parts, "; "))
 	}
 	return b.String()
 }

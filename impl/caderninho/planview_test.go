@@ -416,6 +416,10 @@ func referenceTotals(recs []*planRecord, by string) totalsShape {
 			label = k[5:7] + "/" + k[:4]
 		case by == "person":
 			label = map[string]string{"marina": "Marina Costa", "rafael": "Rafael Costa"}[k]
+		case by == "account":
+			label = map[string]string{"aurora-marina:12345-6": "Banco Aurora, conta corrente 12345-6",
+				"aurora-atelie:77001-2": "Banco Aurora, conta corrente 77001-2", "aurora-atelie:77001-9": "Banco Aurora, conta corrente 77001-9",
+				"ipe-rafael:5502********7788": "Cooperativa Ipê, cartão de crédito final 7788", "sabia-rafael:90022-1": "Banco Sabiá, poupança 90022-1"}[k]
 		}
 		tg := caderninhoapi.PlanTotalsOutputGroup{Key: caderninhoapi.NilString{Null: true}, Label: label, Count: g.count,
 			Totals: listTotals(g.totals), Excluded: listTotals(g.excluded)}

@@ -253,11 +253,21 @@ func (s *Service) planCategorizePlan(ctx context.Context, args *caderninhoapi.Pl
 
 // byIDs reads the records of the view with these ids, in the order asked; NOT_FOUND names the
 // ids the view does not have.
-func (s *Service) byIDs(ctx context.Context, v *effectiveView, ids []caderninhoapi.RecordId, space string) ([]*planRecord, error) {
+// A plain number is the bank transaction of that id (see canonicalRecordID); an id asked twice,
+// in either form, is one record.
+func (s *Service) byIDs(ctx context.Context, v *effectiveView, asked []caderninhoapi.RecordId, space string) ([]*planRecord, error) {
 	q := v.query
 	q.BankIDs, q.ManualIDs = []int64{}, []int64{}
+	var ids []string
+	seen := map[string]bool{}
+	for _, a := range asked {
+		if id := canonicalRecordID(string(a)); !seen[id] {
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
 	for _, id := range ids {
-		source, num, _ := strings.Cut(string(id), ":")
+		source, num, _ := strings.Cut(id, ":")
 		n, err := strconv.ParseInt(num, 10, 64)
 		if err != nil || strconv.FormatInt(n, 10) != num { // not an id the view gives: missing below
 			continue
@@ -279,10 +289,10 @@ func (s *Service) byIDs(ctx context.Context, v *effectiveView, ids []caderninhoa
 	var out []*planRecord
 	var missing []string
 	for _, id := range ids {
-		if r, ok := index[string(id)]; ok {
+		if r, ok := index[id]; ok {
 			out = append(out, r)
 		} else {
-			missing = append(missing, string(id))
+			missing = append(missing, id)
 		}
 	}
 	if len(missing) > 0 {
@@ -290,6 +300,17 @@ func (s *Service) byIDs(ctx context.Context, v *effectiveView, ids []caderninhoa
 			map[bool]string{true: "está", false: "estão"}[len(missing) == 1], space), "Use plan_transactions com space "+space+" para ver os ids.")
 	}
 	return out, nil
+}
+
+// canonicalRecordID is the planning id of a record as a tool was given it: bank:<n> and
+// manual:<n> as they are, and a plain number, the id caderninho_transactions shows for a bank
+// transaction, as bank:<n>. No view writes a manual record's id without its manual: prefix, so a
+// plain number can only mean a bank transaction.
+func canonicalRecordID(id string) string {
+	if id != "" && strings.Trim(id, "0123456789") == "" {
+		return "bank:" + id
+	}
+	return id
 }
 
 // putRecord writes a record's editable state: the edit layer of a bank transaction, or the
@@ -491,8 +512,8 @@ func (s *Service) planAddPlan(ctx context.Context, args *caderninhoapi.PlanAddRe
 
 func (s *Service) planDeletePlan(ctx context.Context, args *caderninhoapi.PlanDeleteRecordInput) (*planned, error) {
 	space := string(args.Space)
-	if strings.HasPrefix(args.ID, "bank:") {
-		return nil, invalidFilter(fmt.Sprintf("id: %s é uma transação bancária; só registros manuais (manual:…) podem ser apagados. Nada foi escrito.", args.ID),
+	if id := canonicalRecordID(string(args.ID)); strings.HasPrefix(id, "bank:") {
+		return nil, invalidFilter(fmt.Sprintf("id: %s é uma transação bancária; só registros manuais (manual:…) podem ser apagados. Nada foi escrito.", id),
 			"Para tirá-la dos totais sem apagar nada, use plan_edit_transaction com excludedFromTotals: true.")
 	}
 	if _, _, err := s.spaceRevision(ctx, space); err != nil {
@@ -502,7 +523,7 @@ func (s *Service) planDeletePlan(ctx context.Context, args *caderninhoapi.PlanDe
 	if err != nil {
 		return nil, err
 	}
-	recs, err := s.byIDs(ctx, v, []caderninhoapi.RecordId{caderninhoapi.RecordId(args.ID)}, space)
+	recs, err := s.byIDs(ctx, v, []caderninhoapi.RecordId{args.ID}, space)
 	if err != nil {
 		return nil, err
 	}

@@ -44,6 +44,7 @@ type readContext struct {
 	inst   *cadstore.Installation
 	spaces map[string]cadstore.Space
 	people map[string]string
+	labels map[string]string // account id -> its label for people (accountLabels), set by selectAccounts
 }
 
 func (s *Service) readContext(ctx context.Context) (*readContext, error) {
@@ -90,6 +91,7 @@ func (s *Service) selectAccounts(ctx context.Context, rc *readContext, sel selec
 	if err != nil {
 		return nil, err
 	}
+	rc.labels = accountLabels(all)
 	byKey := map[string]*cadstore.Account{}
 	var keys []string
 	for _, a := range all {
@@ -221,7 +223,7 @@ func (rc *readContext) coverage(accounts []*cadstore.Account, period *cadstore.P
 
 // coverageText explains the limits of a read: per account what is uncovered, then the notes
 // every read repeats.
-func coverageText(views []caderninhoapi.Coverage, period *cadstore.Period, partial bool) string {
+func coverageText(rc *readContext, views []caderninhoapi.Coverage, period *cadstore.Period, partial bool) string {
 	var b strings.Builder
 	if period != nil {
 		fmt.Fprintf(&b, "Cobertura avaliada de %s a %s.\n", ptbr.Day(period.From), ptbr.Day(period.To))
@@ -248,7 +250,7 @@ func coverageText(views []caderninhoapi.Coverage, period *cadstore.Period, parti
 		if e, ok := v.LastError.Get(); ok {
 			parts = append(parts, "a última tentativa falhou: "+e)
 		}
-		fmt.Fprintf(&b, "- %s: %s.\n", v.AccountId, strings.Join(parts, "; "))
+		fmt.Fprintf(&b, "- %s: %s.\n", rc.label(string(v.AccountId)), strings.Join(parts, "; "))
 	}
 	if partial {
 		b.WriteString("partial: true — há dias do período sem extrato em alguma conta. " + nextPartial + ".\n")

@@ -99,7 +99,7 @@ func (s *Service) transactions(ctx context.Context, args *caderninhoapi.Cadernin
 		v.Transactions = append(v.Transactions, tv)
 	}
 	continued := f.After != nil
-	return v, func() string { return transactionsText(v, period, continued) }, nil
+	return v, func() string { return transactionsText(rc, v, period, continued) }, nil
 }
 
 func nonEmpty(s string) caderninhoapi.NilString {
@@ -122,7 +122,7 @@ func postedAt(s *string) caderninhoapi.NilDateTime {
 	return caderninhoapi.NewNilDateTime(t)
 }
 
-func transactionsText(v *caderninhoapi.CaderninhoTransactionsOutput, period *cadstore.Period, continued bool) string {
+func transactionsText(rc *readContext, v *caderninhoapi.CaderninhoTransactionsOutput, period *cadstore.Period, continued bool) string {
 	var b strings.Builder
 	what := "Transações"
 	if continued {
@@ -138,7 +138,7 @@ func transactionsText(v *caderninhoapi.CaderninhoTransactionsOutput, period *cad
 		if name, ok := t.Name.Get(); ok {
 			desc = strings.TrimSpace(name + " " + desc)
 		}
-		fmt.Fprintf(&b, "- %s %s %s %s [id %s]\n", dayText(t.Date), t.AccountId, moneyText(t.Amount), desc, strconv.Itoa(t.ID))
+		fmt.Fprintf(&b, "- %s %s %s %s [id %s]\n", dayText(t.Date), rc.label(string(t.AccountId)), moneyText(t.Amount), desc, strconv.Itoa(t.ID))
 	}
 	if v.Truncated {
 		b.WriteString("truncated: true — há mais transações: chame de novo com cursor igual a nextCursor. " + cursorNote + "\n")
@@ -146,6 +146,6 @@ func transactionsText(v *caderninhoapi.CaderninhoTransactionsOutput, period *cad
 		b.WriteString("truncated: false — esta é a última página.\n")
 	}
 	b.WriteString(pageNote + " " + moneyNote + "\n")
-	b.WriteString(coverageText(v.Coverage, period, v.Partial))
+	b.WriteString(coverageText(rc, v.Coverage, period, v.Partial))
 	return b.String()
 }

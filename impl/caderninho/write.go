@@ -126,6 +126,17 @@ func normalisedDigest(tool string, raw json.RawMessage) (string, error) {
 	}
 	delete(m, "idempotency_key")
 	delete(m, "confirmed")
+	// A bank transaction named by its plain number is the same argument as bank:<n>.
+	if id, ok := m["id"].(string); ok {
+		m["id"] = canonicalRecordID(id)
+	}
+	if ids, ok := m["ids"].([]any); ok {
+		for i, id := range ids {
+			if id, ok := id.(string); ok {
+				ids[i] = canonicalRecordID(id)
+			}
+		}
+	}
 	b, err := json.Marshal([]any{tool, m}) // maps marshal with sorted keys
 	if err != nil {
 		return "", err

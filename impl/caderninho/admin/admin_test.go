@@ -52,3 +52,23 @@ func TestParse(t *testing.T) {
 		}
 	}
 }
+
+func TestKeyFromName(t *testing.T) {
+	for name, want := range map[string]string{
+		"José da Silva":         "jose-da-silva",
+		"  Ana   Lúcia  ":       "ana-lucia",
+		"Zé_Maria (filha)":      "ze-maria-filha",
+		"João 2":                "joao-2",
+		"<>":                    "pessoa",
+		"Ærøskøbing":            "",
+		strings.Repeat("a", 80): strings.Repeat("a", MaxKey-4),
+	} {
+		got := KeyFromName(name)
+		if want != "" && got != want {
+			t.Errorf("KeyFromName(%q) = %q, want %q", name, got, want)
+		}
+		if err := CheckKey("key", "Chave", got); err != nil {
+			t.Errorf("KeyFromName(%q) = %q, not a valid key: %v", name, got, err)
+		}
+	}
+}

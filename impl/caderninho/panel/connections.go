@@ -49,10 +49,10 @@ type fileRow struct {
 
 // coverageRow is one account of the coverage page: the facts caderninho_accounts returns.
 type coverageRow struct {
-	ID, Type, Holder, Institution, Space, Currency  string
-	Covered, Gaps, Uncovered, ReferenceDay, Balance string
-	LastSuccess, LastAttempt, LastError             string
-	Partial                                         bool
+	ID, Label, Type, Holder, Institution, Space, Currency string
+	Covered, Gaps, Uncovered, ReferenceDay, Balance       string
+	LastSuccess, LastAttempt, LastError                   string
+	Partial                                               bool
 }
 
 // when shows a stored instant (RFC 3339) in loc, or "nunca".
@@ -308,7 +308,7 @@ func (h *Handler) coverage(w http.ResponseWriter, r *http.Request) {
 	}
 	for i, a := range facts.Accounts {
 		c := facts.Accounts[i].Coverage
-		row := coverageRow{ID: string(a.ID), Type: caderninho.AccountTypeText(a.Type), Holder: a.Holder.Name, Institution: a.Institution,
+		row := coverageRow{ID: string(a.ID), Label: a.Label, Type: caderninho.AccountTypeText(a.Type), Holder: a.Holder.Name, Institution: a.Institution,
 			Space: a.Space.Name, Currency: a.Currency, Covered: "nenhum extrato com período importado", Gaps: "nenhuma", Uncovered: "nada",
 			ReferenceDay: "—", Balance: "não informado pelo banco", LastSuccess: whenAt(c.LastSuccessAt), LastAttempt: whenAt(c.LastAttemptAt),
 			Partial: c.CoveredFrom.Null || len(c.Uncovered) > 0}

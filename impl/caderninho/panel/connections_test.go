@@ -395,15 +395,25 @@ func TestCoveragePage(t *testing.T) {
 		t.Errorf("coverage without accounts:\n%s", body)
 	}
 	w.upload(tok, "aurora-marina", []upload{{"agosto.ofx", august}, {"outubro.ofx", october}})
+	// an account the bank names by a UUID, as Nubank's OFX does: its label is the bank's name and the kind of account
+	const uuid = "66d4a1f0-1c2b-4e5f-8a9b-4c1d2e3f0a11"
+	w.upload(tok, "aurora-marina", []upload{{"uuid.ofx", strings.Replace(october, "<ACCTID>1<", "<ACCTID>"+uuid+"<", 1)}})
 	resp, body := w.get("/painel/cobertura")
-	for _, want := range []string{"aurora-marina:1", "Coberto: 01/08/2026 a 31/10/2026", "Lacunas: 01/09/2026 a 30/09/2026",
-		"partial: true", "Dia de referência: 31/10/2026", "conta corrente de Marina Costa", "R$ 100,00", "parcial (sem extrato em 01/09/2026 a 30/09/2026)"} {
+	if strings.Contains(body, uuid) || strings.Contains(body, "aurora-marina:") {
+		t.Errorf("coverage shows an account id instead of its label:\n%s", body)
+	}
+	for _, want := range []string{"<strong>Banco Aurora, conta corrente 1</strong>", "<strong>Banco Aurora, conta corrente</strong>", "Coberto: 01/08/2026 a 31/10/2026", "Lacunas: 01/09/2026 a 30/09/2026",
+		"Cobertura incompleta:", "baixe no banco os extratos desses dias e envie-os em", "Dia de referência: 31/10/2026", "conta corrente de Marina Costa", "R$ 100,00", "parcial (sem extrato em 01/09/2026 a 30/09/2026)"} {
 		if resp.StatusCode != 200 || !strings.Contains(body, want) {
 			t.Errorf("coverage lacks %q:\n%s", want, body)
 		}
 	}
 	w.upload(tok, "aurora-marina", []upload{{"setembro.ofx", ofxStatement("20260901", "20260930")}})
-	if _, body := w.get("/painel/cobertura"); !strings.Contains(body, "partial: false") || !strings.Contains(body, "Lacunas: nenhuma") {
+	if strings.Contains(body, "partial:") {
+		t.Errorf("coverage shows the raw partial field:\n%s", body)
+	}
+	w.upload(tok, "aurora-marina", []upload{{"uuid-setembro.ofx", strings.Replace(ofxStatement("20260801", "20260930"), "<ACCTID>1<", "<ACCTID>"+uuid+"<", 1)}})
+	if _, body := w.get("/painel/cobertura"); !strings.Contains(body, "Cobertura completa:") || strings.Contains(body, "partial:") || !strings.Contains(body, "Lacunas: nenhuma") {
 		t.Errorf("coverage after filling the gap:\n%s", body)
 	}
 }

@@ -242,10 +242,13 @@ ol.registro li{margin:.3rem 0}
 <h2>Adicionar pessoa</h2>
 <form method="post" action="{{.Base}}/pessoas">
 <input type="hidden" name="csrf" value="{{.CSRF}}">
-<label for="key">Chave (letras minúsculas, algarismos, - e _)</label>
-<input type="text" id="key" name="key" value="{{index .Form "key"}}" required autocapitalize="none">
 <label for="name">Nome</label>
 <input type="text" id="name" name="name" value="{{index .Form "name"}}" required>
+<details{{if index .Form "key"}} open{{end}}><summary>Avançado: chave da pessoa (opcional)</summary>
+<p class="meta">O caderninho cria a chave a partir do nome (José da Silva vira jose-da-silva; jose-da-silva-2 se ela já existir). É ela que o installation.yaml e o caderninho admin usam. Para escolher outra, escreva-a aqui: letras minúsculas sem acento, algarismos, - e _.</p>
+<label for="key">Chave</label>
+<input type="text" id="key" name="key" value="{{index .Form "key"}}" autocapitalize="none">
+</details>
 <p><button type="submit">Adicionar</button></p>
 </form>
 {{template "bottom" .}}{{end}}

@@ -329,7 +329,7 @@ func (h *Handler) showPeople(w http.ResponseWriter, r *http.Request, status int,
 
 func (h *Handler) addPerson(w http.ResponseWriter, r *http.Request) {
 	key, name := strings.TrimSpace(r.PostForm.Get("key")), r.PostForm.Get("name")
-	if err := h.ops().AddPerson(r.Context(), key, name); err != nil {
+	if _, err := h.ops().AddPersonNamed(r.Context(), key, name); err != nil {
 		h.refusal(w, r, err, func(status int, msg string) {
 			h.showPeople(w, r, status, &view{Error: msg, Form: map[string]string{"key": key, "name": name}})
 		})

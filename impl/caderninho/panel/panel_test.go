@@ -318,6 +318,19 @@ func TestPeopleAddRenameRemove(t *testing.T) {
 	if len(ps) != 2 {
 		t.Errorf("people %+v", ps)
 	}
+
+	// Without a key, the key comes from the name: accents removed, a suffix when it is taken.
+	body = step("form", "/painel/pessoas", url.Values{"key": {"x"}, "name": {""}}, http.StatusUnprocessableEntity, "Nome: informe o nome.")
+	if strings.Contains(body, `id="key" name="key" value="" required`) || !strings.Contains(body, "Avançado: chave da pessoa (opcional)") {
+		t.Errorf("the person form still requires a key:\n%s", body)
+	}
+	step("derived", "/painel/pessoas", url.Values{"key": {""}, "name": {"José da Silva"}}, http.StatusSeeOther, "chave jose-da-silva")
+	step("derived again", "/painel/pessoas", url.Values{"name": {"Jose  da SILVA!"}}, http.StatusSeeOther, "chave jose-da-silva-2")
+	step("derived empty", "/painel/pessoas", url.Values{"name": {"<>"}}, http.StatusSeeOther, "chave pessoa")
+	step("derived bad name", "/painel/pessoas", url.Values{"name": {long}}, http.StatusUnprocessableEntity, "Nome: tem 201 caracteres")
+	if ps, _ := w.s.PeopleList(ctx); len(ps) != 5 {
+		t.Errorf("people after derived keys %+v", ps)
+	}
 	_, body = w.get("/painel/registro")
 	for _, want := range []string{"proprietário (painel)", "Pessoa &#34;ze&#34; adicionada", "renomeada de", "Pessoa &#34;ze&#34; (José &lt;b&gt;) removida.", "installation.yaml registrado"} {
 		if !strings.Contains(body, want) {

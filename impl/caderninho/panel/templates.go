@@ -61,9 +61,11 @@ const connectionTemplates = `
 
 {{define "cobertura"}}{{template "top" .}}
 <p class="meta">Os mesmos fatos que caderninho_accounts devolve aos assistentes: por conta, o período coberto pelos extratos, as lacunas, o dia de referência do saldo e a última importação.{{with .Period}} Cobertura avaliada de {{.}}.{{end}}</p>
-{{if .Coverage}}<p><strong>partial: {{.Partial}}</strong> — {{if .Partial}}alguma conta tem dias sem extrato no período (ou nenhum extrato).{{else}}todas as contas cobrem o período.{{end}} partial: false não garante dados recentes nem todo o histórico disponibilizado pelo banco.</p>
+{{if .Coverage}}{{if .Partial}}<p class="resumo-cobertura"><strong>Cobertura incompleta:</strong> alguma conta abaixo não tem extrato para todos os dias do período (ou ainda não tem nenhum extrato), marcada como parcial. O que aconteceu nesses dias não aparece para os assistentes nem entra nos totais. Para completar, baixe no banco os extratos desses dias e envie-os em <a href="{{.Base}}/conexoes">Conexões</a>.</p>
+{{else}}<p class="resumo-cobertura"><strong>Cobertura completa:</strong> todas as contas têm extrato para todo o período avaliado. Isso não garante dados recentes nem todo o histórico que o banco disponibiliza: confira a última importação de cada conta.</p>
+{{end}}
 {{range .Coverage}}<div class="item conta">
-<p><strong>{{.ID}}</strong> <span class="meta">· {{.Type}} de {{.Holder}} · {{.Institution}} · espaço {{.Space}} · {{.Currency}}</span></p>
+<p><strong>{{.Label}}</strong> <span class="meta">· {{.Type}} de {{.Holder}} · espaço {{.Space}} · {{.Currency}}</span></p>
 <p>Coberto: {{.Covered}} · Lacunas: {{.Gaps}}{{if .Partial}} · <span class="recusa">parcial (sem extrato em {{.Uncovered}})</span>{{end}}</p>
 <p class="meta">Saldo: {{.Balance}} · Dia de referência: {{.ReferenceDay}} · Último sucesso: {{.LastSuccess}} · Última tentativa: {{.LastAttempt}}</p>
 {{with .LastError}}<p class="erro">Último erro: {{.}}</p>{{end}}
