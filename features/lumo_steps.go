@@ -45,7 +45,7 @@ func columnarOn() bool { return os.Getenv("LUMO_COLUMNAR") == "on" }
 func (w *lumoWorld) service(svc *lumo.Service) *lumo.Service {
 	svc.DB = w.db
 	if w.columnar != nil {
-		svc.Columnar, svc.ColumnarSyncOnMiss = w.columnar, true
+		svc.Columnar, svc.ColumnarSyncOnMiss, svc.ColumnarFrom = w.columnar, true, -1
 	}
 	return svc
 }

@@ -56,6 +56,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	serverLog := fs.String("server-log", "", "grava o stderr dos servidores neste arquivo (padrão: descartado)")
 	formats := fs.String("formats", "", "em vez das consultas, mede a importação de --rows linhas em cada formato de arquivo, separados por vírgula ("+strings.Join(bench.Formats(), ", ")+", ou all), cada uma num processo lumo import próprio")
 	noRollups := fs.Bool("no-rollups", false, "importa a Aplicação de vendas sem o rollup (para comparar a importação e as consultas)")
+	columnar := fs.Bool("columnar", false, "mede também as consultas na cópia colunar (DuckDB) contra o SQL escrito à mão rodando no próprio DuckDB, sobre as mesmas linhas")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -63,7 +64,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return errors.New("--rows precisa ser pelo menos 1000 e --iterations, --small-calls e --clients pelo menos 1")
 	}
 	c := bench.Config{Rows: *rows, PostgresDSN: *pg, Iterations: *iterations, SmallCalls: *small, Clients: *clients,
-		LoadDuration: *loadFor, CatalogApps: *catalog, NoRollups: *noRollups, Peer: *peer, PeerDir: *peerDir, Lumo: *lumo, Log: stderr,
+		LoadDuration: *loadFor, CatalogApps: *catalog, NoRollups: *noRollups, Columnar: *columnar, Peer: *peer, PeerDir: *peerDir, Lumo: *lumo, Log: stderr,
 		ServerEnv: []string{"GOMAXPROCS=" + os.Getenv("GOMAXPROCS")}}
 	if os.Getenv("GOMAXPROCS") == "" {
 		c.ServerEnv = nil

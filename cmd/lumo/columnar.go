@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lumo-caderninho/mcp/impl/lumo"
 	"github.com/lumo-caderninho/mcp/impl/lumo/columnar"
 	"github.com/lumo-caderninho/mcp/impl/lumo/store"
 	"github.com/lumo-caderninho/mcp/impl/platform/sqldb"
@@ -23,6 +24,7 @@ type columnarFlags struct {
 	path    *string
 	memory  *string
 	threads *int
+	from    *int64 // serve only
 }
 
 func registerColumnarFlags(fs *flag.FlagSet) *columnarFlags {
@@ -34,6 +36,21 @@ func registerColumnarFlags(fs *flag.FlagSet) *columnarFlags {
 	}
 }
 
+// registerColumnarServeFlags adds serve's own: which queries the copy answers.
+func registerColumnarServeFlags(fs *flag.FlagSet) *columnarFlags {
+	f := registerColumnarFlags(fs)
+	f.from = fs.Int64("columnar-from", lumo.DefaultColumnarFrom, "linhas que a maior tabela (ou rollup) lida por uma consulta precisa ter para ela rodar na cópia colunar; as menores rodam no banco, que as responde antes (0 = todas na cópia)")
+	return f
+}
+
+// serviceFrom is --columnar-from as lumo.Service.ColumnarFrom.
+func (f *columnarFlags) serviceFrom() int64 {
+	if *f.from == 0 {
+		return -1
+	}
+	return *f.from
+}
+
 var memoryLimit = regexp.MustCompile(`^[0-9]+(\.[0-9]+)? ?(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$`)
 
 // check refuses values DuckDB would misread.
@@ -43,6 +60,9 @@ func (f *columnarFlags) check() error {
 	}
 	if *f.threads < 1 || *f.threads > 64 {
 		return fmt.Errorf("--columnar-threads %d: use de 1 a 64", *f.threads)
+	}
+	if f.from != nil && *f.from < 0 {
+		return fmt.Errorf("--columnar-from %d: use 0 (todas as consultas na cópia) ou um número de linhas", *f.from)
 	}
 	return nil
 }

@@ -55,9 +55,11 @@ func TestColumnarCopyFromImportToServe(t *testing.T) {
 		{"ref": "Vendas.Data", "bucket": "month"}], "orderBy": [{"ref": "Vendas.Valor da venda", "agg": "sum", "dir": "desc"}], "limit": 50}`, appID)
 
 	t.Setenv("LUMO_LOG_LEVEL", "debug")
-	first := startReplica(t, bin, dsn, "--user", "bruno")
+	// The demo's tables are small: --columnar-from 0 sends every query to the copy.
+	first := startReplica(t, bin, dsn, "--user", "bruno", "--columnar-from", "0")
 	off := startReplica(t, bin, dsn, "--user", "bruno", "--columnar", "off")
-	second := startReplica(t, bin, dsn, "--user", "bruno")
+	second := startReplica(t, bin, dsn, "--user", "bruno", "--columnar-from", "0")
+	small := startReplica(t, bin, dsn, "--user", "bruno")
 	want := restQuery(t, off.url, args)
 	for _, r := range []*replica{first, second} {
 		// The second server copies the data itself: until then its queries read the database.
@@ -79,8 +81,13 @@ func TestColumnarCopyFromImportToServe(t *testing.T) {
 	if !strings.Contains(second.logs.String(), filepath.Join(dir, "lumo-2.duckdb")) {
 		t.Errorf("the second server did not take the second copy:\n%s", second.logs)
 	}
-	if !strings.Contains(off.logs.String(), `"engine":"sqlite"`) || strings.Contains(off.logs.String(), `"engine":"duckdb"`) {
-		t.Errorf("--columnar off must run queries on the database:\n%s", off.logs)
+	for _, r := range []*replica{off, small} {
+		if got := restQuery(t, r.url, args); !cmp.Equal(want["rows"], got["rows"]) {
+			t.Errorf("answers differ between servers reading the database: %v, %v", want["rows"], got["rows"])
+		}
+		if !strings.Contains(r.logs.String(), `"engine":"sqlite"`) || strings.Contains(r.logs.String(), `"engine":"duckdb"`) {
+			t.Errorf("--columnar off, and queries of tables under --columnar-from, run on the database:\n%s", r.logs)
+		}
 	}
 	// While a server holds lumo.duckdb, an import leaves the copy to it.
 	out, err = lumoCLI(t, bin, "import", "--db", dsn, filepath.Join(ws, "workspace.yaml"))

@@ -112,7 +112,7 @@ func newServeFlags() (*flag.FlagSet, *serveFlags) {
 	f.ops.sessions.RegisterFlags(fs)
 	f.authFailures = authguard.RegisterFlag(fs)
 	f.dbMaxConns = sqldb.RegisterPoolFlag(fs)
-	f.columnar = registerColumnarFlags(fs)
+	f.columnar = registerColumnarServeFlags(fs)
 	f.ops.oauth.RegisterFlags(fs, "o login do usuário (padrão: email)")
 	fs.IntVar(&f.resultCacheMB, "result-cache-mb", lumo.DefaultResultCacheBytes>>20, "MiB de respostas de query guardadas para repetições com os mesmos dados (0 = sem cache)")
 	return fs, f
@@ -175,7 +175,7 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	svc := &lumo.Service{DB: db, Log: log, QueryTimeout: *timeout, PublicURL: *publicURL, ResultCacheBytes: int64(f.resultCacheMB) << 20}
 	if c := openColumnar(ctx, f.columnar, *dsn, db, log); c != nil {
 		defer c.Close()
-		svc.Columnar = c
+		svc.Columnar, svc.ColumnarFrom = c, f.columnar.serviceFrom()
 	}
 	if f.resultCacheMB == 0 {
 		svc.ResultCacheBytes = -1

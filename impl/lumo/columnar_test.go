@@ -33,7 +33,7 @@ func TestQueriesReadTheColumnarCopy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := &Service{DB: db, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Identity: FixedUser(u), ResultCacheBytes: -1, Columnar: col}
+	svc := &Service{DB: db, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Identity: FixedUser(u), ResultCacheBytes: -1, Columnar: col, ColumnarFrom: -1}
 	sum := func() float64 {
 		t.Helper()
 		apps, err := db.VisibleApps(ctx, u)
@@ -80,6 +80,12 @@ func TestQueriesReadTheColumnarCopy(t *testing.T) {
 	if got := sum(); got != 60 {
 		t.Fatalf("the query did not read the columnar copy: want the copy's 60, got %v", got)
 	}
+	// Tables smaller than ColumnarFrom (here, the default) are read from the database.
+	svc.ColumnarFrom = 0
+	if got := sum(); got != 30 {
+		t.Fatalf("a query of 3 rows must read the database under the default ColumnarFrom: want 30, got %v", got)
+	}
+	svc.ColumnarFrom = -1
 	if again, err := col.Sync(ctx, db); err != nil || len(again.Copied) != 0 {
 		t.Fatalf("a sync with nothing imported since copied %v (%v)", again.Copied, err)
 	}

@@ -223,8 +223,8 @@ func rollupsAlike(t *testing.T, db *store.DB, rows int) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { col.Close() })
-		columnarOn = &Service{DB: db, Identity: FixedUser(u), Log: log, QueryTimeout: time.Minute, Columnar: col, ColumnarSyncOnMiss: true}
-		columnarOff = &Service{DB: db, Identity: FixedUser(u), Log: log, QueryTimeout: time.Minute, Columnar: col, ColumnarSyncOnMiss: true,
+		columnarOn = &Service{DB: db, Identity: FixedUser(u), Log: log, QueryTimeout: time.Minute, Columnar: col, ColumnarSyncOnMiss: true, ColumnarFrom: -1}
+		columnarOff = &Service{DB: db, Identity: FixedUser(u), Log: log, QueryTimeout: time.Minute, Columnar: col, ColumnarSyncOnMiss: true, ColumnarFrom: -1,
 			NoRollups: true}
 	}
 	runs := 0

@@ -36,8 +36,21 @@ type EngineReport struct {
 	RawLoad       LoadReport `json:"http_load_raw_client"` // the same load from mcphttp clients
 	ServerMemory  Memory     `json:"server_memory"`
 	// CatalogServerMemory is the search_catalog server's (a user seeing CatalogApps apps).
-	CatalogServerMemory Memory      `json:"catalog_server_memory"`
-	Peer                *PeerReport `json:"peer,omitempty"`
+	CatalogServerMemory Memory          `json:"catalog_server_memory"`
+	Peer                *PeerReport     `json:"peer,omitempty"`
+	Columnar            *ColumnarReport `json:"columnar,omitempty"`
+}
+
+// ColumnarReport is the queries on the columnar copy: lumo serving them from its DuckDB copy
+// (MCP) against DuckDB running the hand-written SQL in this process on its own copy of the same
+// rows (RawSQL), with the copy's cost and the server's memory under the load.
+type ColumnarReport struct {
+	CopyRows          int64         `json:"copy_rows"`
+	CopySeconds       float64       `json:"copy_seconds"`
+	CopyRowsPerSecond float64       `json:"copy_rows_per_second"`
+	Queries           []QueryReport `json:"queries"`
+	Load              LoadReport    `json:"http_load"`
+	ServerMemory      Memory        `json:"server_memory"`
 }
 
 type ImportReport struct {
@@ -135,6 +148,18 @@ func (r *Report) Markdown(w io.Writer) {
 			fmt.Fprintf(w, "| search_catalog server peak RSS | %.1f MiB |\n", e.CatalogServerMemory.PeakMiB)
 		}
 		fmt.Fprintf(w, "| server peak RSS (VmHWM) after the load | **%.1f MiB** |\n", e.ServerMemory.PeakMiB)
+		if col := e.Columnar; col != nil {
+			fmt.Fprintf(w, "\nOn the columnar copy (DuckDB): copied %d rows in %.1f s = **%.0f rows/s**; lumo over MCP against DuckDB's own run of the SQL on the same rows:\n\n",
+				col.CopyRows, col.CopySeconds, col.CopyRowsPerSecond)
+			fmt.Fprintln(w, "| query | rows | lumo p50 ms | lumo p99 ms | DuckDB p50 ms | DuckDB p99 ms | ratio p50 | row store p50 ms |")
+			fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|")
+			for i, q := range col.Queries {
+				fmt.Fprintf(w, "| %s | %d of %.0f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n", q.Name, q.RowsReturned, q.TotalRows,
+					q.MCP.P50, q.MCP.P99, q.RawSQL.P50, q.RawSQL.P99, q.RatioP50, e.Queries[i].MCP.P50)
+			}
+			fmt.Fprintf(w, "\nsmall tool calls/s, %d clients: %.0f; server peak RSS after the load: **%.1f MiB**\n",
+				col.Load.Clients, col.Load.CallsPerSecond, col.ServerMemory.PeakMiB)
+		}
 		if p := e.Peer; p != nil {
 			fmt.Fprintf(w, "\nstdio, same client, same database (%s):\n\n", p.Package)
 			fmt.Fprintln(w, "| server | trivial call p50 ms | p99 ms | overhead p50 ms (call minus its SQL) | trivial calls/s ("+fmt.Sprint(p.Lumo.Load.Clients)+" clients) | RSS MiB |")

@@ -30,13 +30,16 @@ type Config struct {
 	Clients      int      // concurrent clients of the throughput test
 	LoadDuration time.Duration
 	CatalogApps  int
-	NoRollups    bool   // import the sales app without its rollup
-	Lumo         string // the lumo binary
-	ServerEnv    []string
-	Peer         bool
-	PeerDir      string
-	Log          io.Writer
-	ServerLog    io.Writer
+	NoRollups    bool // import the sales app without its rollup
+	// Columnar times the queries again on the columnar copy, against DuckDB's own run of the
+	// hand-written SQL on the same rows (needs cgo).
+	Columnar  bool
+	Lumo      string // the lumo binary
+	ServerEnv []string
+	Peer      bool
+	PeerDir   string
+	Log       io.Writer
+	ServerLog io.Writer
 }
 
 // Run measures every engine of c and reports them side by side.
@@ -129,6 +132,12 @@ func runEngine(ctx context.Context, c Config, engine string) (*EngineReport, err
 			return nil, fmt.Errorf("%s: %w", q.Name, err)
 		}
 		e.Queries = append(e.Queries, qr)
+	}
+
+	if c.Columnar {
+		if e.Columnar, err = runColumnar(ctx, c, engine, db, dsn, app); err != nil {
+			return nil, fmt.Errorf("columnar: %w", err)
+		}
 	}
 
 	c.logf("%s: small calls", engine)

@@ -27,15 +27,19 @@ type server struct {
 // result cache is off unless cacheMB > 0: a timed repetition must run the query, not read its
 // kept answer.
 func startServer(ctx context.Context, lumo, dsn, login string, cacheMB int, env []string, stderr io.Writer) (*server, error) {
+	return startServerOn(ctx, lumo, dsn, login, cacheMB, "off", env, stderr)
+}
+
+// startServerOn is startServer with --columnar set to columnar (a DuckDB file, or "off").
+func startServerOn(ctx context.Context, lumo, dsn, login string, cacheMB int, columnar string, env []string, stderr io.Writer) (*server, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	// The figures are the row store's until the bench times the columnar copy side by side.
 	cmd := exec.Command(lumo, "serve", "--http", addr, "--user", login, "--db", dsn, "--rate-user", "0", "--rate-tenant", "0",
-		"--result-cache-mb", strconv.Itoa(cacheMB), "--columnar", "off")
+		"--result-cache-mb", strconv.Itoa(cacheMB), "--columnar", columnar)
 	cmd.Env = append(os.Environ(), env...)
 	cmd.Stderr = stderr
 	return startProcess(ctx, cmd, "http://"+addr)
