@@ -5,8 +5,10 @@ package lumo
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"testing"
 
 	"github.com/lumo-caderninho/mcp/gen/lumoapi"
@@ -125,5 +127,58 @@ func TestQueriesReadTheColumnarCopy(t *testing.T) {
 	}
 	if s, err := col.Sync(ctx, db); err != nil || s.Dropped != 1 {
 		t.Fatalf("sync after removing a table: %+v, %v", s, err)
+	}
+}
+
+// A rollup's sums outgrow its measure's values: 2,000 amounts a group of 15 digits sum past the 18
+// digits of the measure's column type, and the copy keeps them (as DECIMAL(38)).
+func TestColumnarRollupSumsPastTheMeasuresDigits(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Open(t)
+	csv := "ID,GRUPO,V\n"
+	for i := range 4000 {
+		csv += fmt.Sprintf("%d,g%d,9999999999999.99\n", i, i%2)
+	}
+	ws := storetest.OneTableWorkspace("Grandes", `      - {name: GRUPO, label: Grupo, type: string}
+      - {name: V, label: Valor, type: number, role: measure}
+rollups:
+  - name: por_grupo
+    table: Itens
+    dimensions: [Itens.Grupo]
+`, csv)
+	if _, err := db.ImportWorkspace(ctx, ws, "workspace.yaml"); err != nil {
+		t.Fatal(err)
+	}
+	col, err := columnar.Open(ctx, columnar.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { col.Close() })
+	if _, err := col.Sync(ctx, db); err != nil {
+		t.Fatalf("copying a rollup whose sums pass 18 digits: %v", err)
+	}
+	u, err := db.UserByLogin(ctx, "ana")
+	if err != nil {
+		t.Fatal(err)
+	}
+	apps, err := db.VisibleApps(ctx, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := &lumoapi.QueryInput{AppId: lumoapi.AppId(apps[0].ID), Fields: []lumoapi.Field{{Ref: "Itens.Grupo"},
+		{Ref: "Itens.Valor", Agg: lumoapi.NewOptAgg(lumoapi.AggSum)}}}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	svc := &Service{DB: db, Log: log, Identity: FixedUser(u), ResultCacheBytes: -1, Columnar: col, ColumnarFrom: -1}
+	_, plan, got, err := svc.execQuery(ctx, apps[0], in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plan.Blocks[0].Rollup == nil {
+		t.Fatal("the query did not read the rollup")
+	}
+	for _, row := range got.Rows {
+		if v, _ := row[1].(float64); math.Abs(v-9999999999999.99*2000) > 1e4 {
+			t.Errorf("%v: sum %v, want about %v", row[0], v, 9999999999999.99*2000)
+		}
 	}
 }

@@ -19,8 +19,8 @@ import (
 
 // A copied table has the row store's table and column names, a folded copy beside every text
 // column that has one, and DuckDB's types: VARCHAR, DATE, TIMESTAMP, and numbers as
-// sqldialect.NumberType makes them (DECIMAL(38, scale) for the exact decimals, so sums of cents
-// stay exact; DOUBLE otherwise).
+// sqldialect.NumberType makes them (DECIMAL(18, scale) for the exact decimals, summed into
+// DECIMAL(38, scale), so sums of cents stay exact; DOUBLE otherwise).
 
 // duckColumn is a column of a copied table: its name, type and, for an exact decimal, its scale.
 type duckColumn struct {
@@ -94,8 +94,11 @@ func (c *copier) rollupColumns(r *semantic.Rollup) ([]duckColumn, error) {
 		if err != nil {
 			return nil, err
 		}
-		m := dc[0]
-		cols = append(cols, duckColumn{semantic.RollupSum(i), m.typ, m.scale}, duckColumn{semantic.RollupCount(i), "BIGINT", 0},
+		m, sum := dc[0], dc[0].typ
+		if strings.HasPrefix(sum, "DECIMAL(") { // a sum of many values: DECIMAL(38), as DuckDB's SUM gives
+			sum = "DECIMAL(38," + strconv.Itoa(m.scale) + ")"
+		}
+		cols = append(cols, duckColumn{semantic.RollupSum(i), sum, m.scale}, duckColumn{semantic.RollupCount(i), "BIGINT", 0},
 			duckColumn{semantic.RollupMin(i), m.typ, m.scale}, duckColumn{semantic.RollupMax(i), m.typ, m.scale})
 	}
 	return append(cols, duckColumn{semantic.RollupRows(), "BIGINT NOT NULL", 0}), nil
@@ -140,13 +143,7 @@ func (c *copier) copy(ctx context.Context, table string, cols []duckColumn, load
 	for _, col := range cols {
 		q := d.QuoteIdent(col.name)
 		defs, texts, names = append(defs, q+" "+col.typ), append(texts, q+" VARCHAR"), append(names, c.srcDialect.QuoteIdent(col.name))
-		cast := "CAST(" + q + " AS " + strings.TrimSuffix(col.typ, " NOT NULL") + ")"
-		if strings.HasPrefix(col.typ, "DECIMAL(38,") {
-			// Through DECIMAL(18), which holds every value NumberType gives DECIMAL(38): DuckDB
-			// reads text into a DECIMAL(38) 20 times slower.
-			cast = "CAST(CAST(" + q + " AS DECIMAL(18," + strconv.Itoa(col.scale) + ")) AS " + col.typ + ")"
-		}
-		casts = append(casts, cast)
+		casts = append(casts, "CAST("+q+" AS "+strings.TrimSuffix(col.typ, " NOT NULL")+")")
 	}
 	conn, err := c.s.db.Conn(ctx)
 	if err != nil {

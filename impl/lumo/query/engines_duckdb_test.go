@@ -31,7 +31,7 @@ import (
 // data tables and rollups, after a real import, into an in-memory DuckDB created as lumo's store
 // creates them (store's table and column names, a folded copy beside every text column), with
 // DuckDB's types: VARCHAR, DATE, TIMESTAMP, and numbers as sqldialect.NumberType makes them
-// (DECIMAL(38, scale) for the exact decimals, DOUBLE otherwise). Then every request must answer
+// (DECIMAL(18, scale) for the exact decimals, DOUBLE otherwise). Then every request must answer
 // exactly as the row store does: the same rows, numbers, totals, summaries, notes and errors.
 // They link DuckDB (cgo), so they build only with cgo; the SQL itself is pinned without it
 // (TestGoldenSQLDuckDB).
@@ -444,7 +444,7 @@ func TestDuckDBExactAsTheRowStore(t *testing.T) {
 		app := exactApp(t, db)
 		raw := duckCopy(t, db, app)
 		duck := duckStore(raw)
-		want := map[string]string{"Valor": "DECIMAL(38,2)", "Quantidade": "DECIMAL(38,0)", "Data": "DATE", "Momento": "TIMESTAMP", "Texto": "VARCHAR"}
+		want := map[string]string{"Valor": "DECIMAL(18,2)", "Quantidade": "DECIMAL(18,0)", "Data": "DATE", "Momento": "TIMESTAMP", "Texto": "VARCHAR"}
 		for _, c := range app.Tables[0].Columns {
 			var typ string
 			err := raw.QueryRow("SELECT data_type FROM information_schema.columns WHERE table_name = $1 AND column_name = $2",
@@ -481,7 +481,7 @@ var decimalType = sqldialect.NumberType(sqldialect.DuckDB{}, 2, 1e8)
 // DOUBLE column is only logged: its order follows the threads, and its total came out right in
 // one run and a cent short (…4999.99) in another; the DECIMAL column makes it exact every time.
 func TestDuckDBSumsOfCentsAreExact(t *testing.T) {
-	if decimalType != "DECIMAL(38,2)" {
+	if decimalType != "DECIMAL(18,2)" {
 		t.Fatalf("amounts in cents are %s on DuckDB", decimalType)
 	}
 	db := storetest.Open(t)

@@ -113,13 +113,15 @@ const (
 // NumberType is the SQL type of a number column whose values have at most scale decimals and
 // an absolute value of at most maxAbs. SQLite's REAL and PostgreSQL's DOUBLE PRECISION hold
 // every number as a float64 (a query rounds each result to the column's scale); on DuckDB a
-// column within MaxExactScale and MaxExactDigits is DECIMAL(38, scale), so its sums are exact
-// (DuckDB sums a DECIMAL into a DECIMAL(38, scale)), and any other is a DOUBLE.
+// column within MaxExactScale and MaxExactDigits is an exact decimal, so its sums are exact
+// (DuckDB sums a DECIMAL into a DECIMAL(38, scale)), and any other is a DOUBLE. The column is
+// DECIMAL(18, scale), which DuckDB stores, scans, compares and joins as a 64-bit integer; its
+// sums are still DECIMAL(38, scale), accumulated in 128 bits.
 func NumberType(d Dialect, scale int, maxAbs float64) string {
 	if d.Name() != DuckDBName || scale < 0 || scale > MaxExactScale || !(maxAbs*math.Pow10(scale) < math.Pow10(MaxExactDigits)) {
 		return d.ColumnType("number")
 	}
-	return "DECIMAL(38," + strconv.Itoa(scale) + ")"
+	return "DECIMAL(18," + strconv.Itoa(scale) + ")"
 }
 
 // quoteIdent double-quotes name (every engine follows the SQL standard here), doubling inner quotes.

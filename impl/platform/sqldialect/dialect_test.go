@@ -66,7 +66,7 @@ func TestContainsPattern(t *testing.T) {
 }
 
 // NumberType: the row stores keep every number a float64; DuckDB makes a column an exact
-// DECIMAL(38, scale) while its values are decimals of at most 10 places and 15 digits.
+// DECIMAL(18, scale) while its values are decimals of at most 10 places and 15 digits.
 func TestNumberType(t *testing.T) {
 	tests := []struct {
 		d      Dialect
@@ -76,12 +76,12 @@ func TestNumberType(t *testing.T) {
 	}{
 		{SQLite{}, 2, 100, "REAL"},
 		{Postgres{}, 2, 100, "DOUBLE PRECISION"},
-		{DuckDB{}, 2, 100, "DECIMAL(38,2)"},
-		{DuckDB{}, 0, 0, "DECIMAL(38,0)"},
-		{DuckDB{}, 2, 9999999999999.99, "DECIMAL(38,2)"}, // 15 digits
+		{DuckDB{}, 2, 100, "DECIMAL(18,2)"},
+		{DuckDB{}, 0, 0, "DECIMAL(18,0)"},
+		{DuckDB{}, 2, 9999999999999.99, "DECIMAL(18,2)"}, // 15 digits
 		{DuckDB{}, 2, 1e13, "DOUBLE"},                    // 16
 		{DuckDB{}, 0, 1e308, "DOUBLE"},
-		{DuckDB{}, 10, 99999.9999999999, "DECIMAL(38,10)"},
+		{DuckDB{}, 10, 99999.9999999999, "DECIMAL(18,10)"},
 		{DuckDB{}, 11, 0.5, "DOUBLE"}, // 0.30000000000000004 and the like: binary fractions written out
 		{DuckDB{}, -1, 1, "DOUBLE"},
 	}
