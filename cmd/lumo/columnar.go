@@ -16,6 +16,7 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/lumo"
 	"github.com/lumo-caderninho/mcp/impl/lumo/columnar"
 	"github.com/lumo-caderninho/mcp/impl/lumo/store"
+	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
 	"github.com/lumo-caderninho/mcp/impl/platform/sqldb"
 )
 
@@ -177,6 +178,6 @@ func syncAfterImport(ctx context.Context, f *columnarFlags, dsn string, db *stor
 		}
 		return "Cópia colunar não atualizada (o lumo serve a refaz ao iniciar): " + err.Error()
 	}
-	return fmt.Sprintf("Cópia colunar atualizada em %s: %d tabelas copiadas, %d linhas, em %.1f s.",
-		base, len(done.Copied), done.Rows, time.Since(start).Seconds())
+	return fmt.Sprintf("Cópia colunar atualizada em %s: %s, %s, em %s.", base,
+		ptbr.Count(len(done.Copied), "tabela copiada", "tabelas copiadas"), ptbr.Count(int(done.Rows), "linha", "linhas"), seconds(time.Since(start).Seconds()))
 }
