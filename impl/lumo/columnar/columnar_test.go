@@ -6,11 +6,15 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"log/slog"
 	"path/filepath"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/lumo-caderninho/mcp/impl/lumo/columnar"
+	"github.com/lumo-caderninho/mcp/impl/lumo/store/storetest"
 )
 
 // TestOpenBoundsDuckDB checks that the flags reach DuckDB: its memory limit, threads and a temp
@@ -71,5 +75,46 @@ func TestTimeoutInterruptsDuckDB(t *testing.T) {
 	var one int
 	if err := c.DB().(*sql.DB).QueryRow("SELECT 1").Scan(&one); err != nil || one != 1 {
 		t.Fatalf("after the interrupt: %v, %v", one, err)
+	}
+}
+
+// failures counts the log's failed syncs.
+type failures struct{ n atomic.Int32 }
+
+func (f *failures) Enabled(context.Context, slog.Level) bool { return true }
+func (f *failures) Handle(_ context.Context, r slog.Record) error {
+	if strings.Contains(r.Message, "sync failed") {
+		f.n.Add(1)
+	}
+	return nil
+}
+func (f *failures) WithAttrs([]slog.Attr) slog.Handler { return f }
+func (f *failures) WithGroup(string) slog.Handler      { return f }
+
+// TestKeepRetriesAFailedSyncOnceAMinute: a sync that fails (here, on a closed DuckDB) is logged and
+// tried again after a minute or at the next import, not at every poll.
+func TestKeepRetriesAFailedSyncOnceAMinute(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	db := storetest.Open(t)
+	if _, err := db.ImportWorkspace(ctx, storetest.OneTableWorkspace("Uma", "", "ID\n1\n"), "workspace.yaml"); err != nil {
+		t.Fatal(err)
+	}
+	f := &failures{}
+	c, err := columnar.Open(ctx, columnar.Options{Log: slog.New(f)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	done := make(chan struct{})
+	go func() { c.Keep(ctx, db, 10*time.Millisecond); close(done) }()
+	for range 50 { // 50 polls and kicks
+		time.Sleep(10 * time.Millisecond)
+		c.Kick()
+	}
+	cancel()
+	<-done
+	if n := f.n.Load(); n != 1 {
+		t.Fatalf("%d failed syncs logged over 50 polls; want 1 (the next try waits a minute or an import)", n)
 	}
 }

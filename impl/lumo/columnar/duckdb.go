@@ -226,7 +226,7 @@ func (s *Store) Keep(ctx context.Context, src *store.DB, poll time.Duration) {
 				return
 			case err != nil:
 				s.log.Error("columnar copy: sync failed; queries read the row store until it succeeds", "err", err)
-				retry = time.Now().Add(time.Minute)
+				last, retry = gen, time.Now().Add(time.Minute) // not again at every poll
 			default:
 				last, retry = gen, time.Time{}
 				if len(done.Copied) > 0 || done.Dropped > 0 {
