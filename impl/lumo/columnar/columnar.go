@@ -11,6 +11,7 @@ package columnar
 import (
 	"errors"
 	"log/slog"
+	"strings"
 )
 
 // Defaults keep DuckDB within lumo's memory targets under the 8-client load: its buffer pool is
@@ -44,8 +45,8 @@ type Synced struct {
 // PathBeside is the DuckDB file kept beside a SQLite database file: lumo.db → lumo.duckdb.
 func PathBeside(sqlitePath string) string {
 	for _, ext := range []string{".db", ".sqlite", ".sqlite3"} {
-		if len(sqlitePath) > len(ext) && sqlitePath[len(sqlitePath)-len(ext):] == ext {
-			return sqlitePath[:len(sqlitePath)-len(ext)] + ".duckdb"
+		if base, ok := strings.CutSuffix(sqlitePath, ext); ok && base != "" {
+			return base + ".duckdb"
 		}
 	}
 	return sqlitePath + ".duckdb"

@@ -171,32 +171,34 @@ func (s *Store) drop(ctx context.Context, want map[string]bool) (int, error) {
 		}
 	}
 	s.mu.RUnlock()
-	d := sqldialect.DuckDB{}
 	for _, name := range stale {
-		err := s.inTx(ctx, "DROP TABLE IF EXISTS "+d.QuoteIdent(name), "DELETE FROM "+loadsTable+" WHERE sql_name = '"+strings.ReplaceAll(name, "'", "''")+"'")
-		if err != nil {
+		if err := s.dropTable(ctx, name); err != nil {
 			return 0, err
 		}
-		s.mu.Lock()
-		delete(s.loads, name)
-		s.mu.Unlock()
 	}
 	return len(stale), nil
 }
 
-// inTx runs statements in one DuckDB transaction.
-func (s *Store) inTx(ctx context.Context, stmts ...string) error {
+// dropTable drops a copied table and its stamp in one DuckDB transaction.
+func (s *Store) dropTable(ctx context.Context, name string) error {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
-	for _, st := range stmts {
-		if _, err := tx.ExecContext(ctx, st); err != nil {
-			return fmt.Errorf("%s: %w", st, err)
-		}
+	if _, err := tx.ExecContext(ctx, "DROP TABLE IF EXISTS "+sqldialect.DuckDB{}.QuoteIdent(name)); err != nil {
+		return err
 	}
-	return tx.Commit()
+	if _, err := tx.ExecContext(ctx, "DELETE FROM "+loadsTable+" WHERE sql_name = ?", name); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	delete(s.loads, name)
+	s.mu.Unlock()
+	return nil
 }
 
 // Kick asks Keep to sync now.
