@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"log/slog"
 	"regexp"
-	"strconv"
 	"strings"
 	"time"
 
@@ -25,7 +24,7 @@ type columnarFlags struct {
 	path    *string
 	memory  *string
 	threads *int
-	from    *int64 // serve only
+	from    *int64
 }
 
 func registerColumnarFlags(fs *flag.FlagSet) *columnarFlags {
@@ -34,14 +33,9 @@ func registerColumnarFlags(fs *flag.FlagSet) *columnarFlags {
 			"com PostgreSQL, na pasta de dados do lumo); off = consultas só no banco"),
 		memory:  fs.String("columnar-memory", columnar.DefaultMemoryLimit, "memória máxima do DuckDB (ex.: 256MB, 1GB); o que passar vai para a pasta .tmp ao lado do arquivo"),
 		threads: fs.Int("columnar-threads", columnar.DefaultThreads, "threads do DuckDB por consulta (1 a 64)"),
+		from: fs.Int64("columnar-from", lumo.DefaultColumnarFrom, "linhas que a maior tabela (ou rollup) lida por uma consulta precisa ter para ela rodar na cópia colunar; "+
+			"as menores rodam no banco, que as responde antes, e um app sem tabela desse tamanho não é copiado (0 = tudo na cópia)"),
 	}
-}
-
-// registerColumnarServeFlags adds serve's own: which queries the copy answers.
-func registerColumnarServeFlags(fs *flag.FlagSet) *columnarFlags {
-	f := registerColumnarFlags(fs)
-	f.from = fs.Int64("columnar-from", lumo.DefaultColumnarFrom, "linhas que a maior tabela (ou rollup) lida por uma consulta precisa ter para ela rodar na cópia colunar; as menores rodam no banco, que as responde antes (0 = todas na cópia)")
-	return f
 }
 
 // serviceFrom is --columnar-from as lumo.Service.ColumnarFrom.
@@ -62,7 +56,7 @@ func (f *columnarFlags) check() error {
 	if *f.threads < 1 || *f.threads > 64 {
 		return fmt.Errorf("--columnar-threads %d: use de 1 a 64", *f.threads)
 	}
-	if f.from != nil && *f.from < 0 {
+	if *f.from < 0 {
 		return fmt.Errorf("--columnar-from %d: use 0 (todas as consultas na cópia) ou um número de linhas", *f.from)
 	}
 	return nil
@@ -95,26 +89,16 @@ func (f *columnarFlags) basePath(dsn string) (string, error) {
 	return columnar.PathBeside(strings.TrimPrefix(strings.SplitN(dsn, "?", 2)[0], "file:")), nil
 }
 
-// slotPath is slot i (from 1) of base: lumo.duckdb, lumo-2.duckdb, ...
-func slotPath(base string, i int) string {
-	if i == 1 {
-		return base
-	}
-	return strings.TrimSuffix(base, ".duckdb") + "-" + strconv.Itoa(i) + ".duckdb"
-}
-
-// heldByAnother says whether err is DuckDB refusing a file another process holds.
-func heldByAnother(err error) bool {
-	return err != nil && strings.Contains(err.Error(), "Could not set lock")
-}
-
+// options are the copy's at path. Only the apps whose queries may read it are copied: those with
+// a table or rollup of --columnar-from rows.
 func (f *columnarFlags) options(path string) columnar.Options {
-	return columnar.Options{Path: path, MemoryLimit: *f.memory, Threads: *f.threads}
+	return columnar.Options{Path: path, MemoryLimit: *f.memory, Threads: *f.threads, MinRows: *f.from}
 }
 
-// openColumnar opens serve's columnar copy of db (dsn), the first slot no other process holds,
-// and keeps it synced until ctx ends. nil, with the reason logged once, when queries read the
-// database only: --columnar off, a build without cgo, every slot held, or DuckDB failing.
+// openColumnar is serve's columnar copy of db (dsn), kept synced until ctx ends: DuckDB opens
+// the first of maxSlots files no other process holds once an app reaches --columnar-from rows.
+// nil, with the reason logged once, when queries read the database only: --columnar off or a
+// build without cgo.
 func openColumnar(ctx context.Context, f *columnarFlags, dsn string, db *store.DB, log *slog.Logger) *columnar.Store {
 	if *f.path == "off" {
 		log.Info("columnar copy off (--columnar off): queries read the database")
@@ -129,25 +113,12 @@ func openColumnar(ctx context.Context, f *columnarFlags, dsn string, db *store.D
 		log.Error("columnar copy unavailable: queries read the database", "err", err)
 		return nil
 	}
-	for i := 1; i <= maxSlots; i++ {
-		path := slotPath(base, i)
-		o := f.options(path)
-		o.Log = log
-		c, err := columnar.Open(ctx, o)
-		if heldByAnother(err) {
-			continue
-		}
-		if err != nil {
-			log.Error("columnar copy unavailable: queries read the database", "path", path, "err", err)
-			return nil
-		}
-		log.Info("columnar copy", "path", path, "memory_limit", *f.memory, "threads", *f.threads)
-		go c.Keep(ctx, db, time.Second)
-		return c
-	}
-	log.Warn("columnar copy unavailable: other lumo processes hold every copy of this database; queries read the database",
-		"first", base, "copies", maxSlots)
-	return nil
+	o := f.options(base)
+	o.Slots, o.Log = maxSlots, log
+	log.Info("columnar copy: DuckDB opens once an app has a table or rollup of --columnar-from rows", "first", base, "columnar_from", o.MinRows)
+	c := columnar.Deferred(o)
+	go c.Keep(ctx, db, time.Second)
+	return c
 }
 
 // syncAfterImport brings the embedded default's copy (the first slot, beside the SQLite file)
@@ -162,21 +133,22 @@ func syncAfterImport(ctx context.Context, f *columnarFlags, dsn string, db *stor
 	if err != nil {
 		return "Cópia colunar não atualizada: " + err.Error()
 	}
-	c, err := columnar.Open(ctx, f.options(base))
-	if heldByAnother(err) {
-		return "Cópia colunar " + base + " aberta por um lumo serve em execução: ele a atualiza sozinho em instantes."
-	}
-	if err != nil {
-		return "Cópia colunar não atualizada (o lumo serve a refaz ao iniciar): " + err.Error()
-	}
+	o := f.options(base)
+	o.Log = slog.New(slog.DiscardHandler) // the import says what happened in its own words
+	c := columnar.Deferred(o)
 	defer c.Close()
 	start := time.Now()
 	done, err := c.Sync(ctx, db)
-	if err != nil {
-		if errors.Is(err, context.DeadlineExceeded) {
-			err = errors.New("passou do tempo limite (--timeout)")
-		}
+	switch {
+	case columnar.HeldByAnother(err):
+		return "Cópia colunar " + base + " aberta por um lumo serve em execução: ele a atualiza sozinho em instantes."
+	case errors.Is(err, context.DeadlineExceeded):
+		return "Cópia colunar não atualizada (o lumo serve a refaz ao iniciar): passou do tempo limite (--timeout)"
+	case err != nil:
 		return "Cópia colunar não atualizada (o lumo serve a refaz ao iniciar): " + err.Error()
+	case c.Path() == "":
+		return fmt.Sprintf("Cópia colunar: nada a copiar, nenhum app tem tabela com %s ou mais (--columnar-from); as consultas leem o banco.",
+			ptbr.Count(int(*f.from), "linha", "linhas"))
 	}
 	return fmt.Sprintf("Cópia colunar atualizada em %s: %s, %s, em %s.", base,
 		ptbr.Count(len(done.Copied), "tabela copiada", "tabelas copiadas"), ptbr.Count(int(done.Rows), "linha", "linhas"), seconds(time.Since(start).Seconds()))

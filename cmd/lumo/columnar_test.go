@@ -6,8 +6,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -34,7 +36,19 @@ func TestColumnarCopyFromImportToServe(t *testing.T) {
 		t.Fatal(err)
 	}
 	dsn := filepath.Join(dir, "lumo.db")
+	// The demo's tables are under --columnar-from: by default nothing is copied, and no DuckDB file is made.
 	out, err := lumoCLI(t, bin, "import", "--db", dsn, filepath.Join(ws, "workspace.yaml"))
+	if err != nil {
+		t.Fatalf("import: %v\n%s", err, out)
+	}
+	if want := "Cópia colunar: nada a copiar, nenhum app tem tabela com 100.000 linhas ou mais (--columnar-from)"; !strings.Contains(out, want) {
+		t.Fatalf("the import's output lacks %q:\n%s", want, out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "lumo.duckdb")); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("an import with nothing to copy made a DuckDB file: %v", err)
+	}
+	// --columnar-from 0 copies every app.
+	out, err = lumoCLI(t, bin, "import", "--db", dsn, "--columnar-from", "0", filepath.Join(ws, "workspace.yaml"))
 	if err != nil {
 		t.Fatalf("import: %v\n%s", err, out)
 	}
@@ -81,6 +95,9 @@ func TestColumnarCopyFromImportToServe(t *testing.T) {
 	if !strings.Contains(second.logs.String(), filepath.Join(dir, "lumo-2.duckdb")) {
 		t.Errorf("the second server did not take the second copy:\n%s", second.logs)
 	}
+	if strings.Contains(small.logs.String(), `"msg":"columnar copy",`) {
+		t.Errorf("a server whose apps are all under --columnar-from opened DuckDB:\n%s", small.logs)
+	}
 	for _, r := range []*replica{off, small} {
 		if got := restQuery(t, r.url, args); !cmp.Equal(want["rows"], got["rows"]) {
 			t.Errorf("answers differ between servers reading the database: %v, %v", want["rows"], got["rows"])
@@ -90,7 +107,7 @@ func TestColumnarCopyFromImportToServe(t *testing.T) {
 		}
 	}
 	// While a server holds lumo.duckdb, an import leaves the copy to it.
-	out, err = lumoCLI(t, bin, "import", "--db", dsn, filepath.Join(ws, "workspace.yaml"))
+	out, err = lumoCLI(t, bin, "import", "--db", dsn, "--columnar-from", "0", filepath.Join(ws, "workspace.yaml"))
 	if err != nil || !strings.Contains(out, "aberta por um lumo serve em execução") {
 		t.Fatalf("import while a server holds the copy: %v\n%s", err, out)
 	}

@@ -112,7 +112,7 @@ func newServeFlags() (*flag.FlagSet, *serveFlags) {
 	f.ops.sessions.RegisterFlags(fs)
 	f.authFailures = authguard.RegisterFlag(fs)
 	f.dbMaxConns = sqldb.RegisterPoolFlag(fs)
-	f.columnar = registerColumnarServeFlags(fs)
+	f.columnar = registerColumnarFlags(fs)
 	f.ops.oauth.RegisterFlags(fs, "o login do usuário (padrão: email)")
 	fs.IntVar(&f.resultCacheMB, "result-cache-mb", lumo.DefaultResultCacheBytes>>20, "MiB de respostas de query guardadas para repetições com os mesmos dados (0 = sem cache)")
 	return fs, f

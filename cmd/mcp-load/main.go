@@ -147,18 +147,21 @@ func start(bin, dataHome string, args ...string) (*server, error) {
 	return nil, fmt.Errorf("the server did not listen on %s:\n%s", addr, s.logs.String())
 }
 
-// peakRSS is the server's VmHWM (peak resident set) in KiB.
+// peakRSS is the server's VmHWM (peak resident set) in KiB, and at the end of the run how much
+// of its resident set is its own memory (RssAnon) and how much pages of files, mostly its binary's
+// code (RssFile: shared and reclaimable).
 func (s *server) peakRSS() string {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", s.cmd.Process.Pid))
 	if err != nil {
 		return "?"
 	}
+	v := map[string]string{}
 	for _, l := range strings.Split(string(b), "\n") {
-		if strings.HasPrefix(l, "VmHWM:") {
-			return strings.TrimSpace(strings.TrimPrefix(l, "VmHWM:"))
+		if k, val, ok := strings.Cut(l, ":"); ok {
+			v[k] = strings.TrimSpace(val)
 		}
 	}
-	return "?"
+	return fmt.Sprintf("%s (at the end: anonymous %s, files %s)", v["VmHWM"], v["RssAnon"], v["RssFile"])
 }
 
 func (s *server) stop() {

@@ -11,7 +11,10 @@ package columnar
 import (
 	"errors"
 	"log/slog"
+	"strconv"
 	"strings"
+
+	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
 )
 
 // Defaults keep DuckDB within lumo's memory targets under the 8-client load: its buffer pool is
@@ -23,12 +26,20 @@ const (
 
 // Options say where the copy lives and how much DuckDB may use.
 type Options struct {
-	Path        string // the DuckDB file; "" keeps the copy in memory
+	// Path is the DuckDB file; "" keeps the copy in memory. With Slots > 1, when another
+	// process holds it the copy takes the next free of Slots files (SlotPath): several servers
+	// of one database on a host each keep their own.
+	Path        string
+	Slots       int
 	MemoryLimit string // DuckDB's memory_limit ("256MB", "1GB"); "" = DefaultMemoryLimit
 	Threads     int    // DuckDB's threads; 0 = DefaultThreads
 	// TempDir is where DuckDB spills what passes MemoryLimit: "" = Path + ".tmp" beside the
 	// file (or DuckDB's own choice for an in-memory copy).
 	TempDir string
+	// MinRows leaves out of the copy every app none of whose tables and rollups holds MinRows
+	// rows at import: lumo.Service.ColumnarFrom sends their queries to the database anyway, so
+	// a copy would cost memory and never answer. 0 copies every app.
+	MinRows int64
 	Log     *slog.Logger // nil = slog.Default()
 }
 
@@ -40,6 +51,31 @@ type Synced struct {
 	Copied  []string // physical names of the tables copied
 	Rows    int64    // rows copied
 	Dropped int      // tables dropped because no app uses them any more
+}
+
+// Largest is the most rows any data table or rollup of app holds, counted at import.
+func Largest(app *semantic.App) int64 {
+	var most int64
+	for _, t := range app.Tables {
+		most = max(most, t.Rows)
+	}
+	for _, r := range app.Rollups {
+		most = max(most, r.Rows)
+	}
+	return most
+}
+
+// SlotPath is slot i (from 1) of the file base: lumo.duckdb, lumo-2.duckdb, ...
+func SlotPath(base string, i int) string {
+	if i == 1 {
+		return base
+	}
+	return strings.TrimSuffix(base, ".duckdb") + "-" + strconv.Itoa(i) + ".duckdb"
+}
+
+// HeldByAnother says whether err is DuckDB refusing a file another process holds.
+func HeldByAnother(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "Could not set lock")
 }
 
 // PathBeside is the DuckDB file kept beside a SQLite database file: lumo.db → lumo.duckdb.

@@ -6,7 +6,9 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"io/fs"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -116,5 +118,32 @@ func TestKeepRetriesAFailedSyncOnceAMinute(t *testing.T) {
 	<-done
 	if n := f.n.Load(); n != 1 {
 		t.Fatalf("%d failed syncs logged over 50 polls; want 1 (the next try waits a minute or an import)", n)
+	}
+}
+
+// TestDeferredOpensOnlyForAppsThatReachMinRows: a copy whose apps all stay under MinRows never
+// opens DuckDB (no file, nothing copied); once an app reaches it, the first Sync opens the file
+// and copies that app.
+func TestDeferredOpensOnlyForAppsThatReachMinRows(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Open(t)
+	if _, err := db.ImportWorkspace(ctx, storetest.OneTableWorkspace("Uma", "", "ID\n1\n2\n3\n"), "workspace.yaml"); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "lumo.duckdb")
+	small := columnar.Deferred(columnar.Options{Path: path, MinRows: 4, Slots: 2})
+	done, err := small.Sync(ctx, db)
+	if err != nil || len(done.Copied) != 0 || small.Path() != "" || small.DB() != nil {
+		t.Fatalf("an app of 3 rows under MinRows 4: copied %v, path %q, err %v; want nothing opened", done.Copied, small.Path(), err)
+	}
+	if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("a copy with nothing to copy made its file: %v", err)
+	}
+	small.Close()
+	c := columnar.Deferred(columnar.Options{Path: path, MinRows: 3, Slots: 2})
+	defer c.Close()
+	done, err = c.Sync(ctx, db)
+	if err != nil || len(done.Copied) != 1 || done.Rows != 3 || c.Path() != path {
+		t.Fatalf("an app of 3 rows at MinRows 3: copied %v (%d rows), path %q, err %v; want its table in %s", done.Copied, done.Rows, c.Path(), err, path)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"database/sql"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -25,12 +26,14 @@ const Available = true
 // loadsTable stamps every copied table with the LoadID it was copied at.
 const loadsTable = "lumo_columnar_loads"
 
-// Store is an open columnar copy.
+// Store is a columnar copy.
 type Store struct {
-	db  *sql.DB
-	log *slog.Logger
+	opts Options
+	log  *slog.Logger
 
 	mu    sync.RWMutex
+	db    *sql.DB          // nil until the copy is opened
+	path  string           // the file open, of opts.Path's slots
 	loads map[string]int64 // copied table → LoadID, as in loadsTable
 
 	syncing sync.Mutex    // one Sync at a time
@@ -38,43 +41,82 @@ type Store struct {
 }
 
 // Open opens (creating it if missing) the DuckDB copy at o.Path, with DuckDB bounded by o. A
-// file another process holds open fails: DuckDB lets one process write a file.
+// file another process holds open fails (HeldByAnother): DuckDB lets one process write a file.
 func Open(ctx context.Context, o Options) (*Store, error) {
+	s := Deferred(o)
+	if err := s.open(ctx); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Deferred is the copy at o.Path, opened by the first Sync that finds an app to copy (one that
+// reaches o.MinRows), in the first of o.Slots files no other process holds: a server whose apps
+// are all small never starts DuckDB, which costs some 20 MB resident even when empty.
+func Deferred(o Options) *Store {
 	if o.MemoryLimit == "" {
 		o.MemoryLimit = DefaultMemoryLimit
 	}
 	if o.Threads <= 0 {
 		o.Threads = DefaultThreads
 	}
-	if o.TempDir == "" && o.Path != "" {
-		o.TempDir = o.Path + ".tmp"
+	if o.Slots <= 0 || o.Path == "" {
+		o.Slots = 1
 	}
 	if o.Log == nil {
 		o.Log = slog.Default()
 	}
-	db, err := sql.Open("duckdb", o.Path)
+	return &Store{opts: o, log: o.Log, loads: map[string]int64{}, kick: make(chan struct{}, 1)}
+}
+
+// open opens the first slot no other process holds, unless the copy is open.
+func (s *Store) open(ctx context.Context) error {
+	if s.db != nil {
+		return nil
+	}
+	var err error
+	for i := 1; i <= s.opts.Slots; i++ {
+		path := SlotPath(s.opts.Path, i)
+		if err = s.openFile(ctx, path); !HeldByAnother(err) {
+			break
+		}
+	}
+	if HeldByAnother(err) && s.opts.Slots > 1 {
+		return fmt.Errorf("other lumo processes hold every copy of this database (%s and %d more): %w", s.opts.Path, s.opts.Slots-1, err)
+	}
+	return err
+}
+
+// openFile opens the copy at path and reads its stamps.
+func (s *Store) openFile(ctx context.Context, path string) error {
+	o := s.opts
+	tempDir := o.TempDir
+	if tempDir == "" && path != "" {
+		tempDir = path + ".tmp"
+	}
+	db, err := sql.Open("duckdb", path)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	settings := []string{
 		"SET GLOBAL memory_limit = '" + strings.ReplaceAll(o.MemoryLimit, "'", "") + "'",
 		fmt.Sprintf("SET GLOBAL threads = %d", o.Threads),
 		"CREATE TABLE IF NOT EXISTS " + loadsTable + " (sql_name VARCHAR PRIMARY KEY, load_id BIGINT NOT NULL)",
 	}
-	if o.TempDir != "" {
-		settings = append(settings, "SET GLOBAL temp_directory = '"+strings.ReplaceAll(o.TempDir, "'", "''")+"'")
+	if tempDir != "" {
+		settings = append(settings, "SET GLOBAL temp_directory = '"+strings.ReplaceAll(tempDir, "'", "''")+"'")
 	}
-	for _, s := range settings {
-		if _, err := db.ExecContext(ctx, s); err != nil {
+	for _, st := range settings {
+		if _, err := db.ExecContext(ctx, st); err != nil {
 			db.Close()
-			return nil, fmt.Errorf("opening the columnar copy %s: %s: %w", o.Path, s, err)
+			return fmt.Errorf("opening the columnar copy %s: %s: %w", path, st, err)
 		}
 	}
-	s := &Store{db: db, log: o.Log, loads: map[string]int64{}, kick: make(chan struct{}, 1)}
+	loads := map[string]int64{}
 	rows, err := db.QueryContext(ctx, "SELECT sql_name, load_id FROM "+loadsTable)
 	if err != nil {
 		db.Close()
-		return nil, err
+		return err
 	}
 	defer rows.Close()
 	for rows.Next() {
@@ -82,22 +124,45 @@ func Open(ctx context.Context, o Options) (*Store, error) {
 		var id int64
 		if err := rows.Scan(&name, &id); err != nil {
 			db.Close()
-			return nil, err
+			return err
 		}
-		s.loads[name] = id
+		loads[name] = id
 	}
 	if err := rows.Err(); err != nil {
 		db.Close()
-		return nil, err
+		return err
 	}
-	return s, nil
+	s.mu.Lock()
+	s.db, s.path, s.loads = db, path, loads
+	s.mu.Unlock()
+	s.log.Info("columnar copy", "path", path, "memory_limit", o.MemoryLimit, "threads", o.Threads)
+	return nil
 }
 
 // Close closes the copy.
-func (s *Store) Close() error { return s.db.Close() }
+func (s *Store) Close() error {
+	if s.db == nil {
+		return nil
+	}
+	return s.db.Close()
+}
 
 // DB is where the queries of the apps the copy Holds run, rendered for sqldialect.DuckDB.
-func (s *Store) DB() query.Querier { return s.db }
+func (s *Store) DB() query.Querier {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.db == nil {
+		return nil // not a nil *sql.DB in an interface
+	}
+	return s.db
+}
+
+// Path is the file of the copy, "" until it is opened.
+func (s *Store) Path() string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.path
+}
 
 // Holds says whether every data table and rollup of app is copied at app's LoadID.
 func (s *Store) Holds(app *semantic.App) bool {
@@ -121,7 +186,7 @@ func (s *Store) Holds(app *semantic.App) bool {
 }
 
 // Sync brings the copy to src's current import: it copies every data table and rollup whose
-// stamp is not its app's LoadID, reading the models and the rows in one read-only transaction
+// stamp is not its app's LoadID (of the apps that reach Options.MinRows), reading the models and the rows in one read-only transaction
 // of src, and drops the tables no app uses any more. A table is swapped in one DuckDB
 // transaction with its stamp, so a reader sees the old table or the new one.
 func (s *Store) Sync(ctx context.Context, src *store.DB) (Synced, error) {
@@ -129,9 +194,18 @@ func (s *Store) Sync(ctx context.Context, src *store.DB) (Synced, error) {
 	defer s.syncing.Unlock()
 	var done Synced
 	err := src.EveryApp(ctx, func(tx *sql.Tx, apps []*semantic.App) error {
+		if !slices.ContainsFunc(apps, func(app *semantic.App) bool { return Largest(app) >= s.opts.MinRows }) && s.db == nil {
+			return nil // nothing to copy: DuckDB stays unopened
+		}
+		if err := s.open(ctx); err != nil {
+			return err
+		}
 		c := &copier{ctx: ctx, s: s, src: tx, srcDialect: src.Dialect(), numbers: map[[2]string]duckColumn{}}
 		want := map[string]bool{}
 		for _, app := range apps {
+			if Largest(app) < s.opts.MinRows {
+				continue
+			}
 			for _, j := range tableJobs(c, app) {
 				if want[j.name] {
 					continue

@@ -20,8 +20,12 @@ type Store struct{}
 // Open says ErrUnavailable.
 func Open(context.Context, Options) (*Store, error) { return nil, ErrUnavailable }
 
+// Deferred is never called in a build without cgo (check Available).
+func Deferred(Options) *Store { return nil }
+
 func (*Store) Holds(*semantic.App) bool                        { return false }
 func (*Store) DB() query.Querier                               { return nil }
+func (*Store) Path() string                                    { return "" }
 func (*Store) Sync(context.Context, *store.DB) (Synced, error) { return Synced{}, ErrUnavailable }
 func (*Store) Keep(context.Context, *store.DB, time.Duration)  {}
 func (*Store) Kick()                                           {}
