@@ -6,10 +6,13 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"io/fs"
 	"log/slog"
+	"math/big"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -17,6 +20,7 @@ import (
 
 	"github.com/lumo-caderninho/mcp/impl/lumo/columnar"
 	"github.com/lumo-caderninho/mcp/impl/lumo/store/storetest"
+	"github.com/lumo-caderninho/mcp/impl/platform/sqldialect"
 )
 
 // TestOpenBoundsDuckDB checks that the flags reach DuckDB: its memory limit, threads and a temp
@@ -146,4 +150,109 @@ func TestDeferredOpensOnlyForAppsThatReachMinRows(t *testing.T) {
 	if err != nil || len(done.Copied) != 1 || done.Rows != 3 || c.Path() != path {
 		t.Fatalf("an app of 3 rows at MinRows 3: copied %v (%d rows), path %q, err %v; want its table in %s", done.Copied, done.Rows, c.Path(), err, path)
 	}
+}
+
+// TestCopyKeepsDecimalsExact: a DECIMAL column of the copy holds, for each float64 of the row
+// store, exactly the decimal strconv.FormatFloat(x, 'f', scale, 64) writes (its binary value
+// rounded half to even), NULL stays NULL, and dates and timestamps keep their wall clock.
+func TestCopyKeepsDecimalsExact(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Open(t)
+	csv := "ID,V,D,T\n"
+	days := []string{"2024-02-29", "1969-12-31", "2000-01-01", "2024-12-31"}
+	stamps := []string{"2024-01-01 00:00:00", "2024-12-31 23:59:59", "1960-06-15 23:59:59", "1970-01-01 00:00:00"}
+	values := []any{0.1 + 0.2, 2.675, -2.675, 1.005, 0.125, 0.375, -0.125, 1e-9, -1e-9, 9999999999999.99,
+		-9999999999999.99, 1234567890123.455, nil, 0.0, -0.0, 100}
+	for i := range values {
+		csv += fmt.Sprintf("%d,1.25,%s,%s\n", i, days[i%len(days)], stamps[i%len(stamps)])
+	}
+	ws := storetest.OneTableWorkspace("Exatos", `      - {name: V, label: Valor, type: number, role: measure}
+      - {name: D, label: Dia, type: date}
+      - {name: T, label: Hora, type: datetime}
+`, csv)
+	if _, err := db.ImportWorkspace(ctx, ws, "workspace.yaml"); err != nil {
+		t.Fatal(err)
+	}
+	u, err := db.UserByLogin(ctx, "ana")
+	if err != nil {
+		t.Fatal(err)
+	}
+	apps, err := db.VisibleApps(ctx, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := apps[0].Tables[0]
+	name := map[string]string{}
+	for _, c := range tb.Columns {
+		name[c.Name] = sqldialect.DuckDB{}.QuoteIdent(c.SQLName)
+	}
+	// The row store holds any float64, not only what a CSV of two decimals gives.
+	update := sqldialect.Rebind(db.Dialect(), "UPDATE "+sqldialect.DuckDB{}.QuoteIdent(tb.SQLName)+" SET "+name["V"]+" = ? WHERE "+name["ID"]+" = ?")
+	for i, v := range values {
+		if _, err := db.SQL().ExecContext(ctx, update, v, i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	col, err := columnar.Open(ctx, columnar.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { col.Close() })
+	if _, err := col.Sync(ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := col.DB().QueryContext(ctx, "SELECT CAST("+name["ID"]+" AS INTEGER), typeof("+name["V"]+"), CAST("+name["V"]+" AS VARCHAR), CAST("+
+		name["D"]+" AS VARCHAR), CAST("+name["T"]+" AS VARCHAR) FROM "+sqldialect.DuckDB{}.QuoteIdent(tb.SQLName)+" ORDER BY 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	n := 0
+	for rows.Next() {
+		var i int
+		var typ string
+		var v sql.NullString
+		var d, ts string
+		if err := rows.Scan(&i, &typ, &v, &d, &ts); err != nil {
+			t.Fatal(err)
+		}
+		n++
+		if typ != "DECIMAL(18,2)" {
+			t.Errorf("row %d: V is a %s, want DECIMAL(18,2)", i, typ)
+		}
+		if values[i] == nil {
+			if v.Valid {
+				t.Errorf("row %d: NULL copied as %s", i, v.String)
+			}
+		} else {
+			want := strconv.FormatFloat(toFloat(values[i]), 'f', 2, 64)
+			if got, ok := new(big.Rat).SetString(v.String); !ok || got.Cmp(ratOf(t, want)) != 0 {
+				t.Errorf("row %d: %v copied as %q, want %s", i, values[i], v.String, want)
+			}
+		}
+		if d != days[i%len(days)] || ts != stamps[i%len(stamps)] {
+			t.Errorf("row %d: date %s and timestamp %s, want %s and %s", i, d, ts, days[i%len(days)], stamps[i%len(stamps)])
+		}
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if n != len(values) {
+		t.Fatalf("%d rows copied, want %d", n, len(values))
+	}
+}
+
+func toFloat(v any) float64 {
+	if i, ok := v.(int); ok {
+		return float64(i)
+	}
+	return v.(float64)
+}
+
+func ratOf(t *testing.T, s string) *big.Rat {
+	r, ok := new(big.Rat).SetString(s)
+	if !ok {
+		t.Fatalf("%q is not a decimal", s)
+	}
+	return r
 }

@@ -6,10 +6,10 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/duckdb/duckdb-go/v2"
 
@@ -66,6 +66,8 @@ type copier struct {
 	src        *sql.Tx
 	srcDialect sqldialect.Dialect
 	numbers    map[[2]string]duckColumn // (table, column) SQL names: the type of a number column
+
+	writers []writer // the copies' writers still at work, oldest first
 }
 
 // rollupColumns are a rollup's columns: its dimensions (with their folded copies), its time
@@ -116,126 +118,236 @@ func (c *copier) column(col *semantic.Column, name string) ([]duckColumn, error)
 		return cols, nil
 	}
 	key := [2]string{col.Table.SQLName, col.SQLName}
-	dc, ok := c.numbers[key]
-	if !ok {
-		var largest sql.NullFloat64
-		q := "SELECT MAX(ABS(" + c.srcDialect.QuoteIdent(col.SQLName) + ")) FROM " + c.srcDialect.QuoteIdent(col.Table.SQLName)
-		if err := c.src.QueryRowContext(c.ctx, q).Scan(&largest); err != nil {
-			return nil, fmt.Errorf("%s: %w", q, err)
+	if _, ok := c.numbers[key]; !ok {
+		if err := c.numberTypes(col); err != nil {
+			return nil, err
 		}
-		dc = duckColumn{typ: sqldialect.NumberType(d, col.Scale, largest.Float64), scale: col.Scale}
-		c.numbers[key] = dc
 	}
+	dc := c.numbers[key]
 	dc.name = name
 	return []duckColumn{dc}, nil
 }
 
+// numberTypes finds the types of col and of every other number column of its table, from their
+// largest values, in one scan of the table.
+func (c *copier) numberTypes(col *semantic.Column) error {
+	cols := []*semantic.Column{col}
+	for _, o := range col.Table.Columns {
+		if o.Type == semantic.TypeNumber && !o.Calculated() && o.SQLName != col.SQLName {
+			cols = append(cols, o)
+		}
+	}
+	maxes, largest := make([]string, len(cols)), make([]any, len(cols))
+	for i, o := range cols {
+		maxes[i], largest[i] = "MAX(ABS("+c.srcDialect.QuoteIdent(o.SQLName)+"))", new(sql.NullFloat64)
+	}
+	q := "SELECT " + strings.Join(maxes, ", ") + " FROM " + c.srcDialect.QuoteIdent(col.Table.SQLName)
+	if err := c.src.QueryRowContext(c.ctx, q).Scan(largest...); err != nil {
+		return fmt.Errorf("%s: %w", q, err)
+	}
+	for i, o := range cols {
+		typ := sqldialect.NumberType(sqldialect.DuckDB{}, o.Scale, largest[i].(*sql.NullFloat64).Float64)
+		c.numbers[[2]string{col.Table.SQLName, o.SQLName}] = duckColumn{typ: typ, scale: o.Scale}
+	}
+	return nil
+}
+
+// Rows travel from the row store's reader to DuckDB's writer in batches of copyBatch rows, at
+// most copyDepth batches ahead: reading SQLite is the slow side, and this bounds what waits.
+const (
+	copyBatch   = 1024
+	copyDepth   = 8
+	copyWriters = 4 // writers still appending or committing while the next table is read
+)
+
 // copy replaces table in the Store with the row store's rows, stamped loadID, and returns how
-// many it copied. The rows are appended as text to a staging table of VARCHARs, then cast to the
-// columns' types in one INSERT, so each value arrives as the row store's ISO dates and, for a
-// DECIMAL column, the decimal its float64 stands for; the swap and the stamp commit together.
+// many it read. It reads the rows here while a writer appends them to DuckDB, and returns once
+// they are read: the writer's commit overlaps the next table's reading, and wait (called by the
+// next copy and at the end of the sync) collects it. The writer creates the table, appends the
+// rows and stamps it in one DuckDB transaction: a reader sees the old table or the new one, and a
+// sync that fails or crashes midway leaves the old table with its old stamp, copied again next time.
 func (c *copier) copy(ctx context.Context, table string, cols []duckColumn, loadID int64) (int64, error) {
-	d := sqldialect.DuckDB{}
-	// The stage is a temporary table: in memory (spilling to the temp directory), never written
-	// to the file or its log.
-	stage := "temp.main." + d.QuoteIdent(table+"__stage")
-	var defs, texts, names, casts []string
-	for _, col := range cols {
-		q := d.QuoteIdent(col.name)
-		defs, texts, names = append(defs, q+" "+col.typ), append(texts, q+" VARCHAR"), append(names, c.srcDialect.QuoteIdent(col.name))
-		casts = append(casts, "CAST("+q+" AS "+strings.TrimSuffix(col.typ, " NOT NULL")+")")
-	}
-	conn, err := c.s.db.Conn(ctx)
+	ctx, cancel := context.WithCancel(ctx)
+	batches, free := make(chan []any, copyDepth), make(chan []any, copyDepth+1)
+	done := make(chan error, 1)
+	go func() {
+		err := c.write(ctx, table, cols, loadID, batches, free)
+		if err != nil {
+			cancel() // stops the reader
+			err = fmt.Errorf("copying %s: %w", table, err)
+		}
+		done <- err
+	}()
+	n, err := c.read(ctx, table, cols, batches, free)
 	if err != nil {
-		return 0, err
+		cancel() // before the close: the writer must not commit what it got
 	}
-	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, "CREATE OR REPLACE TEMP TABLE "+d.QuoteIdent(table+"__stage")+" ("+strings.Join(texts, ", ")+")"); err != nil {
-		return 0, err
+	close(batches)
+	if err != nil {
+		if werr := <-done; werr != nil && errors.Is(err, context.Canceled) { // the writer failed first
+			return 0, werr
+		}
+		return 0, fmt.Errorf("copying %s: reading it: %w", table, err)
 	}
-	defer conn.ExecContext(context.WithoutCancel(ctx), "DROP TABLE IF EXISTS "+stage)
+	c.writers = append(c.writers, writer{done, cancel})
+	return n, c.wait(copyWriters)
+}
+
+// A writer is a copy's writer still at work: its error, once done, and its context's cancel.
+type writer struct {
+	done   <-chan error
+	cancel context.CancelFunc
+}
+
+// wait waits for the oldest writers until at most n are at work, and returns the first error.
+func (c *copier) wait(n int) error {
+	var err error
+	for len(c.writers) > n {
+		w := c.writers[0]
+		if werr := <-w.done; err == nil {
+			err = werr
+		}
+		w.cancel()
+		c.writers = c.writers[1:]
+	}
+	return err
+}
+
+// read sends the row store's rows of table to out, in batches of len(cols) values a row, taking
+// a batch from free when the writer has given one back.
+func (c *copier) read(ctx context.Context, table string, cols []duckColumn, out chan<- []any, free <-chan []any) (int64, error) {
+	width := len(cols)
+	names := make([]string, width)
+	for i, col := range cols {
+		names[i] = c.srcDialect.QuoteIdent(col.name)
+	}
 	rows, err := c.src.QueryContext(ctx, "SELECT "+strings.Join(names, ", ")+" FROM "+c.srcDialect.QuoteIdent(table))
 	if err != nil {
-		return 0, fmt.Errorf("reading it: %w", err)
+		return 0, err
 	}
 	defer rows.Close()
 	var n int64
-	err = conn.Raw(func(dc any) error {
-		a, err := duckdb.NewAppender(dc.(driver.Conn), "temp", "main", table+"__stage")
+	var batch []any
+	dest := make([]any, width)
+	send := func() error {
+		select {
+		case out <- batch:
+			batch = nil
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	for rows.Next() {
+		if batch == nil {
+			select {
+			case batch = <-free:
+				batch = batch[:0]
+			default:
+				batch = make([]any, 0, copyBatch*width)
+			}
+		}
+		row := batch[len(batch) : len(batch)+width]
+		for i := range row {
+			dest[i] = &row[i]
+		}
+		if err := rows.Scan(dest...); err != nil { // a []byte is copied (database/sql does for *any)
+			return 0, err
+		}
+		batch, n = batch[:len(batch)+width], n+1
+		if len(batch) == cap(batch) {
+			if err := send(); err != nil {
+				return 0, err
+			}
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return 0, err
+	}
+	if len(batch) > 0 {
+		if err := send(); err != nil {
+			return 0, err
+		}
+	}
+	return n, nil
+}
+
+// write creates table in DuckDB, appends the rows from in (each value turned into the column's
+// type by a cell) and stamps it loadID, in one transaction on a connection of its own; it gives
+// the batches back to free.
+func (c *copier) write(ctx context.Context, table string, cols []duckColumn, loadID int64, in <-chan []any, free chan<- []any) error {
+	defer func() {
+		for range in { // unblocks the reader if the writer fails first
+		}
+	}()
+	d := sqldialect.DuckDB{}
+	defs, cells := make([]string, len(cols)), make([]cell, len(cols))
+	for i, col := range cols {
+		defs[i], cells[i] = d.QuoteIdent(col.name)+" "+col.typ, newCell(col)
+	}
+	conn, err := c.s.db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	create := "CREATE OR REPLACE TABLE " + d.QuoteIdent(table) + " (" + strings.Join(defs, ", ") + ")"
+	if _, err := tx.ExecContext(ctx, create); err != nil {
+		return fmt.Errorf("%s: %w", create, err)
+	}
+	err = conn.Raw(func(dc any) error { // the appender joins conn's transaction
+		a, err := duckdb.NewAppenderFromConn(dc.(driver.Conn), "", table)
 		if err != nil {
 			return err
 		}
-		vals, ptrs, text := make([]any, len(cols)), make([]any, len(cols)), make([]driver.Value, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		for rows.Next() {
-			if err := rows.Scan(ptrs...); err != nil {
+		for batch := range in {
+			if err := appendBatch(a, cells, batch); err != nil {
 				a.Close()
 				return err
 			}
-			for i, v := range vals {
-				text[i] = duckText(v, cols[i])
+			select {
+			case free <- batch:
+			default:
 			}
-			if err := a.AppendRow(text...); err != nil {
-				a.Close()
-				return err
-			}
-			n++
-		}
-		if err := rows.Err(); err != nil {
-			a.Close()
-			return err
 		}
 		return a.Close()
 	})
 	if err != nil {
-		return 0, fmt.Errorf("loading it: %w", err)
+		return fmt.Errorf("loading it: %w", err)
 	}
-	tx, err := conn.BeginTx(ctx, nil)
-	if err != nil {
-		return 0, err
-	}
-	defer tx.Rollback()
-	for _, st := range []string{
-		"CREATE OR REPLACE TABLE " + d.QuoteIdent(table) + " (" + strings.Join(defs, ", ") + ")",
-		"INSERT INTO " + d.QuoteIdent(table) + " SELECT " + strings.Join(casts, ", ") + " FROM " + stage,
-	} {
-		if _, err := tx.ExecContext(ctx, st); err != nil {
-			return 0, fmt.Errorf("%s: %w", st, err)
-		}
+	if ctx.Err() != nil { // the reader failed: keep the old table
+		return ctx.Err()
 	}
 	if _, err := tx.ExecContext(ctx, "INSERT OR REPLACE INTO "+loadsTable+" VALUES (?, ?)", table, loadID); err != nil {
-		return 0, err
+		return err
 	}
 	if err := tx.Commit(); err != nil {
-		return 0, err
+		return err
 	}
 	c.s.mu.Lock()
 	c.s.loads[table] = loadID
 	c.s.mu.Unlock()
-	return n, nil
+	return nil
 }
 
-// duckText is a row store's value as text for DuckDB's column c, nil for NULL.
-func duckText(v any, c duckColumn) driver.Value {
-	switch x := v.(type) {
-	case nil:
-		return nil
-	case string:
-		return x
-	case []byte:
-		return string(x)
-	case time.Time: // PostgreSQL's DATE and TIMESTAMP
-		if c.typ == "DATE" {
-			return x.Format("2006-01-02")
+// appendBatch appends a batch of rows (len(cells) values each) to a, each value through its cell.
+func appendBatch(a *duckdb.Appender, cells []cell, batch []any) error {
+	row := make([]driver.Value, len(cells))
+	for ; len(batch) > 0; batch = batch[len(cells):] {
+		for i := range row {
+			v, err := cells[i].value(batch[i])
+			if err != nil {
+				return err
+			}
+			row[i] = v
 		}
-		return x.Format("2006-01-02 15:04:05")
-	case float64:
-		if strings.HasPrefix(c.typ, "DECIMAL") {
-			return strconv.FormatFloat(x, 'f', c.scale, 64)
+		if err := a.AppendRow(row...); err != nil {
+			return err
 		}
-		return strconv.FormatFloat(x, 'g', -1, 64) // the shortest text that reads back as x
 	}
-	return fmt.Sprint(v)
+	return nil
 }

@@ -201,38 +201,51 @@ func (s *Store) Sync(ctx context.Context, src *store.DB) (Synced, error) {
 			return err
 		}
 		c := &copier{ctx: ctx, s: s, src: tx, srcDialect: src.Dialect(), numbers: map[[2]string]duckColumn{}}
-		want := map[string]bool{}
-		for _, app := range apps {
-			if Largest(app) < s.opts.MinRows {
-				continue
-			}
-			for _, j := range tableJobs(c, app) {
-				if want[j.name] {
-					continue
-				}
-				want[j.name] = true
-				s.mu.RLock()
-				id, ok := s.loads[j.name]
-				s.mu.RUnlock()
-				if ok && id == app.LoadID {
-					continue
-				}
-				cols, err := j.cols()
-				if err != nil {
-					return err
-				}
-				n, err := c.copy(ctx, j.name, cols, app.LoadID)
-				if err != nil {
-					return fmt.Errorf("copying %s: %w", j.name, err)
-				}
-				done.Copied, done.Rows = append(done.Copied, j.name), done.Rows+n
-			}
+		want, err := s.copyAll(c, apps, &done)
+		if werr := c.wait(0); err == nil { // the last tables' writers, committing
+			err = werr
+		}
+		if err != nil {
+			return err
 		}
 		dropped, err := s.drop(ctx, want)
 		done.Dropped = dropped
 		return err
 	})
 	return done, err
+}
+
+// copyAll copies, through c, every data table and rollup of apps (those reaching MinRows) whose
+// stamp is not its app's LoadID, adds them to done, and returns the names of all their tables.
+func (s *Store) copyAll(c *copier, apps []*semantic.App, done *Synced) (map[string]bool, error) {
+	want := map[string]bool{}
+	for _, app := range apps {
+		if Largest(app) < s.opts.MinRows {
+			continue
+		}
+		for _, j := range tableJobs(c, app) {
+			if want[j.name] {
+				continue
+			}
+			want[j.name] = true
+			s.mu.RLock()
+			id, ok := s.loads[j.name]
+			s.mu.RUnlock()
+			if ok && id == app.LoadID {
+				continue
+			}
+			cols, err := j.cols()
+			if err != nil {
+				return nil, err
+			}
+			n, err := c.copy(c.ctx, j.name, cols, app.LoadID)
+			if err != nil {
+				return nil, err
+			}
+			done.Copied, done.Rows = append(done.Copied, j.name), done.Rows+n
+		}
+	}
+	return want, nil
 }
 
 // drop drops the copied tables not in want.
