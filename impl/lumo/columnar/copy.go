@@ -166,8 +166,8 @@ const (
 // next copy and at the end of the sync) collects it. The writer creates the table, appends the
 // rows and stamps it in one DuckDB transaction: a reader sees the old table or the new one, and a
 // sync that fails or crashes midway leaves the old table with its old stamp, copied again next time.
-func (c *copier) copy(ctx context.Context, table string, cols []duckColumn, loadID int64) (int64, error) {
-	ctx, cancel := context.WithCancel(ctx)
+func (c *copier) copy(table string, cols []duckColumn, loadID int64) (int64, error) {
+	ctx, cancel := context.WithCancel(c.ctx)
 	batches, free := make(chan []any, copyDepth), make(chan []any, copyDepth+1)
 	done := make(chan error, 1)
 	go func() {

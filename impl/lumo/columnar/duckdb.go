@@ -185,16 +185,17 @@ func (s *Store) Holds(app *semantic.App) bool {
 	return true
 }
 
-// Sync brings the copy to src's current import: it copies every data table and rollup whose
-// stamp is not its app's LoadID (of the apps that reach Options.MinRows), reading the models and the rows in one read-only transaction
-// of src, and drops the tables no app uses any more. A table is swapped in one DuckDB
-// transaction with its stamp, so a reader sees the old table or the new one.
+// Sync brings the copy to src's current import: of the apps that reach Options.MinRows, it copies
+// every data table and rollup whose stamp is not its app's LoadID, reading the models and the
+// rows in one read-only transaction of src, and drops the tables no such app uses. A table is
+// swapped in one DuckDB transaction with its stamp, so a reader sees the old table or the new one.
 func (s *Store) Sync(ctx context.Context, src *store.DB) (Synced, error) {
 	s.syncing.Lock()
 	defer s.syncing.Unlock()
 	var done Synced
 	err := src.EveryApp(ctx, func(tx *sql.Tx, apps []*semantic.App) error {
-		if !slices.ContainsFunc(apps, func(app *semantic.App) bool { return Largest(app) >= s.opts.MinRows }) && s.db == nil {
+		apps = slices.DeleteFunc(apps, func(app *semantic.App) bool { return Largest(app) < s.opts.MinRows })
+		if len(apps) == 0 && s.db == nil {
 			return nil // nothing to copy: DuckDB stays unopened
 		}
 		if err := s.open(ctx); err != nil {
@@ -215,14 +216,11 @@ func (s *Store) Sync(ctx context.Context, src *store.DB) (Synced, error) {
 	return done, err
 }
 
-// copyAll copies, through c, every data table and rollup of apps (those reaching MinRows) whose
-// stamp is not its app's LoadID, adds them to done, and returns the names of all their tables.
+// copyAll copies, through c, every data table and rollup of apps whose stamp is not its app's
+// LoadID, adds them to done, and returns the names of all the apps' tables.
 func (s *Store) copyAll(c *copier, apps []*semantic.App, done *Synced) (map[string]bool, error) {
 	want := map[string]bool{}
 	for _, app := range apps {
-		if Largest(app) < s.opts.MinRows {
-			continue
-		}
 		for _, j := range tableJobs(c, app) {
 			if want[j.name] {
 				continue
@@ -238,7 +236,7 @@ func (s *Store) copyAll(c *copier, apps []*semantic.App, done *Synced) (map[stri
 			if err != nil {
 				return nil, err
 			}
-			n, err := c.copy(c.ctx, j.name, cols, app.LoadID)
+			n, err := c.copy(j.name, cols, app.LoadID)
 			if err != nil {
 				return nil, err
 			}
