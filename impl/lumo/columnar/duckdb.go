@@ -23,8 +23,12 @@ import (
 // Available says whether this build links DuckDB.
 const Available = true
 
-// loadsTable stamps every copied table with the LoadID it was copied at.
-const loadsTable = "lumo_columnar_loads"
+// loadsTable stamps every copied table with the LoadID it was copied at; originTable holds the
+// identity of the database the copy was made from (store.DB.Identity).
+const (
+	loadsTable  = "lumo_columnar_loads"
+	originTable = "lumo_columnar_origin"
+)
 
 // Store is a columnar copy.
 type Store struct {
@@ -35,6 +39,10 @@ type Store struct {
 	db    *sql.DB          // nil until the copy is opened
 	path  string           // the file open, of opts.Path's slots
 	loads map[string]int64 // copied table → LoadID, as in loadsTable
+	// origin is the database the copy was made from, as in originTable; bound says a Sync of this
+	// process has checked it against the database it reads: until then the copy answers nothing.
+	origin string
+	bound  bool
 
 	syncing sync.Mutex    // one Sync at a time
 	kick    chan struct{} // wakes Keep
@@ -102,6 +110,7 @@ func (s *Store) openFile(ctx context.Context, path string) error {
 		"SET GLOBAL memory_limit = '" + strings.ReplaceAll(o.MemoryLimit, "'", "") + "'",
 		fmt.Sprintf("SET GLOBAL threads = %d", o.Threads),
 		"CREATE TABLE IF NOT EXISTS " + loadsTable + " (sql_name VARCHAR PRIMARY KEY, load_id BIGINT NOT NULL)",
+		"CREATE TABLE IF NOT EXISTS " + originTable + " (database_id VARCHAR NOT NULL)",
 	}
 	if tempDir != "" {
 		settings = append(settings, "SET GLOBAL temp_directory = '"+strings.ReplaceAll(tempDir, "'", "''")+"'")
@@ -132,8 +141,13 @@ func (s *Store) openFile(ctx context.Context, path string) error {
 		db.Close()
 		return err
 	}
+	var origin string
+	if err := db.QueryRowContext(ctx, "SELECT database_id FROM "+originTable).Scan(&origin); err != nil && err != sql.ErrNoRows {
+		db.Close()
+		return err
+	}
 	s.mu.Lock()
-	s.db, s.path, s.loads = db, path, loads
+	s.db, s.path, s.loads, s.origin, s.bound = db, path, loads, origin, false
 	s.mu.Unlock()
 	s.log.Info("columnar copy", "path", path, "memory_limit", o.MemoryLimit, "threads", o.Threads)
 	return nil
@@ -164,10 +178,14 @@ func (s *Store) Path() string {
 	return s.path
 }
 
-// Holds says whether every data table and rollup of app is copied at app's LoadID.
+// Holds says whether every data table and rollup of app is copied at app's LoadID, from the
+// database a Sync of this process last read.
 func (s *Store) Holds(app *semantic.App) bool {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
+	if !s.bound {
+		return false
+	}
 	current := func(name string) bool {
 		id, ok := s.loads[name]
 		return ok && id == app.LoadID
@@ -185,7 +203,8 @@ func (s *Store) Holds(app *semantic.App) bool {
 	return true
 }
 
-// Sync brings the copy to src's current import: of the apps that reach Options.MinRows, it copies
+// Sync brings the copy to src's current import: a copy made from another database than src (by
+// its identity) is discarded first; then, of the apps that reach Options.MinRows, it copies
 // every data table and rollup whose stamp is not its app's LoadID, reading the models and the
 // rows in one read-only transaction of src, and drops the tables no such app uses. A table is
 // swapped in one DuckDB transaction with its stamp, so a reader sees the old table or the new one.
@@ -201,6 +220,9 @@ func (s *Store) Sync(ctx context.Context, src *store.DB) (Synced, error) {
 		if err := s.open(ctx); err != nil {
 			return err
 		}
+		if err := s.bind(ctx, src, tx); err != nil {
+			return err
+		}
 		c := &copier{ctx: ctx, s: s, src: tx, srcDialect: src.Dialect(), numbers: map[[2]string]duckColumn{}}
 		want, err := s.copyAll(c, apps, &done)
 		if werr := c.wait(0); err == nil { // the last tables' writers, committing
@@ -214,6 +236,70 @@ func (s *Store) Sync(ctx context.Context, src *store.DB) (Synced, error) {
 		return err
 	})
 	return done, err
+}
+
+// bind discards the copy when it was made from another database than src's (read in tx), and
+// records src's as its origin.
+func (s *Store) bind(ctx context.Context, src *store.DB, tx *sql.Tx) error {
+	id, err := src.Identity(ctx, tx)
+	if err != nil {
+		return err
+	}
+	s.mu.RLock()
+	same := s.origin == id
+	s.mu.RUnlock()
+	if !same {
+		s.mu.Lock()
+		s.bound = false // before the first table goes: Holds says no until the copy is rebuilt
+		s.mu.Unlock()
+		if err := s.discard(ctx, id); err != nil {
+			return fmt.Errorf("discarding the columnar copy of another database: %w", err)
+		}
+	}
+	s.mu.Lock()
+	s.bound = true
+	s.mu.Unlock()
+	return nil
+}
+
+// discard drops every copied table and its stamp and records origin, in one DuckDB transaction.
+func (s *Store) discard(ctx context.Context, origin string) error {
+	s.mu.RLock()
+	names := make([]string, 0, len(s.loads))
+	for name := range s.loads {
+		names = append(names, name)
+	}
+	was := s.origin
+	s.mu.RUnlock()
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	for _, name := range names {
+		if _, err := tx.ExecContext(ctx, "DROP TABLE IF EXISTS "+sqldialect.DuckDB{}.QuoteIdent(name)); err != nil {
+			return err
+		}
+	}
+	for _, st := range []string{"DELETE FROM " + loadsTable, "DELETE FROM " + originTable} {
+		if _, err := tx.ExecContext(ctx, st); err != nil {
+			return err
+		}
+	}
+	if _, err := tx.ExecContext(ctx, "INSERT INTO "+originTable+" VALUES (?)", origin); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.loads, s.origin = map[string]int64{}, origin
+	s.mu.Unlock()
+	if len(names) > 0 {
+		s.log.Warn("columnar copy: made from another database than the one lumo reads now; discarded", "tables", len(names),
+			"was", was, "now", origin)
+	}
+	return nil
 }
 
 // copyAll copies, through c, every data table and rollup of apps whose stamp is not its app's

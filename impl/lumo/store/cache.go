@@ -51,12 +51,13 @@ func (c *modelCache) generation() int64 {
 	return c.gen
 }
 
+// put keeps apps, read at generation gen, for key k. Entries of another generation are dropped:
+// get serves only the generation asked for, so a slow reader putting an older generation costs
+// the next caller one read, never a stale model (and after a restored backup the counter may go
+// down: the restored generation must be cached too).
 func (c *modelCache) put(gen int64, k modelKey, apps []*semantic.App) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if gen < c.gen {
-		return // read before a newer import than the one cached
-	}
 	if c.entries == nil || gen != c.gen || c.apps+len(apps) > cacheMaxApps || len(c.entries) >= cacheMaxKeys {
 		c.entries, c.gen, c.apps = map[modelKey][]*semantic.App{}, gen, 0
 	}

@@ -31,11 +31,13 @@ func (db *DB) importGeneration(ctx context.Context) (int64, error) {
 	return db.watch.Value(db.sql, read)
 }
 
-// moveGeneration moves the import counter in tx, as every import and admin change does, and
+// moveGeneration moves the import counter in tx (to nextGeneration's value, see identity.go), as
+// every import and admin change does, and
 // notifies the other processes (PostgreSQL delivers it at commit). Once tx has committed, call
 // generationMoved.
 func (db *DB) moveGeneration(ctx context.Context, tx *sql.Tx) error {
-	if _, err := tx.ExecContext(ctx, "UPDATE lumo_ids SET last_id = last_id + 1 WHERE kind = 'import'"); err != nil {
+	next := nextGeneration(time.Now())
+	if _, err := tx.ExecContext(ctx, db.q("UPDATE lumo_ids SET last_id = CASE WHEN last_id + 1 > ? THEN last_id + 1 ELSE ? END WHERE kind = 'import'"), next, next); err != nil {
 		return err
 	}
 	if db.watch != nil {

@@ -51,6 +51,10 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 		db.sql.Close()
 		return nil, err
 	}
+	if err := db.ensureIdentity(ctx); err != nil {
+		db.sql.Close()
+		return nil, err
+	}
 	db.ensureIndexes(ctx, o)
 	return db, nil
 }
