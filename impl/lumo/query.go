@@ -294,6 +294,9 @@ func allZero(q *query.Query, res *query.Result) bool {
 func formatCell(x lumoapi.Cell, c *query.OutCol) string {
 	switch x.Type {
 	case lumoapi.NullCell:
+		if c.Group != nil {
+			return "(em branco)" // the one blank group: no value or the empty text
+		}
 		return "(vazio)"
 	case lumoapi.StringCell:
 		if x.String == "" {

@@ -57,6 +57,21 @@ type Measure struct {
 	condTables []*semantic.Table
 }
 
+// scale is the decimals the measure's values are answered with: none for counts, four more than
+// the column's (at least 2) for an average, the column's for the others.
+func (m *Measure) scale() int {
+	switch m.Agg {
+	case "count", "count_distinct":
+		return 0
+	case "avg":
+		return max(m.Col.Scale, 2) + 4
+	}
+	return m.Col.Scale
+}
+
+// exprScale is the decimals an expression's values are answered with.
+const exprScale = 6
+
 // tables lists the tables the measure reads: its column's and its condition's.
 func (m *Measure) tables() []*semantic.Table {
 	return concatTables(m.Col.Tables(), m.condTables)
@@ -81,13 +96,20 @@ type Pred struct {
 	Words   string
 	label   string
 	check   *TextCheck
+	// Exists, set by PlanQuery, makes a filter on a table no block reaches an existence test:
+	// the block's rows whose row of Exists.Of has some row of Exists.Rows meeting the filter (an
+	// order with some item of a category), each counted once.
+	Exists *semantic.Related
 }
 
 // tables lists the tables a WHERE condition reads in the query's row: its target's, or the
 // segment's table (the segment's related rows are read by a subquery of their own).
 func (p *Pred) tables() []*semantic.Table {
-	if p.Segment != nil {
+	switch {
+	case p.Segment != nil:
 		return []*semantic.Table{p.Segment.Table}
+	case p.Exists != nil:
+		return []*semantic.Table{p.Exists.Of}
 	}
 	return p.Target.Col.Tables()
 }
@@ -98,7 +120,8 @@ type OrderSpec struct {
 	Desc bool
 }
 
-// TextCheck asks for the values of a text filter (= or in) to be checked against the column.
+// TextCheck asks for the values of a text filter (=, in, != or not in) to be checked against the
+// column.
 type TextCheck struct {
 	Col    *semantic.Column
 	Values []string
@@ -314,7 +337,7 @@ func (q *Query) outCol(where string, f Item, exprs map[*semantic.Expression]*Exp
 			return nil, err
 		}
 		return &OutCol{Key: fmt.Sprintf("%d_EXP", e.ID), Label: e.Label, Type: semantic.TypeNumber, Unit: e.Unit,
-			Expr: x, Scale: 6, item: f}, nil
+			Expr: x, Scale: exprScale, item: f}, nil
 	}
 	c := t.Column
 	if err := checkBucket(where, c, f.Bucket); err != nil {
@@ -330,16 +353,14 @@ func (q *Query) outCol(where string, f Item, exprs map[*semantic.Expression]*Exp
 		m := q.measure(c, f.Agg)
 		col := &OutCol{Key: fmt.Sprintf("%d_%s", c.ID, aggCodes[f.Agg]), Label: c.Label + " (" + aggWords[f.Agg] + ")",
 			Type: semantic.TypeNumber, Measure: m, item: f}
+		col.Scale = m.scale()
 		switch f.Agg {
 		case "count", "count_distinct":
-			col.Scale = 0
 			if f.Agg == "count_distinct" && c.Type == semantic.TypeString {
 				q.Notes = append(q.Notes, fmt.Sprintf("%s: a contagem distinta não conta o valor em branco (vazio ou texto vazio).", c.Ref()))
 			}
-		case "avg":
-			col.Unit, col.Scale = c.Unit, max(c.Scale, 2)+4
 		default:
-			col.Unit, col.Scale = c.Unit, c.Scale
+			col.Unit = c.Unit
 		}
 		return col, nil
 	}
@@ -445,7 +466,11 @@ func (q *Query) pred(where string, f Filter, exprs map[*semantic.Expression]*Exp
 		}
 	}
 	p.label = label
-	if kind == "text" && p.Target.Bucket == "" && (p.Op == "=" || p.Op == "in") && !p.Target.Col.Calculated() {
+	// The values of =, in, != and not in are checked against the column: a value that exists with
+	// other case or accents is corrected, one that does not stops the query (a typo in != would
+	// exclude nothing, silently).
+	listed := p.Op == "=" || p.Op == "in" || p.Op == "!=" || p.Op == "not in"
+	if kind == "text" && p.Target.Bucket == "" && listed && !p.Target.Col.Calculated() {
 		var vals []string
 		for _, v := range p.Values {
 			if s := v.(string); s != "" {
@@ -457,7 +482,7 @@ func (q *Query) pred(where string, f Filter, exprs map[*semantic.Expression]*Exp
 			q.Checks = append(q.Checks, p.check)
 		}
 	}
-	if kind == "text" && p.Target.Bucket == "" && (p.Op == "=" || p.Op == "in") && p.Target.Col.Calculated() {
+	if kind == "text" && p.Target.Bucket == "" && listed && p.Target.Col.Calculated() {
 		if err := q.checkCalcValues(p); err != nil {
 			return nil, err
 		}

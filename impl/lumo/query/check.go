@@ -11,7 +11,7 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/platform/suggest"
 )
 
-// CheckValues checks every text value of = and in filters against the column before the query
+// CheckValues checks every text value of =, in, != and not in filters against the column before the query
 // runs: a value that exists only with other case or accents is corrected (and noted); a value
 // that does not exist stops the query with the similar values.
 func CheckValues(ctx context.Context, db Querier, d sqldialect.Dialect, q *Query) error {

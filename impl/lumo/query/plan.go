@@ -2,6 +2,7 @@ package query
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -95,7 +96,7 @@ func PlanQuery(q *Query) (*Plan, error) {
 	if len(facts) <= 1 {
 		base, via := chooseBase(app, facts, all)
 		if base == nil {
-			return nil, noPath(app, all)
+			return planExists(q, measureTables, groupTables)
 		}
 		b := newBlock(base, via, all)
 		b.Measures = q.Measures
@@ -161,6 +162,41 @@ func PlanQuery(q *Query) (*Plan, error) {
 		nb := newBlock(b.Base, via, needed)
 		b.Joins, b.alias = nb.Joins, nb.alias
 	}
+	// A filter no block reaches tests existence where a block reaches a table its rows point to.
+	for _, p := range q.Where {
+		reached := false
+		for _, b := range plan.Blocks {
+			reached = reached || slices.Contains(b.Where, p)
+		}
+		if reached || p.Segment != nil {
+			continue
+		}
+		for _, b := range plan.Blocks {
+			via := vias[b.Base]
+			if p.Exists == nil {
+				p.Exists = existsFor(app, via, p)
+				if p.Exists == nil {
+					continue
+				}
+				p.Words = p.words()
+			}
+			if _, ok := via[p.Exists.Of]; ok {
+				b.Where = append(b.Where, p)
+				needed := concatTables(groupTables, p.tables())
+				for _, m := range b.Measures {
+					needed = concatTables(needed, m.tables())
+				}
+				for _, bp := range b.Where {
+					needed = concatTables(needed, bp.tables())
+				}
+				nb := newBlock(b.Base, via, needed)
+				b.Joins, b.alias = nb.Joins, nb.alias
+			}
+		}
+		if p.Exists != nil {
+			plan.Notes = append(plan.Notes, existsNote(p))
+		}
+	}
 	for _, p := range q.Where {
 		var in, out []string
 		for _, b := range plan.Blocks {
@@ -183,7 +219,11 @@ func PlanQuery(q *Query) (*Plan, error) {
 		}
 		switch {
 		case len(in) == 0:
-			return nil, errorf(CodeNoJoinPath, nil, "%s não combina com %s: a Aplicação não tem relacionamento entre essas tabelas.",
+			var bases []*semantic.Table
+			for _, b := range plan.Blocks {
+				bases = append(bases, b.Base)
+			}
+			return nil, errorf(CodeNoJoinPath, pathHints(app, p, bases), "%s não combina com %s: a Aplicação não tem relacionamento entre essas tabelas.",
 				named, strings.Join(out, " e "))
 		case len(out) > 0:
 			plan.Notes = append(plan.Notes, said+" vale só para "+strings.Join(in, " e ")+
@@ -191,6 +231,102 @@ func PlanQuery(q *Query) (*Plan, error) {
 		}
 	}
 	return plan, nil
+}
+
+// planExists plans a single-block query whose filters read a table the block does not reach:
+// the block is chosen for the measures and groups, and each such filter tests existence (see
+// existsFor); a filter that cannot is NO_JOIN_PATH.
+func planExists(q *Query, measureTables, groupTables []*semantic.Table) (*Plan, error) {
+	app := q.App
+	core := concatTables(measureTables, groupTables)
+	var facts []*semantic.Table
+	for _, t := range core {
+		if t.Kind == semantic.KindFact {
+			facts = appendTable(facts, t)
+		}
+	}
+	var all []*semantic.Table
+	for _, p := range q.Where {
+		all = concatTables(all, p.tables())
+	}
+	all = concatTables(core, all)
+	base, via := chooseBase(app, facts, core)
+	if base == nil || len(facts) > 1 {
+		return nil, noPath(app, all)
+	}
+	plan := &Plan{}
+	needed := core
+	for _, p := range q.Where {
+		if !reachesAll(via, p.tables()) {
+			if p.Segment != nil {
+				return nil, noPath(app, all)
+			}
+			if p.Exists = existsFor(app, via, p); p.Exists == nil {
+				return nil, errorf(CodeNoJoinPath, pathHints(app, p, []*semantic.Table{base}),
+					"O filtro %s não combina com %s: a Aplicação não tem relacionamento entre essas tabelas.", p.Target.Col.Ref(), base.Label)
+			}
+			p.Words = p.words()
+			plan.Notes = append(plan.Notes, existsNote(p))
+		}
+		needed = concatTables(needed, p.tables())
+	}
+	b := newBlock(base, via, needed)
+	b.Measures, b.Where = q.Measures, q.Where
+	plan.Blocks = []*Block{b}
+	return plan, nil
+}
+
+// existsFor is the existence test a column filter becomes in a block that does not reach the
+// filter's table T but reaches a table whose rows T's rows point to (many to one: the items of
+// an order): the block's rows whose row of that table has some row of T meeting the filter.
+// Of the tables the block reaches, the one nearest to T is taken (the order, not its customer);
+// nil when there is none.
+func existsFor(app *semantic.App, via map[*semantic.Table]*semantic.Relationship, p *Pred) *semantic.Related {
+	if p.Target == nil {
+		return nil
+	}
+	home := p.Target.Col.Table
+	reach := app.Reach(home)
+	var best *semantic.Table
+	bestDist := 0
+	for _, t := range app.Tables { // in model order, so that ties go the same way every time
+		if _, ok := via[t]; !ok || t == home {
+			continue
+		}
+		if _, ok := reach[t]; !ok {
+			continue
+		}
+		d := 0
+		for x := t; x != home; x = reach[x].FromTable() {
+			d++
+		}
+		if best == nil || d < bestDist {
+			best, bestDist = t, d
+		}
+	}
+	if best == nil {
+		return nil
+	}
+	return &semantic.Related{Rows: home, Of: best, Via: reach}
+}
+
+// existsNote says how an existence filter counts.
+func existsNote(p *Pred) string {
+	return fmt.Sprintf("O filtro em %s vale para cada linha de %s que tem alguma linha de %s em que %s; cada linha de %s conta uma vez.",
+		p.Target.Col.Ref(), p.Exists.Of.Label, p.Exists.Rows.Label, p.valueWords(), p.Exists.Of.Label)
+}
+
+// pathHints are the ways to make a filter on p's table combine with tables: the relationships
+// to declare, and the segments of the app over p's table.
+func pathHints(app *semantic.App, p *Pred, tables []*semantic.Table) []string {
+	hints := relationshipHints(app, concatTables(p.tables(), tables))
+	for _, s := range app.Segments {
+		if p.Target != nil && s.Related == p.Target.Col.Table && len(hints) < 5 {
+			hints = append(hints, fmt.Sprintf("Ou filtre pelo segmento %q ({\"segment\": %q}), que escolhe as linhas de %s por linhas de %s.",
+				s.Label, s.Label, s.Table.Label, s.Related.Label))
+		}
+	}
+	return hints
 }
 
 // chooseBase picks the table a single-block query starts from: the fact, else an involved table,
@@ -303,8 +439,8 @@ func concatTables(lists ...[]*semantic.Table) []*semantic.Table {
 }
 
 // SubqueryTables lists the tables the query reads in subqueries of its own rather than in its
-// blocks' joins: the related rows of its segments and of the calculated columns that aggregate
-// related rows (with the tables joined to reach them or to test their conditions). dataAsOf
+// blocks' joins: the related rows of its segments, of its existence filters (once planned) and of
+// the calculated columns that aggregate related rows (with the tables joined to reach them or to test their conditions). dataAsOf
 // counts them too.
 func SubqueryTables(q *Query) []*semantic.Table {
 	var out []*semantic.Table
@@ -343,9 +479,14 @@ func SubqueryTables(q *Query) []*semantic.Table {
 		}
 	}
 	for _, p := range q.Where {
-		if p.Segment != nil {
+		switch {
+		case p.Segment != nil:
 			related(p.Segment.Rows)
-		} else {
+		case p.Exists != nil:
+			related(p.Exists)
+			out = concatTables(out, p.Target.Col.Tables())
+			column(p.Target.Col)
+		default:
 			column(p.Target.Col)
 		}
 	}

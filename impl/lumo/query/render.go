@@ -47,6 +47,8 @@ type engine interface {
 	nullSafeEq(a, b string) string
 	// float casts a numeric expression to floating point, so integer counts divide exactly.
 	float(expr string) string
+	// round rounds a numeric expression to scale decimals (sqldialect.Round).
+	round(expr string, scale int) string
 	// binary makes text compare and sort by code point.
 	binary(expr string) string
 	// dayDiff is the days from date b to date a (dates or date-times), a fraction for times apart.
@@ -80,5 +82,8 @@ func (e dialectEngine) bucketGroup(expr, bucket string) (string, string) {
 
 func (e dialectEngine) nullSafeEq(a, b string) string { return sqldialect.NullSafeEq(e.Dialect, a, b) }
 func (e dialectEngine) float(expr string) string      { return sqldialect.Float(e.Dialect, expr) }
-func (e dialectEngine) binary(expr string) string     { return sqldialect.Binary(e.Dialect, expr) }
-func (e dialectEngine) dayDiff(a, b string) string    { return sqldialect.DayDiff(e.Dialect, a, b) }
+func (e dialectEngine) round(expr string, scale int) string {
+	return sqldialect.Round(e.Dialect, expr, scale)
+}
+func (e dialectEngine) binary(expr string) string  { return sqldialect.Binary(e.Dialect, expr) }
+func (e dialectEngine) dayDiff(a, b string) string { return sqldialect.DayDiff(e.Dialect, a, b) }

@@ -125,7 +125,7 @@ func answers(r *semantic.Rollup, groups []*Target, where []*Pred, measures []*Me
 		}
 	}
 	for _, p := range where {
-		if p.Segment != nil {
+		if p.Segment != nil || p.Exists != nil {
 			return false // its related rows are not in the rollup
 		}
 		t := p.Target

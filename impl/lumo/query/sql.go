@@ -93,11 +93,13 @@ func (r renderer) Render(q *Query, plan *Plan, walk map[*semantic.Column]bool) *
 	if len(q.Having) > 0 {
 		var conds []string
 		for _, p := range q.Having {
+			// On the value as answered (rounded as its column is), so a filter finds the number
+			// the answer shows.
 			target := ""
 			if p.Measure != nil {
-				target = b.measureValue(p.Measure)
+				target = b.e.round(b.measureValue(p.Measure), p.Measure.scale())
 			} else {
-				target = b.formula(p.Expr, p.Expr.Tree, b.measureValue)
+				target = b.e.round(b.formula(p.Expr, p.Expr.Tree, b.measureValue), exprScale)
 			}
 			conds = append(conds, b.pred(p, target, "", "number"))
 		}
@@ -151,8 +153,13 @@ func (b *builder) orderTerm(q *Query, c *OutCol, desc bool) string {
 		}
 	}
 	term := "f.o" + itoa(i)
-	if c.Type == semantic.TypeString {
+	switch {
+	case c.Type == semantic.TypeString:
 		term = b.e.binary(term)
+	case c.Group == nil:
+		// By the value as answered (rounded to the column's scale): values answered equal tie, and
+		// the next keys order them, on every engine alike.
+		term = b.e.round(term, c.Scale)
 	}
 	if desc {
 		return term + " DESC NULLS LAST"
@@ -257,7 +264,8 @@ func (b *builder) summary(m *Measure, q *Query, plan *Plan, groups []*OutCol) st
 	var eq []string
 	if having {
 		for gi, g := range groups {
-			eq = append(eq, b.e.nullSafeEq("f.g"+itoa(gi), b.target(blk, g.Group)))
+			_, value := b.groupTarget(blk, g.Group)
+			eq = append(eq, b.e.nullSafeEq("f.g"+itoa(gi), value))
 		}
 	}
 	from, where := b.fromWhere(blk, need)
@@ -391,30 +399,41 @@ func (b *builder) fromWhere(blk *Block, need []*semantic.Table) (string, []strin
 func (b *builder) where(blk *Block) []string {
 	var where []string
 	for _, p := range blk.Where {
-		if p.Segment != nil {
-			where = append(where, b.segment(blk, p.Segment))
-			continue
-		}
-		kind := valueKind(p.Target.Col, p.Target.Bucket)
-		fold := ""
 		switch {
-		case p.Target.Bucket != "":
-		case p.Target.Col.Calc != nil:
-			if (p.Op == "like" || p.Op == "not like") && foldable(p.Target.Col.Calc) {
-				fold = b.foldedRow(blk, p.Target.Col.Calc) // binds its texts: only where it is read
-			}
-		case p.Target.Col.FoldSQLName != "":
-			fold = b.folded(blk, p.Target.Col)
+		case p.Segment != nil:
+			where = append(where, b.segment(blk, p.Segment))
+		case p.Exists != nil:
+			// The filter on the related rows, in a subquery of their own (EXISTS): each row of
+			// the block once, however many related rows meet it.
+			sub, rows := b.relatedRows(blk, p.Exists, p.Target.Col.Tables())
+			where = append(where, "EXISTS (SELECT 1"+rows+" AND "+b.filter(sub, p)+")")
+		default:
+			where = append(where, b.filter(blk, p))
 		}
-		target := ""
-		if p.Op != "like" || p.Target.Col.Calc == nil {
-			// like reads only the folded value; a calculated target would bind texts it never reads,
-			// and PostgreSQL refuses a parameter of unknown type.
-			target = b.target(blk, p.Target)
-		}
-		where = append(where, b.pred(p, target, fold, kind))
 	}
 	return where
+}
+
+// filter is a column filter's condition on the block's row.
+func (b *builder) filter(blk *Block, p *Pred) string {
+	kind := valueKind(p.Target.Col, p.Target.Bucket)
+	fold := ""
+	switch {
+	case p.Target.Bucket != "":
+	case p.Target.Col.Calc != nil:
+		if (p.Op == "like" || p.Op == "not like") && foldable(p.Target.Col.Calc) {
+			fold = b.foldedRow(blk, p.Target.Col.Calc) // binds its texts: only where it is read
+		}
+	case p.Target.Col.FoldSQLName != "":
+		fold = b.folded(blk, p.Target.Col)
+	}
+	target := ""
+	if p.Op != "like" || p.Target.Col.Calc == nil {
+		// like reads only the folded value; a calculated target would bind texts it never reads,
+		// and PostgreSQL refuses a parameter of unknown type.
+		target = b.target(blk, p.Target)
+	}
+	return b.pred(p, target, fold, kind)
 }
 
 // relatedRows writes the FROM and WHERE of a correlated subquery over the rows of rel.Rows that
@@ -569,6 +588,9 @@ func (b *builder) relatedAgg(blk *Block, n *semantic.Aggregate) string {
 // formula compiled in place.
 func (b *builder) column(blk *Block, c *semantic.Column) string {
 	if c.Calc != nil { // over a rollup, its formula reads the rollup's columns (see raw)
+		if c.Exact {
+			return b.e.round(b.row(blk, c.Calc), c.Scale)
+		}
 		return b.row(blk, c.Calc)
 	}
 	if blk.Rollup != nil { // UseRollups routed only columns the rollup holds
@@ -616,6 +638,11 @@ func (b *builder) row(blk *Block, f semantic.Formula) string {
 		}
 		return b.e.typed(b.arg(n.Value), typ)
 	case *semantic.Ref:
+		if n.Col.Type == semantic.TypeString {
+			// One blank: the empty text is blank as NULL is, so a comparison, em or se on it is
+			// unknown (not holding) and a text formula gives NULL for it.
+			return blankless(b.column(blk, n.Col))
+		}
 		return b.column(blk, n.Col)
 	case *semantic.Unary:
 		return "(-" + b.row(blk, n.X) + ")"
@@ -717,9 +744,14 @@ func (b *builder) target(blk *Block, t *Target) string {
 	return b.e.bucket(b.column(blk, t.Col), t.Bucket)
 }
 
-// groupTarget is a group's key to GROUP BY and its value, written over the key.
+// groupTarget is a group's key to GROUP BY and its value, written over the key. A text group
+// has one blank: NULL and the empty text are one group, whose value is NULL.
 func (b *builder) groupTarget(blk *Block, t *Target) (key, value string) {
-	return b.e.bucketGroup(b.column(blk, t.Col), t.Bucket)
+	col := b.column(blk, t.Col)
+	if t.Col.Type == semantic.TypeString && t.Bucket == "" {
+		col = blankless(col)
+	}
+	return b.e.bucketGroup(col, t.Bucket)
 }
 
 // pred writes one condition on target. Blank semantics: = "" is NULL or empty text; != "" is

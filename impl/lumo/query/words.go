@@ -12,6 +12,14 @@ func (p *Pred) words() string {
 	if p.Segment != nil {
 		return "segmento " + p.Segment.Label
 	}
+	if p.Exists != nil {
+		return p.Exists.Of.Label + " com alguma linha de " + p.Exists.Rows.Label + " em que " + p.valueWords()
+	}
+	return p.valueWords()
+}
+
+// valueWords is the condition on the target's value.
+func (p *Pred) valueWords() string {
 	vals := make([]string, len(p.Values))
 	for i, v := range p.Values {
 		vals[i] = valueWords(v)

@@ -136,6 +136,7 @@ func (b *binder) visit(c *Column) {
 	c.Calc, c.tables = tree, s.tables
 	if c.Type == TypeNumber {
 		c.Scale = min(scaleOf(tree), 6)
+		c.Exact = exact(tree) && scaleOf(tree) <= 6
 	}
 }
 
@@ -231,6 +232,29 @@ func scaleOf(f Formula) int {
 		return max(scaleOf(n.Left), scaleOf(n.Right))
 	}
 	return 0
+}
+
+// exact says a number formula's result is an exact decimal of scaleOf's decimals: no division,
+// average or days between date-times, and only exact columns.
+func exact(f Formula) bool {
+	ok := true
+	Walk(f, func(n Formula) {
+		switch x := n.(type) {
+		case *Binary:
+			if x.Op == "/" || x.Days && (typeOfRef(x.Left) == TypeDatetime || typeOfRef(x.Right) == TypeDatetime) {
+				ok = false
+			}
+		case *Aggregate:
+			if x.Func == "avg" || x.Col != nil && x.Col.Calc != nil && x.Func != "count" && x.Func != "count_distinct" && !x.Col.Exact {
+				ok = false
+			}
+		case *Ref:
+			if x.Col.Calc != nil && x.Col.Type == TypeNumber && !x.Col.Exact {
+				ok = false
+			}
+		}
+	})
+	return ok
 }
 
 // typeOfRef is the type of a ref's column ("" for any other node).

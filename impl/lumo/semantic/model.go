@@ -122,6 +122,10 @@ type Column struct {
 	// FoldSQLName are then ""). Calc is its tree once BindCalculated has bound it.
 	Formula string
 	Calc    Formula
+	// Exact says a calculated number column's exact result has at most Scale decimals (sums,
+	// differences, products and se of exact decimals, no division, average or time of day): the
+	// query rounds it to Scale on every engine, so it equals the exact decimal.
+	Exact bool
 	// tables is every table the column reads (its own first), once bound.
 	tables []*Table
 }

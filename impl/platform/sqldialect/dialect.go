@@ -258,6 +258,18 @@ func Float(d Dialect, expr string) string {
 	return "CAST(" + expr + " AS REAL)"
 }
 
+// Round rounds a numeric expression to scale decimals: on the engines that hold numbers as
+// doubles, so that a calculation on exact decimals (517.79 - 350.27) is the double of its exact
+// result (167.52), as DuckDB's DECIMAL arithmetic gives it, and equal values answered equal
+// compare, group and sort as equal.
+func Round(d Dialect, expr string, scale int) string {
+	s := strconv.Itoa(scale)
+	if d.Name() == PostgresName { // round(double precision, int) does not exist
+		return "CAST(ROUND(CAST(" + expr + " AS NUMERIC), " + s + ") AS DOUBLE PRECISION)"
+	}
+	return "ROUND(" + expr + ", " + s + ")"
+}
+
 // NullNumber is a typed numeric NULL (UNION branches agree on the type).
 func NullNumber(d Dialect) string { return Float(d, "NULL") }
 

@@ -1,5 +1,5 @@
-WITH r AS MATERIALIZED (SELECT substr(t0."t", 1, 7) AS g0, t0."d0" AS g1, SUM(t0."m0_sum") AS m0, SUM(t0."m0_sum") AS s1, SUM(t0."m0_n") AS c1, COUNT(DISTINCT NULLIF(t0."d2", '')) AS m2 FROM "r_por_dia" t0 WHERE (t0."d1" = ?1) AND (t0."t" >= ?2 AND t0."t" < ?3) AND (t0."d2" <> '' AND t0."d2_f" LIKE ?4 ESCAPE '\') GROUP BY substr(t0."t", 1, 7),
-  t0."d0"),
+WITH r AS MATERIALIZED (SELECT substr(t0."t", 1, 7) AS g0, NULLIF(t0."d0", '') AS g1, SUM(t0."m0_sum") AS m0, SUM(t0."m0_sum") AS s1, SUM(t0."m0_n") AS c1, COUNT(DISTINCT NULLIF(t0."d2", '')) AS m2 FROM "r_por_dia" t0 WHERE (t0."d1" = ?1) AND (t0."t" >= ?2 AND t0."t" < ?3) AND (t0."d2" <> '' AND t0."d2_f" LIKE ?4 ESCAPE '\') GROUP BY substr(t0."t", 1, 7),
+  NULLIF(t0."d0", '')),
   f AS MATERIALIZED (SELECT r.*, g0 AS o0, g1 AS o1, m0 AS o2, (s1 / NULLIF(CAST(c1 AS REAL),
   0)) AS o3, COALESCE(m2, 0) AS o4 FROM r)
 SELECT o0, o1, o2, o3, o4, (SELECT COUNT(*) FROM (SELECT 1 FROM f LIMIT 1000001) x) AS n_total, (SELECT SUM(m0) FROM f) AS s0, (SELECT SUM(s1) / NULLIF(CAST(SUM(c1) AS REAL),
