@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -76,6 +75,8 @@ func hostileCommon(tool string) []hostile {
 		{name: "arguments are a string", tool: tool, args: `"x"`, want: toolError},
 		{name: "arguments are a number", tool: tool, args: `42`, want: toolError},
 		{name: "unknown field with a 1 MB name", tool: tool, args: `{"` + mb + `": 1}`, want: toolError, code: "INVALID_ARGUMENTS"},
+		// the answer names the field back, and the name is the prefix of Go's decoding errors (issue #48)
+		{name: "unknown field named json", tool: tool, args: `{"json": "", "sqlite": "pq: x"}`, want: toolError, code: "INVALID_ARGUMENTS"},
 		{name: "100k unknown fields", tool: tool, args: "{" + strings.TrimSuffix(func() string {
 			var b strings.Builder
 			for i := 0; i < 100000; i++ {
@@ -108,17 +109,17 @@ func runHostile(t *testing.T, ctx context.Context, connect func() *mcp.ClientSes
 				if tc.want != rpcError {
 					t.Errorf("JSON-RPC error %v, want %s", err, tc.want)
 				}
-				checkNoLeak(t, err.Error(), false)
+				checkNoLeak(t, err.Error(), false, clientText(tc.tool, []byte(tc.args)))
 			case res.IsError:
 				if tc.want == rpcError || tc.want == sessionLost {
 					t.Logf("isError instead of a JSON-RPC error (acceptable): %.200s", text(res))
 				}
-				checkToolError(t, res, tc.code)
+				checkToolError(t, res, tc.code, clientText(tc.tool, []byte(tc.args)))
 			default:
 				if tc.want != answered {
 					t.Errorf("the call succeeded, want %s: %.300s", tc.want, text(res))
 				}
-				checkNoLeak(t, text(res), false)
+				checkNoLeak(t, text(res), false, clientText(tc.tool, []byte(tc.args)))
 			}
 			if after := snapshot(); after != before {
 				t.Errorf("the call wrote something:\nbefore %s\nafter  %s", before, after)
@@ -148,38 +149,16 @@ func text(res *mcp.CallToolResult) string {
 	return ""
 }
 
-// leaks are fragments of internal text that must never reach a client.
-var leaks = []string{
-	"SQLSTATE", "pq: ", "sqlite", "SQL logic", "syntax error", "panic", "goroutine", "runtime error",
-	"invalid character", "json: ", "unexpected end of JSON", "decoding validated", "sql: ",
-	"no such table", "no such column", "relation \"", "driver",
-}
-
-// goSource is a Go source position (store.go:123); a field named "go" (fields[1].go: ...) is not one.
-var goSource = regexp.MustCompile(`[A-Za-z0-9_]\.go:[0-9]`)
-
-func checkNoLeak(t *testing.T, s string, portuguese bool) {
-	t.Helper()
-	if goSource.MatchString(s) {
-		t.Errorf("the answer leaks a source position: %.300s", s)
-	}
-	for _, l := range leaks {
-		if strings.Contains(s, l) {
-			t.Errorf("the answer leaks internal text %q: %.300s", l, s)
-		}
-	}
-	if portuguese && !strings.ContainsAny(s, "ãçéíóúáõêâ") && !strings.Contains(s, " de ") {
-		t.Errorf("the message does not read as Portuguese: %.300s", s)
-	}
-}
-
-func checkToolError(t *testing.T, res *mcp.CallToolResult, code string) {
+// checkToolError checks an isError result: a Portuguese message that leaks nothing (sent is the
+// client's text it may quote back, see checkNoLeak), a structured error whose code is not INTERNAL
+// (and is code, when code is set).
+func checkToolError(t *testing.T, res *mcp.CallToolResult, code string, sent []string) {
 	t.Helper()
 	msg := text(res)
 	if msg == "" {
 		t.Fatal("isError without text")
 	}
-	checkNoLeak(t, msg, true)
+	checkNoLeak(t, msg, true, sent)
 	b, _ := json.Marshal(res.StructuredContent)
 	var sc struct {
 		Error struct {

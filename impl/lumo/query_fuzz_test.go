@@ -1,6 +1,7 @@
 package lumo
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -19,9 +20,9 @@ import (
 	"github.com/lumo-caderninho/mcp/schemas"
 )
 
-// FuzzQuery feeds arbitrary arguments through the whole query path (schema validation, decoding,
-// compiler, SQL on SQLite): nothing may panic, and every input that validates either answers or
-// gets an error the caller can act on; never an internal (SQL) error.
+// FuzzQuery feeds arbitrary arguments through the whole query path (the checks the server runs
+// on arguments, decoding, compiler, SQL on SQLite): nothing may panic, and every input the server
+// accepts either answers or gets an error the caller can act on; never an internal (SQL) error.
 func FuzzQuery(f *testing.F) {
 	ctx := context.Background()
 	db, err := store.Open(ctx, filepath.Join(f.TempDir(), "fuzz.db"))
@@ -54,17 +55,25 @@ func FuzzQuery(f *testing.F) {
 	} {
 		f.Add([]byte(seed))
 	}
+	// The server's own checks, not the schema alone: it refuses text with U+0000 and numbers a
+	// float64 does not hold, and writes 6.0 as 6, before the handler sees the arguments.
+	gate := &mcpserver.Binder{Schemas: set}
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		if len(set.ValidateJSON("query.input.json", raw)) > 0 {
+		checked, refused := gate.CheckArguments("query", raw)
+		if refused != nil {
 			return
 		}
-		// Aim every valid request at an app the user sees, so it reaches the compiler.
+		// Aim every valid request at an app the user sees, so it reaches the compiler. Numbers
+		// stay as written (UseNumber): a float64 round trip would change what the server decodes.
+		d := json.NewDecoder(bytes.NewReader(checked))
+		d.UseNumber()
 		var m map[string]any
-		if json.Unmarshal(raw, &m) != nil {
+		if d.Decode(&m) != nil {
 			return
 		}
-		id, _ := m["appId"].(float64)
-		m["appId"] = apps[int(id)%len(apps)].ID
+		n, _ := m["appId"].(json.Number)
+		id, _ := n.Int64()
+		m["appId"] = apps[int(uint64(id)%uint64(len(apps)))].ID
 		args, _ := json.Marshal(m)
 		var in lumoapi.QueryInput
 		if err := in.UnmarshalJSON(args); err != nil {
