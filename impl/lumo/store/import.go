@@ -14,6 +14,7 @@ import (
 
 	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
 	"github.com/lumo-caderninho/mcp/impl/lumo/workspace"
+	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
 )
 
 // Summary says what an import loaded.
@@ -40,13 +41,14 @@ type Replaced struct {
 	Apps       []string
 }
 
-// When is when the tenant was imported, as 04/12/2026 10:07 UTC.
+// When is when the tenant was imported, in Brasília time as answers give times: 04/12/2026 07:07
+// (horário de Brasília).
 func (r Replaced) When() string {
 	t, err := time.Parse(time.RFC3339, r.ImportedAt)
 	if err != nil {
 		return r.ImportedAt
 	}
-	return t.UTC().Format("02/01/2006 15:04") + " UTC"
+	return ptbr.DateTime(t) + " (horário de Brasília)"
 }
 
 // ImportOptions say how an import treats what is already stored.

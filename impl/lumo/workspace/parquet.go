@@ -564,11 +564,11 @@ func pqWords(ty pqType, el *format.SchemaElement) string {
 	case pqTimestamp:
 		unit := map[int64]string{1e3: "milissegundos", 1e6: "microssegundos", 1e9: "nanossegundos"}[ty.perSec]
 		if ty.utc {
-			return "data e hora em UTC (" + unit + ")"
+			return "data e hora em UTC (" + unit + "), lida no horário de Brasília"
 		}
 		return "data e hora local (" + unit + ")"
 	case pqInt96:
-		return "data e hora INT96"
+		return "data e hora INT96, lida no horário de Brasília"
 	}
 	return ty.phys.String()
 }
@@ -808,7 +808,7 @@ func (r *parquetRows) convert(i int, c *semantic.Column, v parquet.Value) (any, 
 			return nil, fmt.Sprintf("a data e hora INT96 da coluna %q tem uma hora inválida; o arquivo está corrompido", c.SourceName())
 		}
 		days := int64(t[2]) - 2440588 // the Julian day of 1970-01-01
-		return r.date(i, c, days*86400+int64(nanos/1e9))
+		return r.instant(i, c, days*86400+int64(nanos/1e9)) // an instant, as Spark writes it
 	}
 	return nil, fmt.Sprintf("a coluna %q tem um tipo que o lumo não lê", c.SourceName())
 }
@@ -834,6 +834,9 @@ func (r *parquetRows) convertInt(i int, c *semantic.Column, x int64) (any, strin
 	case pqDate:
 		return r.date(i, c, x*86400)
 	case pqTimestamp:
+		if ty.utc {
+			return r.instant(i, c, floorDiv(x, ty.perSec))
+		}
 		return r.date(i, c, floorDiv(x, ty.perSec))
 	}
 	return nil, fmt.Sprintf("a coluna %q tem um tipo que o lumo não lê", c.SourceName())
@@ -939,6 +942,16 @@ const (
 	minSec = -62135596800
 	maxSec = 253402300799
 )
+
+// instant is an instant sec seconds from the epoch as column i's type: its wall clock in
+// Brasília, as a PostgreSQL timestamptz is read, except on a date column an instant at UTC
+// midnight, which is how tools with zone-aware types write a day.
+func (r *parquetRows) instant(i int, c *semantic.Column, sec int64) (any, string) {
+	if c.Type == semantic.TypeDate && sec%86400 == 0 {
+		return r.date(i, c, sec)
+	}
+	return r.date(i, c, WallClock(sec))
+}
 
 // date is the moment sec seconds from 1970-01-01 00:00 UTC (the civil day and time the file
 // holds) as column i's type; its text is written when asked.

@@ -10,6 +10,7 @@ import (
 	"path"
 	"sync"
 	"time"
+	_ "time/tzdata" // America/Sao_Paulo must resolve on machines without a zoneinfo database
 
 	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
 	"github.com/lumo-caderninho/mcp/impl/platform/schemacheck"
@@ -32,8 +33,27 @@ type Database struct {
 	TimeZone    string // where timestamptz values are read as wall-clock times
 }
 
-// DefaultTimeZone is a database's TimeZone when workspace.yaml gives none.
+// DefaultTimeZone is a database's TimeZone when workspace.yaml gives none, and the zone in which
+// an instant of a file (a Parquet TIMESTAMP adjusted to UTC, an INT96) is read as a wall clock:
+// every date-time lumo stores is a wall-clock time in Brasília, whatever its source.
 const DefaultTimeZone = "America/Sao_Paulo"
+
+// wallZone is DefaultTimeZone's rules (with its DST before 2019), from the embedded tzdata when
+// the machine has no zoneinfo.
+var wallZone = func() *time.Location {
+	loc, err := time.LoadLocation(DefaultTimeZone)
+	if err != nil {
+		panic("workspace: " + err.Error())
+	}
+	return loc
+}()
+
+// WallClock is the wall-clock time in DefaultTimeZone, as seconds from 1970-01-01 00:00 of a
+// UTC clock, of the instant sec seconds from the epoch.
+func WallClock(sec int64) int64 {
+	_, off := time.Unix(sec, 0).In(wallZone).Zone()
+	return sec + int64(off)
+}
 
 // PostgresTable is where a table's rows come from when app.yaml gives postgres instead of file:
 // a table or view (Table, checked to be a plain or schema-qualified identifier) or a SELECT.
