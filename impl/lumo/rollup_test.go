@@ -81,6 +81,7 @@ func rollupsWorkspace(t *testing.T, rows int) fs.FS {
 	edit("{name: UF, label: UF, type: string}", "{name: UF, label: UF, type: string, usage: 4}")
 	edit(`      - {name: MARGEM,`, `      - {name: GRUPO, label: Grupo do canal, type: string, formula: 'se([Canal] = "Loja"; "Físico"; "Digital")'}
       - {name: PORTE, label: Porte, type: string, formula: 'se([Quantidade] > 5; "Grande"; "Pequeno")'}
+      - {name: ESTADO, label: Estado, type: string, formula: 'se([Situação] não em ("Cancelada"; "Pendente"); "Aberta"; "Fechada")'}
       - {name: MARGEM,`)
 	edit("expressions:\n", `expressions:
   - {label: Quantidade fora do site, formula: 'sum([Vendas.Quantidade]) onde [Canal] <> "Site"'}
@@ -300,6 +301,7 @@ func rollupsAlike(t *testing.T, db *store.DB, rows int) {
 			g("Vendas.Data", "day_of_week"), g("Vendas.Data", "hour_of_day"),
 			g("Vendas.Grupo do canal", ""),                                              // calculated over a dimension
 			g("Produtos.Categoria", ""), g("Vendas.Cliente", ""), g("Vendas.Porte", ""), // in no rollup
+			g("Vendas.Estado", ""), // a condition on a blank (NULL or the empty text) does not hold
 		},
 		measures: []map[string]any{
 			m("Vendas.Valor da venda", "sum"), m("Vendas.Valor da venda", "avg"), m("Vendas.Custo", "min"), m("Vendas.Custo", "max"),
@@ -316,7 +318,12 @@ func rollupsAlike(t *testing.T, db *store.DB, rows int) {
 			// patterns that match the empty text, over a column with blank rows: not like keeps them
 			fl("Vendas.Situação", "not like", "%"), fl("Vendas.Situação", "not like", "_%"), fl("Vendas.Situação", "like", "%"),
 			fl("Vendas.Situação", "not like", "%a%"), fl("Vendas.Grupo do canal", "not like", "%%"),
-			fl("Vendas.Porte", "=", "Grande"),       // reads a measure: in no rollup
+			fl("Vendas.Porte", "=", "Grande"), // reads a measure: in no rollup
+			// negative filters, checked and corrected for case and accents
+			fl("Vendas.Canal", "!=", "site"), fl("Vendas.Situação", "not in", []any{"ativa", "PENDENTE"}),
+			fl("Vendas.Estado", "=", "Fechada"),
+			// a calculated decimal compared exactly
+			fl("Vendas.Margem", "between", []any{100.0, 200.0}), fl("Vendas.Margem", ">=", 398.0),
 			fl("Vendas.Valor da venda", ">", 500.0), // not a dimension
 			{"ref": "Vendas.Valor da venda", "agg": "sum", "op": ">", "value": 1000.0},
 		}, dates...),
@@ -337,7 +344,9 @@ func rollupsAlike(t *testing.T, db *store.DB, rows int) {
 		groups:   []map[string]any{g("Metas.Mês", "month"), g("Metas.Mês", "year"), g("Lojas.UF", ""), g("Lojas.Loja", "")},
 		measures: []map[string]any{m("Metas.Meta", "sum"), m("Metas.Meta", "avg"), m("Metas.Mês", "count_distinct"), m("Metas.Meta", "min")},
 		filters: []map[string]any{fl("Lojas.UF", "in", []any{"SP", "MG"}), fl("Metas.Mês", "between", []any{"2025-01-01", "2025-06-30"}),
-			fl("Metas.Mês", "=", "2025-04-01"), fl("Metas.Meta", ">", 1000.0)},
+			fl("Metas.Mês", "=", "2025-04-01"), fl("Metas.Meta", ">", 1000.0),
+			// the sales no block reads: the stores with some such sale (existence)
+			fl("Vendas.Canal", "=", "Site"), fl("Vendas.Situação", "!=", "Ativa")},
 	}}
 	rnd := rand.New(rand.NewPCG(20, 2))
 	pick := func(list []map[string]any, n int) []any {
@@ -361,8 +370,24 @@ func rollupsAlike(t *testing.T, db *store.DB, rows int) {
 	for range n {
 		th := themes[rnd.IntN(len(themes))]
 		ms := pick(th.measures, 1+rnd.IntN(3))
-		got, err := run(app, map[string]any{"limit": 1000,
-			"fields": append(pick(th.groups, rnd.IntN(3)), ms...), "filters": pick(th.filters, rnd.IntN(3))})
+		gs := pick(th.groups, rnd.IntN(3))
+		args := map[string]any{"limit": 1000, "fields": append(gs, ms...), "filters": pick(th.filters, rnd.IntN(3))}
+		if rnd.IntN(3) == 0 {
+			// A ranking cut short: ties on the measure as answered are ordered by the groups.
+			order := []any{}
+			for i, f := range append([]any{ms[0]}, gs...) {
+				o := map[string]any{"dir": "asc"}
+				if i == 0 {
+					o["dir"] = "desc"
+				}
+				for k, v := range f.(map[string]any) {
+					o[k] = v
+				}
+				order = append(order, o)
+			}
+			args["orderBy"], args["limit"] = order, 5
+		}
+		got, err := run(app, args)
 		if err != nil {
 			continue
 		}

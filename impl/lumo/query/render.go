@@ -49,6 +49,9 @@ type engine interface {
 	float(expr string) string
 	// round rounds a numeric expression to scale decimals (sqldialect.Round).
 	round(expr string, scale int) string
+	// exact is a calculation on exact decimals whose exact result has scale decimals, as that
+	// exact decimal: rounded where numbers are doubles, as it is where they are DECIMAL.
+	exact(expr string, scale int) string
 	// binary makes text compare and sort by code point.
 	binary(expr string) string
 	// dayDiff is the days from date b to date a (dates or date-times), a fraction for times apart.
@@ -61,6 +64,15 @@ type engine interface {
 	// of from (" FROM ...") that meet every condition of where.
 	countDistinct(col, from string, where []string) string
 }
+
+// groupingSetter is an engine with GROUPING SETS: a statement's groups and its grand total in
+// one pass over the rows (SQLite has none).
+type groupingSetter interface {
+	groupingSets()
+}
+
+func (postgresEngine) groupingSets() {}
+func (duckdbEngine) groupingSets()   {}
 
 // looseWalker is an engine that can count the distinct values of a text column with a folded
 // copy by a loose walk of its (folded copy NULLS FIRST, value) index (see WalkColumns).
@@ -85,5 +97,6 @@ func (e dialectEngine) float(expr string) string      { return sqldialect.Float(
 func (e dialectEngine) round(expr string, scale int) string {
 	return sqldialect.Round(e.Dialect, expr, scale)
 }
-func (e dialectEngine) binary(expr string) string  { return sqldialect.Binary(e.Dialect, expr) }
-func (e dialectEngine) dayDiff(a, b string) string { return sqldialect.DayDiff(e.Dialect, a, b) }
+func (e dialectEngine) exact(expr string, scale int) string { return e.round(expr, scale) }
+func (e dialectEngine) binary(expr string) string           { return sqldialect.Binary(e.Dialect, expr) }
+func (e dialectEngine) dayDiff(a, b string) string          { return sqldialect.DayDiff(e.Dialect, a, b) }

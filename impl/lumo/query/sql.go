@@ -29,6 +29,9 @@ type builder struct {
 	// grouped are the related-row aggregates the statement being written reads from a grouped
 	// join (see relatedAgg), per block of the plan; fromWhere adds their joins.
 	grouped map[*Block][]groupedAgg
+	// total says r also holds the grand total row (GROUPING SETS, marked gt = 1), from which the
+	// count_distinct summaries are read instead of counted again in a second pass.
+	total bool
 }
 
 // groupedAgg is a related-row aggregate read from a LEFT JOIN of its rows grouped by the
@@ -60,6 +63,7 @@ func (r renderer) Render(q *Query, plan *Plan, walk map[*semantic.Column]bool) *
 	var sb strings.Builder
 	sb.WriteString("WITH r AS MATERIALIZED (")
 	if len(plan.Blocks) == 1 {
+		b.total = b.oneScan(q, plan.Blocks[0], groups)
 		sb.WriteString(b.block(plan.Blocks[0], q, groups, plan.Blocks[0].Measures))
 	} else {
 		var gs, ms []string
@@ -90,6 +94,9 @@ func (r renderer) Render(q *Query, plan *Plan, walk map[*semantic.Column]bool) *
 		sb.WriteString(", " + b.outExpr(c, groups) + " AS o" + itoa(i))
 	}
 	sb.WriteString(" FROM r")
+	if b.total {
+		sb.WriteString(" WHERE gt = 0")
+	}
 	if len(q.Having) > 0 {
 		var conds []string
 		for _, p := range q.Having {
@@ -258,6 +265,9 @@ func (b *builder) summary(m *Measure, q *Query, plan *Plan, groups []*OutCol) st
 	if w, ok := b.e.(looseWalker); ok && b.walk[m.Col] && walkable(q, blk, m) {
 		return w.looseCount(m.Col)
 	}
+	if b.total {
+		return "(SELECT m" + i + " FROM r WHERE gt = 1)"
+	}
 	// The expressions first, then the FROM, which joins the related-row aggregates they read.
 	b.startStatement(blk)
 	col := b.measured(blk, m)
@@ -273,6 +283,26 @@ func (b *builder) summary(m *Measure, q *Query, plan *Plan, groups []*OutCol) st
 		where = append(where, "EXISTS (SELECT 1 FROM f WHERE "+strings.Join(eq, " AND ")+")")
 	}
 	return b.e.countDistinct(col, from, where)
+}
+
+// oneScan says whether the statement computes its count_distinct summaries in the pass that
+// groups the rows (GROUPING SETS with the grand total): on an engine that has them, for one
+// block with groups and a count_distinct, and no HAVING (whose summary counts only the groups
+// kept), nor a loose walk (which counts without reading the rows).
+func (b *builder) oneScan(q *Query, blk *Block, groups []*OutCol) bool {
+	if _, ok := b.e.(groupingSetter); !ok || len(groups) == 0 || len(q.Having) > 0 {
+		return false
+	}
+	distinct := false
+	for _, m := range blk.Measures {
+		if m.Agg == "count_distinct" {
+			if _, ok := b.e.(looseWalker); ok && b.walk[m.Col] && walkable(q, blk, m) {
+				return false
+			}
+			distinct = true
+		}
+	}
+	return distinct
 }
 
 // startStatement begins a statement over blk, a block of the plan: the related-row aggregates
@@ -349,10 +379,16 @@ func (b *builder) block(blk *Block, q *Query, groups []*OutCol, own []*Measure) 
 		}
 	}
 	from, where := b.fromWhere(blk, nil)
+	if b.total {
+		sel = append(sel, "GROUPING("+gexprs[0]+") AS gt")
+	}
 	sql := "SELECT " + strings.Join(sel, ", ") + from + whereClause(where)
-	if len(gexprs) > 0 {
+	switch {
+	case b.total:
+		sql += " GROUP BY GROUPING SETS ((" + strings.Join(gexprs, ", ") + "), ())"
+	case len(gexprs) > 0:
 		sql += " GROUP BY " + strings.Join(gexprs, ", ")
-	} else {
+	default:
 		sql += " HAVING COUNT(*) > 0"
 	}
 	return sql
@@ -589,7 +625,7 @@ func (b *builder) relatedAgg(blk *Block, n *semantic.Aggregate) string {
 func (b *builder) column(blk *Block, c *semantic.Column) string {
 	if c.Calc != nil { // over a rollup, its formula reads the rollup's columns (see raw)
 		if c.Exact {
-			return b.e.round(b.row(blk, c.Calc), c.Scale)
+			return b.e.exact(b.row(blk, c.Calc), c.Scale)
 		}
 		return b.row(blk, c.Calc)
 	}
