@@ -78,6 +78,9 @@ type Table struct {
 	header    *sheetHeader // an XLSX sheet's or range's header row
 	sheet     string       // an XLSX table's sheet
 	keys      []*keyValues // per column, the values relate compares (nil: not compared)
+	// partitions are a partitioned Parquet folder's keys (ano, mes), columns whose values
+	// come from the folders' names.
+	partitions []string
 }
 
 // Column is one inferred column.
@@ -414,6 +417,9 @@ func sourceWords(tables []*Table) string {
 	seen := map[string]bool{}
 	for _, t := range tables {
 		s := t.File
+		if s == "." {
+			s = t.labelBase // the folder itself, by its name
+		}
 		if t.Postgres != nil {
 			s = "banco " + t.Postgres.Database.Name
 		}
