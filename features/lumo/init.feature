@@ -284,10 +284,10 @@ Feature: From files to a question: lumo init
 
   @L-Q12 @L-Q23 @L-R01 @own-setup
   Scenario: PostgreSQL tables join the folder's files, the password only in a variable
-    # The source tables are the rows the SQL below inserts; metas.csv is below. A boolean column
-    # lumo does not read comes as text through a query. By hand: SP (Centro, Bairro) sells
-    # 270.90 + 52.50 + 1000.00 = 1323.40 against goals of 1000 + 500 = 1500; RJ (Praia) sells
-    # 499.80 against 300.
+    # The source tables are the rows the SQL below inserts; metas.csv is below. A boolean is
+    # text, VERDADEIRO or FALSO as a workbook's. By hand: SP (Centro, Bairro) sells 270.90 +
+    # 52.50 + 1000.00 = 1323.40 against goals of 1000 + 500 = 1500; RJ (Praia) sells 499.80
+    # against 300; the paid orders (1 and 3) 270.90 + 1000.00 = 1270.90.
     Given a PostgreSQL source database holding:
       """
       CREATE SCHEMA vendas;
@@ -311,7 +311,8 @@ Feature: From files to a question: lumo init
     Then the app.yaml it wrote has the lines:
       """
       postgres: {database: lumo_source_
-      query: "SELECT \"id\", \"dia\", \"loja\", \"valor\", \"pago\"::text AS pago, \"criado\" FROM vendas.pedidos"}
+      table: vendas.pedidos}
+      - {name: pago, label: Pago, type: string, role: dimension, usage: 5}
       - {name: valor, label: Valor, type: number, role: measure, usage: 10}
       - {name: criado, label: Criado, type: datetime, role: dimension, usage: 8}
       table: vendas.lojas}
@@ -322,7 +323,6 @@ Feature: From files to a question: lumo init
       """
       Pedidos (fato): banco lumo_source_
       , tabela vendas.pedidos
-      lida por consulta, com pago (bool) como texto
       Pedidos.Loja → Lojas.Loja: mesmo nome, e os 3 valores de Pedidos estão em Lojas
       A senha do banco lumo_source_
       vem de LUMO_INIT_SENHA
@@ -333,6 +333,8 @@ Feature: From files to a question: lumo init
     When I call "query" with '{"appId": "$app:dados", "fields": [{"ref": "Lojas.Uf"}, {"ref": "Pedidos.Valor", "agg": "sum"}, {"ref": "Metas.Meta", "agg": "sum"}], "orderBy": [{"ref": "Lojas.Uf", "dir": "asc"}]}'
     Then the call succeeds
     And "rows" is '[["RJ", 499.8, 300], ["SP", 1323.4, 1500]]'
+    When I call "query" with '{"appId": "$app:dados", "fields": [{"ref": "Pedidos.Valor", "agg": "sum"}], "filters": [{"ref": "Pedidos.Pago", "op": "=", "value": "VERDADEIRO"}]}'
+    Then "rows" is '[[1270.9]]'
 
   @L-Q12 @L-Q23 @own-setup
   Scenario: A Hive-partitioned folder, as DuckDB and Spark write it, is one table with its keys as columns
@@ -390,6 +392,7 @@ Feature: From files to a question: lumo init
     And the report says:
       """
       Vendas (fato): vendas/ (Parquet, particionado por ano e mes, 3 arquivos)
+      claude mcp add lumo -- lumo serve --user voce-vendas
       """
     And the workspace it wrote is imported
     And I am connected as "voce-vendas"

@@ -393,9 +393,9 @@ func TestPostgresOptions(t *testing.T) {
 	}
 }
 
-// TestPostgresTables reads a source database's tables beside a CSV: a boolean and an array come
-// as text through a query, a column whose name is no physical name under one, and the password
-// variable is named in workspace.yaml, its value nowhere.
+// TestPostgresTables reads a source database's tables beside a CSV: a boolean is text
+// (VERDADEIRO or FALSO, as a workbook's), a column whose name is no physical name is read under
+// one through a query, and the password variable is named in workspace.yaml, its value nowhere.
 func TestPostgresTables(t *testing.T) {
 	dsn := pgtest.SourceDB(t, `CREATE SCHEMA erp;
 		CREATE TABLE erp.clientes (id integer PRIMARY KEY, "Nome Completo" text, ativo boolean, desde date);
@@ -409,8 +409,9 @@ func TestPostgresTables(t *testing.T) {
 	}
 	app, ws := read(t, dir, "app.yaml"), read(t, dir, "workspace.yaml")
 	contains(t, "app.yaml", app,
-		`query: "SELECT \"id\", \"Nome Completo\" AS nome_completo, \"ativo\"::text AS ativo, \"desde\" FROM erp.clientes"}`,
+		`query: "SELECT \"id\", \"Nome Completo\" AS nome_completo, \"ativo\", \"desde\" FROM erp.clientes"}`,
 		"{name: nome_completo, label: Nome completo, type: string, role: dimension, usage: 5}",
+		"{name: ativo, label: Ativo, type: string, role: dimension, usage: 5}",
 		"{name: desde, label: Desde, type: date, role: dimension, usage: 8}",
 		"{from: Pedidos.Cliente ID, to: Clientes.Id}",
 	)
@@ -536,4 +537,29 @@ func TestHeadersAsTyped(t *testing.T) {
 		"{name: meta_do_mes_r, header: Meta do mês (R$), label: Meta do mês (R$), type: number, role: dimension, unit: BRL",
 		"{from: Caixa.Loja nº, to: Metas.Loja nº}",
 	)
+}
+
+// TestAppAndClientOfTheFolder: the app is named after its folder, as its keys are, also when one
+// table is all init kept; the report's client setups serve the user init made, not the demo's.
+func TestAppAndClientOfTheFolder(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "Loja Centro")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write(t, dir, "vendas.csv", "DIA;VALOR\n01/10/2026;10,50\n")
+	write(t, dir, "ruim.csv", "Valor,,Valor\n1,2,3\n")
+	res, err := Init(Options{Paths: []string{dir}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	contains(t, "app.yaml", read(t, dir, "app.yaml"), "name: Loja centro\n", "- label: Vendas")
+	var b strings.Builder
+	Report(&b, res)
+	contains(t, "the report", b.String(),
+		"  claude mcp add lumo -- lumo serve --user voce-loja-centro\n",
+		`"lumo": {"command": "lumo", "args": ["serve", "--user", "voce-loja-centro"]}`,
+	)
+	if strings.Contains(b.String(), "ana") {
+		t.Errorf("the report names the demo's user:\n%s", b.String())
+	}
 }
