@@ -26,6 +26,7 @@ func initCSVSteps(w *lumoWorld, sc *godog.ScenarioContext) {
 	sc.Step(`^the workspace in "([^"]*)" is imported, reading its files as:$`, c.importedReading)
 	sc.Step(`^I import the workspace in "([^"]*)" with "([^"]*)" holding:$`, c.importWith)
 	sc.Step(`^the import fails with:$`, c.importFails)
+	sc.Step(`^the import succeeds, reading its files as:$`, c.importReads)
 	initPGSourceSteps(c, sc)
 }
 
@@ -56,6 +57,17 @@ func (c *csvWorld) importFS(ctx context.Context, fsys fs.FS) error {
 		c.lines = append(c.lines, t.CSV)
 	}
 	return err
+}
+
+// importReads checks that the last import worked and read the files as doc says.
+func (c *csvWorld) importReads(doc *godog.DocString) error {
+	if c.importErr != nil {
+		return fmt.Errorf("the import failed: %v", c.importErr)
+	}
+	if diff := cmp.Diff(strings.Split(strings.TrimSpace(doc.Content), "\n"), c.lines); diff != "" {
+		return fmt.Errorf("how the files were read (-want +got):\n%s", diff)
+	}
+	return nil
 }
 
 func (c *csvWorld) importFails(doc *godog.DocString) error {

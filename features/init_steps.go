@@ -45,6 +45,8 @@ func initInitSteps(w *lumoWorld, sc *godog.ScenarioContext) {
 	sc.Step(`^(?:a|the) folder (?:holding|also holds) the file "([^"]*)" in Windows-1252:$`, i.file1252)
 	sc.Step(`^a PostgreSQL source database holding:$`, i.sourceDB)
 	sc.Step(`^lumo init runs on that folder$`, func() error { return i.run(nil) })
+	sc.Step(`^lumo init runs on "([^"]*)" in that folder$`, i.runOn)
+	sc.Step(`^lumo init on "([^"]*)" in that folder fails with:$`, i.failsOn)
 	sc.Step(`^lumo init runs on that folder with --postgres and --table "([^"]*)", the password in ([A-Z_]+)$`, i.runPostgres)
 	sc.Step(`^the app\.yaml it wrote has the lines:$`, i.appHas)
 	sc.Step(`^the report says:$`, i.reportSays)
@@ -147,11 +149,29 @@ func (i *initWorld) sourceDB(doc *godog.DocString) error {
 	return nil
 }
 
+// runOn runs init on sub, a path inside the scenario's folder.
+func (i *initWorld) runOn(sub string) error {
+	return i.run(&scaffold.Options{Paths: []string{filepath.Join(i.dir, filepath.FromSlash(sub))}})
+}
+
+// failsOn checks that init on sub, inside the scenario's folder, stops with doc's text (the
+// folder's path written as <folder>).
+func (i *initWorld) failsOn(sub string, doc *godog.DocString) error {
+	_, err := scaffold.Init(scaffold.Options{Paths: []string{filepath.Join(i.dir, filepath.FromSlash(sub))}})
+	want := strings.ReplaceAll(strings.TrimSpace(doc.Content), "<folder>", i.dir)
+	if err == nil || !strings.Contains(err.Error(), want) {
+		return fmt.Errorf("lumo init on %s: %v\nwant %s", sub, err, want)
+	}
+	return nil
+}
+
 func (i *initWorld) run(o *scaffold.Options) (err error) {
 	if o == nil {
 		o = &scaffold.Options{}
 	}
-	o.Paths = []string{i.dir}
+	if len(o.Paths) == 0 {
+		o.Paths = []string{i.dir}
+	}
 	i.res, err = scaffold.Init(*o)
 	if err != nil {
 		return err
@@ -219,16 +239,19 @@ func (i *initWorld) passwordNowhere() error {
 // imported imports the written workspace as `lumo import` does, confined to its folder (with
 // the password variable still set, when there is one).
 func (i *initWorld) imported(ctx context.Context) error {
-	_, err := i.w.db.ImportWorkspace(ctx, workspace.DirFS(i.dir), "workspace.yaml")
+	_, err := i.w.db.ImportWorkspace(ctx, workspace.DirFS(i.res.Dir), "workspace.yaml")
 	return err
 }
 
 // initFixtures write the files of init.feature, by name, with other tools than lumo's readers:
 // excelize for workbooks, parquet-go for Parquet. init.feature lists what each holds.
 var initFixtures = map[string]func(path string) error{
-	"vendas.xlsx": vendasWorkbook,
-	"lojas.xlsx":  lojasWorkbook,
-	"itens":       itensParts,
+	"vendas.xlsx":    vendasWorkbook,
+	"lojas.xlsx":     lojasWorkbook,
+	"itens":          itensParts,
+	"vendas":         duckdbVendas,
+	"entregas":       sparkEntregas,
+	"formatada.xlsx": formattedWorkbook,
 	"produtos.parquet": func(path string) error {
 		type produto struct {
 			PRODUTO   string `parquet:"PRODUTO"`
@@ -406,4 +429,109 @@ func writeParquet[T any](path string, rows []T) error {
 		return err
 	}
 	return os.WriteFile(path, buf.Bytes(), 0o644)
+}
+
+// venda is a row of vendas/, as DuckDB writes it partitioned by ano and mes: the partition
+// columns are in the folders' names, not in the files.
+type venda struct {
+	PEDIDO_ID int64  `parquet:"PEDIDO_ID"`
+	LOJA      string `parquet:"LOJA"`
+	VALOR     int64  `parquet:"VALOR,decimal(2:12)"`
+}
+
+// duckdbVendas writes the folder vendas as DuckDB's COPY vendas TO 'vendas' (FORMAT parquet,
+// PARTITION_BY (ano, mes)) lays it out: ano=2025/mes=12/data_0.parquet, the month without a
+// leading zero.
+func duckdbVendas(path string) error {
+	for dir, rows := range map[string][]venda{
+		"ano=2025/mes=12": {{1, "Centro", 10000}, {2, "Praia", 5050}},
+		"ano=2026/mes=1":  {{3, "Centro", 20000}, {4, "Centro", 1025}},
+		"ano=2026/mes=2":  {{5, "Praia", 30000}},
+	} {
+		if err := os.MkdirAll(filepath.Join(path, dir), 0o755); err != nil {
+			return err
+		}
+		if err := writeParquet(filepath.Join(path, dir, "data_0.parquet"), rows); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// entrega is a row of entregas/, as Spark writes it partitioned by dia.
+type entrega struct {
+	PEDIDO_ID int64 `parquet:"PEDIDO_ID"`
+	PRAZO     int32 `parquet:"PRAZO"`
+}
+
+// sparkEntregas writes the folder entregas as Spark's df.write.partitionBy("dia") does: a
+// _SUCCESS marker, part-00000-<uuid>.c000.snappy.parquet files (Snappy pages) with .crc
+// checksums beside them, and __HIVE_DEFAULT_PARTITION__ for the rows without a day.
+func sparkEntregas(path string) error {
+	const uuid = "5e0c7a1d-3b2f-4c8e-9a61-0d4f2b7c9e13"
+	for dir, rows := range map[string][]entrega{
+		"dia=2026-01-05":                 {{3, 2}, {4, 1}},
+		"dia=2026-02-10":                 {{5, 3}},
+		"dia=__HIVE_DEFAULT_PARTITION__": {{1, 7}},
+	} {
+		if err := os.MkdirAll(filepath.Join(path, dir), 0o755); err != nil {
+			return err
+		}
+		name := "part-00000-" + uuid + ".c000.snappy.parquet"
+		var buf bytes.Buffer
+		w := parquet.NewGenericWriter[entrega](&buf, parquet.Compression(&parquet.Snappy))
+		if _, err := w.Write(rows); err != nil {
+			return err
+		}
+		if err := w.Close(); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(path, dir, name), buf.Bytes(), 0o644); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(path, dir, "."+name+".crc"), []byte("crc"), 0o644); err != nil {
+			return err
+		}
+	}
+	return os.WriteFile(filepath.Join(path, "_SUCCESS"), nil, 0o644)
+}
+
+// formattedWorkbook writes formatada.xlsx as people format a sheet, merged cells styled over
+// their range (so the cells a merge covers are empty styled cells, and the ranges are in the
+// sheet's <mergeCells>, as Excel writes them):
+//   - Vendas: the title "Vendas de outubro" merged over A1:E1; groups of columns on row 2, "Onde
+//     e quando" over B2:C2 and "Valores" over D2:E2; the header on row 3; three sales.
+//   - Metas: the header's META merged over B1:C1, with values under B and C.
+func formattedWorkbook(path string) error {
+	f := excelize.NewFile()
+	defer f.Close()
+	center, err := f.NewStyle(&excelize.Style{Alignment: &excelize.Alignment{Horizontal: "center"}, Font: &excelize.Font{Bold: true}})
+	if err != nil {
+		return err
+	}
+	date, err := f.NewStyle(&excelize.Style{NumFmt: 14})
+	if err != nil {
+		return err
+	}
+	var errs []error
+	merge := func(sheet, from, to, text string) {
+		errs = append(errs, f.SetCellValue(sheet, from, text), f.MergeCell(sheet, from, to), f.SetCellStyle(sheet, from, to, center))
+	}
+	errs = append(errs, f.SetSheetName("Sheet1", "Vendas"))
+	merge("Vendas", "A1", "E1", "Vendas de outubro")
+	merge("Vendas", "B2", "C2", "Onde e quando")
+	merge("Vendas", "D2", "E2", "Valores")
+	errs = append(errs, f.SetSheetRow("Vendas", "A3", &[]any{"PEDIDO", "DIA", "LOJA", "QTD", "VALOR"}))
+	for n, r := range [][]any{{1, day(2026, 10, 1), "Centro", 2, 21.0}, {2, day(2026, 10, 1), "Praia", 1, 99.9}, {3, day(2026, 10, 2), "Centro", 3, 15.75}} {
+		cell := fmt.Sprintf("A%d", n+4)
+		errs = append(errs, f.SetSheetRow("Vendas", cell, &r), f.SetCellStyle("Vendas", fmt.Sprintf("B%d", n+4), fmt.Sprintf("B%d", n+4), date))
+	}
+	_, err = f.NewSheet("Metas")
+	errs = append(errs, err, f.SetCellValue("Metas", "A1", "LOJA"))
+	merge("Metas", "B1", "C1", "META")
+	errs = append(errs, f.SetSheetRow("Metas", "A2", &[]any{"Centro", 1000, "revisar"}))
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	return f.SaveAs(path)
 }

@@ -90,7 +90,7 @@ func run(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger)
 		}
 		fmt.Fprint(stdout, usage)
 		return cli.ErrHelpShown
-	case "version", "-version", "--version":
+	case "version", "-version", "--version", "-v", "-V":
 		fmt.Fprintln(stdout, cli.Version("caderninho"))
 		return nil
 	}

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -125,4 +126,64 @@ func TestEveryHelpInPortuguese(t *testing.T) {
 		"schemas lsit":                    `subcomando desconhecido "lsit"; você quis dizer "list"?`,
 		"schemas validate --toll query -": `você quis dizer "--tool"?`,
 	})
+}
+
+// TestFrictionsOfANewUser: -v and version print the version as --version does; a mistyped flag
+// form of a command is suggested as such; an admin command's mistake prints that command's usage
+// only; an import names the path as it was given.
+func TestFrictionsOfANewUser(t *testing.T) {
+	bin := buildLumo(t)
+	env := []string{"XDG_DATA_HOME=" + t.TempDir()}
+	want, _, _ := clitest.Run(t, bin, env, "--version")
+	for _, args := range [][]string{{"-v"}, {"version"}, {"-version"}} {
+		if out, errOut, code := clitest.Run(t, bin, env, args...); code != 0 || out != want || errOut != "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want %q", args, code, out, errOut, want)
+		}
+	}
+	clitest.Mistakes(t, bin, env, map[string]string{
+		"--verison": `comando desconhecido "--verison"; você quis dizer "--version"?`,
+		"--vresion": `você quis dizer "--version"?`,
+	})
+	for line, wantErr := range map[string]string{
+		"admin tenant add acme":    "lumo admin tenant add: falta --name\nVeja as opções com: lumo admin tenant add -h\n",
+		"admin tenant add":         "lumo admin tenant add: espera CHAVE\nVeja as opções com: lumo admin tenant add -h\n",
+		"admin token issue":        "lumo admin token issue: espera LOGIN\nVeja as opções com: lumo admin token issue -h\n",
+		"admin user add z --tenat": `lumo admin user add: opção desconhecida --tenat; você quis dizer "--tenant"?`,
+	} {
+		out, errOut, code := clitest.Run(t, bin, env, strings.Fields(line)...)
+		cmd := strings.Join(strings.Fields(line)[1:3], " ")
+		if code != 2 || !strings.Contains(errOut, wantErr) || !strings.Contains(errOut, "  lumo admin "+cmd+" ") {
+			t.Errorf("%q: exit %d, stderr %q; want %q and the usage of %s", line, code, errOut, wantErr, cmd)
+		}
+		if strings.Contains(errOut, "lumo admin publish") || strings.Contains(errOut, "member add") {
+			t.Errorf("%q prints every admin command's usage:\n%s", line, errOut)
+		}
+		if out != "" {
+			t.Errorf("%q: stdout %q", line, out)
+		}
+	}
+	out, _, code := clitest.Run(t, bin, env, "admin", "tenant", "add", "-h")
+	if code != 0 || !strings.Contains(out, "lumo admin tenant add CHAVE --name NOME") || strings.Contains(out, "member add") || !strings.Contains(out, "Exemplo") {
+		t.Errorf("admin tenant add -h: %d\n%s", code, out)
+	}
+
+	dir := t.TempDir()
+	for _, p := range []string{"/nonexist.yaml", filepath.Join(dir, "nada", "workspace.yaml")} {
+		_, errOut, code := clitest.Run(t, bin, env, "import", "--db", filepath.Join(dir, "l.db"), "--columnar", "off", p)
+		if code != 2 || !strings.Contains(errOut, "lumo: "+p+": ") {
+			t.Errorf("import %s: exit %d, stderr %q; want the path as given", p, code, errOut)
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "ws", "apps", "v"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "ws", "workspace.yaml"), []byte("tenants:\n  - key: t\n    name: T\n    users: [{login: u, name: U, token: tok-u-12345}]\n    apps: [{key: v, source: apps/v}]\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "ws", "apps", "v", "app.yaml"), []byte("name: V\ntables:\n  - {label: Vendas, name: vendas, kind: fact, file: vendas.csv, columns: [{name: ID, label: Id, type: number}]}\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "ws", "apps", "v", "vendas.csv"), []byte("ID\nabc\n"), 0o644)
+	cmd := exec.Command(bin, "import", "--db", filepath.Join(dir, "l.db"), "--columnar", "off", filepath.Join("ws", "workspace.yaml"))
+	cmd.Dir, cmd.Env = dir, append(os.Environ(), env...)
+	errOut, _ := cmd.CombinedOutput()
+	if !strings.Contains(string(errOut), "lumo: "+filepath.Join("ws", "apps", "v", "vendas.csv")+":2: ID:") {
+		t.Errorf("a file's problem does not name it as given:\n%s", errOut)
+	}
 }

@@ -387,6 +387,7 @@ func importWorkspace(ctx context.Context, args []string, stdout io.Writer, log *
 	sum, err := db.ImportWorkspaceWith(ctx, workspace.DirFS(filepath.Dir(abs)), filepath.Base(abs),
 		store.ImportOptions{Origin: abs, Replace: *replace, Progress: onProgress})
 	if err != nil {
+		err = asGiven(err, filepath.Dir(path))
 		if prog.drawn {
 			fmt.Fprintln(stderr)
 		}
@@ -428,6 +429,28 @@ func importWorkspace(ctx context.Context, args []string, stdout io.Writer, log *
 		fmt.Fprintln(stdout, line)
 	}
 	return nil
+}
+
+// asGiven names the files of a workspace's problems (relative to its folder) by the path the
+// user gave: /nonexist.yaml, not nonexist.yaml; dados/apps/v/vendas.csv, not apps/v/vendas.csv.
+func asGiven(err error, dir string) error {
+	if dir == "." {
+		return err
+	}
+	var errs workspace.Errors
+	var one *workspace.Error
+	switch {
+	case errors.As(err, &errs):
+	case errors.As(err, &one):
+		errs = workspace.Errors{one}
+	}
+	for _, e := range errs {
+		// A PostgreSQL source's problem names the database ("banco erp, tabela vendas").
+		if e.File != "" && !filepath.IsAbs(e.File) && !strings.HasPrefix(e.File, "banco ") {
+			e.File = filepath.Join(dir, filepath.FromSlash(e.File))
+		}
+	}
+	return err
 }
 
 var callCommand = cli.Command{Name: "lumo call", Args: `FERRAMENTA ['{"arg": ...}']`,

@@ -28,7 +28,8 @@ var initCommand = cli.Command{Name: "lumo init", Args: "ARQUIVO... | PASTA",
 	Summary: "Escreve, ao lado dos arquivos, um workspace.yaml (um tenant, um usuário com um token novo) e o app.yaml de\n" +
 		"uma Aplicação inferida dos dados: tabelas, rótulos, tipos, papéis, unidades e relacionamentos (conferidos\n" +
 		"pelos valores). Lê CSV, XLSX (cada planilha, intervalo nomeado ou tabela do Excel), Parquet (um arquivo ou\n" +
-		"uma pasta de partes) e tabelas PostgreSQL (--postgres com --table); o que não usar, diz por quê.",
+		"uma pasta de partes, também particionada: ano=2024/mes=01/...) e tabelas PostgreSQL (--postgres com\n" +
+		"--table); o que não usar, diz por quê.",
 	Examples: []string{
 		"lumo init minha-pasta",
 		"lumo init vendas.csv metas.xlsx",

@@ -29,7 +29,7 @@ Uso:
   lumo call   [--db DSN] [--user LOGIN] FERRAMENTA '{"arg": ...}'
   lumo admin  tenant|user|desk|member|token|publish ... (lumo admin help)
   lumo schemas list | show FERRAMENTA input|output | validate [--tool FERRAMENTA] [--kind input|output] ARQUIVO | doc FERRAMENTA
-  lumo --version
+  lumo --version (ou -v)
 
 A ajuda de cada comando, com suas opções e exemplos: lumo COMANDO -h (ou lumo help COMANDO).
 
@@ -105,7 +105,7 @@ func run(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger)
 		}
 		fmt.Fprint(stdout, help())
 		return cli.ErrHelpShown
-	case "version", "-version", "--version":
+	case "version", "-version", "--version", "-v", "-V":
 		fmt.Fprintln(stdout, cli.Version("lumo"))
 		return nil
 	}

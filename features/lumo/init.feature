@@ -284,10 +284,10 @@ Feature: From files to a question: lumo init
 
   @L-Q12 @L-Q23 @L-R01 @own-setup
   Scenario: PostgreSQL tables join the folder's files, the password only in a variable
-    # The source tables are the rows the SQL below inserts; metas.csv is below. A boolean column
-    # lumo does not read comes as text through a query. By hand: SP (Centro, Bairro) sells
-    # 270.90 + 52.50 + 1000.00 = 1323.40 against goals of 1000 + 500 = 1500; RJ (Praia) sells
-    # 499.80 against 300.
+    # The source tables are the rows the SQL below inserts; metas.csv is below. A boolean is
+    # text, VERDADEIRO or FALSO as a workbook's. By hand: SP (Centro, Bairro) sells 270.90 +
+    # 52.50 + 1000.00 = 1323.40 against goals of 1000 + 500 = 1500; RJ (Praia) sells 499.80
+    # against 300; the paid orders (1 and 3) 270.90 + 1000.00 = 1270.90.
     Given a PostgreSQL source database holding:
       """
       CREATE SCHEMA vendas;
@@ -311,7 +311,8 @@ Feature: From files to a question: lumo init
     Then the app.yaml it wrote has the lines:
       """
       postgres: {database: lumo_source_
-      query: "SELECT \"id\", \"dia\", \"loja\", \"valor\", \"pago\"::text AS pago, \"criado\" FROM vendas.pedidos"}
+      table: vendas.pedidos}
+      - {name: pago, label: Pago, type: string, role: dimension, usage: 5}
       - {name: valor, label: Valor, type: number, role: measure, usage: 10}
       - {name: criado, label: Criado, type: datetime, role: dimension, usage: 8}
       table: vendas.lojas}
@@ -322,7 +323,6 @@ Feature: From files to a question: lumo init
       """
       Pedidos (fato): banco lumo_source_
       , tabela vendas.pedidos
-      lida por consulta, com pago (bool) como texto
       Pedidos.Loja → Lojas.Loja: mesmo nome, e os 3 valores de Pedidos estão em Lojas
       A senha do banco lumo_source_
       vem de LUMO_INIT_SENHA
@@ -333,3 +333,106 @@ Feature: From files to a question: lumo init
     When I call "query" with '{"appId": "$app:dados", "fields": [{"ref": "Lojas.Uf"}, {"ref": "Pedidos.Valor", "agg": "sum"}, {"ref": "Metas.Meta", "agg": "sum"}], "orderBy": [{"ref": "Lojas.Uf", "dir": "asc"}]}'
     Then the call succeeds
     And "rows" is '[["RJ", 499.8, 300], ["SP", 1323.4, 1500]]'
+    When I call "query" with '{"appId": "$app:dados", "fields": [{"ref": "Pedidos.Valor", "agg": "sum"}], "filters": [{"ref": "Pedidos.Pago", "op": "=", "value": "VERDADEIRO"}]}'
+    Then "rows" is '[[1270.9]]'
+
+  @L-Q12 @L-Q23 @own-setup
+  Scenario: A Hive-partitioned folder, as DuckDB and Spark write it, is one table with its keys as columns
+    # vendas/, as DuckDB's COPY vendas TO 'vendas' (FORMAT parquet, PARTITION_BY (ano, mes))
+    # writes it: ano=2025/mes=12/data_0.parquet: (1, Centro, 100.00), (2, Praia, 50.50);
+    # ano=2026/mes=1/data_0.parquet: (3, Centro, 200.00), (4, Centro, 10.25);
+    # ano=2026/mes=2/data_0.parquet: (5, Praia, 300.00). entregas/, as Spark's
+    # partitionBy("dia") writes it, with _SUCCESS, .crc files and Snappy pages:
+    # dia=2026-01-05: (3, 2), (4, 1); dia=2026-02-10: (5, 3); dia=__HIVE_DEFAULT_PARTITION__:
+    # (1, 7). By hand: 2025 sells 100.00 + 50.50 = 150.50, 2026 200.00 + 10.25 + 300.00 =
+    # 510.25, of which January 210.25 and February 300.00; the deliveries with a day take
+    # 2 + 1 + 3 = 6 days, and Centro's orders (1, 3, 4) 7 + 2 + 1 = 10, Praia's (5) 3.
+    Given a folder holding "vendas" written by parquet-go: DuckDB's partitioned COPY
+    And the folder also holds "entregas" written by parquet-go: Spark's partitioned write
+    When lumo init runs on that folder
+    Then the app.yaml it wrote has the lines:
+      """
+      name: Dados
+      # vendas/ (Parquet, particionado por ano e mes, 3 arquivos): 5 linhas
+      file: vendas
+      - {name: ano, label: Ano, type: number, role: dimension, usage: 5}
+      - {name: mes, label: Mes, type: number, role: dimension, usage: 5}
+      # entregas/ (Parquet, particionado por dia, 3 arquivos): 4 linhas
+      - {name: dia, label: Dia, type: date, role: dimension, usage: 8}
+      - {from: Entregas.Pedido ID, to: Vendas.Pedido ID}
+      """
+    And the report says:
+      """
+      Entregas (fato): entregas/ (Parquet, particionado por dia, 3 arquivos)
+      Vendas (fato): vendas/ (Parquet, particionado por ano e mes, 3 arquivos)
+      """
+    And the workspace it wrote is imported
+    And I am connected as "voce-dados"
+    When I call "query" with '{"appId": "$app:dados", "fields": [{"ref": "Vendas.Ano"}, {"ref": "Vendas.Valor", "agg": "sum"}], "orderBy": [{"ref": "Vendas.Ano", "dir": "asc"}]}'
+    Then the call succeeds
+    And "rows" is '[[2025, 150.5], [2026, 510.25]]'
+    When I call "query" with '{"appId": "$app:dados", "fields": [{"ref": "Vendas.Mes"}, {"ref": "Vendas.Valor", "agg": "sum"}], "filters": [{"ref": "Vendas.Ano", "op": "=", "value": 2026}], "orderBy": [{"ref": "Vendas.Mes", "dir": "asc"}]}'
+    Then "rows" is '[[1, 210.25], [2, 300]]'
+    When I call "query" with '{"appId": "$app:dados", "fields": [{"ref": "Entregas.Prazo", "agg": "sum"}], "filters": [{"ref": "Entregas.Dia", "op": "between", "value": ["2026-01-01", "2026-12-31"]}]}'
+    Then "rows" is '[[6]]'
+    When I call "query" with '{"appId": "$app:dados", "fields": [{"ref": "Vendas.Loja"}, {"ref": "Entregas.Prazo", "agg": "sum"}], "orderBy": [{"ref": "Vendas.Loja", "dir": "asc"}]}'
+    Then "rows" is '[["Centro", 10], ["Praia", 3]]'
+
+  @L-Q12 @own-setup
+  Scenario: lumo init on a partitioned folder makes it the table, and on one of its partitions names the table's folder
+    # vendas/ as in the scenario above. By hand: 2025 sells 150.50, 2026 510.25.
+    Given a folder holding "vendas" written by parquet-go: DuckDB's partitioned COPY
+    When lumo init runs on "vendas" in that folder
+    Then the app.yaml it wrote has the lines:
+      """
+      name: Vendas
+      - label: Vendas
+      file: "."
+      """
+    And the report says:
+      """
+      Vendas (fato): vendas/ (Parquet, particionado por ano e mes, 3 arquivos)
+      claude mcp add lumo -- lumo serve --user voce-vendas
+      """
+    And the workspace it wrote is imported
+    And I am connected as "voce-vendas"
+    When I call "query" with '{"appId": "$app:vendas", "fields": [{"ref": "Vendas.Ano"}, {"ref": "Vendas.Valor", "agg": "sum"}], "orderBy": [{"ref": "Vendas.Ano", "dir": "asc"}]}'
+    Then the call succeeds
+    And "rows" is '[[2025, 150.5], [2026, 510.25]]'
+    And lumo init on "vendas/ano=2026" in that folder fails with:
+      """
+      <folder>/vendas/ano=2026: a pasta é uma partição (ano=2026) de uma tabela Parquet particionada; rode o lumo init em <folder>/vendas, a pasta da tabela, ou na pasta de cima dela
+      """
+
+  @L-Q12 @L-R01 @own-setup
+  Scenario: A sheet formatted with a merged title and merged groups of columns is read from its header, and a merged header is named as merged
+    # formatada.xlsx, written by excelize with its merged cells styled over their ranges:
+    #   sheet Vendas: "Vendas de outubro" merged over A1:E1; "Onde e quando" over B2:C2 and
+    #   "Valores" over D2:E2; the header on row 3, DIA date-formatted:
+    #     PEDIDO DIA         LOJA    QTD  VALOR
+    #     1      01/10/2026  Centro  2    21,00
+    #     2      01/10/2026  Praia   1    99,90
+    #     3      02/10/2026  Centro  3    15,75
+    #   sheet Metas: LOJA in A1, META merged over B1:C1; Centro, 1000 and "revisar" on row 2.
+    # By hand: Centro sells 21.00 + 15.75 = 36.75, Praia 99.90.
+    Given a folder holding "formatada.xlsx" written by excelize: merged title, groups and header
+    When lumo init runs on that folder
+    Then the app.yaml it wrote has the lines:
+      """
+      # o cabeçalho está na linha 3, abaixo de um título (linha 1) e de grupos de colunas em células mescladas (linha 2: B2:C2 e D2:E2)
+      xlsx: {sheet: Vendas, range: "A3:E1048576"}
+      - {name: VALOR, label: Valor, type: number, role: measure, usage: 10}
+      - {name: DIA, label: Dia, type: date, role: dimension, usage: 8}
+      """
+    And the report says:
+      """
+      Vendas (fato): formatada.xlsx, planilha "Vendas"
+      3 linhas, 5 colunas: 2 medidas (Qtd, Valor), 1 data (Dia), 1 chave (Pedido)
+      o cabeçalho está na linha 3, abaixo de um título (linha 1) e de grupos de colunas em células mescladas (linha 2: B2:C2 e D2:E2)
+      formatada.xlsx, planilha "Metas": o cabeçalho (linha 1) tem células mescladas: B1:C1 é uma célula mesclada, e a coluna C fica sem nome
+      """
+    And the workspace it wrote is imported
+    And I am connected as "voce-dados"
+    When I call "query" with '{"appId": "$app:dados", "fields": [{"ref": "Vendas.Loja"}, {"ref": "Vendas.Valor", "agg": "sum"}], "orderBy": [{"ref": "Vendas.Loja", "dir": "asc"}]}'
+    Then the call succeeds
+    And "rows" is '[["Centro", 36.75], ["Praia", 99.9]]'

@@ -75,7 +75,10 @@ Feature: Tables read from an Excel workbook
     Then "rows" is '[["2026-09", 1000], ["2026-10", 3250.5]]'
 
   @own-setup
-  Scenario: A sheet whose header is a merged title is refused, naming the cells and the setting
+  Scenario: A merged title above the header is left out, and the import says which row is the header
+    # The sheet Metas, without the range: its row 1 is the title "Metas por loja" merged over
+    # A1:C1, which names no column of the table; row 3 names them, and is the header. Row 8, a
+    # total, is no data.
     When I import the workspace in "testdata/formats" with "apps/planilhas/app.yaml" holding:
       """
       name: Planilhas
@@ -90,10 +93,13 @@ Feature: Tables read from an Excel workbook
             - {name: LOJA, label: Loja, type: string}
             - {name: META, label: Meta, type: number}
       """
-    Then the import fails with:
+    Then the import succeeds, reading its files as:
       """
-      apps/planilhas/vendas.xlsx: Metas!A1:C1: o cabeçalho (linha 1) tem células mescladas em A1:C1; cada coluna precisa do seu nome físico numa célula própria da primeira linha: desfaça a mesclagem, ou declare xlsx.range começando na linha dos nomes (ex.: A2:...)
+      apps/planilhas/vendas.xlsx: planilha "Metas", cabeçalho na linha 3, 3 linhas, 1 linha que não é dado pulada (linha 8, total: "Total")
       """
+    And I am connected as "rui"
+    When I call "query" with '{"appId": "$app:planilhas", "fields": [{"ref": "Metas.Meta", "agg": "sum"}]}'
+    Then "rows" is '[[4250.5]]'
 
   @own-setup
   Scenario: A cell that does not fit its column is refused with the sheet and the cell

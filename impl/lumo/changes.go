@@ -119,7 +119,7 @@ func (c *changes) list(ctx context.Context, ss *mcp.ServerSession, extra *mcp.Re
 	to := min(from+maxListedApps, len(apps))
 	for _, a := range apps[from:to] {
 		res.Resources = append(res.Resources, &mcp.Resource{
-			URI: appURI(a.ID), Name: "app-" + strconv.FormatInt(a.ID, 10), Title: a.Name, MIMEType: "text/plain",
+			URI: appURI(a.ID), Name: a.Name, Title: a.Name, MIMEType: "text/plain",
 			Description: "A descrição da Aplicação " + strconv.Quote(a.Name) + ": o mesmo texto de get_app.",
 		})
 	}

@@ -108,6 +108,10 @@ func listed(t *testing.T, s *mcp.ClientSession) map[string]string {
 	got := map[string]string{}
 	for _, r := range res.Resources {
 		got[r.URI] = r.Title
+		// A client that shows a resource's name shows the app's, not an id.
+		if strings.HasPrefix(r.URI, "lumo://app/") && r.Name != r.Title {
+			t.Errorf("resources/list names %s %q, not after its app %q", r.URI, r.Name, r.Title)
+		}
 	}
 	return got
 }

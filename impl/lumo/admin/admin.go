@@ -45,8 +45,12 @@ Exemplos:
   lumo admin token revoke zeca notebook
 `
 
-// UsageError is a command line that does not parse; the caller prints Usage.
-type UsageError struct{ Msg string }
+// UsageError is a command line that does not parse, or a command missing a flag it needs;
+// the caller prints the usage of Command (CommandUsage), or Usage when Command is "".
+type UsageError struct {
+	Command string // "tenant add"; "" when the command is unknown
+	Msg     string
+}
 
 func (e *UsageError) Error() string { return e.Msg }
 
@@ -55,6 +59,51 @@ type command struct {
 	args  int // positional arguments
 	names string
 	run   func(ctx context.Context, db *store.DB, f *flags, pos []string, out io.Writer) error
+}
+
+// examples are a command line of each command, for its help.
+var examples = map[string]string{
+	"tenant add":    `lumo admin tenant add minha-empresa --name "Minha Empresa"`,
+	"tenant remove": "lumo admin tenant remove minha-empresa --force",
+	"tenant list":   "lumo admin tenant list --db postgres://lumo@db.interno:5432/lumo",
+	"user add":      `lumo admin user add zeca --tenant minha-empresa --name "Zeca Souza"`,
+	"user remove":   "lumo admin user remove zeca",
+	"user list":     "lumo admin user list --tenant minha-empresa",
+	"desk add":      "lumo admin desk add Comercial --tenant minha-empresa",
+	"desk remove":   "lumo admin desk remove Comercial --tenant minha-empresa",
+	"desk list":     "lumo admin desk list --tenant minha-empresa",
+	"member add":    "lumo admin member add Comercial zeca",
+	"member remove": "lumo admin member remove Comercial zeca",
+	"token issue":   "lumo admin token issue zeca --label notebook",
+	"token revoke":  "lumo admin token revoke zeca notebook",
+	"token list":    "lumo admin token list zeca",
+	"publish":       "lumo admin publish vendas --tenant minha-empresa --desk Comercial",
+}
+
+// CommandUsage is the help of one admin command (name as "tenant add"): its usage line from
+// Usage, the flags all take and an example; Usage when name is no command.
+func CommandUsage(name string) string {
+	var lines []string
+	for _, l := range strings.Split(Usage, "\n") {
+		if l == "  lumo admin "+name || strings.HasPrefix(l, "  lumo admin "+name+" ") {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) == 0 || commands[name].run == nil {
+		return Usage
+	}
+	return "Uso:\n" + strings.Join(lines, "\n") + "\n\nAceita também --db DSN (ou LUMO_DB). Todos os comandos: lumo admin -h\n\nExemplo:\n  " + examples[name] + "\n"
+}
+
+// Name is the admin command args begin with ("tenant add", "publish"), "" when none.
+func Name(args []string) string {
+	switch {
+	case len(args) >= 1 && commands[args[0]].run != nil:
+		return args[0]
+	case len(args) >= 2 && commands[args[0]+" "+args[1]].run != nil:
+		return args[0] + " " + args[1]
+	}
+	return ""
 }
 
 type flags struct {
@@ -230,7 +279,7 @@ func unknownCommand(args []string) string {
 
 func need(flag, v string) error {
 	if strings.TrimSpace(v) == "" {
-		return &UsageError{Msg: fmt.Sprintf("falta %s", flag)}
+		return &UsageError{Msg: fmt.Sprintf("falta %s", flag)} // Run names the command
 	}
 	return nil
 }
@@ -248,11 +297,9 @@ type Cmd struct {
 // come before or after the positional arguments. defaultDB is --db's default (LUMO_DB).
 func Parse(args []string, defaultDB string) (*Cmd, error) {
 	cmd := &Cmd{f: &flags{}}
-	switch {
-	case len(args) >= 1 && commands[args[0]].run != nil:
-		cmd.Name, args = args[0], args[1:]
-	case len(args) >= 2 && commands[args[0]+" "+args[1]].run != nil:
-		cmd.Name, args = args[0]+" "+args[1], args[2:]
+	switch cmd.Name = Name(args); {
+	case cmd.Name != "":
+		args = args[len(strings.Fields(cmd.Name)):]
 	case len(args) == 0:
 		return nil, &UsageError{Msg: "informe o comando de administração"}
 	default:
@@ -272,7 +319,7 @@ func Parse(args []string, defaultDB string) (*Cmd, error) {
 		if err := fs.Parse(args); err != nil {
 			var ue *cli.UsageError
 			errors.As(cc.FlagError(fs, err), &ue)
-			return nil, &UsageError{Msg: cmd.Name + ": " + ue.Msg}
+			return nil, &UsageError{Command: cmd.Name, Msg: ue.Msg}
 		}
 		if fs.NArg() == 0 {
 			break
@@ -285,7 +332,7 @@ func Parse(args []string, defaultDB string) (*Cmd, error) {
 		if cmd.c.args == 0 {
 			want = "nenhum argumento além das opções"
 		}
-		return nil, &UsageError{Msg: fmt.Sprintf("%s espera %s", cmd.Name, want)}
+		return nil, &UsageError{Command: cmd.Name, Msg: "espera " + want}
 	}
 	return cmd, nil
 }
@@ -296,7 +343,10 @@ func (cmd *Cmd) Run(ctx context.Context, db *store.DB, out io.Writer) error {
 	err := cmd.c.run(ctx, db, cmd.f, cmd.pos, out)
 	var ae *store.AdminError
 	var ue *UsageError
-	if err == nil || errors.As(err, &ae) || errors.As(err, &ue) {
+	if errors.As(err, &ue) && ue.Command == "" {
+		ue.Command = cmd.Name
+	}
+	if err == nil || errors.As(err, &ae) || ue != nil {
 		return err
 	}
 	return fmt.Errorf("lumo admin %s: %w", cmd.Name, err)

@@ -31,7 +31,7 @@ func TestParse(t *testing.T) {
 		"tenant add a b --name A":       "espera CHAVE",
 		"token revoke ana":              "espera LOGIN ROTULO",
 		"tenant list extra":             "nenhum argumento",
-		"user add zeca --bogus":         "user add: opção desconhecida --bogus",
+		"user add zeca --bogus":         "opção desconhecida --bogus",
 		"tenant add acme --db x --name": "--name precisa de um valor",
 		"tenat add acme":                `desconhecido "tenat add"; você quis dizer "tenant add"?`,
 	} {
@@ -39,6 +39,22 @@ func TestParse(t *testing.T) {
 		var ue *admin.UsageError
 		if !errors.As(err, &ue) || !strings.Contains(ue.Msg, want) {
 			t.Errorf("%q: want usage error with %q, got %v", line, want, err)
+		}
+	}
+	// A known command's mistake names it, so its usage alone is printed.
+	_, err := admin.Parse(strings.Fields("user add zeca --bogus"), "")
+	var ue *admin.UsageError
+	if !errors.As(err, &ue) || ue.Command != "user add" {
+		t.Errorf("the usage error does not name its command: %#v", err)
+	}
+	for name, want := range map[string]string{
+		"user add": "Uso:\n  lumo admin user add LOGIN --tenant CHAVE --name NOME\n",
+		"publish":  "  lumo admin publish vendas --tenant minha-empresa --desk Comercial\n",
+		"":         admin.Usage,
+		"nada":     admin.Usage,
+	} {
+		if got := admin.CommandUsage(name); !strings.Contains(got, want) || name != "" && name != "nada" && strings.Contains(got, "member add") {
+			t.Errorf("CommandUsage(%q) = %q", name, got)
 		}
 	}
 	cmd, err := admin.Parse(strings.Fields("tenant add --name Acme acme --db /x.db"), "env.db")

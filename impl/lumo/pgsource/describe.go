@@ -9,7 +9,7 @@ import (
 
 // SourceColumn is a column of a source table as PostgreSQL describes it: its name, its type (pq's
 // DatabaseTypeName: INT4, NUMERIC, TIMESTAMPTZ, ...) and the app.yaml type that reads it best
-// ("" when none does: a boolean, a json, an array).
+// ("" when none does: a json, an array).
 type SourceColumn struct {
 	Name, DBType, Type string
 }
@@ -39,6 +39,10 @@ func Describe(ctx context.Context, src *workspace.PostgresTable) ([]SourceColumn
 	out := make([]SourceColumn, len(types))
 	for i, ct := range types {
 		out[i] = SourceColumn{Name: ct.Name(), DBType: ct.DatabaseTypeName()}
+		if out[i].DBType == "BOOL" { // VERDADEIRO or FALSO: a flag groups, it does not add up
+			out[i].Type = semantic.TypeString
+			continue
+		}
 		// numbers before texts: an integer is a number unless app.yaml says it is a code
 		for _, ty := range []string{semantic.TypeNumber, semantic.TypeDate, semantic.TypeDatetime, semantic.TypeString} {
 			if accepted[ty][out[i].DBType] {

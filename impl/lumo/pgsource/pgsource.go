@@ -23,10 +23,11 @@ import (
 )
 
 // The source's column types each app.yaml type accepts (pq's DatabaseTypeName). A string
-// column also takes integers and numerics (codes), written as their digits.
+// column also takes integers and numerics (codes), written as their digits, and booleans,
+// VERDADEIRO or FALSO as a workbook's and a Parquet file's; a number column 1 or 0.
 var accepted = map[string]map[string]bool{
-	semantic.TypeNumber:   {"INT2": true, "INT4": true, "INT8": true, "FLOAT4": true, "FLOAT8": true, "NUMERIC": true, "OID": true},
-	semantic.TypeString:   {"TEXT": true, "VARCHAR": true, "BPCHAR": true, "NAME": true, "UUID": true, "CITEXT": true, "CHAR": true, "INT2": true, "INT4": true, "INT8": true, "NUMERIC": true},
+	semantic.TypeNumber:   {"INT2": true, "INT4": true, "INT8": true, "FLOAT4": true, "FLOAT8": true, "NUMERIC": true, "OID": true, "BOOL": true},
+	semantic.TypeString:   {"TEXT": true, "VARCHAR": true, "BPCHAR": true, "NAME": true, "UUID": true, "CITEXT": true, "CHAR": true, "INT2": true, "INT4": true, "INT8": true, "NUMERIC": true, "BOOL": true},
 	semantic.TypeDate:     {"DATE": true},
 	semantic.TypeDatetime: {"TIMESTAMP": true, "TIMESTAMPTZ": true, "DATE": true},
 }
@@ -284,6 +285,17 @@ func (r *rows) convert(i int, c *semantic.Column) string {
 		return r.convertText(i, c, v)
 	case string:
 		return r.convertText(i, c, []byte(v))
+	case bool: // as a workbook and a Parquet file give it
+		switch {
+		case c.Type == semantic.TypeNumber && v:
+			r.values[i], r.texts[i] = 1.0, "1"
+		case c.Type == semantic.TypeNumber:
+			r.values[i], r.texts[i] = 0.0, "0"
+		case v:
+			r.values[i], r.texts[i] = "VERDADEIRO", "VERDADEIRO"
+		default:
+			r.values[i], r.texts[i] = "FALSO", "FALSO"
+		}
 	case time.Time:
 		if y := v.Year(); y < 1 || y > 9999 {
 			return fmt.Sprintf("a data %s fica fora de 0001-01-01 a 9999-12-31", v.Format(time.RFC3339))

@@ -142,6 +142,25 @@ func TestQueryAndSchema(t *testing.T) {
 	}
 }
 
+// TestBooleans: a boolean is VERDADEIRO or FALSO in a text column and 1 or 0 in a number
+// column, as a workbook's and a Parquet file's are.
+func TestBooleans(t *testing.T) {
+	dsn := pgtest.SourceDB(t, `CREATE TABLE clientes (id int4, ativo boolean);
+		INSERT INTO clientes VALUES (1, true), (2, false), (3, NULL);`)
+	r, err := Open(context.Background(), source(dsn, "", "SELECT id, ativo, ativo AS n FROM clientes ORDER BY id"), table("ID:number", "ATIVO:string", "N:number"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "[[float64 1 string VERDADEIRO float64 1] [float64 2 string FALSO float64 0] [float64 3 NULL NULL]]"
+	if got := fmt.Sprint(readAll(t, r)); got != want {
+		t.Errorf("got %s\nwant %s", got, want)
+	}
+	cols, err := Describe(context.Background(), source(dsn, "clientes", ""))
+	if err != nil || len(cols) != 2 || cols[1].Type != semantic.TypeString {
+		t.Errorf("Describe: %+v %v; a boolean reads as text", cols, err)
+	}
+}
+
 // TestRefused: what does not fit is refused naming the source, the row and the column.
 func TestRefused(t *testing.T) {
 	dsn := pgtest.SourceDB(t, setup)
@@ -155,7 +174,7 @@ func TestRefused(t *testing.T) {
 		{source(dsn, "vendas", ""), table("CLIENTE:number"),
 			"banco erp, tabela vendas: CLIENTE: a coluna é text na origem, e o app.yaml a declara number (número); mude o type no app.yaml ou converta-a na consulta"},
 		{source(dsn, "vendas", ""), table("MOMENTO:date"), "a coluna é timestamp na origem, e o app.yaml a declara date"},
-		{source(dsn, "ruins", ""), table("ATIVO:string"), "a coluna é bool na origem"},
+		{source(dsn, "ruins", ""), table("ATIVO:date"), "a coluna é bool na origem"},
 		{source(dsn, "ruins", ""), table("VALOR:number"), `banco erp, tabela ruins:1: VALOR: o valor "NaN" não é um número finito`},
 		{source(dsn, "ruins", ""), table("DIA:date"), `banco erp, tabela ruins:1: DIA: o valor "infinity" não é uma data entre 0001-01-01 e 9999-12-31`},
 		{source(dsn, "nada", ""), table("ID:number"), `banco erp, tabela nada: a leitura falhou: pq: relation "nada" does not exist`},

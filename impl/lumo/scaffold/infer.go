@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -39,6 +40,9 @@ func (in *inferrer) infer(t *Table) error {
 		}
 		for i := range t.Columns {
 			inferColumn(&t.Columns[i], sample[i])
+			if slices.Contains(t.partitions, t.Columns[i].source()) {
+				partitionColumn(&t.Columns[i], sample[i])
+			}
 		}
 	}
 	for attempt := 0; ; attempt++ {
@@ -319,6 +323,46 @@ func inferColumn(c *Column, values []string) {
 			c.Unit = "BRL"
 		}
 	}
+}
+
+// partitionColumn types a partition's column from its values (the folders' names): a number
+// when every value is an integer, a date when every value is an ISO date (AAAA-MM-DD), text
+// otherwise. It groups rows (a key by its name, a dimension otherwise), never adds up: ano=2024
+// and mes=01 are no amounts. NULL, as DuckDB up to 1.4 wrote a NULL key, is no value.
+func partitionColumn(c *Column, values []string) {
+	c.Type, c.Unit = "string", ""
+	var vals []string
+	for _, v := range values {
+		if v != "NULL" {
+			vals = append(vals, v)
+		}
+	}
+	if len(vals) > 0 {
+		switch {
+		case allMatch(vals, integerRe):
+			c.Type = "number"
+		case allMatch(vals, isoDateRe):
+			c.Type = "date"
+		}
+	}
+	c.Role = "dimension"
+	if keyNameRe.MatchString(c.Name) {
+		c.Role = "key"
+	}
+}
+
+var (
+	integerRe = regexp.MustCompile(`^-?\d+$`)
+	isoDateRe = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+)
+
+func allMatch(values []string, re *regexp.Regexp) bool {
+	for _, v := range values {
+		if !re.MatchString(v) {
+			return false
+		}
+	}
+	return true
 }
 
 // roleOf is a column's role by its name and type: a key by its name (ID, *_ID, COD*, CPF...), a

@@ -16,7 +16,7 @@ var tableName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_$]{0,62}(\.[A-Za-z_][A-
 
 // postgresTables describes each of names in db: its columns, typed as the source types them.
 // A column whose name is no physical name is read under one, and a column of a type lumo does
-// not read (boolean, json, an array...) as text, by a query instead of the table.
+// not read (json, an array...) as text, by a query instead of the table.
 func postgresTables(ctx context.Context, db *workspace.Database, names []string) ([]*Table, error) {
 	var out []*Table
 	seen := map[string]bool{}

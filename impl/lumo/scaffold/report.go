@@ -63,7 +63,20 @@ func Report(w io.Writer, res *Result) {
 	if res.Database != nil && res.Database.PasswordEnv != "" {
 		fmt.Fprintf(w, "A senha do banco %s vem de %s: defina-a também ao rodar o lumo import.\n", res.Database.Name, res.Database.PasswordEnv)
 	}
-	fmt.Fprintf(w, "Confira o app.yaml e depois:\n  lumo import %s\n  lumo serve --user %s\n", filepath.Clean(res.Workspace), res.Login)
+	fmt.Fprintf(w, "Confira o app.yaml e depois:\n  lumo import %s\n  lumo serve --user %s\n", shellWord(filepath.Clean(res.Workspace)), res.Login)
+	// The client setups of the README, for this user instead of the demo's.
+	fmt.Fprintf(w, "Num cliente MCP, como %s: no Claude Code,\n  claude mcp add lumo -- lumo serve --user %s\n", res.Login, res.Login)
+	fmt.Fprintf(w, "e em mcpServers (Claude Desktop, Cursor) ou servers (VS Code):\n  \"lumo\": {\"command\": \"lumo\", \"args\": [\"serve\", \"--user\", \"%s\"]}\n", res.Login)
+}
+
+// shellWord is s as a shell word: quoted when it holds anything but letters, digits and / . _ -.
+func shellWord(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // how is what the reader says of how it read t, beyond its source and rows: a CSV's separator,

@@ -78,6 +78,9 @@ type Table struct {
 	header    *sheetHeader // an XLSX sheet's or range's header row
 	sheet     string       // an XLSX table's sheet
 	keys      []*keyValues // per column, the values relate compares (nil: not compared)
+	// partitions are a partitioned Parquet folder's keys (ano, mes), columns whose values
+	// come from the folders' names.
+	partitions []string
 }
 
 // Column is one inferred column.
@@ -191,7 +194,7 @@ func Init(o Options) (*Result, error) {
 	// replacing it (one tenant each, and logins are unique across tenants).
 	res.Key = folderKey(dir)
 	res.Login, res.Token = "voce-"+res.Key, "tok-"+base64.RawURLEncoding.EncodeToString(tok)
-	app := appYAML(appName(dir, res.Tables), res.Tables, res.Relationships)
+	app := appYAML(appName(dir), res.Tables, res.Relationships)
 	ws := workspaceYAML(res.Key, folderName(dir), res.Login, res.Token, db)
 	if err := verify(fsys, ws, app); err != nil {
 		return nil, err
@@ -301,7 +304,6 @@ func unique(s string, used map[string]bool, suffix string) string {
 	return n
 }
 
-// appName names the app after its one source, or else after the folder (or the database).
 // folderName is the base name of dir, as the user wrote it.
 func folderName(dir string) string {
 	if abs, err := filepath.Abs(dir); err == nil {
@@ -339,14 +341,10 @@ func folderKey(dir string) string {
 	return b.String()
 }
 
-func appName(dir string, tables []*Table) string {
-	if len(tables) == 1 {
-		return tables[0].Label
-	}
-	if abs, err := filepath.Abs(dir); err == nil {
-		dir = abs
-	}
-	return humanize(filepath.Base(dir))
+// appName names the app after its folder, as its keys are: a folder of one file that init
+// could read, or of one kept, is still the folder's app.
+func appName(dir string) string {
+	return humanize(folderName(dir))
 }
 
 // verify loads the workspace about to be written, with the data beside it, as `lumo import`
@@ -414,6 +412,9 @@ func sourceWords(tables []*Table) string {
 	seen := map[string]bool{}
 	for _, t := range tables {
 		s := t.File
+		if s == "." {
+			s = t.labelBase // the folder itself, by its name
+		}
 		if t.Postgres != nil {
 			s = "banco " + t.Postgres.Database.Name
 		}

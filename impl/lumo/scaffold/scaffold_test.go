@@ -329,7 +329,7 @@ func TestWorkbookRangesAndTables(t *testing.T) {
 }
 
 // TestParquetFolderOfParts: a subfolder of part files (and a writer's marker) is one table; a
-// folder holding only parts is no app folder, and the error says where to run init.
+// folder holding only parts is that table, named after the folder.
 func TestParquetFolderOfParts(t *testing.T) {
 	type item struct {
 		PEDIDO_ID int64 `parquet:"PEDIDO_ID"`
@@ -348,10 +348,13 @@ func TestParquetFolderOfParts(t *testing.T) {
 		write(t, parts, fmt.Sprintf("part-%05d.parquet", n), buf.String())
 	}
 	write(t, parts, "_SUCCESS", "")
-	if _, err := Init(Options{Paths: []string{parts}}); err == nil || !strings.Contains(err.Error(), "parece ser as partes de uma tabela Parquet (part-00000.parquet e part-00001.parquet, ...)") {
-		t.Errorf("init on the parts: %v", err)
+	res, err := Init(Options{Paths: []string{parts}})
+	if err != nil || len(res.Tables) != 1 || res.Tables[0].Label != "Itens" || res.Tables[0].File != "." || res.Tables[0].Rows != 3 {
+		t.Fatalf("init on the parts: %+v %v", res, err)
 	}
-	res, err := Init(Options{Paths: []string{dir}})
+	os.Remove(res.App)
+	os.Remove(res.Workspace)
+	res, err = Init(Options{Paths: []string{dir}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -390,9 +393,9 @@ func TestPostgresOptions(t *testing.T) {
 	}
 }
 
-// TestPostgresTables reads a source database's tables beside a CSV: a boolean and an array come
-// as text through a query, a column whose name is no physical name under one, and the password
-// variable is named in workspace.yaml, its value nowhere.
+// TestPostgresTables reads a source database's tables beside a CSV: a boolean is text
+// (VERDADEIRO or FALSO, as a workbook's), a column whose name is no physical name is read under
+// one through a query, and the password variable is named in workspace.yaml, its value nowhere.
 func TestPostgresTables(t *testing.T) {
 	dsn := pgtest.SourceDB(t, `CREATE SCHEMA erp;
 		CREATE TABLE erp.clientes (id integer PRIMARY KEY, "Nome Completo" text, ativo boolean, desde date);
@@ -406,8 +409,9 @@ func TestPostgresTables(t *testing.T) {
 	}
 	app, ws := read(t, dir, "app.yaml"), read(t, dir, "workspace.yaml")
 	contains(t, "app.yaml", app,
-		`query: "SELECT \"id\", \"Nome Completo\" AS nome_completo, \"ativo\"::text AS ativo, \"desde\" FROM erp.clientes"}`,
+		`query: "SELECT \"id\", \"Nome Completo\" AS nome_completo, \"ativo\", \"desde\" FROM erp.clientes"}`,
 		"{name: nome_completo, label: Nome completo, type: string, role: dimension, usage: 5}",
+		"{name: ativo, label: Ativo, type: string, role: dimension, usage: 5}",
 		"{name: desde, label: Desde, type: date, role: dimension, usage: 8}",
 		"{from: Pedidos.Cliente ID, to: Clientes.Id}",
 	)
@@ -533,4 +537,29 @@ func TestHeadersAsTyped(t *testing.T) {
 		"{name: meta_do_mes_r, header: Meta do mês (R$), label: Meta do mês (R$), type: number, role: dimension, unit: BRL",
 		"{from: Caixa.Loja nº, to: Metas.Loja nº}",
 	)
+}
+
+// TestAppAndClientOfTheFolder: the app is named after its folder, as its keys are, also when one
+// table is all init kept; the report's client setups serve the user init made, not the demo's.
+func TestAppAndClientOfTheFolder(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "Loja Centro")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write(t, dir, "vendas.csv", "DIA;VALOR\n01/10/2026;10,50\n")
+	write(t, dir, "ruim.csv", "Valor,,Valor\n1,2,3\n")
+	res, err := Init(Options{Paths: []string{dir}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	contains(t, "app.yaml", read(t, dir, "app.yaml"), "name: Loja centro\n", "- label: Vendas")
+	var b strings.Builder
+	Report(&b, res)
+	contains(t, "the report", b.String(),
+		"  claude mcp add lumo -- lumo serve --user voce-loja-centro\n",
+		`"lumo": {"command": "lumo", "args": ["serve", "--user", "voce-loja-centro"]}`,
+	)
+	if strings.Contains(b.String(), "ana") {
+		t.Errorf("the report names the demo's user:\n%s", b.String())
+	}
 }

@@ -9,15 +9,15 @@ import (
 	"strings"
 
 	"github.com/lumo-caderninho/mcp/impl/lumo/workspace"
-	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
 )
 
 // source is one file (or folder of Parquet parts) a table or several may come from.
 type source struct {
-	file     string // relative to the folder, with /
+	file     string // relative to the folder, with /; "." for the folder itself
 	kind     string // workspace.KindCSV, KindXLSX or KindParquet
 	explicit bool   // named by the user
-	parts    int    // a folder's Parquet part files
+	parts    *workspace.ParquetFolder
+	name     string // the folder's name, when file is "."
 }
 
 // dataExt are the extensions of the files lumo reads, by kind.
@@ -35,8 +35,9 @@ var otherSheets = map[string]string{
 	".numbers": "é uma planilha do Numbers, que o lumo não lê; exporte-a para Excel (.xlsx)",
 }
 
-// partName is how Spark, pandas and DuckDB name the parts of one table.
-var partName = regexp.MustCompile(`(?i)^part[-_]`)
+// partName is how Spark, pandas and DuckDB name the parts of one table: part-00000-<uuid>.snappy.parquet,
+// part-0.parquet, data_0.parquet.
+var partName = regexp.MustCompile(`(?i)^(part[-_]|data_\d)`)
 
 // expand turns paths into the folder to write in and its sources: one folder is every data file
 // in it (and every subfolder of Parquet parts); otherwise each path is a file, or a folder of
@@ -53,6 +54,9 @@ func expand(paths []string, withDB bool) (dir string, out []source, skipped []Sk
 	}
 	if st, _ := os.Stat(paths[0]); len(paths) == 1 && st.IsDir() {
 		dir = filepath.Clean(paths[0])
+		if err := notAPartition(dir); err != nil {
+			return "", nil, nil, err
+		}
 		out, skipped, err = folder(dir)
 		if err == nil && len(out) == 0 && len(skipped) == 0 && !withDB {
 			err = fmt.Errorf("%s: a pasta não tem arquivos de dados (.csv, .xlsx, .parquet ou pastas de partes Parquet)", dir)
@@ -73,14 +77,14 @@ func expand(paths []string, withDB bool) (dir string, out []source, skipped []Sk
 		seen[base] = true
 		st, _ := os.Stat(p)
 		if st.IsDir() {
-			n, err := parquetParts(p)
+			pf, err := parquetParts(dir, base)
 			if err != nil {
 				return "", nil, nil, err
 			}
-			if n == 0 {
+			if len(pf.Parts) == 0 {
 				return "", nil, nil, fmt.Errorf("%s: a pasta não tem arquivos .parquet; junto com outros caminhos, uma pasta é uma tabela Parquet em partes (para usar uma pasta inteira, passe só ela)", p)
 			}
-			out = append(out, source{file: base, kind: workspace.KindParquet, explicit: true, parts: n})
+			out = append(out, source{file: base, kind: workspace.KindParquet, explicit: true, parts: pf})
 			continue
 		}
 		kind, why := fileKind(base)
@@ -105,13 +109,15 @@ func fileKind(name string) (kind, why string) {
 }
 
 // folder lists the sources of dir, in name order, and what it skips. Hidden files and our own
-// workspace.yaml and app.yaml are passed over, a hidden data file saying so.
+// workspace.yaml and app.yaml are passed over, a hidden data file saying so. A folder that is
+// itself one Parquet table, its parts (part-0.parquet, data_0.parquet, ...) or its partitions
+// (ano=2024/...), is one source, "." (its other data files are skipped, saying why).
 func folder(dir string) (out []source, skipped []Skipped, err error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: a pasta não pôde ser lida: %v", dir, err)
 	}
-	parts := 0
+	parts, partitions := 0, 0
 	for _, e := range entries {
 		name := e.Name()
 		_, why := fileKind(name)
@@ -131,16 +137,20 @@ func folder(dir string) (out []source, skipped []Skipped, err error) {
 			continue
 		}
 		if e.IsDir() || e.Type()&fs.ModeSymlink != 0 && isDir(filepath.Join(dir, name)) {
-			n, err := parquetParts(filepath.Join(dir, name))
-			if err != nil {
-				skipped = append(skipped, Skipped{name + "/", reason(err, filepath.Join(dir, name))})
+			if isPartition(name) {
+				partitions++
 				continue
 			}
-			if n == 0 {
+			pf, err := parquetParts(dir, name)
+			if err != nil {
+				skipped = append(skipped, Skipped{name + "/", reason(err, name)})
+				continue
+			}
+			if len(pf.Parts) == 0 {
 				skipped = append(skipped, Skipped{name + "/", "a subpasta não tem arquivos .parquet; o lumo init lê, das subpastas, só as de partes Parquet de uma tabela"})
 				continue
 			}
-			out = append(out, source{file: name, kind: workspace.KindParquet, parts: n})
+			out = append(out, source{file: name, kind: workspace.KindParquet, parts: pf})
 			continue
 		}
 		kind, why := fileKind(name)
@@ -153,14 +163,59 @@ func folder(dir string) (out []source, skipped []Skipped, err error) {
 		}
 		out = append(out, source{file: name, kind: kind})
 	}
-	if parts >= 2 && parts == len(out) {
-		var names []string
-		for _, s := range out[:2] {
-			names = append(names, s.file)
-		}
-		return nil, nil, fmt.Errorf("%s: a pasta parece ser as partes de uma tabela Parquet (%s, ...); rode o lumo init na pasta de cima, onde esta pasta vira uma tabela", dir, ptbr.List(names))
+	if partitions == 0 && (parts == 0 || parts != len(out)) {
+		return out, skipped, nil
 	}
-	return out, skipped, nil
+	// The folder is one table: its partitions, or every data file of it a part.
+	pf, err := parquetParts(dir, ".")
+	if err != nil {
+		return nil, nil, err
+	}
+	table := folderName(dir)
+	var rest []Skipped
+	for _, s := range out {
+		if !isParquetPart(s.file) || s.kind != workspace.KindParquet || partitions > 0 {
+			rest = append(rest, Skipped{s.file, fmt.Sprintf("a pasta é a tabela Parquet %s, em partes; o que não é parte dela fica de fora: mova o arquivo para outra pasta para usá-lo", table)})
+		}
+	}
+	for _, s := range skipped {
+		if !strings.HasSuffix(s.What, "/") {
+			rest = append(rest, s)
+		}
+	}
+	return []source{{file: ".", kind: workspace.KindParquet, parts: pf, name: table}}, rest, nil
+}
+
+// isPartition reports whether a folder's name is a partition's, key=value.
+func isPartition(name string) bool {
+	k, _, ok := strings.Cut(name, "=")
+	return ok && k != ""
+}
+
+// notAPartition refuses a folder that is a partition of a partitioned table (vendas/ano=2024):
+// its rows lack the keys of the folders above, where the table is.
+func notAPartition(dir string) error {
+	name := folderName(dir)
+	if !isPartition(name) {
+		return nil
+	}
+	up := dir
+	if abs, err := filepath.Abs(dir); err == nil {
+		up = abs
+	}
+	for isPartition(filepath.Base(up)) && filepath.Dir(up) != up {
+		up = filepath.Dir(up)
+	}
+	if wd, err := filepath.Abs("."); err == nil && !filepath.IsAbs(dir) {
+		if rel, err := filepath.Rel(wd, up); err == nil && !strings.HasPrefix(rel, "..") {
+			up = rel // as the user wrote the path: relative
+		}
+	}
+	where := "em " + up
+	if up == "." {
+		where = "nesta pasta (.)"
+	}
+	return fmt.Errorf("%s: a pasta é uma partição (%s) de uma tabela Parquet particionada; rode o lumo init %s, a pasta da tabela, ou na pasta de cima dela", dir, name, where)
 }
 
 func isDir(p string) bool {
@@ -168,19 +223,10 @@ func isDir(p string) bool {
 	return err == nil && st.IsDir()
 }
 
-// parquetParts counts the Parquet part files of folder p, as the import reads them.
-func parquetParts(p string) (int, error) {
-	entries, err := os.ReadDir(p)
-	if err != nil {
-		return 0, fmt.Errorf("%s: a pasta não pôde ser lida: %v", p, err)
-	}
-	n := 0
-	for _, e := range entries {
-		if isParquetPart(e.Name()) && !e.IsDir() {
-			n++
-		}
-	}
-	return n, nil
+// parquetParts lists the Parquet part files of folder name of dir, flat or partitioned, as the
+// import reads them.
+func parquetParts(dir, name string) (*workspace.ParquetFolder, error) {
+	return workspace.ReadParquetFolder(workspace.DirFS(dir), name)
 }
 
 // isParquetPart is the import's rule: *.parquet, not hidden nor a writer's marker.
@@ -202,9 +248,13 @@ func (s source) discover(fsys fs.FS) ([]*Table, []Skipped, error) {
 			return nil, nil, err
 		}
 		t.Source = s.file + " (Parquet)"
-		if s.parts > 0 {
+		if s.parts != nil {
 			t.labelBase = s.file
-			t.Source = fmt.Sprintf("%s/ (Parquet, %s)", s.file, ptbr.Count(s.parts, "arquivo", "arquivos"))
+			if s.file == "." {
+				t.labelBase = s.name
+			}
+			t.Source = fmt.Sprintf("%s/ (Parquet, %s)", t.labelBase, s.parts.Words())
+			t.partitions = s.parts.Keys
 		}
 		t.Columns = columnsOf(names)
 	default:

@@ -2,16 +2,19 @@ package scaffold
 
 import (
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"io/fs"
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/xuri/excelize/v2"
 
 	"github.com/lumo-caderninho/mcp/impl/lumo/workspace"
+	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
 )
 
 // A workbook's tables: each Excel table (Inserir > Tabela) and each named range with a header row
@@ -49,11 +52,12 @@ func cellRef(col, row int) string {
 }
 
 // sheetHeader is a header row found in a sheet or range: its row, its cells, and whether a
-// title stands above it.
+// title or groups of columns stand above it (the rows with values above, then).
 type sheetHeader struct {
 	row   int
 	cells []headerCell
 	title bool
+	above []sheetHeader
 }
 
 type headerCell struct {
@@ -91,7 +95,7 @@ func workbookTables(fsys fs.FS, s source) ([]*Table, []Skipped, error) {
 		if r.excel != "" {
 			kind, name = "tabela do Excel", r.excel
 		}
-		h, err := findHeader(x, r.sheet, r.area, false)
+		h, err := findHeader(x, r.sheet, r.area, false, sheetMerges(fsys, s.file, r.sheet))
 		if err != nil {
 			skipped = append(skipped, Skipped{what(kind, name), err.Error()})
 			continue
@@ -118,7 +122,8 @@ func workbookTables(fsys fs.FS, s source) ([]*Table, []Skipped, error) {
 		tables = append(tables, t)
 	}
 	for _, sheet := range x.GetSheetList() {
-		h, err := findHeader(x, sheet, area{1, 1, lastRow, maxSheetColumns}, true)
+		merges := sheetMerges(fsys, s.file, sheet)
+		h, err := findHeader(x, sheet, area{1, 1, lastRow, maxSheetColumns}, true, merges)
 		if err != nil {
 			covered := false
 			for _, r := range used {
@@ -142,7 +147,7 @@ func workbookTables(fsys fs.FS, s source) ([]*Table, []Skipped, error) {
 		if h.title {
 			first, last := h.cells[0].col, h.cells[len(h.cells)-1].col
 			t.Format.XLSX.Range = area{h.row, first, lastRow, last}.String()
-			t.Note = fmt.Sprintf("o cabeçalho está na linha %d, abaixo de um título", h.row)
+			t.Note = fmt.Sprintf("o cabeçalho está na linha %d, abaixo de %s", h.row, aboveWords(h, merges))
 		}
 		tables = append(tables, t)
 	}
@@ -162,6 +167,19 @@ func workbookTables(fsys fs.FS, s source) ([]*Table, []Skipped, error) {
 		return nil, nil, fmt.Errorf("%s: nenhuma aba ou intervalo tem um cabeçalho com os nomes das colunas (%s)", s.file, strings.Join(why, "; "))
 	}
 	return tables, skipped, nil
+}
+
+// sheetMerges are the merged cells of sheet, read as the import reads the workbook; none when
+// they cannot be read (the import then names the problem).
+func sheetMerges(fsys fs.FS, file, sheet string) []area {
+	refs, _ := workspace.SheetMerges(fsys, file, sheet)
+	var out []area
+	for _, ref := range refs {
+		if _, a, ok := parseRef(ref); ok {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // xlsxTable is a table of s read from sheet under header h.
@@ -289,15 +307,42 @@ func quoteSheet(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
 }
 
-// findHeader is the header of area a of sheet: its first row with a value, whose values must be
-// column names (text, not numbers). With title, a first row holding one value only, above a row of two names or
-// more (within the next few rows with values), is a title, and that row is the header.
-func findHeader(x *excelize.File, sheet string, a area, title bool) (*sheetHeader, error) {
+// maxTitleRows is how many rows with values may stand above a sheet's header: titles and rows
+// of groups of columns.
+const maxTitleRows = 5
+
+// findHeader is the header of area a of sheet: its first row with values, whose values must be
+// column names (text, not numbers). With title, rows above the header are passed over: a title
+// (one value on its row) and groups of columns (a row whose values start merged cells spanning
+// columns: "Valores" over D2:F2), when a row of two names or more, with no merged cell, follows
+// (within the next few rows with values). A header with a merged cell is refused, naming it:
+// the columns it covers would have no name.
+func findHeader(x *excelize.File, sheet string, a area, title bool, merges []area) (*sheetHeader, error) {
 	rows, err := x.Rows(sheet)
 	if err != nil {
 		return nil, fmt.Errorf("a aba %q não tem células que o lumo leia (é um gráfico, ou não existe)", sheet)
 	}
 	defer rows.Close()
+	startsMerge := func(row, col int) bool {
+		for _, m := range merges {
+			if m.r1 == row && m.c1 == col && m.c2 > m.c1 {
+				return true
+			}
+		}
+		return false
+	}
+	// above says whether a row with values may stand above a header: a title or a row of groups.
+	above := func(h sheetHeader) bool {
+		if len(h.cells) == 1 {
+			return true
+		}
+		for _, c := range h.cells {
+			if startsMerge(h.row, c.col) {
+				return true
+			}
+		}
+		return false
+	}
 	var found []sheetHeader
 	for n := 1; n <= a.r2 && n-a.r1 <= maxHeaderScan && rows.Next(); n++ {
 		if n < a.r1 {
@@ -317,7 +362,7 @@ func findHeader(x *excelize.File, sheet string, a area, title bool) (*sheetHeade
 			continue
 		}
 		found = append(found, sheetHeader{row: n, cells: cells})
-		if !title || len(cells) > 1 || len(found) > 5 {
+		if !title || !above(found[len(found)-1]) || len(found) > maxTitleRows {
 			break
 		}
 	}
@@ -325,15 +370,19 @@ func findHeader(x *excelize.File, sheet string, a area, title bool) (*sheetHeade
 		return nil, fmt.Errorf("está vazia")
 	}
 	h := found[0]
-	if last := found[len(found)-1]; len(found) > 1 && len(last.cells) > 1 && allHeaderLike(last.cells) {
+	if last := found[len(found)-1]; len(found) > 1 && !above(last) && allHeaderLike(last.cells) {
 		h = last
 		h.title = true
+		h.above = found[:len(found)-1]
 	}
 	var bad []string
 	for _, c := range h.cells {
 		if !headerLike(c.text) || len(h.cells) == 1 && !shortName(c.text) {
 			bad = append(bad, fmt.Sprintf("%s tem %q", cellRef(c.col, h.row), truncate(c.text, 60)))
 		}
+	}
+	if msg := mergedHeader(h, merges); msg != "" && (len(h.cells) > 1 || len(bad) == 0) { // a note alone is no header, merged or not
+		return nil, errors.New(msg)
 	}
 	if len(bad) > 0 {
 		return nil, fmt.Errorf("a primeira linha com valores (linha %d) não é um cabeçalho: %s, que não são nomes de coluna (um nome tem letras e não é um número); se é uma tabela, escreva os nomes das colunas nessa linha",
@@ -342,7 +391,105 @@ func findHeader(x *excelize.File, sheet string, a area, title bool) (*sheetHeade
 	if len(h.cells) > maxColumns {
 		return nil, fmt.Errorf("o cabeçalho tem %d colunas, acima do limite de %d por tabela do app.yaml", len(h.cells), maxColumns)
 	}
+	// A name in a row of groups over a column the header leaves without one: the header is on
+	// two rows, which the import does not read.
+	named := map[int]bool{}
+	for _, c := range h.cells {
+		named[c.col] = true
+	}
+	for _, r := range h.above {
+		if len(r.cells) == 1 {
+			continue // a title
+		}
+		for _, c := range r.cells {
+			if !named[c.col] {
+				return nil, fmt.Errorf("o cabeçalho (linha %d) não tem nome na coluna %s, e a linha %d, acima dele, tem %q em %s; escreva o nome de cada coluna na linha %d",
+					h.row, colLetters(c.col), r.row, truncate(c.text, 60), cellRef(c.col, r.row), h.row)
+			}
+		}
+	}
 	return &h, nil
+}
+
+// mergedHeader is the problem of a header row that merged cells cross (a name over two columns,
+// a name merged down from the row above), naming them as merged and the columns they leave
+// without a name; "" when none does.
+func mergedHeader(h sheetHeader, merges []area) string {
+	// The table's columns: the header's, and those of the groups above it.
+	first, last := h.cells[0].col, h.cells[len(h.cells)-1].col
+	for _, r := range h.above {
+		if len(r.cells) > 1 {
+			first, last = min(first, r.cells[0].col), max(last, r.cells[len(r.cells)-1].col)
+		}
+	}
+	var refs, cols []string
+	for _, m := range merges {
+		if m.r1 > h.row || m.r2 < h.row || m.c2 < first || m.c1 > last || m.r1 == m.r2 && m.c1 == m.c2 {
+			continue
+		}
+		refs = append(refs, m.String())
+		for c := m.c1; c <= m.c2; c++ {
+			if c != m.c1 || h.row != m.r1 {
+				cols = append(cols, colLetters(c))
+			}
+		}
+	}
+	if len(refs) == 0 {
+		return ""
+	}
+	what := ptbr.List(refs) + " é uma célula mesclada"
+	if len(refs) > 1 {
+		what = ptbr.List(refs) + " são células mescladas"
+	}
+	nameless := ", e a coluna " + ptbr.List(cols) + " fica sem nome"
+	if len(cols) > 1 {
+		nameless = ", e as colunas " + ptbr.List(cols) + " ficam sem nome"
+	}
+	return fmt.Sprintf("o cabeçalho (linha %d) tem células mescladas: %s%s; cada coluna precisa do seu nome numa célula própria da linha %d: desfaça a mesclagem (Página Inicial > Mesclar e Centralizar) e escreva o nome de cada coluna",
+		h.row, what, nameless, h.row)
+}
+
+// colLetters is a column's letters: 3 is C.
+func colLetters(col int) string {
+	n, _ := excelize.ColumnNumberToName(col)
+	return n
+}
+
+// aboveWords says what stands above a header found below its sheet's first row with values:
+// `um título (linha 1) e grupos de colunas em células mescladas (linha 2: B2:C2 e D2:E2)`.
+func aboveWords(h *sheetHeader, merges []area) string {
+	var titles []string
+	var groupRows []int
+	for _, r := range h.above {
+		if len(r.cells) == 1 {
+			titles = append(titles, strconv.Itoa(r.row))
+			continue
+		}
+		groupRows = append(groupRows, r.row)
+	}
+	var parts []string
+	switch len(titles) {
+	case 0:
+	case 1:
+		parts = append(parts, "um título (linha "+titles[0]+")")
+	default:
+		parts = append(parts, "títulos (linhas "+ptbr.List(titles)+")")
+	}
+	de := ""
+	if len(parts) > 0 {
+		de = "de "
+	}
+	for _, row := range groupRows {
+		var refs []string
+		for _, m := range merges {
+			if m.r1 == row && m.c2 > m.c1 {
+				refs = append(refs, m.String())
+			}
+		}
+		parts = append(parts, fmt.Sprintf("%sgrupos de colunas em células mescladas (linha %d: %s)", de, row, ptbr.List(refs)))
+		de = "de "
+	}
+	return ptbr.List(parts)
 }
 
 func allHeaderLike(cells []headerCell) bool {

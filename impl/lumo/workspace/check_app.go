@@ -203,7 +203,8 @@ func (l *loader) source(ws *yamldoc.Doc, srcPath []string, folder string) *Sourc
 			}
 		case ft.File != "":
 			csv = path.Join(folder, ft.File)
-			if !fs.ValidPath(csv) || (folder != "." && !strings.HasPrefix(csv, folder+"/")) {
+			// "." is the app's folder itself, a Parquet table whose parts sit beside app.yaml.
+			if !fs.ValidPath(csv) || (folder != "." && csv != folder && !strings.HasPrefix(csv, folder+"/")) {
 				errs = append(errs, d.ErrAt(at(tp, "file"), "o arquivo %q fica fora da pasta da Aplicação; use um caminho relativo ao app.yaml", ft.File))
 				csv = ""
 				break

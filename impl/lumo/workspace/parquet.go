@@ -9,6 +9,7 @@ import (
 	"math"
 	"math/big"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -62,6 +63,12 @@ type parquetRows struct {
 	dir   bool
 	cols  []*semantic.Column
 	types []pqType // per column, from the schema (the same in every part)
+
+	// A partitioned folder's keys, each a column whose value comes from the part's folders.
+	folder *ParquetFolder
+	hive   []int    // per column, its key in folder.Keys, or -1 (nil when not partitioned)
+	hvals  []any    // per column, the open part's partition value
+	htexts []string // and its text
 
 	part     int // index of the open part in parts (-1 before)
 	f        fs.File
@@ -203,26 +210,30 @@ func isParquetPart(name string) bool {
 // other column. Problems come back as Errors naming the part and the column.
 func openParquet(fsys fs.FS, file string, t *semantic.Table, dir bool) (_ *parquetRows, err error) {
 	r := &parquetRows{fsys: fsys, file: file, dir: dir, cols: t.Columns, part: -1}
+	var hiveErrs Errors
 	if dir {
-		entries, err := fs.ReadDir(fsys, file)
+		pf, err := ReadParquetFolder(fsys, file)
 		if err != nil {
-			return nil, &Error{File: file, Message: "a pasta não pôde ser lida: " + err.Error()}
+			return nil, err
 		}
-		for _, e := range entries { // in name order
-			name := e.Name()
-			if e.IsDir() && !strings.HasPrefix(name, ".") && !strings.HasPrefix(name, "_") {
-				return nil, &Error{File: path.Join(file, name), Message: fmt.Sprintf(
-					"a pasta da tabela %q tem a subpasta %q; o lumo lê só os arquivos .parquet da própria pasta (partições em subpastas não são lidas): junte as partes numa pasta só", t.Name, name)}
-			}
-			if !e.IsDir() && isParquetPart(name) {
-				r.parts = append(r.parts, path.Join(file, name))
-			}
-		}
-		if len(r.parts) == 0 {
+		if len(pf.Parts) == 0 {
 			return nil, &Error{File: file, Message: fmt.Sprintf("a pasta da tabela %q não tem arquivos .parquet; ponha nela as partes da tabela, ou aponte file para um arquivo", t.Name)}
 		}
-		if len(r.parts) > maxParts {
-			return nil, &Error{File: file, Message: fmt.Sprintf("a pasta tem %d arquivos .parquet, acima do limite de %d; junte-os em arquivos maiores", len(r.parts), maxParts)}
+		r.parts, r.folder = pf.Parts, pf
+		if len(pf.Keys) > 0 {
+			r.hive, r.hvals, r.htexts = make([]int, len(t.Columns)), make([]any, len(t.Columns)), make([]string, len(t.Columns))
+			for j := range r.hive {
+				r.hive[j] = -1
+			}
+			for k, key := range pf.Keys {
+				j := slices.IndexFunc(t.Columns, func(c *semantic.Column) bool { return c.SourceName() == key })
+				if j < 0 {
+					hiveErrs = append(hiveErrs, &Error{File: file, Field: key, Message: fmt.Sprintf(
+						"a pasta é particionada por %s (pastas %s=...), e a tabela %q do app.yaml não tem a coluna %q; declare-a no app.yaml", ptbr.List(pf.Keys), key, t.Name, key)})
+					continue
+				}
+				r.hive[j] = k
+			}
 		}
 	} else {
 		r.parts = []string{file}
@@ -234,6 +245,9 @@ func openParquet(fsys fs.FS, file string, t *semantic.Table, dir bool) (_ *parqu
 		}
 		types, perrs := r.checkSchema(t)
 		errs = append(errs, perrs...)
+		if i == 0 {
+			errs = append(errs, hiveErrs...) // after the file's columns, as the partition columns come
+		}
 		if len(perrs) == 0 {
 			if i == 0 {
 				r.types = types
@@ -296,6 +310,30 @@ func (r *parquetRows) openPart(i int) error {
 	if err := r.checkGroups(); err != nil {
 		r.closePart()
 		return err
+	}
+	if err := r.partitionValues(i); err != nil {
+		r.closePart()
+		return err
+	}
+	return nil
+}
+
+// partitionValues converts part i's partition values, from its folders' names, to their
+// columns' types.
+func (r *parquetRows) partitionValues(i int) error {
+	for j, k := range r.hive {
+		if k < 0 {
+			continue
+		}
+		c, raw := r.cols[j], r.folder.Values[i][k]
+		v, text, scale, msg := partitionValue(c, raw)
+		if msg != "" {
+			return &Error{File: path.Dir(r.parts[i]), Field: c.SourceName(), Message: fmt.Sprintf("a pasta %s=%s dá o valor %q à coluna %q, que %s", c.SourceName(), raw, raw, c.SourceName(), msg)}
+		}
+		r.hvals[j], r.htexts[j] = v, text
+		if r.scales != nil {
+			r.scales[j] = max(r.scales[j], scale)
+		}
 	}
 	return nil
 }
@@ -410,6 +448,13 @@ func (r *parquetRows) checkSchema(t *semantic.Table) ([]pqType, Errors) {
 	for j, c := range t.Columns {
 		known[c.SourceName()] = true
 		f, ok := fields[c.SourceName()]
+		if r.hive != nil && r.hive[j] >= 0 {
+			if ok {
+				errs = append(errs, &Error{File: file, Field: c.SourceName(), Message: fmt.Sprintf(
+					"a coluna %q está no arquivo e também no nome das pastas (%s=...); gere as partes sem ela, que o valor vem da pasta", c.SourceName(), c.SourceName())})
+			}
+			continue
+		}
 		if !ok {
 			errs = append(errs, &Error{File: file, Field: c.SourceName(), Message: fmt.Sprintf(
 				"o arquivo não tem a coluna %q da tabela %q do app.yaml; inclua-a no Parquet ou tire-a do app.yaml", c.SourceName(), t.Name)})
@@ -628,6 +673,10 @@ func (r *parquetRows) Next() (ok bool) {
 	}
 	r.partLine++
 	for i, c := range r.cols {
+		if r.hive != nil && r.hive[i] >= 0 { // a partition's value, from its folder
+			r.vals[i], r.texts[i], r.pend[i] = r.hvals[i], r.htexts[i], 0
+			continue
+		}
 		col = c.SourceName()
 		if cur := &r.curs[i]; cur.i < cur.n && (cur.i64 != nil || cur.i32 != nil) {
 			// A page of integers without nulls: no parquet.Value in between.
@@ -697,6 +746,9 @@ func (r *parquetRows) nextGroup() bool {
 	md := &r.pf.Metadata().RowGroups[g]
 	var held int64
 	for i, c := range r.cols {
+		if r.hive != nil && r.hive[i] >= 0 {
+			continue
+		}
 		j := r.leaf[i]
 		if j >= len(md.Columns) || j >= len(rg.ColumnChunks()) {
 			r.failGroup(c.SourceName(), fmt.Sprintf("o grupo de linhas %d não tem a coluna; o arquivo está corrompido: gere-o de novo", g+1))
@@ -1128,8 +1180,11 @@ func (r *parquetRows) Units() []string { return r.units }
 // `vendas: Parquet, 3 arquivos, 1.234 linhas`.
 func (r *parquetRows) Description() string {
 	s := r.file + ": Parquet, "
+	if r.file == "." { // the folder of workspace.yaml itself
+		s = "./: Parquet, "
+	}
 	if r.dir {
-		s += ptbr.Count(len(r.parts), "arquivo", "arquivos") + ", "
+		s += r.folder.Words() + ", "
 	}
 	return s + ptbr.Count(int(r.count), "linha", "linhas")
 }
@@ -1159,13 +1214,11 @@ func ParquetRows(fsys fs.FS, file string) int64 {
 	}
 	parts := []string{file}
 	if st.IsDir() {
-		parts = nil
-		entries, _ := fs.ReadDir(fsys, file)
-		for _, e := range entries {
-			if !e.IsDir() && isParquetPart(e.Name()) && len(parts) < maxParts {
-				parts = append(parts, path.Join(file, e.Name()))
-			}
+		pf, err := ReadParquetFolder(fsys, file)
+		if err != nil {
+			return 0
 		}
+		parts = pf.Parts
 	}
 	var n int64
 	for _, p := range parts {

@@ -286,10 +286,11 @@ func TestParquetFolder(t *testing.T) {
 	wantParquetErr(t, err, "v/part-0003.parquet", "VALOR", "número DOUBLE nesta parte e DECIMAL(12,2) em part-0000.parquet", "mesmo esquema")
 	delete(fsys, "v/part-0003.parquet")
 
-	// A subfolder (a Hive partition) is refused, not skipped.
+	// Parts beside a partition's folder are refused, not skipped (TestParquetHive reads
+	// partitioned folders).
 	fsys["v/ano=2026/part-0000.parquet"] = &fstest.MapFile{Data: writeParquet(t, []part{{9, "X", 1}})}
 	_, _, _, err = readParquet(t, fsys, "v", tbl)
-	wantParquetErr(t, err, "v/ano=2026", "", "subpasta")
+	wantParquetErr(t, err, "v/part-0000.parquet", "", "não estão todas sob as mesmas partições")
 
 	// A folder without parts.
 	fsys["w/leia.txt"] = &fstest.MapFile{Data: []byte("x")}

@@ -70,11 +70,17 @@ type xlsxRows struct {
 	done    bool
 	nextRow int // the row number of a <row> without r
 	hdr     int // the header's row
+	above   int // rows with values above the header: a title, groups of columns
 	nums    []float64
 	pend    []byte  // per column, how Text writes the value (pend kinds), 0 when texts holds it
 	civils  []civil // per column, the date Text writes
 	scratch []byte
 	rich    []byte
+
+	pk        *xlsxPackage // the workbook's parts, for the merged cells a problem names
+	sheetPart string
+	merged    []area // the sheet's merged cells, read on the first problem that needs them
+	mergedOK  bool
 }
 
 // area is a rectangle of a sheet, 1-based and inclusive; 0 in r2 or c2 means no end.
@@ -154,11 +160,7 @@ func (s *sharedStrings) get(i int) (string, bool) {
 // openXLSX opens the workbook file and positions the reader after the header row of the sheet
 // or range decl names, checking it against t.
 func openXLSX(fsys fs.FS, file string, t *semantic.Table, decl XLSXFormat) (_ *xlsxRows, err error) {
-	f, err := fsys.Open(file)
-	if err != nil {
-		return nil, &Error{File: file, Message: "o arquivo não pôde ser aberto: " + err.Error()}
-	}
-	r := &xlsxRows{file: file, f: f, cols: t.Columns}
+	r := &xlsxRows{file: file, cols: t.Columns}
 	defer func() {
 		if err != nil {
 			r.Close()
@@ -167,54 +169,15 @@ func openXLSX(fsys fs.FS, file string, t *semantic.Table, decl XLSXFormat) (_ *x
 	fail := func(format string, args ...any) error {
 		return &Error{File: file, Message: fmt.Sprintf(format, args...)}
 	}
-	ra, size, err := readerAt(file, f)
+	f, pk, wb, wbRels, err := openPackage(fsys, file)
+	if f != nil {
+		r.f = f
+	}
 	if err != nil {
 		return nil, err
 	}
-	if err := checkZipDirectory(ra, size); err != nil {
-		return nil, fail("%s", err)
-	}
-	zr, err := zip.NewReader(ra, size)
-	if err != nil {
-		return nil, fail("o arquivo não é uma planilha XLSX (o zip não pôde ser lido: %v); salve-a no Excel como Pasta de Trabalho do Excel (.xlsx)", err)
-	}
-	parts := map[string]*zip.File{}
-	var total uint64
-	for _, zf := range zr.File {
-		u, c := zf.UncompressedSize64, zf.CompressedSize64
-		total += u
-		if u > maxPartBytes {
-			return nil, fail("a parte %s da planilha declara %s descompactados, acima do limite de %s; o arquivo parece corrompido ou malicioso", zf.Name, bytesWords(u), bytesWords(maxPartBytes))
-		}
-		if total > maxZipBytes {
-			return nil, fail("as partes da planilha declaram mais de %s descompactados; o arquivo parece corrompido ou malicioso", bytesWords(maxZipBytes))
-		}
-		if u > zipRatioFrom && (c == 0 || u/c > maxZipRatio) {
-			return nil, fail("a parte %s da planilha se expande de %s para %s (mais de %d vezes), o que uma planilha de dados não faz; o arquivo parece uma bomba de zip e foi recusado", zf.Name, bytesWords(c), bytesWords(u), maxZipRatio)
-		}
-		parts[strings.TrimPrefix(zf.Name, "/")] = zf
-	}
-	pk := &xlsxPackage{file: file, parts: parts}
-
-	wbPath := "xl/workbook.xml"
-	if rels, err := pk.rels("_rels/.rels", ""); err == nil {
-		for _, rel := range rels {
-			if strings.HasSuffix(rel.typ, "/officeDocument") {
-				wbPath = rel.target
-			}
-		}
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return nil, err
-	}
-	wb, err := pk.workbook(wbPath)
-	if err != nil {
-		return nil, err
-	}
+	parts := pk.parts
 	r.date1904 = wb.date1904
-	wbRels, err := pk.rels(path.Join(path.Dir(wbPath), "_rels", path.Base(wbPath)+".rels"), path.Dir(wbPath))
-	if err != nil {
-		return nil, err
-	}
 	relTarget := map[string]string{}
 	sstPath, stylesPath := "", ""
 	for _, rel := range wbRels {
@@ -320,35 +283,162 @@ func openXLSX(fsys fs.FS, file string, t *semantic.Table, decl XLSXFormat) (_ *x
 	n := len(t.Columns)
 	r.vals, r.texts, r.scales, r.units, r.unitAt = make([]any, n), make([]string, n), make([]int, n), make([]string, n), make([]string, n)
 	r.nums, r.pend, r.civils = make([]float64, n), make([]byte, n), make([]civil, n)
-	if err := r.header(t, pk, sheetPath); err != nil {
+	r.pk, r.sheetPart = pk, sheetPath
+	if err := r.header(t); err != nil {
 		return nil, err
 	}
 	return r, nil
 }
 
-// header reads the first row of the area that has a value and maps its names to t's columns.
-func (r *xlsxRows) header(t *semantic.Table, pk *xlsxPackage, sheetPath string) error {
+// openPackage opens the workbook file, checks its zip directory against the limits and reads
+// its workbook part and the workbook's relationships. The file comes back open (when it could
+// be opened) even with an error: the caller closes it.
+func openPackage(fsys fs.FS, file string) (fs.File, *xlsxPackage, *xlsxWorkbook, []xlsxRel, error) {
+	fail := func(format string, args ...any) error {
+		return &Error{File: file, Message: fmt.Sprintf(format, args...)}
+	}
+	f, err := fsys.Open(file)
+	if err != nil {
+		return nil, nil, nil, nil, &Error{File: file, Message: "o arquivo não pôde ser aberto: " + err.Error()}
+	}
+	ra, size, err := readerAt(file, f)
+	if err != nil {
+		return f, nil, nil, nil, err
+	}
+	if err := checkZipDirectory(ra, size); err != nil {
+		return f, nil, nil, nil, fail("%s", err)
+	}
+	zr, err := zip.NewReader(ra, size)
+	if err != nil {
+		return f, nil, nil, nil, fail("o arquivo não é uma planilha XLSX (o zip não pôde ser lido: %v); salve-a no Excel como Pasta de Trabalho do Excel (.xlsx)", err)
+	}
+	parts := map[string]*zip.File{}
+	var total uint64
+	for _, zf := range zr.File {
+		u, c := zf.UncompressedSize64, zf.CompressedSize64
+		total += u
+		if u > maxPartBytes {
+			return f, nil, nil, nil, fail("a parte %s da planilha declara %s descompactados, acima do limite de %s; o arquivo parece corrompido ou malicioso", zf.Name, bytesWords(u), bytesWords(maxPartBytes))
+		}
+		if total > maxZipBytes {
+			return f, nil, nil, nil, fail("as partes da planilha declaram mais de %s descompactados; o arquivo parece corrompido ou malicioso", bytesWords(maxZipBytes))
+		}
+		if u > zipRatioFrom && (c == 0 || u/c > maxZipRatio) {
+			return f, nil, nil, nil, fail("a parte %s da planilha se expande de %s para %s (mais de %d vezes), o que uma planilha de dados não faz; o arquivo parece uma bomba de zip e foi recusado", zf.Name, bytesWords(c), bytesWords(u), maxZipRatio)
+		}
+		parts[strings.TrimPrefix(zf.Name, "/")] = zf
+	}
+	pk := &xlsxPackage{file: file, parts: parts}
+
+	wbPath := "xl/workbook.xml"
+	if rels, err := pk.rels("_rels/.rels", ""); err == nil {
+		for _, rel := range rels {
+			if strings.HasSuffix(rel.typ, "/officeDocument") {
+				wbPath = rel.target
+			}
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return f, nil, nil, nil, err
+	}
+	wb, err := pk.workbook(wbPath)
+	if err != nil {
+		return f, nil, nil, nil, err
+	}
+	wbRels, err := pk.rels(path.Join(path.Dir(wbPath), "_rels", path.Base(wbPath)+".rels"), path.Dir(wbPath))
+	if err != nil {
+		return f, nil, nil, nil, err
+	}
+	return f, pk, wb, wbRels, nil
+}
+
+// SheetMerges are the merged cells of sheet (its name, case aside) of the workbook file, as
+// ranges (C1:E1), read from the end of the sheet's part: lumo init tells a title or a group of
+// columns above a header from the header by them.
+func SheetMerges(fsys fs.FS, file, sheet string) ([]string, error) {
+	f, pk, wb, wbRels, err := openPackage(fsys, file)
+	if f != nil {
+		defer f.Close()
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range wb.sheets {
+		if !strings.EqualFold(s.name, sheet) {
+			continue
+		}
+		for _, rel := range wbRels {
+			if rel.id == s.rid {
+				var out []string
+				for _, a := range pk.merges(rel.target) {
+					out = append(out, a.String())
+				}
+				return out, nil
+			}
+		}
+	}
+	return nil, nil
+}
+
+// maxTitleRows is how many rows with values above the header (a title, groups of columns over
+// merged cells, a note) the import looks past for the row that names the table's columns.
+const maxTitleRows = 10
+
+// header finds the header row and maps its names to t's columns. The header is the area's first
+// row with a value, unless that row names none of t's columns: then it is the first of the next
+// rows with values (maxTitleRows at most) that names one, and the rows above it are left out,
+// as a title or a row of groups of columns are. When none does, the first row is the header,
+// and its problems are reported.
+func (r *xlsxRows) header(t *semantic.Table) error {
 	if !r.toSheetData() {
 		if err := r.scanErr(); err != nil {
 			return err
 		}
 		return r.emptySheet()
 	}
-	var row []headerCell
-	for {
+	index := map[string]int{}
+	for i, c := range t.Columns {
+		index[c.SourceName()] = i
+	}
+	names := func(cells []headerCell) bool {
+		for _, h := range cells {
+			if _, ok := index[h.text]; ok {
+				return true
+			}
+		}
+		return false
+	}
+	var row, first []headerCell
+	headerRow, firstRow, above := 0, 0, 0
+	for row == nil {
 		cells, ok := r.readRow(true)
 		if !ok {
 			if r.err != nil {
 				return r.err
 			}
-			return r.emptySheet()
-		}
-		if len(cells) > 0 {
-			row = cells
+			if first == nil {
+				return r.emptySheet()
+			}
 			break
 		}
+		switch {
+		case len(cells) == 0:
+			continue
+		case first == nil:
+			first, firstRow = cells, r.line
+		}
+		if names(cells) {
+			row, headerRow = cells, r.line
+			break
+		}
+		if above == maxTitleRows {
+			break
+		}
+		above++
 	}
-	headerRow := r.line
+	if row == nil { // no row names a column: the first is the header, and says what it lacks
+		row, headerRow, above = first, firstRow, 0
+	}
+	r.above = above
 	r.hdr, r.prevRow = headerRow, headerRow
 	var errs Errors
 	at := map[string]string{}
@@ -359,10 +449,6 @@ func (r *xlsxRows) header(t *semantic.Table, pk *xlsxPackage, sheetPath string) 
 	r.at = make([]int32, width)
 	for i := range r.at {
 		r.at[i] = -2
-	}
-	index := map[string]int{}
-	for i, c := range t.Columns {
-		index[c.SourceName()] = i
 	}
 	found := make([]bool, len(t.Columns))
 	for _, h := range row {
@@ -392,14 +478,14 @@ func (r *xlsxRows) header(t *semantic.Table, pk *xlsxPackage, sheetPath string) 
 	}
 	// A merged cell in the header leaves the columns it covers without names: say so, which
 	// takes reading the merges at the end of the sheet.
-	if merges := pk.merges(sheetPath); len(merges) > 0 {
-		for _, m := range merges {
-			if m.r1 <= headerRow && headerRow <= m.r2 && (m.c1 != m.c2 || m.r1 != m.r2) {
-				return &Error{File: r.file, Field: r.sheet + "!" + m.String(), Message: fmt.Sprintf(
-					"o cabeçalho (linha %d) tem células mescladas em %s; cada coluna precisa do seu nome físico numa célula própria da primeira linha: desfaça a mesclagem, ou declare xlsx.range começando na linha dos nomes (ex.: A%d:...)",
-					headerRow, m.String(), m.r2+1)}
-			}
+	var hit []area
+	for _, m := range r.merges() {
+		if m.r1 <= headerRow && headerRow <= m.r2 && (m.c1 != m.c2 || m.r1 != m.r2) {
+			hit = append(hit, m)
 		}
+	}
+	if len(hit) > 0 {
+		return &Error{File: r.file, Field: r.sheet + "!" + hit[0].String(), Message: mergedHeader(hit, headerRow)}
 	}
 	return errs
 }
@@ -569,9 +655,7 @@ func (r *xlsxRows) readRow(header bool) ([]headerCell, bool) {
 		}
 		k := col - r.area.c1
 		if k >= len(r.at) || r.at[k] == -2 {
-			r.err = &Error{File: r.file, Field: r.sheet + "!" + cellName(col, num), Message: fmt.Sprintf(
-				"a célula tem um valor, mas a coluna %s não tem nome no cabeçalho (a célula %s está vazia); dê à coluna um nome físico (e declare-a no app.yaml), apague os valores ou limite a tabela com xlsx.range",
-				colName(col), cellName(col, r.headerRow()))}
+			r.err = &Error{File: r.file, Field: r.sheet + "!" + cellName(col, num), Message: r.unnamed(col)}
 			return nil, false
 		}
 		i := int(r.at[k])
@@ -611,8 +695,58 @@ func (r *xlsxRows) readRow(header bool) ([]headerCell, bool) {
 	return nil, false
 }
 
-// headerRow is the sheet row of the header: the area's first row with a value.
+// headerRow is the sheet row of the header.
 func (r *xlsxRows) headerRow() int { return r.hdr }
+
+// merges are the sheet's merged cells, read (once) from the end of its part.
+func (r *xlsxRows) merges() []area {
+	if !r.mergedOK && r.pk != nil {
+		r.merged, r.mergedOK = r.pk.merges(r.sheetPart), true
+	}
+	return r.merged
+}
+
+// unnamed is the problem of a value in column col, which has no name in the header: its header
+// cell is empty, or covered by a merged cell whose name is another column's.
+func (r *xlsxRows) unnamed(col int) string {
+	hdr := r.headerRow()
+	for _, m := range r.merges() {
+		if m.r1 <= hdr && hdr <= m.r2 && m.c1 <= col && col <= m.c2 {
+			where := fmt.Sprintf("o nome dela vale só para a coluna %s", colName(m.c1))
+			if m.r1 != hdr {
+				where = fmt.Sprintf("o nome dela está na linha %d, acima do cabeçalho", m.r1)
+			}
+			return fmt.Sprintf("a célula tem um valor, mas a coluna %s não tem nome no cabeçalho: %s é uma célula mesclada, e %s; desfaça a mesclagem e escreva o nome de cada coluna na linha %d, ou apague os valores da coluna %s",
+				colName(col), m.String(), where, hdr, colName(col))
+		}
+	}
+	return fmt.Sprintf("a célula tem um valor, mas a coluna %s não tem nome no cabeçalho (a célula %s está vazia); dê à coluna um nome físico (e declare-a no app.yaml), apague os valores ou limite a tabela com xlsx.range",
+		colName(col), cellName(col, hdr))
+}
+
+// mergedHeader is the problem of a header (row) with the merged cells hit: the ranges, said to
+// be merged, and the columns they leave without a name.
+func mergedHeader(hit []area, row int) string {
+	var refs, cols []string
+	for _, m := range hit {
+		refs = append(refs, m.String())
+		for c := m.c1; c <= m.c2; c++ {
+			if c != m.c1 || row != m.r1 {
+				cols = append(cols, colName(c))
+			}
+		}
+	}
+	what := ptbr.List(refs) + " é uma célula mesclada"
+	if len(refs) > 1 {
+		what = ptbr.List(refs) + " são células mescladas"
+	}
+	nameless := ", e a coluna " + ptbr.List(cols) + " fica sem nome"
+	if len(cols) > 1 {
+		nameless = ", e as colunas " + ptbr.List(cols) + " ficam sem nome"
+	}
+	return fmt.Sprintf("o cabeçalho (linha %d) tem células mescladas: %s%s; cada coluna precisa do seu nome físico numa célula própria da linha %d: desfaça a mesclagem e escreva o nome de cada coluna",
+		row, what, nameless, row)
+}
 
 // Kinds of cells.
 const (

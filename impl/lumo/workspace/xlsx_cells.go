@@ -484,7 +484,11 @@ func (r *xlsxRows) Units() []string { return r.units }
 
 // Description is `vendas.xlsx: planilha "Vendas", 1.234 linhas`.
 func (r *xlsxRows) Description() string {
-	s := fmt.Sprintf("%s: %s, %s", r.file, r.where, ptbr.Count(int(r.count), "linha", "linhas"))
+	s := r.file + ": " + r.where
+	if r.above > 0 { // a title or groups of columns above it: which row is the header
+		s += fmt.Sprintf(", cabeçalho na linha %d", r.hdr)
+	}
+	s += ", " + ptbr.Count(int(r.count), "linha", "linhas")
 	if r.date1904 {
 		s += ", datas no sistema 1904"
 	}
@@ -503,6 +507,9 @@ func (r *xlsxRows) Err() error {
 func (r *xlsxRows) Close() error {
 	if r.part != nil {
 		r.part.Close()
+	}
+	if r.f == nil {
+		return nil
 	}
 	return r.f.Close()
 }

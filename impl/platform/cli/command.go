@@ -10,10 +10,23 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/platform/suggest"
 )
 
-// UnknownCommand says, in Portuguese, that name is none of commands, with the closest ones.
+// UnknownCommand says, in Portuguese, that name is none of commands, with the closest ones; a
+// name written as a flag (--verison) is suggested as one (--version, --help).
 func UnknownCommand(name string, commands []string) string {
 	msg := fmt.Sprintf("comando desconhecido %q", name)
-	if near := suggest.Similar(name, commands, 2); len(near) > 0 {
+	near := suggest.Similar(name, commands, 2)
+	if bare := strings.TrimLeft(name, "-"); bare != name {
+		near = suggest.Similar(bare, commands, 2)
+		if bare == "v" || bare == "V" {
+			near = []string{"version"}
+		}
+		for i, c := range near {
+			if c == "version" || c == "help" {
+				near[i] = "--" + c
+			}
+		}
+	}
+	if len(near) > 0 {
 		msg += "; você quis dizer " + ptbr.QuotedOptions(near) + "?"
 	} else {
 		msg += "."

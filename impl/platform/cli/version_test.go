@@ -34,6 +34,11 @@ func TestUnknownCommand(t *testing.T) {
 		"serv":    `comando desconhecido "serv"; você quis dizer "serve"? Veja os comandos abaixo.`,
 		"imprt":   `comando desconhecido "imprt"; você quis dizer "import"? Veja os comandos abaixo.`,
 		"xyzzy12": `comando desconhecido "xyzzy12". Veja os comandos abaixo.`,
+		// Written as a flag, suggested as one.
+		"--verison": `comando desconhecido "--verison"; você quis dizer "--version"? Veja os comandos abaixo.`,
+		"--hlep":    `comando desconhecido "--hlep"; você quis dizer "--help"? Veja os comandos abaixo.`,
+		"--v":       `comando desconhecido "--v"; você quis dizer "--version"? Veja os comandos abaixo.`,
+		"--serve":   `comando desconhecido "--serve"; você quis dizer "serve"? Veja os comandos abaixo.`,
 	} {
 		if got := UnknownCommand(name, commands); got != want {
 			t.Errorf("%s: got %q, want %q", name, got, want)
