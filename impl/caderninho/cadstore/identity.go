@@ -466,17 +466,3 @@ func (s *Store) moveAccountKey(ctx context.Context, tx *sql.Tx, oldKey, newKey s
 	}
 	return nil
 }
-
-// distinct lists the accounts of an import once each: an account identified under another
-// number is in the cache twice.
-func distinct(cache map[string]*account) []*account {
-	seen := map[*account]bool{}
-	var out []*account
-	for _, a := range cache {
-		if !seen[a] {
-			seen[a] = true
-			out = append(out, a)
-		}
-	}
-	return out
-}

@@ -453,10 +453,11 @@ func (s *Store) importFiles(ctx context.Context, c Connection, files []statement
 		return nil, fmt.Errorf("reading imported files of %s: %w", c.Key, err)
 	}
 	accounts := map[string]*account{}
-	extra, other := 0, 0 // period warnings and others (CSV, banks, accounts) past MaxWarnings
+	extra, other := 0, 0 // period warnings and others past MaxWarnings
+	notes := 0           // and what the import says of banks and accounts (see identify, reconcile)
 	reconciled := false
 	if pending == nil {
-		if reconciled, err = s.reconcile(ctx, tx, c, out, &other); err != nil {
+		if reconciled, err = s.reconcile(ctx, tx, c, out, &notes); err != nil {
 			return nil, err
 		}
 	}
@@ -482,7 +483,7 @@ func (s *Store) importFiles(ctx context.Context, c Connection, files []statement
 		if fe != nil {
 			return fe, nil
 		} else if warning != "" && pending == nil {
-			out.warn(sf.name, 0, warning, &other)
+			out.warn(sf.name, 0, warning, &notes)
 		}
 		if pending != nil {
 			continue
@@ -518,7 +519,7 @@ func (s *Store) importFiles(ctx context.Context, c Connection, files []statement
 				break
 			}
 			if note != "" {
-				out.warn(sf.name, 0, note, &other)
+				out.warn(sf.name, 0, note, &notes)
 			}
 			err = s.importStatement(ctx, tx, a, fileID, f, i, ps[i], sf.name, out, &extra)
 			ps[i] = prints{}
@@ -530,15 +531,18 @@ func (s *Store) importFiles(ctx context.Context, c Connection, files []statement
 	if pending != nil {
 		return pending, nil
 	}
+	if notes > 0 {
+		out.Warnings = append(out.Warnings, FileError{Message: fmt.Sprintf("e mais %s sobre bancos e contas", ptbr.Count(notes, "aviso", "avisos"))})
+	}
 	if extra > 0 {
 		out.Warnings = append(out.Warnings, FileError{Message: fmt.Sprintf("e mais %s fora do período do extrato",
 			ptbr.Count(extra, "transação", "transações"))})
 	}
 	if other > 0 {
-		out.Warnings = append(out.Warnings, FileError{Message: fmt.Sprintf("e mais %s", ptbr.Count(other, "aviso", "avisos"))})
+		out.Warnings = append(out.Warnings, FileError{Message: fmt.Sprintf("e mais %s dos arquivos CSV", ptbr.Count(other, "aviso", "avisos"))})
 	}
-	changed := reconciled
-	for _, a := range distinct(accounts) {
+	changed := false
+	for _, a := range accounts {
 		if a.isNew {
 			out.NewAccounts++
 		}
@@ -546,7 +550,7 @@ func (s *Store) importFiles(ctx context.Context, c Connection, files []statement
 			changed = true
 		}
 	}
-	changed = changed || out.NewTransactions > 0
+	changed = changed || reconciled || out.NewTransactions > 0
 	if changed {
 		if _, err := tx.ExecContext(ctx, s.q("UPDATE cad_spaces SET revision = revision + 1 WHERE id = ?"), c.SpaceID); err != nil {
 			return nil, fmt.Errorf("bumping the revision of %s: %w", c.SpaceKey, err)
@@ -629,7 +633,9 @@ func (s *Store) account(ctx context.Context, tx *sql.Tx, c Connection, cache map
 					note += id.newID
 				}
 			}
-			cache[st.Account], cache[id.same.number] = a, a
+			// Cached by its own number only: a statement of another number is identified again.
+			delete(cache, id.same.number)
+			cache[a.number] = a
 			return a, note, nil, nil
 		}
 	}
