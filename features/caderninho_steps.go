@@ -108,6 +108,7 @@ func initCaderninhoSteps(t *testing.T, sc *godog.ScenarioContext) {
 	w.addWriteSteps(sc)
 	initPanelSteps(w, sc)
 	w.addLimitSteps(sc)
+	w.addBankFileSteps(sc)
 }
 
 func (w *cadWorld) demoImported(ctx context.Context) error {

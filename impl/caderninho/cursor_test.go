@@ -28,14 +28,3 @@ func TestCursorIsTamperEvident(t *testing.T) {
 		}
 	}
 }
-
-func TestNextClosing(t *testing.T) {
-	for in, want := range map[string]string{
-		"2026-10-31": "2026-11-30", "2026-11-30": "2026-12-31", "2026-01-30": "2026-02-28",
-		"2026-01-15": "2026-02-15", "2026-12-10": "2027-01-10", "2024-01-29": "2024-02-29",
-	} {
-		if got := nextClosing(in); got != want {
-			t.Errorf("nextClosing(%s) = %s, want %s", in, got, want)
-		}
-	}
-}

@@ -15,7 +15,8 @@ var opaqueNumber = regexp.MustCompile(`(?i)^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-
 // accountLabels names every account for people: the institution (the connection's, from
 // installation.yaml or the panel), the kind of account and the number as the bank shows it
 // when a person can read it ("Banco Aurora, conta corrente 12345-6", "Cooperativa Ipê, cartão
-// de crédito final 7788"). A technical number (a UUID) is left out. When two accounts would
+// de crédito final 7788"). A technical number (a UUID) is left out, as is the number a CSV export
+// gets when it names none ("conta", "cartao"). When two accounts would
 // share a label, the holder's name, then the last four characters of the number, then the
 // connection key tell them apart. The id stays in the id field only. Labels are keyed by the
 // account's id and unique among all.
@@ -35,7 +36,7 @@ func accountLabels(all []*cadstore.Account) map[string]string {
 	steps := []func(a *cadstore.Account, l string) string{
 		func(a *cadstore.Account, l string) string { return l + " de " + a.HolderName },
 		func(a *cadstore.Account, l string) string {
-			if t := lastChars(a.Number, 4); t != "" && !strings.HasSuffix(l, t) {
+			if t := lastChars(a.Number, 4); t != "" && !cadstore.Placeholder(a.Number) && !strings.HasSuffix(l, t) {
 				return l + " final " + t
 			}
 			return l
@@ -62,12 +63,12 @@ func accountLabels(all []*cadstore.Account) map[string]string {
 }
 
 // humanNumber is the part of an account number worth showing: the number itself when short
-// ("12345-6"), "final 7788" for a masked card number ("5502********7788"), nothing for a UUID
-// or another long technical code.
+// ("12345-6"), "final 7788" for a masked card number ("5502********7788"), nothing for a UUID,
+// another long technical code or a CSV export's placeholder.
 func humanNumber(n string) string {
 	n = strings.TrimSpace(n)
 	switch {
-	case n == "" || opaqueNumber.MatchString(n):
+	case n == "" || opaqueNumber.MatchString(n) || cadstore.Placeholder(n):
 		return ""
 	case strings.ContainsAny(n, "*xX") && lastChars(n, 4) != "":
 		return "final " + lastChars(n, 4)

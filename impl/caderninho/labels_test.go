@@ -25,6 +25,12 @@ func TestAccountLabelsNeverShowATechnicalNumber(t *testing.T) {
 		// two holders' accounts at one institution: the holder's name tells them apart
 		acct("roxo-marina", "Banco Roxo", "Marina Costa", "9e8d7c6b-5a49-4382-a1b0-0000000000e5", "bank", "CHECKING"),
 		acct("roxo-marina", "Banco Roxo", "Marina Costa", "9e8d7c6b-5a49-4382-a1b0-0000000000e6", "bank", "SAVINGS"),
+		// a CSV export names no account: its placeholder number is no number to show, and is
+		// never an end to tell two accounts apart by
+		acct("inter-ana", "Banco Inter", "Ana Lima", "conta", "bank", "CHECKING"),
+		acct("nubank-rafael", "Nubank", "Rafael Costa", "cartao", "creditcard", "CREDITCARD"),
+		acct("inter-rafael", "Banco Inter", "Rafael Costa", "conta", "bank", "CHECKING"),
+		acct("inter-rafael-2", "Banco Inter", "Rafael Costa", "conta", "bank", "CHECKING"),
 	}
 	got := accountLabels(all)
 	want := map[string]string{
@@ -35,6 +41,10 @@ func TestAccountLabelsNeverShowATechnicalNumber(t *testing.T) {
 		"roxo-rafael:5f3e9a7c-1b2d-4c6e-8f0a-00000000c3d4": "Banco Roxo, conta corrente de Rafael Costa final c3d4",
 		"roxo-marina:9e8d7c6b-5a49-4382-a1b0-0000000000e5": "Banco Roxo, conta corrente de Marina Costa",
 		"roxo-marina:9e8d7c6b-5a49-4382-a1b0-0000000000e6": "Banco Roxo, poupança",
+		"inter-ana:conta":                                  "Banco Inter, conta corrente de Ana Lima",
+		"nubank-rafael:cartao":                             "Nubank, cartão de crédito",
+		"inter-rafael:conta":                               "Banco Inter, conta corrente de Rafael Costa (conexão inter-rafael)",
+		"inter-rafael-2:conta":                             "Banco Inter, conta corrente de Rafael Costa (conexão inter-rafael-2)",
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("labels (-want +got):\n%s", d)

@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -21,6 +22,7 @@ import (
 
 	"golang.org/x/text/encoding/charmap"
 
+	"github.com/lumo-caderninho/mcp/impl/caderninho/banks"
 	"github.com/lumo-caderninho/mcp/impl/caderninho/ofx"
 	"github.com/lumo-caderninho/mcp/impl/platform/fold"
 )
@@ -84,20 +86,23 @@ type Warning struct {
 type File struct {
 	Format *Format
 	// Statement has the account (AccountBank or AccountCard unless the file names it), the
-	// covered period (see Parse), the balance when the file gives it, and every transaction
-	// in the file's order.
+	// bank's COMPE code as BankID when the format is one bank's, the covered period (see Parse),
+	// the balance when the file gives it, and every transaction in the file's order.
 	Statement ofx.Statement
-	Warnings  []Warning
+	// PeriodFromDates says the file states no period: Statement's is its transactions' days.
+	PeriodFromDates bool
+	Warnings        []Warning
 }
 
 // Parse reads a CSV export in the declared format (a key of Formats), or, when declared is "",
 // in the format its header is recognised as. Text is UTF-8 (with or without a byte order mark)
 // or, when it is not valid UTF-8, Windows-1252.
 //
-// The statement's period is the one the file states (Inter's "Período"), else, for a bank
-// account, the days from its first to its last transaction; a card export states none (a bill
-// lists installments of purchases made months before), so it covers no days. The balance is
-// the running balance of a Saldo column (see ledger) or Banco do Brasil's last dated balance row.
+// The statement's period is the one the file states (Inter's "Período"), else the days from its
+// first to its last transaction (PeriodFromDates); in a card export the rows of an installment
+// ("Parcela 2/3") do not widen it, since a bill may list one at the day of its purchase, months
+// before, unless the file has nothing else. The balance is the running balance of a Saldo column
+// (see ledger) or Banco do Brasil's last dated balance row.
 func Parse(data []byte, declared string) (*File, error) {
 	if len(data) > MaxSize {
 		return nil, errorf(0, "o arquivo tem mais de %d MB; um extrato em CSV costuma ter poucos KB — confira se é mesmo um extrato", MaxSize>>20)
@@ -301,6 +306,9 @@ func (t *table) read(rd *csv.Reader) (*File, error) {
 	if f.Kind == ofx.CreditCard {
 		st.Account, st.Type = AccountCard, "CREDITCARD"
 	}
+	if b := banks.ByKey(f.Bank); b != nil {
+		st.BankID = b.CodeText()
+	}
 	if err := t.preamble(st); err != nil {
 		return nil, err
 	}
@@ -348,11 +356,9 @@ func (t *table) read(rd *csv.Reader) (*File, error) {
 	for i := range rows {
 		st.Transactions[i] = rows[i].Transaction
 	}
-	if !st.HasPeriod && f.Kind == ofx.Bank && len(rows) > 0 {
-		st.HasPeriod, st.Start, st.End = true, rows[0].Posted.Day, rows[0].Posted.Day
-		for _, r := range rows {
-			st.Start, st.End = min(st.Start, r.Posted.Day), max(st.End, r.Posted.Day)
-		}
+	if !st.HasPeriod && len(rows) > 0 {
+		st.HasPeriod, out.PeriodFromDates = true, true
+		st.Start, st.End = datesSpan(rows, f.Kind == ofx.CreditCard)
 	}
 	if f.Kind == ofx.Bank {
 		bal, w := ledger(rows)
@@ -365,6 +371,26 @@ func (t *table) read(rd *csv.Reader) (*File, error) {
 		st.Ledger = bal
 	}
 	return out, nil
+}
+
+// installment matches the text of a card row that is one installment of a purchase.
+var installment = regexp.MustCompile(`(?i)\bparc(ela)?\.?\s*\d{1,2}\s*/\s*\d{1,2}\b`)
+
+// datesSpan is the first and last day of rows; in a card export (card), the installments'
+// rows count only when every row is one.
+func datesSpan(rows []pending, card bool) (first, last string) {
+	for pass := 0; pass < 2 && first == ""; pass++ {
+		for _, r := range rows {
+			if card && pass == 0 && installment.MatchString(r.Name+" "+r.Memo) {
+				continue
+			}
+			if first == "" || r.Posted.Day < first {
+				first = r.Posted.Day
+			}
+			last = max(last, r.Posted.Day)
+		}
+	}
+	return first, last
 }
 
 // preamble reads what Inter's lines before the header say: "Conta ;NÚMERO" is the account and

@@ -22,6 +22,12 @@ func summary(f *File) string {
 	fmt.Fprintf(&b, "%s %s %s", f.Format.Key, st.Account, st.Type)
 	if st.HasPeriod {
 		fmt.Fprintf(&b, " %s..%s", st.Start, st.End)
+		if f.PeriodFromDates {
+			b.WriteString(" (datas)")
+		}
+	}
+	if st.BankID != "" {
+		fmt.Fprintf(&b, " banco %s", st.BankID)
 	}
 	if st.Ledger != nil {
 		fmt.Fprintf(&b, " saldo %d em %s", st.Ledger.Amount, st.Ledger.AsOf.Day)
@@ -51,31 +57,31 @@ func TestParseFormats(t *testing.T) {
 		file, declared, want string
 	}{
 		// A Nubank card export writes purchases positive: they are expenses, so they turn negative.
-		{"nubank-cartao/Nubank_2026-09-25.csv", "", `nubank-cartao cartao CREDITCARD
+		{"nubank-cartao/Nubank_2026-09-25.csv", "", `nubank-cartao cartao CREDITCARD 2026-09-20..2026-09-25 (datas) banco 260
 2026-09-25 -700  Café do Ponto | 
 2026-09-22 -2390  Uber *Trip | 
 2026-09-20 -1850  Padaria Pão Quente | `},
-		{"nubank-conta/NU_98765432_15SET2026_10OUT2026.csv", "", `nubank-conta conta CHECKING 2026-09-15..2026-10-05
+		{"nubank-conta/NU_98765432_15SET2026_10OUT2026.csv", "", `nubank-conta conta CHECKING 2026-09-15..2026-10-05 (datas) banco 260
 2026-09-15 -38940 66d4a1f0-1c2b-4e5f-8a9b-000000000005 Pagamento de fatura | 
 2026-09-20 -3000 66d4a1f0-1c2b-4e5f-8a9b-000000000006 Compra no débito - Farmácia Exemplo | 
 2026-10-01 350000 66d4a1f0-1c2b-4e5f-8a9b-000000000007 Transferência recebida pelo Pix - EMPRESA EXEMPLO LTDA - 12.345.678/0001-90 - BANCO EXEMPLO (0001) Agência: 1 Conta: 12345-6 | 
 2026-10-05 -120000 66d4a1f0-1c2b-4e5f-8a9b-000000000008 Transferência enviada pelo Pix - IMOBILIARIA EXEMPLO, ALUGUEL | `},
 		// UTF-8 with a byte order mark and CRLF; the preamble names the account and the period,
 		// the Saldo column (newest first) gives the balance.
-		{"inter-conta/Extrato-01-09-2026-a-30-09-2026.csv", "", `inter-conta 12345678 CHECKING 2026-09-01..2026-09-30 saldo 123456 em 2026-09-30
+		{"inter-conta/Extrato-01-09-2026-a-30-09-2026.csv", "", `inter-conta 12345678 CHECKING 2026-09-01..2026-09-30 banco 077 saldo 123456 em 2026-09-30
 2026-09-30 -15000  Pix enviado | Maria Silva
 2026-09-28 -105000  Pagamento efetuado | CONDOMINIO EXEMPLO
 2026-09-15 200000  Pix recebido | Empresa Exemplo
 2026-09-15 -1544  Compra no débito | PADARIA
 2026-09-02 -15000  Pix enviado | Maria Silva`},
 		// Windows-1252; the balance rows are no transactions, the last dated one is the balance.
-		{"bb-conta/extrato-bb-2026-09-01.csv", "", `bb-conta conta CHECKING 2026-09-01..2026-09-03 saldo 331800 em 2026-09-04
+		{"bb-conta/extrato-bb-2026-09-01.csv", "", `bb-conta conta CHECKING 2026-09-01..2026-09-03 (datas) banco 001 saldo 331800 em 2026-09-04
 2026-09-01 -3200  Pix - Enviado | 01/09 11:47 Fulano de Tal
 2026-09-01 -15000  Compra com Cartão | 01/09 18:00 POSTO EXEMPLO
 2026-09-03 250000  Pix - Recebido | 03/09 09:10 Ciclano`},
 		// Declared: Windows-1252 and CRLF, a preamble, Crédito and Débito, continuation lines,
 		// a total and a second section after the table (a warning).
-		{"br-conta/bradesco-2026-09.csv", "br-conta", `br-conta conta CHECKING 2026-09-02..2026-09-15 saldo 566010 em 2026-09-15
+		{"br-conta/bradesco-2026-09.csv", "br-conta", `br-conta conta CHECKING 2026-09-02..2026-09-15 (datas) saldo 566010 em 2026-09-15
 2026-09-02 -125000  TRANSFERENCIA PIX | REM: FULANO DE TAL 02/09
 2026-09-10 -8990  PAGTO ELETRON COBRANCA | CONTA DE LUZ
 2026-09-15 200000  TED-TRANSF ELET DISPON | 
@@ -101,24 +107,35 @@ func TestParseText(t *testing.T) {
 	}{
 		{"itau", "br-conta", "Data;Lançamento;Valor (R$);Saldo (R$)\n" +
 			"02/10/2026;PIX TRANSF MARIA;R$ -1.234,56;R$ 8.765,44\n" +
-			"03/10/2026;RENDIMENTOS;R$ 0,07;R$ 8.765,51\n", `br-conta conta CHECKING 2026-10-02..2026-10-03 saldo 876551 em 2026-10-03
+			"03/10/2026;RENDIMENTOS;R$ 0,07;R$ 8.765,51\n", `br-conta conta CHECKING 2026-10-02..2026-10-03 (datas) saldo 876551 em 2026-10-03
 2026-10-02 -123456  PIX TRANSF MARIA | 
 2026-10-03 7  RENDIMENTOS | `},
 		{"fatura", "br-cartao", "Data;Estabelecimento;Valor\n" +
 			"05/10/2026;MERCADO EXEMPLO;R$ 1.050,10\n" +
-			"06/10/2026;PAGAMENTO EFETUADO;-500,00\n", `br-cartao cartao CREDITCARD
+			"06/10/2026;PAGAMENTO EFETUADO;-500,00\n", `br-cartao cartao CREDITCARD 2026-10-05..2026-10-06 (datas)
 2026-10-05 -105010  MERCADO EXEMPLO | 
 2026-10-06 50000  PAGAMENTO EFETUADO | `},
 		// A Saldo column that does not add up: the rows are imported, the balance is not.
 		{"saldo que não fecha", "", "Data Lançamento;Histórico;Descrição;Valor;Saldo\n" +
-			"02/09/2026;Pix;X;-10,00;90,00\n03/09/2026;Pix;Y;-10,00;70,00\n", `inter-conta conta CHECKING 2026-09-02..2026-09-03
+			"02/09/2026;Pix;X;-10,00;90,00\n03/09/2026;Pix;Y;-10,00;70,00\n", `inter-conta conta CHECKING 2026-09-02..2026-09-03 (datas) banco 077
 2026-09-02 -1000  Pix | X
 2026-09-03 -1000  Pix | Y
 aviso linha 3`},
 		{"nubank categoria", "", "date,category,title,amount\n2026-10-01,transporte,Uber *Trip,23.90\n2026-10-02,,Estorno,-5\n",
-			`nubank-cartao cartao CREDITCARD
+			`nubank-cartao cartao CREDITCARD 2026-10-01..2026-10-02 (datas) banco 260
 2026-10-01 -2390  Uber *Trip | 
 2026-10-02 500  Estorno | `},
+		// A card export covers the days of its purchases and payments; an installment of a
+		// purchase made months before does not widen it, unless the file has nothing else.
+		{"parcela antiga", "", "date,title,amount\n2026-06-12,Loja Vestir - Parcela 4/6,120.00\n2026-10-01,Café,7.00\n" +
+			"2026-10-03,Pagamento recebido,-500.00\n", `nubank-cartao cartao CREDITCARD 2026-10-01..2026-10-03 (datas) banco 260
+2026-06-12 -12000  Loja Vestir - Parcela 4/6 | 
+2026-10-01 -700  Café | 
+2026-10-03 50000  Pagamento recebido | `},
+		{"só parcelas", "br-cartao", "Data;Estabelecimento;Valor\n12/06/2026;LOJA VESTIR PARC 04/06;120,00\n15/07/2026;LOJA LAR PARC 02/10;80,00\n",
+			`br-cartao cartao CREDITCARD 2026-06-12..2026-07-15 (datas)
+2026-06-12 -12000  LOJA VESTIR PARC 04/06 | 
+2026-07-15 -8000  LOJA LAR PARC 02/10 | `},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f, err := Parse([]byte(c.text), c.declared)

@@ -34,6 +34,9 @@ type Format struct {
 	Key string
 	// Name says, in Portuguese, what the bank calls the export.
 	Name string
+	// Bank is the key (banks.Bank) of the one bank whose export this is; "" for a format many
+	// banks share.
+	Bank string
 	// Kind is the account the file is for: a bank account or a credit card.
 	Kind ofx.Kind
 	// Comma separates the cells.
@@ -77,21 +80,21 @@ func (f *Format) HeaderText() string {
 
 // Formats are the CSV formats caderninho reads, in the order they are listed to the user.
 var Formats = []*Format{
-	{Key: "nubank-cartao", Name: "Nubank, fatura do cartão", Kind: ofx.CreditCard, Comma: ',', Decimal: dotDecimal,
+	{Key: "nubank-cartao", Name: "Nubank, fatura do cartão", Bank: "nubank", Kind: ofx.CreditCard, Comma: ',', Decimal: dotDecimal,
 		written:           [][]string{{"date", "title", "amount"}, {"date", "category", "title", "amount"}},
 		Roles:             map[string]role{"date": colDate, "category": colNone, "title": colText, "amount": colAmount},
 		PurchasesPositive: true,
 		Sign:              "compras positivas, pagamentos e estornos negativos (o caderninho inverte: compra é saída)"},
-	{Key: "nubank-conta", Name: "Nubank, extrato da conta", Kind: ofx.Bank, Comma: ',', Decimal: dotDecimal, DayFirst: true,
+	{Key: "nubank-conta", Name: "Nubank, extrato da conta", Bank: "nubank", Kind: ofx.Bank, Comma: ',', Decimal: dotDecimal, DayFirst: true,
 		written: [][]string{{"Data", "Valor", "Identificador", "Descrição"}},
 		Roles:   map[string]role{"data": colDate, "valor": colAmount, "identificador": colID, "descricao": colText},
 		Sign:    "entradas positivas, saídas negativas"},
-	{Key: "inter-conta", Name: "Banco Inter, extrato da conta corrente", Kind: ofx.Bank, Comma: ';', Decimal: commaDecimal, DayFirst: true,
+	{Key: "inter-conta", Name: "Banco Inter, extrato da conta corrente", Bank: "inter", Kind: ofx.Bank, Comma: ';', Decimal: commaDecimal, DayFirst: true,
 		Preamble: true,
 		written:  [][]string{{"Data Lançamento", "Histórico", "Descrição", "Valor", "Saldo"}},
 		Roles:    map[string]role{"data lancamento": colDate, "historico": colText, "descricao": colText, "valor": colAmount, "saldo": colBalance},
 		Sign:     "entradas positivas, saídas negativas"},
-	{Key: "bb-conta", Name: "Banco do Brasil, extrato da conta corrente", Kind: ofx.Bank, Comma: ',', Decimal: commaDecimal, DayFirst: true,
+	{Key: "bb-conta", Name: "Banco do Brasil, extrato da conta corrente", Bank: "bb", Kind: ofx.Bank, Comma: ',', Decimal: commaDecimal, DayFirst: true,
 		Preamble: true, BalanceRows: true,
 		written: [][]string{{"Data", "Lançamento", "Detalhes", "N° documento", "Valor", "Tipo Lançamento"}},
 		Roles: map[string]role{"data": colDate, "lancamento": colText, "detalhes": colText, "no documento": colRef, "valor": colAmount,

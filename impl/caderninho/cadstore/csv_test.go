@@ -71,10 +71,16 @@ func TestImportBankCSV(t *testing.T) {
 	}
 	want := map[string]Outcome{
 		// The October export repeats the September one: of its two 7.00 coffees on 25/09, one is new.
-		"nubank-cartao": {Connection: "nubank-cartao", Space: "casa", Status: StatusImported, NewFiles: 2, NewTransactions: 8, Duplicates: 3, NewAccounts: 1, RevisionBumped: true},
-		"nubank-conta":  {Connection: "nubank-conta", Space: "casa", Status: StatusImported, NewFiles: 2, NewTransactions: 8, Duplicates: 1, NewAccounts: 1, RevisionBumped: true},
-		"inter":         {Connection: "inter", Space: "casa", Status: StatusImported, NewFiles: 1, NewTransactions: 5, NewAccounts: 1, RevisionBumped: true},
-		"bb":            {Connection: "bb", Space: "casa", Status: StatusImported, NewFiles: 2, NewTransactions: 4, Duplicates: 1, NewAccounts: 1, RevisionBumped: true},
+		// A card export states no period: the card covers the days of its movements, and says so.
+		"nubank-cartao": {Connection: "nubank-cartao", Space: "casa", Status: StatusImported, NewFiles: 2, NewTransactions: 8, Duplicates: 3, NewAccounts: 1, RevisionBumped: true,
+			Warnings: []FileError{
+				{File: name("Nubank_2026-09-25.csv"), Message: "o arquivo não informa o período da fatura; a cobertura do cartão foi tirada das datas dos lançamentos: " +
+					"de 20/09/2026 a 25/09/2026 (as parcelas não contam, pois a fatura pode listá-las no dia da compra)"},
+				{File: name("Nubank_2026-10-15.csv"), Message: "o arquivo não informa o período da fatura; a cobertura do cartão foi tirada das datas dos lançamentos: " +
+					"de 20/09/2026 a 08/10/2026 (as parcelas não contam, pois a fatura pode listá-las no dia da compra)"}}},
+		"nubank-conta": {Connection: "nubank-conta", Space: "casa", Status: StatusImported, NewFiles: 2, NewTransactions: 8, Duplicates: 1, NewAccounts: 1, RevisionBumped: true},
+		"inter":        {Connection: "inter", Space: "casa", Status: StatusImported, NewFiles: 1, NewTransactions: 5, NewAccounts: 1, RevisionBumped: true},
+		"bb":           {Connection: "bb", Space: "casa", Status: StatusImported, NewFiles: 2, NewTransactions: 4, Duplicates: 1, NewAccounts: 1, RevisionBumped: true},
 		"bradesco": {Connection: "bradesco", Space: "casa", Status: StatusImported, NewFiles: 1, NewTransactions: 3, NewAccounts: 1, RevisionBumped: true,
 			Warnings: []FileError{{File: name("bradesco-2026-09.csv"), Line: line(11),
 				Message: `a tabela de lançamentos termina na linha 11 ("Últimos Lançamentos" não é uma data); o que vem depois (totais, outra seção) não foi lido: confira se o arquivo não tem lançamentos depois dessa linha`}}},

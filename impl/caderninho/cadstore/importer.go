@@ -129,6 +129,8 @@ type Connection struct {
 	SpaceID    int64
 	SpaceKey   string
 	SourcePath string
+	// Institution is the bank as installation.yaml or the panel names it.
+	Institution string
 	// Format is the declared format of its CSV statements (a key of bankcsv.Formats), or "":
 	// each CSV is read in the format its header is recognised as.
 	Format string
@@ -136,7 +138,7 @@ type Connection struct {
 
 // Connections lists the stored connections by key.
 func (s *Store) Connections(ctx context.Context) ([]Connection, error) {
-	rows, err := s.db.SQL().QueryContext(ctx, `SELECT c.id, c.connection_key, c.space_id, sp.space_key, c.source_path, c.csv_format
+	rows, err := s.db.SQL().QueryContext(ctx, `SELECT c.id, c.connection_key, c.space_id, sp.space_key, c.source_path, c.csv_format, c.institution
 		FROM cad_connections c JOIN cad_spaces sp ON sp.id = c.space_id ORDER BY c.connection_key`)
 	if err != nil {
 		return nil, fmt.Errorf("reading connections: %w", err)
@@ -145,7 +147,7 @@ func (s *Store) Connections(ctx context.Context) ([]Connection, error) {
 	var out []Connection
 	for rows.Next() {
 		var c Connection
-		if err := rows.Scan(&c.ID, &c.Key, &c.SpaceID, &c.SpaceKey, &c.SourcePath, &c.Format); err != nil {
+		if err := rows.Scan(&c.ID, &c.Key, &c.SpaceID, &c.SpaceKey, &c.SourcePath, &c.Format, &c.Institution); err != nil {
 			return nil, fmt.Errorf("reading connections: %w", err)
 		}
 		out = append(out, c)
@@ -198,7 +200,14 @@ func (s *Store) importConnection(ctx context.Context, c Connection, a *Auditor) 
 	}
 	extra := 0 // ignored files past MaxIgnored
 	files, ferr := s.newFiles(ctx, c, only, &out, &extra)
-	if ferr == nil && len(files) > 0 {
+	reconcile := false
+	if ferr == nil && len(files) == 0 {
+		var err error
+		if reconcile, err = s.needsReconcile(ctx, c); err != nil {
+			return out, err
+		}
+	}
+	if ferr == nil && (len(files) > 0 || reconcile) {
 		var err error
 		ferr, err = s.importFiles(ctx, c, files, &out, a, &extra)
 		if err != nil {
@@ -217,7 +226,7 @@ func (s *Store) importConnection(ctx context.Context, c Connection, a *Auditor) 
 		}
 		return out, nil
 	}
-	if len(files) == 0 {
+	if len(files) == 0 && !reconcile {
 		out.Status = StatusUnchanged
 		return out, s.recordAttempt(ctx, c, nil)
 	}
@@ -405,6 +414,10 @@ type account struct {
 	balDay     *string
 	balMinor   *int64
 	balChange  bool
+	// sources are the formats ("ofx", "csv") of the files its transactions came from (see
+	// crossFormat); renamed says it took the number of an OFX statement (see identify).
+	sources map[string]bool
+	renamed bool
 }
 
 func (s *Store) importFiles(ctx context.Context, c Connection, files []statementFile, out *Outcome, a *Auditor, ignored *int) (*FileError, error) {
@@ -441,6 +454,14 @@ func (s *Store) importFiles(ctx context.Context, c Connection, files []statement
 	}
 	accounts := map[string]*account{}
 	extra, other := 0, 0 // period warnings and others past MaxWarnings
+	notes := 0           // and what the import says of banks and accounts (see identify, reconcile)
+	reconciled := false
+	if pending == nil {
+		if reconciled, err = s.reconcile(ctx, tx, c, out, &notes); err != nil {
+			return nil, err
+		}
+	}
+	var bank *connBank // the connection's bank, read at its first file
 	for _, sf := range files {
 		sha, f, ps, ignore, fe := readStatement(sf, c.Format)
 		if fe != nil {
@@ -450,12 +471,29 @@ func (s *Store) importFiles(ctx context.Context, c Connection, files []statement
 			out.ignore(sf.name, ignore, ignored)
 			continue
 		}
-		if pending != nil || known[sha] {
+		if known[sha] {
 			continue // imported meanwhile by someone else, or twice in the folder
+		}
+		if bank == nil {
+			if bank, err = s.connectionBank(ctx, tx, c); err != nil {
+				return nil, err
+			}
+		}
+		fe, warning, fb := bank.check(c, sf.name, f)
+		if fe != nil {
+			return fe, nil
+		} else if warning != "" && pending == nil {
+			out.warn(sf.name, 0, warning, &notes)
+		}
+		if pending != nil {
+			continue
 		}
 		if cf, ok := f.(csvFile); ok {
 			for _, w := range cf.Warnings {
 				out.warn(sf.name, w.Line, w.Message, &other)
+			}
+			if cf.PeriodFromDates && cf.Statement.Kind == ofx.CreditCard {
+				out.warn(sf.name, 0, periodNote(cf.File), &other)
 			}
 		}
 		known[sha] = true
@@ -469,13 +507,19 @@ func (s *Store) importFiles(ctx context.Context, c Connection, files []statement
 		}
 		out.NewFiles++
 		for i, st := range f.statements() {
-			a, fe, err := s.account(ctx, tx, c, accounts, st, sf.name)
+			if st.BankID == "" && fb != nil {
+				st.BankID = fb.CodeText() // a card's OFX names its bank in its sign-on only
+			}
+			a, note, fe, err := s.account(ctx, tx, c, accounts, st, sf.name, f, i, warning != "")
 			if err != nil {
 				return nil, err
 			}
 			if fe != nil {
 				pending = fe
 				break
+			}
+			if note != "" {
+				out.warn(sf.name, 0, note, &notes)
 			}
 			err = s.importStatement(ctx, tx, a, fileID, f, i, ps[i], sf.name, out, &extra)
 			ps[i] = prints{}
@@ -486,6 +530,9 @@ func (s *Store) importFiles(ctx context.Context, c Connection, files []statement
 	}
 	if pending != nil {
 		return pending, nil
+	}
+	if notes > 0 {
+		out.Warnings = append(out.Warnings, FileError{Message: fmt.Sprintf("e mais %s sobre bancos e contas", ptbr.Count(notes, "aviso", "avisos"))})
 	}
 	if extra > 0 {
 		out.Warnings = append(out.Warnings, FileError{Message: fmt.Sprintf("e mais %s fora do período do extrato",
@@ -499,11 +546,11 @@ func (s *Store) importFiles(ctx context.Context, c Connection, files []statement
 		if a.isNew {
 			out.NewAccounts++
 		}
-		if a.balChange || a.isNew || !sameCoverage(a.periods, a.added) {
+		if a.balChange || a.isNew || a.renamed || !sameCoverage(a.periods, a.added) {
 			changed = true
 		}
 	}
-	changed = changed || out.NewTransactions > 0
+	changed = changed || reconciled || out.NewTransactions > 0
 	if changed {
 		if _, err := tx.ExecContext(ctx, s.q("UPDATE cad_spaces SET revision = revision + 1 WHERE id = ?"), c.SpaceID); err != nil {
 			return nil, fmt.Errorf("bumping the revision of %s: %w", c.SpaceKey, err)
@@ -535,8 +582,12 @@ func (s *Store) importFiles(ctx context.Context, c Connection, files []statement
 
 var kindWords = map[string]string{"bank": "uma conta bancária", "creditcard": "um cartão de crédito"}
 
-// account finds or creates the account a statement is for, loading what dedupe needs.
-func (s *Store) account(ctx context.Context, tx *sql.Tx, c Connection, cache map[string]*account, st ofx.Statement, file string) (*account, *FileError, error) {
+// account finds or creates the account statement i of f (file) is for, loading what dedupe
+// needs. A number the connection does not have may still be one of its accounts, named
+// otherwise by another format (see identify; doubtful when the file may be of another bank than
+// the connection's): note then says which, for the outcome.
+func (s *Store) account(ctx context.Context, tx *sql.Tx, c Connection, cache map[string]*account, st ofx.Statement, file string,
+	f parsedFile, i int, doubtful bool) (*account, string, *FileError, error) {
 	kind := string(st.Kind)
 	fe := func(format string, args ...any) *FileError {
 		line := st.Line
@@ -544,37 +595,73 @@ func (s *Store) account(ctx context.Context, tx *sql.Tx, c Connection, cache map
 	}
 	if a, ok := cache[st.Account]; ok {
 		if a.kind != kind || a.currency != st.Currency {
-			return nil, fe("o número %s já é %s em %s nesta conexão; o extrato diz %s em %s", st.Account, kindWords[a.kind], a.currency, kindWords[kind], st.Currency), nil
+			return nil, "", fe("o número %s já é %s em %s nesta conexão; o extrato diz %s em %s", st.Account, kindWords[a.kind], a.currency, kindWords[kind], st.Currency), nil
 		}
-		return a, nil, nil
+		return a, "", nil, nil
 	}
 	a := &account{number: st.Account, kind: kind, currency: st.Currency, keys: map[string]fp{}, fKeys: map[string]fp{}, stmtKeys: map[string]fp{}, fpCount: map[fp]int{},
-		fpNoFitid: map[fp]int{}, claimed: map[fp]int{}, stmtNoFit: map[fp]int{}}
-	err := tx.QueryRowContext(ctx, s.q("SELECT id, kind, currency, balance_day, balance_minor FROM cad_accounts WHERE connection_id = ? AND acct_number = ?"),
-		c.ID, st.Account).Scan(&a.id, &a.kind, &a.currency, &a.balDay, &a.balMinor)
+		fpNoFitid: map[fp]int{}, claimed: map[fp]int{}, stmtNoFit: map[fp]int{}, sources: map[string]bool{}}
+	read := func(number string) error {
+		return tx.QueryRowContext(ctx, s.q("SELECT id, kind, currency, balance_day, balance_minor FROM cad_accounts WHERE connection_id = ? AND acct_number = ?"),
+			c.ID, number).Scan(&a.id, &a.kind, &a.currency, &a.balDay, &a.balMinor)
+	}
+	err := read(st.Account)
+	note := ""
+	if errors.Is(err, sql.ErrNoRows) {
+		id, ierr := s.identify(ctx, tx, c, st, sourceOf(file), f, i, doubtful)
+		if ierr != nil {
+			return nil, "", nil, ierr
+		}
+		if id.refusal != "" {
+			return nil, "", fe("%s", id.refusal), nil
+		}
+		note = id.note
+		if id.same != nil {
+			if prev, ok := cache[id.same.number]; ok {
+				a = prev
+			} else if err = read(id.same.number); err != nil {
+				return nil, "", nil, fmt.Errorf("reading account: %w", err)
+			} else if err = s.loadDedupe(ctx, tx, a); err != nil {
+				return nil, "", nil, err
+			}
+			a.number = id.same.number
+			if id.rename {
+				if err := s.renameAccount(ctx, tx, c, a, st); err != nil {
+					return nil, "", nil, err
+				}
+				if !a.isNew {
+					note += id.newID
+				}
+			}
+			// Cached by its own number only: a statement of another number is identified again.
+			delete(cache, id.same.number)
+			cache[a.number] = a
+			return a, note, nil, nil
+		}
+	}
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		a.isNew = true
 		a.kind, a.currency = kind, st.Currency
 		if a.id, err = s.reserveIDs(ctx, tx, "account", 1); err != nil {
-			return nil, nil, err
+			return nil, "", nil, err
 		}
 		if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO cad_accounts (id, connection_id, acct_number, kind, acct_type, bank_id, branch_id, currency)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`), a.id, c.ID, st.Account, kind, st.Type, st.BankID, st.BranchID, st.Currency); err != nil {
-			return nil, nil, fmt.Errorf("inserting account: %w", err)
+			return nil, "", nil, fmt.Errorf("inserting account: %w", err)
 		}
 	case err != nil:
-		return nil, nil, fmt.Errorf("reading account: %w", err)
+		return nil, "", nil, fmt.Errorf("reading account: %w", err)
 	default:
 		if a.kind != kind || a.currency != st.Currency {
-			return nil, fe("o número %s já é %s em %s nesta conexão; o extrato diz %s em %s", st.Account, kindWords[a.kind], a.currency, kindWords[kind], st.Currency), nil
+			return nil, "", fe("o número %s já é %s em %s nesta conexão; o extrato diz %s em %s", st.Account, kindWords[a.kind], a.currency, kindWords[kind], st.Currency), nil
 		}
 		if err := s.loadDedupe(ctx, tx, a); err != nil {
-			return nil, nil, err
+			return nil, "", nil, err
 		}
 	}
 	cache[st.Account] = a
-	return a, nil, nil
+	return a, note, nil, nil
 }
 
 func (s *Store) loadDedupe(ctx context.Context, tx *sql.Tx, a *account) error {
@@ -596,6 +683,9 @@ func (s *Store) loadDedupe(ctx context.Context, tx *sql.Tx, a *account) error {
 	rows.Close()
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("reading imported transactions: %w", err)
+	}
+	if a.sources, err = s.accountSources(ctx, tx, a.id); err != nil {
+		return err
 	}
 	rows, err = tx.QueryContext(ctx, s.q("SELECT start_day, end_day FROM cad_statements WHERE account_id = ? AND start_day IS NOT NULL"), a.id)
 	if err != nil {
@@ -736,6 +826,15 @@ func (s *Store) importStatement(ctx context.Context, tx *sql.Tx, a *account, fil
 		keys[n] = int32(k)
 		added++
 	}
+	if src := sourceOf(file); a.otherSource(src) {
+		dropped, err := s.crossFormat(ctx, tx, a, f, i, src, keys, fps, fitids)
+		if err != nil {
+			return err
+		}
+		added -= dropped
+		out.Duplicates += dropped
+	}
+	a.sources[sourceOf(file)] = true
 	occ, fitids = nil, nil
 	clear(a.fKeys)
 	clear(a.stmtKeys)
@@ -789,10 +888,13 @@ func (s *Store) importStatement(ctx context.Context, tx *sql.Tx, a *account, fil
 	}
 	defer ins.close()
 	n := 0
+	stated := periodStated(f)
 	err = f.transactions(i, func(t *ofx.Transaction) error {
 		k, fp := keys[n], fps[n]
 		n++
-		out.warnOne(file, st, t, extra)
+		if stated {
+			out.warnOne(file, st, t, extra)
+		}
 		if k < 0 {
 			return nil
 		}

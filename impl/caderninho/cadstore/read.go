@@ -246,12 +246,15 @@ type Statement struct {
 	Start, End  string
 	LedgerMinor *int64
 	LedgerDay   *string
+	// Stated says the bank stated the period (an OFX statement's DTSTART and DTEND); a card's
+	// CSV export states none, and covers the days of its transactions.
+	Stated bool
 }
 
 // Statements returns the account's statements with a period, by end day (then import order).
 func (s *Store) Statements(ctx context.Context, accountID int64) ([]Statement, error) {
-	rows, err := s.db.SQL().QueryContext(ctx, s.q(`SELECT start_day, end_day, ledger_minor, ledger_day FROM cad_statements
-		WHERE account_id = ? AND start_day IS NOT NULL ORDER BY end_day, id`), accountID)
+	rows, err := s.db.SQL().QueryContext(ctx, s.q(`SELECT st.start_day, st.end_day, st.ledger_minor, st.ledger_day, f.path FROM cad_statements st
+		JOIN cad_files f ON f.id = st.file_id WHERE st.account_id = ? AND st.start_day IS NOT NULL ORDER BY st.end_day, st.id`), accountID)
 	if err != nil {
 		return nil, fmt.Errorf("reading statements: %w", err)
 	}
@@ -259,9 +262,11 @@ func (s *Store) Statements(ctx context.Context, accountID int64) ([]Statement, e
 	var out []Statement
 	for rows.Next() {
 		var st Statement
-		if err := rows.Scan(&st.Start, &st.End, &st.LedgerMinor, &st.LedgerDay); err != nil {
+		var path string
+		if err := rows.Scan(&st.Start, &st.End, &st.LedgerMinor, &st.LedgerDay, &path); err != nil {
 			return nil, fmt.Errorf("reading statements: %w", err)
 		}
+		st.Stated = sourceOf(path) == sourceOFX
 		out = append(out, st)
 	}
 	return out, rows.Err()

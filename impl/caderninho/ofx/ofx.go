@@ -115,10 +115,13 @@ func Parse(data []byte) ([]Statement, error) {
 type File struct {
 	// Statements are the file's statements in order, without their Transactions.
 	Statements []Statement
-	body       *body
-	nodes      []*node
-	exps       []int
-	counts     []int
+	// Org and FID are what the file's sign-on says of the bank that made it (SONRS's FI: ORG,
+	// e.g. "NU PAGAMENTOS S.A.", and FID), "" when it says nothing.
+	Org, FID string
+	body     *body
+	nodes    []*node
+	exps     []int
+	counts   []int
 }
 
 // Open checks an OFX file and returns its statements, or the *Error Parse returns. The File
@@ -162,6 +165,7 @@ func OpenVisiting(data []byte, fn func(i int, t *Transaction) error) (*File, err
 	if err != nil {
 		return nil, err
 	}
+	f.Org, f.FID = b.org, b.fid
 	return f, nil
 }
 

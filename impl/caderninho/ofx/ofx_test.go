@@ -274,3 +274,27 @@ func TestSGMLVariants(t *testing.T) {
 		t.Errorf("%+v", tr)
 	}
 }
+
+// TestSignOnInstitution reads the bank a file names in its sign-on (SONRS's FI), in SGML and
+// XML, and nothing when the file names none.
+func TestSignOnInstitution(t *testing.T) {
+	body := "<BANKMSGSRSV1><STMTTRNRS><STMTRS><CURDEF>BRL<BANKACCTFROM><BANKID>0260<ACCTID>9<ACCTTYPE>CHECKING</BANKACCTFROM>" +
+		"</STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>\n"
+	for _, c := range []struct{ name, data, org, fid string }{
+		{"sgml", "OFXHEADER:100\nDATA:OFXSGML\n\n<OFX><SIGNONMSGSRSV1><SONRS><STATUS><CODE>0<SEVERITY>INFO</STATUS><DTSERVER>20261008\n" +
+			"<LANGUAGE>POR<FI><ORG>NU PAGAMENTOS S.A.<FID>260</FI></SONRS></SIGNONMSGSRSV1>" + body, "NU PAGAMENTOS S.A.", "260"},
+		{"xml", "<?xml version=\"1.0\"?>\n<?OFX OFXHEADER=\"200\" VERSION=\"220\"?>\n<OFX><SIGNONMSGSRSV1><SONRS><STATUS><CODE>0</CODE><SEVERITY>INFO</SEVERITY></STATUS>" +
+			"<FI><ORG>Banco Inter S.A.</ORG><FID>077</FID></FI></SONRS></SIGNONMSGSRSV1>" +
+			"<BANKMSGSRSV1><STMTTRNRS><STMTRS><CURDEF>BRL</CURDEF><BANKACCTFROM><BANKID>077</BANKID><ACCTID>9</ACCTID><ACCTTYPE>CHECKING</ACCTTYPE></BANKACCTFROM>" +
+			"</STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>\n", "Banco Inter S.A.", "077"},
+		{"none", "OFXHEADER:100\nDATA:OFXSGML\n\n<OFX>" + body, "", ""},
+	} {
+		f, err := Open([]byte(c.data))
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if f.Org != c.org || f.FID != c.fid {
+			t.Errorf("%s: ORG %q FID %q, want %q %q", c.name, f.Org, f.FID, c.org, c.fid)
+		}
+	}
+}

@@ -43,6 +43,9 @@ func (b *body) statements(fn func(st Statement, rs *node, exp, count int) error)
 				if err := b.checkStatus(sonrs, "a identificação (SONRS)"); err != nil {
 					return err
 				}
+				if err := b.institution(sonrs); err != nil {
+					return err
+				}
 			}
 		}
 		for _, set := range []struct {
@@ -83,6 +86,26 @@ func (b *body) statements(fn func(st Statement, rs *node, exp, count int) error)
 	if n == 0 {
 		return errorf(firstOFX.line, "o arquivo não tem extrato de conta (STMTRS) nem de cartão (CCSTMTRS)")
 	}
+	return nil
+}
+
+// institution keeps the first FI of a sign-on response (SONRS): the ORG and FID that name the
+// bank the file came from.
+func (b *body) institution(sonrs *node) error {
+	if b.org != "" || b.fid != "" {
+		return nil
+	}
+	fi, err := b.child(sonrs, "FI")
+	if err != nil || fi == nil {
+		return err
+	}
+	var ferr error
+	field := b.fields(&ferr)
+	org, fid := field(fi, "ORG"), field(fi, "FID")
+	if ferr != nil {
+		return ferr
+	}
+	b.org, b.fid = strings.Clone(org), strings.Clone(fid)
 	return nil
 }
 

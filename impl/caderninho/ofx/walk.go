@@ -40,6 +40,8 @@ type body struct {
 	// statement (read: the statements read so far)
 	visit func(i int, t *Transaction) error
 	read  int
+	// org and fid are the first sign-on's FI (see institution)
+	org, fid string
 }
 
 // check reads the body of an OFX file (from its first tag) and returns the error of its shape
