@@ -252,6 +252,7 @@ var initFixtures = map[string]func(path string) error{
 	"vendas":         duckdbVendas,
 	"entregas":       sparkEntregas,
 	"formatada.xlsx": formattedWorkbook,
+	"pedidos.xlsx":   textDatesWorkbook,
 	"produtos.parquet": func(path string) error {
 		type produto struct {
 			PRODUTO   string `parquet:"PRODUTO"`
@@ -361,6 +362,22 @@ func lojasWorkbook(path string) error {
 		return err
 	}
 	return f.SaveAs(path)
+}
+
+// textDatesWorkbook writes pedidos.xlsx: one sheet Pedidos whose DIA cells are texts written
+// dd/mm/aaaa (as a sheet pasted from another system keeps them), not date serials.
+func textDatesWorkbook(path string) error {
+	f := excelize.NewFile()
+	defer f.Close()
+	if err := f.SetSheetName("Sheet1", "Pedidos"); err != nil {
+		return err
+	}
+	sw, err := f.NewStreamWriter("Pedidos")
+	if err != nil {
+		return err
+	}
+	return errors.Join(streamRows(sw, [][]any{{"PEDIDO", "DIA", "VALOR"},
+		{1, "30/09/2026", 100.5}, {2, "01/10/2026", 20}, {3, "31/10/2026", 3.25}, {4, "02/11/2026", 7}}), f.SaveAs(path))
 }
 
 // streamRows writes rows from A1 down, a nil row left empty, then the Excel tables, and

@@ -240,6 +240,27 @@ Feature: From files to a question: lumo init
     When I call "query" with '{"appId": "$app:dados", "fields": [{"ref": "Itens.Vendido em", "bucket": "month"}, {"ref": "Itens.Preco", "agg": "sum"}], "orderBy": [{"ref": "Itens.Vendido em", "bucket": "month", "dir": "asc"}]}'
     Then "rows" is '[["2026-10", 1270.9], ["2026-11", 249.9]]'
 
+  @L-Q14 @L-Q15 @L-R01 @own-setup
+  Scenario: Dates a workbook holds as dd/mm/aaaa texts are dates, as in a CSV
+    # pedidos.xlsx, written by excelize, one sheet Pedidos; DIA holds texts, not date serials:
+    #   PEDIDO DIA         VALOR
+    #   1      30/09/2026  100,50
+    #   2      01/10/2026  20
+    #   3      31/10/2026  3,25
+    #   4      02/11/2026  7
+    # By hand: September 100.50, October 20 + 3.25 = 23.25, November 7.
+    Given a folder holding "pedidos.xlsx" written by excelize: dates as texts
+    When lumo init runs on that folder
+    Then the app.yaml it wrote has the lines:
+      """
+      - {name: DIA, label: Dia, type: date, role: dimension, usage: 8}
+      """
+    And the workspace it wrote is imported
+    And I am connected as "voce-dados"
+    When I call "query" with '{"appId": "$app:dados", "fields": [{"ref": "Pedidos.Dia", "bucket": "month"}, {"ref": "Pedidos.Valor", "agg": "sum"}], "orderBy": [{"ref": "Pedidos.Dia", "bucket": "month", "dir": "asc"}]}'
+    Then the call succeeds
+    And "rows" is '[["2026-09", 100.5], ["2026-10", 23.25], ["2026-11", 7]]'
+
   @L-Q12 @L-Q23 @L-R01 @own-setup
   Scenario: A folder mixing CSV, XLSX and Parquet is one app, related across formats
     # vendas.csv below (";", decimal comma, R$, dd/mm/aaaa); lojas.xlsx, written by excelize,

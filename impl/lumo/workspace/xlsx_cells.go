@@ -227,10 +227,13 @@ func (r *xlsxRows) convert(i int, c *xlsxCell, cellCol, cellRow int) (any, strin
 					s = s[:10]
 				}
 			}
-			if !parseISO(s, datetime, &cv) {
+			// A date written as text reads as a CSV's does: AAAA-MM-DD or DD/MM/AAAA (with the
+			// time on a date-time column).
+			if !parseISO(s, datetime, &cv) && !(c.kind == cellText && parseDMY(s, datetime, false, &cv)) {
 				if c.kind == cellText {
-					return nil, fmt.Sprintf("a célula tem o texto %q, e a coluna %q é %s; no Excel, guarde a data como data (não como texto) ou escreva-a AAAA-MM-DD%s",
-						c.raw, col.Name, typeWords[col.Type], map[bool]string{true: " HH:MM[:SS]"}[datetime])
+					hour := map[bool]string{true: " HH:MM[:SS]"}[datetime]
+					return nil, fmt.Sprintf("a célula tem o texto %q, e a coluna %q é %s; no Excel, guarde a data como data (não como texto) ou escreva-a DD/MM/AAAA%s ou AAAA-MM-DD%s",
+						c.raw, col.Name, typeWords[col.Type], hour, hour)
 				}
 				return nil, fmt.Sprintf("a data %q da célula não é válida para a coluna %q (%s)", c.raw, col.Name, typeWords[col.Type])
 			}

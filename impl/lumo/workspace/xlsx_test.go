@@ -135,6 +135,7 @@ func TestXLSXTypes(t *testing.T) {
 <row r="4"><c r="A4"><v>3</v></c><c r="B4" t="str"><v>2026-10-02</v></c><c r="D4" t="b"><v>1</v></c><c r="E4" s="2"><v>-1.5E-3</v></c></row>
 <row r="5"><c r="A5" s="3"/><c r="B5" s="1"/></row>
 <row r="6"><c r="A6"><v>4</v></c><c r="D6" t="str"><f>"Re"&amp;"sultado"</f><v>Resultado</v></c><c r="E6"><v>0.30000000000000004</v></c></row>
+<row r="7"><c r="A7"><v>5</v></c><c r="B7" t="inlineStr"><is><t>31/12/2026</t></is></c><c r="C7" t="inlineStr"><is><t>01/10/2026 09:30</t></is></c></row>
 <row r="9" customFormat="1" s="3"><c r="A9" s="3"/><c r="B9" s="3"/></row>`)
 	got, err := readXLSX(t, data, XLSXFormat{})
 	if err != nil {
@@ -146,9 +147,10 @@ func TestXLSXTypes(t *testing.T) {
 			{"2=2", "2026-10-01", "2026-10-01 09:30:00", "Ana & Bia ", "123.456=123.456"},
 			{"3=3", "2026-10-02", "NULL", "VERDADEIRO", "-0.0015=-0.0015"},
 			{"4=4", "NULL", "NULL", "Resultado", "0.3=0.3"},
+			{"5=5", "2026-12-31", "2026-10-01 09:30:00", "NULL", "NULL"}, // dates written as text, as a CSV's
 		},
-		lines: []int{2, 3, 4, 6},
-		desc:  `vendas.xlsx: planilha "Planilha1", 4 linhas`,
+		lines: []int{2, 3, 4, 6, 7},
+		desc:  `vendas.xlsx: planilha "Planilha1", 5 linhas`,
 		units: []string{"", "", "", "", "BRL"},
 		scale: []int{0, 0, 0, 0, 4},
 	}
@@ -176,8 +178,8 @@ func TestXLSXErrors(t *testing.T) {
 			`vendas.xlsx: Planilha1!E2: a célula tem a data 30/09/2026, e a coluna "VALOR" é número`},
 		{"time in a date column", `<row r="2"><c r="B2" s="4"><v>46295.5</v></c></row>`, nil, XLSXFormat{},
 			`vendas.xlsx: Planilha1!B2: a célula tem data e hora (30/09/2026 12:00:00), e a coluna "DIA" é só data`},
-		{"text date", `<row r="2"><c r="B2" t="inlineStr"><is><t>30/09/2026</t></is></c></row>`, nil, XLSXFormat{},
-			`vendas.xlsx: Planilha1!B2: a célula tem o texto "30/09/2026", e a coluna "DIA" é data; no Excel, guarde a data como data`},
+		{"text that is no date", `<row r="2"><c r="B2" t="inlineStr"><is><t>31/09/2026</t></is></c></row>`, nil, XLSXFormat{},
+			`vendas.xlsx: Planilha1!B2: a célula tem o texto "31/09/2026", e a coluna "DIA" é data; no Excel, guarde a data como data (não como texto) ou escreva-a DD/MM/AAAA ou AAAA-MM-DD`},
 		{"boolean in a date column", `<row r="2"><c r="B2" t="b"><v>0</v></c></row>`, nil, XLSXFormat{},
 			`vendas.xlsx: Planilha1!B2: a célula tem o valor lógico FALSO, e a coluna "DIA" é data`},
 		{"a value without header", `<row r="2"><c r="G2"><v>5</v></c></row>`, nil, XLSXFormat{},
