@@ -2833,15 +2833,24 @@ func (s *QueryCall) SetFilters(val []Filter) {
 type QueryInput struct {
 	// A Aplicação consultada.
 	AppId AppId `json:"appId"`
-	// As colunas do resultado. Sem agg, a coluna agrupa. Com agg, mede.
+	// As colunas do resultado. Sem agg, a coluna agrupa; num texto, o valor em branco (nulo ou texto
+	// vazio) é um grupo só, que vem null. Com agg, mede. Uma coluna calculada sobre decimais exatos vale
+	// o decimal exato em qualquer motor (517,79 − 350,27 é 167,52).
 	Fields []Field `json:"fields"`
-	// Os filtros, todos valendo juntos: por coluna, {ref, op, value} (com agg, corta pelo valor agregado;
-	// com bucket, corta a data pelo recorte), ou por segmento, {segment} só, um dos segmentos que get_app
-	// lista. Somadas, as listas de valores de todos os filtros têm no máximo 5.000 valores.
+	// Os filtros, todos valendo juntos: por coluna, {ref, op, value} (com agg, corta pelo valor agregado,
+	// como a resposta o mostra; com bucket, corta a data pelo recorte), ou por segmento, {segment} só, um
+	// dos segmentos que get_app lista. Os textos de =, in, != e not in são conferidos com os valores da
+	// coluna: um que só difere em caixa ou acento é corrigido (notes diz), um que não existe para a
+	// consulta com os valores parecidos. Um filtro numa tabela cujas linhas apontam para a tabela medida
+	// (os Itens de um Pedido) fica com as linhas medidas que têm alguma linha assim, cada uma contada uma
+	// vez (filtersApplied e notes dizem). Somadas, as listas de valores de todos os filtros têm no
+	// máximo 5.000 valores.
 	Filters []Filter `json:"filters"`
 	// Linhas devolvidas. Sem limit, 10 (31 quando há data agrupada). O teto é 500.
 	Limit OptInt `json:"limit"`
-	// A ordenação, asc ou desc. A ref precisa estar em fields.
+	// A ordenação, asc ou desc. A ref precisa estar em fields. Uma medida ordena pelo valor como a
+	// resposta o mostra (arredondado): valores iguais empatam e a próxima chave decide; depois das
+	// chaves, os grupos em ordem crescente.
 	OrderBy []OrderBy `json:"orderBy"`
 }
 
