@@ -227,24 +227,73 @@ func (s *Store) ruleAccounts(ctx context.Context, q queryer, space string, conne
 	return out, rows.Err()
 }
 
-// RuleCandidates returns every bank transaction of space's accounts as rules see it, most recent
-// first (the planning view's order).
-func (s *Store) RuleCandidates(ctx context.Context, space string) ([]RuleCandidate, error) {
-	return s.ruleCandidates(ctx, s.db.SQL(), space, 0, 0, "")
+// RuleScope narrows the transactions rules are run over to those a change can concern: a
+// transaction whose first matching rule changes is matched by a rule that changed, or carries
+// the edit of one. The zero scope is every transaction.
+type RuleScope struct {
+	// Rules, when not nil, keeps the transactions some of these rules may match (each of a
+	// rule's words is in the transaction's folded name and memo); RuleIDs and AnyRuleEdit add
+	// those carrying the edit of one of these rules, or of any rule.
+	Rules       []Rule
+	RuleIDs     []int64
+	AnyRuleEdit bool
 }
 
-// RuleCandidatesContaining is RuleCandidates of the transactions whose bank description contains
-// word, folded and without white space: those a rule "contains word" may match.
-func (s *Store) RuleCandidatesContaining(ctx context.Context, space, word string) ([]RuleCandidate, error) {
-	return s.ruleCandidates(ctx, s.db.SQL(), space, 0, 0, word)
+// ruleWords are the words each transaction a rule matches holds: its text's, folded. A word has
+// no white space, so it lies in the name or in the memo, and search_fold (memo and name, folded)
+// holds it too, whichever comes first.
+func ruleWords(r *Rule) []string { return strings.Fields(r.TextFold) }
+
+// where is the scope as SQL over t (cad_transactions) and e (its edit), with its arguments; ""
+// for every transaction.
+func (sc RuleScope) where(args []any) (string, []any) {
+	if sc.Rules == nil && sc.RuleIDs == nil && !sc.AnyRuleEdit {
+		return "", args
+	}
+	var or []string
+	for i := range sc.Rules {
+		words := ruleWords(&sc.Rules[i])
+		if len(words) == 0 {
+			continue
+		}
+		var and []string
+		for _, w := range words {
+			and, args = append(and, "t.search_fold LIKE ? ESCAPE '!'"), append(args, likeWord(w))
+		}
+		or = append(or, "("+strings.Join(and, " AND ")+")")
+	}
+	if sc.AnyRuleEdit {
+		or = append(or, "e.rule_id IS NOT NULL")
+	} else if len(sc.RuleIDs) > 0 {
+		or = append(or, "e.rule_id IN ("+inList(len(sc.RuleIDs))+")")
+		for _, id := range sc.RuleIDs {
+			args = append(args, id)
+		}
+	}
+	if len(or) == 0 {
+		return "1 = 0", args
+	}
+	return "(" + strings.Join(or, " OR ") + ")", args
 }
 
-// ruleCandidates reads the transactions of space's accounts (of connection only, when not 0;
-// from id minID on; whose folded memo and name contain word, when not "") as q sees them.
-func (s *Store) ruleCandidates(ctx context.Context, q queryer, space string, connection, minID int64, word string) ([]RuleCandidate, error) {
+// RuleCandidates returns the bank transactions of space's accounts within scope as rules see
+// them, most recent first (the planning view's order).
+func (s *Store) RuleCandidates(ctx context.Context, space string, scope RuleScope) ([]RuleCandidate, error) {
+	var out []RuleCandidate
+	err := s.eachRuleCandidate(ctx, s.db.SQL(), space, 0, 0, scope, func(c *RuleCandidate) error {
+		out = append(out, *c)
+		return nil
+	})
+	return out, err
+}
+
+// eachRuleCandidate calls fn with each transaction of space's accounts (of connection only, when
+// not 0; from id minID on; within scope) as q sees it. fn's candidate is reused: copy it to keep it.
+func (s *Store) eachRuleCandidate(ctx context.Context, q queryer, space string, connection, minID int64, scope RuleScope,
+	fn func(*RuleCandidate) error) error {
 	accounts, err := s.ruleAccounts(ctx, q, space, connection)
 	if err != nil || len(accounts) == 0 {
-		return nil, err
+		return err
 	}
 	byID := map[int64]ruleAccount{}
 	var join strings.Builder
@@ -263,26 +312,27 @@ func (s *Store) ruleCandidates(ctx context.Context, q queryer, space string, con
 	if minID > 0 {
 		where, args = where+" AND t.id >= ?", append(args, minID)
 	}
-	if word != "" { // search_fold is memo and name folded: a word holds no space, so it is in one of them, either way round
-		where, args = where+" AND t.search_fold LIKE ? ESCAPE '!'", append(args, likeWord(word))
+	var cond string
+	if cond, args = scope.where(args); cond != "" {
+		where += " AND " + cond
 	}
 	rows, err := q.QueryContext(ctx, s.q(`SELECT t.id, t.account_id, t.posted_day, t.amount_minor, t.currency, t.name, t.memo, t.dedupe_key,
 		CASE WHEN e.dedupe_key IS NULL THEN 0 ELSE 1 END, e.rule_id, e.category, e.description
 		FROM cad_transactions t LEFT JOIN cad_edits e ON `+join.String()+` WHERE `+where+` ORDER BY t.posted_day DESC, t.id DESC`), args...)
 	if err != nil {
-		return nil, fmt.Errorf("reading transactions for rules: %w", err)
+		return fmt.Errorf("reading transactions for rules: %w", err)
 	}
 	defer rows.Close()
-	var out []RuleCandidate
+	var c RuleCandidate
 	for rows.Next() {
-		var c RuleCandidate
+		c = RuleCandidate{}
 		var accountID int64
 		var edited int
 		var ruleID sql.NullInt64
 		var category, description *string
 		if err := rows.Scan(&c.ID, &accountID, &c.Day, &c.AmountMinor, &c.Currency, &c.Name, &c.Memo, &c.Key.Dedupe, &edited, &ruleID,
 			&category, &description); err != nil {
-			return nil, fmt.Errorf("reading transactions for rules: %w", err)
+			return fmt.Errorf("reading transactions for rules: %w", err)
 		}
 		a := byID[accountID]
 		c.Key.Account, c.Account, c.Holder = a.key, a.key, a.holder
@@ -297,9 +347,14 @@ func (s *Store) ruleCandidates(ctx context.Context, q queryer, space string, con
 		default:
 			c.PersonEdit, c.PersonCategory = true, category
 		}
-		out = append(out, c)
+		if err := fn(&c); err != nil {
+			return err
+		}
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("reading transactions for rules: %w", err)
+	}
+	return nil
 }
 
 // applyRuleEffects writes effects in tx: each candidate's rule edit is written, rewritten or
@@ -352,11 +407,25 @@ func (s *Store) applyRules(ctx context.Context, tx *sql.Tx, space string, connec
 	if len(rules) == 0 && minID > 0 {
 		return 0, nil // new transactions carry no rule edit: nothing to apply or to take back
 	}
-	cands, err := s.ruleCandidates(ctx, tx, space, connection, minID, "")
+	// only what a rule may match, or what carries a rule's edit (another space's, say), can change
+	scope := RuleScope{Rules: rules, AnyRuleEdit: true}
+	if rules == nil {
+		scope.Rules = []Rule{}
+	}
+	var effects []RuleEffect
+	err = s.eachRuleCandidate(ctx, tx, space, connection, minID, scope, func(c *RuleCandidate) error {
+		if c.PersonEdit {
+			return nil
+		}
+		if want := FirstRule(rules, &c.RuleSubject); !sameRuleEdit(want, c.Rule) {
+			kept := *c
+			effects = append(effects, RuleEffect{Candidate: &kept, Rule: want})
+		}
+		return nil
+	})
 	if err != nil {
 		return 0, err
 	}
-	effects := RuleEffects(rules, cands)
 	return len(effects), s.applyRuleEffects(ctx, tx, space, effects, nil)
 }
 

@@ -92,7 +92,7 @@ func putRule(t *testing.T, s *Store, key string, r Rule) int64 {
 	}
 	r.Position, r.TextFold = len(rules)+1, fold.Fold(r.Text)
 	rules = append(rules, r)
-	cands, err := s.RuleCandidates(ctx, r.Space)
+	cands, err := s.RuleCandidates(ctx, r.Space, RuleScope{})
 	if err != nil {
 		t.Fatal(err)
 	}
