@@ -36,6 +36,7 @@ CREATE INDEX cad_rules_space ON cad_rules (space_key, pos);
 -- rules or the transaction's account change.
 ALTER TABLE cad_edits ADD COLUMN rule_id BIGINT;
 
-CREATE INDEX cad_edits_rule ON cad_edits (rule_id);
+-- Partial: the person's edits (rule_id NULL) stay out, so no query of them is drawn to it.
+CREATE INDEX cad_edits_rule ON cad_edits (rule_id) WHERE rule_id IS NOT NULL;
 
 INSERT INTO cad_ids (kind, last_id) VALUES ('rule', 0);
