@@ -18,6 +18,7 @@ func (w *cadWorld) addWriteSteps(sc *godog.ScenarioContext) {
 	sc.Step(`^space "([^"]*)" holds (\d+) manual records?$`, w.spaceHoldsRecords)
 	sc.Step(`^space "([^"]*)" holds (\d+) manual records? with category "([^"]*)"$`, w.spaceHoldsCategorised)
 	sc.Step(`^space "([^"]*)" holds (\d+) edits?$`, w.spaceHoldsEdits)
+	sc.Step(`^space "([^"]*)" holds (\d+) rules?$`, w.spaceHoldsRules)
 	sc.Step(`^the revision of space "([^"]*)" is (\d+)$`, w.revisionIs)
 	sc.Step(`^the server restarts on the same database$`, w.restart)
 	sc.Step(`^another process is running "([^"]*)" with '(.*)'$`, w.claimRunning)
@@ -88,6 +89,14 @@ func (w *cadWorld) spaceHoldsEdits(ctx context.Context, space string, want int) 
 	n, err := w.count(ctx, "SELECT COUNT(*) FROM cad_edits WHERE space_key = ?", space)
 	if err == nil && n != want {
 		err = fmt.Errorf("space %s holds %d edits, want %d", space, n, want)
+	}
+	return err
+}
+
+func (w *cadWorld) spaceHoldsRules(ctx context.Context, space string, want int) error {
+	n, err := w.count(ctx, "SELECT COUNT(*) FROM cad_rules WHERE space_key = ?", space)
+	if err == nil && n != want {
+		err = fmt.Errorf("space %s holds %d rules, want %d", space, n, want)
 	}
 	return err
 }

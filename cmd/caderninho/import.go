@@ -139,6 +139,9 @@ func describeOutcome(o cadstore.Outcome) string {
 	if o.NewAccounts > 0 {
 		parts = append(parts, ptbr.Count(o.NewAccounts, "conta nova", "contas novas"))
 	}
+	if o.Categorised > 0 {
+		parts = append(parts, ptbr.Count(o.Categorised, "categorizada pelas regras", "categorizadas pelas regras"))
+	}
 	s := strings.Join(parts, ", ")
 	if o.RevisionBumped {
 		s += "; nova revisão do espaço " + o.Space

@@ -62,6 +62,19 @@ func TestRESTMirror(t *testing.T) {
 				v["error"].(map[string]any)["code"] != "CONFIRMATION_REQUIRED" {
 				t.Errorf("unconfirmed write: %d %v, want 409 CONFIRMATION_REQUIRED", code, v)
 			}
+			// a rule over REST: the rule's own fields come back, and so does the replay
+			rule := `{"space": "casa", "confirmed": true, "idempotency_key": "rest-regra-0001",
+				"when": {"bankDescription": {"match": "contains", "text": "UBER"}}, "category": "Transporte"}`
+			for i, replay := range []bool{false, true} {
+				code, v := post("plan_set_rule", "tok-assistente", rule)
+				r, _ := v["rule"].(map[string]any)
+				if code != 200 || v["replay"] != replay || r["id"] != float64(1) || v["count"] != float64(10) {
+					t.Errorf("plan_set_rule call %d: %d %v", i+1, code, v)
+				}
+			}
+			if code, v := post("plan_rules", "tok-assistente", `{"space": "casa"}`); code != 200 || len(v["rules"].([]any)) != 1 {
+				t.Errorf("plan_rules: %d %v", code, v)
+			}
 		}
 
 	}

@@ -304,8 +304,8 @@ func TestServeHTTPWithoutToken(t *testing.T) {
 		}
 		names = append(names, tool.Name)
 	}
-	if len(names) != 8 {
-		t.Errorf("read-only server lists %d tools, want the 8 that change nothing: %v", len(names), names)
+	if len(names) != 9 {
+		t.Errorf("read-only server lists %d tools, want the 9 that change nothing: %v", len(names), names)
 	}
 	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "caderninho_accounts", Arguments: map[string]any{}})
 	if err != nil || res.IsError {

@@ -9,7 +9,7 @@ Feature: tools/list publishes the caderninho tools with their effects, schemas a
 
   @C-E01 @C-V01 @C-V03
   Scenario: The catalogue lists the origin tools, each stating its effect
-    Then the listed tools are "caderninho_accounts, caderninho_transactions, caderninho_bills, caderninho_sync, plan_transactions, plan_totals, plan_categories, plan_budget, plan_preview, plan_categorize, plan_edit_transaction, plan_add_record, plan_delete_record, plan_set_budget"
+    Then the listed tools are "caderninho_accounts, caderninho_transactions, caderninho_bills, caderninho_sync, plan_transactions, plan_totals, plan_categories, plan_budget, plan_rules, plan_preview, plan_categorize, plan_edit_transaction, plan_add_record, plan_delete_record, plan_set_budget, plan_set_rule, plan_delete_rule"
     And the tools "caderninho_accounts, caderninho_transactions, caderninho_bills" are annotated read-only, idempotent, closed-world and not destructive
     And the tool "caderninho_sync" is annotated as not read-only, idempotent, open-world and not destructive
     And the description of "caderninho_accounts" contains "Consulta (só leitura; não altera nada)"
@@ -24,8 +24,8 @@ Feature: tools/list publishes the caderninho tools with their effects, schemas a
   @C-E01 @own-setup
   Scenario: A read-only server publishes and serves only the tools that change nothing
     Given I am connected as the local assistant to a read-only server
-    Then the listed tools are "caderninho_accounts, caderninho_transactions, caderninho_bills, plan_transactions, plan_totals, plan_categories, plan_budget, plan_preview"
-    And the tools "caderninho_accounts, caderninho_transactions, caderninho_bills, plan_transactions, plan_totals, plan_categories, plan_budget, plan_preview" are annotated read-only, idempotent, closed-world and not destructive
+    Then the listed tools are "caderninho_accounts, caderninho_transactions, caderninho_bills, plan_transactions, plan_totals, plan_categories, plan_budget, plan_rules, plan_preview"
+    And the tools "caderninho_accounts, caderninho_transactions, caderninho_bills, plan_transactions, plan_totals, plan_categories, plan_budget, plan_rules, plan_preview" are annotated read-only, idempotent, closed-world and not destructive
     And the server instructions contain "Este servidor está em modo somente leitura"
     And calling "plan_set_budget" with '{"space": "casa", "category": "Mercado", "month": "2026-03", "amountMinor": "100000", "confirmed": true, "idempotency_key": "ro-1"}' is refused as an unknown tool
     And calling "caderninho_sync" with '{"idempotency_key": "ro-2"}' is refused as an unknown tool

@@ -13,7 +13,7 @@ Feature: planning writes are local, confirmed, idempotent, atomic and bounded
 
   @C-E01 @C-W04 @C-V03
   Scenario: The writes are listed as local writes; no tool pays, sends Pix, takes credit or touches the institution
-    Then the listed tools are "caderninho_accounts, caderninho_transactions, caderninho_bills, caderninho_sync, plan_transactions, plan_totals, plan_categories, plan_budget, plan_preview, plan_categorize, plan_edit_transaction, plan_add_record, plan_delete_record, plan_set_budget"
+    Then the listed tools are "caderninho_accounts, caderninho_transactions, caderninho_bills, caderninho_sync, plan_transactions, plan_totals, plan_categories, plan_budget, plan_rules, plan_preview, plan_categorize, plan_edit_transaction, plan_add_record, plan_delete_record, plan_set_budget, plan_set_rule, plan_delete_rule"
     And the tools "plan_budget, plan_preview" are annotated read-only, idempotent, closed-world and not destructive
     And the tools "plan_categorize, plan_edit_transaction, plan_add_record" are annotated as local writes: not read-only, idempotent, closed-world, destructive "no"
     And the tools "plan_delete_record, plan_set_budget" are annotated as local writes: not read-only, idempotent, closed-world, destructive "yes"

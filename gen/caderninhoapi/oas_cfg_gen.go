@@ -16,6 +16,7 @@ var regexMap = map[string]ogenregex.Regexp{
 	"^((bank|manual):)?[0-9]{1,18}$": ogenregex.MustCompile("^((bank|manual):)?[0-9]{1,18}$"),
 	"^(bank|manual):[0-9]+$":         ogenregex.MustCompile("^(bank|manual):[0-9]+$"),
 	"^-?[0-9]+$":                     ogenregex.MustCompile("^-?[0-9]+$"),
+	"^[0-9]{1,18}$":                  ogenregex.MustCompile("^[0-9]{1,18}$"),
 	"^[0-9]{4}-(0[1-9]|1[0-2])$":     ogenregex.MustCompile("^[0-9]{4}-(0[1-9]|1[0-2])$"),
 	"^[A-Z]{3}$":                     ogenregex.MustCompile("^[A-Z]{3}$"),
 	"^[A-Za-z0-9._:-]+$":             ogenregex.MustCompile("^[A-Za-z0-9._:-]+$"),

@@ -74,6 +74,12 @@ type Invoker interface {
 	//
 	// POST /tools/plan_delete_record
 	PlanDeleteRecord(ctx context.Context, request *PlanDeleteRecordInput) (*PlanDeleteRecordOutput, error)
+	// PlanDeleteRule invokes planDeleteRule operation.
+	//
+	// Calls the plan_delete_rule tool.
+	//
+	// POST /tools/plan_delete_rule
+	PlanDeleteRule(ctx context.Context, request *PlanDeleteRuleInput) (*PlanDeleteRuleOutput, error)
 	// PlanEditTransaction invokes planEditTransaction operation.
 	//
 	// Calls the plan_edit_transaction tool.
@@ -86,12 +92,24 @@ type Invoker interface {
 	//
 	// POST /tools/plan_preview
 	PlanPreview(ctx context.Context, request *PlanPreviewInput) (*PlanPreviewOutput, error)
+	// PlanRules invokes planRules operation.
+	//
+	// Calls the plan_rules tool.
+	//
+	// POST /tools/plan_rules
+	PlanRules(ctx context.Context, request *PlanRulesInput) (*PlanRulesOutput, error)
 	// PlanSetBudget invokes planSetBudget operation.
 	//
 	// Calls the plan_set_budget tool.
 	//
 	// POST /tools/plan_set_budget
 	PlanSetBudget(ctx context.Context, request *PlanSetBudgetInput) (*PlanSetBudgetOutput, error)
+	// PlanSetRule invokes planSetRule operation.
+	//
+	// Calls the plan_set_rule tool.
+	//
+	// POST /tools/plan_set_rule
+	PlanSetRule(ctx context.Context, request *PlanSetRuleInput) (*PlanSetRuleOutput, error)
 	// PlanTotals invokes planTotals operation.
 	//
 	// Calls the plan_totals tool.
@@ -640,6 +658,61 @@ func (c *Client) sendPlanDeleteRecord(ctx context.Context, request *PlanDeleteRe
 	return result, nil
 }
 
+// PlanDeleteRule invokes planDeleteRule operation.
+//
+// Calls the plan_delete_rule tool.
+//
+// POST /tools/plan_delete_rule
+func (c *Client) PlanDeleteRule(ctx context.Context, request *PlanDeleteRuleInput) (*PlanDeleteRuleOutput, error) {
+	res, err := c.sendPlanDeleteRule(ctx, request)
+	return res, err
+}
+
+func (c *Client) sendPlanDeleteRule(ctx context.Context, request *PlanDeleteRuleInput) (res *PlanDeleteRuleOutput, err error) {
+	// Validate request before sending.
+	if err := func() error {
+		if err := request.Validate(); err != nil {
+			return err
+		}
+		return nil
+	}(); err != nil {
+		return res, errors.Wrap(err, "validate")
+	}
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/tools/plan_delete_rule"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodePlanDeleteRuleRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer func() {
+		// Drain the body to EOF before closing, so the underlying
+		// connection can be reused by the Transport regardless of the
+		// response status code. See https://github.com/ogen-go/ogen/issues/1670.
+		_, _ = io.Copy(io.Discard, body)
+		_ = body.Close()
+	}()
+
+	result, err := decodePlanDeleteRuleResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // PlanEditTransaction invokes planEditTransaction operation.
 //
 // Calls the plan_edit_transaction tool.
@@ -750,6 +823,61 @@ func (c *Client) sendPlanPreview(ctx context.Context, request *PlanPreviewInput)
 	return result, nil
 }
 
+// PlanRules invokes planRules operation.
+//
+// Calls the plan_rules tool.
+//
+// POST /tools/plan_rules
+func (c *Client) PlanRules(ctx context.Context, request *PlanRulesInput) (*PlanRulesOutput, error) {
+	res, err := c.sendPlanRules(ctx, request)
+	return res, err
+}
+
+func (c *Client) sendPlanRules(ctx context.Context, request *PlanRulesInput) (res *PlanRulesOutput, err error) {
+	// Validate request before sending.
+	if err := func() error {
+		if err := request.Validate(); err != nil {
+			return err
+		}
+		return nil
+	}(); err != nil {
+		return res, errors.Wrap(err, "validate")
+	}
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/tools/plan_rules"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodePlanRulesRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer func() {
+		// Drain the body to EOF before closing, so the underlying
+		// connection can be reused by the Transport regardless of the
+		// response status code. See https://github.com/ogen-go/ogen/issues/1670.
+		_, _ = io.Copy(io.Discard, body)
+		_ = body.Close()
+	}()
+
+	result, err := decodePlanRulesResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // PlanSetBudget invokes planSetBudget operation.
 //
 // Calls the plan_set_budget tool.
@@ -798,6 +926,61 @@ func (c *Client) sendPlanSetBudget(ctx context.Context, request *PlanSetBudgetIn
 	}()
 
 	result, err := decodePlanSetBudgetResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// PlanSetRule invokes planSetRule operation.
+//
+// Calls the plan_set_rule tool.
+//
+// POST /tools/plan_set_rule
+func (c *Client) PlanSetRule(ctx context.Context, request *PlanSetRuleInput) (*PlanSetRuleOutput, error) {
+	res, err := c.sendPlanSetRule(ctx, request)
+	return res, err
+}
+
+func (c *Client) sendPlanSetRule(ctx context.Context, request *PlanSetRuleInput) (res *PlanSetRuleOutput, err error) {
+	// Validate request before sending.
+	if err := func() error {
+		if err := request.Validate(); err != nil {
+			return err
+		}
+		return nil
+	}(); err != nil {
+		return res, errors.Wrap(err, "validate")
+	}
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/tools/plan_set_rule"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodePlanSetRuleRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer func() {
+		// Drain the body to EOF before closing, so the underlying
+		// connection can be reused by the Transport regardless of the
+		// response status code. See https://github.com/ogen-go/ogen/issues/1670.
+		_, _ = io.Copy(io.Discard, body)
+		_ = body.Close()
+	}()
+
+	result, err := decodePlanSetRuleResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

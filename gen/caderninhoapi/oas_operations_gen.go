@@ -15,9 +15,12 @@ const (
 	PlanCategoriesOperation         OperationName = "PlanCategories"
 	PlanCategorizeOperation         OperationName = "PlanCategorize"
 	PlanDeleteRecordOperation       OperationName = "PlanDeleteRecord"
+	PlanDeleteRuleOperation         OperationName = "PlanDeleteRule"
 	PlanEditTransactionOperation    OperationName = "PlanEditTransaction"
 	PlanPreviewOperation            OperationName = "PlanPreview"
+	PlanRulesOperation              OperationName = "PlanRules"
 	PlanSetBudgetOperation          OperationName = "PlanSetBudget"
+	PlanSetRuleOperation            OperationName = "PlanSetRule"
 	PlanTotalsOperation             OperationName = "PlanTotals"
 	PlanTransactionsOperation       OperationName = "PlanTransactions"
 )

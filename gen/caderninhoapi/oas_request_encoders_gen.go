@@ -136,6 +136,20 @@ func encodePlanDeleteRecordRequest(
 	return nil
 }
 
+func encodePlanDeleteRuleRequest(
+	req *PlanDeleteRuleInput,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodePlanEditTransactionRequest(
 	req *PlanEditTransactionInput,
 	r *http.Request,
@@ -164,8 +178,36 @@ func encodePlanPreviewRequest(
 	return nil
 }
 
+func encodePlanRulesRequest(
+	req *PlanRulesInput,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodePlanSetBudgetRequest(
 	req *PlanSetBudgetInput,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodePlanSetRuleRequest(
+	req *PlanSetRuleInput,
 	r *http.Request,
 ) error {
 	const contentType = "application/json"

@@ -38,9 +38,6 @@ var (
 	rn13AllowedHeaders = map[string]string{
 		"POST": "Content-Type",
 	}
-	rn14AllowedHeaders = map[string]string{
-		"POST": "Content-Type",
-	}
 	rn15AllowedHeaders = map[string]string{
 		"POST": "Content-Type",
 	}
@@ -50,7 +47,19 @@ var (
 	rn17AllowedHeaders = map[string]string{
 		"POST": "Content-Type",
 	}
+	rn18AllowedHeaders = map[string]string{
+		"POST": "Content-Type",
+	}
 	rn19AllowedHeaders = map[string]string{
+		"POST": "Content-Type",
+	}
+	rn21AllowedHeaders = map[string]string{
+		"POST": "Content-Type",
+	}
+	rn22AllowedHeaders = map[string]string{
+		"POST": "Content-Type",
+	}
+	rn24AllowedHeaders = map[string]string{
 		"POST": "Content-Type",
 	}
 )
@@ -345,29 +354,68 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 					}
 
-				case 'd': // Prefix: "delete_record"
+				case 'd': // Prefix: "delete_r"
 
-					if l := len("delete_record"); len(elem) >= l && elem[0:l] == "delete_record" {
+					if l := len("delete_r"); len(elem) >= l && elem[0:l] == "delete_r" {
 						elem = elem[l:]
 					} else {
 						break
 					}
 
 					if len(elem) == 0 {
-						// Leaf node.
-						switch r.Method {
-						case "POST":
-							s.handlePlanDeleteRecordRequest([0]string{}, elemIsEscaped, w, r)
-						default:
-							s.notAllowed(w, r, notAllowedParams{
-								allowedMethods: "POST",
-								allowedHeaders: rn13AllowedHeaders,
-								acceptPost:     "application/json",
-								acceptPatch:    "",
-							})
+						break
+					}
+					switch elem[0] {
+					case 'e': // Prefix: "ecord"
+
+						if l := len("ecord"); len(elem) >= l && elem[0:l] == "ecord" {
+							elem = elem[l:]
+						} else {
+							break
 						}
 
-						return
+						if len(elem) == 0 {
+							// Leaf node.
+							switch r.Method {
+							case "POST":
+								s.handlePlanDeleteRecordRequest([0]string{}, elemIsEscaped, w, r)
+							default:
+								s.notAllowed(w, r, notAllowedParams{
+									allowedMethods: "POST",
+									allowedHeaders: rn13AllowedHeaders,
+									acceptPost:     "application/json",
+									acceptPatch:    "",
+								})
+							}
+
+							return
+						}
+
+					case 'u': // Prefix: "ule"
+
+						if l := len("ule"); len(elem) >= l && elem[0:l] == "ule" {
+							elem = elem[l:]
+						} else {
+							break
+						}
+
+						if len(elem) == 0 {
+							// Leaf node.
+							switch r.Method {
+							case "POST":
+								s.handlePlanDeleteRuleRequest([0]string{}, elemIsEscaped, w, r)
+							default:
+								s.notAllowed(w, r, notAllowedParams{
+									allowedMethods: "POST",
+									allowedHeaders: rn15AllowedHeaders,
+									acceptPost:     "application/json",
+									acceptPatch:    "",
+								})
+							}
+
+							return
+						}
+
 					}
 
 				case 'e': // Prefix: "edit_transaction"
@@ -386,7 +434,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 						default:
 							s.notAllowed(w, r, notAllowedParams{
 								allowedMethods: "POST",
-								allowedHeaders: rn14AllowedHeaders,
+								allowedHeaders: rn16AllowedHeaders,
 								acceptPost:     "application/json",
 								acceptPatch:    "",
 							})
@@ -411,7 +459,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 						default:
 							s.notAllowed(w, r, notAllowedParams{
 								allowedMethods: "POST",
-								allowedHeaders: rn15AllowedHeaders,
+								allowedHeaders: rn17AllowedHeaders,
 								acceptPost:     "application/json",
 								acceptPatch:    "",
 							})
@@ -420,9 +468,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 						return
 					}
 
-				case 's': // Prefix: "set_budget"
+				case 'r': // Prefix: "rules"
 
-					if l := len("set_budget"); len(elem) >= l && elem[0:l] == "set_budget" {
+					if l := len("rules"); len(elem) >= l && elem[0:l] == "rules" {
 						elem = elem[l:]
 					} else {
 						break
@@ -432,17 +480,81 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 						// Leaf node.
 						switch r.Method {
 						case "POST":
-							s.handlePlanSetBudgetRequest([0]string{}, elemIsEscaped, w, r)
+							s.handlePlanRulesRequest([0]string{}, elemIsEscaped, w, r)
 						default:
 							s.notAllowed(w, r, notAllowedParams{
 								allowedMethods: "POST",
-								allowedHeaders: rn16AllowedHeaders,
+								allowedHeaders: rn18AllowedHeaders,
 								acceptPost:     "application/json",
 								acceptPatch:    "",
 							})
 						}
 
 						return
+					}
+
+				case 's': // Prefix: "set_"
+
+					if l := len("set_"); len(elem) >= l && elem[0:l] == "set_" {
+						elem = elem[l:]
+					} else {
+						break
+					}
+
+					if len(elem) == 0 {
+						break
+					}
+					switch elem[0] {
+					case 'b': // Prefix: "budget"
+
+						if l := len("budget"); len(elem) >= l && elem[0:l] == "budget" {
+							elem = elem[l:]
+						} else {
+							break
+						}
+
+						if len(elem) == 0 {
+							// Leaf node.
+							switch r.Method {
+							case "POST":
+								s.handlePlanSetBudgetRequest([0]string{}, elemIsEscaped, w, r)
+							default:
+								s.notAllowed(w, r, notAllowedParams{
+									allowedMethods: "POST",
+									allowedHeaders: rn19AllowedHeaders,
+									acceptPost:     "application/json",
+									acceptPatch:    "",
+								})
+							}
+
+							return
+						}
+
+					case 'r': // Prefix: "rule"
+
+						if l := len("rule"); len(elem) >= l && elem[0:l] == "rule" {
+							elem = elem[l:]
+						} else {
+							break
+						}
+
+						if len(elem) == 0 {
+							// Leaf node.
+							switch r.Method {
+							case "POST":
+								s.handlePlanSetRuleRequest([0]string{}, elemIsEscaped, w, r)
+							default:
+								s.notAllowed(w, r, notAllowedParams{
+									allowedMethods: "POST",
+									allowedHeaders: rn21AllowedHeaders,
+									acceptPost:     "application/json",
+									acceptPatch:    "",
+								})
+							}
+
+							return
+						}
+
 					}
 
 				case 't': // Prefix: "t"
@@ -473,7 +585,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 							default:
 								s.notAllowed(w, r, notAllowedParams{
 									allowedMethods: "POST",
-									allowedHeaders: rn17AllowedHeaders,
+									allowedHeaders: rn22AllowedHeaders,
 									acceptPost:     "application/json",
 									acceptPatch:    "",
 								})
@@ -498,7 +610,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 							default:
 								s.notAllowed(w, r, notAllowedParams{
 									allowedMethods: "POST",
-									allowedHeaders: rn19AllowedHeaders,
+									allowedHeaders: rn24AllowedHeaders,
 									acceptPost:     "application/json",
 									acceptPatch:    "",
 								})
@@ -851,29 +963,68 @@ func (s *Server) FindPath(method string, u *url.URL) (r Route, _ bool) {
 
 					}
 
-				case 'd': // Prefix: "delete_record"
+				case 'd': // Prefix: "delete_r"
 
-					if l := len("delete_record"); len(elem) >= l && elem[0:l] == "delete_record" {
+					if l := len("delete_r"); len(elem) >= l && elem[0:l] == "delete_r" {
 						elem = elem[l:]
 					} else {
 						break
 					}
 
 					if len(elem) == 0 {
-						// Leaf node.
-						switch method {
-						case "POST":
-							r.name = PlanDeleteRecordOperation
-							r.summary = "Calls the plan_delete_record tool."
-							r.operationID = "planDeleteRecord"
-							r.operationGroup = ""
-							r.pathPattern = "/tools/plan_delete_record"
-							r.args = args
-							r.count = 0
-							return r, true
-						default:
-							return
+						break
+					}
+					switch elem[0] {
+					case 'e': // Prefix: "ecord"
+
+						if l := len("ecord"); len(elem) >= l && elem[0:l] == "ecord" {
+							elem = elem[l:]
+						} else {
+							break
 						}
+
+						if len(elem) == 0 {
+							// Leaf node.
+							switch method {
+							case "POST":
+								r.name = PlanDeleteRecordOperation
+								r.summary = "Calls the plan_delete_record tool."
+								r.operationID = "planDeleteRecord"
+								r.operationGroup = ""
+								r.pathPattern = "/tools/plan_delete_record"
+								r.args = args
+								r.count = 0
+								return r, true
+							default:
+								return
+							}
+						}
+
+					case 'u': // Prefix: "ule"
+
+						if l := len("ule"); len(elem) >= l && elem[0:l] == "ule" {
+							elem = elem[l:]
+						} else {
+							break
+						}
+
+						if len(elem) == 0 {
+							// Leaf node.
+							switch method {
+							case "POST":
+								r.name = PlanDeleteRuleOperation
+								r.summary = "Calls the plan_delete_rule tool."
+								r.operationID = "planDeleteRule"
+								r.operationGroup = ""
+								r.pathPattern = "/tools/plan_delete_rule"
+								r.args = args
+								r.count = 0
+								return r, true
+							default:
+								return
+							}
+						}
+
 					}
 
 				case 'e': // Prefix: "edit_transaction"
@@ -926,9 +1077,9 @@ func (s *Server) FindPath(method string, u *url.URL) (r Route, _ bool) {
 						}
 					}
 
-				case 's': // Prefix: "set_budget"
+				case 'r': // Prefix: "rules"
 
-					if l := len("set_budget"); len(elem) >= l && elem[0:l] == "set_budget" {
+					if l := len("rules"); len(elem) >= l && elem[0:l] == "rules" {
 						elem = elem[l:]
 					} else {
 						break
@@ -938,17 +1089,81 @@ func (s *Server) FindPath(method string, u *url.URL) (r Route, _ bool) {
 						// Leaf node.
 						switch method {
 						case "POST":
-							r.name = PlanSetBudgetOperation
-							r.summary = "Calls the plan_set_budget tool."
-							r.operationID = "planSetBudget"
+							r.name = PlanRulesOperation
+							r.summary = "Calls the plan_rules tool."
+							r.operationID = "planRules"
 							r.operationGroup = ""
-							r.pathPattern = "/tools/plan_set_budget"
+							r.pathPattern = "/tools/plan_rules"
 							r.args = args
 							r.count = 0
 							return r, true
 						default:
 							return
 						}
+					}
+
+				case 's': // Prefix: "set_"
+
+					if l := len("set_"); len(elem) >= l && elem[0:l] == "set_" {
+						elem = elem[l:]
+					} else {
+						break
+					}
+
+					if len(elem) == 0 {
+						break
+					}
+					switch elem[0] {
+					case 'b': // Prefix: "budget"
+
+						if l := len("budget"); len(elem) >= l && elem[0:l] == "budget" {
+							elem = elem[l:]
+						} else {
+							break
+						}
+
+						if len(elem) == 0 {
+							// Leaf node.
+							switch method {
+							case "POST":
+								r.name = PlanSetBudgetOperation
+								r.summary = "Calls the plan_set_budget tool."
+								r.operationID = "planSetBudget"
+								r.operationGroup = ""
+								r.pathPattern = "/tools/plan_set_budget"
+								r.args = args
+								r.count = 0
+								return r, true
+							default:
+								return
+							}
+						}
+
+					case 'r': // Prefix: "rule"
+
+						if l := len("rule"); len(elem) >= l && elem[0:l] == "rule" {
+							elem = elem[l:]
+						} else {
+							break
+						}
+
+						if len(elem) == 0 {
+							// Leaf node.
+							switch method {
+							case "POST":
+								r.name = PlanSetRuleOperation
+								r.summary = "Calls the plan_set_rule tool."
+								r.operationID = "planSetRule"
+								r.operationGroup = ""
+								r.pathPattern = "/tools/plan_set_rule"
+								r.args = args
+								r.count = 0
+								return r, true
+							default:
+								return
+							}
+						}
+
 					}
 
 				case 't': // Prefix: "t"

@@ -17,6 +17,36 @@ func (s *ErrorResponseStatusCode) Error() string {
 
 type AccountId string
 
+// Um limite de valor de uma regra, sem sinal: amountMinor é uma string de unidades menores da moeda
+// (em BRL, "5000" representa R$ 50,00), comparada com o valor do movimento sem o sinal.
+// Ref: #/components/schemas/AmountBound
+type AmountBound struct {
+	// Unidades menores da moeda, sem sinal.
+	AmountMinor string `json:"amountMinor"`
+	// Código ISO 4217.
+	Currency string `json:"currency"`
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *AmountBound) GetAmountMinor() string {
+	return s.AmountMinor
+}
+
+// GetCurrency returns the value of Currency.
+func (s *AmountBound) GetCurrency() string {
+	return s.Currency
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *AmountBound) SetAmountMinor(val string) {
+	s.AmountMinor = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *AmountBound) SetCurrency(val string) {
+	s.Currency = val
+}
+
 // Ref: #/components/schemas/CaderninhoAccountsInput
 type CaderninhoAccountsInput struct {
 	// Só estas contas.
@@ -704,7 +734,9 @@ func (s *CaderninhoSyncOutput) SetRevisions(val Revisions) {
 
 // Ref: #/components/schemas/CaderninhoSyncOutputOutcome
 type CaderninhoSyncOutputOutcome struct {
-	Connection Key `json:"connection"`
+	// Transações novas que as regras do espaço categorizaram (ausente quando nenhuma).
+	CategorisedByRules OptInt `json:"categorisedByRules"`
+	Connection         Key    `json:"connection"`
 	// Transações dos arquivos novos que já estavam importadas.
 	Duplicates int                                 `json:"duplicates"`
 	Error      NilCaderninhoSyncOutputOutcomeError `json:"error"`
@@ -725,6 +757,11 @@ type CaderninhoSyncOutputOutcome struct {
 	// período do extrato (DTSTART a DTEND), com arquivo e linha; no máximo 20, e uma última linha conta
 	// as demais.
 	Warnings []CaderninhoSyncOutputOutcomeWarningsItem `json:"warnings"`
+}
+
+// GetCategorisedByRules returns the value of CategorisedByRules.
+func (s *CaderninhoSyncOutputOutcome) GetCategorisedByRules() OptInt {
+	return s.CategorisedByRules
 }
 
 // GetConnection returns the value of Connection.
@@ -780,6 +817,11 @@ func (s *CaderninhoSyncOutputOutcome) GetStatus() CaderninhoSyncOutputOutcomeSta
 // GetWarnings returns the value of Warnings.
 func (s *CaderninhoSyncOutputOutcome) GetWarnings() []CaderninhoSyncOutputOutcomeWarningsItem {
 	return s.Warnings
+}
+
+// SetCategorisedByRules sets the value of CategorisedByRules.
+func (s *CaderninhoSyncOutputOutcome) SetCategorisedByRules(val OptInt) {
+	s.CategorisedByRules = val
 }
 
 // SetConnection sets the value of Connection.
@@ -1550,6 +1592,50 @@ func (s *CaderninhoTransactionsOutputTransactionDirection) UnmarshalText(data []
 	}
 }
 
+// Quem categorizou: rule (uma regra do espaço, ruleId), person (uma pessoa, por uma escrita de
+// planejamento; regras nunca a mudam) ou null (sem categoria).
+// Ref: #/components/schemas/CategorisedBy
+type CategorisedBy string
+
+const (
+	CategorisedByRule   CategorisedBy = "rule"
+	CategorisedByPerson CategorisedBy = "person"
+)
+
+// AllValues returns all CategorisedBy values.
+func (CategorisedBy) AllValues() []CategorisedBy {
+	return []CategorisedBy{
+		CategorisedByRule,
+		CategorisedByPerson,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s CategorisedBy) MarshalText() ([]byte, error) {
+	switch s {
+	case CategorisedByRule:
+		return []byte(s), nil
+	case CategorisedByPerson:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *CategorisedBy) UnmarshalText(data []byte) error {
+	switch CategorisedBy(data) {
+	case CategorisedByRule:
+		*s = CategorisedByRule
+		return nil
+	case CategorisedByPerson:
+		*s = CategorisedByPerson
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
 type CategoryName string
 
 // Uma mudança: before null numa criação, after null numa remoção.
@@ -1557,7 +1643,7 @@ type CategoryName string
 type Change struct {
 	After  NilSnapshot `json:"after"`
 	Before NilSnapshot `json:"before"`
-	// O registro (bank:…, manual:…) ou o orçamento (budget:<espaço>:<mês>::).
+	// O registro (bank:…, manual:…), o orçamento (budget:<espaço>:<mês>::) ou a regra (rule:).
 	ID string `json:"id"`
 }
 
@@ -2464,6 +2550,52 @@ func (o OptAccountId) Or(d AccountId) AccountId {
 	return d
 }
 
+// NewOptAmountBound returns new OptAmountBound with value set to v.
+func NewOptAmountBound(v AmountBound) OptAmountBound {
+	return OptAmountBound{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptAmountBound is optional AmountBound.
+type OptAmountBound struct {
+	Value AmountBound
+	Set   bool
+}
+
+// IsSet returns true if OptAmountBound was set.
+func (o OptAmountBound) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptAmountBound) Reset() {
+	var v AmountBound
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptAmountBound) SetTo(v AmountBound) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptAmountBound) Get() (v AmountBound, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptAmountBound) Or(d AmountBound) AmountBound {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewOptBool returns new OptBool with value set to v.
 func NewOptBool(v bool) OptBool {
 	return OptBool{
@@ -2878,6 +3010,74 @@ func (o OptMonth) Or(d Month) Month {
 	return d
 }
 
+// NewOptNilCategorisedBy returns new OptNilCategorisedBy with value set to v.
+func NewOptNilCategorisedBy(v CategorisedBy) OptNilCategorisedBy {
+	return OptNilCategorisedBy{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptNilCategorisedBy is optional nullable CategorisedBy.
+type OptNilCategorisedBy struct {
+	Value CategorisedBy
+	Set   bool
+	Null  bool
+}
+
+// IsSet returns true if OptNilCategorisedBy was set.
+func (o OptNilCategorisedBy) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptNilCategorisedBy) Reset() {
+	var v CategorisedBy
+	o.Value = v
+	o.Set = false
+	o.Null = false
+}
+
+// SetTo sets value to v.
+func (o *OptNilCategorisedBy) SetTo(v CategorisedBy) {
+	o.Set = true
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o OptNilCategorisedBy) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *OptNilCategorisedBy) SetToNull() {
+	o.Set = true
+	o.Null = true
+	var v CategorisedBy
+	o.Value = v
+}
+
+// IsEmpty returns true if the field was omitted from the payload (not Set and not Null).
+func (o OptNilCategorisedBy) IsEmpty() bool {
+	return !o.Set && !o.Null
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptNilCategorisedBy) Get() (v CategorisedBy, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptNilCategorisedBy) Or(d CategorisedBy) CategorisedBy {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewOptNilCategoryName returns new OptNilCategoryName with value set to v.
 func NewOptNilCategoryName(v CategoryName) OptNilCategoryName {
 	return OptNilCategoryName{
@@ -2946,6 +3146,74 @@ func (o OptNilCategoryName) Or(d CategoryName) CategoryName {
 	return d
 }
 
+// NewOptNilInt returns new OptNilInt with value set to v.
+func NewOptNilInt(v int) OptNilInt {
+	return OptNilInt{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptNilInt is optional nullable int.
+type OptNilInt struct {
+	Value int
+	Set   bool
+	Null  bool
+}
+
+// IsSet returns true if OptNilInt was set.
+func (o OptNilInt) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptNilInt) Reset() {
+	var v int
+	o.Value = v
+	o.Set = false
+	o.Null = false
+}
+
+// SetTo sets value to v.
+func (o *OptNilInt) SetTo(v int) {
+	o.Set = true
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o OptNilInt) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *OptNilInt) SetToNull() {
+	o.Set = true
+	o.Null = true
+	var v int
+	o.Value = v
+}
+
+// IsEmpty returns true if the field was omitted from the payload (not Set and not Null).
+func (o OptNilInt) IsEmpty() bool {
+	return !o.Set && !o.Null
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptNilInt) Get() (v int, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptNilInt) Or(d int) int {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewOptNilMoney returns new OptNilMoney with value set to v.
 func NewOptNilMoney(v Money) OptNilMoney {
 	return OptNilMoney{
@@ -3008,6 +3276,74 @@ func (o OptNilMoney) Get() (v Money, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o OptNilMoney) Or(d Money) Money {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptNilRuleSuggestion returns new OptNilRuleSuggestion with value set to v.
+func NewOptNilRuleSuggestion(v RuleSuggestion) OptNilRuleSuggestion {
+	return OptNilRuleSuggestion{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptNilRuleSuggestion is optional nullable RuleSuggestion.
+type OptNilRuleSuggestion struct {
+	Value RuleSuggestion
+	Set   bool
+	Null  bool
+}
+
+// IsSet returns true if OptNilRuleSuggestion was set.
+func (o OptNilRuleSuggestion) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptNilRuleSuggestion) Reset() {
+	var v RuleSuggestion
+	o.Value = v
+	o.Set = false
+	o.Null = false
+}
+
+// SetTo sets value to v.
+func (o *OptNilRuleSuggestion) SetTo(v RuleSuggestion) {
+	o.Set = true
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o OptNilRuleSuggestion) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *OptNilRuleSuggestion) SetToNull() {
+	o.Set = true
+	o.Null = true
+	var v RuleSuggestion
+	o.Value = v
+}
+
+// IsEmpty returns true if the field was omitted from the payload (not Set and not Null).
+func (o OptNilRuleSuggestion) IsEmpty() bool {
+	return !o.Set && !o.Null
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptNilRuleSuggestion) Get() (v RuleSuggestion, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptNilRuleSuggestion) Or(d RuleSuggestion) RuleSuggestion {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -3282,6 +3618,98 @@ func (o OptPlanTransactionsInputSource) Get() (v PlanTransactionsInputSource, ok
 
 // Or returns value if set, or given parameter if does not.
 func (o OptPlanTransactionsInputSource) Or(d PlanTransactionsInputSource) PlanTransactionsInputSource {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptRuleCondition returns new OptRuleCondition with value set to v.
+func NewOptRuleCondition(v RuleCondition) OptRuleCondition {
+	return OptRuleCondition{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptRuleCondition is optional RuleCondition.
+type OptRuleCondition struct {
+	Value RuleCondition
+	Set   bool
+}
+
+// IsSet returns true if OptRuleCondition was set.
+func (o OptRuleCondition) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptRuleCondition) Reset() {
+	var v RuleCondition
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptRuleCondition) SetTo(v RuleCondition) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptRuleCondition) Get() (v RuleCondition, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptRuleCondition) Or(d RuleCondition) RuleCondition {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptRuleConditionDirection returns new OptRuleConditionDirection with value set to v.
+func NewOptRuleConditionDirection(v RuleConditionDirection) OptRuleConditionDirection {
+	return OptRuleConditionDirection{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptRuleConditionDirection is optional RuleConditionDirection.
+type OptRuleConditionDirection struct {
+	Value RuleConditionDirection
+	Set   bool
+}
+
+// IsSet returns true if OptRuleConditionDirection was set.
+func (o OptRuleConditionDirection) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptRuleConditionDirection) Reset() {
+	var v RuleConditionDirection
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptRuleConditionDirection) SetTo(v RuleConditionDirection) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptRuleConditionDirection) Get() (v RuleConditionDirection, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptRuleConditionDirection) Or(d RuleConditionDirection) RuleConditionDirection {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -4139,9 +4567,12 @@ type PlanCategorizeOutput struct {
 	// foi escrito de novo).
 	Replay bool `json:"replay"`
 	// A revisão do espaço depois da escrita.
-	Revision int    `json:"revision"`
-	Space    Key    `json:"space"`
-	Tool     string `json:"tool"`
+	Revision int `json:"revision"`
+	Space    Key `json:"space"`
+	// Ao categorizar por ids, a regra que teria feito isso (nada é criado sem confirmação); null quando
+	// não há uma boa regra.
+	SuggestedRule OptNilRuleSuggestion `json:"suggestedRule"`
+	Tool          string               `json:"tool"`
 }
 
 // GetChanges returns the value of Changes.
@@ -4177,6 +4608,11 @@ func (s *PlanCategorizeOutput) GetRevision() int {
 // GetSpace returns the value of Space.
 func (s *PlanCategorizeOutput) GetSpace() Key {
 	return s.Space
+}
+
+// GetSuggestedRule returns the value of SuggestedRule.
+func (s *PlanCategorizeOutput) GetSuggestedRule() OptNilRuleSuggestion {
+	return s.SuggestedRule
 }
 
 // GetTool returns the value of Tool.
@@ -4217,6 +4653,11 @@ func (s *PlanCategorizeOutput) SetRevision(val int) {
 // SetSpace sets the value of Space.
 func (s *PlanCategorizeOutput) SetSpace(val Key) {
 	s.Space = val
+}
+
+// SetSuggestedRule sets the value of SuggestedRule.
+func (s *PlanCategorizeOutput) SetSuggestedRule(val OptNilRuleSuggestion) {
+	s.SuggestedRule = val
 }
 
 // SetTool sets the value of Tool.
@@ -4382,6 +4823,166 @@ func (s *PlanDeleteRecordOutput) SetSpace(val Key) {
 
 // SetTool sets the value of Tool.
 func (s *PlanDeleteRecordOutput) SetTool(val string) {
+	s.Tool = val
+}
+
+// Ref: #/components/schemas/PlanDeleteRuleInput
+type PlanDeleteRuleInput struct {
+	Confirmed        OptConfirmed        `json:"confirmed"`
+	ExpectedRevision OptExpectedRevision `json:"expectedRevision"`
+	// A regra a apagar (como plan_rules mostra).
+	ID             int            `json:"id"`
+	IdempotencyKey IdempotencyKey `json:"idempotency_key"`
+	// O espaço onde a escrita acontece (explícito, obrigatório).
+	Space Key `json:"space"`
+}
+
+// GetConfirmed returns the value of Confirmed.
+func (s *PlanDeleteRuleInput) GetConfirmed() OptConfirmed {
+	return s.Confirmed
+}
+
+// GetExpectedRevision returns the value of ExpectedRevision.
+func (s *PlanDeleteRuleInput) GetExpectedRevision() OptExpectedRevision {
+	return s.ExpectedRevision
+}
+
+// GetID returns the value of ID.
+func (s *PlanDeleteRuleInput) GetID() int {
+	return s.ID
+}
+
+// GetIdempotencyKey returns the value of IdempotencyKey.
+func (s *PlanDeleteRuleInput) GetIdempotencyKey() IdempotencyKey {
+	return s.IdempotencyKey
+}
+
+// GetSpace returns the value of Space.
+func (s *PlanDeleteRuleInput) GetSpace() Key {
+	return s.Space
+}
+
+// SetConfirmed sets the value of Confirmed.
+func (s *PlanDeleteRuleInput) SetConfirmed(val OptConfirmed) {
+	s.Confirmed = val
+}
+
+// SetExpectedRevision sets the value of ExpectedRevision.
+func (s *PlanDeleteRuleInput) SetExpectedRevision(val OptExpectedRevision) {
+	s.ExpectedRevision = val
+}
+
+// SetID sets the value of ID.
+func (s *PlanDeleteRuleInput) SetID(val int) {
+	s.ID = val
+}
+
+// SetIdempotencyKey sets the value of IdempotencyKey.
+func (s *PlanDeleteRuleInput) SetIdempotencyKey(val IdempotencyKey) {
+	s.IdempotencyKey = val
+}
+
+// SetSpace sets the value of Space.
+func (s *PlanDeleteRuleInput) SetSpace(val Key) {
+	s.Space = val
+}
+
+// O resultado durável da escrita local (nada muda na instituição). Em erro: error.
+// Ref: #/components/schemas/PlanDeleteRuleOutput
+type PlanDeleteRuleOutput struct {
+	// Antes e depois de até 20 das mudanças: primeiro a regra, depois os movimentos.
+	Changes []Change `json:"changes"`
+	// Quantas mudanças: a regra e os movimentos que ela passou a categorizar ou deixou de categorizar.
+	Count          int    `json:"count"`
+	IdempotencyKey string `json:"idempotencyKey"`
+	// Tudo o que mudou: a regra (rule:) e os movimentos (bank:…).
+	Ids []string `json:"ids"`
+	// True quando esta resposta é o resultado durável de uma chamada anterior com a mesma chave (nada
+	// foi escrito de novo).
+	Replay bool `json:"replay"`
+	// A revisão do espaço depois da escrita.
+	Revision int    `json:"revision"`
+	Space    Key    `json:"space"`
+	Tool     string `json:"tool"`
+}
+
+// GetChanges returns the value of Changes.
+func (s *PlanDeleteRuleOutput) GetChanges() []Change {
+	return s.Changes
+}
+
+// GetCount returns the value of Count.
+func (s *PlanDeleteRuleOutput) GetCount() int {
+	return s.Count
+}
+
+// GetIdempotencyKey returns the value of IdempotencyKey.
+func (s *PlanDeleteRuleOutput) GetIdempotencyKey() string {
+	return s.IdempotencyKey
+}
+
+// GetIds returns the value of Ids.
+func (s *PlanDeleteRuleOutput) GetIds() []string {
+	return s.Ids
+}
+
+// GetReplay returns the value of Replay.
+func (s *PlanDeleteRuleOutput) GetReplay() bool {
+	return s.Replay
+}
+
+// GetRevision returns the value of Revision.
+func (s *PlanDeleteRuleOutput) GetRevision() int {
+	return s.Revision
+}
+
+// GetSpace returns the value of Space.
+func (s *PlanDeleteRuleOutput) GetSpace() Key {
+	return s.Space
+}
+
+// GetTool returns the value of Tool.
+func (s *PlanDeleteRuleOutput) GetTool() string {
+	return s.Tool
+}
+
+// SetChanges sets the value of Changes.
+func (s *PlanDeleteRuleOutput) SetChanges(val []Change) {
+	s.Changes = val
+}
+
+// SetCount sets the value of Count.
+func (s *PlanDeleteRuleOutput) SetCount(val int) {
+	s.Count = val
+}
+
+// SetIdempotencyKey sets the value of IdempotencyKey.
+func (s *PlanDeleteRuleOutput) SetIdempotencyKey(val string) {
+	s.IdempotencyKey = val
+}
+
+// SetIds sets the value of Ids.
+func (s *PlanDeleteRuleOutput) SetIds(val []string) {
+	s.Ids = val
+}
+
+// SetReplay sets the value of Replay.
+func (s *PlanDeleteRuleOutput) SetReplay(val bool) {
+	s.Replay = val
+}
+
+// SetRevision sets the value of Revision.
+func (s *PlanDeleteRuleOutput) SetRevision(val int) {
+	s.Revision = val
+}
+
+// SetSpace sets the value of Space.
+func (s *PlanDeleteRuleOutput) SetSpace(val Key) {
+	s.Space = val
+}
+
+// SetTool sets the value of Tool.
+func (s *PlanDeleteRuleOutput) SetTool(val string) {
 	s.Tool = val
 }
 
@@ -4642,6 +5243,8 @@ const (
 	PlanPreviewInputToolPlanAddRecord       PlanPreviewInputTool = "plan_add_record"
 	PlanPreviewInputToolPlanDeleteRecord    PlanPreviewInputTool = "plan_delete_record"
 	PlanPreviewInputToolPlanSetBudget       PlanPreviewInputTool = "plan_set_budget"
+	PlanPreviewInputToolPlanSetRule         PlanPreviewInputTool = "plan_set_rule"
+	PlanPreviewInputToolPlanDeleteRule      PlanPreviewInputTool = "plan_delete_rule"
 )
 
 // AllValues returns all PlanPreviewInputTool values.
@@ -4652,6 +5255,8 @@ func (PlanPreviewInputTool) AllValues() []PlanPreviewInputTool {
 		PlanPreviewInputToolPlanAddRecord,
 		PlanPreviewInputToolPlanDeleteRecord,
 		PlanPreviewInputToolPlanSetBudget,
+		PlanPreviewInputToolPlanSetRule,
+		PlanPreviewInputToolPlanDeleteRule,
 	}
 }
 
@@ -4667,6 +5272,10 @@ func (s PlanPreviewInputTool) MarshalText() ([]byte, error) {
 	case PlanPreviewInputToolPlanDeleteRecord:
 		return []byte(s), nil
 	case PlanPreviewInputToolPlanSetBudget:
+		return []byte(s), nil
+	case PlanPreviewInputToolPlanSetRule:
+		return []byte(s), nil
+	case PlanPreviewInputToolPlanDeleteRule:
 		return []byte(s), nil
 	default:
 		return nil, errors.Errorf("invalid value: %q", s)
@@ -4691,6 +5300,12 @@ func (s *PlanPreviewInputTool) UnmarshalText(data []byte) error {
 	case PlanPreviewInputToolPlanSetBudget:
 		*s = PlanPreviewInputToolPlanSetBudget
 		return nil
+	case PlanPreviewInputToolPlanSetRule:
+		*s = PlanPreviewInputToolPlanSetRule
+		return nil
+	case PlanPreviewInputToolPlanDeleteRule:
+		*s = PlanPreviewInputToolPlanDeleteRule
+		return nil
 	default:
 		return errors.Errorf("invalid value: %q", data)
 	}
@@ -4701,7 +5316,7 @@ func (s *PlanPreviewInputTool) UnmarshalText(data []byte) error {
 type PlanPreviewOutput struct {
 	// Antes e depois de até 20 das mudanças.
 	Changes []Change `json:"changes"`
-	// Quantos registros (ou orçamentos) mudariam.
+	// Quantos registros (ou orçamentos, ou a regra e os movimentos que ela recategoriza) mudariam.
 	Count int `json:"count"`
 	// O limite atômico de uma escrita por seleção ou período.
 	Limit int `json:"limit"`
@@ -4868,6 +5483,210 @@ func (s *PlanPreviewOutputSubtotalsByCategoryItem) SetBefore(val []CurrencyTotal
 // SetCategory sets the value of Category.
 func (s *PlanPreviewOutputSubtotalsByCategoryItem) SetCategory(val NilString) {
 	s.Category = val
+}
+
+// Ref: #/components/schemas/PlanRulesInput
+type PlanRulesInput struct {
+	// Só as regras deste espaço; sem space, as de todos.
+	Space OptKey `json:"space"`
+}
+
+// GetSpace returns the value of Space.
+func (s *PlanRulesInput) GetSpace() OptKey {
+	return s.Space
+}
+
+// SetSpace sets the value of Space.
+func (s *PlanRulesInput) SetSpace(val OptKey) {
+	s.Space = val
+}
+
+// As regras de cada espaço, na ordem em que são avaliadas, com o que cada uma categoriza agora. Em
+// erro: error.
+// Ref: #/components/schemas/PlanRulesOutput
+type PlanRulesOutput struct {
+	Revisions Revisions `json:"revisions"`
+	// As regras, por espaço e posição.
+	Rules []PlanRulesOutputRuleUse `json:"rules"`
+}
+
+// GetRevisions returns the value of Revisions.
+func (s *PlanRulesOutput) GetRevisions() Revisions {
+	return s.Revisions
+}
+
+// GetRules returns the value of Rules.
+func (s *PlanRulesOutput) GetRules() []PlanRulesOutputRuleUse {
+	return s.Rules
+}
+
+// SetRevisions sets the value of Revisions.
+func (s *PlanRulesOutput) SetRevisions(val Revisions) {
+	s.Revisions = val
+}
+
+// SetRules sets the value of Rules.
+func (s *PlanRulesOutput) SetRules(val []PlanRulesOutputRuleUse) {
+	s.Rules = val
+}
+
+// Ref: #/components/schemas/PlanRulesOutputRuleUse
+type PlanRulesOutputRuleUse struct {
+	// A categoria do espaço que a regra dá.
+	Category string `json:"category"`
+	// Quantos movimentos bancários a regra categoriza agora (os que uma pessoa categorizou ou editou não
+	// contam: são da pessoa).
+	Count int `json:"count"`
+	// A descrição que a visão efetiva mostra no lugar da do banco; null mantém a do banco.
+	Description NilString `json:"description"`
+	// O id da regra (plan_set_rule e plan_delete_rule o recebem).
+	ID int `json:"id"`
+	// A ordem da regra no espaço: 1 é a primeira avaliada.
+	Position int `json:"position"`
+	// Até 5 desses movimentos, os mais recentes primeiro.
+	Sample []PlanRulesOutputRuleUseSampleItem `json:"sample"`
+	Space  Key                                `json:"space"`
+	When   RuleCondition                      `json:"when"`
+}
+
+// GetCategory returns the value of Category.
+func (s *PlanRulesOutputRuleUse) GetCategory() string {
+	return s.Category
+}
+
+// GetCount returns the value of Count.
+func (s *PlanRulesOutputRuleUse) GetCount() int {
+	return s.Count
+}
+
+// GetDescription returns the value of Description.
+func (s *PlanRulesOutputRuleUse) GetDescription() NilString {
+	return s.Description
+}
+
+// GetID returns the value of ID.
+func (s *PlanRulesOutputRuleUse) GetID() int {
+	return s.ID
+}
+
+// GetPosition returns the value of Position.
+func (s *PlanRulesOutputRuleUse) GetPosition() int {
+	return s.Position
+}
+
+// GetSample returns the value of Sample.
+func (s *PlanRulesOutputRuleUse) GetSample() []PlanRulesOutputRuleUseSampleItem {
+	return s.Sample
+}
+
+// GetSpace returns the value of Space.
+func (s *PlanRulesOutputRuleUse) GetSpace() Key {
+	return s.Space
+}
+
+// GetWhen returns the value of When.
+func (s *PlanRulesOutputRuleUse) GetWhen() RuleCondition {
+	return s.When
+}
+
+// SetCategory sets the value of Category.
+func (s *PlanRulesOutputRuleUse) SetCategory(val string) {
+	s.Category = val
+}
+
+// SetCount sets the value of Count.
+func (s *PlanRulesOutputRuleUse) SetCount(val int) {
+	s.Count = val
+}
+
+// SetDescription sets the value of Description.
+func (s *PlanRulesOutputRuleUse) SetDescription(val NilString) {
+	s.Description = val
+}
+
+// SetID sets the value of ID.
+func (s *PlanRulesOutputRuleUse) SetID(val int) {
+	s.ID = val
+}
+
+// SetPosition sets the value of Position.
+func (s *PlanRulesOutputRuleUse) SetPosition(val int) {
+	s.Position = val
+}
+
+// SetSample sets the value of Sample.
+func (s *PlanRulesOutputRuleUse) SetSample(val []PlanRulesOutputRuleUseSampleItem) {
+	s.Sample = val
+}
+
+// SetSpace sets the value of Space.
+func (s *PlanRulesOutputRuleUse) SetSpace(val Key) {
+	s.Space = val
+}
+
+// SetWhen sets the value of When.
+func (s *PlanRulesOutputRuleUse) SetWhen(val RuleCondition) {
+	s.When = val
+}
+
+type PlanRulesOutputRuleUseSampleItem struct {
+	AccountId AccountId `json:"accountId"`
+	Amount    Money     `json:"amount"`
+	// A descrição como o banco informou.
+	BankDescription string `json:"bankDescription"`
+	Date            Day    `json:"date"`
+	// Bank:<id da transação>, como em plan_transactions.
+	ID string `json:"id"`
+}
+
+// GetAccountId returns the value of AccountId.
+func (s *PlanRulesOutputRuleUseSampleItem) GetAccountId() AccountId {
+	return s.AccountId
+}
+
+// GetAmount returns the value of Amount.
+func (s *PlanRulesOutputRuleUseSampleItem) GetAmount() Money {
+	return s.Amount
+}
+
+// GetBankDescription returns the value of BankDescription.
+func (s *PlanRulesOutputRuleUseSampleItem) GetBankDescription() string {
+	return s.BankDescription
+}
+
+// GetDate returns the value of Date.
+func (s *PlanRulesOutputRuleUseSampleItem) GetDate() Day {
+	return s.Date
+}
+
+// GetID returns the value of ID.
+func (s *PlanRulesOutputRuleUseSampleItem) GetID() string {
+	return s.ID
+}
+
+// SetAccountId sets the value of AccountId.
+func (s *PlanRulesOutputRuleUseSampleItem) SetAccountId(val AccountId) {
+	s.AccountId = val
+}
+
+// SetAmount sets the value of Amount.
+func (s *PlanRulesOutputRuleUseSampleItem) SetAmount(val Money) {
+	s.Amount = val
+}
+
+// SetBankDescription sets the value of BankDescription.
+func (s *PlanRulesOutputRuleUseSampleItem) SetBankDescription(val string) {
+	s.BankDescription = val
+}
+
+// SetDate sets the value of Date.
+func (s *PlanRulesOutputRuleUseSampleItem) SetDate(val Day) {
+	s.Date = val
+}
+
+// SetID sets the value of ID.
+func (s *PlanRulesOutputRuleUseSampleItem) SetID(val string) {
+	s.ID = val
 }
 
 // Ref: #/components/schemas/PlanSetBudgetInput
@@ -5064,6 +5883,228 @@ func (s *PlanSetBudgetOutput) SetSpace(val Key) {
 
 // SetTool sets the value of Tool.
 func (s *PlanSetBudgetOutput) SetTool(val string) {
+	s.Tool = val
+}
+
+// Ref: #/components/schemas/PlanSetRuleInput
+type PlanSetRuleInput struct {
+	// A categoria do espaço que a regra dá.
+	Category  CategoryName `json:"category"`
+	Confirmed OptConfirmed `json:"confirmed"`
+	// Opcional: a descrição que a visão efetiva mostra no lugar da do banco; null ou ausente mantém a
+	// do banco.
+	Description      OptNilString        `json:"description"`
+	ExpectedRevision OptExpectedRevision `json:"expectedRevision"`
+	// A regra a substituir (como plan_rules mostra); sem id, cria uma regra nova.
+	ID             OptInt         `json:"id"`
+	IdempotencyKey IdempotencyKey `json:"idempotency_key"`
+	// A posição da regra, de 1 (a primeira avaliada) até uma depois da última; as regras dessa
+	// posição em diante descem uma posição. Sem position, uma regra nova vai para o fim e uma
+	// substituída fica onde está.
+	Position OptInt `json:"position"`
+	// O espaço onde a escrita acontece (explícito, obrigatório).
+	Space Key           `json:"space"`
+	When  RuleCondition `json:"when"`
+}
+
+// GetCategory returns the value of Category.
+func (s *PlanSetRuleInput) GetCategory() CategoryName {
+	return s.Category
+}
+
+// GetConfirmed returns the value of Confirmed.
+func (s *PlanSetRuleInput) GetConfirmed() OptConfirmed {
+	return s.Confirmed
+}
+
+// GetDescription returns the value of Description.
+func (s *PlanSetRuleInput) GetDescription() OptNilString {
+	return s.Description
+}
+
+// GetExpectedRevision returns the value of ExpectedRevision.
+func (s *PlanSetRuleInput) GetExpectedRevision() OptExpectedRevision {
+	return s.ExpectedRevision
+}
+
+// GetID returns the value of ID.
+func (s *PlanSetRuleInput) GetID() OptInt {
+	return s.ID
+}
+
+// GetIdempotencyKey returns the value of IdempotencyKey.
+func (s *PlanSetRuleInput) GetIdempotencyKey() IdempotencyKey {
+	return s.IdempotencyKey
+}
+
+// GetPosition returns the value of Position.
+func (s *PlanSetRuleInput) GetPosition() OptInt {
+	return s.Position
+}
+
+// GetSpace returns the value of Space.
+func (s *PlanSetRuleInput) GetSpace() Key {
+	return s.Space
+}
+
+// GetWhen returns the value of When.
+func (s *PlanSetRuleInput) GetWhen() RuleCondition {
+	return s.When
+}
+
+// SetCategory sets the value of Category.
+func (s *PlanSetRuleInput) SetCategory(val CategoryName) {
+	s.Category = val
+}
+
+// SetConfirmed sets the value of Confirmed.
+func (s *PlanSetRuleInput) SetConfirmed(val OptConfirmed) {
+	s.Confirmed = val
+}
+
+// SetDescription sets the value of Description.
+func (s *PlanSetRuleInput) SetDescription(val OptNilString) {
+	s.Description = val
+}
+
+// SetExpectedRevision sets the value of ExpectedRevision.
+func (s *PlanSetRuleInput) SetExpectedRevision(val OptExpectedRevision) {
+	s.ExpectedRevision = val
+}
+
+// SetID sets the value of ID.
+func (s *PlanSetRuleInput) SetID(val OptInt) {
+	s.ID = val
+}
+
+// SetIdempotencyKey sets the value of IdempotencyKey.
+func (s *PlanSetRuleInput) SetIdempotencyKey(val IdempotencyKey) {
+	s.IdempotencyKey = val
+}
+
+// SetPosition sets the value of Position.
+func (s *PlanSetRuleInput) SetPosition(val OptInt) {
+	s.Position = val
+}
+
+// SetSpace sets the value of Space.
+func (s *PlanSetRuleInput) SetSpace(val Key) {
+	s.Space = val
+}
+
+// SetWhen sets the value of When.
+func (s *PlanSetRuleInput) SetWhen(val RuleCondition) {
+	s.When = val
+}
+
+// O resultado durável da escrita local (nada muda na instituição). Em erro: error.
+// Ref: #/components/schemas/PlanSetRuleOutput
+type PlanSetRuleOutput struct {
+	// Antes e depois de até 20 das mudanças: primeiro a regra, depois os movimentos.
+	Changes []Change `json:"changes"`
+	// Quantas mudanças: a regra e os movimentos que ela passou a categorizar ou deixou de categorizar.
+	Count          int    `json:"count"`
+	IdempotencyKey string `json:"idempotencyKey"`
+	// Tudo o que mudou: a regra (rule:) e os movimentos (bank:…).
+	Ids []string `json:"ids"`
+	// True quando esta resposta é o resultado durável de uma chamada anterior com a mesma chave (nada
+	// foi escrito de novo).
+	Replay bool `json:"replay"`
+	// A revisão do espaço depois da escrita.
+	Revision int `json:"revision"`
+	// A regra como ficou, com seu id e sua posição.
+	Rule  Rule   `json:"rule"`
+	Space Key    `json:"space"`
+	Tool  string `json:"tool"`
+}
+
+// GetChanges returns the value of Changes.
+func (s *PlanSetRuleOutput) GetChanges() []Change {
+	return s.Changes
+}
+
+// GetCount returns the value of Count.
+func (s *PlanSetRuleOutput) GetCount() int {
+	return s.Count
+}
+
+// GetIdempotencyKey returns the value of IdempotencyKey.
+func (s *PlanSetRuleOutput) GetIdempotencyKey() string {
+	return s.IdempotencyKey
+}
+
+// GetIds returns the value of Ids.
+func (s *PlanSetRuleOutput) GetIds() []string {
+	return s.Ids
+}
+
+// GetReplay returns the value of Replay.
+func (s *PlanSetRuleOutput) GetReplay() bool {
+	return s.Replay
+}
+
+// GetRevision returns the value of Revision.
+func (s *PlanSetRuleOutput) GetRevision() int {
+	return s.Revision
+}
+
+// GetRule returns the value of Rule.
+func (s *PlanSetRuleOutput) GetRule() Rule {
+	return s.Rule
+}
+
+// GetSpace returns the value of Space.
+func (s *PlanSetRuleOutput) GetSpace() Key {
+	return s.Space
+}
+
+// GetTool returns the value of Tool.
+func (s *PlanSetRuleOutput) GetTool() string {
+	return s.Tool
+}
+
+// SetChanges sets the value of Changes.
+func (s *PlanSetRuleOutput) SetChanges(val []Change) {
+	s.Changes = val
+}
+
+// SetCount sets the value of Count.
+func (s *PlanSetRuleOutput) SetCount(val int) {
+	s.Count = val
+}
+
+// SetIdempotencyKey sets the value of IdempotencyKey.
+func (s *PlanSetRuleOutput) SetIdempotencyKey(val string) {
+	s.IdempotencyKey = val
+}
+
+// SetIds sets the value of Ids.
+func (s *PlanSetRuleOutput) SetIds(val []string) {
+	s.Ids = val
+}
+
+// SetReplay sets the value of Replay.
+func (s *PlanSetRuleOutput) SetReplay(val bool) {
+	s.Replay = val
+}
+
+// SetRevision sets the value of Revision.
+func (s *PlanSetRuleOutput) SetRevision(val int) {
+	s.Revision = val
+}
+
+// SetRule sets the value of Rule.
+func (s *PlanSetRuleOutput) SetRule(val Rule) {
+	s.Rule = val
+}
+
+// SetSpace sets the value of Space.
+func (s *PlanSetRuleOutput) SetSpace(val Key) {
+	s.Space = val
+}
+
+// SetTool sets the value of Tool.
+func (s *PlanSetRuleOutput) SetTool(val string) {
 	s.Tool = val
 }
 
@@ -5884,7 +6925,8 @@ type PlanTransactionsOutputRecord struct {
 	// Valor exato; null quando o valor é desconhecido (não é zero).
 	Amount NilMoney `json:"amount"`
 	// A descrição como o banco informou (nome e memo); null num registro manual.
-	BankDescription NilString `json:"bankDescription"`
+	BankDescription NilString           `json:"bankDescription"`
+	CategorisedBy   OptNilCategorisedBy `json:"categorisedBy"`
 	// Categoria do espaço; null sem categoria.
 	Category NilString `json:"category"`
 	// Código ISO 4217, conhecido mesmo quando o valor não é.
@@ -5892,7 +6934,8 @@ type PlanTransactionsOutputRecord struct {
 	Date     Day    `json:"date"`
 	// A descrição efetiva: a editada, ou a do banco.
 	Description string `json:"description"`
-	// True quando uma edição muda a transação bancária.
+	// True quando uma edição de uma pessoa muda a transação bancária (a categoria dada por uma regra
+	// não conta).
 	Edited bool `json:"edited"`
 	// True quando o registro fica fora dos totais.
 	ExcludedFromTotals bool `json:"excludedFromTotals"`
@@ -5900,7 +6943,9 @@ type PlanTransactionsOutputRecord struct {
 	ID   string    `json:"id"`
 	Note NilString `json:"note"`
 	// Titular da conta ou pessoa do registro manual; null quando não há.
-	Person NilString                          `json:"person"`
+	Person NilString `json:"person"`
+	// A regra que categoriza a transação (categorisedBy rule); null nos outros casos.
+	RuleId OptNilInt                          `json:"ruleId"`
 	Source PlanTransactionsOutputRecordSource `json:"source"`
 	Space  Key                                `json:"space"`
 	// As partes de um registro dividido por categoria; null quando não dividido.
@@ -5920,6 +6965,11 @@ func (s *PlanTransactionsOutputRecord) GetAmount() NilMoney {
 // GetBankDescription returns the value of BankDescription.
 func (s *PlanTransactionsOutputRecord) GetBankDescription() NilString {
 	return s.BankDescription
+}
+
+// GetCategorisedBy returns the value of CategorisedBy.
+func (s *PlanTransactionsOutputRecord) GetCategorisedBy() OptNilCategorisedBy {
+	return s.CategorisedBy
 }
 
 // GetCategory returns the value of Category.
@@ -5967,6 +7017,11 @@ func (s *PlanTransactionsOutputRecord) GetPerson() NilString {
 	return s.Person
 }
 
+// GetRuleId returns the value of RuleId.
+func (s *PlanTransactionsOutputRecord) GetRuleId() OptNilInt {
+	return s.RuleId
+}
+
 // GetSource returns the value of Source.
 func (s *PlanTransactionsOutputRecord) GetSource() PlanTransactionsOutputRecordSource {
 	return s.Source
@@ -5995,6 +7050,11 @@ func (s *PlanTransactionsOutputRecord) SetAmount(val NilMoney) {
 // SetBankDescription sets the value of BankDescription.
 func (s *PlanTransactionsOutputRecord) SetBankDescription(val NilString) {
 	s.BankDescription = val
+}
+
+// SetCategorisedBy sets the value of CategorisedBy.
+func (s *PlanTransactionsOutputRecord) SetCategorisedBy(val OptNilCategorisedBy) {
+	s.CategorisedBy = val
 }
 
 // SetCategory sets the value of Category.
@@ -6040,6 +7100,11 @@ func (s *PlanTransactionsOutputRecord) SetNote(val NilString) {
 // SetPerson sets the value of Person.
 func (s *PlanTransactionsOutputRecord) SetPerson(val NilString) {
 	s.Person = val
+}
+
+// SetRuleId sets the value of RuleId.
+func (s *PlanTransactionsOutputRecord) SetRuleId(val OptNilInt) {
+	s.RuleId = val
 }
 
 // SetSource sets the value of Source.
@@ -6159,6 +7224,374 @@ func (s *PlanTransactionsOutputUnmatchedEditsItem) SetSpace(val Key) {
 type RecordId string
 
 type Revisions jsonmap.Ints
+
+// Uma regra do espaço: a primeira regra, na ordem de position, cuja condição um movimento bancário
+// cumpre dá a ele a categoria (e, se houver, a descrição), a menos que uma pessoa o tenha
+// categorizado ou editado.
+// Ref: #/components/schemas/Rule
+type Rule struct {
+	// A categoria do espaço que a regra dá.
+	Category string `json:"category"`
+	// A descrição que a visão efetiva mostra no lugar da do banco; null mantém a do banco.
+	Description NilString `json:"description"`
+	// O id da regra (plan_set_rule e plan_delete_rule o recebem).
+	ID int `json:"id"`
+	// A ordem da regra no espaço: 1 é a primeira avaliada.
+	Position int           `json:"position"`
+	Space    Key           `json:"space"`
+	When     RuleCondition `json:"when"`
+}
+
+// GetCategory returns the value of Category.
+func (s *Rule) GetCategory() string {
+	return s.Category
+}
+
+// GetDescription returns the value of Description.
+func (s *Rule) GetDescription() NilString {
+	return s.Description
+}
+
+// GetID returns the value of ID.
+func (s *Rule) GetID() int {
+	return s.ID
+}
+
+// GetPosition returns the value of Position.
+func (s *Rule) GetPosition() int {
+	return s.Position
+}
+
+// GetSpace returns the value of Space.
+func (s *Rule) GetSpace() Key {
+	return s.Space
+}
+
+// GetWhen returns the value of When.
+func (s *Rule) GetWhen() RuleCondition {
+	return s.When
+}
+
+// SetCategory sets the value of Category.
+func (s *Rule) SetCategory(val string) {
+	s.Category = val
+}
+
+// SetDescription sets the value of Description.
+func (s *Rule) SetDescription(val NilString) {
+	s.Description = val
+}
+
+// SetID sets the value of ID.
+func (s *Rule) SetID(val int) {
+	s.ID = val
+}
+
+// SetPosition sets the value of Position.
+func (s *Rule) SetPosition(val int) {
+	s.Position = val
+}
+
+// SetSpace sets the value of Space.
+func (s *Rule) SetSpace(val Key) {
+	s.Space = val
+}
+
+// SetWhen sets the value of When.
+func (s *Rule) SetWhen(val RuleCondition) {
+	s.When = val
+}
+
+// A condição de uma regra; todas as partes dadas precisam valer. bankDescription é obrigatória;
+// amountMin, amountMax, account, person e direction são opcionais.
+// Ref: #/components/schemas/RuleCondition
+type RuleCondition struct {
+	// Só movimentos desta conta do espaço.
+	Account OptAccountId `json:"account"`
+	// Valor máximo, sem sinal, inclusive (só movimentos nesta moeda).
+	AmountMax OptAmountBound `json:"amountMax"`
+	// Valor mínimo, sem sinal, inclusive (só movimentos nesta moeda).
+	AmountMin OptAmountBound `json:"amountMin"`
+	// A descrição como o banco informou (nome e memo, como bankDescription em plan_transactions),
+	// comparada sem diferença de acento, caixa ou espaços repetidos.
+	BankDescription RuleConditionBankDescription `json:"bankDescription"`
+	// In: entradas (valor positivo ou zero); out: saídas (valor negativo).
+	Direction OptRuleConditionDirection `json:"direction"`
+	// Só movimentos das contas desta pessoa (o titular).
+	Person OptKey `json:"person"`
+}
+
+// GetAccount returns the value of Account.
+func (s *RuleCondition) GetAccount() OptAccountId {
+	return s.Account
+}
+
+// GetAmountMax returns the value of AmountMax.
+func (s *RuleCondition) GetAmountMax() OptAmountBound {
+	return s.AmountMax
+}
+
+// GetAmountMin returns the value of AmountMin.
+func (s *RuleCondition) GetAmountMin() OptAmountBound {
+	return s.AmountMin
+}
+
+// GetBankDescription returns the value of BankDescription.
+func (s *RuleCondition) GetBankDescription() RuleConditionBankDescription {
+	return s.BankDescription
+}
+
+// GetDirection returns the value of Direction.
+func (s *RuleCondition) GetDirection() OptRuleConditionDirection {
+	return s.Direction
+}
+
+// GetPerson returns the value of Person.
+func (s *RuleCondition) GetPerson() OptKey {
+	return s.Person
+}
+
+// SetAccount sets the value of Account.
+func (s *RuleCondition) SetAccount(val OptAccountId) {
+	s.Account = val
+}
+
+// SetAmountMax sets the value of AmountMax.
+func (s *RuleCondition) SetAmountMax(val OptAmountBound) {
+	s.AmountMax = val
+}
+
+// SetAmountMin sets the value of AmountMin.
+func (s *RuleCondition) SetAmountMin(val OptAmountBound) {
+	s.AmountMin = val
+}
+
+// SetBankDescription sets the value of BankDescription.
+func (s *RuleCondition) SetBankDescription(val RuleConditionBankDescription) {
+	s.BankDescription = val
+}
+
+// SetDirection sets the value of Direction.
+func (s *RuleCondition) SetDirection(val OptRuleConditionDirection) {
+	s.Direction = val
+}
+
+// SetPerson sets the value of Person.
+func (s *RuleCondition) SetPerson(val OptKey) {
+	s.Person = val
+}
+
+// A descrição como o banco informou (nome e memo, como bankDescription em plan_transactions),
+// comparada sem diferença de acento, caixa ou espaços repetidos.
+type RuleConditionBankDescription struct {
+	// Contains: contém o texto; startsWith: começa com o texto; equals: é igual ao texto.
+	Match RuleConditionBankDescriptionMatch `json:"match"`
+	// O trecho da descrição do banco, como aparece em bankDescription (por exemplo, UBER).
+	Text string `json:"text"`
+}
+
+// GetMatch returns the value of Match.
+func (s *RuleConditionBankDescription) GetMatch() RuleConditionBankDescriptionMatch {
+	return s.Match
+}
+
+// GetText returns the value of Text.
+func (s *RuleConditionBankDescription) GetText() string {
+	return s.Text
+}
+
+// SetMatch sets the value of Match.
+func (s *RuleConditionBankDescription) SetMatch(val RuleConditionBankDescriptionMatch) {
+	s.Match = val
+}
+
+// SetText sets the value of Text.
+func (s *RuleConditionBankDescription) SetText(val string) {
+	s.Text = val
+}
+
+// Contains: contém o texto; startsWith: começa com o texto; equals: é igual ao texto.
+type RuleConditionBankDescriptionMatch string
+
+const (
+	RuleConditionBankDescriptionMatchContains   RuleConditionBankDescriptionMatch = "contains"
+	RuleConditionBankDescriptionMatchStartsWith RuleConditionBankDescriptionMatch = "startsWith"
+	RuleConditionBankDescriptionMatchEquals     RuleConditionBankDescriptionMatch = "equals"
+)
+
+// AllValues returns all RuleConditionBankDescriptionMatch values.
+func (RuleConditionBankDescriptionMatch) AllValues() []RuleConditionBankDescriptionMatch {
+	return []RuleConditionBankDescriptionMatch{
+		RuleConditionBankDescriptionMatchContains,
+		RuleConditionBankDescriptionMatchStartsWith,
+		RuleConditionBankDescriptionMatchEquals,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s RuleConditionBankDescriptionMatch) MarshalText() ([]byte, error) {
+	switch s {
+	case RuleConditionBankDescriptionMatchContains:
+		return []byte(s), nil
+	case RuleConditionBankDescriptionMatchStartsWith:
+		return []byte(s), nil
+	case RuleConditionBankDescriptionMatchEquals:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *RuleConditionBankDescriptionMatch) UnmarshalText(data []byte) error {
+	switch RuleConditionBankDescriptionMatch(data) {
+	case RuleConditionBankDescriptionMatchContains:
+		*s = RuleConditionBankDescriptionMatchContains
+		return nil
+	case RuleConditionBankDescriptionMatchStartsWith:
+		*s = RuleConditionBankDescriptionMatchStartsWith
+		return nil
+	case RuleConditionBankDescriptionMatchEquals:
+		*s = RuleConditionBankDescriptionMatchEquals
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// In: entradas (valor positivo ou zero); out: saídas (valor negativo).
+type RuleConditionDirection string
+
+const (
+	RuleConditionDirectionIn  RuleConditionDirection = "in"
+	RuleConditionDirectionOut RuleConditionDirection = "out"
+)
+
+// AllValues returns all RuleConditionDirection values.
+func (RuleConditionDirection) AllValues() []RuleConditionDirection {
+	return []RuleConditionDirection{
+		RuleConditionDirectionIn,
+		RuleConditionDirectionOut,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s RuleConditionDirection) MarshalText() ([]byte, error) {
+	switch s {
+	case RuleConditionDirectionIn:
+		return []byte(s), nil
+	case RuleConditionDirectionOut:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *RuleConditionDirection) UnmarshalText(data []byte) error {
+	switch RuleConditionDirection(data) {
+	case RuleConditionDirectionIn:
+		*s = RuleConditionDirectionIn
+		return nil
+	case RuleConditionDirectionOut:
+		*s = RuleConditionDirectionOut
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// A regra que teria feito esta categorização, com quantos outros movimentos ela mudaria agora. Nada
+// foi criado: mostre ao proprietário e, se ele confirmar, chame plan_set_rule com estes argumentos,
+// confirmed: true e uma idempotency_key nova (plan_preview mostra antes o que mudaria).
+// Ref: #/components/schemas/RuleSuggestion
+type RuleSuggestion struct {
+	// Os argumentos de plan_set_rule (falta confirmed e idempotency_key).
+	Arguments RuleSuggestionArguments `json:"arguments"`
+	// Quantos outros movimentos a regra mudaria agora, além dos desta escrita.
+	Others int `json:"others"`
+	// A regra em palavras, por exemplo: descrição contém "UBER" → Transporte: 11 outras.
+	Text string `json:"text"`
+}
+
+// GetArguments returns the value of Arguments.
+func (s *RuleSuggestion) GetArguments() RuleSuggestionArguments {
+	return s.Arguments
+}
+
+// GetOthers returns the value of Others.
+func (s *RuleSuggestion) GetOthers() int {
+	return s.Others
+}
+
+// GetText returns the value of Text.
+func (s *RuleSuggestion) GetText() string {
+	return s.Text
+}
+
+// SetArguments sets the value of Arguments.
+func (s *RuleSuggestion) SetArguments(val RuleSuggestionArguments) {
+	s.Arguments = val
+}
+
+// SetOthers sets the value of Others.
+func (s *RuleSuggestion) SetOthers(val int) {
+	s.Others = val
+}
+
+// SetText sets the value of Text.
+func (s *RuleSuggestion) SetText(val string) {
+	s.Text = val
+}
+
+// Os argumentos de plan_set_rule (falta confirmed e idempotency_key).
+type RuleSuggestionArguments struct {
+	Category CategoryName `json:"category"`
+	// Presente quando a regra precisa vir antes de outra que pegaria os mesmos movimentos.
+	Position OptInt        `json:"position"`
+	Space    Key           `json:"space"`
+	When     RuleCondition `json:"when"`
+}
+
+// GetCategory returns the value of Category.
+func (s *RuleSuggestionArguments) GetCategory() CategoryName {
+	return s.Category
+}
+
+// GetPosition returns the value of Position.
+func (s *RuleSuggestionArguments) GetPosition() OptInt {
+	return s.Position
+}
+
+// GetSpace returns the value of Space.
+func (s *RuleSuggestionArguments) GetSpace() Key {
+	return s.Space
+}
+
+// GetWhen returns the value of When.
+func (s *RuleSuggestionArguments) GetWhen() RuleCondition {
+	return s.When
+}
+
+// SetCategory sets the value of Category.
+func (s *RuleSuggestionArguments) SetCategory(val CategoryName) {
+	s.Category = val
+}
+
+// SetPosition sets the value of Position.
+func (s *RuleSuggestionArguments) SetPosition(val OptInt) {
+	s.Position = val
+}
+
+// SetSpace sets the value of Space.
+func (s *RuleSuggestionArguments) SetSpace(val Key) {
+	s.Space = val
+}
+
+// SetWhen sets the value of When.
+func (s *RuleSuggestionArguments) SetWhen(val RuleCondition) {
+	s.When = val
+}
 
 // Os mesmos filtros de plan_transactions, dentro do espaço da escrita: seleciona os registros da
 // visão efetiva. Escritas por seleção ou período recusam seleções acima do limite atômico de
@@ -6303,24 +7736,36 @@ func (s *SelectionSource) UnmarshalText(data []byte) error {
 	}
 }
 
-// O estado de um registro (ou orçamento) antes ou depois da escrita.
+// O estado de um registro (ou orçamento, ou regra) antes ou depois da escrita.
 // Ref: #/components/schemas/Snapshot
 type Snapshot struct {
 	// Valor exato; null quando desconhecido (não é zero).
-	Amount             OptNilMoney      `json:"amount"`
-	Category           OptNilString     `json:"category"`
-	Currency           OptString        `json:"currency"`
-	Date               OptDay           `json:"date"`
-	Description        OptString        `json:"description"`
-	ExcludedFromTotals OptBool          `json:"excludedFromTotals"`
-	Month              OptMonth         `json:"month"`
-	Note               OptNilString     `json:"note"`
-	Splits             OptNilSplitArray `json:"splits"`
+	Amount             OptNilMoney         `json:"amount"`
+	CategorisedBy      OptNilCategorisedBy `json:"categorisedBy"`
+	Category           OptNilString        `json:"category"`
+	Currency           OptString           `json:"currency"`
+	Date               OptDay              `json:"date"`
+	Description        OptString           `json:"description"`
+	ExcludedFromTotals OptBool             `json:"excludedFromTotals"`
+	Month              OptMonth            `json:"month"`
+	Note               OptNilString        `json:"note"`
+	// A posição de uma regra.
+	Position OptInt `json:"position"`
+	// A regra que categoriza o movimento (com categorisedBy rule); ausente numa regra ainda sem id
+	// (prévia).
+	RuleId OptNilInt        `json:"ruleId"`
+	Splits OptNilSplitArray `json:"splits"`
+	When   OptRuleCondition `json:"when"`
 }
 
 // GetAmount returns the value of Amount.
 func (s *Snapshot) GetAmount() OptNilMoney {
 	return s.Amount
+}
+
+// GetCategorisedBy returns the value of CategorisedBy.
+func (s *Snapshot) GetCategorisedBy() OptNilCategorisedBy {
+	return s.CategorisedBy
 }
 
 // GetCategory returns the value of Category.
@@ -6358,14 +7803,34 @@ func (s *Snapshot) GetNote() OptNilString {
 	return s.Note
 }
 
+// GetPosition returns the value of Position.
+func (s *Snapshot) GetPosition() OptInt {
+	return s.Position
+}
+
+// GetRuleId returns the value of RuleId.
+func (s *Snapshot) GetRuleId() OptNilInt {
+	return s.RuleId
+}
+
 // GetSplits returns the value of Splits.
 func (s *Snapshot) GetSplits() OptNilSplitArray {
 	return s.Splits
 }
 
+// GetWhen returns the value of When.
+func (s *Snapshot) GetWhen() OptRuleCondition {
+	return s.When
+}
+
 // SetAmount sets the value of Amount.
 func (s *Snapshot) SetAmount(val OptNilMoney) {
 	s.Amount = val
+}
+
+// SetCategorisedBy sets the value of CategorisedBy.
+func (s *Snapshot) SetCategorisedBy(val OptNilCategorisedBy) {
+	s.CategorisedBy = val
 }
 
 // SetCategory sets the value of Category.
@@ -6403,9 +7868,24 @@ func (s *Snapshot) SetNote(val OptNilString) {
 	s.Note = val
 }
 
+// SetPosition sets the value of Position.
+func (s *Snapshot) SetPosition(val OptInt) {
+	s.Position = val
+}
+
+// SetRuleId sets the value of RuleId.
+func (s *Snapshot) SetRuleId(val OptNilInt) {
+	s.RuleId = val
+}
+
 // SetSplits sets the value of Splits.
 func (s *Snapshot) SetSplits(val OptNilSplitArray) {
 	s.Splits = val
+}
+
+// SetWhen sets the value of When.
+func (s *Snapshot) SetWhen(val OptRuleCondition) {
+	s.When = val
 }
 
 // Ref: #/components/schemas/Space

@@ -62,6 +62,12 @@ type Handler interface {
 	//
 	// POST /tools/plan_delete_record
 	PlanDeleteRecord(ctx context.Context, req *PlanDeleteRecordInput) (*PlanDeleteRecordOutput, error)
+	// PlanDeleteRule implements planDeleteRule operation.
+	//
+	// Calls the plan_delete_rule tool.
+	//
+	// POST /tools/plan_delete_rule
+	PlanDeleteRule(ctx context.Context, req *PlanDeleteRuleInput) (*PlanDeleteRuleOutput, error)
 	// PlanEditTransaction implements planEditTransaction operation.
 	//
 	// Calls the plan_edit_transaction tool.
@@ -74,12 +80,24 @@ type Handler interface {
 	//
 	// POST /tools/plan_preview
 	PlanPreview(ctx context.Context, req *PlanPreviewInput) (*PlanPreviewOutput, error)
+	// PlanRules implements planRules operation.
+	//
+	// Calls the plan_rules tool.
+	//
+	// POST /tools/plan_rules
+	PlanRules(ctx context.Context, req *PlanRulesInput) (*PlanRulesOutput, error)
 	// PlanSetBudget implements planSetBudget operation.
 	//
 	// Calls the plan_set_budget tool.
 	//
 	// POST /tools/plan_set_budget
 	PlanSetBudget(ctx context.Context, req *PlanSetBudgetInput) (*PlanSetBudgetOutput, error)
+	// PlanSetRule implements planSetRule operation.
+	//
+	// Calls the plan_set_rule tool.
+	//
+	// POST /tools/plan_set_rule
+	PlanSetRule(ctx context.Context, req *PlanSetRuleInput) (*PlanSetRuleOutput, error)
 	// PlanTotals implements planTotals operation.
 	//
 	// Calls the plan_totals tool.

@@ -94,6 +94,15 @@ func (UnimplementedHandler) PlanDeleteRecord(ctx context.Context, req *PlanDelet
 	return r, ht.ErrNotImplemented
 }
 
+// PlanDeleteRule implements planDeleteRule operation.
+//
+// Calls the plan_delete_rule tool.
+//
+// POST /tools/plan_delete_rule
+func (UnimplementedHandler) PlanDeleteRule(ctx context.Context, req *PlanDeleteRuleInput) (r *PlanDeleteRuleOutput, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // PlanEditTransaction implements planEditTransaction operation.
 //
 // Calls the plan_edit_transaction tool.
@@ -112,12 +121,30 @@ func (UnimplementedHandler) PlanPreview(ctx context.Context, req *PlanPreviewInp
 	return r, ht.ErrNotImplemented
 }
 
+// PlanRules implements planRules operation.
+//
+// Calls the plan_rules tool.
+//
+// POST /tools/plan_rules
+func (UnimplementedHandler) PlanRules(ctx context.Context, req *PlanRulesInput) (r *PlanRulesOutput, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // PlanSetBudget implements planSetBudget operation.
 //
 // Calls the plan_set_budget tool.
 //
 // POST /tools/plan_set_budget
 func (UnimplementedHandler) PlanSetBudget(ctx context.Context, req *PlanSetBudgetInput) (r *PlanSetBudgetOutput, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// PlanSetRule implements planSetRule operation.
+//
+// Calls the plan_set_rule tool.
+//
+// POST /tools/plan_set_rule
+func (UnimplementedHandler) PlanSetRule(ctx context.Context, req *PlanSetRuleInput) (r *PlanSetRuleOutput, _ error) {
 	return r, ht.ErrNotImplemented
 }
 

@@ -59,7 +59,8 @@ type planRecord struct {
 	Category           *string
 	Note               *string
 	ExcludedFromTotals bool
-	Edited             bool
+	Edited             bool          // a person edited the bank transaction
+	RuleID             *int64        // the rule that categorises it (a bank transaction no person edited)
 	Splits             []storedSplit // nil when not split
 
 	minor  *int64 // the amount, nil when unknown
@@ -223,8 +224,8 @@ func (v *effectiveView) record(row *cadstore.PlanRow) (*planRecord, error) {
 		r := &planRecord{ID: "bank:" + strconv.FormatInt(row.ID, 10), Source: "bank", AccountID: &a.Key, Space: a.SpaceKey,
 			Person: &a.HolderKey, Date: row.Day, Amount: &amount, Currency: row.Currency, Description: bankDesc, BankDescription: &bankDesc,
 			minor: &minor, num: row.ID, dedupe: row.DedupeKey}
-		if row.Edited {
-			r.Edited = true
+		if row.Edited || row.RuleID != nil { // a person's edit, or a rule's
+			r.Edited, r.RuleID = row.Edited, row.RuleID
 			if row.EditDescription != nil {
 				r.Description = *row.EditDescription
 			}
@@ -356,9 +357,28 @@ func recordOf(r *planRecord) caderninhoapi.PlanTransactionsOutputRecord {
 		AccountId: caderninhoapi.NilAccountId{Null: true}, Space: caderninhoapi.Key(r.Space), Person: nilString(r.Person),
 		Date: dayOf(r.Date), Amount: nilMoneyOf(r.Amount), Currency: r.Currency, Description: r.Description,
 		BankDescription: nilString(r.BankDescription), Category: nilString(r.Category), Note: nilString(r.Note),
-		ExcludedFromTotals: r.ExcludedFromTotals, Edited: r.Edited, Splits: splitsOf(r.Splits)}
+		ExcludedFromTotals: r.ExcludedFromTotals, Edited: r.Edited, Splits: splitsOf(r.Splits),
+		CategorisedBy: caderninhoapi.OptNilCategorisedBy{Set: true, Null: true}, RuleId: caderninhoapi.OptNilInt{Set: true, Null: true}}
 	if r.AccountID != nil {
 		out.AccountId = caderninhoapi.NewNilAccountId(caderninhoapi.AccountId(*r.AccountID))
 	}
+	if by := categorisedBy(r); by != "" {
+		out.CategorisedBy = caderninhoapi.NewOptNilCategorisedBy(by)
+	}
+	if r.RuleID != nil {
+		out.RuleId = caderninhoapi.NewOptNilInt(int(*r.RuleID))
+	}
 	return out
+}
+
+// categorisedBy says who categorised a record: a rule, a person (a planning write, or a manual
+// record's author) or nobody ("").
+func categorisedBy(r *planRecord) caderninhoapi.CategorisedBy {
+	switch {
+	case r.RuleID != nil:
+		return caderninhoapi.CategorisedByRule
+	case r.Category != nil || r.Splits != nil:
+		return caderninhoapi.CategorisedByPerson
+	}
+	return ""
 }

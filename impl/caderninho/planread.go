@@ -103,7 +103,11 @@ func planTransactionsText(out *caderninhoapi.PlanTransactionsOutput, recs []*pla
 	for _, r := range recs {
 		var extra []string
 		if r.Category != nil {
-			extra = append(extra, "categoria "+*r.Category)
+			c := "categoria " + *r.Category
+			if r.RuleID != nil {
+				c += fmt.Sprintf(" pela regra %d", *r.RuleID)
+			}
+			extra = append(extra, c)
 		}
 		if r.Source == "manual" {
 			extra = append(extra, "registro manual")

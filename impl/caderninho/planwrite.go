@@ -10,20 +10,34 @@ import (
 	"strings"
 	"time"
 
+	"github.com/go-faster/jx"
+
 	"github.com/lumo-caderninho/mcp/gen/caderninhoapi"
 	"github.com/lumo-caderninho/mcp/impl/caderninho/cadstore"
 	"github.com/lumo-caderninho/mcp/impl/platform/fold"
+	"github.com/lumo-caderninho/mcp/impl/platform/mcpserver"
 	"github.com/lumo-caderninho/mcp/impl/platform/money"
 	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
 )
 
 // snapshotOf is a record before or after a write.
 func snapshotOf(r *planRecord) caderninhoapi.NilSnapshot {
-	return caderninhoapi.NewNilSnapshot(caderninhoapi.Snapshot{Date: caderninhoapi.NewOptDay(dayOf(r.Date)),
+	snap := caderninhoapi.Snapshot{Date: caderninhoapi.NewOptDay(dayOf(r.Date)),
 		Amount:   caderninhoapi.OptNilMoney{Set: true, Null: r.Amount == nil, Value: nilMoneyOf(r.Amount).Value},
 		Currency: caderninhoapi.NewOptString(r.Currency), Description: caderninhoapi.NewOptString(r.Description),
 		Category: optNilString(r.Category), Note: optNilString(r.Note), ExcludedFromTotals: caderninhoapi.NewOptBool(r.ExcludedFromTotals),
-		Splits: caderninhoapi.OptNilSplitArray{Set: true, Null: r.Splits == nil, Value: splitsOf(r.Splits)}})
+		Splits:        caderninhoapi.OptNilSplitArray{Set: true, Null: r.Splits == nil, Value: splitsOf(r.Splits)},
+		CategorisedBy: caderninhoapi.OptNilCategorisedBy{Set: true, Null: true}, RuleId: caderninhoapi.OptNilInt{Set: true, Null: true}}
+	if by := categorisedBy(r); by != "" {
+		snap.CategorisedBy = caderninhoapi.NewOptNilCategorisedBy(by)
+	}
+	if r.RuleID != nil {
+		snap.RuleId = caderninhoapi.NewOptNilInt(int(*r.RuleID))
+		if *r.RuleID == 0 { // a rule not stored yet (a preview): no id to give
+			snap.RuleId = caderninhoapi.OptNilInt{}
+		}
+	}
+	return caderninhoapi.NewNilSnapshot(snap)
 }
 
 // budgetSnapshotOf is a budget before or after a write.
@@ -56,19 +70,29 @@ func optText(p caderninhoapi.OptNilString) string {
 // changeText says what changed, field by field.
 func changeText(c *change) string {
 	switch {
+	case c.Before.Null && c.After.Value.When.Set:
+		return c.ID + ": criada (" + ruleSnapshotText(c.After.Value) + ")"
+	case c.After.Null && c.Before.Value.When.Set:
+		return c.ID + ": apagada (era " + ruleSnapshotText(c.Before.Value) + ")"
 	case c.Before.Null:
 		return c.ID + ": criado (" + describeSnapshot(c.After.Value) + ")"
 	case c.After.Null:
 		return c.ID + ": removido (era " + describeSnapshot(c.Before.Value) + ")"
 	}
 	br, ar := c.Before.Value, c.After.Value
+	if br.When.Set {
+		return ruleChangeText(c.ID, br, ar)
+	}
 	if br.Month.Set {
 		return c.ID + ": orçamento " + ptbr.Money(br.Amount.Value.AmountMinor, br.Currency.Value) + " → " +
 			ptbr.Money(ar.Amount.Value.AmountMinor, ar.Currency.Value)
 	}
 	var diffs []string
-	if optText(br.Category) != optText(ar.Category) {
-		diffs = append(diffs, "categoria "+optText(br.Category)+" → "+optText(ar.Category))
+	switch {
+	case optText(br.Category) != optText(ar.Category):
+		diffs = append(diffs, "categoria "+optText(br.Category)+" → "+optText(ar.Category)+byText(ar))
+	case categorisedByText(br) != categorisedByText(ar) && ar.Category.Set && !ar.Category.Null:
+		diffs = append(diffs, "categoria "+optText(ar.Category)+" agora "+categorisedByText(ar)+" (era "+categorisedByText(br)+")")
 	}
 	if br.Description.Value != ar.Description.Value {
 		diffs = append(diffs, "descrição "+br.Description.Value+" → "+ar.Description.Value)
@@ -153,7 +177,7 @@ func (s *Service) spaceCategory(ctx context.Context, space, field, name string) 
 			return c, nil
 		}
 	}
-	return "", invalidFilter(fmt.Sprintf("%s: %q não é uma categoria do espaço %s.", field, name, space),
+	return "", invalidFilter(fmt.Sprintf("%s: %q não é uma categoria do espaço %s.%s", field, name, space, nearest(name, cats[space])),
 		"Categorias: "+strings.Join(cats[space], ", ")+".", "Use plan_categories para ver as categorias de cada espaço.")
 }
 
@@ -234,19 +258,42 @@ func (s *Service) planCategorizePlan(ctx context.Context, args *caderninhoapi.Pl
 	if err != nil {
 		return nil, err
 	}
+	rules, err := s.Store.Rules(ctx, space)
+	if err != nil {
+		return nil, err
+	}
 	p := &planned{tool: "plan_categorize", space: space, revision: rev, bySelection: hasSel}
 	for _, r := range recs {
 		a := clone(r)
-		a.Category = target
+		a.Category, a.RuleID = target, nil // a person's categorisation: the rules never touch it again
 		p.changes = append(p.changes, recordChange(r, a))
 	}
 	p.apply = func(ctx context.Context, w *cadstore.WriteTx) error {
 		for _, c := range p.changes { // without the records already in the category (dropNoOps)
-			if err := putRecord(ctx, w, c.afterRec); err != nil {
+			if err := putRecord(ctx, w, c.afterRec, ruleMatches(rules, c.afterRec)); err != nil {
 				return err
 			}
 		}
 		return nil
+	}
+	if !hasSel && target != nil {
+		// learning from the correction: the rule that would have done it, offered, never created
+		var suggestion *caderninhoapi.RuleSuggestion
+		p.prepare = func(ctx context.Context) error {
+			var changed []*planRecord
+			for _, c := range p.changes {
+				changed = append(changed, c.afterRec)
+			}
+			var err error
+			suggestion, err = s.suggestRule(ctx, space, *target, rules, changed)
+			return err
+		}
+		p.extra = func() (mcpserver.Encoder, string) {
+			if suggestion == nil {
+				return caderninhoapi.OptNilRuleSuggestion{Set: true, Null: true}, ""
+			}
+			return caderninhoapi.NewOptNilRuleSuggestion(*suggestion), suggestionText(suggestion)
+		}
 	}
 	return p, nil
 }
@@ -313,9 +360,11 @@ func canonicalRecordID(id string) string {
 	return id
 }
 
-// putRecord writes a record's editable state: the edit layer of a bank transaction, or the
-// manual record itself.
-func putRecord(ctx context.Context, w *cadstore.WriteTx, r *planRecord) error {
+// putRecord writes a record's editable state as a person's: the edit layer of a bank
+// transaction, or the manual record itself. pinned says a rule of the space matches the
+// transaction: then even an edit equal to the bank's values stays, so the person's choice (no
+// category) wins over the rule at the next import.
+func putRecord(ctx context.Context, w *cadstore.WriteTx, r *planRecord, pinned bool) error {
 	var splits *string
 	if r.Splits != nil {
 		b, err := json.Marshal(r.Splits)
@@ -331,7 +380,7 @@ func putRecord(ctx context.Context, w *cadstore.WriteTx, r *planRecord) error {
 			desc = &r.Description
 		}
 		key := cadstore.EditKey{Account: *r.AccountID, Dedupe: r.dedupe}
-		if asBank(r) { // nothing differs from the bank any more: no edit, so not edited
+		if asBank(r) && !pinned { // nothing differs from the bank any more: no edit, so not edited
 			return w.DeleteEdit(ctx, key)
 		}
 		return w.PutEdit(ctx, cadstore.EditRow{Key: key, Space: r.Space,
@@ -364,8 +413,13 @@ func (s *Service) planEditPlan(ctx context.Context, args *caderninhoapi.PlanEdit
 	if err != nil {
 		return nil, err
 	}
+	rules, err := s.Store.Rules(ctx, space)
+	if err != nil {
+		return nil, err
+	}
 	r := recs[0]
 	a := clone(r)
+	a.RuleID = nil // a person's edit: the rules never touch it again
 	if c, ok := args.Category.Get(); ok || args.Category.Null {
 		if a.Category, err = s.optCategory(ctx, space, "category", caderninhoapi.NilCategoryName{Value: c, Null: args.Category.Null}); err != nil {
 			return nil, err
@@ -401,7 +455,9 @@ func (s *Service) planEditPlan(ctx context.Context, args *caderninhoapi.PlanEdit
 		}
 	}
 	p := &planned{tool: "plan_edit_transaction", space: space, revision: rev, changes: []*change{recordChange(r, a)}}
-	p.apply = func(ctx context.Context, w *cadstore.WriteTx) error { return putRecord(ctx, w, a) }
+	p.apply = func(ctx context.Context, w *cadstore.WriteTx) error {
+		return putRecord(ctx, w, a, ruleMatches(rules, a))
+	}
 	return p, nil
 }
 
@@ -587,47 +643,59 @@ func optRevision(o caderninhoapi.OptExpectedRevision) *int64 {
 }
 
 func (s *Service) planCategorize(ctx context.Context, args *caderninhoapi.PlanCategorizeInput) (*caderninhoapi.PlanCategorizeOutput, func() string, error) {
-	return s.write(ctx, "plan_categorize", args, writeArgs{space: string(args.Space), confirmed: bool(args.Confirmed.Or(false)),
+	w, err := s.write(ctx, "plan_categorize", args, writeArgs{space: string(args.Space), confirmed: bool(args.Confirmed.Or(false)),
 		key: string(args.IdempotencyKey), expectedRevision: optRevision(args.ExpectedRevision)},
 		func(ctx context.Context) (*planned, error) { return s.planCategorizePlan(ctx, args) })
+	if err != nil {
+		return nil, nil, err
+	}
+	o := w.out
+	out := &caderninhoapi.PlanCategorizeOutput{Tool: o.Tool, Space: o.Space, IdempotencyKey: o.IdempotencyKey, Replay: o.Replay,
+		Revision: o.Revision, Count: o.Count, Ids: o.Ids, Changes: o.Changes, SuggestedRule: caderninhoapi.OptNilRuleSuggestion{Set: true, Null: true}}
+	if w.extra != nil { // a categorisation by ids with a category, or a replay of one
+		if err := out.SuggestedRule.Decode(jx.DecodeBytes(w.extra)); err != nil {
+			return nil, nil, fmt.Errorf("decoding the suggested rule: %w", err)
+		}
+	}
+	return out, w.text, nil
 }
 
 func (s *Service) planEditTransaction(ctx context.Context, args *caderninhoapi.PlanEditTransactionInput) (*caderninhoapi.PlanEditTransactionOutput, func() string, error) {
-	out, text, err := s.write(ctx, "plan_edit_transaction", args, writeArgs{space: string(args.Space), confirmed: bool(args.Confirmed.Or(false)),
+	w, err := s.write(ctx, "plan_edit_transaction", args, writeArgs{space: string(args.Space), confirmed: bool(args.Confirmed.Or(false)),
 		key: string(args.IdempotencyKey), expectedRevision: optRevision(args.ExpectedRevision)},
 		func(ctx context.Context) (*planned, error) { return s.planEditPlan(ctx, args) })
 	if err != nil {
 		return nil, nil, err
 	}
-	return (*caderninhoapi.PlanEditTransactionOutput)(out), text, nil
+	return w.out, w.text, nil
 }
 
 func (s *Service) planAddRecord(ctx context.Context, args *caderninhoapi.PlanAddRecordInput) (*caderninhoapi.PlanAddRecordOutput, func() string, error) {
-	out, text, err := s.write(ctx, "plan_add_record", args, writeArgs{space: string(args.Space), confirmed: bool(args.Confirmed.Or(false)),
+	w, err := s.write(ctx, "plan_add_record", args, writeArgs{space: string(args.Space), confirmed: bool(args.Confirmed.Or(false)),
 		key: string(args.IdempotencyKey), expectedRevision: optRevision(args.ExpectedRevision)},
 		func(ctx context.Context) (*planned, error) { return s.planAddPlan(ctx, args) })
 	if err != nil {
 		return nil, nil, err
 	}
-	return (*caderninhoapi.PlanAddRecordOutput)(out), text, nil
+	return (*caderninhoapi.PlanAddRecordOutput)(w.out), w.text, nil
 }
 
 func (s *Service) planDeleteRecord(ctx context.Context, args *caderninhoapi.PlanDeleteRecordInput) (*caderninhoapi.PlanDeleteRecordOutput, func() string, error) {
-	out, text, err := s.write(ctx, "plan_delete_record", args, writeArgs{space: string(args.Space), confirmed: bool(args.Confirmed.Or(false)),
+	w, err := s.write(ctx, "plan_delete_record", args, writeArgs{space: string(args.Space), confirmed: bool(args.Confirmed.Or(false)),
 		key: string(args.IdempotencyKey), expectedRevision: optRevision(args.ExpectedRevision)},
 		func(ctx context.Context) (*planned, error) { return s.planDeletePlan(ctx, args) })
 	if err != nil {
 		return nil, nil, err
 	}
-	return (*caderninhoapi.PlanDeleteRecordOutput)(out), text, nil
+	return (*caderninhoapi.PlanDeleteRecordOutput)(w.out), w.text, nil
 }
 
 func (s *Service) planSetBudget(ctx context.Context, args *caderninhoapi.PlanSetBudgetInput) (*caderninhoapi.PlanSetBudgetOutput, func() string, error) {
-	out, text, err := s.write(ctx, "plan_set_budget", args, writeArgs{space: string(args.Space), confirmed: bool(args.Confirmed.Or(false)),
+	w, err := s.write(ctx, "plan_set_budget", args, writeArgs{space: string(args.Space), confirmed: bool(args.Confirmed.Or(false)),
 		key: string(args.IdempotencyKey), expectedRevision: optRevision(args.ExpectedRevision)},
 		func(ctx context.Context) (*planned, error) { return s.planSetBudgetPlan(ctx, args) })
 	if err != nil {
 		return nil, nil, err
 	}
-	return (*caderninhoapi.PlanSetBudgetOutput)(out), text, nil
+	return (*caderninhoapi.PlanSetBudgetOutput)(w.out), w.text, nil
 }

@@ -29,6 +29,12 @@ func (s *Service) previewPlanner(tool string, raw json.RawMessage) (func(context
 	case "plan_set_budget":
 		var a caderninhoapi.PlanSetBudgetInput
 		return func(ctx context.Context) (*planned, error) { return s.planSetBudgetPlan(ctx, &a) }, decode(raw, &a)
+	case "plan_set_rule":
+		var a caderninhoapi.PlanSetRuleInput
+		return func(ctx context.Context) (*planned, error) { return s.planSetRulePlan(ctx, &a) }, decode(raw, &a)
+	case "plan_delete_rule":
+		var a caderninhoapi.PlanDeleteRuleInput
+		return func(ctx context.Context) (*planned, error) { return s.planDeleteRulePlan(ctx, &a) }, decode(raw, &a)
 	}
 	return nil, fmt.Errorf("no planner for %s", tool)
 }
@@ -81,7 +87,30 @@ func (s *Service) planPreview(ctx context.Context, in *caderninhoapi.PlanPreview
 	for _, c := range listed {
 		out.Changes = append(out.Changes, c.out())
 	}
-	return out, func() string { return previewText(out, listed) }, nil
+	what := ptbr.Count(out.Count, "registro", "registros")
+	if tool == "plan_set_rule" || tool == "plan_delete_rule" {
+		what = ruleWritesText(p.changes)
+	}
+	return out, func() string { return previewText(out, listed, what) }, nil
+}
+
+// ruleWritesText says what a rule write changes: the rule and the movements it recategorises.
+func ruleWritesText(changes []*change) string {
+	rules, moves := 0, 0
+	for _, c := range changes {
+		if strings.HasPrefix(c.ID, "rule:") {
+			rules++
+		} else {
+			moves++
+		}
+	}
+	switch {
+	case rules > 0 && moves > 0:
+		return "a regra e " + ptbr.Count(moves, "movimento", "movimentos")
+	case rules > 0:
+		return "a regra (e nenhum movimento)"
+	}
+	return ptbr.Count(moves, "movimento", "movimentos")
 }
 
 // previewSubtotals sums the affected records before and after the write, per currency and per
@@ -140,10 +169,9 @@ func previewSubtotals(changes []*change) caderninhoapi.PlanPreviewOutputSubtotal
 	return out
 }
 
-func previewText(out *caderninhoapi.PlanPreviewOutput, listed []*change) string {
+func previewText(out *caderninhoapi.PlanPreviewOutput, listed []*change, what string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Prévia de %s no espaço %s (revisão %d): nada foi escrito. A escrita mudaria %s.\n", out.Tool, out.Space, out.Revision,
-		ptbr.Count(out.Count, "registro", "registros"))
+	fmt.Fprintf(&b, "Prévia de %s no espaço %s (revisão %d): nada foi escrito. A escrita mudaria %s.\n", out.Tool, out.Space, out.Revision, what)
 	if out.OverLimit {
 		fmt.Fprintf(&b, "overLimit: true — a seleção passa do limite atômico de %d registros; a escrita seria recusada (SELECTION_TOO_LARGE). %s\n",
 			SelectionLimit, selectionNote)

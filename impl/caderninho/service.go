@@ -169,8 +169,10 @@ const readOnlyInstructions = "\nEste servidor está em modo somente leitura: só
 const instructions = "O caderninho mostra as finanças da casa. As quatro ferramentas caderninho_* preservam a visão bancária da origem: " +
 	"contas e cartões (caderninho_accounts), transações (caderninho_transactions), faturas (caderninho_bills) e o pedido de importação " +
 	"dos extratos novos (caderninho_sync). As ferramentas de planejamento usam a visão efetiva com edições e registros manuais: " +
-	"plan_transactions, plan_totals, plan_categories e plan_budget (consultas); plan_preview (prévia de uma escrita, sem escrever); " +
-	"plan_categorize, plan_edit_transaction, plan_add_record, plan_delete_record e plan_set_budget (escritas locais). O catálogo de ferramentas informa o efeito de cada chamada. Consultas e prévias leem; " +
+	"plan_transactions, plan_totals, plan_categories, plan_budget e plan_rules (consultas); plan_preview (prévia de uma escrita, sem escrever); " +
+	"plan_categorize, plan_edit_transaction, plan_add_record, plan_delete_record, plan_set_budget, plan_set_rule e plan_delete_rule (escritas locais). " +
+	"As regras de cada espaço (plan_rules) categorizam sozinhas os movimentos bancários a cada importação; o que uma pessoa categoriza ou edita sempre vence. " +
+	"O catálogo de ferramentas informa o efeito de cada chamada. Consultas e prévias leem; " +
 	"escritas alteram dados locais; caderninho_sync pede uma importação. Todas as escritas são locais. Nenhuma ferramenta paga faturas, " +
 	"envia Pix, contrata crédito ou altera um registro na instituição.\n" +
 	"Um filtro de pessoa seleciona dados para a consulta, mas não limita o acesso de um assistente autorizado: ele pode consultar " +
@@ -305,7 +307,9 @@ func (s *Service) Tools() []mcpserver.Tool {
 			Title: "Categorizar registros",
 			Description: "Escrita local: aplica uma categoria do espaço (ou null, sem categoria) aos registros da visão efetiva, por ids " +
 				"ou por selection (os filtros de plan_transactions). Escritas por seleção ou período recusam seleções acima do limite " +
-				"atômico de 500 registros (SELECTION_TOO_LARGE, nada escrito)." + writeContract,
+				"atômico de 500 registros (SELECTION_TOO_LARGE, nada escrito). A categoria dada por uma pessoa vence as regras: nenhuma regra a muda depois. " +
+				"Por ids, a resposta sugere a regra que teria feito essa categorização (suggestedRule, com quantos outros movimentos ela mudaria); " +
+				"nada é criado sem confirmação: ofereça ao proprietário e, se ele aceitar, chame plan_set_rule." + writeContract,
 			Annotations: writeAnnotations,
 			Handler:     mcpserver.Typed(s.planCategorize),
 		},
@@ -342,6 +346,38 @@ func (s *Service) Tools() []mcpserver.Tool {
 				"amount null remove esse orçamento. Compare com o realizado em plan_budget." + writeContract,
 			Annotations: removeAnnotations,
 			Handler:     mcpserver.Typed(s.planSetBudget),
+		},
+		{
+			Name:  "plan_rules",
+			Title: "Regras de categorização",
+			Description: "Consulta (só leitura; não altera nada) as regras de categorização de cada espaço, na ordem em que são avaliadas: " +
+				"a condição (a descrição do banco contém, começa com ou é igual a um texto, sem diferença de acento ou caixa; opcionais: valor " +
+				"sem sinal, conta, pessoa e direção), a categoria que a regra dá, quantos movimentos ela categoriza agora e uma amostra deles. " +
+				"A primeira regra que um movimento bancário cumpre o categoriza, a cada importação; o que uma pessoa categorizou ou editou nunca muda. " +
+				"Use para entender por que um movimento tem uma categoria (plan_transactions mostra categorisedBy e ruleId) e antes de criar ou mudar regras.",
+			Annotations: readOnly,
+			Handler:     mcpserver.Typed(s.planRules),
+		},
+		{
+			Name:  "plan_set_rule",
+			Title: "Criar ou substituir uma regra",
+			Description: "Escrita local: cria uma regra de categorização no espaço, ou substitui a de id: quando a descrição do banco contém, " +
+				"começa com ou é igual a when.bankDescription.text (sem diferença de acento ou caixa) e, se dados, o valor sem sinal fica entre " +
+				"when.amountMin e when.amountMax (strings de unidades menores), a conta é when.account, o titular é when.person e a direção é " +
+				"when.direction, o movimento bancário recebe category (e description, se dada). position ordena as regras (1 é a primeira " +
+				"avaliada; as seguintes descem uma posição). A regra já categoriza os movimentos que passa a pegar, deixa os que não pega mais " +
+				"e vale a cada importação; nunca muda o que uma pessoa categorizou ou editou. Uma categoria, conta ou pessoa que não existe é " +
+				"recusada, com as parecidas." + writeContract,
+			Annotations: writeAnnotations,
+			Handler:     mcpserver.Typed(s.planSetRule),
+		},
+		{
+			Name:  "plan_delete_rule",
+			Title: "Apagar uma regra",
+			Description: "Escrita local: apaga uma regra de categorização do espaço; as seguintes sobem uma posição. Os movimentos que ela " +
+				"categorizava ficam sem categoria, ou com a da próxima regra que os pega; o que uma pessoa categorizou ou editou não muda." + writeContract,
+			Annotations: removeAnnotations,
+			Handler:     mcpserver.Typed(s.planDeleteRule),
 		},
 	}
 }
@@ -436,6 +472,21 @@ func (s *Service) PlanDeleteRecord(ctx context.Context, in *caderninhoapi.PlanDe
 // PlanSetBudget answers plan_set_budget.
 func (s *Service) PlanSetBudget(ctx context.Context, in *caderninhoapi.PlanSetBudgetInput) (*caderninhoapi.PlanSetBudgetOutput, error) {
 	return result(s.planSetBudget(ctx, in))
+}
+
+// PlanRules answers plan_rules.
+func (s *Service) PlanRules(ctx context.Context, in *caderninhoapi.PlanRulesInput) (*caderninhoapi.PlanRulesOutput, error) {
+	return result(s.planRules(ctx, in))
+}
+
+// PlanSetRule answers plan_set_rule.
+func (s *Service) PlanSetRule(ctx context.Context, in *caderninhoapi.PlanSetRuleInput) (*caderninhoapi.PlanSetRuleOutput, error) {
+	return result(s.planSetRule(ctx, in))
+}
+
+// PlanDeleteRule answers plan_delete_rule.
+func (s *Service) PlanDeleteRule(ctx context.Context, in *caderninhoapi.PlanDeleteRuleInput) (*caderninhoapi.PlanDeleteRuleOutput, error) {
+	return result(s.planDeleteRule(ctx, in))
 }
 
 // NewError turns an error of a method above into the generated error response: a

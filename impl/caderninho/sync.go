@@ -111,6 +111,9 @@ func outcomeOf(o cadstore.Outcome) caderninhoapi.CaderninhoSyncOutputOutcome {
 		Status: caderninhoapi.CaderninhoSyncOutputOutcomeStatus(o.Status), NewFiles: o.NewFiles, NewTransactions: o.NewTransactions,
 		Duplicates: o.Duplicates, NewAccounts: o.NewAccounts, RevisionBumped: o.RevisionBumped,
 		Error: caderninhoapi.NilCaderninhoSyncOutputOutcomeError{Null: true}}
+	if o.Categorised > 0 {
+		out.CategorisedByRules = caderninhoapi.NewOptInt(o.Categorised)
+	}
 	if e := o.Error; e != nil {
 		out.Error = caderninhoapi.NewNilCaderninhoSyncOutputOutcomeError(caderninhoapi.CaderninhoSyncOutputOutcomeError{
 			File: nilString(e.File), Line: nilInt(e.Line), Message: e.Message})
@@ -268,6 +271,9 @@ func outcomeText(o cadstore.Outcome) string {
 	}
 	if o.NewAccounts > 0 {
 		parts = append(parts, ptbr.Count(o.NewAccounts, "conta nova", "contas novas"))
+	}
+	if o.Categorised > 0 {
+		parts = append(parts, ptbr.Count(o.Categorised, "categorizada pelas regras", "categorizadas pelas regras"))
 	}
 	s := strings.Join(parts, ", ")
 	if o.RevisionBumped {

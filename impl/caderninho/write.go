@@ -66,6 +66,12 @@ type planned struct {
 	// selected is how many records the write selected, before dropNoOps: the atomic limit
 	// applies to the selection, whether or not each record changes.
 	selected int
+	// prepare, when set, runs before the write commits (never for a preview): what only the
+	// answer needs, such as plan_categorize's suggested rule.
+	prepare func(ctx context.Context) error
+	// extra, when set, gives the tool's own fields of the answer (after apply, or without it for
+	// a write without changes) and a text to add; they are stored with the result for replays.
+	extra func() (mcpserver.Encoder, string)
 }
 
 // dropNoOps keeps only the changes whose state after differs from before (a category set to the
@@ -98,15 +104,26 @@ func (c *change) isNoOp() (bool, error) {
 	return bytes.Equal(a.Bytes(), b.Bytes()), nil
 }
 
-// writeResult is the answer of every planning write: the five generated outputs have the same
-// fields, so each tool's is a conversion of it.
-type writeResult = caderninhoapi.PlanCategorizeOutput
+// writeResult is the answer every planning write shares: the generated outputs of
+// plan_edit_transaction, plan_add_record, plan_delete_record, plan_set_budget and
+// plan_delete_rule have exactly these fields, so each is a conversion of it; plan_categorize and
+// plan_set_rule add their own (written.extra).
+type writeResult = caderninhoapi.PlanEditTransactionOutput
+
+// written is a write's answer: the shared result, the tool's own fields as JSON (nil when it has
+// none) and the text.
+type written struct {
+	out   *writeResult
+	extra json.RawMessage
+	text  func() string
+}
 
 // storedResult is the durable answer of a write, replayed for the same key and arguments;
-// structured is the writeResult as JSON.
+// structured is the writeResult as JSON, extra the tool's own fields.
 type storedResult struct {
 	Text       string          `json:"text"`
 	Structured json.RawMessage `json:"structured"`
+	Extra      json.RawMessage `json:"extra,omitempty"`
 }
 
 // ArgumentsDigest is how a write's arguments are compared for idempotency (tests claim keys
@@ -164,19 +181,19 @@ func restartRequired(space string, want, now int64) *mcpserver.ToolError {
 // the durable result committed in one transaction.
 // The arguments are compared as in encodes them: the same JSON the caller sent, decoded.
 func (s *Service) write(ctx context.Context, tool string, in mcpserver.Encoder, a writeArgs,
-	plan func(ctx context.Context) (*planned, error)) (*writeResult, func() string, error) {
+	plan func(ctx context.Context) (*planned, error)) (*written, error) {
 	if !a.confirmed {
-		return nil, nil, confirmationRequired(tool)
+		return nil, confirmationRequired(tool)
 	}
 	var raw jx.Encoder
 	in.Encode(&raw)
 	digest, err := normalisedDigest(tool, raw.Bytes())
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	claim, row, err := s.Store.ClaimWrite(ctx, a.key, tool, digest)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if row != nil {
 		return s.replay(tool, a.key, digest, row)
@@ -187,11 +204,11 @@ func (s *Service) write(ctx context.Context, tool string, in mcpserver.Encoder, 
 	} else if n > 0 {
 		s.Log.InfoContext(ctx, "purged old idempotency keys", "count", n)
 	}
-	release := func(err error) (*writeResult, func() string, error) {
+	release := func(err error) (*written, error) {
 		if rerr := s.Store.ReleaseWrite(context.WithoutCancel(ctx), claim); rerr != nil {
 			s.Log.ErrorContext(ctx, "releasing idempotency key", "tool", tool, telemetry.ErrAttr(rerr))
 		}
-		return nil, nil, err
+		return nil, err
 	}
 	for attempt := 0; ; attempt++ {
 		p, err := plan(ctx)
@@ -207,8 +224,14 @@ func (s *Service) write(ctx context.Context, tool string, in mcpserver.Encoder, 
 		if p.bySelection && p.selected > SelectionLimit {
 			return release(selectionTooLarge(p.selected))
 		}
+		if p.prepare != nil {
+			if err := p.prepare(ctx); err != nil {
+				return release(err)
+			}
+		}
 		var text string
 		var out *writeResult
+		var extra json.RawMessage
 		bump := len(p.changes) > 0 // a write that changes nothing keeps the revision, so open cursors stay valid
 		_, err = s.Store.CommitWrite(ctx, claim, p.space, p.revision, bump, func(w *cadstore.WriteTx, rev int64) (string, error) {
 			if bump {
@@ -231,9 +254,18 @@ func (s *Service) write(ctx context.Context, tool string, in mcpserver.Encoder, 
 				out.Changes = append(out.Changes, c.out())
 			}
 			text = writeText(out, listed)
+			if p.extra != nil {
+				enc, more := p.extra()
+				var e jx.Encoder
+				enc.Encode(&e)
+				extra = e.Bytes()
+				if more != "" {
+					text += "\n" + more
+				}
+			}
 			var e jx.Encoder
 			out.Encode(&e)
-			b, err := json.Marshal(storedResult{Text: text, Structured: e.Bytes()})
+			b, err := json.Marshal(storedResult{Text: text, Structured: e.Bytes(), Extra: extra})
 			return string(b), err
 		})
 		switch {
@@ -244,11 +276,11 @@ func (s *Service) write(ctx context.Context, tool string, in mcpserver.Encoder, 
 				Message:     "Os dados do espaço " + p.space + " mudaram durante a escrita. Nada foi escrito. " + restartNote,
 				Suggestions: []string{nextRestart}})
 		case errors.Is(err, cadstore.ErrClaimLost):
-			return nil, nil, inProgress(a.key)
+			return nil, inProgress(a.key)
 		case err != nil:
 			return release(err)
 		}
-		return out, func() string { return text }, nil
+		return &written{out: out, extra: extra, text: func() string { return text }}, nil
 	}
 }
 
@@ -266,28 +298,28 @@ func selectionTooLarge(n int) *mcpserver.ToolError {
 }
 
 // replay answers a key already stored: the durable result, or a refusal.
-func (s *Service) replay(tool, key, digest string, row *cadstore.WriteRow) (*writeResult, func() string, error) {
+func (s *Service) replay(tool, key, digest string, row *cadstore.WriteRow) (*written, error) {
 	if row.Tool != tool || row.Arguments != digest {
-		return nil, nil, &mcpserver.ToolError{Code: "IDEMPOTENCY_KEY_REUSED",
+		return nil, &mcpserver.ToolError{Code: "IDEMPOTENCY_KEY_REUSED",
 			Message: fmt.Sprintf("idempotency_key: a chave %s já foi usada por outra solicitação (%s com outros argumentos). Nada foi escrito. %s",
 				key, row.Tool, anotherKeyNote),
 			Suggestions: []string{"Use uma nova idempotency_key para esta solicitação.", "Para repetir a anterior, envie exatamente os mesmos argumentos com a mesma chave."}}
 	}
 	if row.Status != cadstore.WriteDone || row.Result == nil {
-		return nil, nil, inProgress(key)
+		return nil, inProgress(key)
 	}
 	var res storedResult
 	if err := json.Unmarshal([]byte(*row.Result), &res); err != nil {
-		return nil, nil, fmt.Errorf("decoding stored write result: %w", err)
+		return nil, fmt.Errorf("decoding stored write result: %w", err)
 	}
 	out := new(writeResult)
 	if err := out.Decode(jx.DecodeBytes(res.Structured)); err != nil {
-		return nil, nil, fmt.Errorf("decoding stored write result: %w", err)
+		return nil, fmt.Errorf("decoding stored write result: %w", err)
 	}
 	out.Replay = true
-	return out, func() string {
+	return &written{out: out, extra: res.Extra, text: func() string {
 		return "Repetição: esta chave já foi executada; nada foi escrito de novo. " + replayNote + "\n" + res.Text
-	}, nil
+	}}, nil
 }
 
 func writeText(out *writeResult, listed []*change) string {

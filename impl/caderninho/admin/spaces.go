@@ -55,6 +55,9 @@ func (o Ops) RemoveSpace(ctx context.Context, key string) error {
 		if use.Budgets > 0 {
 			why = append(why, "tem "+ptbr.Count(use.Budgets, "orçamento", "orçamentos"))
 		}
+		if use.Rules > 0 {
+			why = append(why, "tem "+ptbr.Count(use.Rules, "regra", "regras"))
+		}
 		return &Refusal{Conflict, "", fmt.Sprintf("O espaço %q não foi removido: %s. Mova ou remova primeiro o que é dele.", key, ptbr.List(why))}
 	}
 	return spaceRefusal(err, key, "")
@@ -133,6 +136,9 @@ func UsesText(u cadstore.CategoryUses) string {
 	}
 	if u.Budgets > 0 {
 		parts = append(parts, ptbr.Count(u.Budgets, "orçamento", "orçamentos"))
+	}
+	if u.Rules > 0 {
+		parts = append(parts, ptbr.Count(u.Rules, "regra", "regras"))
 	}
 	if len(parts) == 0 {
 		return "nada"

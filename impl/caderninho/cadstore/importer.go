@@ -46,6 +46,8 @@ type Outcome struct {
 	// reason (another extension, a folder, an empty file, a CSV of no known format): at most
 	// MaxIgnored, then one line counting the rest. Never a file left aside without a word.
 	Ignored []FileError `json:"ignored,omitempty"`
+	// Categorised counts the new transactions the space's rules categorised.
+	Categorised int `json:"categorisedByRules,omitempty"`
 }
 
 // MaxWarnings bounds the warnings of one connection's outcome; a last one counts the rest.
@@ -392,6 +394,9 @@ type account struct {
 	kind     string
 	currency string
 	isNew    bool
+	// newFrom is the first id of the transactions this import stored for it (0: none yet); the
+	// ids reserved later in the import are higher.
+	newFrom int64
 	// Dedupe reads a stored FITID key ("f:...") or fingerprint count only for the transactions
 	// of the statement being imported, not for every row of the account (a million): fKeys are
 	// the statement's FITID keys stored before it, read from the database; stmtKeys the FITID
@@ -540,6 +545,18 @@ func (s *Store) importFiles(ctx context.Context, c Connection, files []statement
 	}
 	if other > 0 {
 		out.Warnings = append(out.Warnings, FileError{Message: fmt.Sprintf("e mais %s dos arquivos CSV", ptbr.Count(other, "aviso", "avisos"))})
+	}
+	// The space's rules categorise the new transactions, in the import's transaction.
+	var newFrom int64
+	for _, a := range accounts {
+		if a.newFrom > 0 && (newFrom == 0 || a.newFrom < newFrom) {
+			newFrom = a.newFrom
+		}
+	}
+	if newFrom > 0 {
+		if out.Categorised, err = s.applyRules(ctx, tx, c.SpaceKey, c.ID, newFrom); err != nil {
+			return nil, fmt.Errorf("applying the rules of %s: %w", c.SpaceKey, err)
+		}
 	}
 	changed := false
 	for _, a := range accounts {
@@ -881,6 +898,9 @@ func (s *Store) importStatement(ctx context.Context, tx *sql.Tx, a *account, fil
 	id, err := s.reserveIDs(ctx, tx, "transaction", added)
 	if err != nil {
 		return err
+	}
+	if added > 0 && a.newFrom == 0 {
+		a.newFrom = id
 	}
 	ins, err := s.newInserter(ctx, tx)
 	if err != nil {

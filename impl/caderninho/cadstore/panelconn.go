@@ -200,6 +200,12 @@ func (s *Store) EditConnection(ctx context.Context, actor, key, institution, hol
 			institution, pid, sid, id); err != nil {
 			return fmt.Errorf("updating connection %s: %w", key, err)
 		}
+		if oldSpaceKey != space || oldHolder != holder {
+			// the rules of its (new) space, with its (new) holder, categorise its transactions
+			if err := s.reapplyConnection(ctx, tx, id); err != nil {
+				return err
+			}
+		}
 		for _, sp := range uniqueIDs(oldSpace, sid) {
 			if err := s.staleSpace(ctx, tx, sp); err != nil {
 				return err

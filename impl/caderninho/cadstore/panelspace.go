@@ -24,10 +24,10 @@ type CategoryInfo struct {
 }
 
 // CategoryUses counts what names a category.
-type CategoryUses struct{ Edits, Records, Budgets int }
+type CategoryUses struct{ Edits, Records, Budgets, Rules int }
 
 // Total is every use.
-func (u CategoryUses) Total() int { return u.Edits + u.Records + u.Budgets }
+func (u CategoryUses) Total() int { return u.Edits + u.Records + u.Budgets + u.Rules }
 
 // SpaceInfo is a space as the panel lists it.
 type SpaceInfo struct {
@@ -39,13 +39,13 @@ type SpaceInfo struct {
 
 // SpaceUses counts what belongs to a space: it is removable only when all are zero.
 type SpaceUses struct {
-	Connections             []string
-	Edits, Records, Budgets int
+	Connections                    []string
+	Edits, Records, Budgets, Rules int
 }
 
 // InUse reports whether anything belongs to the space.
 func (u SpaceUses) InUse() bool {
-	return len(u.Connections) > 0 || u.Edits+u.Records+u.Budgets > 0
+	return len(u.Connections) > 0 || u.Edits+u.Records+u.Budgets+u.Rules > 0
 }
 
 // SpaceInUseError refuses to remove a space something still belongs to.
@@ -176,6 +176,7 @@ func (s *Store) spaceUses(ctx context.Context, q queryer, spaceID int64, key str
 		{"SELECT category, splits FROM cad_edits WHERE space_key = ?", &u.Edits, func(c *CategoryUses) { c.Edits++ }},
 		{"SELECT category, splits FROM cad_records WHERE space_key = ?", &u.Records, func(c *CategoryUses) { c.Records++ }},
 		{"SELECT category, NULL FROM cad_budgets WHERE space_key = ?", &u.Budgets, func(c *CategoryUses) { c.Budgets++ }},
+		{"SELECT category, NULL FROM cad_rules WHERE space_key = ?", &u.Rules, func(c *CategoryUses) { c.Rules++ }},
 	} {
 		rows, err := q.QueryContext(ctx, s.q(t.query), key)
 		if err != nil {
@@ -263,8 +264,8 @@ func (s *Store) RenameSpace(ctx context.Context, actor, key, name string) (bool,
 	return changed, err
 }
 
-// RemoveSpace removes a space nothing belongs to (no connection, edit, manual record or
-// budget): ErrNotFound, or *SpaceInUseError with nothing written.
+// RemoveSpace removes a space nothing belongs to (no connection, edit, manual record, budget or
+// rule): ErrNotFound, or *SpaceInUseError with nothing written.
 func (s *Store) RemoveSpace(ctx context.Context, actor, key string) error {
 	return s.adminTx(ctx, func(tx *sql.Tx) error {
 		id, name, err := s.spaceID(ctx, tx, key)
@@ -455,8 +456,12 @@ func (s *Store) removeCategory(ctx context.Context, tx *sql.Tx, spaceID int64, n
 }
 
 func usesText(u CategoryUses) string {
-	return "acompanharam: " + ptbr.List([]string{ptbr.Count(u.Edits, "edição", "edições"),
-		ptbr.Count(u.Records, "registro manual", "registros manuais"), ptbr.Count(u.Budgets, "orçamento", "orçamentos")})
+	parts := []string{ptbr.Count(u.Edits, "edição", "edições"), ptbr.Count(u.Records, "registro manual", "registros manuais"),
+		ptbr.Count(u.Budgets, "orçamento", "orçamentos")}
+	if u.Rules > 0 {
+		parts = append(parts, ptbr.Count(u.Rules, "regra", "regras"))
+	}
+	return "acompanharam: " + ptbr.List(parts)
 }
 
 // retag makes everything of space naming category from (accent and case-insensitive) name to:
@@ -478,6 +483,9 @@ func (s *Store) retag(ctx context.Context, tx *sql.Tx, space, from, to string) (
 		return moved, err
 	}
 	moved.Edits, moved.Records = edits, records
+	if moved.Rules, err = s.retagRules(ctx, tx, space, f, to); err != nil {
+		return moved, err
+	}
 
 	type budget struct {
 		month, cat, currency string
@@ -600,4 +608,35 @@ func (s *Store) retagRows(ctx context.Context, tx *sql.Tx, sel, upd, space, f, t
 		}
 	}
 	return len(change), nil
+}
+
+// retagRules makes the rules of space naming category f (folded) name to; it returns how many
+// changed.
+func (s *Store) retagRules(ctx context.Context, tx *sql.Tx, space, f, to string) (int, error) {
+	rows, err := tx.QueryContext(ctx, s.q("SELECT id, category FROM cad_rules WHERE space_key = ?"), space)
+	if err != nil {
+		return 0, fmt.Errorf("reading the rules naming a category: %w", err)
+	}
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		var c string
+		if err := rows.Scan(&id, &c); err != nil {
+			rows.Close()
+			return 0, fmt.Errorf("reading the rules naming a category: %w", err)
+		}
+		if fold.Fold(c) == f && c != to {
+			ids = append(ids, id)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, fmt.Errorf("reading the rules naming a category: %w", err)
+	}
+	for _, id := range ids {
+		if _, err := tx.ExecContext(ctx, s.q("UPDATE cad_rules SET category = ?, updated_at = ? WHERE id = ?"), to, s.now(), id); err != nil {
+			return 0, fmt.Errorf("renaming a rule's category: %w", err)
+		}
+	}
+	return len(ids), nil
 }

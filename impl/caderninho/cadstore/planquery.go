@@ -33,6 +33,8 @@ type PlanQuery struct {
 	SplitsOnly    bool
 	// BankIDs and ManualIDs, when not nil, select those ids only.
 	BankIDs, ManualIDs []int64
+	// Rule, when not 0, selects the bank rows that rule categorises (no manual row).
+	Rule int64
 }
 
 // PlanPosition is a place in the view's order: day descending, then manual (rank 1) before bank
@@ -55,7 +57,8 @@ type PlanRow struct {
 	AccountID       int64
 	Name, Memo      string
 	DedupeKey       string
-	Edited          bool
+	Edited          bool   // a person's edit (a rule's is not one: see RuleID)
+	RuleID          *int64 // the rule whose edit the row carries
 	EditDescription *string
 	// manual
 	Space, Description string
@@ -125,6 +128,13 @@ func (q *PlanQuery) bankWhere(args []any, after *PlanPosition, unedited bool) (s
 	if q.BankIDs != nil {
 		where, args = inOrNothing(where, args, "t.id", q.BankIDs)
 	}
+	if q.Rule != 0 {
+		if unedited {
+			where = append(where, "1 = 0")
+		} else {
+			where, args = append(where, "e.rule_id = ?"), append(args, q.Rule)
+		}
+	}
 	if after != nil {
 		// posted_day <= ? first: the range an index of the day scans
 		if after.Rank == 1 { // every bank row of the day comes after a manual one
@@ -138,7 +148,9 @@ func (q *PlanQuery) bankWhere(args []any, after *PlanPosition, unedited bool) (s
 
 // uneditedMatchesNothing says whether no row without an edit is selected: a category or a split
 // is asked for, and only edits give those.
-func (q *PlanQuery) uneditedMatchesNothing() bool { return q.Categories != nil || q.SplitsOnly }
+func (q *PlanQuery) uneditedMatchesNothing() bool {
+	return q.Categories != nil || q.SplitsOnly || q.Rule != 0
+}
 
 // editedFrom is the FROM of the edited rows only, driven by the edits, and the condition that
 // joins them: each edit finds its transaction by the account's id (named per key) and the dedupe
@@ -207,6 +219,9 @@ func (q *PlanQuery) manualWhere(args []any, after *PlanPosition) (string, []any)
 	}
 	if q.ManualIDs != nil {
 		where, args = inOrNothing(where, args, "r.id", q.ManualIDs)
+	}
+	if q.Rule != 0 {
+		where = append(where, "1 = 0")
 	}
 	if after != nil {
 		if after.Rank == 1 {
@@ -289,7 +304,7 @@ func (s *Store) PlanRows(ctx context.Context, q PlanQuery, after *PlanPosition, 
 			where = "+" + where
 		}
 		query := `SELECT t.id, t.account_id, t.posted_day, t.amount_minor, t.currency, t.name, t.memo, t.dedupe_key,
-			CASE WHEN e.dedupe_key IS NULL THEN 0 ELSE 1 END, e.category, e.description, e.note, COALESCE(e.excluded, 0), e.splits
+			CASE WHEN e.dedupe_key IS NULL THEN 0 ELSE 1 END, e.rule_id, e.category, e.description, e.note, COALESCE(e.excluded, 0), e.splits
 			FROM ` + from + ` WHERE ` + where + ` ORDER BY t.posted_day DESC, t.id DESC`
 		if limit > 0 {
 			query, args = query+" LIMIT ?", append(args, limit)
@@ -304,10 +319,10 @@ func (s *Store) PlanRows(ctx context.Context, q PlanQuery, after *PlanPosition, 
 			var amount int64
 			var edited, excluded int
 			if err := rows.Scan(&r.ID, &r.AccountID, &r.Day, &amount, &r.Currency, &r.Name, &r.Memo, &r.DedupeKey,
-				&edited, &r.Category, &r.EditDescription, &r.Note, &excluded, &r.Splits); err != nil {
+				&edited, &r.RuleID, &r.Category, &r.EditDescription, &r.Note, &excluded, &r.Splits); err != nil {
 				return fmt.Errorf("reading transactions: %w", err)
 			}
-			r.AmountMinor, r.Edited, r.Excluded = &amount, edited != 0, excluded != 0
+			r.AmountMinor, r.Edited, r.Excluded = &amount, edited != 0 && r.RuleID == nil, excluded != 0
 			for len(manual) > 0 && before(manual[0], r) {
 				if more, err := emit(manual[0]); err != nil || !more {
 					return err

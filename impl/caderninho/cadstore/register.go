@@ -442,9 +442,19 @@ func (s *Store) upsertConnections(ctx context.Context, tx *sql.Tx, inst *install
 			if origins[c.Key] == OriginPanel {
 				sum.Updated = append(sum.Updated, fmt.Sprintf("conexão %s (criada no painel, passa a seguir o arquivo e a ler a pasta %s)", c.Key, c.Source))
 			}
+			var oldHolder, oldSpace int64
+			if err := tx.QueryRowContext(ctx, s.q("SELECT holder_id, space_id FROM cad_connections WHERE id = ?"), id).Scan(&oldHolder, &oldSpace); err != nil {
+				return fmt.Errorf("reading connection %s: %w", c.Key, err)
+			}
 			if _, err := tx.ExecContext(ctx, s.q("UPDATE cad_connections SET institution = ?, holder_id = ?, space_id = ?, source_path = ?, csv_format = ?, origin = ? WHERE id = ?"),
 				c.Institution, people[c.Holder], spaces[c.Space], src, c.Format, OriginFile, id); err != nil {
 				return fmt.Errorf("updating connection %s: %w", c.Key, err)
+			}
+			if oldHolder != people[c.Holder] || oldSpace != spaces[c.Space] {
+				// the rules of its (new) space, with its (new) holder, categorise its transactions
+				if err := s.reapplyConnection(ctx, tx, id); err != nil {
+					return err
+				}
 			}
 			continue
 		}

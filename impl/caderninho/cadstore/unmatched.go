@@ -68,7 +68,8 @@ func (s *Store) UnmatchedEdits(ctx context.Context, spaces map[string]Space, acc
 // keys is not nil.
 func (s *Store) unmatchedAmong(ctx context.Context, q queryer, accounts []PlanAccount, keys []EditKey) ([]UnmatchedEdit, error) {
 	query := `SELECT e.account_key, e.dedupe_key, e.space_key, e.category, e.description, e.note, e.excluded FROM cad_edits e`
-	var where []string
+	// a rule's edit is the rule's, not the user's: it is rewritten with the rules, never reported
+	where := []string{"e.rule_id IS NULL"}
 	var args []any
 	if keys != nil {
 		var b strings.Builder
@@ -93,9 +94,7 @@ func (s *Store) unmatchedAmong(ctx context.Context, q queryer, accounts []PlanAc
 		where = append(where, `NOT EXISTS (SELECT 1 FROM cad_transactions t
 			WHERE t.account_id = CASE e.account_key`+b.String()+` END AND t.dedupe_key = e.dedupe_key LIMIT 1 OFFSET 0)`)
 	}
-	if len(where) > 0 {
-		query += " WHERE " + strings.Join(where, " AND ")
-	}
+	query += " WHERE " + strings.Join(where, " AND ")
 	rows, err := q.QueryContext(ctx, s.q(query), args...)
 	if err != nil {
 		return nil, fmt.Errorf("reading unmatched edits: %w", err)

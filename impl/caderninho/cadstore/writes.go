@@ -240,13 +240,14 @@ type EditRow struct {
 	Splits      *string // JSON
 }
 
-// PutEdit writes the whole edit of a bank transaction (insert or replace).
+// PutEdit writes the whole edit of a bank transaction (insert or replace) as a person's: a
+// rule's edit it replaces becomes the person's, which rules never touch.
 func (w *WriteTx) PutEdit(ctx context.Context, e EditRow) error {
 	s := w.s
 	w.touch(e.Key)
 	search := EditFold(e.Description, e.Note)
 	res, err := w.tx.ExecContext(ctx, s.q(`UPDATE cad_edits SET space_key = ?, category = ?, description = ?, note = ?, excluded = ?, splits = ?,
-		search_fold = ?, updated_at = ? WHERE account_key = ? AND dedupe_key = ?`), e.Space, nullString(e.Category), nullString(e.Description),
+		search_fold = ?, rule_id = NULL, updated_at = ? WHERE account_key = ? AND dedupe_key = ?`), e.Space, nullString(e.Category), nullString(e.Description),
 		nullString(e.Note), flag(e.Excluded), nullString(e.Splits), search, s.now(), e.Key.Account, e.Key.Dedupe)
 	if err != nil {
 		return fmt.Errorf("updating edit: %w", err)

@@ -270,7 +270,7 @@ var notices = map[string]string{
 	"espaco-renomeado":     "Espaço renomeado.",
 	"espaco-removido":      "Espaço removido.",
 	"categoria-adicionada": "Categoria adicionada.",
-	"categoria-renomeada":  "Categoria renomeada; as edições, registros e orçamentos que a usavam acompanharam.",
+	"categoria-renomeada":  "Categoria renomeada; as edições, registros, orçamentos e regras que a usavam acompanharam.",
 	"categoria-unida":      "Categorias unidas; o que usava a que saiu passou para a que ficou (orçamentos do mesmo mês e moeda foram somados).",
 	"categoria-removida":   "Categoria removida.",
 	"nada-mudou":           "Já estava assim; nada mudou.",

@@ -31,7 +31,7 @@ func (h *Handler) showSpaces(w http.ResponseWriter, r *http.Request, status int,
 	}
 	for _, sp := range sps {
 		row := spaceRow{Key: sp.Key, Name: sp.Name, Origin: admin.OriginText(sp.Origin), Connections: "nenhuma", InUse: sp.Use.InUse(),
-			Uses: admin.UsesText(cadstore.CategoryUses{Edits: sp.Use.Edits, Records: sp.Use.Records, Budgets: sp.Use.Budgets})}
+			Uses: admin.UsesText(cadstore.CategoryUses{Edits: sp.Use.Edits, Records: sp.Use.Records, Budgets: sp.Use.Budgets, Rules: sp.Use.Rules})}
 		if len(sp.Use.Connections) > 0 {
 			row.Connections = strings.Join(sp.Use.Connections, ", ")
 		}

@@ -65,8 +65,8 @@ func TestReferenceExamplesPassTheirSchemas(t *testing.T) {
 			}
 		}
 	}
-	if total != 18 {
-		t.Errorf("%d tools have reference pages, want the 18 of both servers", total)
+	if total != 21 {
+		t.Errorf("%d tools have reference pages, want the 21 of both servers", total)
 	}
 }
 

@@ -244,7 +244,7 @@ func TestCaderninhoConflicts(t *testing.T) {
 	}
 	sort.Strings(got)
 	want := []string{"caderninho_sync", "caderninho_transactions", "plan_add_record", "plan_categorize",
-		"plan_delete_record", "plan_edit_transaction", "plan_set_budget", "plan_transactions"}
+		"plan_delete_record", "plan_delete_rule", "plan_edit_transaction", "plan_set_budget", "plan_set_rule", "plan_transactions"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("tools with 409 (-want +got):\n%s", diff)
 	}

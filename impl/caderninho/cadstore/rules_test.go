@@ -1,0 +1,190 @@
+package cadstore
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/lumo-caderninho/mcp/impl/platform/fold"
+)
+
+func TestRuleMatches(t *testing.T) {
+	i64 := func(n int64) *int64 { return &n }
+	str := func(s string) *string { return &s }
+	uber := RuleSubject{Fold: fold.Fold("UBER *VIAGEM"), AmountMinor: -3558, Currency: "BRL", Account: "aurora-marina:12345-6", Holder: "marina"}
+	tests := []struct {
+		name string
+		rule Rule
+		t    RuleSubject
+		want bool
+	}{
+		{"contains, folded", Rule{Match: MatchContains, Text: "Viagem"}, uber, true},
+		{"contains misses", Rule{Match: MatchContains, Text: "taxi"}, uber, false},
+		{"starts with", Rule{Match: MatchStartsWith, Text: "uber *"}, uber, true},
+		{"starts with is not contains", Rule{Match: MatchStartsWith, Text: "viagem"}, uber, false},
+		{"equals, spaces collapsed", Rule{Match: MatchEquals, Text: "  Uber   *Viagem "}, uber, true},
+		{"equals is the whole text", Rule{Match: MatchEquals, Text: "uber"}, uber, false},
+		{"accents fold", Rule{Match: MatchContains, Text: "espaco itau"},
+			RuleSubject{Fold: fold.Fold("CINEMA ESPAÇO ITAÚ"), AmountMinor: -100, Currency: "BRL"}, true},
+		{"amount without sign, inclusive", Rule{Match: MatchContains, Text: "uber", AmountCurrency: "BRL", AmountMin: i64(3558), AmountMax: i64(3558)}, uber, true},
+		{"amount above max", Rule{Match: MatchContains, Text: "uber", AmountCurrency: "BRL", AmountMax: i64(3557)}, uber, false},
+		{"amount below min", Rule{Match: MatchContains, Text: "uber", AmountCurrency: "BRL", AmountMin: i64(3559)}, uber, false},
+		{"amount of another currency", Rule{Match: MatchContains, Text: "uber", AmountCurrency: "USD", AmountMax: i64(100000)}, uber, false},
+		{"the most negative amount has a size", Rule{Match: MatchContains, Text: "x", AmountCurrency: "BRL", AmountMin: i64(math.MaxInt64)},
+			RuleSubject{Fold: "x", AmountMinor: math.MinInt64, Currency: "BRL"}, true},
+		{"out", Rule{Match: MatchContains, Text: "uber", Direction: "out"}, uber, true},
+		{"in", Rule{Match: MatchContains, Text: "uber", Direction: "in"}, uber, false},
+		{"zero is in", Rule{Match: MatchContains, Text: "x", Direction: "in"}, RuleSubject{Fold: "x"}, true},
+		{"account", Rule{Match: MatchContains, Text: "uber", Account: str("aurora-marina:12345-6")}, uber, true},
+		{"another account", Rule{Match: MatchContains, Text: "uber", Account: str("ipe-rafael:1")}, uber, false},
+		{"person", Rule{Match: MatchContains, Text: "uber", Person: str("marina")}, uber, true},
+		{"another person", Rule{Match: MatchContains, Text: "uber", Person: str("rafael")}, uber, false},
+	}
+	for _, tc := range tests {
+		tc.rule.TextFold = fold.Fold(tc.rule.Text)
+		if got := tc.rule.Matches(&tc.t); got != tc.want {
+			t.Errorf("%s: Matches = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestFirstRuleWinsAndPersonEditsAreLeft(t *testing.T) {
+	rules := []Rule{
+		{ID: 1, Match: MatchContains, TextFold: "viagem", Category: "Lazer"},
+		{ID: 2, Match: MatchContains, TextFold: "uber", Category: "Transporte"},
+	}
+	sub := RuleSubject{Fold: "uber *viagem", AmountMinor: -1}
+	cands := []RuleCandidate{
+		{RuleSubject: sub, ID: 1}, // no edit: rule 1
+		{RuleSubject: sub, ID: 2, Rule: &RuleEdit{RuleID: 1, Category: "Lazer"}},                               // already so
+		{RuleSubject: sub, ID: 3, Rule: &RuleEdit{RuleID: 2, Category: "Transporte"}},                          // rule 1 comes first
+		{RuleSubject: sub, ID: 4, PersonEdit: true},                                                            // a person's: left alone
+		{RuleSubject: RuleSubject{Fold: "padaria"}, ID: 5, Rule: &RuleEdit{RuleID: 2, Category: "Transporte"}}, // no rule any more
+	}
+	var got []string
+	for _, e := range RuleEffects(rules, cands) {
+		to := "none"
+		if e.Rule != nil {
+			to = e.Rule.Category
+		}
+		got = append(got, fmt.Sprintf("%d %s", e.Candidate.ID, to))
+	}
+	if diff := cmp.Diff([]string{"1 Lazer", "3 Lazer", "5 none"}, got); diff != "" {
+		t.Errorf("effects (-want +got):\n%s", diff)
+	}
+}
+
+// putRule stores rule r in its space as a planning write does, applying it, and returns its id.
+func putRule(t *testing.T, s *Store, key string, r Rule) int64 {
+	t.Helper()
+	spaces, err := s.Spaces(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules, err := s.Rules(ctx, r.Space)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Position, r.TextFold = len(rules)+1, fold.Fold(r.Text)
+	rules = append(rules, r)
+	cands, err := s.RuleCandidates(ctx, r.Space, RuleScope{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	effects := RuleEffects(rules, cands)
+	claim, _, err := s.ClaimWrite(ctx, key, "test", key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.CommitWrite(ctx, claim, r.Space, spaces[r.Space].Revision, true, func(w *WriteTx, _ int64) (string, error) {
+		id, err := w.InsertRule(ctx, r)
+		rules[len(rules)-1].ID = id
+		if err != nil {
+			return "", err
+		}
+		return "{}", w.ApplyRuleEffects(ctx, r.Space, effects)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return rules[len(rules)-1].ID
+}
+
+func ruleCount(t *testing.T, s *Store, id int64) int {
+	t.Helper()
+	counts, err := s.RuleCounts(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return counts[id]
+}
+
+// TestRulesFollowImportsAndConnections: a rule categorises what an import brings, a connection
+// moved to a space without rules loses its rule edits and gets them back when it returns, and
+// registering the installation again changes nothing.
+func TestRulesFollowImportsAndConnections(t *testing.T) {
+	s, dir := setup(t)
+	importAll(t, s)
+	id := putRule(t, s, "regra-uber-1", Rule{Space: "casa", Match: MatchContains, Text: "UBER", Category: "Transporte"})
+	if n := ruleCount(t, s, id); n != 9 {
+		t.Fatalf("the rule categorises %d transactions, want the 9 rides", n)
+	}
+	copyFile(t, filepath.Join(dir, "next", "aurora-marina", "extrato-2026-11.ofx"), filepath.Join(dir, "ofx", "aurora-marina", "extrato-2026-11.ofx"))
+	if o := importAll(t, s)["aurora-marina"]; o.NewTransactions != 10 || o.Categorised != 1 {
+		t.Fatalf("import of November: %+v, want 10 new transactions, 1 categorised", o)
+	}
+	if n := ruleCount(t, s, id); n != 10 {
+		t.Fatalf("after the import the rule categorises %d, want 10", n)
+	}
+	before := revisions(t, s)
+	register(t, s, dir)
+	if n := ruleCount(t, s, id); n != 10 {
+		t.Fatalf("after registering again the rule categorises %d, want 10", n)
+	}
+	if diff := cmp.Diff(before, revisions(t, s)); diff != "" {
+		t.Errorf("registering again moved revisions (-before +after):\n%s", diff)
+	}
+	if _, err := s.EditConnection(ctx, "teste", "aurora-marina", "Banco Aurora", "marina", "atelie"); err != nil {
+		t.Fatal(err)
+	}
+	if n := ruleCount(t, s, id); n != 0 {
+		t.Fatalf("in atelie (no rules) the rule still categorises %d", n)
+	}
+	if _, err := s.EditConnection(ctx, "teste", "aurora-marina", "Banco Aurora", "marina", "casa"); err != nil {
+		t.Fatal(err)
+	}
+	if n := ruleCount(t, s, id); n != 10 {
+		t.Fatalf("back in casa the rule categorises %d, want 10", n)
+	}
+	// installation.yaml moves it too
+	yaml := filepath.Join(dir, "installation.yaml")
+	b, err := os.ReadFile(yaml)
+	if err != nil {
+		t.Fatal(err)
+	}
+	moved := strings.Replace(string(b), "{key: aurora-marina, institution: Banco Aurora, holder: marina, space: casa,",
+		"{key: aurora-marina, institution: Banco Aurora, holder: marina, space: atelie,", 1)
+	if moved == string(b) {
+		t.Fatal("the demo's installation.yaml no longer holds aurora-marina's line")
+	}
+	if err := os.WriteFile(yaml, []byte(moved), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	register(t, s, dir)
+	if n := ruleCount(t, s, id); n != 0 {
+		t.Fatalf("moved to atelie by installation.yaml, the rule still categorises %d", n)
+	}
+	// a rule's edit is not the user's: never reported as an edit whose transaction is gone (with
+	// no account known, every user's edit would be)
+	spaces, err := s.Spaces(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u, err := s.UnmatchedEdits(ctx, spaces, nil); err != nil || len(u) != 0 {
+		t.Errorf("unmatched edits with no account known: %v %v, want none (rule edits are not reported)", u, err)
+	}
+}
