@@ -464,5 +464,9 @@ func (s *Store) moveAccountKey(ctx context.Context, tx *sql.Tx, oldKey, newKey s
 	if _, err := tx.ExecContext(ctx, s.q("UPDATE cad_records SET account_key = ? WHERE account_key = ?"), newKey, oldKey); err != nil {
 		return fmt.Errorf("moving records to %s: %w", newKey, err)
 	}
+	// A rule limited to the account follows it.
+	if _, err := tx.ExecContext(ctx, s.q("UPDATE cad_rules SET account_key = ? WHERE account_key = ?"), newKey, oldKey); err != nil {
+		return fmt.Errorf("moving rules to %s: %w", newKey, err)
+	}
 	return nil
 }
