@@ -1,6 +1,7 @@
 package lumo
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -106,6 +107,20 @@ func rollupsWorkspace(t *testing.T, rows int) fs.FS {
     measures: [Vendas.Valor da venda]
 `
 	g.Files[path] = &fstest.MapFile{Data: []byte(y)}
+	// Situação blank both ways: every other NULL (\N) becomes the empty text.
+	sales := g.Generated["apps/vendas/vendas.csv"]
+	g.Generated["apps/vendas/vendas.csv"] = func() genfs.Lines {
+		next, n := sales(), 0
+		return func() ([]byte, bool) {
+			line, ok := next()
+			if ok && bytes.Contains(line, []byte(`,\N,`)) {
+				if n++; n%2 == 0 {
+					line = bytes.Replace(line, []byte(`,\N,`), []byte(`,,`), 1)
+				}
+			}
+			return line, ok
+		}
+	}
 	// A second app whose fact has a date column (not a date-time) cut by month.
 	wy := string(g.Files["workspace.yaml"].Data)
 	const app = "      - {key: vendas, source: apps/vendas, desk: Comercial}\n"

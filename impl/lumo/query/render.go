@@ -65,15 +65,6 @@ type engine interface {
 	countDistinct(col, from string, where []string) string
 }
 
-// groupingSetter is an engine with GROUPING SETS: a statement's groups and its grand total in
-// one pass over the rows (SQLite has none).
-type groupingSetter interface {
-	groupingSets()
-}
-
-func (postgresEngine) groupingSets() {}
-func (duckdbEngine) groupingSets()   {}
-
 // looseWalker is an engine that can count the distinct values of a text column with a folded
 // copy by a loose walk of its (folded copy NULLS FIRST, value) index (see WalkColumns).
 type looseWalker interface {

@@ -29,9 +29,9 @@ type builder struct {
 	// grouped are the related-row aggregates the statement being written reads from a grouped
 	// join (see relatedAgg), per block of the plan; fromWhere adds their joins.
 	grouped map[*Block][]groupedAgg
-	// total says r also holds the grand total row (GROUPING SETS, marked gt = 1), from which the
-	// count_distinct summaries are read instead of counted again in a second pass.
-	total bool
+	// pairs, when set, is the block's one count_distinct, counted from the block's distinct
+	// (groups, value) pairs (see distinctPairs) instead of in a second pass over the rows.
+	pairs *Measure
 }
 
 // groupedAgg is a related-row aggregate read from a LEFT JOIN of its rows grouped by the
@@ -61,11 +61,18 @@ func (r renderer) Render(q *Query, plan *Plan, walk map[*semantic.Column]bool) *
 		}
 	}
 	var sb strings.Builder
-	sb.WriteString("WITH r AS MATERIALIZED (")
 	if len(plan.Blocks) == 1 {
-		b.total = b.oneScan(q, plan.Blocks[0], groups)
+		b.pairs = b.distinctPairs(q, plan.Blocks[0], groups)
+	}
+	switch {
+	case b.pairs != nil:
+		sb.WriteString("WITH d AS MATERIALIZED (" + b.pairsBlock(plan.Blocks[0], q, groups) + "),\n  r AS MATERIALIZED (")
+		sb.WriteString(b.fromPairs(q, groups))
+	case len(plan.Blocks) == 1:
+		sb.WriteString("WITH r AS MATERIALIZED (")
 		sb.WriteString(b.block(plan.Blocks[0], q, groups, plan.Blocks[0].Measures))
-	} else {
+	default:
+		sb.WriteString("WITH r AS MATERIALIZED (")
 		var gs, ms []string
 		for i := range groups {
 			gs = append(gs, "g"+itoa(i))
@@ -94,9 +101,6 @@ func (r renderer) Render(q *Query, plan *Plan, walk map[*semantic.Column]bool) *
 		sb.WriteString(", " + b.outExpr(c, groups) + " AS o" + itoa(i))
 	}
 	sb.WriteString(" FROM r")
-	if b.total {
-		sb.WriteString(" WHERE gt = 0")
-	}
 	if len(q.Having) > 0 {
 		var conds []string
 		for _, p := range q.Having {
@@ -265,8 +269,8 @@ func (b *builder) summary(m *Measure, q *Query, plan *Plan, groups []*OutCol) st
 	if w, ok := b.e.(looseWalker); ok && b.walk[m.Col] && walkable(q, blk, m) {
 		return w.looseCount(m.Col)
 	}
-	if b.total {
-		return "(SELECT m" + i + " FROM r WHERE gt = 1)"
+	if b.pairs == m {
+		return "(SELECT COUNT(DISTINCT v) FROM d)"
 	}
 	// The expressions first, then the FROM, which joins the related-row aggregates they read.
 	b.startStatement(blk)
@@ -285,24 +289,83 @@ func (b *builder) summary(m *Measure, q *Query, plan *Plan, groups []*OutCol) st
 	return b.e.countDistinct(col, from, where)
 }
 
-// oneScan says whether the statement computes its count_distinct summaries in the pass that
-// groups the rows (GROUPING SETS with the grand total): on an engine that has them, for one
-// block with groups and a count_distinct, and no HAVING (whose summary counts only the groups
-// kept), nor a loose walk (which counts without reading the rows).
-func (b *builder) oneScan(q *Query, blk *Block, groups []*OutCol) bool {
-	if _, ok := b.e.(groupingSetter); !ok || len(groups) == 0 || len(q.Having) > 0 {
-		return false
+// distinctPairs is the count_distinct of a single-block query that is counted, with its
+// summary, from the distinct pairs of groups and value (one pass over the rows, then passes over
+// the pairs, where the summary would count the rows again): for a block with groups, one
+// count_distinct (of a column that repeats: not a key, whose values are nearly all distinct and
+// whose pairs would be as many as the rows), the other measures adding up across pairs (sum,
+// count, avg, min, max), and no HAVING (whose summary counts only the groups kept) nor loose
+// walk (which counts without reading the rows). nil otherwise.
+func (b *builder) distinctPairs(q *Query, blk *Block, groups []*OutCol) *Measure {
+	if len(groups) == 0 || len(q.Having) > 0 || blk.Rollup != nil {
+		return nil
 	}
-	distinct := false
+	var distinct *Measure
 	for _, m := range blk.Measures {
-		if m.Agg == "count_distinct" {
-			if _, ok := b.e.(looseWalker); ok && b.walk[m.Col] && walkable(q, blk, m) {
-				return false
-			}
-			distinct = true
+		if m.Agg != "count_distinct" {
+			continue
 		}
+		if distinct != nil || m.Col.Role == semantic.RoleKey {
+			return nil
+		}
+		if _, ok := b.e.(looseWalker); ok && b.walk[m.Col] && walkable(q, blk, m) {
+			return nil
+		}
+		distinct = m
 	}
 	return distinct
+}
+
+// pairsBlock is the block grouped by its groups' keys and the distinct count's value v, with
+// the other measures' partials per pair (their groups' values g0.., as block writes them).
+func (b *builder) pairsBlock(blk *Block, q *Query, groups []*OutCol) string {
+	b.startStatement(blk)
+	var sel, keys []string
+	for i, g := range groups {
+		key, value := b.groupTarget(blk, g.Group)
+		keys = append(keys, key)
+		sel = append(sel, value+" AS g"+itoa(i))
+	}
+	v := b.measured(blk, b.pairs)
+	sel = append(sel, v+" AS v")
+	for _, m := range q.Measures {
+		if m == b.pairs {
+			continue
+		}
+		col := b.measured(blk, m)
+		switch m.Agg {
+		case "avg":
+			sel = append(sel, "SUM("+col+") AS s"+itoa(m.idx), "COUNT("+col+") AS c"+itoa(m.idx))
+		default:
+			sel = append(sel, strings.ToUpper(m.Agg)+"("+col+") AS m"+itoa(m.idx))
+		}
+	}
+	from, where := b.fromWhere(blk, nil)
+	return "SELECT " + strings.Join(sel, ", ") + from + whereClause(where) + " GROUP BY " + strings.Join(append(keys, v), ", ")
+}
+
+// fromPairs is r over d: the groups, the distinct count as the pairs with a value, and the
+// other measures' partials added up.
+func (b *builder) fromPairs(q *Query, groups []*OutCol) string {
+	var sel, gs []string
+	for i := range groups {
+		gs = append(gs, "g"+itoa(i))
+	}
+	sel = append(sel, gs...)
+	for _, m := range q.Measures {
+		i := itoa(m.idx)
+		switch {
+		case m == b.pairs:
+			sel = append(sel, "COUNT(v) AS m"+i)
+		case m.Agg == "avg":
+			sel = append(sel, "SUM(s"+i+") AS s"+i, "SUM(c"+i+") AS c"+i)
+		case m.Agg == "min" || m.Agg == "max":
+			sel = append(sel, strings.ToUpper(m.Agg)+"(m"+i+") AS m"+i)
+		default: // sum, count
+			sel = append(sel, "SUM(m"+i+") AS m"+i)
+		}
+	}
+	return "SELECT " + strings.Join(sel, ", ") + " FROM d GROUP BY " + strings.Join(gs, ", ")
 }
 
 // startStatement begins a statement over blk, a block of the plan: the related-row aggregates
@@ -379,16 +442,10 @@ func (b *builder) block(blk *Block, q *Query, groups []*OutCol, own []*Measure) 
 		}
 	}
 	from, where := b.fromWhere(blk, nil)
-	if b.total {
-		sel = append(sel, "GROUPING("+gexprs[0]+") AS gt")
-	}
 	sql := "SELECT " + strings.Join(sel, ", ") + from + whereClause(where)
-	switch {
-	case b.total:
-		sql += " GROUP BY GROUPING SETS ((" + strings.Join(gexprs, ", ") + "), ())"
-	case len(gexprs) > 0:
+	if len(gexprs) > 0 {
 		sql += " GROUP BY " + strings.Join(gexprs, ", ")
-	default:
+	} else {
 		sql += " HAVING COUNT(*) > 0"
 	}
 	return sql

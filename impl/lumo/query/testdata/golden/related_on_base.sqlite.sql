@@ -1,13 +1,14 @@
-WITH r AS MATERIALIZED (SELECT NULLIF((CASE WHEN (ROUND(COALESCE(s1_g.v, 0),
+WITH d AS MATERIALIZED (SELECT NULLIF((CASE WHEN (ROUND(COALESCE(s1_g.v, 0),
   0) = ?1) THEN ?2 ELSE (CASE WHEN (ROUND(COALESCE(s1_g.v, 0),
   0) >= ?3) THEN ?4 ELSE ?5 END) END),
-  '') AS g0, SUM(ROUND(COALESCE(s2_g.v, 0),
-  0)) AS m0, COUNT(DISTINCT s3_g.v) AS m1 FROM "t_clientes" t0 LEFT JOIN (SELECT s1_0."c_cliente_id" AS k0, COUNT(s1_0."c_id") AS v FROM "t_pedidos" s1_0 GROUP BY s1_0."c_cliente_id") s1_g ON s1_g.k0 = t0."c_id" LEFT JOIN (SELECT s2_0."c_cliente_id" AS k0, SUM(s2_0."c_valor") AS v FROM "t_pedidos" s2_0 GROUP BY s2_0."c_cliente_id") s2_g ON s2_g.k0 = t0."c_id" LEFT JOIN (SELECT s3_0."c_cliente_id" AS k0, MAX(s3_0."c_data") AS v FROM "t_pedidos" s3_0 GROUP BY s3_0."c_cliente_id") s3_g ON s3_g.k0 = t0."c_id" LEFT JOIN (SELECT s4_0."c_cliente_id" AS k0, COUNT(s4_0."c_id") AS v FROM "t_pedidos" s4_0 WHERE (NULLIF(s4_0."c_situacao", '') = ?6) GROUP BY s4_0."c_cliente_id") s4_g ON s4_g.k0 = t0."c_id" WHERE ROUND(COALESCE(s4_g.v, 0),
+  '') AS g0, s2_g.v AS v, SUM(ROUND(COALESCE(s3_g.v, 0),
+  0)) AS m0 FROM "t_clientes" t0 LEFT JOIN (SELECT s1_0."c_cliente_id" AS k0, COUNT(s1_0."c_id") AS v FROM "t_pedidos" s1_0 GROUP BY s1_0."c_cliente_id") s1_g ON s1_g.k0 = t0."c_id" LEFT JOIN (SELECT s2_0."c_cliente_id" AS k0, MAX(s2_0."c_data") AS v FROM "t_pedidos" s2_0 GROUP BY s2_0."c_cliente_id") s2_g ON s2_g.k0 = t0."c_id" LEFT JOIN (SELECT s3_0."c_cliente_id" AS k0, SUM(s3_0."c_valor") AS v FROM "t_pedidos" s3_0 GROUP BY s3_0."c_cliente_id") s3_g ON s3_g.k0 = t0."c_id" LEFT JOIN (SELECT s4_0."c_cliente_id" AS k0, COUNT(s4_0."c_id") AS v FROM "t_pedidos" s4_0 WHERE (NULLIF(s4_0."c_situacao", '') = ?6) GROUP BY s4_0."c_cliente_id") s4_g ON s4_g.k0 = t0."c_id" WHERE ROUND(COALESCE(s4_g.v, 0),
   0) < ?7 GROUP BY NULLIF((CASE WHEN (ROUND(COALESCE(s1_g.v, 0),
   0) = ?1) THEN ?2 ELSE (CASE WHEN (ROUND(COALESCE(s1_g.v, 0),
   0) >= ?3) THEN ?4 ELSE ?5 END) END),
-  '')),
+  ''),
+  s2_g.v),
+  r AS MATERIALIZED (SELECT g0, SUM(m0) AS m0, COUNT(v) AS m1 FROM d GROUP BY g0),
   f AS MATERIALIZED (SELECT r.*, g0 AS o0, m0 AS o1, COALESCE(m1, 0) AS o2 FROM r)
-SELECT o0, o1, o2, (SELECT COUNT(*) FROM (SELECT 1 FROM f LIMIT 1000001) x) AS n_total, (SELECT SUM(m0) FROM f) AS s0, (SELECT COUNT(DISTINCT s5_g.v) FROM "t_clientes" t0 LEFT JOIN (SELECT s5_0."c_cliente_id" AS k0, MAX(s5_0."c_data") AS v FROM "t_pedidos" s5_0 GROUP BY s5_0."c_cliente_id") s5_g ON s5_g.k0 = t0."c_id" LEFT JOIN (SELECT s6_0."c_cliente_id" AS k0, COUNT(s6_0."c_id") AS v FROM "t_pedidos" s6_0 WHERE (NULLIF(s6_0."c_situacao", '') = ?8) GROUP BY s6_0."c_cliente_id") s6_g ON s6_g.k0 = t0."c_id" WHERE ROUND(COALESCE(s6_g.v, 0),
-  0) < ?9) AS s1 FROM f ORDER BY f.o0 ASC NULLS LAST LIMIT ?10
--- args: [0 Sem pedidos 3 Frequente Ocasional Ativa 3 Ativa 3 10]
+SELECT o0, o1, o2, (SELECT COUNT(*) FROM (SELECT 1 FROM f LIMIT 1000001) x) AS n_total, (SELECT SUM(m0) FROM f) AS s0, (SELECT COUNT(DISTINCT v) FROM d) AS s1 FROM f ORDER BY f.o0 ASC NULLS LAST LIMIT ?8
+-- args: [0 Sem pedidos 3 Frequente Ocasional Ativa 3 10]
