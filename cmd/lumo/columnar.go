@@ -121,23 +121,30 @@ func openColumnar(ctx context.Context, f *columnarFlags, dsn string, db *store.D
 	return c
 }
 
-// syncAfterImport brings the embedded default's copy (the first slot, beside the SQLite file)
-// to the import just committed, and says what it did. The import stands whatever happens here:
-// a server that runs holds the file and syncs it itself, and any server syncs a stale copy at
-// start, reading the database meanwhile.
-func syncAfterImport(ctx context.Context, f *columnarFlags, dsn string, db *store.DB) string {
+// importCopy is the copy lumo import writes on the embedded default (the first slot, beside the
+// SQLite file): its ImportSink takes the data tables as the import reads them, and
+// syncAfterImport copies the rest. nil, with why when it matters, when there is none: --columnar
+// off, a build without cgo, PostgreSQL (each replica copies for itself).
+func importCopy(f *columnarFlags, dsn string) (*columnar.Store, string) {
 	if *f.path == "off" || !columnar.Available || sqldb.IsPostgres(dsn) && *f.path == "" {
-		return ""
+		return nil, ""
 	}
 	base, err := f.basePath(dsn)
 	if err != nil {
-		return "Cópia colunar não atualizada: " + err.Error()
+		return nil, "Cópia colunar não atualizada: " + err.Error()
 	}
 	o := f.options(base)
 	o.Log = slog.New(slog.DiscardHandler) // the import says what happened in its own words
-	c := columnar.Deferred(o)
-	defer c.Close()
-	start := time.Now()
+	return columnar.Deferred(o), ""
+}
+
+// syncAfterImport brings c, the copy importCopy gave, to the import just committed, copying what
+// the import's sink did not write (rollups, apps it left out), and says what it did. The import
+// stands whatever happens here: a server that runs holds the file and syncs it itself, and any
+// server syncs a stale copy at start, reading the database meanwhile.
+func syncAfterImport(ctx context.Context, c *columnar.Store, f *columnarFlags, dsn string, db *store.DB, sum store.Summary) string {
+	base, _ := f.basePath(dsn)
+	started := time.Now()
 	done, err := c.Sync(ctx, db)
 	switch {
 	case columnar.HeldByAnother(err):
@@ -150,6 +157,14 @@ func syncAfterImport(ctx context.Context, f *columnarFlags, dsn string, db *stor
 		return fmt.Sprintf("Cópia colunar: nada a copiar, nenhum app tem tabela com %s ou mais (--columnar-from); as consultas leem o banco.",
 			ptbr.Count(int(*f.from), "linha", "linhas"))
 	}
-	return fmt.Sprintf("Cópia colunar atualizada em %s: %s, %s, em %s.", base,
-		ptbr.Count(len(done.Copied), "tabela copiada", "tabelas copiadas"), ptbr.Count(int(done.Rows), "linha", "linhas"), seconds(time.Since(start).Seconds()))
+	line := fmt.Sprintf("Cópia colunar atualizada em %s: ", base)
+	if sum.Sunk > 0 {
+		line += ptbr.Count(sum.Sunk, "tabela gravada", "tabelas gravadas") + " durante a importação, "
+	}
+	line += fmt.Sprintf("%s, %s, em %s.", ptbr.Count(len(done.Copied), "tabela copiada", "tabelas copiadas"),
+		ptbr.Count(int(done.Rows), "linha copiada", "linhas copiadas"), seconds(time.Since(started).Seconds()))
+	if sum.SinkErr != nil {
+		line += " Copiadas depois por não terem sido gravadas: " + sum.SinkErr.Error()
+	}
+	return line
 }

@@ -384,8 +384,13 @@ func importWorkspace(ctx context.Context, args []string, stdout io.Writer, log *
 	if isTerminal(stderr) {
 		onProgress = prog.update
 	}
-	sum, err := db.ImportWorkspaceWith(ctx, workspace.DirFS(filepath.Dir(abs)), filepath.Base(abs),
-		store.ImportOptions{Origin: abs, Replace: *replace, Progress: onProgress})
+	opts := store.ImportOptions{Origin: abs, Replace: *replace, Progress: onProgress}
+	colCopy, copyWhy := importCopy(col, *dsn)
+	if colCopy != nil {
+		defer colCopy.Close()
+		opts.Sink = colCopy.ImportSink() // the data tables go into the columnar copy as they load
+	}
+	sum, err := db.ImportWorkspaceWith(ctx, workspace.DirFS(filepath.Dir(abs)), filepath.Base(abs), opts)
 	if err != nil {
 		err = asGiven(err, filepath.Dir(path))
 		if prog.drawn {
@@ -425,8 +430,11 @@ func importWorkspace(ctx context.Context, args []string, stdout io.Writer, log *
 	if len(sum.TokensDropped) > 0 {
 		fmt.Fprintf(stdout, "Tokens apagados com usuários que o arquivo não lista mais: %s.\n", strings.Join(sum.TokensDropped, ", "))
 	}
-	if line := syncAfterImport(ctx, col, *dsn, db); line != "" {
-		fmt.Fprintln(stdout, line)
+	switch {
+	case colCopy != nil:
+		fmt.Fprintln(stdout, syncAfterImport(ctx, colCopy, col, *dsn, db, sum))
+	case copyWhy != "":
+		fmt.Fprintln(stdout, copyWhy)
 	}
 	return nil
 }

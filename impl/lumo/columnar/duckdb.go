@@ -146,6 +146,10 @@ func (s *Store) openFile(ctx context.Context, path string) error {
 		db.Close()
 		return err
 	}
+	if err := dropStaged(ctx, db); err != nil {
+		db.Close()
+		return err
+	}
 	s.mu.Lock()
 	s.db, s.path, s.loads, s.origin, s.bound = db, path, loads, origin, false
 	s.mu.Unlock()
@@ -418,4 +422,28 @@ func (s *Store) Keep(ctx context.Context, src *store.DB, poll time.Duration) {
 			}
 		}
 	}
+}
+
+// dropStaged drops the tables an import was writing when its process ended (ImportSink).
+func dropStaged(ctx context.Context, db *sql.DB) error {
+	rows, err := db.QueryContext(ctx, "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() AND ends_with(table_name, ?)", stagedSuffix)
+	if err != nil {
+		return err
+	}
+	var staged []string
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			rows.Close()
+			return err
+		}
+		staged = append(staged, name)
+	}
+	rows.Close()
+	for _, name := range staged {
+		if _, err := db.ExecContext(ctx, "DROP TABLE IF EXISTS "+sqldialect.DuckDB{}.QuoteIdent(name)); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
 }

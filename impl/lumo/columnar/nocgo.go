@@ -30,3 +30,4 @@ func (*Store) Sync(context.Context, *store.DB) (Synced, error) { return Synced{}
 func (*Store) Keep(context.Context, *store.DB, time.Duration)  {}
 func (*Store) Kick()                                           {}
 func (*Store) Close() error                                    { return nil }
+func (*Store) ImportSink() store.DataSink                      { return nil }

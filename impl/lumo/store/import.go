@@ -30,6 +30,10 @@ type Summary struct {
 	TokensDropped []string
 	// Replaced are the file's tenants that were already in the database, as they were.
 	Replaced []Replaced
+	// Sunk is how many data tables ImportOptions.Sink took (made readable at commit); SinkErr
+	// what it could not take.
+	Sunk    int
+	SinkErr error
 }
 
 // Replaced is a tenant an import replaced: where it was imported from before ("" when that
@@ -53,6 +57,8 @@ func (r Replaced) When() string {
 
 // ImportOptions say how an import treats what is already stored.
 type ImportOptions struct {
+	// Sink, when set, takes the data tables' rows as they load (see DataSink).
+	Sink DataSink
 	// Origin is where the workspace.yaml is (an absolute path), kept with its tenants. A tenant
 	// already imported from another origin is refused unless Replace: two folders initialised
 	// alike must not replace each other silently. "" checks nothing and keeps nothing.
@@ -141,15 +147,27 @@ func (db *DB) ImportWorkspaceWith(ctx context.Context, fsys fs.FS, path string, 
 		}
 	}
 	im := &importer{db: db, conn: conn, tx: tx, fsys: fsys, ws: ws, now: time.Now().UTC().Truncate(time.Second), progress: progress,
-		origin: o.Origin, replace: o.Replace}
+		origin: o.Origin, replace: o.Replace, sink: o.Sink}
 	sum, err := im.run(ctx)
+	if err == nil {
+		if err = tx.Commit(); err != nil {
+			err = fmt.Errorf("committing import: %w", err)
+		}
+	}
 	if err != nil {
+		if o.Sink != nil {
+			o.Sink.Abort()
+		}
 		return Summary{}, err
 	}
-	if err := tx.Commit(); err != nil {
-		return Summary{}, fmt.Errorf("committing import: %w", err)
-	}
 	db.generationMoved()
+	if o.Sink != nil {
+		identity, err := db.Identity(ctx, nil)
+		if err == nil {
+			sum.Sunk, err = o.Sink.Commit(ctx, im.loadID, identity)
+		}
+		sum.SinkErr = err
+	}
 	return sum, nil
 }
 
@@ -163,6 +181,7 @@ type importer struct {
 	ws      *workspace.Workspace
 	now     time.Time
 	loadID  int64 // the import counter after this import moved it: the apps' load_id
+	sink    DataSink
 
 	tenants []*pTenant
 	apps    []*pApp // sources first, then personal copies: the order rows are inserted
@@ -194,7 +213,8 @@ func (im *importer) countRows() {
 			switch workspace.FileKind(t.file, st.IsDir()) {
 			case workspace.KindParquet:
 				// The footers say how many rows there are, without reading them.
-				im.done.TotalRows += workspace.ParquetRows(im.fsys, t.file)
+				t.estimate = workspace.ParquetRows(im.fsys, t.file)
+				im.done.TotalRows += t.estimate
 				continue
 			case workspace.KindXLSX:
 				continue // a workbook's rows are not lines: its count is not in the total
@@ -224,7 +244,8 @@ func (im *importer) countRows() {
 			if last != '\n' {
 				lines++
 			}
-			im.done.TotalRows += max(lines-1, 0)
+			t.estimate = max(lines-1, 0)
+			im.done.TotalRows += t.estimate
 		}
 	}
 }
@@ -282,6 +303,7 @@ type pTable struct {
 	sqlName  string
 	loadedAt *time.Time
 	rows     *int64
+	estimate int64 // rows its file holds, counted before loading (0 unknown)
 	cols     []*pColumn
 	dataList []*pColumn // dataCols, once listed
 	pre      []*preAgg  // rollups grouped while the rows load
@@ -337,7 +359,7 @@ func (im *importer) run(ctx context.Context) (Summary, error) {
 	}
 	im.nameTables()
 	im.planKeys()
-	if im.progress != nil {
+	if im.progress != nil || im.sink != nil {
 		im.countRows()
 	}
 	saved, err := im.saveTokens(ctx, oldTenants)

@@ -6,6 +6,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -112,6 +113,22 @@ func (im *importer) loadTable(ctx context.Context, t *pTable) error {
 		return err
 	}
 	defer rows.Close()
+	var sink TableSink
+	if im.sink != nil && !copyIn {
+		if sink, err = im.sink.Table(ctx, t.sqlName, sinkColumns(t), im.largestEstimate(t)); err != nil {
+			sink = nil // the columnar store's sync copies it later
+		}
+	}
+	// finishSink ends the sink's table: done when the file was read whole and loaded.
+	finishSink := func(err error) {
+		switch {
+		case sink == nil:
+		case err != nil:
+			sink.Abort()
+		default:
+			sink.Done(rows.Scales())
+		}
+	}
 	if lr, ok := rows.(interface{ LoadedAt() time.Time }); ok {
 		at := lr.LoadedAt() // a database source is as of the moment its read began
 		t.loadedAt = &at
@@ -137,7 +154,7 @@ func (im *importer) loadTable(ctx context.Context, t *pTable) error {
 		if copyIn {
 			readErr = im.readCopyRows(rows, t, batch, free, full, stop)
 		} else {
-			readErr = im.readRows(rows, t, width, batch, free, full, stop)
+			readErr = im.readRows(rows, t, width, batch, free, full, stop, sink)
 		}
 	}()
 	// finish stops the reader and waits for it, so nothing touches rows after loadTable.
@@ -145,6 +162,7 @@ func (im *importer) loadTable(ctx context.Context, t *pTable) error {
 		close(stop)
 		for range full {
 		}
+		finishSink(err)
 		return err
 	}
 
@@ -168,6 +186,7 @@ func (im *importer) loadTable(ctx context.Context, t *pTable) error {
 			}
 			free <- b
 		}
+		finishSink(readErr)
 		if readErr != nil {
 			return readErr
 		}
@@ -355,7 +374,12 @@ func readBatches(rows workspace.Rows, batch int, free <-chan *loadBatch, full ch
 
 // readRows is readBatches on SQLite: the converted values of each row and, beside every text
 // value, its folded copy, one row after the other in b.args.
-func (im *importer) readRows(rows workspace.Rows, t *pTable, width, batch int, free <-chan *loadBatch, full chan<- *loadBatch, stop <-chan struct{}) error {
+// With a sink, each row also goes to it, its dates as time.Time (the stored text is SQLite's).
+func (im *importer) readRows(rows workspace.Rows, t *pTable, width, batch int, free <-chan *loadBatch, full chan<- *loadBatch, stop <-chan struct{}, sink TableSink) error {
+	var raw []any
+	if sink != nil {
+		raw = make([]any, width)
+	}
 	return readBatches(rows, batch, free, full, stop, func(b *loadBatch) error {
 		args := b.args[b.n*width : (b.n+1)*width]
 		j := 0
@@ -365,6 +389,9 @@ func (im *importer) readRows(rows workspace.Rows, t *pTable, width, batch int, f
 				args[j] = storedTime(c.c.Type, tm, rows.Text(i))
 			} else {
 				args[j] = v
+			}
+			if raw != nil {
+				raw[j] = v
 			}
 			j++
 			if c.foldName != "" {
@@ -376,14 +403,46 @@ func (im *importer) readRows(rows workspace.Rows, t *pTable, width, batch int, f
 				} else {
 					args[j] = nil
 				}
+				if raw != nil {
+					raw[j] = args[j]
+				}
 				j++
 			}
 		}
 		for _, p := range t.pre {
 			p.add(args)
 		}
+		if sink != nil {
+			sink.Add(raw)
+		}
 		return nil
 	})
+}
+
+// sinkColumns are t's data columns as a DataSink takes them, a folded copy after its column.
+func sinkColumns(t *pTable) []SinkColumn {
+	var cols []SinkColumn
+	for _, c := range t.dataCols() {
+		cols = append(cols, SinkColumn{Name: c.sqlName, Type: c.c.Type})
+		if c.foldName != "" {
+			cols = append(cols, SinkColumn{Name: c.foldName, Type: semantic.TypeString, Fold: true})
+		}
+	}
+	return cols
+}
+
+// largestEstimate is the most rows any data table of t's app holds, as countRows estimated.
+func (im *importer) largestEstimate(t *pTable) int64 {
+	var most int64
+	for _, a := range im.apps {
+		if !slices.Contains(a.tables, t) {
+			continue
+		}
+		for _, o := range a.tables {
+			most = max(most, o.estimate)
+		}
+	}
+	return most
 }
 
 // readCopyRows is readBatches on PostgreSQL: each row goes into the batch as a line of COPY

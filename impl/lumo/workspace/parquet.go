@@ -859,8 +859,9 @@ func (r *parquetRows) convert(i int, c *semantic.Column, v parquet.Value) (any, 
 		if nanos >= 86400e9 {
 			return nil, fmt.Sprintf("a data e hora INT96 da coluna %q tem uma hora inválida; o arquivo está corrompido", c.SourceName())
 		}
-		days := int64(t[2]) - 2440588 // the Julian day of 1970-01-01
-		return r.instant(i, c, days*86400+int64(nanos/1e9)) // an instant, as Spark writes it
+		// An instant, as Spark writes one; its day is counted from the Julian day of 1970-01-01.
+		days := int64(t[2]) - 2440588
+		return r.instant(i, c, days*86400+int64(nanos/1e9))
 	}
 	return nil, fmt.Sprintf("a coluna %q tem um tipo que o lumo não lê", c.SourceName())
 }

@@ -1,0 +1,40 @@
+package store
+
+import "context"
+
+// A DataSink takes the rows of the data tables an import loads, as the import reads them, so
+// that the columnar store holds them without copying them back out of the database afterwards.
+// It is an optimisation: a table the sink leaves out, or fails, is copied by the columnar store's
+// next sync, as before. The import calls Table for each data table it loads (on the goroutine
+// that reads the file), then, once the catalogue has committed, Commit; or Abort when the import
+// fails.
+type DataSink interface {
+	// Table starts taking table name, whose columns are cols (in load order, a text column's
+	// folded copy right after it). largest is the most rows any table of its app holds, as
+	// estimated from the files before loading (0 when unknown). nil, nil: the sink leaves it out.
+	Table(ctx context.Context, name string, cols []SinkColumn, largest int64) (TableSink, error)
+	// Commit makes the tables taken readable, stamped with the import (loadID) and the database
+	// (identity). It reports the tables it could not take; the import stands regardless.
+	Commit(ctx context.Context, loadID int64, identity string) (taken int, err error)
+	// Abort drops what the sink took.
+	Abort()
+}
+
+// SinkColumn is a column of a table a DataSink takes: its SQL name and semantic type, or a text
+// column's folded copy (Fold, a string).
+type SinkColumn struct {
+	Name, Type string
+	Fold       bool
+}
+
+// A TableSink takes one table's rows.
+type TableSink interface {
+	// Add takes a row: cols' values in order, as workspace.Rows gives them (string, float64,
+	// time.Time or nil), plus the folded copies. Add copies what it keeps.
+	Add(row []any)
+	// Done says the table is read whole; scales are the decimals of its data columns (as
+	// workspace.Rows.Scales, without the folded copies).
+	Done(scales []int)
+	// Abort drops the table.
+	Abort()
+}
