@@ -5,14 +5,17 @@ package lumo
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/lumo-caderninho/mcp/gen/lumoapi"
 	"github.com/lumo-caderninho/mcp/impl/lumo/columnar"
+	"github.com/lumo-caderninho/mcp/impl/lumo/query"
 	"github.com/lumo-caderninho/mcp/impl/lumo/store/storetest"
 	"github.com/lumo-caderninho/mcp/impl/platform/sqldialect"
 )
@@ -180,5 +183,73 @@ rollups:
 		if v, _ := row[1].(float64); math.Abs(v-9999999999999.99*2000) > 1e4 {
 			t.Errorf("%v: sum %v, want about %v", row[0], v, 9999999999999.99*2000)
 		}
+	}
+}
+
+// A query past the copy's memory limit runs on the database, which holds the same rows, and
+// answers what the database answers; on DuckDB alone it is MEMORY_LIMIT in words, never INTERNAL.
+func TestAQueryPastTheCopysMemoryRunsOnTheDatabase(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Open(t)
+	csv := "ID,CLIENTE\n"
+	for i := range 60000 {
+		csv += fmt.Sprintf("%d,cliente %d\n", i, i)
+	}
+	if _, err := db.ImportWorkspace(ctx, storetest.OneTableWorkspace("Clientes", "      - {name: CLIENTE, label: Cliente, type: string}\n", csv), "workspace.yaml"); err != nil {
+		t.Fatal(err)
+	}
+	col, err := columnar.Open(ctx, columnar.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { col.Close() })
+	if _, err := col.Sync(ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := col.DB().(*sql.DB).ExecContext(ctx, "SET GLOBAL memory_limit = '1MB'"); err != nil {
+		t.Fatal(err)
+	}
+	u, err := db.UserByLogin(ctx, "ana")
+	if err != nil {
+		t.Fatal(err)
+	}
+	apps, err := db.VisibleApps(ctx, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := &lumoapi.QueryInput{AppId: lumoapi.AppId(apps[0].ID), Fields: []lumoapi.Field{{Ref: "Itens.Cliente"}, {Ref: "Itens.Id", Agg: lumoapi.NewOptAgg(lumoapi.AggCount)}},
+		OrderBy: []lumoapi.OrderBy{{Ref: "Itens.Cliente", Dir: lumoapi.OrderByDirDesc}}, Limit: lumoapi.NewOptInt(3)}
+	var logs strings.Builder
+	log := slog.New(slog.NewTextHandler(&logs, nil))
+	onDB := &Service{DB: db, Log: log, Identity: FixedUser(u), ResultCacheBytes: -1}
+	want, err := onDB.Query(ctx, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := &Service{DB: db, Log: log, Identity: FixedUser(u), ResultCacheBytes: -1, Columnar: col, ColumnarFrom: -1}
+	got, err := svc.Query(ctx, in)
+	if err != nil {
+		t.Fatalf("past the copy's memory: %v", err)
+	}
+	if fmt.Sprint(got.Rows) != fmt.Sprint(want.Rows) || got.TotalRows != 60000 {
+		t.Errorf("rows %v (total %d), want the database's %v", got.Rows, got.TotalRows, want.Rows)
+	}
+	if !strings.Contains(logs.String(), "past the columnar copy's memory limit") {
+		t.Errorf("the query did not reach the copy's limit, so the test proves nothing:\n%s", logs.String())
+	}
+
+	// On DuckDB alone: the limit in words.
+	q, err := query.Analyze(apps[0], query.Request{Fields: []query.Item{{Ref: "Itens.Cliente"}, {Ref: "Itens.Id", Agg: "count"}}, Limit: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := query.PlanQuery(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = query.Execute(ctx, col.DB(), q, plan, query.RendererFor(sqldialect.DuckDB{}).Render(q, plan, nil))
+	var qe *query.Error
+	if !errors.As(err, &qe) || qe.Code != query.CodeMemoryLimit || !strings.Contains(qe.Message, "--columnar-memory") {
+		t.Errorf("on DuckDB alone: %v, want MEMORY_LIMIT naming --columnar-memory", err)
 	}
 }

@@ -137,6 +137,16 @@ func (s *Service) execQuery(ctx context.Context, app *semantic.App, in *lumoapi.
 		s.Log.DebugContext(ctx, "query engine", "app", app.ID, "engine", engine.Name())
 	}
 	res, err := query.Execute(ctx, db, q, plan, r.Render(q, plan, walk))
+	if duck != nil && isCode(err, query.CodeMemoryLimit) && ctx.Err() == nil {
+		// Past the copy's memory: the database holds the same rows and runs it where it fits.
+		if s.Log != nil {
+			s.Log.WarnContext(ctx, "query past the columnar copy's memory limit; it runs on the database", "app", app.ID)
+		}
+		r = query.RendererFor(s.DB.Dialect())
+		if walk, err = s.distinctWalks(ctx, r, q, plan); err == nil {
+			res, err = query.Execute(ctx, s.DB, q, plan, r.Render(q, plan, walk))
+		}
+	}
 	if err != nil {
 		return nil, nil, nil, s.runError(ctx, err, timeout)
 	}
@@ -208,6 +218,12 @@ func (s *Service) distinctWalks(ctx context.Context, r query.Renderer, q *query.
 		}
 	}
 	return walk, nil
+}
+
+// isCode says whether err is a query error of code.
+func isCode(err error, code string) bool {
+	var qe *query.Error
+	return errors.As(err, &qe) && qe.Code == code
 }
 
 func queryError(err error) error {

@@ -66,6 +66,7 @@ const (
 	CodeNoJoinPath    = "NO_JOIN_PATH"
 	CodeTimeout       = "TIMEOUT"
 	CodeOutOfRange    = "OUT_OF_RANGE"
+	CodeMemoryLimit   = "MEMORY_LIMIT"
 )
 
 func errorf(code string, suggestions []string, format string, args ...any) *Error {

@@ -31,7 +31,7 @@ type Querier interface {
 func Execute(ctx context.Context, db Querier, q *Query, plan *Plan, st *Statement) (*Result, error) {
 	rows, err := db.QueryContext(ctx, st.SQL, st.Args...)
 	if err != nil {
-		return nil, overflowError(err, "")
+		return nil, engineError(err)
 	}
 	defer rows.Close()
 	n := len(q.Out)
@@ -70,10 +70,23 @@ func Execute(ctx context.Context, db Querier, q *Query, plan *Plan, st *Statemen
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return nil, overflowError(err, "")
+		return nil, engineError(err)
 	}
 	res.DataAsOf, res.Loaded = dataAsOf(plan)
 	return res, nil
+}
+
+// engineError is what a failed statement answers: an overflow or DuckDB's memory limit in
+// words, any other err as it is.
+func engineError(err error) error {
+	if strings.HasPrefix(err.Error(), "Out of Memory Error") {
+		return errorf(CodeMemoryLimit, []string{
+			"Restrinja os filtros, por exemplo com um intervalo de datas ou menos valores.",
+			"Agrupe por menos colunas, ou por colunas com menos valores diferentes.",
+			"Se a pergunta precisa de tudo isso, peça ao administrador um --columnar-memory maior."},
+			"A consulta precisou de mais memória do que o motor colunar pode usar (--columnar-memory) e foi interrompida, sem resposta.")
+	}
+	return overflowError(err, "")
 }
 
 // overflowError is the answer to a number past float64's range (about 1.8 × 10^308): SQLite's
