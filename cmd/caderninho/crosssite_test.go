@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -107,5 +109,36 @@ func TestHTTPRefusesCrossSiteAndRebinding(t *testing.T) {
 				t.Errorf("%d records written, want %d", written, want)
 			}
 		})
+	}
+}
+
+// An empty Host on loopback, without --public-url, gets a foreign Host's answer; Go's client
+// never sends one, so the request is written by hand.
+func TestHTTPRefusesAnEmptyHost(t *testing.T) {
+	s, _ := demoStore(t)
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	for _, noToken := range []bool{true, false} {
+		base := serveLoopback(t, &caderninho.Service{Store: s, Log: log}, httpOptions{validate: true, noToken: noToken}, log)
+		for _, head := range []string{
+			"POST /tools/caderninho_accounts HTTP/1.1\r\nHost:\r\nAuthorization: Bearer tok-assistente\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}",
+			"GET /healthz HTTP/1.1\r\nHost: \r\nConnection: close\r\n\r\n",
+			"GET /painel/ HTTP/1.0\r\n\r\n",
+		} {
+			c, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			io.WriteString(c, head)
+			resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			c.Close()
+			if resp.StatusCode != http.StatusForbidden || !strings.Contains(string(b), "Host não permitido") {
+				t.Errorf("--no-token %v, %q: %d %.200s", noToken, head, resp.StatusCode, b)
+			}
+		}
 	}
 }

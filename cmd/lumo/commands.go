@@ -32,6 +32,7 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/platform/mcpserver"
 	"github.com/lumo-caderninho/mcp/impl/platform/mcpsession"
 	"github.com/lumo-caderninho/mcp/impl/platform/oauthres"
+	"github.com/lumo-caderninho/mcp/impl/platform/printable"
 	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
 	"github.com/lumo-caderninho/mcp/impl/platform/restserver"
 	"github.com/lumo-caderninho/mcp/impl/platform/safestdio"
@@ -407,8 +408,8 @@ func importWorkspace(ctx context.Context, args []string, stdout io.Writer, log *
 		ptbr.Count(sum.Desks, "mesa", "mesas"), ptbr.Count(sum.Apps, "Aplicação", "Aplicações"),
 		ptbr.Count(int(sum.Rows()), "linha", "linhas"))
 	for _, t := range sum.Tables {
-		fmt.Fprintf(stdout, "  %s/%s %s: %s\n", t.Tenant, t.App, t.Table, ptbr.Count(int(t.Rows), "linha", "linhas"))
-		fmt.Fprintf(stdout, "    %s\n", t.CSV)
+		fmt.Fprintf(stdout, "  %s/%s %s: %s\n", t.Tenant, t.App, printable.Name(t.Table), ptbr.Count(int(t.Rows), "linha", "linhas"))
+		fmt.Fprintf(stdout, "    %s\n", printable.Name(t.CSV)) // how the file, named by app.yaml, was read
 	}
 	for _, r := range sum.Replaced {
 		apps := "sem Aplicações"
@@ -421,7 +422,7 @@ func importWorkspace(ctx context.Context, args []string, stdout io.Writer, log *
 		case r.Origin == "":
 			fmt.Fprintf(stdout, "Substituiu o tenant %s, importado em %s (%s).\n", r.Tenant, r.When(), apps)
 		default:
-			fmt.Fprintf(stdout, "Substituiu o tenant %s, importado antes de %s em %s (%s), como pedido por --replace.\n", r.Tenant, r.Origin, r.When(), apps)
+			fmt.Fprintf(stdout, "Substituiu o tenant %s, importado antes de %s em %s (%s), como pedido por --replace.\n", r.Tenant, printable.Name(r.Origin), r.When(), apps)
 		}
 	}
 	if sum.TokensKept > 0 || len(sum.TokensDropped) > 0 {

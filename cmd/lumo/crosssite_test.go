@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -134,5 +136,42 @@ func TestHTTPRefusesCrossSiteAndRebinding(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// rawRequest sends head, a whole HTTP/1.x request head as written (Go's client never sends an
+// empty Host), to the server at base, and returns the status and body.
+func rawRequest(t *testing.T, base, head string) (int, string) {
+	t.Helper()
+	c, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := io.WriteString(c, head); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+// An empty Host on loopback, without --public-url, gets a foreign Host's answer.
+func TestHTTPRefusesAnEmptyHost(t *testing.T) {
+	for _, login := range []string{"ana", ""} {
+		ts := restServer(t, &lumo.Service{}, login)
+		for _, head := range []string{
+			"POST /tools/get_app HTTP/1.1\r\nHost:\r\nAuthorization: Bearer tok-ana-loja\r\nContent-Type: application/json\r\nContent-Length: 11\r\nConnection: close\r\n\r\n{\"appId\":1}",
+			"GET /healthz HTTP/1.1\r\nHost: \r\nConnection: close\r\n\r\n",
+			"GET /mcp HTTP/1.0\r\nAuthorization: Bearer tok-ana-loja\r\n\r\n",
+		} {
+			if code, b := rawRequest(t, ts.URL, head); code != http.StatusForbidden || !strings.Contains(b, "Host não permitido") {
+				t.Errorf("--user %q, %q: %d %.200s", login, head, code, b)
+			}
+		}
 	}
 }

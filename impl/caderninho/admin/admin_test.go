@@ -72,3 +72,20 @@ func TestKeyFromName(t *testing.T) {
 		}
 	}
 }
+
+// A statement sent under a name with control characters is refused, and the report line names
+// it quoted: the escape code does not run, the line break forges no line.
+func TestReportLineQuotesNames(t *testing.T) {
+	line := 3
+	for _, r := range []FileReport{
+		{Name: "extrato\x1b[2J\nnovo.ofx", Status: FileRefused, Reason: "o nome do arquivo tem caracteres de controle"},
+		{Name: "extrato\x1b[2J\nnovo.ofx", Status: FileRefused, Line: &line, Reason: "x"},
+		{Name: "extrato\x1b[2J\nnovo.ofx", Status: FileKnown, Reason: "x"},
+		{Name: "extrato\x1b[2J\nnovo.ofx", Stored: "b\x1b.ofx", Status: FileNew},
+	} {
+		got := ReportLine(r)
+		if !strings.HasPrefix(got, `"extrato\x1b[2J\nnovo.ofx"`) || strings.ContainsAny(got, "\x1b\n") {
+			t.Errorf("ReportLine(%+v) = %q", r, got)
+		}
+	}
+}

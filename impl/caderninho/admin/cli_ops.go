@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/lumo-caderninho/mcp/impl/platform/printable"
 	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
 )
 
@@ -78,12 +79,12 @@ func (cmd *Cmd) runConnection(ctx context.Context, o Ops, out io.Writer) error {
 			u := Upload{Name: filepath.Base(path)}
 			st, err := os.Stat(path)
 			if err != nil {
-				return &Refusal{Invalid, "", fmt.Sprintf("%s: o arquivo não pôde ser lido (%v); nada foi importado.", path, err)}
+				return &Refusal{Invalid, "", fmt.Sprintf("%s: o arquivo não pôde ser lido (%s); nada foi importado.", printable.Name(path), printable.Name(err.Error()))}
 			}
 			if st.Size() > MaxStatementBytes {
 				u.TooBig = true
 			} else if u.Data, err = os.ReadFile(path); err != nil {
-				return &Refusal{Invalid, "", fmt.Sprintf("%s: o arquivo não pôde ser lido (%v); nada foi importado.", path, err)}
+				return &Refusal{Invalid, "", fmt.Sprintf("%s: o arquivo não pôde ser lido (%s); nada foi importado.", printable.Name(path), printable.Name(err.Error()))}
 			}
 			files = append(files, u)
 		}
@@ -109,22 +110,22 @@ func (cmd *Cmd) runConnection(ctx context.Context, o Ops, out io.Writer) error {
 func ReportLine(r FileReport) string {
 	switch r.Status {
 	case FileNew:
-		s := fmt.Sprintf("%s: novo — %s, %s, %s", r.Name, ptbr.Count(r.NewTransactions, "transação nova", "transações novas"),
+		s := fmt.Sprintf("%s: novo — %s, %s, %s", printable.Name(r.Name), ptbr.Count(r.NewTransactions, "transação nova", "transações novas"),
 			ptbr.Count(r.Duplicates, "já importada", "já importadas"), ptbr.Count(r.NewAccounts, "conta nova", "contas novas"))
 		if r.Stored != r.Name {
-			s += " (gravado como " + r.Stored + ")"
+			s += " (gravado como " + printable.Name(r.Stored) + ")"
 		}
 		for _, w := range r.Warnings {
 			s += "\n  aviso: " + w
 		}
 		return s
 	case FileKnown:
-		return fmt.Sprintf("%s: já importado — %s", r.Name, r.Reason)
+		return fmt.Sprintf("%s: já importado — %s", printable.Name(r.Name), r.Reason)
 	}
 	if r.Line != nil {
-		return fmt.Sprintf("%s:%d: recusado — %s", r.Name, *r.Line, r.Reason)
+		return fmt.Sprintf("%s:%d: recusado — %s", printable.Name(r.Name), *r.Line, r.Reason)
 	}
-	return fmt.Sprintf("%s: recusado — %s", r.Name, r.Reason)
+	return fmt.Sprintf("%s: recusado — %s", printable.Name(r.Name), r.Reason)
 }
 
 func (cmd *Cmd) runSpace(ctx context.Context, o Ops, out io.Writer) error {

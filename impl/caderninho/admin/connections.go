@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/lumo-caderninho/mcp/impl/caderninho/cadstore"
+	"github.com/lumo-caderninho/mcp/impl/platform/printable"
 	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
 )
 
@@ -197,14 +198,14 @@ func (o Ops) importOne(ctx context.Context, c cadstore.Connection, f Upload, sen
 	sum := sha256.Sum256(f.Data)
 	sha := hex.EncodeToString(sum[:])
 	if prev, ok := sent[sha]; ok {
-		rep.Status, rep.Reason = FileKnown, fmt.Sprintf("tem o mesmo conteúdo de %s, enviado junto", prev)
+		rep.Status, rep.Reason = FileKnown, fmt.Sprintf("tem o mesmo conteúdo de %s, enviado junto", printable.Name(prev))
 		return rep, nil
 	}
 	sent[sha] = f.Name
 	if prev, ok, err := o.Store.KnownStatement(ctx, c.ID, sha); err != nil {
 		return rep, err
 	} else if ok {
-		rep.Status, rep.Reason = FileKnown, fmt.Sprintf("o mesmo conteúdo já foi importado nesta conexão (como %s); nada mudou", prev)
+		rep.Status, rep.Reason = FileKnown, fmt.Sprintf("o mesmo conteúdo já foi importado nesta conexão (como %s); nada mudou", printable.Name(prev))
 		return rep, nil
 	}
 	dir, err := o.Store.StatementsFolder(ctx, c)
@@ -231,7 +232,7 @@ func (o Ops) importOne(ctx context.Context, c cadstore.Connection, f Upload, sen
 		}
 		rep.Reason = res.Error.Message
 		if res.Error.File != nil && *res.Error.File != filepath.Base(path) {
-			rep.Reason = fmt.Sprintf("a importação da conexão parou no arquivo %s, que já estava na pasta: %s", *res.Error.File, res.Error.Message)
+			rep.Reason = fmt.Sprintf("a importação da conexão parou no arquivo %s, que já estava na pasta: %s", printable.Name(*res.Error.File), res.Error.Message)
 		} else if res.Error.Line != nil {
 			rep.Line = res.Error.Line
 		}

@@ -23,6 +23,7 @@ import (
 
 	"github.com/lumo-caderninho/mcp/impl/caderninho/ofx"
 	"github.com/lumo-caderninho/mcp/impl/platform/fold"
+	"github.com/lumo-caderninho/mcp/impl/platform/printable"
 	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
 )
 
@@ -111,10 +112,11 @@ type FileError struct {
 	Message string  `json:"message"`
 }
 
+// String is the error on one line, the file's name quoted when it holds a control character.
 func (e *FileError) String() string {
 	var b strings.Builder
 	if e.File != nil {
-		b.WriteString(*e.File)
+		b.WriteString(printable.Name(*e.File))
 		if e.Line != nil {
 			b.WriteString(":" + strconv.Itoa(*e.Line))
 		}
@@ -285,15 +287,15 @@ func (s *Store) newFiles(ctx context.Context, c Connection, only string, out *Ou
 	}
 	dir, err := filepath.EvalSymlinks(c.SourcePath)
 	if err != nil {
-		msg := "a pasta de extratos " + c.SourcePath + " não pôde ser lida: " + err.Error()
+		msg := "a pasta de extratos " + printable.Name(c.SourcePath) + " não pôde ser lida: " + printable.Name(err.Error())
 		if errors.Is(err, fs.ErrNotExist) {
-			msg = "a pasta de extratos " + c.SourcePath + " não existe; crie-a ou corrija source no installation.yaml"
+			msg = "a pasta de extratos " + printable.Name(c.SourcePath) + " não existe; crie-a ou corrija source no installation.yaml"
 		}
 		return nil, &FileError{Message: msg}
 	}
 	if root != "" && !within(root, dir) {
-		return nil, &FileError{Message: "a pasta de extratos " + c.SourcePath + " é um link simbólico (ou passa por um) para " + dir +
-			", fora da pasta da instalação (" + root + "); o caderninho só lê extratos dentro dela. " +
+		return nil, &FileError{Message: "a pasta de extratos " + printable.Name(c.SourcePath) + " é um link simbólico (ou passa por um) para " + printable.Name(dir) +
+			", fora da pasta da instalação (" + printable.Name(root) + "); o caderninho só lê extratos dentro dela. " +
 			"Mova os extratos para uma pasta dentro da instalação e aponte source do installation.yaml para ela."}
 	}
 	bound := root
@@ -302,7 +304,7 @@ func (s *Store) newFiles(ctx context.Context, c Connection, only string, out *Ou
 	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, &FileError{Message: "a pasta de extratos " + c.SourcePath + " não pôde ser lida: " + err.Error()}
+		return nil, &FileError{Message: "a pasta de extratos " + printable.Name(c.SourcePath) + " não pôde ser lida: " + printable.Name(err.Error())}
 	}
 	var names []string
 	paths := map[string]string{} // name -> where it is read

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/lumo-caderninho/mcp/impl/platform/printable"
 )
 
 // PanelStatementsDir is the folder, under the installation's, holding the statements of the
@@ -246,13 +248,13 @@ func (s *Store) StatementsFolder(ctx context.Context, c Connection) (string, err
 	}
 	dir, err := filepath.EvalSymlinks(c.SourcePath)
 	if err != nil {
-		return "", fmt.Errorf("a pasta de extratos %s não pôde ser lida: %v", c.SourcePath, err)
+		return "", fmt.Errorf("a pasta de extratos %s não pôde ser lida: %s", printable.Name(c.SourcePath), printable.Name(err.Error()))
 	}
 	if root != "" && !within(root, dir) {
-		return "", fmt.Errorf("a pasta de extratos %s leva para fora da pasta da instalação; nada foi gravado", c.SourcePath)
+		return "", fmt.Errorf("a pasta de extratos %s leva para fora da pasta da instalação; nada foi gravado", printable.Name(c.SourcePath))
 	}
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return "", fmt.Errorf("a pasta de extratos %s não é uma pasta", c.SourcePath)
+		return "", fmt.Errorf("a pasta de extratos %s não é uma pasta", printable.Name(c.SourcePath))
 	}
 	return dir, nil
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/lumo-caderninho/mcp/impl/caderninho/installation"
+	"github.com/lumo-caderninho/mcp/impl/platform/printable"
 	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
 	"github.com/lumo-caderninho/mcp/impl/platform/yamldoc"
 )
@@ -440,7 +441,7 @@ func (s *Store) upsertConnections(ctx context.Context, tx *sql.Tx, inst *install
 		src := filepath.Join(root, filepath.FromSlash(c.Source))
 		if id, ok := ids[c.Key]; ok {
 			if origins[c.Key] == OriginPanel {
-				sum.Updated = append(sum.Updated, fmt.Sprintf("conexão %s (criada no painel, passa a seguir o arquivo e a ler a pasta %s)", c.Key, c.Source))
+				sum.Updated = append(sum.Updated, fmt.Sprintf("conexão %s (criada no painel, passa a seguir o arquivo e a ler a pasta %s)", c.Key, printable.Name(c.Source)))
 			}
 			var oldHolder, oldSpace int64
 			if err := tx.QueryRowContext(ctx, s.q("SELECT holder_id, space_id FROM cad_connections WHERE id = ?"), id).Scan(&oldHolder, &oldSpace); err != nil {

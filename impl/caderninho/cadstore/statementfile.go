@@ -14,6 +14,7 @@ import (
 
 	"github.com/lumo-caderninho/mcp/impl/caderninho/bankcsv"
 	"github.com/lumo-caderninho/mcp/impl/caderninho/ofx"
+	"github.com/lumo-caderninho/mcp/impl/platform/printable"
 	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
 )
 
@@ -156,7 +157,7 @@ func readStatement(f statementFile, format string) (string, parsedFile, []prints
 	name := f.name
 	b, err := readBounded(f.path, name)
 	if err != nil {
-		return "", nil, nil, "", &FileError{File: &name, Message: "o arquivo não pôde ser lido: " + err.Error()}
+		return "", nil, nil, "", &FileError{File: &name, Message: "o arquivo não pôde ser lido: " + printable.Name(err.Error())}
 	}
 	sum := sha256.Sum256(b)
 	parsed, ps, ignore, fe := parseStatement(name, b, format)
@@ -221,12 +222,12 @@ func classify(dir, bound string, e fs.DirEntry) (listed, *FileError) {
 	if isLink {
 		target, err := filepath.EvalSymlinks(p)
 		if err != nil {
-			return listed{}, &FileError{File: &name, Message: "o arquivo é um link simbólico que não leva a um arquivo legível (" + err.Error() +
+			return listed{}, &FileError{File: &name, Message: "o arquivo é um link simbólico que não leva a um arquivo legível (" + printable.Name(err.Error()) +
 				"); troque o link pelo próprio extrato"}
 		}
 		if !within(bound, target) {
-			return listed{}, &FileError{File: &name, Message: "o arquivo é um link simbólico para " + target + ", fora da pasta da instalação (" +
-				bound + "); o caderninho só lê extratos dentro dela. Copie o extrato para a pasta da conexão no lugar do link."}
+			return listed{}, &FileError{File: &name, Message: "o arquivo é um link simbólico para " + printable.Name(target) + ", fora da pasta da instalação (" +
+				printable.Name(bound) + "); o caderninho só lê extratos dentro dela. Copie o extrato para a pasta da conexão no lugar do link."}
 		}
 		st, err := os.Stat(target)
 		if err != nil || !st.Mode().IsRegular() {

@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io/fs"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -60,7 +61,7 @@ func physicalFrom(header string, used map[string]bool) string {
 // all upper-case one the words are lower-cased (COD_PRODUTO: "Cod produto") but the acronyms of
 // Brazilian business data (UF, CPF, ID).
 func labelFrom(header string) string {
-	s := strings.NewReplacer("_", " ", ".", " ", "[", " ", "]", " ").Replace(header)
+	s := strings.NewReplacer("_", " ", ".", " ", "[", " ", "]", " ").Replace(noControl(header))
 	words := strings.Fields(s)
 	if len(words) == 0 {
 		return "Coluna"
@@ -165,6 +166,8 @@ func readHeader(fsys fs.FS, file string) (header []string, delim string, err err
 			problems = append(problems, fmt.Sprintf("a coluna %d não tem nome", i+1))
 		case len(header[i]) > 200:
 			problems = append(problems, fmt.Sprintf("o nome da coluna %d passa de 200 caracteres", i+1))
+		case controlInHeader(header[i]):
+			problems = append(problems, fmt.Sprintf("o nome da coluna %d tem caracteres de controle, que não aparecem na tela (%s)", i+1, strconv.Quote(header[i])))
 		}
 		if j, dup := seen[header[i]]; dup && header[i] != "" {
 			problems = append(problems, fmt.Sprintf("as colunas %d e %d se chamam %q", j+1, i+1, header[i]))
@@ -175,6 +178,12 @@ func readHeader(fsys fs.FS, file string) (header []string, delim string, err err
 		return nil, "", fmt.Errorf("%s: o cabeçalho (linha 1) tem problemas: %s; corrija a primeira linha do arquivo", file, strings.Join(problems, "; "))
 	}
 	return header, best, nil
+}
+
+// controlInHeader reports whether a column's name holds a control character other than the
+// line breaks and tabs a spreadsheet may keep in a header cell.
+func controlInHeader(name string) bool {
+	return strings.IndexFunc(name, func(r rune) bool { return unicode.IsControl(r) && !strings.ContainsRune("\t\n\r", r) }) >= 0
 }
 
 // trimmedWidth is the number of fields of rec, not counting one empty field a trailing

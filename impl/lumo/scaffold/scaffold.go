@@ -25,6 +25,7 @@ import (
 
 	"github.com/lumo-caderninho/mcp/impl/lumo/workspace"
 	"github.com/lumo-caderninho/mcp/impl/platform/fold"
+	"github.com/lumo-caderninho/mcp/impl/platform/printable"
 	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
 )
 
@@ -134,10 +135,13 @@ func Init(o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if printable.HasControl(folderName(dir)) { // it names the app and the tenant
+		return nil, fmt.Errorf("%s: %s", printable.Name(dir), controlFolder)
+	}
 	res := &Result{Dir: dir, Workspace: filepath.Join(dir, "workspace.yaml"), App: filepath.Join(dir, "app.yaml"), Database: db, Skipped: skipped}
 	for _, p := range []string{res.Workspace, res.App} {
 		if _, err := os.Lstat(p); err == nil {
-			return nil, fmt.Errorf("%s já existe; o lumo init não sobrescreve: apague-o ou use outra pasta", p)
+			return nil, fmt.Errorf("%s já existe; o lumo init não sobrescreve: apague-o ou use outra pasta", printable.Name(p))
 		}
 	}
 	fsys := workspace.DirFS(dir)
@@ -212,12 +216,12 @@ func Init(o Options) (*Result, error) {
 // nothingUsable is Init's error when no table is left: the reasons each candidate was skipped.
 func nothingUsable(dir string, skipped []Skipped) error {
 	if len(skipped) == 0 {
-		return fmt.Errorf("%s: a pasta não tem arquivos de dados (.csv, .xlsx, .parquet ou pastas de partes Parquet)", dir)
+		return fmt.Errorf("%s: a pasta não tem arquivos de dados (.csv, .xlsx, .parquet ou pastas de partes Parquet)", printable.Name(dir))
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: nada pôde ser usado:", dir)
+	fmt.Fprintf(&b, "%s: nada pôde ser usado:", printable.Name(dir))
 	for _, s := range skipped {
-		fmt.Fprintf(&b, "\n  %s: %s", s.What, s.Reason)
+		fmt.Fprintf(&b, "\n  %s: %s", printable.Name(s.What), s.Reason)
 	}
 	return errors.New(b.String())
 }
@@ -375,7 +379,7 @@ func (o overlay) Open(name string) (fs.File, error) {
 func writeNew(path string, data []byte, perm os.FileMode) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
-		return fmt.Errorf("não consegui escrever %s: %v", path, err)
+		return fmt.Errorf("não consegui escrever %s: %v", printable.Name(path), err)
 	}
 	defer os.Remove(tmp.Name())
 	_, err = tmp.Write(data)
@@ -389,18 +393,18 @@ func writeNew(path string, data []byte, perm os.FileMode) error {
 		err = cerr
 	}
 	if err != nil {
-		return fmt.Errorf("não consegui escrever %s: %v", path, err)
+		return fmt.Errorf("não consegui escrever %s: %v", printable.Name(path), err)
 	}
 	err = os.Link(tmp.Name(), path)
 	if errors.Is(err, fs.ErrExist) {
-		return fmt.Errorf("%s já existe; o lumo init não sobrescreve: apague-o ou use outra pasta", path)
+		return fmt.Errorf("%s já existe; o lumo init não sobrescreve: apague-o ou use outra pasta", printable.Name(path))
 	}
 	if err != nil { // a file system without hard links: rename, which replaces, after a check
 		if _, serr := os.Lstat(path); serr == nil {
-			return fmt.Errorf("%s já existe; o lumo init não sobrescreve: apague-o ou use outra pasta", path)
+			return fmt.Errorf("%s já existe; o lumo init não sobrescreve: apague-o ou use outra pasta", printable.Name(path))
 		}
 		if err := os.Rename(tmp.Name(), path); err != nil {
-			return fmt.Errorf("não consegui escrever %s: %v", path, err)
+			return fmt.Errorf("não consegui escrever %s: %v", printable.Name(path), err)
 		}
 	}
 	return nil

@@ -6,9 +6,11 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/lumo-caderninho/mcp/impl/lumo/workspace"
+	"github.com/lumo-caderninho/mcp/impl/platform/printable"
 )
 
 // source is one file (or folder of Parquet parts) a table or several may come from.
@@ -35,6 +37,13 @@ var otherSheets = map[string]string{
 	".numbers": "é uma planilha do Numbers, que o lumo não lê; exporte-a para Excel (.xlsx)",
 }
 
+// Names with a control character (a line break, a tab, a terminal's escape) are refused: in
+// app.yaml's comments and in the lines init prints they would read as something else.
+const (
+	controlFile   = "o nome do arquivo tem caracteres de controle (quebra de linha, tabulação ou outro caractere invisível); renomeie o arquivo para usá-lo"
+	controlFolder = "o nome da pasta tem caracteres de controle (quebra de linha, tabulação ou outro caractere invisível); renomeie a pasta para usá-la"
+)
+
 // partName is how Spark, pandas and DuckDB name the parts of one table: part-00000-<uuid>.snappy.parquet,
 // part-0.parquet, data_0.parquet.
 var partName = regexp.MustCompile(`(?i)^(part[-_]|data_\d)`)
@@ -49,7 +58,7 @@ func expand(paths []string, withDB bool) (dir string, out []source, skipped []Sk
 	}
 	for _, p := range paths {
 		if _, err := os.Stat(p); err != nil {
-			return "", nil, nil, fmt.Errorf("%s: não encontrei o arquivo ou a pasta", p)
+			return "", nil, nil, fmt.Errorf("%s: não encontrei o arquivo ou a pasta", printable.Name(p))
 		}
 	}
 	if st, _ := os.Stat(paths[0]); len(paths) == 1 && st.IsDir() {
@@ -59,7 +68,7 @@ func expand(paths []string, withDB bool) (dir string, out []source, skipped []Sk
 		}
 		out, skipped, err = folder(dir)
 		if err == nil && len(out) == 0 && len(skipped) == 0 && !withDB {
-			err = fmt.Errorf("%s: a pasta não tem arquivos de dados (.csv, .xlsx, .parquet ou pastas de partes Parquet)", dir)
+			err = fmt.Errorf("%s: a pasta não tem arquivos de dados (.csv, .xlsx, .parquet ou pastas de partes Parquet)", printable.Name(dir))
 		}
 		return dir, out, skipped, err
 	}
@@ -68,9 +77,14 @@ func expand(paths []string, withDB bool) (dir string, out []source, skipped []Sk
 	seen := map[string]bool{}
 	for _, p := range paths {
 		if abs, _ := filepath.Abs(filepath.Dir(filepath.Clean(p))); abs != absDir {
-			return "", nil, nil, fmt.Errorf("os arquivos precisam estar na mesma pasta (%s e %s não estão); copie-os para uma pasta só", paths[0], p)
+			return "", nil, nil, fmt.Errorf("os arquivos precisam estar na mesma pasta (%s e %s não estão); copie-os para uma pasta só", printable.Name(paths[0]), printable.Name(p))
 		}
 		base := filepath.Base(filepath.Clean(p))
+		if st, _ := os.Stat(p); printable.HasControl(base) && st.IsDir() {
+			return "", nil, nil, fmt.Errorf("%s: %s", printable.Name(p), controlFolder)
+		} else if printable.HasControl(base) {
+			return "", nil, nil, fmt.Errorf("%s: %s", printable.Name(p), controlFile)
+		}
 		if seen[base] {
 			continue
 		}
@@ -82,14 +96,14 @@ func expand(paths []string, withDB bool) (dir string, out []source, skipped []Sk
 				return "", nil, nil, err
 			}
 			if len(pf.Parts) == 0 {
-				return "", nil, nil, fmt.Errorf("%s: a pasta não tem arquivos .parquet; junto com outros caminhos, uma pasta é uma tabela Parquet em partes (para usar uma pasta inteira, passe só ela)", p)
+				return "", nil, nil, fmt.Errorf("%s: a pasta não tem arquivos .parquet; junto com outros caminhos, uma pasta é uma tabela Parquet em partes (para usar uma pasta inteira, passe só ela)", printable.Name(p))
 			}
 			out = append(out, source{file: base, kind: workspace.KindParquet, explicit: true, parts: pf})
 			continue
 		}
 		kind, why := fileKind(base)
 		if why != "" {
-			return "", nil, nil, fmt.Errorf("%s: %s", p, why)
+			return "", nil, nil, fmt.Errorf("%s: %s", printable.Name(p), why)
 		}
 		out = append(out, source{file: base, kind: kind, explicit: true})
 	}
@@ -115,7 +129,7 @@ func fileKind(name string) (kind, why string) {
 func folder(dir string) (out []source, skipped []Skipped, err error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: a pasta não pôde ser lida: %v", dir, err)
+		return nil, nil, fmt.Errorf("%s: a pasta não pôde ser lida: %v", printable.Name(dir), err)
 	}
 	parts, partitions := 0, 0
 	for _, e := range entries {
@@ -123,6 +137,12 @@ func folder(dir string) (out []source, skipped []Skipped, err error) {
 		_, why := fileKind(name)
 		data := why == "" && !e.IsDir()
 		switch {
+		case printable.HasControl(name) && e.IsDir():
+			skipped = append(skipped, Skipped{name + "/", controlFolder})
+			continue
+		case printable.HasControl(name):
+			skipped = append(skipped, Skipped{name, controlFile})
+			continue
 		case name == "workspace.yaml" || name == "app.yaml":
 			continue
 		case strings.HasPrefix(name, "~$"):
@@ -211,11 +231,11 @@ func notAPartition(dir string) error {
 			up = rel // as the user wrote the path: relative
 		}
 	}
-	where := "em " + up
+	where := "em " + printable.Name(up)
 	if up == "." {
 		where = "nesta pasta (.)"
 	}
-	return fmt.Errorf("%s: a pasta é uma partição (%s) de uma tabela Parquet particionada; rode o lumo init %s, a pasta da tabela, ou na pasta de cima dela", dir, name, where)
+	return fmt.Errorf("%s: a pasta é uma partição (%s) de uma tabela Parquet particionada; rode o lumo init %s, a pasta da tabela, ou na pasta de cima dela", printable.Name(dir), printable.Name(name), where)
 }
 
 func isDir(p string) bool {
@@ -246,6 +266,11 @@ func (s source) discover(fsys fs.FS) ([]*Table, []Skipped, error) {
 		names, err := parquetHeader(fsys, s)
 		if err != nil {
 			return nil, nil, err
+		}
+		for i, n := range names {
+			if controlInHeader(n) {
+				return nil, nil, fmt.Errorf("%s: o nome da coluna %d tem caracteres de controle, que não aparecem na tela (%s); renomeie a coluna ao gravar o arquivo", s.file, i+1, strconv.Quote(n))
+			}
 		}
 		t.Source = s.file + " (Parquet)"
 		if s.parts != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/lumo-caderninho/mcp/impl/lumo/workspace"
 	"github.com/lumo-caderninho/mcp/impl/platform/fold"
+	"github.com/lumo-caderninho/mcp/impl/platform/printable"
 	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
 )
 
@@ -44,7 +45,7 @@ func humanize(s string) string {
 		b.WriteRune(r)
 		prev = r
 	}
-	s = strings.NewReplacer("_", " ", "-", " ", ".", " ", "[", " ", "]", " ").Replace(b.String())
+	s = strings.NewReplacer("_", " ", "-", " ", ".", " ", "[", " ", "]", " ").Replace(noControl(b.String()))
 	s = strings.Join(strings.Fields(s), " ")
 	if s == "" {
 		return "Tabela"
@@ -70,6 +71,23 @@ func usage(c Column) int {
 	return 0
 }
 
+// noControl is s with a space for each control character: a label never holds one.
+func noControl(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, s)
+}
+
+// writeComment writes text as one comment line of app.yaml: text that does not print as itself
+// (a line break, a control character) is quoted with its escapes, so nothing in it can end the
+// comment and be read as YAML.
+func writeComment(b *strings.Builder, indent, text string) {
+	fmt.Fprintf(b, "%s# %s\n", indent, printable.Name(text))
+}
+
 // comment is the line app.yaml writes above a table: where its rows are and how they were read.
 func (t *Table) comment() string {
 	s := t.Source + ": " + ptbr.Count(int(t.Rows), "linha", "linhas")
@@ -88,9 +106,9 @@ func appYAML(name string, tables []*Table, rels []Relationship) string {
 	fmt.Fprintf(&b, "description: %s\n", yamlString("Dados de "+sourceWords(tables)+"."))
 	b.WriteString("tables:\n")
 	for _, t := range tables {
-		fmt.Fprintf(&b, "  # %s\n", t.comment())
+		writeComment(&b, "  ", t.comment())
 		if t.Note != "" {
-			fmt.Fprintf(&b, "  # %s\n", t.Note)
+			writeComment(&b, "  ", t.Note)
 		}
 		fmt.Fprintf(&b, "  - label: %s\n    name: %s\n    kind: %s\n", yamlString(t.Label), t.Name, t.Kind)
 		if t.Postgres != nil {
@@ -144,7 +162,7 @@ func appYAML(name string, tables []*Table, rels []Relationship) string {
 	if len(rels) > 0 {
 		b.WriteString("relationships:\n")
 		for _, r := range rels {
-			fmt.Fprintf(&b, "  # %s\n", r.Reason)
+			writeComment(&b, "  ", r.Reason)
 			fmt.Fprintf(&b, "  - {from: %s, to: %s}\n", yamlString(r.From), yamlString(r.To))
 		}
 	}
@@ -177,11 +195,13 @@ tenants:
 	return s
 }
 
-// yamlString quotes s when plain YAML would read it otherwise.
+// yamlString is s as a YAML scalar: quoted, with escapes, when plain YAML would read it otherwise
+// or it holds a character that does not print as itself (a line break, a control character), so
+// a name can never end its line and be read as more YAML.
 func yamlString(s string) string {
 	plainOther := strings.ContainsAny(s[:min(1, len(s))], "0123456789-+.~") ||
 		slices.Contains([]string{"true", "false", "yes", "no", "on", "off", "null", "y", "n"}, strings.ToLower(s))
-	if s == "" || plainOther || strings.ContainsAny(s, ":#{}[],&*!|>'\"%@`\\\t\n") || strings.TrimSpace(s) != s {
+	if s == "" || plainOther || strings.ContainsAny(s, ":#{}[],&*!|>'\"%@`\\\t\n") || strings.TrimSpace(s) != s || !printable.Plain(s) {
 		return fmt.Sprintf("%q", s)
 	}
 	return s

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lumo-caderninho/mcp/impl/platform/printable"
 	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
 	"github.com/lumo-caderninho/mcp/impl/platform/suggest"
 )
@@ -285,6 +286,7 @@ func UnknownSubcommand(command, name string, subcommands []string) *UsageError {
 // Exit reports err on stderr as program's last words and returns the exit status: 0 without an
 // error or after help asked for; 2 after a usage error (with a pointer to the help) or when the
 // usage was already printed (flag.ErrHelp); 2 for any other failure, its message on one line.
+// A control character in the message (a name in it) is written as its escape.
 func Exit(program string, err error, stderr io.Writer) int {
 	var ue *UsageError
 	switch {
@@ -293,9 +295,9 @@ func Exit(program string, err error, stderr io.Writer) int {
 	case errors.Is(err, flag.ErrHelp):
 		return 2
 	case errors.As(err, &ue):
-		fmt.Fprintf(stderr, "%s\n%s\n", ue.Error(), ue.Hint())
+		fmt.Fprintf(stderr, "%s\n%s\n", printable.Text(ue.Error()), ue.Hint())
 		return 2
 	}
-	fmt.Fprintf(stderr, "%s: %s\n", program, strings.TrimRight(err.Error(), "\n"))
+	fmt.Fprintf(stderr, "%s: %s\n", program, printable.Text(strings.TrimRight(err.Error(), "\n")))
 	return 2
 }

@@ -103,3 +103,17 @@ func TestExit(t *testing.T) {
 		t.Errorf("unknown subcommand: %q", stderr.String())
 	}
 }
+
+// The last words print as text: a control character in the message (a file's name in it) is
+// written as its escape, so no terminal escape code runs; the lines of a message stay lines.
+func TestExitEscapesControlCharacters(t *testing.T) {
+	var stderr strings.Builder
+	err := errors.New("\"cor\x1b[31m.csv\": não encontrei\nvendas\x1b[2J.csv:2: sem cabeçalho\u2028")
+	if cli.Exit("lumo", err, &stderr) != 2 || stderr.String() != "lumo: \"cor\\x1b[31m.csv\": não encontrei\nvendas\\x1b[2J.csv:2: sem cabeçalho\\u2028\n" {
+		t.Errorf("%q", stderr.String())
+	}
+	stderr.Reset()
+	if cli.Exit("lumo", &cli.UsageError{Command: "lumo init", Msg: "opção \x1b[2J"}, &stderr) != 2 || strings.Contains(stderr.String(), "\x1b") {
+		t.Errorf("%q", stderr.String())
+	}
+}

@@ -39,7 +39,9 @@ func (g Guard) Wrap(next http.Handler) http.Handler {
 		publicHost = u.Hostname()
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if arrivedOnLoopback(r) && !loopbackHost(r.Host) && !strings.EqualFold(hostname(r.Host), publicHost) {
+		// An empty Host (HTTP/1.1 "Host:" with no name, HTTP/1.0 without one) names nothing: it
+		// is no loopback name, nor the public one when there is none.
+		if arrivedOnLoopback(r) && !loopbackHost(r.Host) && (publicHost == "" || !strings.EqualFold(hostname(r.Host), publicHost)) {
 			refuse(w, r, "Host não permitido: este servidor escuta num endereço local e só atende pelos nomes "+
 				"localhost, 127.0.0.1 e [::1]"+publicNote(publicHost)+".",
 				"Conecte-se por http://127.0.0.1:<porta> ou http://localhost:<porta>.")

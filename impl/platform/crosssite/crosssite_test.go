@@ -1,6 +1,7 @@
 package crosssite
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"io"
@@ -134,6 +135,44 @@ func TestTokenlessRefusesOtherOrigins(t *testing.T) {
 		// Pages and their forms keep their own checks (links to a report open from anywhere).
 		if code, _ := probe(t, tokenless, "GET", "/relatorio/abc", "", c.hdr); code != 200 {
 			t.Errorf("tokenless page, %s: %d", c.name, code)
+		}
+	}
+}
+
+// rawProbe sends request (a whole HTTP/1.x request head) to the server at base as written, and
+// returns the status and body: Go's client never sends an empty Host.
+func rawProbe(t *testing.T, base, request string) (int, string) {
+	t.Helper()
+	c, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := io.WriteString(c, request); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+// An empty Host (HTTP/1.1 "Host:" with no name, or HTTP/1.0 without the header) names no
+// loopback name: it gets a wrong Host's answer, with or without a public URL.
+func TestEmptyHostOnLoopback(t *testing.T) {
+	for _, g := range []Guard{{}, {PublicURL: "https://lumo.exemplo.com.br"}, {Tokenless: true}} {
+		base := serve(t, g)
+		for _, req := range []string{
+			"GET /mcp HTTP/1.1\r\nHost:\r\nConnection: close\r\n\r\n",
+			"GET /tools/query HTTP/1.1\r\nHost: \r\nConnection: close\r\n\r\n",
+			"GET /healthz HTTP/1.0\r\n\r\n",
+		} {
+			if code, body := rawProbe(t, base, req); code != 403 || !strings.Contains(body, "Host não permitido") {
+				t.Errorf("%+v, %q: %d %s, want 403 Host não permitido", g, req, code, body)
+			}
 		}
 	}
 }

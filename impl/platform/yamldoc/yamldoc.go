@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/lumo-caderninho/mcp/impl/platform/printable"
 )
 
 // Error is one problem in a file, told to the operator: File as given, Line from 1 (0 when
@@ -23,15 +25,17 @@ type Error struct {
 	Message string
 }
 
+// Error is the problem on one line; a file or field name that does not print as itself (a
+// control character, a line break) is quoted with its escapes.
 func (e *Error) Error() string {
 	var b strings.Builder
-	b.WriteString(e.File)
+	b.WriteString(printable.Name(e.File))
 	if e.Line > 0 {
 		b.WriteString(":" + strconv.Itoa(e.Line))
 	}
 	b.WriteString(": ")
 	if e.Field != "" {
-		b.WriteString(e.Field + ": ")
+		b.WriteString(printable.Name(e.Field) + ": ")
 	}
 	b.WriteString(e.Message)
 	return b.String()

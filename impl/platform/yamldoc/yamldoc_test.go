@@ -37,3 +37,16 @@ func TestReadAndLines(t *testing.T) {
 		t.Errorf("missing: %v", errs)
 	}
 }
+
+// A file or field named with a control character (a CSV's column, a data file from app.yaml)
+// prints quoted, on its line: it runs no terminal escape and forges no next line.
+func TestErrorQuotesNames(t *testing.T) {
+	e := &Error{File: "vendas\n.csv", Line: 2, Field: "Valor\x1b[31m", Message: "a coluna não está na tabela"}
+	if got, want := e.Error(), `"vendas\n.csv":2: "Valor\x1b[31m": a coluna não está na tabela`; got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
+	}
+	e = &Error{File: "vendas.csv", Line: 2, Field: "Valor", Message: "m"}
+	if got, want := e.Error(), "vendas.csv:2: Valor: m"; got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
+	}
+}
