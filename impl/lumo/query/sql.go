@@ -406,6 +406,9 @@ func walkable(q *Query, blk *Block, m *Measure) bool {
 
 // block is one aggregation: groups g0.., the partials of its measures, NULL for the other blocks'.
 func (b *builder) block(blk *Block, q *Query, groups []*OutCol, own []*Measure) string {
+	if sql, ok := b.eagerBlock(blk, q, groups, own); ok {
+		return sql
+	}
 	b.startStatement(blk)
 	var sel, gexprs []string
 	for i, g := range groups {
@@ -449,6 +452,160 @@ func (b *builder) block(blk *Block, q *Query, groups []*OutCol, own []*Measure) 
 		sql += " HAVING COUNT(*) > 0"
 	}
 	return sql
+}
+
+// eagerBlock is block aggregated before its joins (eager aggregation): every relationship is many
+// to one, so when the measures read only the base table and each group and filter reads either
+// the base table or a table it joins, the base rows can be aggregated by the foreign keys of the
+// first joins (and the base's own groups) and only those partial rows joined: a join of a few
+// hundred groups where it was of every row, which DuckDB's optimizer does not do by itself. The
+// partials combine exactly (sums of sums, sums of counts, minimum of minimums...); a
+// count_distinct, a segment, an existence filter, related rows or a rollup keep block's plan.
+func (b *builder) eagerBlock(blk *Block, q *Query, groups []*OutCol, own []*Measure) (string, bool) {
+	base := blk.Base
+	if blk.Rollup != nil || len(blk.Joins) == 0 {
+		return "", false
+	}
+	for _, m := range own {
+		if m.Agg == "count_distinct" || !onlyTable(m.Col, base) || !tablesAre(m.condTables, base) || hasRelated(m.Cond) {
+			return "", false
+		}
+	}
+	joined := func(t *Target) bool { return t.Col.Table != base && t.Col.Calc == nil }
+	outer := false // some group or filter reads a joined table
+	for _, g := range groups {
+		switch {
+		case onlyTable(g.Group.Col, base):
+		case joined(g.Group):
+			outer = true
+		default:
+			return "", false
+		}
+	}
+	for _, p := range blk.Where {
+		switch {
+		case p.Segment != nil || p.Exists != nil:
+			return "", false
+		case onlyTable(p.Target.Col, base):
+		case joined(p.Target):
+			outer = true
+		default:
+			return "", false
+		}
+	}
+	if !outer {
+		return "", false
+	}
+	b.startStatement(blk)
+	// The inner aggregation: the first joins' keys, the base's groups, the measures' partials.
+	var in, inKeys []string
+	onKeys := map[int][]string{} // per first join, its keys in e
+	for j, jn := range blk.Joins {
+		if jn.On.FromTable() != base {
+			continue
+		}
+		for k, c := range jn.On.From {
+			name := "k" + itoa(j) + "_" + itoa(k)
+			in, inKeys = append(in, b.column(blk, c)+" AS "+name), append(inKeys, b.column(blk, c))
+			onKeys[j] = append(onKeys[j], "e."+name+" = "+b.column(blk, jn.On.To[k]))
+		}
+	}
+	var out, outKeys []string
+	for i, g := range groups {
+		if onlyTable(g.Group.Col, base) {
+			key, value := b.groupTarget(blk, g.Group)
+			in, inKeys = append(in, value+" AS g"+itoa(i)), append(inKeys, key)
+			out, outKeys = append(out, "e.g"+itoa(i)+" AS g"+itoa(i)), append(outKeys, "e.g"+itoa(i))
+			continue
+		}
+		key, value := b.groupTarget(blk, g.Group)
+		out, outKeys = append(out, value+" AS g"+itoa(i)), append(outKeys, key)
+	}
+	mine := map[*Measure]bool{}
+	for _, m := range own {
+		mine[m] = true
+	}
+	for _, m := range q.Measures {
+		names := partials(m)
+		if !mine[m] {
+			for _, n := range names {
+				out = append(out, b.e.float("NULL")+" AS "+n)
+			}
+			continue
+		}
+		col := b.measured(blk, m)
+		switch m.Agg {
+		case "avg":
+			in = append(in, "SUM("+col+") AS "+names[0], "COUNT("+col+") AS "+names[1])
+			out = append(out, "SUM(e."+names[0]+") AS "+names[0], "SUM(e."+names[1]+") AS "+names[1])
+		case "count":
+			in = append(in, "COUNT("+col+") AS "+names[0])
+			out = append(out, "SUM(e."+names[0]+") AS "+names[0])
+		default: // sum, min, max
+			in = append(in, strings.ToUpper(m.Agg)+"("+col+") AS "+names[0])
+			out = append(out, strings.ToUpper(m.Agg)+"(e."+names[0]+") AS "+names[0])
+		}
+	}
+	var inWhere, outWhere []string
+	for _, p := range blk.Where {
+		if onlyTable(p.Target.Col, base) {
+			inWhere = append(inWhere, b.filter(blk, p))
+		} else {
+			outWhere = append(outWhere, b.filter(blk, p))
+		}
+	}
+	inner := "SELECT " + strings.Join(in, ", ") + " FROM " + b.ident(base.SQLName) + " " + blk.alias[base] + whereClause(inWhere) +
+		" GROUP BY " + strings.Join(inKeys, ", ")
+	from := " FROM (" + inner + ") e"
+	for j, jn := range blk.Joins {
+		on := onKeys[j]
+		if jn.On.FromTable() != base {
+			on = nil
+			for k := range jn.On.From {
+				on = append(on, b.column(blk, jn.On.From[k])+" = "+b.column(blk, jn.On.To[k]))
+			}
+		}
+		from += " LEFT JOIN " + b.ident(jn.Table.SQLName) + " " + blk.alias[jn.Table] + " ON " + strings.Join(on, " AND ")
+	}
+	sql := "SELECT " + strings.Join(out, ", ") + from + whereClause(outWhere)
+	if len(outKeys) > 0 {
+		sql += " GROUP BY " + strings.Join(outKeys, ", ")
+	} else {
+		sql += " HAVING COUNT(*) > 0"
+	}
+	return sql, true
+}
+
+// onlyTable says whether c's value reads only table t's row: a column of t, or a calculated
+// column of t over t's columns alone, with no related rows.
+func onlyTable(c *semantic.Column, t *semantic.Table) bool {
+	return tablesAre(c.Tables(), t) && (c.Calc == nil || !hasRelated(c.Calc))
+}
+
+func tablesAre(tables []*semantic.Table, t *semantic.Table) bool {
+	for _, x := range tables {
+		if x != t {
+			return false
+		}
+	}
+	return true
+}
+
+// hasRelated says whether a row formula reads related rows (an aggregate over them), itself or
+// through the calculated columns it uses.
+func hasRelated(f semantic.Formula) bool {
+	found := false
+	semantic.Walk(f, func(n semantic.Formula) {
+		switch x := n.(type) {
+		case *semantic.Aggregate:
+			found = true
+		case *semantic.Ref:
+			if x.Col.Calc != nil && hasRelated(x.Col.Calc) {
+				found = true
+			}
+		}
+	})
+	return found
 }
 
 // fromWhere is the block's FROM and WHERE. With need, only the joins on the paths to those tables:
