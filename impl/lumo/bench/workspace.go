@@ -115,7 +115,7 @@ var (
 	cities = []string{"São Paulo", "Ribeirão Preto", "Maceió", "Belo Horizonte", "Goiânia", "Curitiba", "Belém",
 		"São João del-Rei", "Florianópolis", "Niterói", "Vitória", "Cuiabá", "Macapá", "Jundiaí", "São Luís", "Aracaju"}
 	ufs        = []string{"SP", "SP", "AL", "MG", "GO", "PR", "PA", "MG", "SC", "RJ", "ES", "MT", "AP", "SP", "MA", "SE"}
-	situations = []string{"Ativa", "Ativa", "Ativa", "Cancelada", "Pendente", `\N`, ""} // blank both ways: NULL and the empty text
+	situations = []string{"Ativa", "Ativa", "Ativa", "Cancelada", "Pendente", `\N`}
 	channels   = []string{"Loja", "Aplicativo", "Site", "Telefone"}
 	categories = []string{"Eletrônicos", "Casa", "Papelaria", "Brinquedos", "Alimentos", "Vestuário", "Esporte", "Beleza"}
 	catWords   = []string{"Vendas", "Estoque", "Compras", "Financeiro", "Logística", "Marketing", "Atendimento",
@@ -241,7 +241,7 @@ func targetsCSV() string {
 }
 
 // salesRows generates vendas.csv: DATA spans 2025-2026 to the minute, CLIENTE has 10.400
-// names, SITUACAO 4 values and the blank, as NULL (\N) and as the empty text.
+// names, SITUACAO 4 values and the blank (\N).
 func salesRows(n int) func() genfs.Lines {
 	return func() genfs.Lines {
 		i := -1
