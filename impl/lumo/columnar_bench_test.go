@@ -90,6 +90,7 @@ func BenchmarkColumnarAdHoc(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.Run(q.Name+"/lumo", func(b *testing.B) {
+			defer cpuPerOp(b)()
 			for b.Loop() {
 				if _, _, err := svc.query(ctx, &in); err != nil {
 					b.Fatal(err)
@@ -97,6 +98,7 @@ func BenchmarkColumnarAdHoc(b *testing.B) {
 			}
 		})
 		b.Run(q.Name+"/duckdb", func(b *testing.B) {
+			defer cpuPerOp(b)()
 			for b.Loop() {
 				rows, err := duck.QueryContext(ctx, q.SQL, q.SQLArgs...)
 				if err != nil {
@@ -109,5 +111,14 @@ func BenchmarkColumnarAdHoc(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// cpuPerOp reports, when the returned func runs, the process's CPU time per operation (cpu-ms/op):
+// on a machine others share, the wall time swings with their load and the CPU time much less.
+func cpuPerOp(b *testing.B) func() {
+	start := processCPU()
+	return func() {
+		b.ReportMetric((processCPU()-start)*1000/float64(b.N), "cpu-ms/op")
 	}
 }
