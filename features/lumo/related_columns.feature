@@ -33,6 +33,18 @@ Feature: Columns computed from related rows
     And "summary" is '{"<col:pedidos:clientes:TOTAL>_SUM": 1180.5}'
 
   @L-Q02 @L-Q17 @own-setup
+  Scenario: A column and a segment whose condition reads another column of related rows
+    # Pedidos com vários itens = count([Pedidos.Id]) onde [Itens] >= 2, Itens being each order's count of items;
+    # the segment Clientes com pedido de vários itens keeps the customers with such an order.
+    # SELECT c.NOME, (SELECT COUNT(p.ID) FROM pedidos p WHERE p.CLIENTE_ID = c.ID
+    #   AND (SELECT COUNT(i.ID) FROM itens i WHERE i.PEDIDO_ID = p.ID) >= 2) n FROM clientes c
+    #   WHERE EXISTS (SELECT 1 FROM pedidos p WHERE p.CLIENTE_ID = c.ID AND (SELECT COUNT(i.ID) FROM itens i WHERE i.PEDIDO_ID = p.ID) >= 2)
+    #   ORDER BY c.NOME -> Ana|2, Carla|1
+    When I call "query" with '{"appId": "$app:pedidos", "fields": [{"ref": "Clientes.Cliente"}, {"ref": "Clientes.Pedidos com vários itens"}], "filters": [{"segment": "Clientes com pedido de vários itens"}], "orderBy": [{"ref": "Clientes.Cliente", "dir": "asc"}]}'
+    Then the call succeeds
+    And "rows" is '[["Ana", 2], ["Carla", 1]]'
+
+  @L-Q02 @L-Q17 @own-setup
   Scenario: Grouping and filtering by a column computed from related rows
     # SELECT n, COUNT(*) FROM (SELECT (SELECT COUNT(ID) FROM pedidos p WHERE p.CLIENTE_ID = c.ID) n FROM clientes c)
     #   GROUP BY n ORDER BY n -> 0|2, 1|2, 2|2, 3|1

@@ -52,6 +52,13 @@ func membershipCases() map[string]Request {
 		"related_joined": {
 			Fields: []Item{{Ref: "Clientes.Pedidos feitos"}, {Ref: "Itens.Quantidade", Agg: "sum"}, {Ref: "Pedidos.Fornecedores distintos", Agg: "max"}},
 		},
+		// A column of related rows whose condition reads another column of related rows, and a
+		// segment whose condition does: grouped joins inside the related rows' subquery, never a
+		// correlated subquery per row.
+		"related_nested": {
+			Fields:  []Item{{Ref: "Clientes.Cliente"}, {Ref: "Clientes.Pedidos com vários itens"}},
+			Filters: []Filter{{Segment: "Clientes com pedido de vários itens"}},
+		},
 		"segment_without_joined": {
 			Fields:  []Item{{Ref: "Clientes.Segmento"}, {Ref: "Pedidos.Valor", Agg: "sum"}},
 			Filters: []Filter{{Segment: "Clientes sem pedido cancelado"}},

@@ -655,8 +655,10 @@ func (b *builder) where(blk *Block) []string {
 		case p.Exists != nil:
 			// The filter on the related rows, in a subquery of their own (EXISTS): each row of
 			// the block once, however many related rows meet it.
-			sub, rows := b.relatedRows(blk, p.Exists, p.Target.Col.Tables())
-			where = append(where, "EXISTS (SELECT 1"+rows+" AND "+b.filter(sub, p)+")")
+			_, rows := b.relatedRows(blk, p.Exists, p.Target.Col.Tables(), func(sub *Block) []string {
+				return []string{b.filter(sub, p)}
+			})
+			where = append(where, "EXISTS (SELECT 1"+rows+")")
 		default:
 			where = append(where, b.filter(blk, p))
 		}
@@ -690,9 +692,13 @@ func (b *builder) filter(blk *Block, p *Pred) string {
 // reach the block's row of rel.Of (and meet rel.Cond): rel.Rows as its base, joined along its
 // relationships to the table holding the key into rel.Of, to the tables the condition reads and
 // to those in need, with aliases of its own. It returns the subquery's block, for what it selects.
-func (b *builder) relatedRows(blk *Block, rel *semantic.Related, need []*semantic.Table) (*Block, string) {
+//
+// inside, when not nil, writes what the subquery reads over its block (more conditions, which it
+// returns, or the value it aggregates): it runs before the FROM is written, so that the related
+// rows those read join the subquery's FROM too (see subFrom).
+func (b *builder) relatedRows(blk *Block, rel *semantic.Related, need []*semantic.Table, inside func(sub *Block) []string) (*Block, string) {
 	key := rel.Key()
-	sub, _, from := b.relatedBlock(rel, need)
+	sub, _ := b.relatedBlock(rel, need)
 	conds := make([]string, 0, len(key.From)+1)
 	for k := range key.From {
 		conds = append(conds, b.column(sub, key.From[k])+" = "+b.column(blk, key.To[k]))
@@ -700,21 +706,32 @@ func (b *builder) relatedRows(blk *Block, rel *semantic.Related, need []*semanti
 	if rel.Cond != nil {
 		conds = append(conds, b.row(sub, rel.Cond))
 	}
-	return sub, from + whereClause(conds)
+	if inside != nil {
+		conds = append(conds, inside(sub)...)
+	}
+	return sub, b.subFrom(sub) + whereClause(conds)
 }
 
 // relatedBlock is the block over rel.Rows joined to the table holding the key into rel.Of, to
-// the tables rel's condition reads and to those in need, with aliases of its own (prefix s<n>_),
-// and its FROM.
-func (b *builder) relatedBlock(rel *semantic.Related, need []*semantic.Table) (sub *Block, prefix, from string) {
+// the tables rel's condition reads and to those in need, with aliases of its own (prefix s<n>_).
+// Its statement is started: the related rows its expressions read become grouped joins of its
+// FROM, which subFrom writes once they are written (a condition reading another column of
+// related rows was a correlated subquery per row, quadratic on the row stores).
+func (b *builder) relatedBlock(rel *semantic.Related, need []*semantic.Table) (sub *Block, prefix string) {
 	sub = newBlock(rel.Rows, rel.Via, concatTables([]*semantic.Table{rel.Key().FromTable()}, rel.CondTables, need))
 	b.subs++
 	prefix = "s" + itoa(b.subs) + "_"
 	for t, a := range sub.alias {
 		sub.alias[t] = prefix + strings.TrimPrefix(a, "t")
 	}
-	from, _ = b.fromWhere(sub, nil)
-	return sub, prefix, from
+	b.startStatement(sub)
+	return sub, prefix
+}
+
+// subFrom is the FROM of a related block, with the grouped joins its expressions asked for.
+func (b *builder) subFrom(sub *Block) string {
+	from, _ := b.fromWhere(sub, nil)
+	return from
 }
 
 // present is a condition holding where the block's row has a row of t: "" when t is the block's
@@ -736,7 +753,7 @@ func (b *builder) present(blk *Block, t *semantic.Table) string {
 // segment keeps the block's rows whose row of the segment's table some related row reaches
 // (EXISTS), or, without, has a row of the table that none reaches (NOT EXISTS).
 func (b *builder) segment(blk *Block, s *semantic.Segment) string {
-	_, rows := b.relatedRows(blk, s.Rows, nil)
+	_, rows := b.relatedRows(blk, s.Rows, nil, nil)
 	exists := "EXISTS (SELECT 1" + rows + ")"
 	if !s.Without {
 		return exists
@@ -762,7 +779,7 @@ func (b *builder) groupedAgg(blk *Block, n *semantic.Aggregate) string {
 	if g == nil {
 		rel := n.Rows
 		key := rel.Key()
-		sub, prefix, from := b.relatedBlock(rel, n.Col.Tables())
+		sub, prefix := b.relatedBlock(rel, n.Col.Tables())
 		var conds []string
 		if rel.Cond != nil {
 			conds = append(conds, b.row(sub, rel.Cond))
@@ -771,6 +788,7 @@ func (b *builder) groupedAgg(blk *Block, n *semantic.Aggregate) string {
 		if n.Func == "count_distinct" && n.Col.Type == semantic.TypeString {
 			x = blankless(x)
 		}
+		from := b.subFrom(sub)
 		agg := strings.ToUpper(n.Func) + "(" + x + ")"
 		if n.Func == "count_distinct" {
 			agg = "COUNT(DISTINCT " + x + ")"
@@ -812,8 +830,11 @@ func (b *builder) relatedAgg(blk *Block, n *semantic.Aggregate) string {
 		return b.groupedAgg(blk, n)
 	}
 	present := b.present(blk, n.Rows.Of)
-	sub, rows := b.relatedRows(blk, n.Rows, n.Col.Tables())
-	x := b.column(sub, n.Col)
+	var x string
+	_, rows := b.relatedRows(blk, n.Rows, n.Col.Tables(), func(sub *Block) []string {
+		x = b.column(sub, n.Col)
+		return nil
+	})
 	var v string
 	switch n.Func {
 	case "count":
