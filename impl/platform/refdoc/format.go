@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"unicode"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -349,23 +350,19 @@ func (f *Format) headings() []string {
 	return out
 }
 
-// Slug is the anchor GitHub gives a heading: lower case, punctuation other than - and _ dropped,
-// spaces as -.
+// Slug is the anchor GitHub gives a heading: lower case, everything but letters, marks, digits,
+// connector punctuation (_), spaces and - dropped, spaces as -.
 func Slug(heading string) string {
 	var b strings.Builder
 	for _, r := range strings.ToLower(heading) {
 		switch {
 		case r == ' ':
 			b.WriteRune('-')
-		case r == '-' || r == '_' || isWordRune(r):
+		case r == '-' || unicode.IsLetter(r) || unicode.IsMark(r) || unicode.IsNumber(r) || unicode.Is(unicode.Pc, r):
 			b.WriteRune(r)
 		}
 	}
 	return b.String()
-}
-
-func isWordRune(r rune) bool {
-	return r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r > 127 && !strings.ContainsRune("–—·«»“”‘’…°ºª×", r)
 }
 
 func codeCell(s string) string {
