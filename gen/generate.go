@@ -10,7 +10,8 @@ package gen
 //go:generate go run github.com/lumo-caderninho/mcp/impl/platform/specgen/cmd/specgen -schemas ../schemas -server caderninho -out caderninho/openapi.json -ogen-out caderninho/ogen.json
 //go:generate go run github.com/ogen-go/ogen/cmd/ogen --target caderninhoapi --package caderninhoapi --clean --config ogen.yml caderninho/ogen.json
 
-// The reference pages, one per tool, from the published schemas and the tools' descriptions.
+// The reference pages, one per tool (from the published schemas and the tools' descriptions) and
+// one per configuration file (from schemas/<server>/<file>.schema.json), and an index of each.
 //go:generate go run github.com/lumo-caderninho/mcp/cmd/lumo schemas doc --write docs/lumo
 //go:generate go run github.com/lumo-caderninho/mcp/cmd/caderninho schemas doc --write docs/caderninho
 

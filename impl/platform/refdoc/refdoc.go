@@ -1,6 +1,7 @@
-// Package refdoc renders the reference page of each tool from its published schemas: the tool's
-// description, its arguments and result fields (types, bounds, descriptions) and the examples the
-// schemas carry, as Markdown (committed under gen/docs) and as HTML (served at /docs/).
+// Package refdoc renders the reference page of each tool from its published schemas (the tool's
+// description, its arguments and result fields with types, bounds and descriptions, and the
+// examples the schemas carry; Markdown committed under gen/docs, HTML served at /docs/), and of
+// each configuration file from its schema (every field with type, default, bounds and example).
 package refdoc
 
 import (

@@ -49,14 +49,29 @@ func Markdown(d *Doc) string {
 	return b.String()
 }
 
-// Index renders the list of a server's tools as Markdown, each linking its page.
-func Index(server string, docs []*Doc) string {
+// Index renders the list of a server's tools and configuration files as Markdown, each linking
+// its page.
+func Index(server string, docs []*Doc, formats []*Format) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Ferramentas do %s\n\n", server)
 	for _, d := range docs {
 		fmt.Fprintf(&b, "- [`%s`](%s.md): %s (%s)\n", d.Tool.Name, d.Tool.Name, d.Tool.Title, effect(d.Tool))
 	}
+	if len(formats) > 0 {
+		b.WriteString("\n## Arquivos de configuração\n\n")
+		for _, f := range formats {
+			fmt.Fprintf(&b, "- [`%s`](%s.md): %s\n", f.File, f.File, firstSentence(f.Description))
+		}
+	}
 	return b.String()
+}
+
+// firstSentence is s up to its first period followed by a space.
+func firstSentence(s string) string {
+	if i := strings.Index(s, ". "); i >= 0 {
+		return s[:i+1]
+	}
+	return s
 }
 
 func effect(t Tool) string {

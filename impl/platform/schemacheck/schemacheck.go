@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -26,6 +27,10 @@ type Set struct {
 	dir      string
 	compiled map[string]*jsonschema.Schema
 	raw      map[string]any // file -> document, to name the accepted fields of an object
+
+	mu       sync.Mutex // guards compiler and at
+	compiler *jsonschema.Compiler
+	at       map[string]*jsonschema.Schema // "file#pointer" -> the subschema there, see ValidateAt
 }
 
 // Violation is one problem found in a value.
@@ -47,7 +52,8 @@ func Compile(fsys fs.FS, dir string) (*Set, error) {
 	c.DefaultDraft(jsonschema.Draft2020)
 	c.AssertFormat()
 	c.RegisterFormat(&jsonschema.Format{Name: "date", Validate: validateDate})
-	s := &Set{dir: dir, compiled: map[string]*jsonschema.Schema{}, raw: map[string]any{}}
+	s := &Set{dir: dir, compiled: map[string]*jsonschema.Schema{}, raw: map[string]any{}, compiler: c,
+		at: map[string]*jsonschema.Schema{}}
 	for _, f := range files {
 		b, err := fs.ReadFile(fsys, f)
 		if err != nil {
@@ -107,6 +113,32 @@ func (s *Set) Validate(file string, v any) []Violation {
 	if sch == nil {
 		panic("schemacheck: unknown schema " + s.dir + "/" + file)
 	}
+	return s.validate(sch, v)
+}
+
+// ValidateAt checks v against the subschema of file at pointer, a JSON pointer such as
+// /$defs/column/properties/name ("" is the whole schema): what a schema's examples are checked
+// with. The subschema is compiled on first use.
+func (s *Set) ValidateAt(file, pointer string, v any) ([]Violation, error) {
+	if s.compiled[file] == nil {
+		return nil, fmt.Errorf("unknown schema %s/%s", s.dir, file)
+	}
+	key := file + "#" + pointer
+	s.mu.Lock()
+	sch := s.at[key]
+	if sch == nil {
+		var err error
+		if sch, err = s.compiler.Compile(base + path.Join(s.dir, file) + "#" + pointer); err != nil {
+			s.mu.Unlock()
+			return nil, fmt.Errorf("compiling %s: %w", key, err)
+		}
+		s.at[key] = sch
+	}
+	s.mu.Unlock()
+	return s.validate(sch, v), nil
+}
+
+func (s *Set) validate(sch *jsonschema.Schema, v any) []Violation {
 	v = normalise(v)
 	err := sch.Validate(v)
 	if err == nil {

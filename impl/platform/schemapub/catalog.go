@@ -29,6 +29,7 @@ type Catalog struct {
 	openAPI []byte
 	check   *schemacheck.Set // compiled from the bundled copies, so validation sees what is published
 	docs    []*refdoc.Doc    // the reference pages, once Describe has run
+	formats []*refdoc.Format // the file formats' pages (<name>.schema.json)
 }
 
 // Describe builds the reference page of every tool from its published schemas and what
@@ -57,6 +58,9 @@ func (c *Catalog) Describe(tools []refdoc.Tool) error {
 // Docs are the reference pages (nil before Describe).
 func (c *Catalog) Docs() []*refdoc.Doc { return c.docs }
 
+// Formats are the reference pages of the server's file formats, one per <name>.schema.json.
+func (c *Catalog) Formats() []*refdoc.Format { return c.formats }
+
 // New publishes (schemabundle.Publish) every <tool>.input.json / <tool>.output.json of schemaFS/server and reads
 // openAPIFS/server/openapi.json.
 func New(schemaFS, openAPIFS fs.FS, server string) (*Catalog, error) {
@@ -82,6 +86,21 @@ func New(schemaFS, openAPIFS fs.FS, server string) (*Catalog, error) {
 	}
 	if c.openAPI, err = fs.ReadFile(openAPIFS, path.Join(server, "openapi.json")); err != nil {
 		return nil, fmt.Errorf("reading the %s OpenAPI document: %w", server, err)
+	}
+	formats, err := fs.Glob(schemaFS, path.Join(server, "*.schema.json"))
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range formats {
+		b, err := fs.ReadFile(schemaFS, f)
+		if err != nil {
+			return nil, err
+		}
+		d, err := refdoc.BuildFormat(server, path.Base(f), b)
+		if err != nil {
+			return nil, err
+		}
+		c.formats = append(c.formats, d)
 	}
 	return c, nil
 }

@@ -35,15 +35,16 @@ func (c *Catalog) usage() string {
   ` + p + ` schemas list
   ` + p + ` schemas show FERRAMENTA input|output
   ` + p + ` schemas validate [--tool FERRAMENTA] [--kind input|output] ARQUIVO
-  ` + p + ` schemas doc FERRAMENTA | --write PASTA
+  ` + p + ` schemas doc FERRAMENTA | ARQUIVO.yaml | --write PASTA
 
 validate confere um payload JSON (ARQUIVO, ou - para a entrada padrão) contra o schema publicado da
 ferramenta e lista cada problema, nomeando o campo. Não executa nada nem abre banco de dados.
 Sem --tool, o arquivo é uma chamada: {"name": "FERRAMENTA", "arguments": {...}} ou a requisição JSON-RPC
 tools/call inteira. --kind é input (padrão) ou output (o structuredContent de um resultado).
 Saída: 0 válido, 1 inválido, 2 uso incorreto ou arquivo ilegível.
-doc imprime a página de referência da ferramenta (Markdown: descrição, argumentos, resultado, exemplos);
---write grava a de cada ferramenta, e um índice README.md, em PASTA.
+doc imprime a página de referência da ferramenta (Markdown: descrição, argumentos, resultado, exemplos)
+ou a de um arquivo de configuração (` + c.formatNames() + `: cada campo com tipo, padrão e exemplo);
+--write grava a de cada ferramenta e arquivo, e um índice README.md, em PASTA.
 
 Exemplos:
   ` + p + ` schemas list
@@ -117,7 +118,12 @@ func (c *Catalog) doc(args []string, stdout, stderr io.Writer) error {
 				return err
 			}
 		}
-		return os.WriteFile(filepath.Join(args[1], "README.md"), []byte(refdoc.Index(c.Server, c.docs)), 0o644)
+		for _, f := range c.formats {
+			if err := os.WriteFile(filepath.Join(args[1], f.File+".md"), []byte(refdoc.FormatMarkdown(f)), 0o644); err != nil {
+				return err
+			}
+		}
+		return os.WriteFile(filepath.Join(args[1], "README.md"), []byte(refdoc.Index(c.Server, c.docs, c.formats)), 0o644)
 	case len(args) == 1 && !strings.HasPrefix(args[0], "-"):
 		for _, d := range c.docs {
 			if d.Tool.Name == args[0] {
@@ -125,9 +131,25 @@ func (c *Catalog) doc(args []string, stdout, stderr io.Writer) error {
 				return err
 			}
 		}
-		return c.usageError(stderr, fmt.Sprintf("a ferramenta %q não existe em %s; as ferramentas são: %s", args[0], c.Server, strings.Join(c.tools, ", ")))
+		for _, f := range c.formats {
+			if f.File == args[0] {
+				_, err := io.WriteString(stdout, refdoc.FormatMarkdown(f))
+				return err
+			}
+		}
+		return c.usageError(stderr, fmt.Sprintf("a ferramenta %q não existe em %s; as ferramentas são: %s (e os arquivos %s)", args[0], c.Server,
+			strings.Join(c.tools, ", "), c.formatNames()))
 	}
-	return c.usageError(stderr, "doc recebe uma ferramenta, ou --write PASTA")
+	return c.usageError(stderr, "doc recebe uma ferramenta ou um arquivo, ou --write PASTA")
+}
+
+// formatNames lists the server's configuration files: "workspace.yaml, app.yaml".
+func (c *Catalog) formatNames() string {
+	var names []string
+	for _, f := range c.formats {
+		names = append(names, f.File)
+	}
+	return strings.Join(names, ", ")
 }
 
 func (c *Catalog) usageError(stderr io.Writer, msg string) error {
