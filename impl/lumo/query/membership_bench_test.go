@@ -40,7 +40,7 @@ func BenchmarkMembership(b *testing.B) {
 		}
 		return db.Dialect().QuoteIdent(c.SQLName)
 	}
-	cli, ped := table("Clientes"), table("Pedidos")
+	cli, ped, itn := table("Clientes"), table("Pedidos"), table("Itens")
 	cases := []struct {
 		name string
 		req  query.Request
@@ -55,6 +55,19 @@ func BenchmarkMembership(b *testing.B) {
 			Fields: []query.Item{{Ref: "Clientes.Pedidos feitos"}, {Ref: "Clientes.Id", Agg: "count"}},
 		}, "SELECT COALESCE(n.n, 0), COUNT(c." + col("Clientes.Id", false) + ") FROM " + cli + " c LEFT JOIN (SELECT " + col("Pedidos.Cliente", false) + " AS k, COUNT(" +
 			col("Pedidos.Id", false) + ") AS n FROM " + ped + " GROUP BY 1) n ON n.k = c." + col("Clientes.Id", false) + " GROUP BY 1"},
+		// A column of related rows whose condition reads another (orders with at least two items).
+		{"related_nested", query.Request{
+			Fields: []query.Item{{Ref: "Clientes.Pedidos com vários itens"}, {Ref: "Clientes.Id", Agg: "count"}},
+		}, "SELECT COALESCE(n.n, 0), COUNT(c." + col("Clientes.Id", false) + ") FROM " + cli + " c LEFT JOIN (SELECT p." + col("Pedidos.Cliente", false) +
+			" AS k, COUNT(p." + col("Pedidos.Id", false) + ") AS n FROM " + ped + " p JOIN (SELECT " + col("Itens.Pedido", false) + " AS o, COUNT(" + col("Itens.Id", false) +
+			") AS k FROM " + itn + " GROUP BY 1) i ON i.o = p." + col("Pedidos.Id", false) + " WHERE i.k >= 2 GROUP BY 1) n ON n.k = c." + col("Clientes.Id", false) + " GROUP BY 1"},
+		// A segment whose condition reads the fact the query measures.
+		{"segment_reads_fact", query.Request{
+			Fields:  []query.Item{{Ref: "Clientes.Segmento"}, {Ref: "Pedidos.Valor", Agg: "sum"}},
+			Filters: []query.Filter{{Segment: "Clientes com pedido cancelado"}},
+		}, "SELECT c." + col("Clientes.Segmento", false) + ", SUM(p." + col("Pedidos.Valor", false) + ") FROM " + ped + " p LEFT JOIN " + cli + " c ON c." + col("Clientes.Id", false) +
+			" = p." + col("Pedidos.Cliente", false) + " WHERE p." + col("Pedidos.Cliente", false) + " IN (SELECT " + col("Pedidos.Cliente", false) + " FROM " + ped + " WHERE " +
+			col("Pedidos.Situação", false) + " = 'Cancelada') GROUP BY 1"},
 		{"como_measure", query.Request{
 			Fields: []query.Item{{Ref: "Pedidos.Situação"}, {Ref: "Receita promocional"}},
 		}, "SELECT " + col("Pedidos.Situação", false) + ", SUM(CASE WHEN " + col("Pedidos.Tipo", true) + " LIKE 'promo%' THEN " + col("Pedidos.Valor", false) +

@@ -35,7 +35,7 @@ type builder struct {
 }
 
 // groupedAgg is a related-row aggregate read from a LEFT JOIN of its rows grouped by the
-// relationship key: its alias and the join.
+// relationship key: its alias and the join (a segment's keys, without n; see segmentJoin).
 type groupedAgg struct {
 	n     *semantic.Aggregate
 	alias string
@@ -653,8 +653,12 @@ func (b *builder) where(blk *Block) []string {
 		case p.Segment != nil:
 			where = append(where, b.segment(blk, p.Segment))
 		case p.Exists != nil:
-			// The filter on the related rows, in a subquery of their own (EXISTS): each row of
-			// the block once, however many related rows meet it.
+			// The filter on the related rows, in a subquery of their own (their distinct keys, or
+			// EXISTS): each row of the block once, however many related rows meet it.
+			if _, ok := b.grouped[blk]; ok && blk.Rollup == nil {
+				where = append(where, b.segmentJoin(blk, p.Exists, p)+".k0 IS NOT NULL")
+				continue
+			}
 			_, rows := b.relatedRows(blk, p.Exists, p.Target.Col.Tables(), func(sub *Block) []string {
 				return []string{b.filter(sub, p)}
 			})
@@ -752,7 +756,21 @@ func (b *builder) present(blk *Block, t *semantic.Table) string {
 
 // segment keeps the block's rows whose row of the segment's table some related row reaches
 // (EXISTS), or, without, has a row of the table that none reaches (NOT EXISTS).
+//
+// In a statement that takes grouped joins, the keys of the segment's related rows are read once,
+// as a LEFT JOIN of their distinct keys (a semi-join, or an anti-join where it does not match),
+// instead of an EXISTS per row of the block, which the row stores run as a correlated subquery.
 func (b *builder) segment(blk *Block, s *semantic.Segment) string {
+	if _, ok := b.grouped[blk]; ok && blk.Rollup == nil {
+		alias := b.segmentJoin(blk, s.Rows, nil)
+		if !s.Without {
+			return alias + ".k0 IS NOT NULL"
+		}
+		if p := b.present(blk, s.Table); p != "" {
+			return "(" + p + " AND " + alias + ".k0 IS NULL)"
+		}
+		return alias + ".k0 IS NULL"
+	}
 	_, rows := b.relatedRows(blk, s.Rows, nil, nil)
 	exists := "EXISTS (SELECT 1" + rows + ")"
 	if !s.Without {
@@ -762,6 +780,35 @@ func (b *builder) segment(blk *Block, s *semantic.Segment) string {
 		return "(" + p + " AND NOT " + exists + ")"
 	}
 	return "NOT " + exists
+}
+
+// segmentJoin joins to the block the distinct keys by which rel's rows (those meeting its
+// condition, and filter when not nil) reach the block's row of rel.Of, and returns the join's
+// alias: its k0 is NULL exactly where the row has none.
+func (b *builder) segmentJoin(blk *Block, rel *semantic.Related, filter *Pred) string {
+	key := rel.Key()
+	var need []*semantic.Table
+	if filter != nil {
+		need = filter.Target.Col.Tables()
+	}
+	sub, prefix := b.relatedBlock(rel, need)
+	var conds []string
+	if rel.Cond != nil {
+		conds = append(conds, b.row(sub, rel.Cond))
+	}
+	if filter != nil {
+		conds = append(conds, b.filter(sub, filter))
+	}
+	alias := prefix + "s"
+	sel, on := make([]string, len(key.From)), make([]string, len(key.From))
+	for k := range key.From {
+		sel[k] = b.column(sub, key.From[k]) + " AS k" + itoa(k)
+		on[k] = alias + ".k" + itoa(k) + " = " + b.column(blk, key.To[k])
+	}
+	join := " LEFT JOIN (SELECT DISTINCT " + strings.Join(sel, ", ") + b.subFrom(sub) + whereClause(conds) + ") " + alias +
+		" ON " + strings.Join(on, " AND ")
+	b.grouped[blk] = append(b.grouped[blk], groupedAgg{alias: alias, join: join})
+	return alias
 }
 
 // groupedAgg is relatedAgg read from a LEFT JOIN of the related rows grouped by the relationship

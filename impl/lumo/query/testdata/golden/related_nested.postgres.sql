@@ -1,7 +1,7 @@
 WITH r AS MATERIALIZED (SELECT NULLIF(t0."c_nome", '') AS g0, CAST(ROUND(CAST(COALESCE(s1_g.v, 0) AS NUMERIC),
   0) AS DOUBLE PRECISION) AS g1 FROM "t_clientes" t0 LEFT JOIN (SELECT s1_0."c_cliente_id" AS k0, COUNT(s1_0."c_id") AS v FROM "t_pedidos" s1_0 LEFT JOIN (SELECT s2_0."c_pedido_id" AS k0, COUNT(s2_0."c_id") AS v FROM "t_itens" s2_0 GROUP BY s2_0."c_pedido_id") s2_g ON s2_g.k0 = s1_0."c_id" WHERE (CAST(ROUND(CAST(COALESCE(s2_g.v, 0) AS NUMERIC),
-  0) AS DOUBLE PRECISION) >= CAST($1 AS DOUBLE PRECISION)) GROUP BY s1_0."c_cliente_id") s1_g ON s1_g.k0 = t0."c_id" WHERE EXISTS (SELECT 1 FROM "t_pedidos" s3_0 LEFT JOIN (SELECT s4_0."c_pedido_id" AS k0, COUNT(s4_0."c_id") AS v FROM "t_itens" s4_0 GROUP BY s4_0."c_pedido_id") s4_g ON s4_g.k0 = s3_0."c_id" WHERE s3_0."c_cliente_id" = t0."c_id" AND (CAST(ROUND(CAST(COALESCE(s4_g.v, 0) AS NUMERIC),
-  0) AS DOUBLE PRECISION) >= CAST($2 AS DOUBLE PRECISION))) GROUP BY NULLIF(t0."c_nome", ''),
+  0) AS DOUBLE PRECISION) >= CAST($1 AS DOUBLE PRECISION)) GROUP BY s1_0."c_cliente_id") s1_g ON s1_g.k0 = t0."c_id" LEFT JOIN (SELECT DISTINCT s3_0."c_cliente_id" AS k0 FROM "t_pedidos" s3_0 LEFT JOIN (SELECT s4_0."c_pedido_id" AS k0, COUNT(s4_0."c_id") AS v FROM "t_itens" s4_0 GROUP BY s4_0."c_pedido_id") s4_g ON s4_g.k0 = s3_0."c_id" WHERE (CAST(ROUND(CAST(COALESCE(s4_g.v, 0) AS NUMERIC),
+  0) AS DOUBLE PRECISION) >= CAST($2 AS DOUBLE PRECISION))) s3_s ON s3_s.k0 = t0."c_id" WHERE s3_s.k0 IS NOT NULL GROUP BY NULLIF(t0."c_nome", ''),
   CAST(ROUND(CAST(COALESCE(s1_g.v, 0) AS NUMERIC),
   0) AS DOUBLE PRECISION)),
   f AS MATERIALIZED (SELECT r.*, g0 AS o0, g1 AS o1 FROM r)
