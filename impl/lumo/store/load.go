@@ -114,7 +114,7 @@ func (im *importer) loadTable(ctx context.Context, t *pTable) error {
 	}
 	defer rows.Close()
 	var sink TableSink
-	if im.sink != nil && !copyIn {
+	if im.sink != nil {
 		if sink, err = im.sink.Table(ctx, t.sqlName, sinkColumns(t), im.largestEstimate(t)); err != nil {
 			sink = nil // the columnar store's sync copies it later
 		}
@@ -152,7 +152,7 @@ func (im *importer) loadTable(ctx context.Context, t *pTable) error {
 	go func() {
 		defer close(full)
 		if copyIn {
-			readErr = im.readCopyRows(rows, t, batch, free, full, stop)
+			readErr = im.readCopyRows(rows, t, batch, free, full, stop, sink)
 		} else {
 			readErr = im.readRows(rows, t, width, batch, free, full, stop, sink)
 		}
@@ -173,6 +173,7 @@ func (im *importer) loadTable(ctx context.Context, t *pTable) error {
 		if err := im.copyRows(ctx, t, query, free, full, &readErr); err != nil {
 			return finish(err)
 		}
+		finishSink(nil)
 	} else {
 		for b := range full {
 			if err := im.insertBatch(ctx, stmt, insert, b, batch, width); err != nil {
@@ -447,16 +448,25 @@ func (im *importer) largestEstimate(t *pTable) int64 {
 
 // readCopyRows is readBatches on PostgreSQL: each row goes into the batch as a line of COPY
 // text, values (and, beside every text, its folded copy) separated by tabs, NULL as \N.
-func (im *importer) readCopyRows(rows workspace.Rows, t *pTable, batch int, free <-chan *loadBatch, full chan<- *loadBatch, stop <-chan struct{}) error {
+// With a sink, each row also goes to it as readRows sends it.
+func (im *importer) readCopyRows(rows workspace.Rows, t *pTable, batch int, free <-chan *loadBatch, full chan<- *loadBatch, stop <-chan struct{}, sink TableSink) error {
 	cols := t.dataCols()
 	folds := make([]foldCache, len(cols))
+	var raw []any
+	if sink != nil {
+		raw = make([]any, 0, len(cols)*2)
+	}
 	return readBatches(rows, batch, free, full, stop, func(b *loadBatch) error {
 		buf := b.text
 		if b.n > 0 {
 			buf = append(buf, '\n')
 		}
+		raw = raw[:0]
 		for i, v := range rows.Values() {
 			c := cols[i]
+			if sink != nil {
+				raw = append(raw, v)
+			}
 			if i > 0 {
 				buf = append(buf, '\t')
 			}
@@ -468,7 +478,9 @@ func (im *importer) readCopyRows(rows workspace.Rows, t *pTable, batch int, free
 			case time.Time:
 				buf = appendCopyText(buf, storedTime(c.c.Type, v, rows.Text(i)))
 			case float64:
-				if text := rows.Text(i); len(text) <= maxCopiedNumber {
+				if v == 0 {
+					buf = append(buf, '0') // -0 is 0, as SQLite keeps it and the copy holds it
+				} else if text := rows.Text(i); len(text) <= maxCopiedNumber {
 					// PostgreSQL reads the text to the same double (both round correctly);
 					// formatting the float again cost more than reading it.
 					buf = appendCopyText(buf, text)
@@ -485,12 +497,21 @@ func (im *importer) readCopyRows(rows workspace.Rows, t *pTable, batch int, free
 					buf = appendCopyText(buf, f)
 					c.maxLen = max(c.maxLen, len(s), len(f))
 					c.countText(s)
+					if sink != nil {
+						raw = append(raw, f)
+					}
 				} else {
 					buf = append(buf, `\N`...)
+					if sink != nil {
+						raw = append(raw, nil)
+					}
 				}
 			}
 		}
 		b.text = buf
+		if sink != nil {
+			sink.Add(raw)
+		}
 		return nil
 	})
 }
