@@ -44,6 +44,15 @@ Feature: Columns computed from related rows
     Then the call succeeds
     And "rows" is '[["Ana", 2], ["Carla", 1]]'
 
+  @L-Q02 @L-Q17 @L-Q23 @own-setup
+  Scenario: A part's lowest supply cost beside its items, for the parts a filter keeps
+    # SELECT p.NOME, (SELECT MIN(CUSTO) FROM pecafornecedor pf WHERE pf.PECA_ID = p.ID),
+    #   (SELECT SUM(i.QTD) FROM itens i WHERE i.PECA_ID = p.ID) FROM pecas p WHERE p.TIPO_F LIKE '%parafuso%'
+    #   ORDER BY p.NOME -> Parafuso Allen|7.5|15.0, Parafuso sextavado|5.5|29.0
+    When I call "query" with '{"appId": "$app:pedidos", "fields": [{"ref": "Peças.Peça"}, {"ref": "Peças.Menor custo"}, {"ref": "Itens.Quantidade", "agg": "sum"}], "filters": [{"ref": "Peças.Tipo", "op": "like", "value": "%parafuso%"}], "orderBy": [{"ref": "Peças.Peça", "dir": "asc"}]}'
+    Then the call succeeds
+    And "rows" is '[["Parafuso Allen", 7.5, 15], ["Parafuso sextavado", 5.5, 29]]'
+
   @L-Q02 @L-Q17 @own-setup
   Scenario: Grouping and filtering by a column computed from related rows
     # SELECT n, COUNT(*) FROM (SELECT (SELECT COUNT(ID) FROM pedidos p WHERE p.CLIENTE_ID = c.ID) n FROM clientes c)

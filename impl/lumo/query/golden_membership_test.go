@@ -59,6 +59,12 @@ func membershipCases() map[string]Request {
 			Fields:  []Item{{Ref: "Clientes.Cliente"}, {Ref: "Clientes.Pedidos com vários itens"}},
 			Filters: []Filter{{Segment: "Clientes com pedido de vários itens"}},
 		},
+		// A column of related rows on a dimension the question filters: its related rows are
+		// grouped only for the parts the filter keeps.
+		"related_narrowed": {
+			Fields:  []Item{{Ref: "Peças.Peça"}, {Ref: "Peças.Menor custo"}, {Ref: "Itens.Quantidade", Agg: "sum"}},
+			Filters: []Filter{{Item: Item{Ref: "Peças.Tipo"}, Op: "like", Value: "%parafuso%"}},
+		},
 		"segment_without_joined": {
 			Fields:  []Item{{Ref: "Clientes.Segmento"}, {Ref: "Pedidos.Valor", Agg: "sum"}},
 			Filters: []Filter{{Segment: "Clientes sem pedido cancelado"}},

@@ -22,6 +22,7 @@ type Statement struct {
 // builder is one statement being rendered: its engine, the arguments bound so far, and the
 // columns whose distinct count walks their index.
 type builder struct {
+	app  *semantic.App
 	e    engine
 	args []any
 	walk map[*semantic.Column]bool
@@ -53,7 +54,7 @@ func itoa(i int) string { return strconv.Itoa(i) }
 
 // Render writes the statement, the same on every engine but for what its engine spells.
 func (r renderer) Render(q *Query, plan *Plan, walk map[*semantic.Column]bool) *Statement {
-	b := &builder{e: r.e, walk: walk}
+	b := &builder{app: q.App, e: r.e, walk: walk}
 	var groups []*OutCol
 	for _, c := range q.Out {
 		if c.Group != nil {
@@ -732,6 +733,54 @@ func (b *builder) relatedBlock(rel *semantic.Related, need []*semantic.Table) (s
 	return sub, prefix
 }
 
+// narrowed keeps, of rel's rows in sub, those reaching a row of rel.Of that the block's filters
+// keep: the filters reading rel.Of or the tables it reaches (each row of the block joins them
+// through rel.Of, by the one path import allows) say which of its rows the block can join, so
+// the related rows of the others need not be read or grouped (the parts of one brand, not all
+// of them, for each part's average quantity). The answer is the same: the join matches only keys
+// the block holds. "" when no filter says so.
+func (b *builder) narrowed(blk, sub *Block, rel *semantic.Related) string {
+	if b.app == nil {
+		return ""
+	}
+	reach := b.app.Reach(rel.Of)
+	var preds []*Pred
+	var need []*semantic.Table
+	for _, p := range blk.Where {
+		if p.Segment != nil || p.Exists != nil {
+			continue
+		}
+		if c := p.Target.Col; !reachesAll(reach, c.Tables()) || c.Calc != nil && hasRelated(c.Calc) {
+			continue // only plain filters: one on related rows would be read again for each
+		}
+		preds, need = append(preds, p), concatTables(need, p.Target.Col.Tables())
+	}
+	if len(preds) == 0 {
+		return ""
+	}
+	of := newBlock(rel.Of, reach, need)
+	b.subs++
+	prefix := "s" + itoa(b.subs) + "_"
+	for t, a := range of.alias {
+		of.alias[t] = prefix + strings.TrimPrefix(a, "t")
+	}
+	b.startStatement(of)
+	conds := make([]string, len(preds))
+	for i, p := range preds {
+		conds[i] = b.filter(of, p)
+	}
+	key := rel.Key()
+	mine, theirs := make([]string, len(key.From)), make([]string, len(key.From))
+	for k := range key.From {
+		mine[k], theirs[k] = b.column(sub, key.From[k]), b.column(of, key.To[k])
+	}
+	left := mine[0]
+	if len(mine) > 1 {
+		left = "(" + strings.Join(mine, ", ") + ")"
+	}
+	return left + " IN (SELECT " + strings.Join(theirs, ", ") + b.subFrom(of) + whereClause(conds) + ")"
+}
+
 // subFrom is the FROM of a related block, with the grouped joins its expressions asked for.
 func (b *builder) subFrom(sub *Block) string {
 	from, _ := b.fromWhere(sub, nil)
@@ -799,6 +848,9 @@ func (b *builder) segmentJoin(blk *Block, rel *semantic.Related, filter *Pred) s
 	if filter != nil {
 		conds = append(conds, b.filter(sub, filter))
 	}
+	if c := b.narrowed(blk, sub, rel); c != "" {
+		conds = append(conds, c)
+	}
 	alias := prefix + "s"
 	sel, on := make([]string, len(key.From)), make([]string, len(key.From))
 	for k := range key.From {
@@ -830,6 +882,9 @@ func (b *builder) groupedAgg(blk *Block, n *semantic.Aggregate) string {
 		var conds []string
 		if rel.Cond != nil {
 			conds = append(conds, b.row(sub, rel.Cond))
+		}
+		if c := b.narrowed(blk, sub, rel); c != "" {
+			conds = append(conds, c)
 		}
 		x := b.column(sub, n.Col)
 		if n.Func == "count_distinct" && n.Col.Type == semantic.TypeString {
