@@ -40,7 +40,7 @@ func BenchmarkMembership(b *testing.B) {
 		}
 		return db.Dialect().QuoteIdent(c.SQLName)
 	}
-	cli, ped, itn := table("Clientes"), table("Pedidos"), table("Itens")
+	cli, ped, itn, nac := table("Clientes"), table("Pedidos"), table("Itens"), table("Nação do cliente")
 	cases := []struct {
 		name string
 		req  query.Request
@@ -68,6 +68,13 @@ func BenchmarkMembership(b *testing.B) {
 		}, "SELECT c." + col("Clientes.Segmento", false) + ", SUM(p." + col("Pedidos.Valor", false) + ") FROM " + ped + " p LEFT JOIN " + cli + " c ON c." + col("Clientes.Id", false) +
 			" = p." + col("Pedidos.Cliente", false) + " WHERE p." + col("Pedidos.Cliente", false) + " IN (SELECT " + col("Pedidos.Cliente", false) + " FROM " + ped + " WHERE " +
 			col("Pedidos.Situação", false) + " = 'Cancelada') GROUP BY 1"},
+		// A filter two joins away from the fact: inner joins let the engine start from the one nation.
+		{"filter_two_joins_away", query.Request{
+			Fields:  []query.Item{{Ref: "Clientes.Segmento"}, {Ref: "Pedidos.Valor", Agg: "sum"}},
+			Filters: []query.Filter{{Item: query.Item{Ref: "Nação do cliente.Nação"}, Op: "=", Value: "Japão"}},
+		}, "SELECT c." + col("Clientes.Segmento", false) + ", SUM(p." + col("Pedidos.Valor", false) + ") FROM " + ped + " p JOIN " + cli + " c ON c." + col("Clientes.Id", false) +
+			" = p." + col("Pedidos.Cliente", false) + " JOIN " + nac + " n ON n." + col("Nação do cliente.Id", false) + " = c." + col("Clientes.Nação", false) +
+			" WHERE n." + col("Nação do cliente.Nação", false) + " = 'Japão' GROUP BY 1"},
 		{"como_measure", query.Request{
 			Fields: []query.Item{{Ref: "Pedidos.Situação"}, {Ref: "Receita promocional"}},
 		}, "SELECT " + col("Pedidos.Situação", false) + ", SUM(CASE WHEN " + col("Pedidos.Tipo", true) + " LIKE 'promo%' THEN " + col("Pedidos.Valor", false) +

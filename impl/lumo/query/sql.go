@@ -2,6 +2,7 @@ package query
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -494,7 +495,10 @@ func (b *builder) eagerBlock(blk *Block, q *Query, groups []*OutCol, own []*Meas
 			return "", false
 		}
 	}
-	if !outer {
+	if !outer || len(filteredJoins(blk)) > 0 {
+		// A filter that joins its tables inner lets the engine start from the rows it keeps
+		// and prune the fact by them, which beats aggregating every fact row first (DuckDB,
+		// 10M rows: 0.09 s against 0.16 s, even when the filter keeps every row).
 		return "", false
 	}
 	b.startStatement(blk)
@@ -555,9 +559,9 @@ func (b *builder) eagerBlock(blk *Block, q *Query, groups []*OutCol, own []*Meas
 			outWhere = append(outWhere, b.filter(blk, p))
 		}
 	}
-	inner := "SELECT " + strings.Join(in, ", ") + " FROM " + b.ident(base.SQLName) + " " + blk.alias[base] + whereClause(inWhere) +
+	facts := "SELECT " + strings.Join(in, ", ") + " FROM " + b.ident(base.SQLName) + " " + blk.alias[base] + whereClause(inWhere) +
 		" GROUP BY " + strings.Join(inKeys, ", ")
-	from := " FROM (" + inner + ") e"
+	from := " FROM (" + facts + ") e"
 	for j, jn := range blk.Joins {
 		on := onKeys[j]
 		if jn.On.FromTable() != base {
@@ -630,6 +634,7 @@ func (b *builder) fromWhere(blk *Block, need []*semantic.Table) (string, []strin
 	if blk.Rollup != nil {
 		from = " FROM " + b.ident(blk.Rollup.SQLName) + " t0"
 	}
+	inner := innerJoins(blk)
 	for i, j := range blk.Joins {
 		if !keep[i] || blk.Rollup != nil {
 			continue
@@ -638,12 +643,74 @@ func (b *builder) fromWhere(blk *Block, need []*semantic.Table) (string, []strin
 		for k := range j.On.From {
 			on[k] = b.column(blk, j.On.From[k]) + " = " + b.column(blk, j.On.To[k])
 		}
-		from += " LEFT JOIN " + b.ident(j.Table.SQLName) + " " + blk.alias[j.Table] + " ON " + strings.Join(on, " AND ")
+		from += joinKind(inner[j.Table]) + b.ident(j.Table.SQLName) + " " + blk.alias[j.Table] + " ON " + strings.Join(on, " AND ")
 	}
 	for _, g := range b.grouped[blk] {
 		from += g.join
 	}
 	return from, where
+}
+
+// innerJoins are the tables of the block's joins that may be joined with an INNER JOIN, which
+// keeps the rows a LEFT JOIN keeps: those a filter needs (see filteredJoins), and those reached
+// along a complete relationship (the import found every key's row) from a row that is there.
+// Said in the SQL, the engines can then reorder those joins and drop fact rows early: DuckDB and
+// SQLite make inner only the join right under a filter, never the ones before it.
+func innerJoins(blk *Block) map[*semantic.Table]bool {
+	inner := filteredJoins(blk)
+	for _, j := range blk.Joins { // each join's left table was joined before it
+		if j.On.Complete && (j.On.FromTable() == blk.Base || inner[j.On.FromTable()]) {
+			inner[j.Table] = true
+		}
+	}
+	return inner
+}
+
+// filteredJoins are the joined tables a filter needs: one that keeps no blank value of a plain
+// column drops every row whose join to that column's table, or to a table on the way to it,
+// found nothing, as an inner join does.
+func filteredJoins(blk *Block) map[*semantic.Table]bool {
+	inner := map[*semantic.Table]bool{}
+	for _, p := range blk.Where {
+		if rejectsBlank(p) {
+			for _, t := range p.Target.Col.Tables() {
+				inner[t] = true
+			}
+		}
+	}
+	for i := len(blk.Joins) - 1; i >= 0; i-- { // each join's left table was joined before it
+		if j := blk.Joins[i]; inner[j.Table] {
+			inner[j.On.FromTable()] = true
+		}
+	}
+	delete(inner, blk.Base) // a filter on the base's own columns joins nothing
+	return inner
+}
+
+// rejectsBlank says whether filter p keeps no row where its target is NULL, as on a row whose
+// join to the target's table found nothing: a filter on a plain column that asks for values,
+// never for the blank.
+func rejectsBlank(p *Pred) bool {
+	if p.Segment != nil || p.Exists != nil || p.Target.Col.Calc != nil {
+		return false
+	}
+	blank := slices.ContainsFunc(p.Values, func(v any) bool { return v == "" })
+	switch p.Op {
+	case "is not null", "between", "like", ">", "<", ">=", "<=":
+		return true
+	case "=", "in":
+		return !blank
+	case "!=", "not in":
+		return blank
+	}
+	return false
+}
+
+func joinKind(inner bool) string {
+	if inner {
+		return " JOIN "
+	}
+	return " LEFT JOIN "
 }
 
 // where is the block's filters.

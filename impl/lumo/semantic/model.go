@@ -155,6 +155,9 @@ func (c *Column) Tables() []*Table {
 // composite relationship has several pairs (a part and a supplier together).
 type Relationship struct {
 	From, To []*Column
+	// Complete: the import found every row of the many side's row on the one side (no blank
+	// key, no key matching nothing), so an inner join along it keeps every row a left join does.
+	Complete bool
 }
 
 // FromTable is the table on the many side.

@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"strconv"
@@ -172,16 +173,17 @@ func (db *DB) ImportWorkspaceWith(ctx context.Context, fsys fs.FS, path string, 
 }
 
 type importer struct {
-	origin  string // ImportOptions.Origin
-	replace bool
-	db      *DB
-	conn    *sql.Conn // tx's connection
-	tx      *sql.Tx
-	fsys    fs.FS
-	ws      *workspace.Workspace
-	now     time.Time
-	loadID  int64 // the import counter after this import moved it: the apps' load_id
-	sink    DataSink
+	complete map[string]bool // by pApp.relationshipKey, from checkRelationships
+	origin   string          // ImportOptions.Origin
+	replace  bool
+	db       *DB
+	conn     *sql.Conn // tx's connection
+	tx       *sql.Tx
+	fsys     fs.FS
+	ws       *workspace.Workspace
+	now      time.Time
+	loadID   int64 // the import counter after this import moved it: the apps' load_id
+	sink     DataSink
 
 	tenants []*pTenant
 	apps    []*pApp // sources first, then personal copies: the order rows are inserted
@@ -279,6 +281,76 @@ type pUser struct {
 type pDesk struct {
 	id int64
 	ws *workspace.Desk
+}
+
+// checkRelationships finds which relationships are complete: every row of the many side has
+// its row on the one side, no key blank or matching nothing (im.complete, by relationshipKey).
+// One anti-join per data relationship, on the key indexes planKeys made; a query joins a
+// complete relationship inner, which lets the engine reorder its joins and prune the fact early.
+func (im *importer) checkRelationships(ctx context.Context) error {
+	im.complete = map[string]bool{}
+	q := im.db.dialect.QuoteIdent
+	for _, a := range im.apps {
+		for _, r := range a.model.Relationships {
+			key := a.relationshipKey(r)
+			if _, done := im.complete[key]; done || key == "" {
+				continue
+			}
+			from, fromCols := a.physical(r.From)
+			to, toCols := a.physical(r.To)
+			on := make([]string, len(fromCols))
+			for k := range fromCols {
+				on[k] = "o." + q(toCols[k]) + " = m." + q(fromCols[k])
+			}
+			query := "SELECT 1 FROM " + q(from) + " m WHERE NOT EXISTS (SELECT 1 FROM " + q(to) + " o WHERE " +
+				strings.Join(on, " AND ") + ") LIMIT 1"
+			var one int
+			switch err := im.tx.QueryRowContext(ctx, query).Scan(&one); {
+			case errors.Is(err, sql.ErrNoRows):
+				im.complete[key] = true
+			case err != nil:
+				return fmt.Errorf("checking the keys of %s against %s: %w", from, to, err)
+			default:
+				im.complete[key] = false
+			}
+		}
+	}
+	return nil
+}
+
+// physical is the data table and columns that hold a's columns cols (of one table): its
+// original's for a role-playing copy, its source app's for a copy of an app (by position, as the
+// catalogue maps them).
+func (a *pApp) physical(cols []*semantic.Column) (string, []string) {
+	for ti, t := range a.tables {
+		if t.t != cols[0].Table {
+			continue
+		}
+		src := a.data.tables[ti].data()
+		names := make([]string, len(cols))
+		for k, c := range cols {
+			for j, pc := range t.cols {
+				if pc.c == c && j < len(src.cols) {
+					names[k] = src.cols[j].sqlName
+				}
+			}
+			if names[k] == "" {
+				return "", nil
+			}
+		}
+		return src.sqlName, names
+	}
+	return "", nil
+}
+
+// relationshipKey names r by the data columns it joins, "" when they are not all found.
+func (a *pApp) relationshipKey(r semantic.Relationship) string {
+	from, fromCols := a.physical(r.From)
+	to, toCols := a.physical(r.To)
+	if from == "" || to == "" {
+		return ""
+	}
+	return from + "(" + strings.Join(fromCols, ",") + ")>" + to + "(" + strings.Join(toCols, ",") + ")"
 }
 
 type pApp struct {
@@ -400,6 +472,9 @@ func (im *importer) run(ctx context.Context) (Summary, error) {
 		if err := im.buildRollups(ctx, a); err != nil {
 			return Summary{}, err
 		}
+	}
+	if err := im.checkRelationships(ctx); err != nil {
+		return Summary{}, err
 	}
 	if err := im.insertCatalogue(ctx); err != nil {
 		return Summary{}, err
@@ -915,7 +990,7 @@ func (im *importer) insertCatalogue(ctx context.Context) error {
 		"app":          {what: "apps", sql: "INSERT INTO lumo_apps (id, tenant_id, app_key, name, description, desk_id, owner_id, clone_of, data_app_id, published_at, load_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"},
 		"table":        {what: "tables", sql: "INSERT INTO lumo_tables (id, app_id, pos, label, name, kind, loaded_at, sql_name, row_count, copy_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"},
 		"column":       {what: "columns", sql: "INSERT INTO lumo_columns (id, table_id, pos, name, label, col_type, role, unit, usage, description, scale, sql_name, fold_sql_name, formula, free_text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"},
-		"relationship": {what: "relationships", sql: "INSERT INTO lumo_relationships (app_id, pos, from_column_id, to_column_id) VALUES (?, ?, ?, ?)"},
+		"relationship": {what: "relationships", sql: "INSERT INTO lumo_relationships (app_id, pos, from_column_id, to_column_id, complete) VALUES (?, ?, ?, ?, ?)"},
 		"pair":         {what: "relationship keys", sql: "INSERT INTO lumo_relationship_keys (app_id, pos, pair, from_column_id, to_column_id) VALUES (?, ?, ?, ?, ?)"},
 		"expression":   {what: "expressions", sql: "INSERT INTO lumo_expressions (id, app_id, pos, label, formula, unit) VALUES (?, ?, ?, ?, ?, ?)"},
 		"indicator":    {what: "indicators", sql: "INSERT INTO lumo_indicators (app_id, pos, name, description, fields, filters, problem) VALUES (?, ?, ?, ?, ?, ?, ?)"},
@@ -1001,7 +1076,7 @@ func (im *importer) insertCatalogue(ctx context.Context) error {
 			}
 		}
 		for i, r := range a.model.Relationships {
-			if err := exec("relationship", a.id, i, a.cols[r.From[0]], a.cols[r.To[0]]); err != nil {
+			if err := exec("relationship", a.id, i, a.cols[r.From[0]], a.cols[r.To[0]], boolInt(im.complete[a.relationshipKey(r)])); err != nil {
 				return err
 			}
 			for k := 1; k < len(r.From); k++ {

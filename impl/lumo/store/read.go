@@ -289,14 +289,15 @@ func (l *modelLoader) loadColumns(ctx context.Context) error {
 }
 
 func (l *modelLoader) loadRelationships(ctx context.Context) error {
-	if err := l.each(ctx, `SELECT r.app_id, r.from_column_id, r.to_column_id
+	if err := l.each(ctx, `SELECT r.app_id, r.from_column_id, r.to_column_id, r.complete
 		FROM lumo_relationships r WHERE r.app_id IN (`+l.scope+`) ORDER BY r.app_id, r.pos`, func(r *sql.Rows) error {
-		var appID, from, to int64
-		if err := r.Scan(&appID, &from, &to); err != nil {
+		var appID, from, to, complete int64
+		if err := r.Scan(&appID, &from, &to, &complete); err != nil {
 			return err
 		}
 		a := l.apps[appID]
-		a.Relationships = append(a.Relationships, semantic.Relationship{From: []*semantic.Column{l.cols[from]}, To: []*semantic.Column{l.cols[to]}})
+		a.Relationships = append(a.Relationships, semantic.Relationship{From: []*semantic.Column{l.cols[from]}, To: []*semantic.Column{l.cols[to]},
+			Complete: complete != 0})
 		return nil
 	}); err != nil {
 		return err

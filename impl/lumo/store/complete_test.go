@@ -1,0 +1,76 @@
+package store_test
+
+import (
+	"context"
+	"testing"
+	"testing/fstest"
+
+	"github.com/lumo-caderninho/mcp/impl/lumo/store/storetest"
+)
+
+// TestImportFindsCompleteRelationships: a relationship is complete when every row of its many
+// side finds its row on the one side; a key that matches nothing, or a blank key, leaves it
+// incomplete (a query must then keep those rows in a blank group, a left join).
+func TestImportFindsCompleteRelationships(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		name, storeIDs string
+		complete       bool
+	}{
+		{"every key found", "1,10\n2,5\n2,1\n1,2\n", true},
+		{"a key that matches nothing", "1,10\n2,5\n3,1\n", false},
+		{"a blank key", "1,10\n,5\n2,1\n", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			db := storetest.Open(t)
+			fsys := fstest.MapFS{
+				"workspace.yaml": {Data: []byte(`tenants:
+  - key: t1
+    name: Tenant
+    users:
+      - {login: ana, name: Ana, token: tok-ana-complete}
+    desks:
+      - {name: Mesa, members: [ana]}
+    apps:
+      - {key: app, source: apps/app, desk: Mesa}
+`)},
+				"apps/app/app.yaml": {Data: []byte(`name: Vendas
+tables:
+  - label: Vendas
+    name: vendas
+    kind: fact
+    file: vendas.csv
+    columns:
+      - {name: LOJA_ID, label: Loja id, type: number, role: key}
+      - {name: VALOR, label: Valor, type: number, role: measure}
+  - label: Lojas
+    name: lojas
+    kind: dimension
+    file: lojas.csv
+    columns:
+      - {name: ID, label: Id, type: number, role: key}
+      - {name: UF, label: UF, type: string}
+  - {label: Outras lojas, copyOf: Lojas}
+relationships:
+  - {from: Vendas.Loja id, to: Lojas.Id}
+`)},
+				"apps/app/vendas.csv": {Data: []byte("LOJA_ID,VALOR\n" + c.storeIDs)},
+				"apps/app/lojas.csv":  {Data: []byte("ID,UF\n1,SP\n2,RJ\n")},
+			}
+			if _, err := db.ImportWorkspace(ctx, fsys, "workspace.yaml"); err != nil {
+				t.Fatal(err)
+			}
+			u, err := db.UserByLogin(ctx, "ana")
+			if err != nil {
+				t.Fatal(err)
+			}
+			apps, err := db.VisibleApps(ctx, u)
+			if err != nil || len(apps) != 1 {
+				t.Fatalf("%d apps, %v", len(apps), err)
+			}
+			if got := apps[0].Relationships[0].Complete; got != c.complete {
+				t.Errorf("complete = %v, want %v", got, c.complete)
+			}
+		})
+	}
+}
