@@ -91,6 +91,9 @@ func drawChart(r *lumo.Report, l layout) *chart {
 			continue // unknown (or not a finite number): nothing to draw
 		}
 		key := row[x].Text
+		if row[x].Raw != "" {
+			key = row[x].Raw // 2026-09, not set/2026: a time series in order
+		}
 		if row[x].Number {
 			key = strconv.FormatFloat(row[x].Value, 'f', -1, 64)
 			key = strings.Repeat("0", max(0, 20-len(key))) + key // numeric order as text

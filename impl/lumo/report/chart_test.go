@@ -81,3 +81,23 @@ func TestCompactChartFitsItsViewBox(t *testing.T) {
 		t.Errorf("compact %+v differs from the wide chart %+v", c.Compact, c)
 	}
 }
+
+// TestLineChartOrdersMonthsByTheirValue: a month reads set/2026 on the page, but the line runs in
+// the order of its value (2026-09 before 2026-10 before 2027-01), not of its text.
+func TestLineChartOrdersMonthsByTheirValue(t *testing.T) {
+	r := &lumo.Report{Columns: []lumo.ReportColumn{{Label: "Data (mês)", Type: "string", Grouped: true, Bucket: "month"}, {Label: "Total", Type: "number"}}}
+	for _, m := range [][2]string{{"2027-01", "jan/2027"}, {"2026-09", "set/2026"}, {"2026-10", "out/2026"}} {
+		r.Rows = append(r.Rows, []lumo.ReportCell{{Text: m[1], Raw: m[0]}, {Text: "1", Number: true, Value: 1}})
+	}
+	c := newChart(r)
+	if c == nil || !c.Line {
+		t.Fatalf("chart %+v, want a line", c)
+	}
+	var got []string
+	for _, m := range c.Marks {
+		got = append(got, m.Label)
+	}
+	if want := "set/2026 out/2026 jan/2027"; strings.Join(got, " ") != want {
+		t.Errorf("points %q, want %q", strings.Join(got, " "), want)
+	}
+}

@@ -197,7 +197,7 @@ func TestReportLineChartForDates(t *testing.T) {
 		map[string]any{"ref": "Vendas.Data", "bucket": "month"}, map[string]any{"ref": "Vendas.Valor da venda", "agg": "sum"}},
 		"filters": []any{map[string]any{"ref": "Vendas.Situação", "op": "=", "value": "Ativa"}}})
 	_, body := get(t, f.srv.URL+strings.TrimPrefix(link, "http://127.0.0.1:1"), "Authorization", "Bearer tok-ana-loja")
-	for _, want := range []string{"<polyline", "class=\"ponto\"", "Filtros: Situação = Ativa."} {
+	for _, want := range []string{"<polyline", "class=\"ponto\"", "Filtros: Situação = Ativa.", "<td>set/2026</td>"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("page lacks %q:\n%s", want, body)
 		}
