@@ -76,26 +76,30 @@ try {
   assert.equal(await page.textContent(".linhas"), "Linhas: 3 de 7; as outras 4 existem e não estão aqui.");
   // The nonce'd stylesheet applied despite the CSP.
   assert.equal(await page.locator("td.num").first().evaluate((td) => getComputedStyle(td).textAlign), "right");
-  const bars = page.locator("svg.grafico rect.barra");
+  const bars = page.locator("svg.grafico.largo rect.barra");
   assert.equal(await bars.count(), 3);
   const heights = await bars.evaluateAll((rs) => rs.map((r) => r.getBoundingClientRect().height));
   assert.ok(heights[0] > 0 && heights[0] >= heights[1] && heights[1] >= heights[2], `bar heights ${heights}`);
-  assert.ok(await page.locator("svg.grafico").isVisible());
+  assert.ok(await page.locator("svg.grafico.largo").isVisible());
+  assert.ok(!(await page.locator("svg.grafico.compacto").isVisible()), "the phone's chart is hidden on a wide screen");
 
   // 3. The monthly query: a line with one point per month.
   await page.goto(byMonth.structuredContent.permalink);
-  assert.equal(await page.locator("svg.grafico polyline").count(), 1);
-  assert.equal(await page.locator("svg.grafico circle.ponto").count(), byMonth.structuredContent.rowCount);
+  assert.equal(await page.locator("svg.grafico.largo polyline").count(), 1);
+  assert.equal(await page.locator("svg.grafico.largo circle.ponto").count(), byMonth.structuredContent.rowCount);
   assert.deepEqual(problems, [], "no CSP violation");
 
   // 4. At phone width (390 px) a five-column report does not widen the page: the table scrolls
-  // inside its box, and the chart's labels stay at least 9 px tall.
+  // inside its box, and the phone's chart fits the screen whole, its labels at least 9 px tall.
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(wide.structuredContent.permalink);
   const pageWidth = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(pageWidth <= 390, `the page is ${pageWidth} px wide at 390`);
   assert.ok(await page.locator(".tabela").evaluate((d) => d.scrollWidth > d.clientWidth), "the table scrolls in its box");
-  const label = await page.locator("svg.grafico text").last().evaluate((t) => t.getBoundingClientRect().height);
+  assert.ok(!(await page.locator("svg.grafico.largo").isVisible()), "the wide chart is hidden on a phone");
+  const chartBox = await page.locator("svg.grafico.compacto").evaluate((g) => g.getBoundingClientRect().toJSON());
+  assert.ok(chartBox.left >= 0 && chartBox.right <= 390 && chartBox.width > 0, `the chart spans ${chartBox.left}..${chartBox.right} at 390`);
+  const label = await page.locator("svg.grafico.compacto text").last().evaluate((t) => t.getBoundingClientRect().height);
   assert.ok(label >= 9, `chart labels ${label} px tall`);
   await ana.close();
 

@@ -133,6 +133,15 @@ Feature: the planning reads use the effective view: the origin view, the user's 
     Then the call fails with code "INVALID_FILTER"
     And the text contains "Use plan_categories para ver as categorias de cada espaço."
 
+  @C-R02
+  Scenario: An unknown category in a filter names the nearest categories of the space
+    When I call "plan_transactions" with '{"space": "casa", "category": "Moradai"}'
+    Then the call fails with code "INVALID_FILTER"
+    And "error.suggestions[0]" is '"Revise os campos apontados e preserve moeda e intervalo"'
+    And "error.suggestions[1]" is '"Parecidas: Moradia."'
+    And "error.suggestions[2]" is '"Categorias: Mercado, Moradia, Contas da casa, Transporte, Saúde, Lazer, Restaurantes, Educação, Salário, Transferências, Pagamento de fatura."'
+    And the text contains "Parecidas: Moradia."
+
   @C-P01 @C-P02 @C-P03 @C-R02 @C-R03
   Scenario: The effective view pages with a cursor bound to filters and revision
     When I read every page of "plan_transactions" with '{"space": "casa", "limit": 40}'

@@ -71,3 +71,12 @@ Feature: query results say how fresh, how empty and how complete they are
     And "rows[1][1]" is '1'
     And the text contains "| 1 (jan) | 0 (dom) |"
     And the text contains "| 1 (jan) | 1 (seg) |"
+
+  @L-R01 @L-Q14
+  Scenario: A month bucket comes as YYYY-MM and reads as month and year in the text
+    # SELECT count(*) FROM vendas WHERE substr(DATA,1,7) = '2026-09';  -> 906
+    Given I am connected as "ana"
+    When I call "query" with '{"appId": "$app:vendas-comercial", "fields": [{"ref": "Vendas.Data", "bucket": "month"}, {"ref": "Vendas.Id", "agg": "count"}], "filters": [{"ref": "Vendas.Data", "bucket": "month", "op": "=", "value": "2026-09"}]}'
+    Then the call succeeds
+    And "rows" is '[["2026-09", 906]]'
+    And the text contains "| set/2026 | 906 |"

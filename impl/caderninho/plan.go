@@ -12,6 +12,7 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/caderninho/cadstore"
 	"github.com/lumo-caderninho/mcp/impl/platform/fold"
 	"github.com/lumo-caderninho/mcp/impl/platform/money"
+	"github.com/lumo-caderninho/mcp/impl/platform/suggest"
 )
 
 // planFilter is what plan_transactions and plan_totals select from the effective view.
@@ -289,8 +290,12 @@ func (s *Service) checkCategory(ctx context.Context, rc *readContext, f planFilt
 			}
 		}
 	}
-	return invalidFilter(fmt.Sprintf("category: %q não é uma categoria do espaço selecionado.", f.category),
-		"Categorias: "+strings.Join(known, ", ")+".", "Use plan_categories para ver as categorias de cada espaço.")
+	var more []string
+	if sim := suggest.Similar(f.category, known, 3); len(sim) > 0 {
+		more = append(more, "Parecidas: "+strings.Join(sim, ", ")+".")
+	}
+	more = append(more, "Categorias: "+strings.Join(known, ", ")+".", "Use plan_categories para ver as categorias de cada espaço.")
+	return invalidFilter(fmt.Sprintf("category: %q não é uma categoria do espaço selecionado.", f.category), more...)
 }
 
 func stringOr(s *string) string {

@@ -318,6 +318,9 @@ func formatCell(x lumoapi.Cell, c *query.OutCol) string {
 		if x.String == "" {
 			return "(em branco)"
 		}
+		if c.Group != nil && c.Group.Bucket == "month" {
+			return monthText(x.String)
+		}
 		return x.String
 	default:
 		v := x.Float64
@@ -346,6 +349,16 @@ func bucketText(v float64, bucket string) string {
 		return n
 	}
 	return n + " (" + name + ")"
+}
+
+// monthText is a month bucket's value (2024-01), for people: jan/2024; the structured result
+// keeps 2024-01. A value of another shape stays as it is.
+func monthText(v string) string {
+	t, err := time.Parse("2006-01", v)
+	if err != nil || len(v) != 7 {
+		return v
+	}
+	return ptbr.MonthName(int(t.Month())) + "/" + t.Format("2006")
 }
 
 // queryText is query's text: the result, with the compiled query q (labels, units, scales) and

@@ -31,3 +31,27 @@ func TestQueryTextLines(t *testing.T) {
 		}
 	}
 }
+
+// A month bucket reads jan/2024 in the text; the structured rows keep 2024-01.
+func TestQueryTextMonthBucket(t *testing.T) {
+	q := &query.Query{Out: []*query.OutCol{
+		{Key: "1_MES", Label: "Data (mês)", Type: "string", Group: &query.Target{Bucket: "month"}},
+		{Key: "2_DIA", Label: "Data", Type: "date", Group: &query.Target{}},
+	}}
+	v := &lumoapi.QueryOutput{AppId: 1, RowCount: 2, TotalRows: 2, FiltersApplied: []string{}, Rows: [][]lumoapi.Cell{
+		{lumoapi.NewStringCell("2024-01"), lumoapi.NewStringCell("2024-01-15")},
+		{lumoapi.NewStringCell("2026-12"), lumoapi.NewStringCell("2026-12-31")},
+	}}
+	got := queryText("Vendas", q, v)
+	for _, want := range []string{"| jan/2024 | 2024-01-15 |", "| dez/2026 | 2026-12-31 |"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("text lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "| 2024-01 |") {
+		t.Errorf("text keeps the month as 2024-01:\n%s", got)
+	}
+	if v.Rows[0][0].String != "2024-01" {
+		t.Errorf("structured month changed to %q", v.Rows[0][0].String)
+	}
+}

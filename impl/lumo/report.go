@@ -79,9 +79,12 @@ type ReportColumn struct {
 	Bucket            string // the bucket of a grouped date, or ""
 }
 
-// ReportCell is one value: its Brazilian-format text and, for numbers, the raw value.
+// ReportCell is one value: its Brazilian-format text and, for numbers, the raw value; for texts,
+// Raw is the value as the structured result has it (2026-09 for a month the text reads set/2026),
+// which orders a time series.
 type ReportCell struct {
 	Text   string
+	Raw    string
 	Number bool
 	Value  float64
 }
@@ -139,6 +142,9 @@ func (s *Service) RunReport(ctx context.Context, u *store.User, appID int64, arg
 			cells[i] = ReportCell{Text: formatCell(x, q.Out[i])}
 			if x.IsFloat64() {
 				cells[i].Number, cells[i].Value = true, x.Float64
+			}
+			if x.IsString() {
+				cells[i].Raw = x.String
 			}
 		}
 		r.Rows = append(r.Rows, cells)

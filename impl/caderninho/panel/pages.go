@@ -207,7 +207,7 @@ ol.registro li{margin:.3rem 0}
 <h2>Assistentes</h2>
 <p>{{count (len .Assistants) "autorizado" "autorizados"}}. <a href="{{.Base}}/assistentes">Emitir, renomear ou revogar tokens</a>.</p>
 <h2>Conexões e extratos</h2>
-<p><a href="{{.Base}}/conexoes">Adicionar conexões e enviar extratos OFX</a> · <a href="{{.Base}}/cobertura">Cobertura de cada conta</a> · <a href="{{.Base}}/espacos">Espaços e categorias</a></p>
+<p><a href="{{.Base}}/conexoes">Adicionar conexões e enviar extratos (OFX, QFX ou CSV do banco)</a> · <a href="{{.Base}}/cobertura">Cobertura de cada conta</a> · <a href="{{.Base}}/espacos">Espaços e categorias</a></p>
 <h2>Últimas mudanças</h2>
 {{template "auditoria" .Audit}}
 <p><a href="{{.Base}}/registro">Ver o registro completo</a></p>

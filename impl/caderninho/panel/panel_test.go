@@ -488,3 +488,21 @@ func TestRefusedPanel(t *testing.T) {
 		}
 	}
 }
+
+// The home page names every statement format the upload takes (OFX, QFX and the banks' CSV
+// exports), not OFX alone.
+func TestHomeNamesEveryStatementFormat(t *testing.T) {
+	t.Parallel()
+	w := setup(t)
+	w.login()
+	resp, body := w.get("/painel/")
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("home: %d\n%s", resp.StatusCode, body)
+	}
+	if want := "enviar extratos (OFX, QFX ou CSV do banco)"; !strings.Contains(body, want) {
+		t.Errorf("home lacks %q:\n%s", want, body)
+	}
+	if strings.Contains(body, "extratos OFX<") {
+		t.Errorf("home still says only OFX:\n%s", body)
+	}
+}

@@ -10,10 +10,14 @@ import (
 )
 
 // chart is an inline SVG chart of one measure over one grouped column: bars for categories, a
-// line for a date grouped by day, month or year (a time series).
+// line for a date grouped by day, month or year (a time series). Compact is the same chart drawn
+// for a phone (a narrower viewBox, fewer labels), which the page shows instead below 36rem, so
+// that the chart fits the screen at 390 px with labels as legible as on a wide one.
 type chart struct {
 	Title             string
 	Line              bool
+	Compact           *chart
+	Size              string // the SVG's class: "largo", or "compacto" for the phone's
 	Width, Height     int
 	Left, Right, Zero float64
 	MaxText           string
@@ -37,11 +41,33 @@ const (
 	plotTop, plotBottom     = 24.0, 224.0 // y range of the plot; labels go below
 	plotLeft, plotRight     = 8.0, 712.0
 	maxTicks                = 8 // labels of 12 characters at 13 px fit side by side
+	// The phone's chart: 360 wide, drawn at about its own size in a 390 px screen's column.
+	compactWidth, compactRight = 360, 352.0
+	compactTicks               = 4
 )
 
-// newChart charts the first measured column against the first grouped one, or nil when the
-// result has no such pair or no row with a number.
+// layout is the horizontal size of a chart: its viewBox width, the plot's right edge and how
+// many labels fit under it.
+type layout struct {
+	width int
+	right float64
+	ticks int
+}
+
+// newChart charts the first measured column against the first grouped one, with its compact
+// twin, or nil when the result has no such pair or no row with a number.
 func newChart(r *lumo.Report) *chart {
+	c := drawChart(r, layout{chartWidth, plotRight, maxTicks})
+	if c != nil {
+		c.Size = "largo"
+		c.Compact = drawChart(r, layout{compactWidth, compactRight, compactTicks})
+		c.Compact.Size = "compacto"
+	}
+	return c
+}
+
+// drawChart draws the chart of r in the size l.
+func drawChart(r *lumo.Report, l layout) *chart {
 	x, y := -1, -1
 	for i, c := range r.Columns {
 		if c.Grouped && x < 0 {
@@ -65,6 +91,9 @@ func newChart(r *lumo.Report) *chart {
 			continue // unknown (or not a finite number): nothing to draw
 		}
 		key := row[x].Text
+		if row[x].Raw != "" {
+			key = row[x].Raw // 2026-09, not set/2026: a time series in order
+		}
 		if row[x].Number {
 			key = strconv.FormatFloat(row[x].Value, 'f', -1, 64)
 			key = strings.Repeat("0", max(0, 20-len(key))) + key // numeric order as text
@@ -75,8 +104,8 @@ func newChart(r *lumo.Report) *chart {
 		return nil
 	}
 	xc, yc := r.Columns[x], r.Columns[y]
-	c := &chart{Title: yc.Label + " por " + xc.Label, Width: chartWidth, Height: chartHeight,
-		Left: plotLeft, Right: plotRight,
+	c := &chart{Title: yc.Label + " por " + xc.Label, Width: l.width, Height: chartHeight,
+		Left: plotLeft, Right: l.right,
 		Line: (xc.Type == "date" || xc.Type == "datetime" || xc.Bucket == "day" || xc.Bucket == "month" || xc.Bucket == "year") &&
 			xc.Bucket != "month_of_year" && xc.Bucket != "day_of_week" && xc.Bucket != "hour_of_day"}
 	if c.Line {
@@ -106,8 +135,8 @@ func newChart(r *lumo.Report) *chart {
 		return round1(min(max(y, plotTop), plotBottom)) // inside the plot, whatever rounding did
 	}
 	c.Zero = yOf(0)
-	slot := (plotRight - plotLeft) / float64(len(pts))
-	every := (len(pts) + maxTicks - 1) / maxTicks
+	slot := (l.right - plotLeft) / float64(len(pts))
+	every := (len(pts) + l.ticks - 1) / l.ticks
 	var line []string
 	for i, p := range pts {
 		cx := round1(plotLeft + slot*(float64(i)+0.5))

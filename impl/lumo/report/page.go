@@ -101,8 +101,10 @@ button{margin-top:.8rem;padding:.4rem 1rem}
 footer{margin-top:2rem;color:#5b6575;font-size:.85rem}
 footer form{display:inline}
 .tabela,figure{overflow-x:auto}
-.grafico{min-width:34rem}
+.grafico{display:block;width:100%;height:auto}
+.grafico.compacto{display:none}
 @media (max-width:40rem){body{padding:.8rem}th,td{padding:.3rem .45rem}h1{font-size:1.3rem}}
+@media (max-width:36rem){.grafico.largo{display:none}.grafico.compacto{display:block}}
 </style>
 </head>{{end}}
 
@@ -165,14 +167,17 @@ footer form{display:inline}
 {{end}}
 
 {{define "chart"}}<figure>
-<svg xmlns="http://www.w3.org/2000/svg" class="grafico{{if .Line}} linha{{else}} barras{{end}}" role="img" aria-label="{{.Title}}" viewBox="0 0 {{.Width}} {{.Height}}" width="100%" preserveAspectRatio="xMidYMid meet">
+{{template "svg" .}}
+{{with .Compact}}{{template "svg" .}}{{end}}
+<figcaption>{{.Title}}</figcaption>
+</figure>{{end}}
+
+{{define "svg"}}<svg xmlns="http://www.w3.org/2000/svg" class="grafico {{.Size}}{{if .Line}} linha{{else}} barras{{end}}" role="img" aria-label="{{.Title}}" viewBox="0 0 {{.Width}} {{.Height}}" width="100%" preserveAspectRatio="xMidYMid meet">
 <line x1="{{.Left}}" y1="{{.Zero}}" x2="{{.Right}}" y2="{{.Zero}}" stroke="#8a94a6" stroke-width="1"/>
 <text x="{{.Left}}" y="14" font-size="14" fill="#3a4453">{{.MaxText}}</text>
 {{if .Line}}<polyline points="{{.Points}}" fill="none" stroke="#2f6fd6" stroke-width="2"/>
 {{range .Marks}}<circle class="ponto" cx="{{.X}}" cy="{{.Y}}" r="3" fill="#2f6fd6"><title>{{.Label}}: {{.Text}}</title></circle>
 {{end}}{{else}}{{range .Marks}}<rect class="barra" x="{{.X}}" y="{{.Y}}" width="{{.W}}" height="{{.H}}" fill="#2f6fd6"><title>{{.Label}}: {{.Text}}</title></rect>
 {{end}}{{end}}{{range .Ticks}}<text x="{{.X}}" y="{{.Y}}" font-size="13" fill="#3a4453" text-anchor="middle">{{.Text}}</text>
-{{end}}</svg>
-<figcaption>{{.Title}}</figcaption>
-</figure>{{end}}
+{{end}}</svg>{{end}}
 `
