@@ -10,16 +10,17 @@ import (
 
 // TestImportFindsCompleteRelationships: a relationship is complete when every row of its many
 // side finds its row on the one side; a key that matches nothing, or a blank key, leaves it
-// incomplete (a query must then keep those rows in a blank group, a left join).
+// incomplete (a query must then keep those rows in a blank group, a left join). A relationship
+// to a role-playing copy is checked against its original's data table.
 func TestImportFindsCompleteRelationships(t *testing.T) {
 	ctx := context.Background()
 	for _, c := range []struct {
 		name, storeIDs string
 		complete       bool
 	}{
-		{"every key found", "1,10\n2,5\n2,1\n1,2\n", true},
-		{"a key that matches nothing", "1,10\n2,5\n3,1\n", false},
-		{"a blank key", "1,10\n,5\n2,1\n", false},
+		{"every key found", "1,10,2\n2,5,2\n2,1,1\n1,2,1\n", true},
+		{"a key that matches nothing", "1,10,1\n2,5,1\n3,1,2\n", false},
+		{"a blank key", "1,10,1\n,5,2\n2,1,1\n", false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			db := storetest.Open(t)
@@ -43,6 +44,7 @@ tables:
     columns:
       - {name: LOJA_ID, label: Loja id, type: number, role: key}
       - {name: VALOR, label: Valor, type: number, role: measure}
+      - {name: OUTRA_ID, label: Outra loja id, type: number, role: key}
   - label: Lojas
     name: lojas
     kind: dimension
@@ -53,8 +55,9 @@ tables:
   - {label: Outras lojas, copyOf: Lojas}
 relationships:
   - {from: Vendas.Loja id, to: Lojas.Id}
+  - {from: Vendas.Outra loja id, to: Outras lojas.Id}
 `)},
-				"apps/app/vendas.csv": {Data: []byte("LOJA_ID,VALOR\n" + c.storeIDs)},
+				"apps/app/vendas.csv": {Data: []byte("LOJA_ID,VALOR,OUTRA_ID\n" + c.storeIDs)},
 				"apps/app/lojas.csv":  {Data: []byte("ID,UF\n1,SP\n2,RJ\n")},
 			}
 			if _, err := db.ImportWorkspace(ctx, fsys, "workspace.yaml"); err != nil {
@@ -70,6 +73,10 @@ relationships:
 			}
 			if got := apps[0].Relationships[0].Complete; got != c.complete {
 				t.Errorf("complete = %v, want %v", got, c.complete)
+			}
+			// Through a role-playing copy, whose keys are always found here.
+			if !apps[0].Relationships[1].Complete {
+				t.Error("the relationship to the copy of Lojas is not complete; every key is found")
 			}
 		})
 	}

@@ -318,27 +318,26 @@ func (im *importer) checkRelationships(ctx context.Context) error {
 	return nil
 }
 
-// physical is the data table and columns that hold a's columns cols (of one table): its
-// original's for a role-playing copy, its source app's for a copy of an app (by position, as the
-// catalogue maps them).
+// physical is the data table and columns that hold a's columns cols (of one table), as
+// nameTables named them: its original's for a role-playing copy, its source app's for a copy of
+// an app.
 func (a *pApp) physical(cols []*semantic.Column) (string, []string) {
-	for ti, t := range a.tables {
+	for _, t := range a.tables {
 		if t.t != cols[0].Table {
 			continue
 		}
-		src := a.data.tables[ti].data()
 		names := make([]string, len(cols))
 		for k, c := range cols {
-			for j, pc := range t.cols {
-				if pc.c == c && j < len(src.cols) {
-					names[k] = src.cols[j].sqlName
+			for _, pc := range t.cols {
+				if pc.c == c {
+					names[k] = pc.sqlName
 				}
 			}
 			if names[k] == "" {
 				return "", nil
 			}
 		}
-		return src.sqlName, names
+		return t.sqlName, names
 	}
 	return "", nil
 }
