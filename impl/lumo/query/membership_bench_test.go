@@ -75,6 +75,13 @@ func BenchmarkMembership(b *testing.B) {
 		}, "SELECT c." + col("Clientes.Segmento", false) + ", SUM(p." + col("Pedidos.Valor", false) + ") FROM " + ped + " p JOIN " + cli + " c ON c." + col("Clientes.Id", false) +
 			" = p." + col("Pedidos.Cliente", false) + " JOIN " + nac + " n ON n." + col("Nação do cliente.Id", false) + " = c." + col("Clientes.Nação", false) +
 			" WHERE n." + col("Nação do cliente.Nação", false) + " = 'Japão' GROUP BY 1"},
+		// A HAVING on a distinct count over 80,000 groups, whose summary counts the distinct
+		// values of the groups kept.
+		{"having_distinct_many_groups", query.Request{
+			Fields:  []query.Item{{Ref: "Clientes.Cliente"}, {Ref: "Pedidos.Situação", Agg: "count_distinct"}},
+			Filters: []query.Filter{{Item: query.Item{Ref: "Pedidos.Situação", Agg: "count_distinct"}, Op: ">", Value: 2.0}},
+		}, "SELECT c." + col("Clientes.Cliente", false) + ", COUNT(DISTINCT p." + col("Pedidos.Situação", false) + ") FROM " + ped + " p LEFT JOIN " + cli + " c ON c." +
+			col("Clientes.Id", false) + " = p." + col("Pedidos.Cliente", false) + " GROUP BY 1 HAVING COUNT(DISTINCT p." + col("Pedidos.Situação", false) + ") > 2"},
 		{"como_measure", query.Request{
 			Fields: []query.Item{{Ref: "Pedidos.Situação"}, {Ref: "Receita promocional"}},
 		}, "SELECT " + col("Pedidos.Situação", false) + ", SUM(CASE WHEN " + col("Pedidos.Tipo", true) + " LIKE 'promo%' THEN " + col("Pedidos.Valor", false) +

@@ -65,6 +65,14 @@ type engine interface {
 	countDistinct(col, from string, where []string) string
 }
 
+// keptGrouper is an engine with a better test than an EXISTS of null-safe equalities for
+// "this row's groups are among f's" (the summary of a count_distinct under a HAVING).
+type keptGrouper interface {
+	// inKept says the row's group values (values; numeric says which are numbers) are those of
+	// some row of f (its columns fGroups).
+	inKept(fGroups, values []string, numeric []bool) string
+}
+
 // looseWalker is an engine that can count the distinct values of a text column with a folded
 // copy by a loose walk of its (folded copy NULLS FIRST, value) index (see WalkColumns).
 type looseWalker interface {

@@ -1,6 +1,8 @@
 package query
 
 import (
+	"strings"
+
 	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
 	"github.com/lumo-caderninho/mcp/impl/platform/sqldialect"
 )
@@ -9,7 +11,10 @@ import (
 // refuses one of unknown type), and a distinct count may walk an index.
 type postgresEngine struct{ dialectEngine }
 
-var _ looseWalker = postgresEngine{}
+var (
+	_ looseWalker = postgresEngine{}
+	_ keptGrouper = postgresEngine{}
+)
 
 func (e postgresEngine) typed(placeholder, typ string) string {
 	switch typ {
@@ -27,6 +32,21 @@ func (e postgresEngine) typed(placeholder, typ string) string {
 func (postgresEngine) countDistinct(col, from string, where []string) string {
 	where = append(where, col+" IS NOT NULL")
 	return "(SELECT COUNT(*) FROM (SELECT DISTINCT " + col + from + whereClause(where) + ") d)"
+}
+
+// inKept compares the groups as the text of a row, which PostgreSQL hashes once for f and
+// looks up per row, where it cannot hash IS NOT DISTINCT FROM and ran the EXISTS as a scan of f
+// for each row (seconds over thousands of groups). The texts tell NULL from the empty text
+// ((,x) and ("",x)); a number plus 0 writes -0 as 0, the one group GROUP BY makes of both.
+func (postgresEngine) inKept(fGroups, values []string, numeric []bool) string {
+	row, kept := make([]string, len(values)), make([]string, len(values))
+	for i := range values {
+		row[i], kept[i] = values[i], fGroups[i]
+		if numeric[i] {
+			row[i], kept[i] = "("+row[i]+" + 0)", "("+kept[i]+" + 0)"
+		}
+	}
+	return "ROW(" + strings.Join(row, ", ") + ")::text IN (SELECT ROW(" + strings.Join(kept, ", ") + ")::text FROM f)"
 }
 
 // looseCount counts the distinct non-NULL values of c by a loose walk of its (folded copy NULLS

@@ -277,16 +277,24 @@ func (b *builder) summary(m *Measure, q *Query, plan *Plan, groups []*OutCol) st
 	// The expressions first, then the FROM, which joins the related-row aggregates they read.
 	b.startStatement(blk)
 	col := b.measured(blk, m)
-	var eq []string
+	var kept string
 	if having {
+		var eq, fGroups, values []string
+		var numeric []bool
 		for gi, g := range groups {
 			_, value := b.groupTarget(blk, g.Group)
 			eq = append(eq, b.e.nullSafeEq("f.g"+itoa(gi), value))
+			fGroups, values = append(fGroups, "f.g"+itoa(gi)), append(values, value)
+			numeric = append(numeric, valueKind(g.Group.Col, g.Group.Bucket) == "number")
+		}
+		kept = "EXISTS (SELECT 1 FROM f WHERE " + strings.Join(eq, " AND ") + ")"
+		if k, ok := b.e.(keptGrouper); ok {
+			kept = k.inKept(fGroups, values, numeric)
 		}
 	}
 	from, where := b.fromWhere(blk, need)
 	if having {
-		where = append(where, "EXISTS (SELECT 1 FROM f WHERE "+strings.Join(eq, " AND ")+")")
+		where = append(where, kept)
 	}
 	return b.e.countDistinct(col, from, where)
 }
