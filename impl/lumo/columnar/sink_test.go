@@ -224,16 +224,4 @@ func TestImportSinkFailsCleanly(t *testing.T) {
 	}
 }
 
-func onlyApp(t *testing.T, db *store.DB) *semantic.App {
-	t.Helper()
-	ctx := context.Background()
-	u, err := db.UserByLogin(ctx, "ana")
-	if err != nil {
-		t.Fatal(err)
-	}
-	apps, err := db.VisibleApps(ctx, u)
-	if err != nil || len(apps) != 1 {
-		t.Fatalf("apps: %d, %v", len(apps), err)
-	}
-	return apps[0]
-}
+func onlyApp(t *testing.T, db *store.DB) *semantic.App { return storetest.OnlyApp(t, db, "ana") }

@@ -61,15 +61,7 @@ func TestDistinctSummaryUnderHaving(t *testing.T) {
 		if _, err := db.ImportWorkspace(t.Context(), fsys, "workspace.yaml"); err != nil {
 			t.Fatal(err)
 		}
-		u, err := db.UserByLogin(t.Context(), "ana")
-		if err != nil {
-			t.Fatal(err)
-		}
-		apps, err := db.VisibleApps(t.Context(), u)
-		if err != nil || len(apps) != 1 {
-			t.Fatalf("%d apps, %v", len(apps), err)
-		}
-		app := apps[0]
+		app := storetest.OnlyApp(t, db, "ana")
 		for _, c := range []struct {
 			group string
 			by    func(row) string

@@ -63,19 +63,12 @@ relationships:
 			if _, err := db.ImportWorkspace(ctx, fsys, "workspace.yaml"); err != nil {
 				t.Fatal(err)
 			}
-			u, err := db.UserByLogin(ctx, "ana")
-			if err != nil {
-				t.Fatal(err)
-			}
-			apps, err := db.VisibleApps(ctx, u)
-			if err != nil || len(apps) != 1 {
-				t.Fatalf("%d apps, %v", len(apps), err)
-			}
-			if got := apps[0].Relationships[0].Complete; got != c.complete {
+			app := storetest.OnlyApp(t, db, "ana")
+			if got := app.Relationships[0].Complete; got != c.complete {
 				t.Errorf("complete = %v, want %v", got, c.complete)
 			}
 			// Through a role-playing copy, whose keys are always found here.
-			if !apps[0].Relationships[1].Complete {
+			if !app.Relationships[1].Complete {
 				t.Error("the relationship to the copy of Lojas is not complete; every key is found")
 			}
 		})

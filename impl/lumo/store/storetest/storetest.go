@@ -6,6 +6,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
 	"github.com/lumo-caderninho/mcp/impl/lumo/store"
 	"github.com/lumo-caderninho/mcp/impl/platform/sqldb/sqldbtest"
 )
@@ -72,4 +73,19 @@ tables:
 ` + more)},
 		"apps/app/itens.csv": {Data: []byte(csv)},
 	}
+}
+
+// OnlyApp is the one app user login sees in db (the test fails when there is not exactly one).
+func OnlyApp(t testing.TB, db *store.DB, login string) *semantic.App {
+	t.Helper()
+	ctx := context.Background()
+	u, err := db.UserByLogin(ctx, login)
+	if err != nil {
+		t.Fatal(err)
+	}
+	apps, err := db.VisibleApps(ctx, u)
+	if err != nil || len(apps) != 1 {
+		t.Fatalf("apps %s sees: %d, %v", login, len(apps), err)
+	}
+	return apps[0]
 }
