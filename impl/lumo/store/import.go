@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -24,6 +25,9 @@ type Summary struct {
 	Desks   int
 	Apps    int         // personal copies included
 	Tables  []TableLoad // one per data table filled from a CSV, in file order
+	// Notes say, with file and line, what the import left out without refusing an app: the
+	// calculated columns a role-playing copy inherits but cannot resolve from its place.
+	Notes []string
 	// Issued tokens (lumo admin) of the file's tenants: kept for users still listed, dropped
 	// ("tenant/login (label)") with the users the file no longer lists.
 	TokensKept    int
@@ -379,6 +383,11 @@ func (im *importer) run(ctx context.Context) (Summary, error) {
 			continue
 		}
 		im.planPreAggs(a)
+		for _, n := range a.ws.Source.Notes {
+			if !slices.Contains(sum.Notes, n) { // an app folder published twice says it once
+				sum.Notes = append(sum.Notes, n)
+			}
+		}
 		for _, t := range a.tables {
 			if t.orig != nil {
 				continue // reads its original's data table
@@ -700,8 +709,15 @@ func (im *importer) nameTables() {
 		for _, t := range a.tables {
 			if t.orig != nil {
 				t.sqlName = t.orig.sqlName
-				for j, c := range t.cols { // a copy lists its original's columns, in order
-					c.sqlName, c.foldName = t.orig.cols[j].sqlName, t.orig.cols[j].foldName
+				for _, c := range t.cols { // a copy's column reads its original's of the same name
+					if c.c.Calculated() {
+						continue // computed by the query: an inherited one, or the copy's own
+					}
+					for _, oc := range t.orig.cols {
+						if strings.EqualFold(oc.c.Name, c.c.Name) {
+							c.sqlName, c.foldName = oc.sqlName, oc.foldName
+						}
+					}
 				}
 			}
 		}
