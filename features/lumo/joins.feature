@@ -232,9 +232,10 @@ Feature: Relationships on several columns, and one table under two roles
   # A copy of the suppliers reached from the part-supplier costs (the original is reached from the
   # items): the original's calculated Região reads Nações, which only the original reaches, so the
   # copy leaves it out, and the copy declares its own cheapest cost, an aggregation of the
-  # part-supplier rows pointing to it. By hand, from pecafornecedor.csv: Forja Sul (1) offers parts
-  # 10 and 11 at 5.50 and 3.25, so 3.25; Metal Norte (2) 6.00 and 9.00, so 6; Tóquio Peças (3) 2.75
-  # and 8.50, so 2.75. Items joined by part and supplier (itens.csv; item 11, part 13, has no offer):
+  # part-supplier rows pointing to it, and its stock offered. By hand, from pecafornecedor.csv: Forja
+  # Sul (1) offers parts 10 and 11 at 5.50 and 3.25, so 3.25, with 100 + 200 = 300 in stock; Metal
+  # Norte (2) 6.00 and 9.00, so 6 (50 + 30 = 80); Tóquio Peças (3) 2.75 and 8.50, so 2.75 (80 + 40 =
+  # 120). Items joined by part and supplier (itens.csv; item 11, part 13, has no offer):
   # Forja Sul items 1, 6, 8, 12 (4 + 6 + 2 + 8 = 20); Tóquio Peças items 2, 5, 7, 10 (10 + 3 + 5 + 2
   # = 20); Metal Norte items 3, 4, 9 (2 + 1 + 7 = 10), filtered out by cost < 5.
   @own-setup
@@ -284,6 +285,7 @@ Feature: Relationships on several columns, and one table under two roles
           copyOf: Fornecedores
           columns:
             - {name: CUSTO_MIN, label: Custo mínimo, type: number, unit: BRL, formula: "min([PeçaFornecedor.Custo unitário])"}
+            - {name: ESTOQUE_OFERTADO, label: Estoque ofertado, type: number, formula: "sum([PeçaFornecedor.Estoque])"}
       relationships:
         - {from: Itens.Fornecedor, to: Fornecedores.Id}
         - {from: [Itens.Peça, Itens.Fornecedor], to: [PeçaFornecedor.Peça, PeçaFornecedor.Fornecedor]}
@@ -296,10 +298,10 @@ Feature: Relationships on several columns, and one table under two roles
       """
     When I call "get_app" with '{"appId": "$app:pedidos"}'
     Then "tables[1].columns[*].ref" is '["Fornecedores.Id", "Fornecedores.Fornecedor", "Fornecedores.Nação", "Fornecedores.Região"]'
-    And "tables[4].columns[*].ref" is '["Fornecedor da oferta.Id", "Fornecedor da oferta.Fornecedor", "Fornecedor da oferta.Nação", "Fornecedor da oferta.Custo mínimo"]'
-    When I call "query" with '{"appId": "$app:pedidos", "fields": [{"ref": "Fornecedor da oferta.Fornecedor"}, {"ref": "Fornecedor da oferta.Custo mínimo"}, {"ref": "Itens.Quantidade", "agg": "sum"}], "filters": [{"ref": "Fornecedor da oferta.Custo mínimo", "op": "<", "value": 5}], "orderBy": [{"ref": "Fornecedor da oferta.Fornecedor", "dir": "asc"}]}'
+    And "tables[4].columns[*].ref" is '["Fornecedor da oferta.Id", "Fornecedor da oferta.Fornecedor", "Fornecedor da oferta.Nação", "Fornecedor da oferta.Custo mínimo", "Fornecedor da oferta.Estoque ofertado"]'
+    When I call "query" with '{"appId": "$app:pedidos", "fields": [{"ref": "Fornecedor da oferta.Fornecedor"}, {"ref": "Fornecedor da oferta.Custo mínimo"}, {"ref": "Fornecedor da oferta.Estoque ofertado"}, {"ref": "Itens.Quantidade", "agg": "sum"}], "filters": [{"ref": "Fornecedor da oferta.Custo mínimo", "op": "<", "value": 5}], "orderBy": [{"ref": "Fornecedor da oferta.Fornecedor", "dir": "asc"}]}'
     Then the call succeeds
-    And "rows" is '[["Forja Sul", 3.25, 20], ["Tóquio Peças", 2.75, 20]]'
+    And "rows" is '[["Forja Sul", 3.25, 300, 20], ["Tóquio Peças", 2.75, 120, 20]]'
     When I call "query" with '{"appId": "$app:pedidos", "fields": [{"ref": "Fornecedor da oferta.Região"}, {"ref": "Itens.Quantidade", "agg": "sum"}]}'
     Then the call fails with code "UNKNOWN_REF"
     And the text contains "A ref \"Fornecedor da oferta.Região\" não existe nesta Aplicação. Refs parecidas: Fornecedores.Região"

@@ -90,6 +90,7 @@ tables:
     copyOf: Fornecedores
     columns:
       - {name: CUSTO_MIN, label: Custo mínimo, type: number, unit: BRL, formula: "min([PeçaFornecedor.Custo unitário])"}
+      - {name: ESTOQUE_OFERTADO, label: Estoque ofertado, type: number, formula: "sum([PeçaFornecedor.Estoque])"}
 relationships:
   - {from: Itens.Fornecedor, to: Fornecedores.Id}
   - {from: [Itens.Peça, Itens.Fornecedor], to: [PeçaFornecedor.Peça, PeçaFornecedor.Fornecedor]}
@@ -248,7 +249,8 @@ func goldenCases(t testing.TB) []goldenCase {
 	copies := copiesApp(t)
 	copyCases := map[string]Request{
 		"copy_own_calculated": {
-			Fields:  []Item{{Ref: "Fornecedor da oferta.Fornecedor"}, {Ref: "Fornecedor da oferta.Custo mínimo"}, {Ref: "Itens.Quantidade", Agg: "sum"}},
+			Fields: []Item{{Ref: "Fornecedor da oferta.Fornecedor"}, {Ref: "Fornecedor da oferta.Custo mínimo"}, {Ref: "Fornecedor da oferta.Estoque ofertado", Agg: "sum"},
+				{Ref: "Itens.Quantidade", Agg: "sum"}},
 			Filters: []Filter{{Item: Item{Ref: "Fornecedor da oferta.Custo mínimo"}, Op: "<", Value: 5.0}},
 			OrderBy: []Order{{Item: Item{Ref: "Fornecedor da oferta.Fornecedor"}, Dir: "asc"}},
 		},

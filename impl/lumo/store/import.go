@@ -713,10 +713,8 @@ func (im *importer) nameTables() {
 					if c.c.Calculated() {
 						continue // computed by the query: an inherited one, or the copy's own
 					}
-					for _, oc := range t.orig.cols {
-						if strings.EqualFold(oc.c.Name, c.c.Name) {
-							c.sqlName, c.foldName = oc.sqlName, oc.foldName
-						}
+					if oc := t.orig.column(c.c.Name); oc != nil {
+						c.sqlName, c.foldName = oc.sqlName, oc.foldName
 					}
 				}
 			}
@@ -735,6 +733,17 @@ func (t *pTable) dataCols() []*pColumn {
 		}
 	}
 	return t.dataList
+}
+
+// column is t's column of physical name name (nil when none): a role-playing copy's columns are
+// matched to its original's by name, as the copy may leave some out and add its own.
+func (t *pTable) column(name string) *pColumn {
+	for _, c := range t.cols {
+		if strings.EqualFold(c.c.Name, name) {
+			return c
+		}
+	}
+	return nil
 }
 
 // data is the table whose data table and load t reads: its original for a role-playing copy.
@@ -1006,12 +1015,16 @@ func (im *importer) insertCatalogue(ctx context.Context) error {
 			}
 			for j, c := range t.cols {
 				sc := c.c
+				sd := src.column(sc.Name) // what its data showed: the same column of the data table's table
+				if sd == nil || (sc.Calculated() && !sd.c.Calculated()) {
+					sd = &pColumn{} // a calculated column of a copy's own
+				}
 				unit := sc.Unit
 				if unit == "" {
-					unit = src.cols[j].unit
+					unit = sd.unit
 				}
 				if err := exec("column", c.id, t.id, j, sc.Name, sc.Label, sc.Type, sc.Role, unit, sc.Usage, sc.Description,
-					src.cols[j].scale, c.sqlName, c.foldName, sc.Formula, boolInt(src.cols[j].freeText)); err != nil {
+					sd.scale, c.sqlName, c.foldName, sc.Formula, boolInt(sd.freeText)); err != nil {
 					return err
 				}
 			}
