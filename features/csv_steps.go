@@ -18,6 +18,7 @@ import (
 type csvWorld struct {
 	w         *lumoWorld
 	lines     []string // how the last import read each file
+	notes     []string // what the last import left out, without refusing
 	importErr error
 }
 
@@ -27,6 +28,8 @@ func initCSVSteps(w *lumoWorld, sc *godog.ScenarioContext) {
 	sc.Step(`^I import the workspace in "([^"]*)" with "([^"]*)" holding:$`, c.importWith)
 	sc.Step(`^the import fails with:$`, c.importFails)
 	sc.Step(`^the import succeeds, reading its files as:$`, c.importReads)
+	sc.Step(`^the import succeeds, saying:$`, c.importSays)
+	sc.Step(`^the import succeeds, leaving nothing out$`, func() error { return c.importSays(&godog.DocString{}) })
 	initPGSourceSteps(c, sc)
 }
 
@@ -52,7 +55,7 @@ func (c *csvWorld) importFS(ctx context.Context, fsys fs.FS) error {
 		return errNeedsOwnSetup
 	}
 	sum, err := c.w.db.ImportWorkspace(ctx, fsys, "workspace.yaml")
-	c.lines = nil
+	c.lines, c.notes = nil, sum.Notes
 	for _, t := range sum.Tables {
 		c.lines = append(c.lines, t.CSV)
 	}
@@ -66,6 +69,22 @@ func (c *csvWorld) importReads(doc *godog.DocString) error {
 	}
 	if diff := cmp.Diff(strings.Split(strings.TrimSpace(doc.Content), "\n"), c.lines); diff != "" {
 		return fmt.Errorf("how the files were read (-want +got):\n%s", diff)
+	}
+	return nil
+}
+
+// importSays checks that the last import worked and said, besides how it read the files,
+// exactly doc's lines (what it left out).
+func (c *csvWorld) importSays(doc *godog.DocString) error {
+	if c.importErr != nil {
+		return fmt.Errorf("the import failed: %v", c.importErr)
+	}
+	var want []string
+	if s := strings.TrimSpace(doc.Content); s != "" {
+		want = strings.Split(s, "\n")
+	}
+	if diff := cmp.Diff(want, c.notes); diff != "" {
+		return fmt.Errorf("what the import said (-want +got):\n%s", diff)
 	}
 	return nil
 }

@@ -411,6 +411,9 @@ func importWorkspace(ctx context.Context, args []string, stdout io.Writer, log *
 		fmt.Fprintf(stdout, "  %s/%s %s: %s\n", t.Tenant, t.App, printable.Name(t.Table), ptbr.Count(int(t.Rows), "linha", "linhas"))
 		fmt.Fprintf(stdout, "    %s\n", printable.Name(t.CSV)) // how the file, named by app.yaml, was read
 	}
+	for _, n := range sum.Notes {
+		fmt.Fprintf(stdout, "Aviso: %s\n", printable.Name(n))
+	}
 	for _, r := range sum.Replaced {
 		apps := "sem Aplicações"
 		if len(r.Apps) > 0 {

@@ -303,3 +303,54 @@ func TestImportRefusesSymlinksOutOfTheWorkspace(t *testing.T) {
 		}
 	}
 }
+
+// A role-playing copy leaving out an inherited calculated column it cannot resolve imports, and
+// the import says which, with file and line.
+func TestImportSaysWhatACopyLeavesOut(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS("../../features/testdata/joins")); err != nil {
+		t.Fatal(err)
+	}
+	app := `name: Pedidos
+tables:
+  - label: Fornecedores
+    name: fornecedores
+    kind: dimension
+    file: fornecedores.csv
+    columns:
+      - {name: ID, label: Id, type: number, role: key}
+      - {name: NOME, label: Fornecedor, type: string}
+      - {name: NACAO_ID, label: Nação, type: number, role: key}
+      - {name: REGIAO, label: Região, type: string, formula: "[Nações.Região]"}
+  - label: Nações
+    name: nacoes
+    kind: dimension
+    file: nacoes.csv
+    columns:
+      - {name: ID, label: Id, type: number, role: key}
+      - {name: NOME, label: Nação, type: string}
+      - {name: REGIAO, label: Região, type: string}
+  - {label: Outro fornecedor, copyOf: Fornecedores}
+relationships:
+  - {from: Fornecedores.Nação, to: Nações.Id}
+`
+	for _, f := range []string{"itens.csv", "clientes.csv", "pecafornecedor.csv"} {
+		if err := os.Remove(filepath.Join(dir, "apps/pedidos", f)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "apps/pedidos/app.yaml"), []byte(app), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	if err := run(context.Background(), []string{"import", "--db", filepath.Join(t.TempDir(), "lumo.db"), filepath.Join(dir, "workspace.yaml")}, &out, log); err != nil {
+		t.Fatal(err)
+	}
+	want := "Aviso: apps/pedidos/app.yaml:20: tables[2]: a cópia Outro fornecedor deixa de fora a coluna calculada Região de Fornecedores: " +
+		"a fórmula dela não se resolve a partir de Outro fornecedor (posição 1: [Nações.Região] é da tabela Nações, que Outro fornecedor não alcança pelos relacionamentos (muitos para um); " +
+		"use colunas de Outro fornecedor ou de uma tabela ligada a ela); para tê-la na cópia, declare em columns da cópia {name: REGIAO, formula: ...} com uma fórmula que se resolva a partir de Outro fornecedor\n"
+	if !strings.Contains(out.String(), want) {
+		t.Errorf("the import said\n%s\nwithout\n%s", out.String(), want)
+	}
+}

@@ -225,6 +225,207 @@ Feature: Relationships on several columns, and one table under two roles
       | copy                                                           | error |
       | {label: Nação do fornecedor, copyOf: Nacoes do mundo}          | apps/pedidos/app.yaml:10: tables[2].copyOf: a tabela "Nacoes do mundo" não existe; copyOf leva o rótulo de uma tabela com dados: Nações |
       | {label: Nação do fornecedor, copyOf: Nação do cliente}         | apps/pedidos/app.yaml:10: tables[2].copyOf: "Nação do cliente" já é uma cópia; copie a tabela com dados que ela copia |
-      | {label: Nação do fornecedor, copyOf: Nações, columns: [{name: PAIS, label: País}]} | apps/pedidos/app.yaml:10: tables[2].columns[0].name: a tabela Nações não tem a coluna "PAIS"; use o nome físico de uma coluna dela: ID, NOME |
+      | {label: Nação do fornecedor, copyOf: Nações, columns: [{name: PAIS, label: País}]} | apps/pedidos/app.yaml:10: tables[2].columns[0].name: a tabela Nações não tem a coluna "PAIS"; use o nome físico de uma coluna dela (ID, NOME) ou, para uma coluna calculada própria da cópia, informe label, type e formula |
       | {label: Nação do Cliente!, copyOf: Nações}                     | apps/pedidos/app.yaml:10: tables[2].label: o nome físico "nacao_do_cliente" já é usado por tables[1]; cada tabela precisa de um nome próprio; dê à cópia um name próprio |
       | {label: Nação do fornecedor, copyOf: Nações, file: nacoes.csv} | apps/pedidos/app.yaml:10: tables[2].file: campo não aceito aqui; remova-o (os campos aceitos são: columns, copyOf, label, name). |
+
+  # A copy of the suppliers reached from the part-supplier costs (the original is reached from the
+  # items): the original's calculated Região reads Nações, which only the original reaches, so the
+  # copy leaves it out, and the copy declares its own cheapest cost, an aggregation of the
+  # part-supplier rows pointing to it, and its stock offered. By hand, from pecafornecedor.csv: Forja
+  # Sul (1) offers parts 10 and 11 at 5.50 and 3.25, so 3.25, with 100 + 200 = 300 in stock; Metal
+  # Norte (2) 6.00 and 9.00, so 6 (50 + 30 = 80); Tóquio Peças (3) 2.75 and 8.50, so 2.75 (80 + 40 =
+  # 120). Items joined by part and supplier (itens.csv; item 11, part 13, has no offer):
+  # Forja Sul items 1, 6, 8, 12 (4 + 6 + 2 + 8 = 20); Tóquio Peças items 2, 5, 7, 10 (10 + 3 + 5 + 2
+  # = 20); Metal Norte items 3, 4, 9 (2 + 1 + 7 = 10), filtered out by cost < 5.
+  @own-setup
+  Scenario: A copy leaves out an inherited calculated column it cannot resolve, says so at import, and answers its own
+    When I import the workspace in "testdata/joins" with "apps/pedidos/app.yaml" holding:
+      """
+      name: Pedidos
+      tables:
+        - label: Itens
+          name: itens
+          kind: fact
+          file: itens.csv
+          columns:
+            - {name: ID, label: Id, type: number, role: key}
+            - {name: CLIENTE_ID, label: Cliente, type: number, role: key}
+            - {name: PECA_ID, label: Peça, type: number, role: key}
+            - {name: FORNECEDOR_ID, label: Fornecedor, type: number, role: key}
+            - {name: QTD, label: Quantidade, type: number, role: measure}
+            - {name: VALOR, label: Valor, type: number, role: measure, unit: BRL}
+        - label: Fornecedores
+          name: fornecedores
+          kind: dimension
+          file: fornecedores.csv
+          columns:
+            - {name: ID, label: Id, type: number, role: key}
+            - {name: NOME, label: Fornecedor, type: string}
+            - {name: NACAO_ID, label: Nação, type: number, role: key}
+            - {name: REGIAO, label: Região, type: string, formula: "[Nações.Região]"}
+        - label: PeçaFornecedor
+          name: pecafornecedor
+          kind: dimension
+          file: pecafornecedor.csv
+          columns:
+            - {name: PECA_ID, label: Peça, type: number, role: key}
+            - {name: FORNECEDOR_ID, label: Fornecedor, type: number, role: key}
+            - {name: CUSTO, label: Custo unitário, type: number, role: measure, unit: BRL}
+            - {name: ESTOQUE, label: Estoque, type: number}
+        - label: Nações
+          name: nacoes
+          kind: dimension
+          file: nacoes.csv
+          columns:
+            - {name: ID, label: Id, type: number, role: key}
+            - {name: NOME, label: Nação, type: string}
+            - {name: REGIAO, label: Região, type: string}
+        - label: Fornecedor da oferta
+          copyOf: Fornecedores
+          columns:
+            - {name: CUSTO_MIN, label: Custo mínimo, type: number, unit: BRL, formula: "min([PeçaFornecedor.Custo unitário])"}
+            - {name: ESTOQUE_OFERTADO, label: Estoque ofertado, type: number, formula: "sum([PeçaFornecedor.Estoque])"}
+      relationships:
+        - {from: Itens.Fornecedor, to: Fornecedores.Id}
+        - {from: [Itens.Peça, Itens.Fornecedor], to: [PeçaFornecedor.Peça, PeçaFornecedor.Fornecedor]}
+        - {from: PeçaFornecedor.Fornecedor, to: Fornecedor da oferta.Id}
+        - {from: Fornecedores.Nação, to: Nações.Id}
+      """
+    Then the import succeeds, saying:
+      """
+      apps/pedidos/app.yaml:40: tables[4]: a cópia Fornecedor da oferta deixa de fora a coluna calculada Região de Fornecedores: a fórmula dela não se resolve a partir de Fornecedor da oferta (posição 1: [Nações.Região] é da tabela Nações, que Fornecedor da oferta não alcança pelos relacionamentos (muitos para um); use colunas de Fornecedor da oferta ou de uma tabela ligada a ela); para tê-la na cópia, declare em columns da cópia {name: REGIAO, formula: ...} com uma fórmula que se resolva a partir de Fornecedor da oferta
+      """
+    When I call "get_app" with '{"appId": "$app:pedidos"}'
+    Then "tables[1].columns[*].ref" is '["Fornecedores.Id", "Fornecedores.Fornecedor", "Fornecedores.Nação", "Fornecedores.Região"]'
+    And "tables[4].columns[*].ref" is '["Fornecedor da oferta.Id", "Fornecedor da oferta.Fornecedor", "Fornecedor da oferta.Nação", "Fornecedor da oferta.Custo mínimo", "Fornecedor da oferta.Estoque ofertado"]'
+    When I call "query" with '{"appId": "$app:pedidos", "fields": [{"ref": "Fornecedor da oferta.Fornecedor"}, {"ref": "Fornecedor da oferta.Custo mínimo"}, {"ref": "Fornecedor da oferta.Estoque ofertado"}, {"ref": "Itens.Quantidade", "agg": "sum"}], "filters": [{"ref": "Fornecedor da oferta.Custo mínimo", "op": "<", "value": 5}], "orderBy": [{"ref": "Fornecedor da oferta.Fornecedor", "dir": "asc"}]}'
+    Then the call succeeds
+    And "rows" is '[["Forja Sul", 3.25, 300, 20], ["Tóquio Peças", 2.75, 120, 20]]'
+    When I call "query" with '{"appId": "$app:pedidos", "fields": [{"ref": "Fornecedor da oferta.Região"}, {"ref": "Itens.Quantidade", "agg": "sum"}]}'
+    Then the call fails with code "UNKNOWN_REF"
+    And the text contains "A ref \"Fornecedor da oferta.Região\" não existe nesta Aplicação. Refs parecidas: Fornecedores.Região"
+
+  # The copy resolves the inherited Região from its own place by a formula of its own, under the
+  # same name. By hand: Fornecedor da oferta of nation 4 is Tóquio Peças (fornecedores.csv), so its
+  # items 2, 5, 7, 10 (10 + 3 + 5 + 2 = 20) are Ásia; Forja Sul (1) and Metal Norte (3) are Outra
+  # (20 + 10 = 30), and so is item 11, which has no offer: its Nação is blank, so the condition
+  # does not hold (30 + 1 = 31). The original keeps its own Região, read from Nações through the
+  # item's supplier: Forja Sul (Brasil, América) items 1, 6, 8, 11, 12 (4 + 6 + 2 + 1 + 8 = 21),
+  # Tóquio Peças (Japão, Ásia) 20, Metal Norte (Portugal, Europa) items 3, 4, 9 (10).
+  @own-setup
+  Scenario: A copy gives an inherited calculated column a formula of its own
+    When I import the workspace in "testdata/joins" with "apps/pedidos/app.yaml" holding:
+      """
+      name: Pedidos
+      tables:
+        - label: Itens
+          name: itens
+          kind: fact
+          file: itens.csv
+          columns:
+            - {name: ID, label: Id, type: number, role: key}
+            - {name: CLIENTE_ID, label: Cliente, type: number, role: key}
+            - {name: PECA_ID, label: Peça, type: number, role: key}
+            - {name: FORNECEDOR_ID, label: Fornecedor, type: number, role: key}
+            - {name: QTD, label: Quantidade, type: number, role: measure}
+            - {name: VALOR, label: Valor, type: number, role: measure, unit: BRL}
+        - label: Fornecedores
+          name: fornecedores
+          kind: dimension
+          file: fornecedores.csv
+          columns:
+            - {name: ID, label: Id, type: number, role: key}
+            - {name: NOME, label: Fornecedor, type: string}
+            - {name: NACAO_ID, label: Nação, type: number, role: key}
+            - {name: REGIAO, label: Região, type: string, formula: "[Nações.Região]"}
+        - label: PeçaFornecedor
+          name: pecafornecedor
+          kind: dimension
+          file: pecafornecedor.csv
+          columns:
+            - {name: PECA_ID, label: Peça, type: number, role: key}
+            - {name: FORNECEDOR_ID, label: Fornecedor, type: number, role: key}
+            - {name: CUSTO, label: Custo unitário, type: number, role: measure, unit: BRL}
+            - {name: ESTOQUE, label: Estoque, type: number}
+        - label: Nações
+          name: nacoes
+          kind: dimension
+          file: nacoes.csv
+          columns:
+            - {name: ID, label: Id, type: number, role: key}
+            - {name: NOME, label: Nação, type: string}
+            - {name: REGIAO, label: Região, type: string}
+        - label: Fornecedor da oferta
+          copyOf: Fornecedores
+          columns:
+            - {name: REGIAO, label: Região da oferta, formula: 'se([Nação] = 4; "Ásia"; "Outra")'}
+      relationships:
+        - {from: Itens.Fornecedor, to: Fornecedores.Id}
+        - {from: [Itens.Peça, Itens.Fornecedor], to: [PeçaFornecedor.Peça, PeçaFornecedor.Fornecedor]}
+        - {from: PeçaFornecedor.Fornecedor, to: Fornecedor da oferta.Id}
+        - {from: Fornecedores.Nação, to: Nações.Id}
+      """
+    Then the import succeeds, leaving nothing out
+    When I call "query" with '{"appId": "$app:pedidos", "fields": [{"ref": "Fornecedor da oferta.Região da oferta"}, {"ref": "Itens.Quantidade", "agg": "sum"}], "orderBy": [{"ref": "Itens.Quantidade", "agg": "sum", "dir": "desc"}]}'
+    Then the call succeeds
+    And "rows" is '[["Outra", 31], ["Ásia", 20]]'
+    When I call "query" with '{"appId": "$app:pedidos", "fields": [{"ref": "Fornecedores.Região"}, {"ref": "Itens.Quantidade", "agg": "sum"}], "orderBy": [{"ref": "Itens.Quantidade", "agg": "sum", "dir": "desc"}]}'
+    Then the call succeeds
+    And "rows" is '[["América", 21], ["Ásia", 20], ["Europa", 10]]'
+
+  @own-setup
+  Scenario Outline: A copy's own calculated column that does not fit is refused at import, with file, line and the fix
+    When I import the workspace in "testdata/joins" with "apps/pedidos/app.yaml" holding:
+      """
+      name: Pedidos
+      tables:
+        - label: Fornecedores
+          name: fornecedores
+          kind: dimension
+          file: fornecedores.csv
+          columns:
+            - {name: ID, label: Id, type: number, role: key}
+            - {name: NOME, label: Fornecedor, type: string}
+            - {name: NACAO_ID, label: Nação, type: number, role: key}
+            - {name: REGIAO, label: Região, type: string, formula: "[Nações.Região]"}
+        - label: PeçaFornecedor
+          name: pecafornecedor
+          kind: dimension
+          file: pecafornecedor.csv
+          columns:
+            - {name: PECA_ID, label: Peça, type: number, role: key}
+            - {name: FORNECEDOR_ID, label: Fornecedor, type: number, role: key}
+            - {name: CUSTO, label: Custo unitário, type: number, role: measure, unit: BRL}
+            - {name: ESTOQUE, label: Estoque, type: number}
+        - label: Nações
+          name: nacoes
+          kind: dimension
+          file: nacoes.csv
+          columns:
+            - {name: ID, label: Id, type: number, role: key}
+            - {name: NOME, label: Nação, type: string}
+            - {name: REGIAO, label: Região, type: string}
+        - label: Fornecedor da oferta
+          copyOf: Fornecedores
+          columns:
+            - <column>
+      relationships:
+        - {from: PeçaFornecedor.Fornecedor, to: Fornecedor da oferta.Id}
+        - {from: Fornecedores.Nação, to: Nações.Id}
+      """
+    Then the import fails with:
+      """
+      <error>
+      """
+
+    Examples:
+      | column | error |
+      | {name: CUSTO_MIN, label: Custo mínimo, type: number, formula: "min([PeçaFornecedor.Custo])"} | apps/pedidos/app.yaml:32: tables[3].columns[0].formula: a fórmula da coluna calculada Fornecedor da oferta.Custo mínimo não pôde ser usada: posição 1: em min([PeçaFornecedor.Custo]), a ref não é uma coluna: escreva Tabela.Coluna de uma tabela cujas linhas apontam para Fornecedor da oferta pelos relacionamentos, como count([PeçaFornecedor.Peça]); apontam para Fornecedor da oferta: PeçaFornecedor; refs parecidas: PeçaFornecedor.Custo unitário |
+      | {name: CUSTO_MIN, label: Custo mínimo, type: string, formula: "min([PeçaFornecedor.Custo unitário])"} | apps/pedidos/app.yaml:32: tables[3].columns[0].formula: a fórmula da coluna calculada Fornecedor da oferta.Custo mínimo não pôde ser usada: posição 1: a fórmula dá número, mas type diz texto; troque type para number |
+      | {name: CUSTO_MIN, label: Custo mínimo, formula: "min([PeçaFornecedor.Custo unitário])"}              | apps/pedidos/app.yaml:32: tables[3].columns[0]: a coluna calculada CUSTO_MIN é própria da cópia (Fornecedores não tem essa coluna) e precisa de label e type; informe type, como {name: CUSTO_MIN, label: Custo mínimo, type: number, formula: "min([PeçaFornecedor.Custo unitário])"} |
+      | {name: NOME, label: Nome, type: string, formula: "[Nação]"} | apps/pedidos/app.yaml:32: tables[3].columns[0].formula: NOME é uma coluna com dados de Fornecedores, que a cópia lê como estão; para uma coluna calculada própria da cópia, dê a ela um name que Fornecedores não use |
+      | {name: NOME, type: number} | apps/pedidos/app.yaml:32: tables[3].columns[0].type: a coluna NOME vem de Fornecedores como está, e numa cópia type só se declara com formula (uma coluna calculada da cópia); remova type |
+      | {name: ORIGEM, label: Origem, type: string, formula: "[Região]"} | apps/pedidos/app.yaml:32: tables[3].columns[0].formula: a fórmula da coluna calculada Fornecedor da oferta.Origem não pôde ser usada: posição 1: a coluna calculada [Região] vem de Fornecedores, mas fica fora da cópia Fornecedor da oferta: a fórmula dela não se resolve a partir de Fornecedor da oferta (posição 1: [Nações.Região] é da tabela Nações, que Fornecedor da oferta não alcança pelos relacionamentos (muitos para um); use colunas de Fornecedor da oferta ou de uma tabela ligada a ela); declare-a em columns da cópia, com o name REGIAO e uma fórmula que se resolva a partir de Fornecedor da oferta |
+      | {name: ORIGEM, label: Origem, type: string, formula: "[Fornecedores.Região]"} | apps/pedidos/app.yaml:32: tables[3].columns[0].formula: a fórmula da coluna calculada Fornecedor da oferta.Origem não pôde ser usada: posição 1: a coluna calculada [Fornecedores.Região] vem de Fornecedores, mas fica fora da cópia Fornecedor da oferta |
+      | {name: CUSTO_MIN, label: Custo mínimo, type: number, formula: " "} | apps/pedidos/app.yaml:32: tables[3].columns[0].formula: a fórmula está em branco; escreva a conta, como [Preço] * (1 - [Desconto]), ou remova formula |

@@ -48,8 +48,8 @@ func GoldenRuns(t testing.TB) []GoldenRun {
 // GoldenFixtures are the workspaces the golden requests' apps come from (see fixtureApp).
 func GoldenFixtures() []fs.FS {
 	fixtures := []fs.FS{demo.Lumo}
-	for _, dir := range []string{"joins", "calc", "rollups", "rollups_auto", "membership"} {
+	for _, dir := range []string{"joins", "calc", "rollups", "rollups_auto"} {
 		fixtures = append(fixtures, os.DirFS("../../../features/testdata/"+dir))
 	}
-	return fixtures
+	return append(fixtures, copiesFS(), os.DirFS("../../../features/testdata/membership"))
 }

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/lumo-caderninho/mcp/impl/lumo/demo"
@@ -31,6 +32,84 @@ func demoApp(t testing.TB) *semantic.App {
 func joinsApp(t testing.TB) *semantic.App {
 	t.Helper()
 	return fixtureApp(t, os.DirFS("../../../features/testdata/joins"))
+}
+
+// copiesApp is features/testdata/joins with the suppliers also under the role of an offer's
+// supplier (the scenario of features/lumo/joins.feature on a copy's calculated columns): the copy
+// leaves out the original's Região, which reads Nações, and declares its own Custo mínimo.
+func copiesApp(t testing.TB) *semantic.App {
+	t.Helper()
+	return fixtureApp(t, copiesFS())
+}
+
+// copiesFS is the workspace copiesApp comes from.
+func copiesFS() fs.FS {
+	return overlayFS{FS: os.DirFS("../../../features/testdata/joins"), path: "apps/pedidos/app.yaml", data: []byte(copiesYAML)}
+}
+
+const copiesYAML = `name: Pedidos e ofertas
+tables:
+  - label: Itens
+    name: itens
+    kind: fact
+    file: itens.csv
+    columns:
+      - {name: ID, label: Id, type: number, role: key}
+      - {name: CLIENTE_ID, label: Cliente, type: number, role: key}
+      - {name: PECA_ID, label: Peça, type: number, role: key}
+      - {name: FORNECEDOR_ID, label: Fornecedor, type: number, role: key}
+      - {name: QTD, label: Quantidade, type: number, role: measure}
+      - {name: VALOR, label: Valor, type: number, role: measure, unit: BRL}
+  - label: Fornecedores
+    name: fornecedores
+    kind: dimension
+    file: fornecedores.csv
+    columns:
+      - {name: ID, label: Id, type: number, role: key}
+      - {name: NOME, label: Fornecedor, type: string}
+      - {name: NACAO_ID, label: Nação, type: number, role: key}
+      - {name: REGIAO, label: Região, type: string, formula: "[Nações.Região]"}
+  - label: PeçaFornecedor
+    name: pecafornecedor
+    kind: dimension
+    file: pecafornecedor.csv
+    columns:
+      - {name: PECA_ID, label: Peça, type: number, role: key}
+      - {name: FORNECEDOR_ID, label: Fornecedor, type: number, role: key}
+      - {name: CUSTO, label: Custo unitário, type: number, role: measure, unit: BRL}
+      - {name: ESTOQUE, label: Estoque, type: number}
+  - label: Nações
+    name: nacoes
+    kind: dimension
+    file: nacoes.csv
+    columns:
+      - {name: ID, label: Id, type: number, role: key}
+      - {name: NOME, label: Nação, type: string}
+      - {name: REGIAO, label: Região, type: string}
+  - label: Fornecedor da oferta
+    copyOf: Fornecedores
+    columns:
+      - {name: CUSTO_MIN, label: Custo mínimo, type: number, unit: BRL, formula: "min([PeçaFornecedor.Custo unitário])"}
+      - {name: ESTOQUE_OFERTADO, label: Estoque ofertado, type: number, formula: "sum([PeçaFornecedor.Estoque])"}
+relationships:
+  - {from: Itens.Fornecedor, to: Fornecedores.Id}
+  - {from: [Itens.Peça, Itens.Fornecedor], to: [PeçaFornecedor.Peça, PeçaFornecedor.Fornecedor]}
+  - {from: PeçaFornecedor.Fornecedor, to: Fornecedor da oferta.Id}
+  - {from: Fornecedores.Nação, to: Nações.Id}
+`
+
+// overlayFS is FS with the file at path holding data instead.
+type overlayFS struct {
+	fs.FS
+	path string
+	data []byte
+}
+
+func (o overlayFS) Open(name string) (fs.File, error) {
+	if name != o.path {
+		return o.FS.Open(name)
+	}
+	return fstest.MapFS{name: {Data: o.data}}.Open(name)
 }
 
 // calcApp is features/testdata/calc: calculated columns and conditional measures.
@@ -173,6 +252,20 @@ func goldenCases(t testing.TB) []goldenCase {
 	for name, req := range joinCases {
 		cases[name] = req
 	}
+	// A copy's own calculated column (an aggregation of the rows pointing to the copy) grouped
+	// and filtered on, reached through the composite relationship: compiled in place.
+	copies := copiesApp(t)
+	copyCases := map[string]Request{
+		"copy_own_calculated": {
+			Fields: []Item{{Ref: "Fornecedor da oferta.Fornecedor"}, {Ref: "Fornecedor da oferta.Custo mínimo"}, {Ref: "Fornecedor da oferta.Estoque ofertado", Agg: "sum"},
+				{Ref: "Itens.Quantidade", Agg: "sum"}},
+			Filters: []Filter{{Item: Item{Ref: "Fornecedor da oferta.Custo mínimo"}, Op: "<", Value: 5.0}},
+			OrderBy: []Order{{Item: Item{Ref: "Fornecedor da oferta.Fornecedor"}, Dir: "asc"}},
+		},
+	}
+	for name, req := range copyCases {
+		cases[name] = req
+	}
 	// Calculated columns compiled in place (one reaching the product through its relationship),
 	// and conditional measures as CASE inside the aggregate.
 	calc := calcApp(t)
@@ -243,6 +336,9 @@ func goldenCases(t testing.TB) []goldenCase {
 		}
 		if _, ok := calcCases[name]; ok {
 			app = calc
+		}
+		if _, ok := copyCases[name]; ok {
+			app = copies
 		}
 		if _, ok := rollupCases[name]; ok {
 			app = rollups

@@ -32,22 +32,34 @@ type BindError struct {
 
 func (e *BindError) Error() string { return fmt.Sprintf("posição %d: %s", e.Position, e.Message) }
 
-// CalcError is the problem of one calculated column: a *FormulaError or a *BindError.
+// CalcError is the problem of one calculated column: a *FormulaError or a *BindError. LeftOut
+// says the column was a role-playing copy's inherited one (Column.Inherited) and BindCalculated
+// took it out of the copy's columns: the app stands without it.
 type CalcError struct {
-	Column *Column
-	Err    error
+	Column  *Column
+	Err     error
+	LeftOut bool
 }
 
 // BindCalculated parses and binds the formula of every calculated column of a (Calc, its tables
 // and, for numbers, its scale), checking types, cycles and size. A column whose formula has a
-// problem is left unbound and reported.
+// problem is left unbound and reported; an inherited column of a copy (Column.Inherited) whose
+// formula does not resolve from the copy's place is also taken out of the copy's columns
+// (reported with LeftOut), as are the inherited columns using it.
 func (a *App) BindCalculated() []*CalcError {
-	b := &binder{app: a, state: map[*Column]int{}, failed: map[*Column]bool{}}
+	b := &binder{app: a, state: map[*Column]int{}, failed: map[*Column]error{}}
 	for _, t := range a.Tables {
 		for _, c := range t.Columns {
 			if c.Calculated() {
 				b.visit(c)
 			}
+		}
+	}
+	for _, e := range b.errs {
+		if e.Column.Inherited {
+			e.LeftOut = true
+			t := e.Column.Table
+			t.Columns = slices.DeleteFunc(t.Columns, func(c *Column) bool { return c == e.Column })
 		}
 	}
 	return b.errs
@@ -57,7 +69,7 @@ func (a *App) BindCalculated() []*CalcError {
 // refs resolve among t's columns and those of the tables t reaches, and f must be a condition.
 // It returns the tables the condition reads. The app's calculated columns must be bound.
 func (a *App) BindCondition(f Formula, t *Table) ([]*Table, error) {
-	b := &binder{app: a, state: map[*Column]int{}, failed: map[*Column]bool{}}
+	b := &binder{app: a, state: map[*Column]int{}, failed: map[*Column]error{}}
 	s := b.scope(t)
 	typ, err := s.check(f)
 	if err != nil {
@@ -72,7 +84,7 @@ func (a *App) BindCondition(f Formula, t *Table) ([]*Table, error) {
 type binder struct {
 	app    *App
 	state  map[*Column]int // 1 binding, 2 done
-	failed map[*Column]bool
+	failed map[*Column]error
 	stack  []*Column
 	errs   []*CalcError
 }
@@ -93,7 +105,7 @@ func (b *binder) scope(t *Table) *scope {
 }
 
 func (b *binder) fail(c *Column, err error) {
-	b.failed[c] = true
+	b.failed[c] = err
 	b.errs = append(b.errs, &CalcError{Column: c, Err: err})
 }
 
@@ -607,8 +619,12 @@ func (s *scope) related(n *Aggregate) (string, error) {
 			return fail("%s", msg)
 		}
 	}
-	if orig := s.table.CopyOf; orig != nil && c.Table == orig {
-		c = s.table.Columns[slices.Index(orig.Columns, c)] // a copy's formula names its original's table
+	if orig := s.table.CopyOf; orig != nil && c.Table == orig { // a copy's formula names its original's table
+		cc := s.table.CopyColumn(c)
+		if cc == nil {
+			return fail("%s", s.leftOut(c, n.Ref))
+		}
+		c = cc
 	}
 	if c.Table == s.table {
 		return fail("%s([%s]) agregaria só a própria linha; para o valor da linha, escreva [%s]. Numa coluna calculada, uma agregação junta as linhas de outra tabela que apontam para %s pelos relacionamentos, %s",
@@ -679,11 +695,9 @@ func (s *scope) resolve(r *Ref) (*Column, error) {
 		if strings.Contains(r.Ref, ".") {
 			if qc, err := s.b.app.ResolveColumn(r.Ref); err == nil {
 				c = qc
-				if orig := s.table.CopyOf; orig != nil && c.Table == orig {
-					for i, oc := range orig.Columns { // a copy's formula names its original's table
-						if oc == qc && i < len(s.table.Columns) {
-							c = s.table.Columns[i]
-						}
+				if orig := s.table.CopyOf; orig != nil && c.Table == orig { // a copy's formula names its original's table
+					if c = s.table.CopyColumn(qc); c == nil {
+						return nil, &BindError{Position: r.Position, Message: s.leftOut(qc, r.Ref)}
 					}
 				}
 				if _, ok := s.reach[c.Table]; !ok {
@@ -725,6 +739,13 @@ func (s *scope) resolve(r *Ref) (*Column, error) {
 	return c, nil
 }
 
+// leftOut says why a ref of a copy's formula to column c of its original finds nothing: the
+// copy left c out (an inherited calculated column its formula could not resolve from the copy).
+func (s *scope) leftOut(c *Column, ref string) string {
+	return fmt.Sprintf("[%s] ficou fora da cópia %s (uma coluna calculada de %s cuja fórmula não se resolve a partir de %s); declare-a em columns da cópia, com o name %s e uma fórmula que se resolva a partir de %s",
+		ref, s.table.Label, c.Table.Label, s.table.Label, c.Name, s.table.Label)
+}
+
 // bound binds calculated column c first if it is not yet (written ref at pos of the formula),
 // reporting a cycle or a problem in c's own formula.
 func (s *scope) bound(c *Column, pos int, ref string) error {
@@ -746,7 +767,11 @@ func (s *scope) bound(c *Column, pos int, ref string) error {
 		case s.b.state[c] == 0:
 			s.b.visit(c)
 		}
-		if s.b.failed[c] || c.Calc == nil {
+		if err := s.b.failed[c]; c.Inherited && err != nil {
+			return &BindError{Position: pos, Message: fmt.Sprintf("a coluna calculada [%s] vem de %s, mas fica fora da cópia %s: a fórmula dela não se resolve a partir de %s (%v); declare-a em columns da cópia, com o name %s e uma fórmula que se resolva a partir de %s",
+				ref, c.Table.CopyOf.Label, c.Table.Label, c.Table.Label, err, c.Name, c.Table.Label)}
+		}
+		if s.b.failed[c] != nil || c.Calc == nil {
 			return &BindError{Position: pos, Message: fmt.Sprintf("a coluna calculada [%s] tem um problema na própria fórmula; corrija-a primeiro", ref)}
 		}
 	}

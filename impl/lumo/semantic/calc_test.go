@@ -2,6 +2,7 @@ package semantic
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -255,5 +256,52 @@ func TestBindCalculatedInACopy(t *testing.T) {
 		if r.Col.Table != cp {
 			t.Errorf("%s reads %s of %s, not of the copy", calc.Ref(), r.Col.Label, r.Col.Table.Label)
 		}
+	}
+}
+
+// A copy without the original's relationship leaves out the inherited columns reading through it
+// (and those using them), keeps the others, and binds a column of its own declared over the
+// copy's place.
+func TestBindCalculatedLeavesOutOfACopy(t *testing.T) {
+	a := calcTestApp()
+	p := a.Tables[0]
+	p.Columns = append(p.Columns,
+		&Column{Table: p, Name: "MARGEM", Label: "Margem", Type: TypeNumber, Formula: "[Preço] - [Produtos.Custo]"},
+		&Column{Table: p, Name: "DOBRO", Label: "Dobro da margem", Type: TypeNumber, Formula: "[Margem] * 2"},
+		&Column{Table: p, Name: "L", Label: "Líquido", Type: TypeNumber, Formula: "[Preço] * (1 - [Desconto])"})
+	cp := &Table{Label: "Pedidos antigos", Kind: KindFact, CopyOf: p}
+	for _, oc := range p.Columns {
+		c := *oc
+		c.Table, c.Inherited = cp, c.Calculated()
+		cp.Columns = append(cp.Columns, &c)
+	}
+	cp.Columns = append(cp.Columns, &Column{Table: cp, Name: "METADE", Label: "Metade", Type: TypeNumber, Formula: "[Pedidos.Líquido] / 2"})
+	a.Tables = append(a.Tables, cp)
+	var left []string
+	for _, e := range a.BindCalculated() {
+		if !e.LeftOut {
+			t.Fatalf("%s: %v", e.Column.Ref(), e.Err)
+		}
+		left = append(left, e.Column.Label+": "+e.Err.Error())
+	}
+	want := []string{
+		"Margem: posição 11: [Produtos.Custo] é da tabela Produtos, que Pedidos antigos não alcança pelos relacionamentos (muitos para um); use colunas de Pedidos antigos ou de uma tabela ligada a ela",
+		"Dobro da margem: posição 1: a coluna calculada [Margem] vem de Pedidos, mas fica fora da cópia Pedidos antigos: a fórmula dela não se resolve a partir de Pedidos antigos (posição 11: [Produtos.Custo] é da tabela Produtos, que Pedidos antigos não alcança pelos relacionamentos (muitos para um); use colunas de Pedidos antigos ou de uma tabela ligada a ela); declare-a em columns da cópia, com o name MARGEM e uma fórmula que se resolva a partir de Pedidos antigos",
+	}
+	if !slices.Equal(left, want) {
+		t.Errorf("left out:\n%s\nwant:\n%s", strings.Join(left, "\n"), strings.Join(want, "\n"))
+	}
+	var labels []string
+	for _, c := range cp.Columns {
+		labels = append(labels, c.Label)
+	}
+	if got := strings.Join(labels, ", "); got != "Preço, Desconto, Pedido, Entrega, Nome, Produto, Líquido, Metade" {
+		t.Errorf("the copy's columns are %s", got)
+	}
+	if metade := cp.Columns[len(cp.Columns)-1]; metade.Calc == nil || RowRefs(metade.Calc)[0].Col.Table != cp {
+		t.Errorf("Metade is not bound over the copy's own Líquido")
+	}
+	if n := len(p.Columns); n != 9 {
+		t.Errorf("the original has %d columns, want all 9", n)
 	}
 }

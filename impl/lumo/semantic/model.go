@@ -4,6 +4,7 @@ package semantic
 
 import (
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -126,8 +127,26 @@ type Column struct {
 	// differences, products and se of exact decimals, no division, average or time of day): the
 	// query rounds it to Scale on every engine, so it equals the exact decimal.
 	Exact bool
+	// Inherited says a role-playing copy's calculated column came from its original, not from the
+	// copy's own columns: its formula is resolved from the copy's place, and when it cannot be,
+	// BindCalculated leaves it out of the copy (CalcError.LeftOut) instead of refusing the app.
+	Inherited bool
 	// tables is every table the column reads (its own first), once bound.
 	tables []*Table
+}
+
+// CopyColumn is the column of copy t standing for column c of its original (nil when t is not a
+// copy of c's table, or left c out): the one of the same physical name.
+func (t *Table) CopyColumn(c *Column) *Column {
+	if t.CopyOf == nil || c.Table != t.CopyOf {
+		return nil
+	}
+	for _, x := range t.Columns {
+		if strings.EqualFold(x.Name, c.Name) {
+			return x
+		}
+	}
+	return nil
 }
 
 // SourceName is the column's name in its file or source table: Header, or else Name.

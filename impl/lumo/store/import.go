@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -25,6 +26,9 @@ type Summary struct {
 	Desks   int
 	Apps    int         // personal copies included
 	Tables  []TableLoad // one per data table filled from a CSV, in file order
+	// Notes say, with file and line, what the import left out without refusing an app: the
+	// calculated columns a role-playing copy inherits but cannot resolve from its place.
+	Notes []string
 	// Issued tokens (lumo admin) of the file's tenants: kept for users still listed, dropped
 	// ("tenant/login (label)") with the users the file no longer lists.
 	TokensKept    int
@@ -450,6 +454,11 @@ func (im *importer) run(ctx context.Context) (Summary, error) {
 			continue
 		}
 		im.planPreAggs(a)
+		for _, n := range a.ws.Source.Notes {
+			if !slices.Contains(sum.Notes, n) { // an app folder published twice says it once
+				sum.Notes = append(sum.Notes, n)
+			}
+		}
 		for _, t := range a.tables {
 			if t.orig != nil {
 				continue // reads its original's data table
@@ -774,8 +783,13 @@ func (im *importer) nameTables() {
 		for _, t := range a.tables {
 			if t.orig != nil {
 				t.sqlName = t.orig.sqlName
-				for j, c := range t.cols { // a copy lists its original's columns, in order
-					c.sqlName, c.foldName = t.orig.cols[j].sqlName, t.orig.cols[j].foldName
+				for _, c := range t.cols { // a copy's column reads its original's of the same name
+					if c.c.Calculated() {
+						continue // computed by the query: an inherited one, or the copy's own
+					}
+					if oc := t.orig.column(c.c.Name); oc != nil {
+						c.sqlName, c.foldName = oc.sqlName, oc.foldName
+					}
 				}
 			}
 		}
@@ -793,6 +807,17 @@ func (t *pTable) dataCols() []*pColumn {
 		}
 	}
 	return t.dataList
+}
+
+// column is t's column of physical name name (nil when none): a role-playing copy's columns are
+// matched to its original's by name, as the copy may leave some out and add its own.
+func (t *pTable) column(name string) *pColumn {
+	for _, c := range t.cols {
+		if strings.EqualFold(c.c.Name, name) {
+			return c
+		}
+	}
+	return nil
 }
 
 // data is the table whose data table and load t reads: its original for a role-playing copy.
@@ -1064,12 +1089,16 @@ func (im *importer) insertCatalogue(ctx context.Context) error {
 			}
 			for j, c := range t.cols {
 				sc := c.c
+				sd := src.column(sc.Name) // what its data showed: the same column of the data table's table
+				if sd == nil || (sc.Calculated() && !sd.c.Calculated()) {
+					sd = &pColumn{} // a calculated column of a copy's own
+				}
 				unit := sc.Unit
 				if unit == "" {
-					unit = src.cols[j].unit
+					unit = sd.unit
 				}
 				if err := exec("column", c.id, t.id, j, sc.Name, sc.Label, sc.Type, sc.Role, unit, sc.Usage, sc.Description,
-					src.cols[j].scale, c.sqlName, c.foldName, sc.Formula, boolInt(src.cols[j].freeText)); err != nil {
+					sd.scale, c.sqlName, c.foldName, sc.Formula, boolInt(sd.freeText)); err != nil {
 					return err
 				}
 			}

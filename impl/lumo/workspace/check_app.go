@@ -245,7 +245,7 @@ func (l *loader) source(ws *yamldoc.Doc, srcPath []string, folder string) *Sourc
 
 	for ti, ft := range f.Tables {
 		if t := copies[ti]; t != nil {
-			errs = append(errs, fillCopy(d, m, yamldoc.Path("tables", ti), t, ft.CopyOf, ft.Columns, copies)...)
+			errs = append(errs, fillCopy(d, m, yamldoc.Path("tables", ti), t, ft.CopyOf, ft.Columns, copies, colPaths)...)
 		}
 	}
 
@@ -254,7 +254,7 @@ func (l *loader) source(ws *yamldoc.Doc, srcPath []string, folder string) *Sourc
 			continue
 		}
 		for _, c := range t.Columns {
-			if c.Calculated() {
+			if c.Calculated() && colPaths[c] == nil {
 				colPaths[c] = yamldoc.Path("tables", ti)
 			}
 		}
@@ -274,7 +274,13 @@ func (l *loader) source(ws *yamldoc.Doc, srcPath []string, folder string) *Sourc
 	if !relErrs {
 		for _, ce := range m.BindCalculated() {
 			cp := colPaths[ce.Column]
-			if len(cp) > 0 && cp[len(cp)-1] != "formula" && copies[indexOf(m.Tables, ce.Column.Table)] == nil {
+			if ce.LeftOut {
+				t := ce.Column.Table
+				src.Notes = append(src.Notes, d.ErrAt(cp, "a cópia %s deixa de fora a coluna calculada %s de %s: a fórmula dela não se resolve a partir de %s (%v); para tê-la na cópia, declare em columns da cópia {name: %s, formula: ...} com uma fórmula que se resolva a partir de %s",
+					t.Label, ce.Column.Label, t.CopyOf.Label, t.Label, ce.Err, ce.Column.Name, t.Label).Error())
+				continue
+			}
+			if len(cp) > 0 && cp[len(cp)-1] != "formula" && !ce.Column.Inherited {
 				cp = at(cp, "formula")
 			}
 			msg := "a fórmula da coluna calculada %s não pôde ser usada: %v"
@@ -342,16 +348,8 @@ func (l *loader) source(ws *yamldoc.Doc, srcPath []string, folder string) *Sourc
 	return src
 }
 
-func indexOf(tables []*semantic.Table, t *semantic.Table) int {
-	for i, x := range tables {
-		if x == t {
-			return i
-		}
-	}
-	return -1
-}
-
-// copyColumn is how app.yaml may relabel a column of a role-playing copy.
+// copyColumn is how app.yaml may relabel a column of a role-playing copy, or declare a
+// calculated column of the copy's own (formula).
 type copyColumn = struct {
 	Name        string `json:"name"`
 	Header      string `json:"header"`
@@ -389,8 +387,11 @@ func copyName(label string) string {
 }
 
 // fillCopy makes t (tables entry at tp) a role-playing copy of the table labelled copyOf: its
-// kind, load time and columns, relabelled where columns says.
-func fillCopy(d *yamldoc.Doc, m *semantic.App, tp []string, t *semantic.Table, copyOf string, columns []copyColumn, copies map[int]*semantic.Table) []*Error {
+// kind, load time and columns (its calculated ones marked Inherited), relabelled where columns
+// says, and the calculated columns columns declares for the copy itself (with formula: a new
+// name, or the name of an inherited calculated column to resolve it from the copy's place).
+// colPaths gets where each column columns declares is written.
+func fillCopy(d *yamldoc.Doc, m *semantic.App, tp []string, t *semantic.Table, copyOf string, columns []copyColumn, copies map[int]*semantic.Table, colPaths map[*semantic.Column][]string) []*Error {
 	var orig *semantic.Table
 	var names []string
 	isCopy := map[*semantic.Table]bool{}
@@ -420,32 +421,97 @@ func fillCopy(d *yamldoc.Doc, m *semantic.App, tp []string, t *semantic.Table, c
 	for _, oc := range orig.Columns {
 		c := *oc
 		c.Table = t
+		c.Inherited = c.Calculated()
 		t.Columns = append(t.Columns, &c)
 		byName[strings.ToLower(c.Name)] = &c
 	}
 	var errs []*Error
 	seen := map[string]int{}
 	for ci, fc := range columns {
-		cp := at(tp, "columns", ci, "name")
+		cp := at(tp, "columns", ci)
+		if first, dup := seen[strings.ToLower(fc.Name)]; dup {
+			errs = append(errs, d.ErrAt(at(cp, "name"), "a coluna %q já está em columns[%d]; liste cada coluna uma vez", fc.Name, first))
+			continue
+		}
+		seen[strings.ToLower(fc.Name)] = ci
+		formula := strings.TrimSpace(fc.Formula)
+		if fc.Formula != "" && formula == "" {
+			errs = append(errs, d.ErrAt(at(cp, "formula"), "a fórmula está em branco; escreva a conta, como [Preço] * (1 - [Desconto]), ou remova formula"))
+			continue
+		}
 		c := byName[strings.ToLower(fc.Name)]
-		if c == nil {
+		switch {
+		case c == nil && formula == "":
 			var cols []string
 			for _, oc := range orig.Columns {
 				cols = append(cols, oc.Name)
 			}
-			errs = append(errs, d.ErrAt(cp, "a tabela %s não tem a coluna %q; use o nome físico de uma coluna dela: %s", orig.Label, fc.Name, strings.Join(cols, ", ")))
-			continue
-		}
-		if first, dup := seen[strings.ToLower(fc.Name)]; dup {
-			errs = append(errs, d.ErrAt(cp, "a coluna %q já está em columns[%d]; liste cada coluna uma vez", fc.Name, first))
-			continue
-		}
-		seen[strings.ToLower(fc.Name)] = ci
-		if fc.Label != "" {
-			c.Label = fc.Label
-		}
-		if fc.Description != "" {
-			c.Description = fc.Description
+			errs = append(errs, d.ErrAt(at(cp, "name"), "a tabela %s não tem a coluna %q; use o nome físico de uma coluna dela (%s) ou, para uma coluna calculada própria da cópia, informe label, type e formula",
+				orig.Label, fc.Name, strings.Join(cols, ", ")))
+		case c == nil:
+			var missing []string
+			if fc.Label == "" {
+				missing = append(missing, "label")
+			}
+			if fc.Type == "" {
+				missing = append(missing, "type")
+			}
+			if len(missing) > 0 {
+				label, typ := fc.Label, fc.Type
+				if label == "" {
+					label = "Rótulo"
+				}
+				if typ == "" {
+					typ = "number"
+				}
+				errs = append(errs, d.ErrAt(cp, "a coluna calculada %s é própria da cópia (%s não tem essa coluna) e precisa de label e type; informe %s, como {name: %s, label: %s, type: %s, formula: %q}",
+					fc.Name, orig.Label, strings.Join(missing, " e "), fc.Name, label, typ, formula))
+				continue
+			}
+			role := fc.Role
+			if role == "" {
+				role = semantic.RoleDimension
+			}
+			nc := &semantic.Column{Table: t, Name: fc.Name, Label: fc.Label, Type: fc.Type, Role: role, Unit: fc.Unit,
+				Usage: fc.Usage, Description: fc.Description, Formula: formula}
+			t.Columns = append(t.Columns, nc)
+			byName[strings.ToLower(nc.Name)] = nc
+			colPaths[nc] = cp
+		case formula != "" && !c.Calculated():
+			errs = append(errs, d.ErrAt(at(cp, "formula"), "%s é uma coluna com dados de %s, que a cópia lê como estão; para uma coluna calculada própria da cópia, dê a ela um name que %s não use",
+				c.Name, orig.Label, orig.Label))
+		default:
+			if formula == "" {
+				for _, f := range []struct {
+					set   bool
+					field string
+				}{{fc.Type != "", "type"}, {fc.Role != "", "role"}, {fc.Unit != "", "unit"}, {fc.Usage != 0, "usage"}} {
+					if f.set {
+						errs = append(errs, d.ErrAt(at(cp, f.field), "a coluna %s vem de %s como está, e numa cópia %s só se declara com formula (uma coluna calculada da cópia); remova %s", c.Name, orig.Label, f.field, f.field))
+					}
+				}
+			} else { // an inherited calculated column, resolved from the copy's place by a formula of its own
+				c.Formula, c.Inherited = formula, false
+				if fc.Type != "" {
+					c.Type = fc.Type
+				}
+				if fc.Role != "" {
+					c.Role = fc.Role
+				}
+				if fc.Unit != "" {
+					c.Unit = fc.Unit
+				}
+				if fc.Usage != 0 {
+					c.Usage = fc.Usage
+				}
+				colPaths[c] = cp
+			}
+			if fc.Label != "" {
+				c.Label = fc.Label
+			}
+			if fc.Description != "" {
+				c.Description = fc.Description
+			}
 		}
 	}
 	return errs

@@ -121,6 +121,9 @@ type Source struct {
 	Formats []Format
 	// Postgres holds, per Model.Tables entry, the database it is loaded from (nil for a file).
 	Postgres []*PostgresTable
+	// Notes say, with file and line, what the import leaves out without refusing the app: the
+	// calculated columns a role-playing copy inherits but cannot resolve from its place.
+	Notes []string
 }
 
 // Schema files in schemas.FS.
