@@ -106,6 +106,19 @@ func (w *lumoWorld) demoImported(ctx context.Context) error {
 	if external() { // a foreign target holds the fixture already
 		return nil
 	}
+	if ok, err := pristine(ctx, w.db); err != nil {
+		return err
+	} else if ok {
+		db, err := demoCopy(ctx, w.t)
+		if err != nil {
+			return err
+		}
+		if db != nil { // SQLite: the scenario's database is a copy of the imported demo
+			w.db.Close()
+			w.db = db
+			return nil
+		}
+	}
 	_, err := w.db.ImportWorkspace(ctx, demo.Lumo, "workspace.yaml")
 	return err
 }

@@ -90,11 +90,16 @@ func depsOf(t *testing.T, tests bool, patterns ...string) map[string][]string {
 	if tests {
 		args = append(args, "-test")
 	}
+	// Patterns relative to the module's root, not import paths: go resolves an import path pattern
+	// with "..." against every module in the build list, which needs each one's source, and so the
+	// network for a module the build lists but does not use; a directory pattern reads only the
+	// main module.
 	for _, p := range patterns {
-		args = append(args, module+p)
+		args = append(args, "./"+p)
 	}
 	consultSources(t)
 	cmd := exec.Command("go", args...)
+	cmd.Dir = ".."
 	out, err := cmd.Output()
 	if err != nil {
 		var stderr string

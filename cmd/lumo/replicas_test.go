@@ -109,14 +109,41 @@ func (rr *roundRobin) connect(t *testing.T, base string) *mcp.ClientSession {
 	return cs
 }
 
+// buildLumo returns the lumo binary built from this folder, built once for the package's tests:
+// linking DuckDB makes each build take tens of seconds, so tests share one (none writes to it).
 func buildLumo(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "lumo")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	built.once.Do(func() {
+		dir, err := os.MkdirTemp("", "lumo-test-bin-")
+		if err != nil {
+			built.err = err
+			return
+		}
+		built.dir = dir
+		built.bin = filepath.Join(dir, "lumo")
+		if out, err := exec.Command("go", "build", "-o", built.bin, ".").CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
 	}
-	return bin
+	return built.bin
+}
+
+// built is the binary buildLumo makes, in a folder TestMain removes.
+var built struct {
+	once     sync.Once
+	dir, bin string
+	err      error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
 }
 
 func lumoCLI(t *testing.T, bin string, args ...string) (string, error) {

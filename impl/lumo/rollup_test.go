@@ -27,11 +27,12 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
 	"github.com/lumo-caderninho/mcp/impl/lumo/store"
 	"github.com/lumo-caderninho/mcp/impl/lumo/store/storetest"
+	"github.com/lumo-caderninho/mcp/impl/platform/longtest"
 	"github.com/lumo-caderninho/mcp/impl/platform/sqldb"
 )
 
-// TestRollupsAnswerAlike runs random queries over the benchmark's sales (100,000 rows, 5,000
-// with -short), whose app declares a day rollup, here with more rollups (by month, by hour), an
+// TestRollupsAnswerAlike runs random queries over the benchmark's sales (100,000 rows with
+// LUMO_LONG_TESTS=1, as CI runs it; 5,000 without it or with -short), whose app declares a day rollup, here with more rollups (by month, by hour), an
 // automatic rollup of the targets fact, calculated columns and conditional measures, with
 // rollups off and on: every answer (rows, total, summary, dataAsOf) must be the same, and each
 // kind of rollup and of query must occur (some a rollup answers, some it cannot). With cgo, each
@@ -43,8 +44,9 @@ func TestRollupsAnswerAlike(t *testing.T) {
 		t.Skip("LUMO_ROLLUPS=off: both sides would read the base tables")
 	}
 	rows := 100_000
-	if testing.Short() {
+	if longtest.Short() {
 		rows = 5_000
+		t.Logf("5,000 sales, not 100,000: %s=1 runs the long case", longtest.Env)
 	}
 	t.Run("sqlite", func(t *testing.T) {
 		db, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "lumo.db"))
@@ -379,7 +381,7 @@ func rollupsAlike(t *testing.T, db *store.DB, rows int) {
 	reads := map[string]int{} // rollup name -> blocks reading it ("" the base tables)
 	multi, multiRolled, condRolled := 0, 0, 0
 	n := 400
-	if testing.Short() {
+	if longtest.Short() {
 		n = 200
 	}
 	for range n {
