@@ -338,15 +338,5 @@ func TestColumnarCopyIsBoundToItsDatabase(t *testing.T) {
 }
 
 func mustApp(t *testing.T, db *store.DB, login string) *semantic.App {
-	t.Helper()
-	ctx := context.Background()
-	u, err := db.UserByLogin(ctx, login)
-	if err != nil {
-		t.Fatal(err)
-	}
-	apps, err := db.VisibleApps(ctx, u)
-	if err != nil || len(apps) != 1 {
-		t.Fatalf("%s sees %d apps (%v)", login, len(apps), err)
-	}
-	return apps[0]
+	return storetest.OnlyApp(t, db, login)
 }
