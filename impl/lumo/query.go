@@ -104,7 +104,11 @@ func (s *Service) execQuery(ctx context.Context, app *semantic.App, in *lumoapi.
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	if err := query.CheckValues(ctx, s.DB, s.DB.Dialect(), q); err != nil {
+	checkDB, checkEngine := query.Querier(s.DB), s.DB.Dialect()
+	if s.Columnar != nil && s.Columnar.Holds(app) { // the same rows, at the same import
+		checkDB, checkEngine = s.Columnar.DB(), sqldialect.DuckDB{}
+	}
+	if err := query.CheckValues(ctx, checkDB, checkEngine, q); err != nil {
 		return nil, nil, nil, s.runError(ctx, err, timeout)
 	}
 	plan, err := query.PlanQuery(q) // after the checks, so its notes quote corrected values

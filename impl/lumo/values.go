@@ -2,6 +2,7 @@ package lumo
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,12 +11,14 @@ import (
 	"time"
 
 	"github.com/lumo-caderninho/mcp/gen/lumoapi"
+	"github.com/lumo-caderninho/mcp/impl/lumo/columnar"
 	"github.com/lumo-caderninho/mcp/impl/lumo/query"
 	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
 	"github.com/lumo-caderninho/mcp/impl/lumo/values"
 	"github.com/lumo-caderninho/mcp/impl/platform/fold"
 	"github.com/lumo-caderninho/mcp/impl/platform/mcpserver"
 	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
+	"github.com/lumo-caderninho/mcp/impl/platform/sqldialect"
 	"github.com/lumo-caderninho/mcp/impl/platform/suggest"
 )
 
@@ -36,7 +39,10 @@ func (s *Service) searchValues(ctx context.Context, in *lumoapi.SearchValuesInpu
 	}
 	ref := strings.TrimSpace(string(in.Ref.Or("")))
 	contains := strings.TrimSpace(in.Contains.Or(""))
-	r := values.Reader{DB: s.DB.SQL(), Dialect: s.DB.Dialect()}
+	r, err := s.valuesReader(ctx, a)
+	if err != nil {
+		return lumoapi.SearchValuesOutput{}, nil, err
+	}
 	switch {
 	case in.Mode.Or(lumoapi.SearchValuesInputModeDistinct) == lumoapi.SearchValuesInputModeSample:
 		out, text, err := sampleValues(ctx, r, a, ref, contains)
@@ -64,6 +70,19 @@ func (s *Service) searchValues(ctx context.Context, in *lumoapi.SearchValuesInpu
 		Suggestions: append(textRefExamples(a),
 			fmt.Sprintf(`Para procurar um texto: {"appId": %d, "contains": "..."}`, a.ID)),
 	}
+}
+
+// valuesReader reads a's values where its queries read: the columnar copy when a's tables reach
+// ColumnarFrom (synced first under ColumnarSyncOnMiss), the row store otherwise.
+func (s *Service) valuesReader(ctx context.Context, a *semantic.App) (values.Reader, error) {
+	duck, err := s.columnarFor(ctx, a, columnar.Largest(a))
+	if err != nil {
+		return values.Reader{}, err
+	}
+	if db, ok := duck.(*sql.DB); ok {
+		return values.Reader{DB: db, Dialect: sqldialect.DuckDB{}}, nil
+	}
+	return values.Reader{DB: s.DB.SQL(), Dialect: s.DB.Dialect()}, nil
 }
 
 func (s *Service) searchBudget() time.Duration {

@@ -3,6 +3,7 @@ package query
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
@@ -16,7 +17,14 @@ import (
 // that does not exist stops the query with the similar values.
 func CheckValues(ctx context.Context, db Querier, d sqldialect.Dialect, q *Query) error {
 	for _, c := range q.Checks {
+		present, err := existing(ctx, db, d, c.Col, c.Values)
+		if err != nil {
+			return err
+		}
 		for _, v := range c.Values {
+			if present[v] {
+				continue
+			}
 			fixed, err := checkValue(ctx, db, d, c.Col, v)
 			if err != nil {
 				return err
@@ -28,6 +36,45 @@ func CheckValues(ctx context.Context, db Querier, d sqldialect.Dialect, q *Query
 		}
 	}
 	return nil
+}
+
+// existingChunk bounds the values of one lookup in existing (two bind parameters each).
+const existingChunk = 1000
+
+// existing is the set of vs that c holds as written, read in a few statements whatever the count
+// of values: one per value is a lookup in the (folded, value) index of the row store, but a scan
+// of the column on DuckDB, where a list of thousands would cost thousands of scans.
+func existing(ctx context.Context, db Querier, d sqldialect.Dialect, c *semantic.Column, vs []string) (map[string]bool, error) {
+	table, col, folded := d.QuoteIdent(c.Table.SQLName), d.QuoteIdent(c.SQLName), d.QuoteIdent(c.FoldSQLName)
+	found := map[string]bool{}
+	for chunk := range slices.Chunk(vs, existingChunk) {
+		marks := strings.TrimSuffix(strings.Repeat("?, ", len(chunk)), ", ")
+		args := make([]any, 0, 2*len(chunk))
+		for _, v := range chunk {
+			args = append(args, fold.Fold(v))
+		}
+		for _, v := range chunk {
+			args = append(args, v)
+		}
+		rows, err := db.QueryContext(ctx, sqldialect.Rebind(d, "SELECT DISTINCT "+sqldialect.Binary(d, col)+" FROM "+table+
+			" WHERE "+folded+" IN ("+marks+") AND "+col+" IN ("+marks+")"), args...)
+		if err != nil {
+			return nil, fmt.Errorf("checking values of %s: %w", c.Ref(), err)
+		}
+		for rows.Next() {
+			var s string
+			if err := rows.Scan(&s); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("checking values of %s: %w", c.Ref(), err)
+			}
+			found[s] = true
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("checking values of %s: %w", c.Ref(), err)
+		}
+	}
+	return found, nil
 }
 
 func checkValue(ctx context.Context, db Querier, d sqldialect.Dialect, c *semantic.Column, v string) (string, error) {

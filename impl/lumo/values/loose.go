@@ -36,9 +36,12 @@ func (r Reader) walksLoose(ctx context.Context, c *semantic.Column) (bool, error
 func (r Reader) WalkLoose(ctx context.Context, cols []*semantic.Column) ([]bool, error) {
 	var stats map[int]pairStats
 	var err error
-	if r.Dialect.Name() == sqldialect.PostgresName {
+	switch r.Dialect.Name() {
+	case sqldialect.DuckDBName: // no index to walk: every column reads by the plain scan
+		return make([]bool, len(cols)), nil
+	case sqldialect.PostgresName:
 		stats, err = r.pgPairStats(ctx, cols)
-	} else {
+	default:
 		stats, err = r.sqlitePairStats(ctx, cols)
 	}
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -48,11 +49,7 @@ func (r Reader) Distinct(ctx context.Context, c *semantic.Column, words []string
 	if !Searchable(c) {
 		return Distinct{}, fmt.Errorf("distinct values of %s: a %s column", c.Ref(), c.Type)
 	}
-	opts := &sql.TxOptions{ReadOnly: true}
-	if r.Dialect.Name() == sqldialect.PostgresName {
-		opts.Isolation = sql.LevelRepeatableRead
-	}
-	tx, err := r.DB.BeginTx(ctx, opts)
+	tx, err := r.DB.BeginTx(ctx, r.snapshot())
 	if err != nil {
 		return Distinct{}, fmt.Errorf("distinct values of %s: %w", c.Ref(), err)
 	}
@@ -196,6 +193,19 @@ func (r Reader) matches(ctx context.Context, c *semantic.Column, words []string,
 	return out, false, nil
 }
 
+// snapshot is the transaction a read of several statements runs in: PostgreSQL's repeatable read
+// (its read committed would give each statement its own snapshot); a DuckDB transaction is a
+// snapshot already, and its driver refuses the read-only option.
+func (r Reader) snapshot() *sql.TxOptions {
+	switch r.Dialect.Name() {
+	case sqldialect.PostgresName:
+		return &sql.TxOptions{ReadOnly: true, Isolation: sql.LevelRepeatableRead}
+	case sqldialect.DuckDBName:
+		return nil
+	}
+	return &sql.TxOptions{ReadOnly: true}
+}
+
 // Sample returns up to n rows of t with the columns cols (of t), the first rows in load order:
 // SQLite reads by rowid; PostgreSQL reads the table from its first page (synchronised scans
 // off, so a concurrent scan cannot make it start elsewhere), which for lumo's data tables,
@@ -212,10 +222,10 @@ func (r Reader) Sample(ctx context.Context, t *semantic.Table, cols []*semantic.
 	q := "SELECT " + strings.Join(names, ", ") + " FROM " + r.q(t.SQLName)
 	pg := r.Dialect.Name() == sqldialect.PostgresName
 	if !pg {
-		q += " ORDER BY rowid"
+		q += " ORDER BY rowid" // SQLite's and DuckDB's rowid count rows in the order they were appended
 	}
 	q += fmt.Sprintf(" LIMIT %d", n)
-	tx, err := r.DB.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	tx, err := r.DB.BeginTx(ctx, r.snapshot())
 	if err != nil {
 		return nil, fmt.Errorf("sampling %s: %w", t.Label, err)
 	}
@@ -259,6 +269,7 @@ const (
 )
 
 // cell turns a scanned value into a JSON cell: nil, float64 for numbers, string otherwise.
+// DuckDB gives an exact number (a DECIMAL, a 128-bit integer) as a type that prints its digits.
 func cell(c *semantic.Column, v any) any {
 	if c.Type == semantic.TypeNumber {
 		switch n := v.(type) {
@@ -266,6 +277,12 @@ func cell(c *semantic.Column, v any) any {
 			return n
 		case int64:
 			return float64(n)
+		case int32:
+			return float64(n)
+		case fmt.Stringer:
+			if f, err := strconv.ParseFloat(n.String(), 64); err == nil {
+				return f
+			}
 		}
 	}
 	if s, ok := cellText(c, v); ok {

@@ -2,6 +2,7 @@ package values_test
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"strings"
@@ -10,10 +11,12 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/lumo-caderninho/mcp/impl/lumo/columnar"
 	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
 	"github.com/lumo-caderninho/mcp/impl/lumo/store"
 	"github.com/lumo-caderninho/mcp/impl/lumo/store/storetest"
 	"github.com/lumo-caderninho/mcp/impl/lumo/values"
+	"github.com/lumo-caderninho/mcp/impl/platform/sqldialect"
 )
 
 const peopleYAML = `name: Teste
@@ -50,45 +53,74 @@ func people(t *testing.T) (values.Reader, *semantic.App) {
 	return reader(db), a
 }
 
+// onEachEngine runs f on the people app read from the row store and from its columnar copy:
+// search_values reads wherever the app's queries do, and must answer alike.
+func onEachEngine(t *testing.T, f func(t *testing.T, r values.Reader, a *semantic.App)) {
+	t.Run("row store", func(t *testing.T) {
+		r, a := people(t)
+		f(t, r, a)
+	})
+	t.Run("columnar", func(t *testing.T) {
+		db := storetest.Open(t)
+		a := importApp(t, db, peopleYAML, map[string]string{"pessoas.csv": peopleCSV}, nil)
+		col, err := columnar.Open(ctx, columnar.Options{})
+		if errors.Is(err, columnar.ErrUnavailable) {
+			t.Skip("a build without cgo has no columnar copy")
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { col.Close() })
+		if _, err := col.Sync(ctx, db); err != nil {
+			t.Fatal(err)
+		}
+		if !col.Holds(a) {
+			t.Fatal("the copy does not hold the app after a sync")
+		}
+		f(t, values.Reader{DB: col.DB().(*sql.DB), Dialect: sqldialect.DuckDB{}}, a)
+	})
+}
+
 func s(v string) *string { return &v }
 
 func TestDistinct(t *testing.T) {
-	r, a := people(t)
-	tests := []struct {
-		ref   string
-		words []string
-		limit int
-		want  values.Distinct
-	}{
-		// Text: blank (NULL and '' as one) first, then by folded text, then byte by byte.
-		{"Pessoas.Nome", nil, 50, values.Distinct{Total: 8, Values: []*string{nil, s("50% off"), s("a_b"), s("Ana"), s("axb"), s("SAO JOAO"), s("Sao Joao"), s("São João")}}},
-		{"Pessoas.Cidade", nil, 50, values.Distinct{Total: 6, Values: []*string{nil, s("  "), s("Açaí"), s("Rio"), s("São Paulo"), s("sao paulo")}}},
-		{"Pessoas.Cidade", nil, 2, values.Distinct{Total: 6, Values: []*string{nil, s("  ")}}},
-		{"Pessoas.Cidade", nil, 1, values.Distinct{Total: 6, Values: []*string{nil}}},
-		// Every word, in any order, ignoring case and accents.
-		{"Pessoas.Nome", []string{"joao", "sao"}, 50, values.Distinct{Total: 3, Values: []*string{s("SAO JOAO"), s("Sao Joao"), s("São João")}}},
-		{"Pessoas.Nome", []string{"joao", "ana"}, 50, values.Distinct{Total: 0}},
-		{"Pessoas.Cidade", []string{"paulo"}, 1, values.Distinct{Total: 2, Values: []*string{s("São Paulo")}}},
-		// LIKE wildcards in words are literal.
-		{"Pessoas.Nome", []string{"%"}, 50, values.Distinct{Total: 1, Values: []*string{s("50% off")}}},
-		{"Pessoas.Nome", []string{"_"}, 50, values.Distinct{Total: 1, Values: []*string{s("a_b")}}},
-		{"Pessoas.Nome", []string{"a_b"}, 50, values.Distinct{Total: 1, Values: []*string{s("a_b")}}},
-		// Dates: NULL first, then by date; words are ignored.
-		{"Pessoas.Nascimento", []string{"zzz"}, 50, values.Distinct{Total: 4, Values: []*string{nil, s("1980-01-01"), s("1990-05-01"), s("2000-12-31")}}},
-		{"Pessoas.Visto em", nil, 3, values.Distinct{Total: 4, Values: []*string{nil, s("2026-01-01 23:59:59"), s("2026-01-02 09:00:00")}}},
-	}
-	for _, tt := range tests {
-		got, err := r.Distinct(ctx, column(t, a, tt.ref), tt.words, tt.limit)
-		if err != nil {
-			t.Fatalf("%s %v: %v", tt.ref, tt.words, err)
+	onEachEngine(t, func(t *testing.T, r values.Reader, a *semantic.App) {
+		tests := []struct {
+			ref   string
+			words []string
+			limit int
+			want  values.Distinct
+		}{
+			// Text: blank (NULL and '' as one) first, then by folded text, then byte by byte.
+			{"Pessoas.Nome", nil, 50, values.Distinct{Total: 8, Values: []*string{nil, s("50% off"), s("a_b"), s("Ana"), s("axb"), s("SAO JOAO"), s("Sao Joao"), s("São João")}}},
+			{"Pessoas.Cidade", nil, 50, values.Distinct{Total: 6, Values: []*string{nil, s("  "), s("Açaí"), s("Rio"), s("São Paulo"), s("sao paulo")}}},
+			{"Pessoas.Cidade", nil, 2, values.Distinct{Total: 6, Values: []*string{nil, s("  ")}}},
+			{"Pessoas.Cidade", nil, 1, values.Distinct{Total: 6, Values: []*string{nil}}},
+			// Every word, in any order, ignoring case and accents.
+			{"Pessoas.Nome", []string{"joao", "sao"}, 50, values.Distinct{Total: 3, Values: []*string{s("SAO JOAO"), s("Sao Joao"), s("São João")}}},
+			{"Pessoas.Nome", []string{"joao", "ana"}, 50, values.Distinct{Total: 0}},
+			{"Pessoas.Cidade", []string{"paulo"}, 1, values.Distinct{Total: 2, Values: []*string{s("São Paulo")}}},
+			// LIKE wildcards in words are literal.
+			{"Pessoas.Nome", []string{"%"}, 50, values.Distinct{Total: 1, Values: []*string{s("50% off")}}},
+			{"Pessoas.Nome", []string{"_"}, 50, values.Distinct{Total: 1, Values: []*string{s("a_b")}}},
+			{"Pessoas.Nome", []string{"a_b"}, 50, values.Distinct{Total: 1, Values: []*string{s("a_b")}}},
+			// Dates: NULL first, then by date; words are ignored.
+			{"Pessoas.Nascimento", []string{"zzz"}, 50, values.Distinct{Total: 4, Values: []*string{nil, s("1980-01-01"), s("1990-05-01"), s("2000-12-31")}}},
+			{"Pessoas.Visto em", nil, 3, values.Distinct{Total: 4, Values: []*string{nil, s("2026-01-01 23:59:59"), s("2026-01-02 09:00:00")}}},
 		}
-		if d := cmp.Diff(tt.want, got, cmp.Comparer(func(x, y []*string) bool { return cmp.Equal(strs(x), strs(y)) })); d != "" {
-			t.Errorf("%s %v limit %d (-want +got):\n%s", tt.ref, tt.words, tt.limit, d)
+		for _, tt := range tests {
+			got, err := r.Distinct(ctx, column(t, a, tt.ref), tt.words, tt.limit)
+			if err != nil {
+				t.Fatalf("%s %v: %v", tt.ref, tt.words, err)
+			}
+			if d := cmp.Diff(tt.want, got, cmp.Comparer(func(x, y []*string) bool { return cmp.Equal(strs(x), strs(y)) })); d != "" {
+				t.Errorf("%s %v limit %d (-want +got):\n%s", tt.ref, tt.words, tt.limit, d)
+			}
 		}
-	}
-	if _, err := r.Distinct(ctx, column(t, a, "Pessoas.Saldo"), nil, 50); err == nil {
-		t.Error("Distinct of a number column did not fail")
-	}
+		if _, err := r.Distinct(ctx, column(t, a, "Pessoas.Saldo"), nil, 50); err == nil {
+			t.Error("Distinct of a number column did not fail")
+		}
+	})
 }
 
 // strs shows a page with "<blank>" for nil, for comparing and printing.
@@ -105,92 +137,95 @@ func strs(v []*string) []string {
 }
 
 func TestMatches(t *testing.T) {
-	r, a := people(t)
-	nome := column(t, a, "Pessoas.Nome")
-	got, more, err := r.Matches(ctx, nome, []string{"a"}, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if d := cmp.Diff([]string{"a_b", "Ana"}, got); d != "" || !more {
-		t.Errorf("Matches a, 2: more %v, (-want +got):\n%s", more, d)
-	}
-	got, more, err = r.Matches(ctx, nome, []string{"JOAO"}, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if d := cmp.Diff([]string{"SAO JOAO", "Sao Joao", "São João"}, got); d != "" || more {
-		t.Errorf("Matches JOAO, 3: more %v, (-want +got):\n%s", more, d)
-	}
-	got, _, err = r.Matches(ctx, nome, []string{"jOÃo"}, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if d := cmp.Diff([]string{"SAO JOAO"}, got); d != "" {
-		t.Errorf("Matches jOÃo, 1: (-want +got):\n%s", d)
-	}
+	onEachEngine(t, func(t *testing.T, r values.Reader, a *semantic.App) {
+		nome := column(t, a, "Pessoas.Nome")
+		got, more, err := r.Matches(ctx, nome, []string{"a"}, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff([]string{"a_b", "Ana"}, got); d != "" || !more {
+			t.Errorf("Matches a, 2: more %v, (-want +got):\n%s", more, d)
+		}
+		got, more, err = r.Matches(ctx, nome, []string{"JOAO"}, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff([]string{"SAO JOAO", "Sao Joao", "São João"}, got); d != "" || more {
+			t.Errorf("Matches JOAO, 3: more %v, (-want +got):\n%s", more, d)
+		}
+		got, _, err = r.Matches(ctx, nome, []string{"jOÃo"}, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff([]string{"SAO JOAO"}, got); d != "" {
+			t.Errorf("Matches jOÃo, 1: (-want +got):\n%s", d)
+		}
+	})
 }
 
 func TestSample(t *testing.T) {
-	r, a := people(t)
-	tb := a.Tables[0]
-	cols := []*semantic.Column{column(t, a, "Pessoas.Nome"), column(t, a, "Pessoas.Nascimento"),
-		column(t, a, "Pessoas.Visto em"), column(t, a, "Pessoas.Saldo"), column(t, a, "Pessoas.Cidade")}
-	got, err := r.Sample(ctx, tb, cols, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := [][]any{
-		{"São João", "1990-05-01", "2026-01-02 10:00:00", 10.5, "São Paulo"},
-		{"SAO JOAO", nil, "2026-01-02 09:00:00", 1.0, "sao paulo"},
-		{"Sao Joao", "1980-01-01", nil, 2.0, ""},
-	}
-	if d := cmp.Diff(want, got); d != "" {
-		t.Errorf("Sample (-want +got):\n%s", d)
-	}
-	all, err := r.Sample(ctx, tb, cols, 10)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(all) != 8 || all[7][0] != "Ana" {
-		t.Errorf("Sample 10 of 8 rows: %v", all)
-	}
+	onEachEngine(t, func(t *testing.T, r values.Reader, a *semantic.App) {
+		tb := a.Tables[0]
+		cols := []*semantic.Column{column(t, a, "Pessoas.Nome"), column(t, a, "Pessoas.Nascimento"),
+			column(t, a, "Pessoas.Visto em"), column(t, a, "Pessoas.Saldo"), column(t, a, "Pessoas.Cidade")}
+		got, err := r.Sample(ctx, tb, cols, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := [][]any{
+			{"São João", "1990-05-01", "2026-01-02 10:00:00", 10.5, "São Paulo"},
+			{"SAO JOAO", nil, "2026-01-02 09:00:00", 1.0, "sao paulo"},
+			{"Sao Joao", "1980-01-01", nil, 2.0, ""},
+		}
+		if d := cmp.Diff(want, got); d != "" {
+			t.Errorf("Sample (-want +got):\n%s", d)
+		}
+		all, err := r.Sample(ctx, tb, cols, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(all) != 8 || all[7][0] != "Ana" {
+			t.Errorf("Sample 10 of 8 rows: %v", all)
+		}
+	})
 }
 
 func TestSearch(t *testing.T) {
-	r, a := people(t)
-	cols := []*semantic.Column{column(t, a, "Pessoas.Nome"), column(t, a, "Pessoas.Cidade")}
-	res, err := r.Search(ctx, cols, []string{"sao"}, 2, time.Minute)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := values.SearchResult{Searched: 2, Found: []values.Found{
-		{Column: cols[0], Values: []string{"SAO JOAO", "Sao Joao"}, More: true},
-		{Column: cols[1], Values: []string{"São Paulo", "sao paulo"}},
-	}}
-	if d := cmp.Diff(want, res, cmp.Comparer(func(x, y *semantic.Column) bool { return x == y })); d != "" {
-		t.Errorf("Search (-want +got):\n%s", d)
-	}
-	res, err = r.Search(ctx, cols, []string{"rio"}, 8, time.Minute)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Searched != 2 || len(res.Found) != 1 || res.Found[0].Column != cols[1] || res.TimedOut {
-		t.Errorf("Search rio: %+v", res)
-	}
-	// No budget at all: nothing runs, everything is left out, in order.
-	res, err = r.Search(ctx, cols, []string{"sao"}, 8, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Searched != 0 || len(res.Found) != 0 || !res.TimedOut || len(res.LeftOut) != 2 || res.LeftOut[0] != cols[0] {
-		t.Errorf("Search without budget: %+v", res)
-	}
-	// The caller's own cancellation is an error, not a partial result.
-	cctx, cancel := context.WithCancel(ctx)
-	cancel()
-	if _, err := r.Search(cctx, cols, []string{"sao"}, 8, time.Minute); !errors.Is(err, context.Canceled) {
-		t.Errorf("Search with a cancelled context: %v", err)
-	}
+	onEachEngine(t, func(t *testing.T, r values.Reader, a *semantic.App) {
+		cols := []*semantic.Column{column(t, a, "Pessoas.Nome"), column(t, a, "Pessoas.Cidade")}
+		res, err := r.Search(ctx, cols, []string{"sao"}, 2, time.Minute)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := values.SearchResult{Searched: 2, Found: []values.Found{
+			{Column: cols[0], Values: []string{"SAO JOAO", "Sao Joao"}, More: true},
+			{Column: cols[1], Values: []string{"São Paulo", "sao paulo"}},
+		}}
+		if d := cmp.Diff(want, res, cmp.Comparer(func(x, y *semantic.Column) bool { return x == y })); d != "" {
+			t.Errorf("Search (-want +got):\n%s", d)
+		}
+		res, err = r.Search(ctx, cols, []string{"rio"}, 8, time.Minute)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Searched != 2 || len(res.Found) != 1 || res.Found[0].Column != cols[1] || res.TimedOut {
+			t.Errorf("Search rio: %+v", res)
+		}
+		// No budget at all: nothing runs, everything is left out, in order.
+		res, err = r.Search(ctx, cols, []string{"sao"}, 8, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Searched != 0 || len(res.Found) != 0 || !res.TimedOut || len(res.LeftOut) != 2 || res.LeftOut[0] != cols[0] {
+			t.Errorf("Search without budget: %+v", res)
+		}
+		// The caller's own cancellation is an error, not a partial result.
+		cctx, cancel := context.WithCancel(ctx)
+		cancel()
+		if _, err := r.Search(cctx, cols, []string{"sao"}, 8, time.Minute); !errors.Is(err, context.Canceled) {
+			t.Errorf("Search with a cancelled context: %v", err)
+		}
+	})
 }
 
 // TestSearchBudgetCancelsStatements searches columns of a view that never ends (a recursive CTE
