@@ -842,7 +842,8 @@ func (p *formulaParser) call(depth int) (Formula, error) {
 	name := p.tok
 	fn := strings.ToLower(name.text)
 	if !isAggregate(fn) {
-		return nil, p.fail("uma agregação: " + strings.Join(formulaFuncs[:len(formulaFuncs)-1], ", ") + " ou " + formulaFuncs[len(formulaFuncs)-1])
+		return nil, p.fail("uma agregação: " + strings.Join(formulaFuncs[:len(formulaFuncs)-1], ", ") + " ou " + formulaFuncs[len(formulaFuncs)-1] +
+			" (ou, para comparar com o resultado inteiro, sum_all, avg_all, min_all ou max_all)")
 	}
 	if err := p.term(); err != nil {
 		return nil, err

@@ -74,7 +74,7 @@ func TestParseFormulaErrors(t *testing.T) {
 		{"", `posição 1: esperava uma agregação como sum([Tabela.Coluna]) ou um número, mas encontrou o fim da fórmula`},
 		{"sum([A.B]", `posição 10: esperava ")" fechando sum (a agregação recebe uma ref só), mas encontrou o fim da fórmula`},
 		{"sum([A.B]) +", `posição 13: esperava uma agregação como sum([Tabela.Coluna]), um número ou "(", mas encontrou o fim da fórmula`},
-		{"soma([A.B])", `posição 1: esperava uma agregação: sum, avg, min, max, count ou count_distinct, mas encontrou "soma"`},
+		{"soma([A.B])", `posição 1: esperava uma agregação: sum, avg, min, max, count ou count_distinct (ou, para comparar com o resultado inteiro, sum_all, avg_all, min_all ou max_all), mas encontrou "soma"`},
 		{"sum(A.B)", `posição 5: esperava uma ref entre colchetes, como sum([Tabela.Coluna]), mas encontrou "A"`},
 		{"sum[A.B]", `posição 4: esperava "(" depois de sum, mas encontrou "[A.B]"`},
 		{"sum([])", `posição 5: esperava uma ref Tabela.Coluna dentro dos colchetes, mas encontrou "[]"`},
@@ -87,7 +87,7 @@ func TestParseFormulaErrors(t *testing.T) {
 		{"1. + 2", `posição 3: esperava um algarismo depois do ponto decimal, mas encontrou " "`},
 		{"1,5", `posição 2: esperava um operador (+ - * /) ou o fim da fórmula, mas encontrou ","`},
 		{"sum([A.B]) % 2", `posição 12: esperava um operador (+ - * /) ou o fim da fórmula, mas encontrou "%"`},
-		{"é + sum([A.B])", `posição 1: esperava uma agregação: sum, avg, min, max, count ou count_distinct, mas encontrou "é"`},
+		{"é + sum([A.B])", `posição 1: esperava uma agregação: sum, avg, min, max, count ou count_distinct (ou, para comparar com o resultado inteiro, sum_all, avg_all, min_all ou max_all), mas encontrou "é"`},
 		{"sum([A.B]) sum([A.C])", `posição 12: esperava um operador (+ - * /) ou o fim da fórmula, mas encontrou "sum"`},
 	}
 	for _, tt := range tests {
