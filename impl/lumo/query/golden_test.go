@@ -391,6 +391,15 @@ func goldenCases(t testing.TB) []goldenCase {
 			Fields:  []Item{{Ref: "Vendas.Canal"}, {Ref: "Vendas.Cliente", Agg: "count_distinct"}, {Ref: "Clientes acima da média"}},
 			Filters: []Filter{{Item: Item{Ref: "Clientes acima da média"}, Op: ">=", Value: 0.0}},
 		},
+		// Two facts: the window runs over the union's grouped rows.
+		"whole_multi_fact": {
+			Fields:  []Item{{Ref: "Lojas.UF"}, {Ref: "Parte do total"}, {Ref: "Metas.Meta", Agg: "sum"}},
+			Filters: []Filter{{Item: Item{Ref: "Parte do total"}, Op: ">", Value: 0.0}},
+		},
+		// A count_distinct counted from the distinct pairs (no filter on aggregated values).
+		"whole_distinct_pairs": {
+			Fields: []Item{{Ref: "Vendas.Canal"}, {Ref: "Vendas.Cliente", Agg: "count_distinct"}, {Ref: "Parte do total"}},
+		},
 		"whole_no_groups_two_wholes": {
 			Fields: []Item{{Ref: "Parte do total"}, {Ref: "Acima do mínimo"}},
 		},
