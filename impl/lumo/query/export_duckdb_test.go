@@ -51,5 +51,6 @@ func GoldenFixtures() []fs.FS {
 	for _, dir := range []string{"joins", "calc", "rollups", "rollups_auto"} {
 		fixtures = append(fixtures, os.DirFS("../../../features/testdata/"+dir))
 	}
+	fixtures = append(fixtures, wholeFS(), wholeRollupsFS())
 	return append(fixtures, copiesFS(), os.DirFS("../../../features/testdata/membership"))
 }

@@ -98,6 +98,55 @@ relationships:
   - {from: Fornecedores.Nação, to: Nações.Id}
 `
 
+// wholeFS is the demo workspace with its sales app renamed and given expressions over the whole
+// result (sum_all, max_all, avg_all, min_all).
+func wholeFS() fs.FS {
+	return withExpressions(demo.Lumo, "apps/vendas/app.yaml", "Vendas com totais", `
+  - label: Parte do total
+    formula: "sum([Vendas.Valor da venda]) / sum_all(sum([Vendas.Valor da venda]))"
+  - label: Abaixo do máximo
+    formula: "max_all(sum([Vendas.Valor da venda])) - sum([Vendas.Valor da venda])"
+  - label: Clientes acima da média
+    formula: "count_distinct([Vendas.Cliente]) - avg_all(count_distinct([Vendas.Cliente]))"
+  - label: Acima do mínimo
+    formula: 'sum([Vendas.Valor da venda]) - min_all(sum([Vendas.Valor da venda]) onde [Canal] = "Site") * 2'
+`)
+}
+
+// wholeRollupsFS is features/testdata/rollups renamed, with an expression over the whole result.
+func wholeRollupsFS() fs.FS {
+	return withExpressions(os.DirFS("../../../features/testdata/rollups"), "apps/vendas/app.yaml", "Vendas com rollups e totais", `
+  - label: Acima do mínimo
+    formula: "sum([Vendas.Valor]) - min_all(sum([Vendas.Valor]))"
+`)
+}
+
+// withExpressions is fsys with the app at path renamed and the expressions (YAML list items)
+// added to its own.
+func withExpressions(fsys fs.FS, path, name, items string) fs.FS {
+	data, err := fs.ReadFile(fsys, path)
+	if err != nil {
+		panic(err)
+	}
+	var lines []string
+	hasList := false
+	for _, l := range strings.Split(string(data), "\n") {
+		switch {
+		case strings.HasPrefix(l, "name: "):
+			l = "name: " + name
+		case l == "expressions:":
+			hasList = true
+			l += strings.TrimSuffix(items, "\n")
+		}
+		lines = append(lines, l)
+	}
+	out := strings.Join(lines, "\n")
+	if !hasList {
+		out = strings.TrimRight(out, "\n") + "\nexpressions:" + items
+	}
+	return overlayFS{FS: fsys, path: path, data: []byte(out)}
+}
+
 // overlayFS is FS with the file at path holding data instead.
 type overlayFS struct {
 	fs.FS
@@ -325,6 +374,45 @@ func goldenCases(t testing.TB) []goldenCase {
 	for name, req := range rollupCases {
 		cases[name] = req
 	}
+	// Expressions over the whole result (sum_all, ...): window aggregates over the grouped rows in
+	// a stage before the filters on aggregated values.
+	whole := fixtureApp(t, wholeFS())
+	wholeCases := map[string]Request{
+		"whole_share_having": {
+			Fields:  []Item{{Ref: "Lojas.Loja"}, {Ref: "Parte do total"}},
+			Filters: []Filter{{Item: Item{Ref: "Vendas.Situação"}, Op: "=", Value: "Ativa"}, {Item: Item{Ref: "Parte do total"}, Op: ">", Value: 0.1}},
+			OrderBy: []Order{{Item: Item{Ref: "Parte do total"}, Dir: "desc"}},
+		},
+		"whole_ties_at_max": {
+			Fields:  []Item{{Ref: "Lojas.UF"}, {Ref: "Vendas.Valor da venda", Agg: "sum"}},
+			Filters: []Filter{{Item: Item{Ref: "Abaixo do máximo"}, Op: "=", Value: 0.0}},
+		},
+		"whole_distinct_above_average": {
+			Fields:  []Item{{Ref: "Vendas.Canal"}, {Ref: "Vendas.Cliente", Agg: "count_distinct"}, {Ref: "Clientes acima da média"}},
+			Filters: []Filter{{Item: Item{Ref: "Clientes acima da média"}, Op: ">=", Value: 0.0}},
+		},
+		// Two facts: the window runs over the union's grouped rows.
+		"whole_multi_fact": {
+			Fields:  []Item{{Ref: "Lojas.UF"}, {Ref: "Parte do total"}, {Ref: "Metas.Meta", Agg: "sum"}},
+			Filters: []Filter{{Item: Item{Ref: "Parte do total"}, Op: ">", Value: 0.0}},
+		},
+		// A count_distinct counted from the distinct pairs (no filter on aggregated values).
+		"whole_distinct_pairs": {
+			Fields: []Item{{Ref: "Vendas.Canal"}, {Ref: "Vendas.Cliente", Agg: "count_distinct"}, {Ref: "Parte do total"}},
+		},
+		"whole_no_groups_two_wholes": {
+			Fields: []Item{{Ref: "Parte do total"}, {Ref: "Acima do mínimo"}},
+		},
+	}
+	for name, req := range wholeCases {
+		cases[name] = req
+	}
+	rollupApps["rollup_whole_min"] = fixtureApp(t, wholeRollupsFS())
+	rollupCases["rollup_whole_min"] = Request{
+		Fields:  []Item{{Ref: "Lojas.UF"}, {Ref: "Acima do mínimo"}},
+		Filters: []Filter{{Item: Item{Ref: "Acima do mínimo"}, Op: ">", Value: 0.0}},
+	}
+	cases["rollup_whole_min"] = rollupCases["rollup_whole_min"]
 	var out []goldenCase
 	for _, name := range slices.Sorted(maps.Keys(cases)) {
 		app := app
@@ -336,6 +424,9 @@ func goldenCases(t testing.TB) []goldenCase {
 		}
 		if _, ok := calcCases[name]; ok {
 			app = calc
+		}
+		if _, ok := wholeCases[name]; ok {
+			app = whole
 		}
 		if _, ok := copyCases[name]; ok {
 			app = copies

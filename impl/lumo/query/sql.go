@@ -34,6 +34,11 @@ type builder struct {
 	// pairs, when set, is the block's one count_distinct, counted from the block's distinct
 	// (groups, value) pairs (see distinctPairs) instead of in a second pass over the rows.
 	pairs *Measure
+	// wholes numbers the aggregates over the whole result (sum_all, ...) of the query's
+	// expressions: the n-th is column w<n> of stage w (see Render). inSummary is set while the
+	// summary is written, where a whole is read from w as a scalar.
+	wholes    map[*semantic.Whole]int
+	inSummary bool
 }
 
 // groupedAgg is a related-row aggregate read from a LEFT JOIN of its rows grouped by the
@@ -98,11 +103,25 @@ func (r renderer) Render(q *Query, plan *Plan, walk map[*semantic.Column]bool) *
 			sb.WriteString(" HAVING COUNT(*) > 0")
 		}
 	}
-	sb.WriteString("), f AS MATERIALIZED (SELECT r.*")
+	// The aggregates over the whole result are window aggregates over the grouped rows, in a
+	// stage of their own: f's WHERE (the filters on aggregated values) runs before its window
+	// functions would, and the wholes are over every group, kept or not.
+	rows := "r"
+	if wholes := queryWholes(q); len(wholes) > 0 {
+		b.wholes = map[*semantic.Whole]int{}
+		sb.WriteString("), w AS MATERIALIZED (SELECT r.*")
+		for i, w := range wholes {
+			b.wholes[w.n] = i
+			sb.WriteString(", " + strings.ToUpper(w.n.Func) + "(" + b.formula(w.x, w.n.X, b.measureValue) + ") OVER () AS w" + itoa(i))
+		}
+		sb.WriteString(" FROM r")
+		rows = "w"
+	}
+	sb.WriteString("), f AS MATERIALIZED (SELECT " + rows + ".*")
 	for i, c := range q.Out {
 		sb.WriteString(", " + b.outExpr(c, groups) + " AS o" + itoa(i))
 	}
-	sb.WriteString(" FROM r")
+	sb.WriteString(" FROM " + rows)
 	if len(q.Having) > 0 {
 		var conds []string
 		for _, p := range q.Having {
@@ -133,7 +152,9 @@ func (r renderer) Render(q *Query, plan *Plan, walk map[*semantic.Column]bool) *
 		if c.Measure != nil {
 			e = b.summary(c.Measure, q, plan, groups)
 		} else {
+			b.inSummary = true
 			e = b.formula(c.Expr, c.Expr.Tree, func(m *Measure) string { return b.summary(m, q, plan, groups) })
+			b.inSummary = false
 		}
 		sel = append(sel, e+" AS s"+itoa(len(st.SummaryKeys)))
 		st.SummaryKeys = append(st.SummaryKeys, c.Key)
@@ -222,6 +243,14 @@ func (b *builder) formula(x *Expr, f semantic.Formula, agg func(*Measure) string
 		return b.arg(n.Value)
 	case *semantic.Aggregate:
 		return b.e.float(agg(x.Aggs[n]))
+	case *semantic.Whole:
+		// The same value in every group; the summary reads it once from w, which holds every
+		// group (NULL only when there is none).
+		w := "w" + itoa(b.wholes[n])
+		if b.inSummary {
+			return "(SELECT MAX(" + w + ") FROM w)"
+		}
+		return w
 	case *semantic.Unary:
 		return "(" + n.Op + b.formula(x, n.X, agg) + ")"
 	case *semantic.Binary:
@@ -232,6 +261,37 @@ func (b *builder) formula(x *Expr, f semantic.Formula, agg func(*Measure) string
 		return "(" + l + " " + n.Op + " " + r + ")"
 	}
 	panic(fmt.Sprintf("query: unknown formula node %T", f))
+}
+
+// wholeAgg is an aggregate over the whole result of one of the query's expressions.
+type wholeAgg struct {
+	x *Expr
+	n *semantic.Whole
+}
+
+// queryWholes lists the aggregates over the whole result of the expressions the query answers or
+// filters on, each once, in the order the query names them.
+func queryWholes(q *Query) []wholeAgg {
+	var out []wholeAgg
+	seen := map[*semantic.Whole]bool{}
+	add := func(x *Expr) {
+		if x == nil {
+			return
+		}
+		semantic.Walk(x.Tree, func(f semantic.Formula) {
+			if n, ok := f.(*semantic.Whole); ok && !seen[n] {
+				seen[n] = true
+				out = append(out, wholeAgg{x, n})
+			}
+		})
+	}
+	for _, c := range q.Out {
+		add(c.Expr)
+	}
+	for _, p := range q.Having {
+		add(p.Expr)
+	}
+	return out
 }
 
 // summary is a measure's total over every row of the result (not only the returned ones).

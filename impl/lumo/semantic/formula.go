@@ -61,6 +61,17 @@ type Aggregate struct {
 	Rows     *Related
 }
 
+// Whole is an aggregate over the whole result, written sum_all(X), avg_all(X), min_all(X) or
+// max_all(X) in an expression: X, an expression formula with aggregations, is computed per group
+// of the answer, then Func (sum, avg, min or max) of those values over every group the
+// question's row filters keep, before the filters on aggregated values and before the limit.
+// Without grouping fields there is one group, and sum_all(X) is X. Wholes do not nest.
+type Whole struct {
+	Func     string
+	X        Formula
+	Position int
+}
+
 // Unary is a negation; Op is always "-".
 type Unary struct {
 	Op       string
@@ -132,6 +143,7 @@ func (n *String) Pos() int    { return n.Position }
 func (n *Ref) Pos() int       { return n.Position }
 func (n *Aggregate) Pos() int { return n.Position }
 func (n *Unary) Pos() int     { return n.Position }
+func (n *Whole) Pos() int     { return n.Position }
 func (n *Binary) Pos() int    { return n.Left.Pos() }
 func (n *Compare) Pos() int   { return n.Left.Pos() }
 func (n *Like) Pos() int      { return n.X.Pos() }
@@ -151,6 +163,7 @@ func (n *Aggregate) String() string {
 	return s
 }
 func (n *Unary) String() string { return n.Op + n.X.String() }
+func (n *Whole) String() string { return n.Func + "_all(" + n.X.String() + ")" }
 func (n *Binary) String() string {
 	return "(" + n.Left.String() + " " + n.Op + " " + n.Right.String() + ")"
 }
@@ -180,6 +193,7 @@ func (*String) formula()    {}
 func (*Ref) formula()       {}
 func (*Aggregate) formula() {}
 func (*Unary) formula()     {}
+func (*Whole) formula()     {}
 func (*Binary) formula()    {}
 func (*Compare) formula()   {}
 func (*Like) formula()      {}
@@ -194,6 +208,7 @@ var (
 	_ Formula = (*Ref)(nil)
 	_ Formula = (*Aggregate)(nil)
 	_ Formula = (*Unary)(nil)
+	_ Formula = (*Whole)(nil)
 	_ Formula = (*Binary)(nil)
 	_ Formula = (*Compare)(nil)
 	_ Formula = (*Like)(nil)
@@ -205,6 +220,10 @@ var (
 
 // formulaFuncs are the aggregate functions a formula may call.
 var formulaFuncs = []string{"sum", "avg", "min", "max", "count", "count_distinct"}
+
+// wholeFuncs are the functions over the whole result an expression may call (see Whole), each
+// the aggregation it applies to the groups' values.
+var wholeFuncs = map[string]string{"sum_all": "sum", "avg_all": "avg", "min_all": "min", "max_all": "max"}
 
 // maxFormulaDepth bounds nesting (parentheses, minus signs, não and se) so a hostile formula
 // cannot exhaust the stack.
@@ -231,8 +250,10 @@ func (e *FormulaError) Error() string {
 // (sum([Vendas.Valor]) onde [Situação] = "Ativa"), numbers, + - * /, parentheses and unary
 // minus, with the usual precedence. onde binds to the aggregation just before it; its condition
 // is one comparison, não and a condition, or any condition between parentheses, so
-// sum([V]) onde [P] = 1 / sum([V]) divides the filtered sum by the whole one. Function names and
-// words ignore case. Errors are *FormulaError.
+// sum([V]) onde [P] = 1 / sum([V]) divides the filtered sum by the whole one. sum_all, avg_all,
+// min_all and max_all take an expression formula and aggregate its values over the whole result
+// (see Whole): sum([V]) / sum_all(sum([V])) is each group's share. Function names and words
+// ignore case. Errors are *FormulaError.
 func ParseFormula(s string) (Formula, error) {
 	p := &formulaParser{src: s}
 	if err := p.scan(); err != nil {
@@ -313,6 +334,8 @@ func Walk(f Formula, visit func(Formula)) {
 		Walk(n.Where, visit)
 	case *Unary:
 		Walk(n.X, visit)
+	case *Whole:
+		Walk(n.X, visit)
 	case *Not:
 		Walk(n.X, visit)
 	case *Binary:
@@ -385,6 +408,7 @@ type formulaParser struct {
 	// related allows, in row mode, aggregations of related rows (a calculated column's); the
 	// condition of an expression's onde is a row formula without them.
 	related bool
+	whole   *Whole // the sum_all(…) (or avg_all, min_all, max_all) being read, if any
 }
 
 // fail reports that the current token is not what was expected.
@@ -724,7 +748,13 @@ func (p *formulaParser) primary(depth int) (Formula, error) {
 			if isAggregate(t.text) {
 				return nil, p.fail("uma ref, um número ou um texto: a condição de onde vale linha a linha e não agrega (uma coluna calculada pode agregar as linhas relacionadas de outra tabela)")
 			}
+			if _, ok := wholeFuncs[strings.ToLower(t.text)]; ok {
+				return nil, p.fail(fmt.Sprintf("uma ref, um número ou um texto: %s vale só numa expressão (expressions), não numa coluna calculada nem numa condição de onde", strings.ToLower(t.text)))
+			}
 			return nil, p.fail(fmt.Sprintf(`uma ref entre colchetes ([%s]), um número, um texto entre aspas, se(…) ou "("`, t.text))
+		}
+		if _, ok := wholeFuncs[strings.ToLower(t.text)]; ok {
+			return p.wholeCall(depth)
 		}
 		return p.call(depth)
 	case tokRef:
@@ -812,7 +842,8 @@ func (p *formulaParser) call(depth int) (Formula, error) {
 	name := p.tok
 	fn := strings.ToLower(name.text)
 	if !isAggregate(fn) {
-		return nil, p.fail("uma agregação: " + strings.Join(formulaFuncs[:len(formulaFuncs)-1], ", ") + " ou " + formulaFuncs[len(formulaFuncs)-1])
+		return nil, p.fail("uma agregação: " + strings.Join(formulaFuncs[:len(formulaFuncs)-1], ", ") + " ou " + formulaFuncs[len(formulaFuncs)-1] +
+			" (ou, para comparar com o resultado inteiro, sum_all, avg_all, min_all ou max_all)")
 	}
 	if err := p.term(); err != nil {
 		return nil, err
@@ -857,6 +888,52 @@ func (p *formulaParser) call(depth int) (Formula, error) {
 		a.Where = cond
 	}
 	return a, nil
+}
+
+// wholeCall reads sum_all(X), avg_all(X), min_all(X) or max_all(X): X an expression formula
+// with at least one aggregation and no other whole inside.
+func (p *formulaParser) wholeCall(depth int) (Formula, error) {
+	if err := p.deep(depth + 1); err != nil {
+		return nil, err
+	}
+	name := p.tok
+	fn := strings.ToLower(name.text)
+	if p.whole != nil {
+		outer := p.whole.Func + "_all"
+		return nil, p.fail(fmt.Sprintf("uma agregação como sum([Tabela.Coluna]) dentro de %s (aberto na posição %d): %s não pode ficar dentro de outra função sobre o resultado inteiro", outer, p.whole.Position, fn))
+	}
+	if err := p.term(); err != nil {
+		return nil, err
+	}
+	if err := p.scan(); err != nil {
+		return nil, err
+	}
+	if p.tok.kind != tokLParen {
+		return nil, p.fail(fmt.Sprintf(`"(" depois de %s, como %s(sum([Tabela.Coluna]))`, fn, fn))
+	}
+	if err := p.scan(); err != nil {
+		return nil, err
+	}
+	w := &Whole{Func: wholeFuncs[fn], Position: name.pos}
+	p.whole = w
+	x, err := p.arith(depth + 1)
+	p.whole = nil
+	if err != nil {
+		return nil, err
+	}
+	if p.tok.kind != tokRParen {
+		return nil, p.fail(fmt.Sprintf(`")" fechando %s, ou um operador (+ - * /)`, fn))
+	}
+	if len(FormulaAggregates(x)) == 0 {
+		return nil, &FormulaError{Formula: p.src, Position: x.Pos(),
+			Expected: fmt.Sprintf("uma agregação dentro de %s, como %s(sum([Tabela.Coluna])): ele agrega os valores dos grupos da resposta", fn, fn),
+			Found:    "uma conta sem agregação"}
+	}
+	if err := p.scan(); err != nil {
+		return nil, err
+	}
+	w.X = x
+	return w, nil
 }
 
 // condition is what follows onde: não and a condition, or operand [comparison operand], each

@@ -91,6 +91,10 @@ func words(b *strings.Builder, f Formula, min int) {
 			b.WriteString(" onde ")
 			words(b, n.Where, 1)
 		}
+	case *Whole:
+		b.WriteString(aggWords[n.Func] + " no resultado inteiro de (")
+		words(b, n.X, 0)
+		b.WriteString(")")
 	case *Unary:
 		b.WriteString("−")
 		words(b, n.X, 7)
