@@ -275,6 +275,14 @@ func TestImportPrintsASummaryLineAndProgressOnATerminal(t *testing.T) {
 		`\r\033\[KImportação concluída: 30\.000 linhas em 2,0 s \([\d.]+ linhas/s\)\.\n$`).MatchString(got) {
 		t.Errorf("terminal output %q", got)
 	}
+	// One row is "1 linha".
+	var one bytes.Buffer
+	p = &importProgress{w: &one, start: time.Now().Add(-time.Second)}
+	p.update(store.Progress{Rows: 1, TotalRows: 1})
+	p.summary(1)
+	if got := one.String(); !strings.Contains(got, "1 de 1 linha,") || !strings.Contains(got, "Importação concluída: 1 linha em") {
+		t.Errorf("one row: %q", got)
+	}
 }
 
 // TestImportRefusesSymlinksOutOfTheWorkspace: `lumo import` of a workspace whose app folder is

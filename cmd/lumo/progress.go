@@ -48,9 +48,9 @@ func (p *importProgress) update(pr store.Progress) {
 		eta = seconds(float64(pr.TotalRows-pr.Rows) / rate)
 	}
 	if pr.Rows > pr.TotalRows { // rows of workbooks, which the total does not count
-		fmt.Fprintf(p.w, "\r\033[K%s linhas, %s linhas/s", ptbr.Int(pr.Rows), ptbr.Int(int64(rate)))
+		fmt.Fprintf(p.w, "\r\033[K%s, %s linhas/s", rowCount(pr.Rows), ptbr.Int(int64(rate)))
 	} else {
-		fmt.Fprintf(p.w, "\r\033[K%s de %s linhas, %s linhas/s, faltam ~%s", ptbr.Int(pr.Rows), ptbr.Int(pr.TotalRows), ptbr.Int(int64(rate)), eta)
+		fmt.Fprintf(p.w, "\r\033[K%s de %s, %s linhas/s, faltam ~%s", ptbr.Int(pr.Rows), rowCount(pr.TotalRows), ptbr.Int(int64(rate)), eta)
 	}
 	p.drawn = true
 }
@@ -65,8 +65,11 @@ func (p *importProgress) summary(rows int64) {
 	if elapsed > 0 {
 		rate = int64(float64(rows) / elapsed)
 	}
-	fmt.Fprintf(p.w, "Importação concluída: %s linhas em %s (%s linhas/s).\n", ptbr.Int(rows), seconds(elapsed), ptbr.Int(rate))
+	fmt.Fprintf(p.w, "Importação concluída: %s em %s (%s linhas/s).\n", rowCount(rows), seconds(elapsed), ptbr.Int(rate))
 }
+
+// rowCount is "1 linha", "2 linhas", "1.000 linhas".
+func rowCount(n int64) string { return ptbr.Int(n) + " " + ptbr.Plural(int(min(n, 2)), "linha", "linhas") }
 
 // seconds is a duration in seconds with a decimal comma (1,5 s).
 func seconds(s float64) string {
