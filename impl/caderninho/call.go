@@ -1,0 +1,44 @@
+package caderninho
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+
+	"github.com/lumo-caderninho/mcp/gen/caderninhoapi"
+	"github.com/lumo-caderninho/mcp/impl/platform/mcpserver"
+	"github.com/lumo-caderninho/mcp/impl/platform/schemacheck"
+	"github.com/lumo-caderninho/mcp/schemas"
+)
+
+// compiledSchemas are the tools' schemas for Call, compiled once per process.
+var compiledSchemas = sync.OnceValues(func() (*schemacheck.Set, error) { return schemacheck.Compile(schemas.FS, "caderninho") })
+
+// Call runs one tool for a caller inside this process (the owner's panel) exactly as the MCP
+// tools and the REST mirror run it: the same argument checks (UTF-8, numbers, the tool's input
+// schema) before the same handler, with its confirmation, idempotency key, revision bump and
+// refusals. A refusal is a *mcpserver.ToolError whose message names the field.
+func (s *Service) Call(ctx context.Context, tool string, args json.RawMessage) (mcpserver.Reply, error) {
+	set := s.schemas
+	if set == nil {
+		var err error
+		if set, err = compiledSchemas(); err != nil {
+			return mcpserver.Reply{}, err
+		}
+	}
+	checked, te := s.binder(set, Options{}).CheckArguments(tool, args)
+	if te != nil {
+		return mcpserver.Reply{}, te
+	}
+	for _, t := range s.Tools() {
+		if t.Name == tool {
+			return t.Handler(ctx, nil, checked)
+		}
+	}
+	return mcpserver.Reply{}, fmt.Errorf("no tool %q", tool)
+}
+
+// ConditionText says a rule's condition in Portuguese, as the rule tools do: descrição contém
+// "UBER", saídas, até R$ 50,00.
+func ConditionText(c caderninhoapi.RuleCondition) string { return conditionText(c) }
