@@ -370,10 +370,21 @@ func refusalText(msg string) string {
 				break
 			}
 		}
-		lines[i] = l
+		lines[i] = inlineFields.Replace(l)
 	}
 	return strings.Join(lines, " ")
 }
+
+// inlineFields name, in lower case, the condition's fields a refusal cites within its sentence.
+var inlineFields = func() *strings.Replacer {
+	var pairs []string
+	for _, f := range fieldLabels {
+		if strings.HasPrefix(f.field, "when.") {
+			pairs = append(pairs, f.field, strings.ToLower(f.label))
+		}
+	}
+	return strings.NewReplacer(pairs...)
+}()
 
 // ruleWrite runs a rule tool with args, then goes back to the space's rules with the notice code,
 // or shows the page with the refusal, keeping the fields typed (typed may be nil).
