@@ -1,6 +1,7 @@
 // Package panel serves caderninho's private panel under /painel/: server-rendered Portuguese
 // pages, reached only by the installation's owner, over the administration operations of
-// package admin (people, assistants, connections and their statements, spaces and categories),
+// package admin (people, assistants, connections and their statements, spaces and categories), the
+// categorisation rules of each space (through the rule tools of package caderninho),
 // the coverage of every account and the audit log.
 package panel
 

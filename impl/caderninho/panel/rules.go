@@ -19,6 +19,7 @@ import (
 	"github.com/lumo-caderninho/mcp/gen/caderninhoapi"
 	"github.com/lumo-caderninho/mcp/impl/caderninho"
 	"github.com/lumo-caderninho/mcp/impl/caderninho/cadstore"
+	"github.com/lumo-caderninho/mcp/impl/platform/fold"
 	"github.com/lumo-caderninho/mcp/impl/platform/mcpserver"
 	"github.com/lumo-caderninho/mcp/impl/platform/money"
 	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
@@ -97,6 +98,8 @@ func (h *Handler) rules(w http.ResponseWriter, r *http.Request) {
 	if n := q.Get("movimentos"); v.Notice != "" && n != "" {
 		if k, err := strconv.Atoi(n); err == nil && k > 0 {
 			v.Notice += " " + ptbr.Count(k, "movimento mudou", "movimentos mudaram") + " de categoria agora."
+		} else if err == nil {
+			v.Notice += " Nenhum movimento mudou de categoria agora; a regra vale para as próximas importações."
 		}
 	}
 	h.showRules(w, r, http.StatusOK, q.Get("espaco"), v, nil)
@@ -185,7 +188,7 @@ func (h *Handler) showRules(w http.ResponseWriter, r *http.Request, status int, 
 	for k, u := range out.Rules {
 		row := ruleRow{ID: strconv.Itoa(u.ID), Position: strconv.Itoa(u.Position), Condition: caderninho.ConditionText(u.When), Category: u.Category,
 			Count: ptbr.Count(u.Count, "movimento", "movimentos"), First: k == 0, Last: k == len(out.Rules)-1,
-			Unlisted: !slices.ContainsFunc(cats[space], func(c string) bool { return strings.EqualFold(c, u.Category) })}
+			Unlisted: !slices.ContainsFunc(cats[space], func(c string) bool { return fold.Fold(c) == fold.Fold(u.Category) })}
 		if !u.Description.Null {
 			row.Description = u.Description.Value
 		}
