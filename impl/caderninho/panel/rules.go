@@ -33,6 +33,10 @@ import (
 // maxOverlaps bounds the overlap warnings a page lists.
 const maxOverlaps = 50
 
+// maxOverlapRules bounds the rules whose overlaps a page looks for: every movement is checked
+// against every rule.
+const maxOverlapRules = 300
+
 type sampleRow struct{ Day, Amount, Description string }
 
 // ruleFields are a rule's form fields, as the owner types them.
@@ -68,7 +72,8 @@ type rulesView struct {
 	Currencies       []option
 	Matches          []option
 	Directions       []option
-	Positions        []option
+	// OverlapsSkipped: the space has more than maxOverlapRules rules, and overlaps are not looked for.
+	OverlapsSkipped bool
 }
 
 var (
@@ -181,9 +186,6 @@ func (h *Handler) showRules(w http.ResponseWriter, r *http.Request, status int, 
 	for _, p := range ps {
 		rv.People = append(rv.People, option{p.Key, p.Name})
 	}
-	for n := 1; n <= len(out.Rules)+1; n++ {
-		rv.Positions = append(rv.Positions, option{strconv.Itoa(n), strconv.Itoa(n)})
-	}
 	names := map[int64]string{}
 	for k, u := range out.Rules {
 		row := ruleRow{ID: strconv.Itoa(u.ID), Position: strconv.Itoa(u.Position), Condition: caderninho.ConditionText(u.When), Category: u.Category,
@@ -206,6 +208,10 @@ func (h *Handler) showRules(w http.ResponseWriter, r *http.Request, status int, 
 	rv.New = ruleFields{Match: cadstore.MatchContains, Currency: "BRL"}
 	if typed != nil && typed.ID == "" {
 		rv.New = *typed
+	}
+	rv.OverlapsSkipped = len(out.Rules) > maxOverlapRules
+	if rv.OverlapsSkipped {
+		names = nil
 	}
 	if rv.Overlaps, err = h.overlaps(r, space, names); err != nil {
 		h.failed(w, r, "reading overlapping rules", err)
@@ -255,8 +261,11 @@ func amountField(b caderninhoapi.AmountBound) string {
 // overlaps are the pairs of rules some movement of the space meets both (the later one never
 // categorises it), and the rules whose condition an earlier one's covers entirely.
 func (h *Handler) overlaps(r *http.Request, space string, names map[int64]string) ([]overlapRow, error) {
+	if names == nil {
+		return nil, nil
+	}
 	rules, err := h.Store.Rules(r.Context(), space)
-	if err != nil || len(rules) < 2 {
+	if err != nil || len(rules) < 2 || len(rules) > maxOverlapRules {
 		return nil, err
 	}
 	cands, err := h.Store.RuleCandidates(r.Context(), space, cadstore.RuleScope{Rules: rules})

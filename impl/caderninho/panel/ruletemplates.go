@@ -37,6 +37,7 @@ const ruleTemplates = `
 {{end}}</ul>
 <p class="meta">Para resolver, mova a regra mais específica para cima, ou restrinja uma das condições.</p>
 </div>{{end}}
+{{if .OverlapsSkipped}}<p class="meta">Com tantas regras, a página não procura regras que se sobrepõem.</p>{{end}}
 {{range .Rules}}<div class="item regra" id="regra-{{.ID}}">
 <p><strong>{{.Position}}.</strong> {{.Condition}} → <strong>{{.Category}}</strong>{{with .Description}} <span class="meta">(mostrada como “{{.}}”)</span>{{end}}</p>
 <p class="meta">Categoriza {{.Count}} agora{{if .Sample}}, por exemplo:{{end}}</p>
