@@ -175,6 +175,7 @@ ul.amostra{margin:.2rem 0;padding-left:1.2rem;font-size:.9rem;overflow-wrap:anyw
 .campos input[type=text]{max-width:10rem}
 input.curto{max-width:6rem}
 .item details{margin:.4rem 0}
+.regra,.alerta{overflow-wrap:anywhere}
 </style>
 </head>
 <body>

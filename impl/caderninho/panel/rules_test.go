@@ -190,6 +190,18 @@ func TestRulesPage(t *testing.T) {
 		t.Errorf("categories after the edit: %v", got)
 	}
 
+	// Move by position: the uber rule (now first) goes last, and back.
+	w.ruleStep(tok, "move to a position", "/painel/regras/mover", url.Values{"id": {itoa(rules[0].ID)}, "position": {"3"}}, http.StatusSeeOther, "Regra movida")
+	if moved, _ := w.s.Rules(ctx, "casa"); moved[2].ID != rules[0].ID || moved[0].ID != rules[1].ID {
+		t.Errorf("order after moving to 3: %+v", moved)
+	}
+	w.ruleStep(tok, "move past the end", "/painel/regras/mover", url.Values{"id": {itoa(rules[0].ID)}, "position": {"4"}}, http.StatusUnprocessableEntity,
+		"Posição: 4 passa do fim")
+	w.ruleStep(tok, "move back", "/painel/regras/mover", url.Values{"id": {itoa(rules[0].ID)}, "position": {"1"}}, http.StatusSeeOther, "Regra movida")
+	if got := categories(t, svc); got["COMPRA UBER1"] != "Transporte" || got["COMPRA UBER2"] != "Lazer" {
+		t.Errorf("categories after moving back: %v", got)
+	}
+
 	// Delete every rule: the warnings go, the rules' categories go, the person's stays.
 	for _, r := range rules {
 		w.ruleStep(tok, "delete", "/painel/regras/remover", url.Values{"id": {itoa(r.ID)}}, http.StatusSeeOther, "Regra apagada")

@@ -50,6 +50,12 @@ const ruleTemplates = `
 {{if not .First}}<button type="submit" name="para" value="cima" aria-label="Subir a regra {{.Position}}">↑ Subir</button>{{end}}
 {{if not .Last}}<button type="submit" name="para" value="baixo" aria-label="Descer a regra {{.Position}}">↓ Descer</button>{{end}}
 </form>
+{{if not (and .First .Last)}}<form class="linha" method="post" action="{{$v.Base}}/regras/mover">
+<input type="hidden" name="csrf" value="{{$v.CSRF}}"><input type="hidden" name="space" value="{{$r.Space}}"><input type="hidden" name="id" value="{{.ID}}">
+<input type="hidden" name="chave" value="{{$r.Key}}"><input type="hidden" name="revisao" value="{{$r.Revision}}">
+<div><label for="posicao-{{.ID}}">Para a posição</label><input type="text" id="posicao-{{.ID}}" name="position" inputmode="numeric" class="curto" required></div>
+<button type="submit">Mover</button>
+</form>{{end}}
 <form class="linha" method="post" action="{{$v.Base}}/regras/remover">
 <input type="hidden" name="csrf" value="{{$v.CSRF}}"><input type="hidden" name="space" value="{{$r.Space}}"><input type="hidden" name="id" value="{{.ID}}">
 <input type="hidden" name="chave" value="{{$r.Key}}"><input type="hidden" name="revisao" value="{{$r.Revision}}">
