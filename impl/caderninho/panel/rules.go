@@ -447,8 +447,13 @@ func (h *Handler) ruleRefusal(w http.ResponseWriter, r *http.Request, space stri
 		status, msg = http.StatusConflict, "As regras ou os movimentos deste espaço mudaram depois que a página foi aberta; nada foi escrito. "+
 			"Confira a página atualizada abaixo e repita."
 		typed = nil
-	case "IDEMPOTENCY_IN_PROGRESS", "IDEMPOTENCY_KEY_REUSED":
-		status = http.StatusConflict
+	case "IDEMPOTENCY_KEY_REUSED":
+		status, msg = http.StatusConflict, "Este formulário já foi enviado com outros dados (por exemplo, pelo botão Voltar do navegador); nada foi escrito. "+
+			"Confira a página atualizada abaixo e repita."
+		typed = nil
+	case "IDEMPOTENCY_IN_PROGRESS":
+		status, msg = http.StatusConflict, "Este mesmo envio ainda está sendo gravado; aguarde um instante e abra a página de novo."
+		typed = nil
 	}
 	h.showRules(w, r, status, space, &view{Error: msg}, typed)
 }

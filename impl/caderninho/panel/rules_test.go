@@ -257,6 +257,14 @@ func TestRulesPageRefusesForgedPosts(t *testing.T) {
 	if rules, _ := w.s.Rules(context.Background(), "casa"); len(rules) != 1 {
 		t.Errorf("a form sent twice made %d rules", len(rules))
 	}
+	// The same key with other fields (a form sent again after going back) writes nothing.
+	form.Set("text", "posto")
+	if resp, body := w.post("/painel/regras", form); resp.StatusCode != http.StatusConflict || !strings.Contains(body, "já foi enviado com outros dados") {
+		t.Errorf("a key reused: %d\n%s", resp.StatusCode, body)
+	}
+	if rules, _ := w.s.Rules(context.Background(), "casa"); len(rules) != 1 {
+		t.Errorf("a key reused made %d rules", len(rules))
+	}
 	// Without a session the page sends to the login form.
 	w.client.Jar = nil
 	if resp, _ := w.get("/painel/regras?espaco=casa"); resp.StatusCode != http.StatusSeeOther {
