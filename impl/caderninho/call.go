@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/lumo-caderninho/mcp/gen/caderninhoapi"
@@ -27,16 +28,16 @@ func (s *Service) Call(ctx context.Context, tool string, args json.RawMessage) (
 			return mcpserver.Reply{}, err
 		}
 	}
+	tools := s.Tools()
+	i := slices.IndexFunc(tools, func(t mcpserver.Tool) bool { return t.Name == tool })
+	if i < 0 {
+		return mcpserver.Reply{}, fmt.Errorf("no tool %q", tool)
+	}
 	checked, te := s.binder(set, Options{}).CheckArguments(tool, args)
 	if te != nil {
 		return mcpserver.Reply{}, te
 	}
-	for _, t := range s.Tools() {
-		if t.Name == tool {
-			return t.Handler(ctx, nil, checked)
-		}
-	}
-	return mcpserver.Reply{}, fmt.Errorf("no tool %q", tool)
+	return tools[i].Handler(ctx, nil, checked)
 }
 
 // ConditionText says a rule's condition in Portuguese, as the rule tools do: descrição contém
