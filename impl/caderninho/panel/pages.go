@@ -176,6 +176,7 @@ ul.amostra{margin:.2rem 0;padding-left:1.2rem;font-size:.9rem;overflow-wrap:anyw
 input.curto{max-width:6rem}
 .item details{margin:.4rem 0}
 .regra,.alerta{overflow-wrap:anywhere}
+.regra select{max-width:min(22rem,100%)}
 </style>
 </head>
 <body>

@@ -33,7 +33,7 @@ const ruleTemplates = `
 {{with .RulesOf}}{{$r := .}}
 {{if .Overlaps}}<div class="alerta" role="status">
 <p><strong>Regras que se sobrepõem:</strong> um movimento que cumpre duas regras fica com a primeira; a de depois nunca se aplica a ele.</p>
-<ul>{{range .Overlaps}}<li class="sobreposicao">{{if .Whole}}A {{.Later}} nunca se aplica: a condição da {{.Earlier}}, antes dela, abrange toda a sua condição ({{.Shared}} em comum agora).{{else}}A {{.Earlier}} e a {{.Later}} pegam {{.Shared}} em comum: fica a primeira, e a segunda nunca se aplica a eles.{{end}}</li>
+<ul>{{range .Overlaps}}<li class="sobreposicao">{{if .Whole}}A {{.Later}} nunca se aplica: a condição da {{.Earlier}}, antes dela, abrange toda a sua condição ({{.Shared}} em comum agora).{{else}}A {{.Earlier}} e a {{.Later}} pegam {{.Shared}} em comum: nesses casos vale a primeira, e a segunda nunca se aplica.{{end}}</li>
 {{end}}</ul>
 <p class="meta">Para resolver, mova a regra mais específica para cima, ou restrinja uma das condições.</p>
 </div>{{end}}
