@@ -104,7 +104,10 @@ func (h *Handler) rules(w http.ResponseWriter, r *http.Request) {
 		if k, err := strconv.Atoi(n); err == nil && k > 0 {
 			v.Notice += " " + ptbr.Count(k, "movimento mudou", "movimentos mudaram") + " de categoria agora."
 		} else if err == nil {
-			v.Notice += " Nenhum movimento mudou de categoria agora; a regra vale para as próximas importações."
+			v.Notice += " Nenhum movimento mudou de categoria agora."
+			if f := q.Get("feito"); f == "regra-criada" || f == "regra-alterada" {
+				v.Notice += " A regra vale para as próximas importações."
+			}
 		}
 	}
 	h.showRules(w, r, http.StatusOK, q.Get("espaco"), v, nil)

@@ -170,7 +170,7 @@ func TestRulesPage(t *testing.T) {
 
 	// A rule an earlier one covers entirely.
 	body = w.ruleStep(tok, "shadowed rule", "/painel/regras", ruleForm("match", "startsWith", "text", "compra pad", "category", "Lazer"),
-		http.StatusSeeOther, "Regra criada")
+		http.StatusSeeOther, "Regra criada e aplicada aos movimentos do espaço. Nenhum movimento mudou de categoria agora. A regra vale para as próximas importações.")
 	if !strings.Contains(body, "A regra 3 (descrição começa com &#34;compra pad&#34; → Lazer) nunca se aplica: a condição da regra 1") {
 		t.Errorf("no warning for the shadowed rule:\n%s", body)
 	}
