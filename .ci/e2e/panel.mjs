@@ -1,7 +1,8 @@
 // End-to-end check of caderninho's private panel in real headless Chromium (Debian's chromium,
 // driven by playwright-core), against the built binary on a database imported from an
 // installation.yaml: the owner logs in, adds a person and a connection, uploads two statements
-// (one overlapping the other) and reads the per-file counts and the coverage, issues an assistant
+// (one overlapping the other) and reads the per-file counts and the coverage, writes a categorisation
+// rule on the rules page (at a phone's width and a desktop's), issues an assistant
 // token and uses it over MCP, revokes it and gets 401. Hostile input is refused with nothing
 // written: a 100 MB upload, a non-OFX file, HTML in every name, a forged anti-CSRF token and a
 // cross-site POST.
@@ -160,6 +161,24 @@ try {
   assert.match(await page.textContent("body"), /Cobertura (completa|incompleta):/);
   assert.doesNotMatch(await page.textContent("body"), /partial:/);
 
+  // 9b. A categorisation rule written on the rules page, reached from the space: it counts and
+  // samples what it categorises, and the page fits a phone's width and a desktop's.
+  await page.goto(`${base}/painel/espacos`);
+  await Promise.all([page.waitForURL(/\/painel\/regras\?espaco=casa$/), page.click("a[href$='/painel/regras?espaco=casa']")]);
+  await page.fill("#nova-text", "compra a");
+  await page.selectOption("#nova-category", "Mercado");
+  await Promise.all([page.waitForURL(/feito=regra-criada/), page.click("form:has(#nova-text) button[type=submit]")]);
+  assert.match(await page.textContent("[role=status]"), /3 movimentos mudaram de categoria/);
+  const rule = page.locator(".regra").first();
+  assert.match(await rule.textContent(), /Categoriza 3 movimentos agora/);
+  assert.match(await rule.textContent(), /COMPRA A1/);
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await rule.locator("summary").first().click();
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `the rules page fits ${width} px`);
+    await rule.locator("summary").first().click();
+  }
+
   // 10. An assistant token, used over MCP.
   await page.goto(`${base}/painel/assistentes`);
   await page.fill("#name", hostile("Claude e2e"));
@@ -200,4 +219,4 @@ try {
 } finally {
   await browser.close();
 }
-console.log("panel e2e: login, person, connection, uploads with counts, coverage, token over MCP, revocation and hostile input passed in Chromium");
+console.log("panel e2e: login, person, connection, uploads with counts, coverage, a rule, token over MCP, revocation and hostile input passed in Chromium");

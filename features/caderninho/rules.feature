@@ -378,3 +378,59 @@ Feature: caderninho categorises by itself, with rules the household owns
     Then the panel answers 303
     When I call "plan_rules" with '{"space": "casa"}'
     Then "rules[0].count" is '9'
+
+  @C-V03 @C-W01
+  Scenario: The owner writes the rules in the panel through the rule tools; the panel counts, samples and warns of overlaps
+    # bank:185, a ride, is the person's: no rule written in the panel takes it
+    When I call "plan_categorize" with '{"space": "casa", "confirmed": true, "idempotency_key": "cat-uber-lazer-painel", "category": "Lazer", "ids": ["bank:185"]}'
+    Then the call succeeds
+    Given the owner is signed in to the panel
+    When the owner posts the form "/painel/regras" with:
+      | space    | casa                |
+      | chave    | painel-regra-vazia  |
+      | match    | contains            |
+      | text     |                     |
+      | category | Transporte          |
+    Then the panel answers 422
+    And the answer shows "Texto:"
+    When the owner posts the form "/painel/regras" with:
+      | space    | casa                |
+      | chave    | painel-regra-cat    |
+      | match    | contains            |
+      | text     | UBER                |
+      | category | Transprte           |
+    Then the panel answers 422
+    And the answer shows "Categoria: &#34;Transprte&#34; não é uma categoria do espaço casa. Parecidas: Transporte."
+    When the owner posts the form "/painel/regras" with:
+      | space    | casa                |
+      | chave    | painel-regra-uber   |
+      | match    | contains            |
+      | text     | UBER                |
+      | category | Transporte          |
+    Then the panel answers 303
+    And the panel's page "/painel/regras?espaco=casa" shows "Categoriza 8 movimentos agora"
+    And the panel's page "/painel/regras?espaco=casa" shows "UBER *VIAGEM"
+    When I call "plan_rules" with '{"space": "casa"}'
+    Then "rules[0].count" is '8'
+    When I call "plan_transactions" with '{"space": "casa", "text": "uber", "category": "Lazer"}'
+    Then "records" has 1 item
+    And "records[0].id" is '"bank:185"'
+    And "records[0].categorisedBy" is '"person"'
+    When the owner posts the form "/painel/regras" with:
+      | space    | casa                |
+      | chave    | painel-regra-viagem |
+      | match    | contains            |
+      | text     | VIAGEM              |
+      | category | Lazer               |
+    Then the panel answers 303
+    And the panel's page "/painel/regras?espaco=casa" shows "Regras que se sobrepõem"
+    And the panel's page "/painel/regras?espaco=casa" shows "pegam 8 movimentos em comum"
+    When a cross-site page posts the form "/painel/regras" with:
+      | space    | casa                |
+      | chave    | painel-regra-posto  |
+      | match    | contains            |
+      | text     | POSTO               |
+      | category | Transporte          |
+    Then the panel answers 403
+    When I call "plan_rules" with '{"space": "casa"}'
+    Then "rules" has 2 items

@@ -41,6 +41,7 @@ type view struct {
 	Partial       bool
 	Period        string
 	Spaces        []spaceRow
+	RulesOf       *rulesView // the rules page's space, nil when none is chosen
 }
 
 type personRow struct {
@@ -118,7 +119,7 @@ func (h *Handler) execute(w http.ResponseWriter, status int, name string, v *vie
 	w.Write(buf.Bytes())
 }
 
-var pages = template.Must(template.New("pages").Funcs(template.FuncMap{"dict": dict, "count": ptbr.Count}).Parse(pageTemplates + connectionTemplates + spaceTemplates))
+var pages = template.Must(template.New("pages").Funcs(template.FuncMap{"dict": dict, "count": ptbr.Count}).Parse(pageTemplates + connectionTemplates + spaceTemplates + ruleTemplates))
 
 // dict makes a map of its key, value arguments, for templates that take several values.
 func dict(kv ...any) map[string]any {
@@ -165,6 +166,17 @@ button{padding:.45rem .9rem;font-size:1rem}
 button.perigo{color:#a11a1a}
 ol.registro{padding-left:1.2rem}
 ol.registro li{margin:.3rem 0}
+.alerta{background:#fff6e0;border-left:4px solid #e0a100;padding:.5rem .8rem;margin:.6rem 0}
+.alerta ul{padding-left:1.2rem;margin:.3rem 0}
+ul.amostra{margin:.2rem 0;padding-left:1.2rem;font-size:.9rem;overflow-wrap:anywhere}
+.acoes{display:flex;flex-wrap:wrap;gap:.4rem;align-items:end}
+.acoes form.linha{margin:.2rem 0}
+.campos{display:flex;flex-wrap:wrap;gap:0 .8rem}
+.campos input[type=text]{max-width:10rem}
+input.curto{max-width:6rem}
+.item details{margin:.4rem 0}
+.regra,.alerta{overflow-wrap:anywhere}
+.regra select{max-width:min(22rem,100%)}
 </style>
 </head>
 <body>
@@ -176,6 +188,7 @@ ol.registro li{margin:.3rem 0}
 <a href="{{.Base}}/conexoes">Conexões</a>
 <a href="{{.Base}}/cobertura">Cobertura</a>
 <a href="{{.Base}}/espacos">Espaços</a>
+<a href="{{.Base}}/regras">Regras</a>
 <a href="{{.Base}}/registro">Registro</a>
 <form method="post" action="{{.Base}}/sair"><input type="hidden" name="csrf" value="{{.CSRF}}"><button type="submit">Sair</button></form>
 </nav>{{end}}
@@ -207,7 +220,7 @@ ol.registro li{margin:.3rem 0}
 <h2>Assistentes</h2>
 <p>{{count (len .Assistants) "autorizado" "autorizados"}}. <a href="{{.Base}}/assistentes">Emitir, renomear ou revogar tokens</a>.</p>
 <h2>Conexões e extratos</h2>
-<p><a href="{{.Base}}/conexoes">Adicionar conexões e enviar extratos (OFX, QFX ou CSV do banco)</a> · <a href="{{.Base}}/cobertura">Cobertura de cada conta</a> · <a href="{{.Base}}/espacos">Espaços e categorias</a></p>
+<p><a href="{{.Base}}/conexoes">Adicionar conexões e enviar extratos (OFX, QFX ou CSV do banco)</a> · <a href="{{.Base}}/cobertura">Cobertura de cada conta</a> · <a href="{{.Base}}/espacos">Espaços e categorias</a> · <a href="{{.Base}}/regras">Regras de categorização</a></p>
 <h2>Últimas mudanças</h2>
 {{template "auditoria" .Audit}}
 <p><a href="{{.Base}}/registro">Ver o registro completo</a></p>

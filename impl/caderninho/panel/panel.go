@@ -1,6 +1,7 @@
 // Package panel serves caderninho's private panel under /painel/: server-rendered Portuguese
 // pages, reached only by the installation's owner, over the administration operations of
-// package admin (people, assistants, connections and their statements, spaces and categories),
+// package admin (people, assistants, connections and their statements, spaces and categories), the
+// categorisation rules of each space (through the rule tools of package caderninho),
 // the coverage of every account and the audit log.
 package panel
 
@@ -83,6 +84,10 @@ func (h *Handler) Register(mux *http.ServeMux) {
 	mux.HandleFunc("POST /painel/espacos/categorias/renomear", h.post(h.renameCategory))
 	mux.HandleFunc("POST /painel/espacos/categorias/unir", h.post(h.mergeCategory))
 	mux.HandleFunc("POST /painel/espacos/categorias/remover", h.post(h.removeCategory))
+	mux.HandleFunc("GET /painel/regras", h.owner(h.rules))
+	mux.HandleFunc("POST /painel/regras", h.post(h.saveRule))
+	mux.HandleFunc("POST /painel/regras/mover", h.post(h.moveRule))
+	mux.HandleFunc("POST /painel/regras/remover", h.post(h.deleteRule))
 	mux.HandleFunc("GET /painel/registro", h.owner(h.auditLog))
 	mux.HandleFunc("/painel/", func(w http.ResponseWriter, r *http.Request) {
 		h.page(w, http.StatusNotFound, &view{Title: "Página não encontrada", Bare: true,
@@ -274,6 +279,10 @@ var notices = map[string]string{
 	"categoria-unida":      "Categorias unidas; o que usava a que saiu passou para a que ficou (orçamentos do mesmo mês e moeda foram somados).",
 	"categoria-removida":   "Categoria removida.",
 	"nada-mudou":           "Já estava assim; nada mudou.",
+	"regra-criada":         "Regra criada e aplicada aos movimentos do espaço.",
+	"regra-alterada":       "Regra alterada e aplicada de novo aos movimentos do espaço.",
+	"regra-movida":         "Regra movida; a ordem nova já vale para os movimentos do espaço.",
+	"regra-removida":       "Regra apagada; os movimentos que ela categorizava passaram à regra seguinte que os pega, ou ficaram sem categoria.",
 }
 
 // refusal answers a refused change on its page (status by kind), keeping what was typed.

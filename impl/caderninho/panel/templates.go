@@ -79,6 +79,7 @@ const spaceTemplates = `
 <p class="meta">Cada espaço tem as suas contas, categorias, edições e orçamentos. Renomear uma categoria leva junto as edições, registros manuais e orçamentos que a usam; unir passa tudo de uma para a outra. Só sai da lista o que nada usa.</p>
 {{range .Spaces}}{{$s := .}}<div class="item" id="espaco-{{.Key}}">
 <p><strong>{{.Name}}</strong> <span class="meta">· chave {{.Key}} · {{.Origin}} · conexões: {{.Connections}} · usam o espaço: {{.Uses}}</span></p>
+<p><a href="{{$v.Base}}/regras?espaco={{.Key}}">Regras de categorização de {{.Name}}</a></p>
 <form class="linha" method="post" action="{{$v.Base}}/espacos/renomear">
 <input type="hidden" name="csrf" value="{{$v.CSRF}}"><input type="hidden" name="key" value="{{.Key}}">
 <div><label for="nome-{{.Key}}">Nome</label><input type="text" id="nome-{{.Key}}" name="name" value="{{with index $v.Form (printf "rename:%s" .Key)}}{{.}}{{else}}{{.Name}}{{end}}" required></div>
