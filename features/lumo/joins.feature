@@ -304,7 +304,7 @@ Feature: Relationships on several columns, and one table under two roles
     And "rows" is '[["Forja Sul", 3.25, 300, 20], ["Tóquio Peças", 2.75, 120, 20]]'
     When I call "query" with '{"appId": "$app:pedidos", "fields": [{"ref": "Fornecedor da oferta.Região"}, {"ref": "Itens.Quantidade", "agg": "sum"}]}'
     Then the call fails with code "UNKNOWN_REF"
-    And the text contains "A ref \"Fornecedor da oferta.Região\" não existe nesta Aplicação. Refs parecidas: Fornecedores.Região"
+    And the text contains "A ref \"Fornecedor da oferta.Região\" não existe nesta Aplicação: a coluna calculada \"Região\" de Fornecedores ficou fora da cópia Fornecedor da oferta, porque a fórmula dela não se resolve a partir de Fornecedor da oferta (a importação avisou). Use-a pela tabela original, ou declare-a em columns da cópia no app.yaml, com uma fórmula que se resolva a partir de Fornecedor da oferta. Refs parecidas: Fornecedores.Região"
 
   # The copy resolves the inherited Região from its own place by a formula of its own, under the
   # same name. By hand: Fornecedor da oferta of nation 4 is Tóquio Peças (fornecedores.csv), so its

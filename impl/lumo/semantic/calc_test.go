@@ -304,4 +304,13 @@ func TestBindCalculatedLeavesOutOfACopy(t *testing.T) {
 	if n := len(p.Columns); n != 9 {
 		t.Errorf("the original has %d columns, want all 9", n)
 	}
+	// A ref to a left-out column says why it is not there; the original's still resolves.
+	_, err := a.Resolve("Pedidos antigos.Margem")
+	if want := `A ref "Pedidos antigos.Margem" não existe nesta Aplicação: a coluna calculada "Margem" de Pedidos ficou fora da cópia Pedidos antigos, ` +
+		`porque a fórmula dela não se resolve a partir de Pedidos antigos (a importação avisou).`; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("Resolve of a left-out column: %v, want it to start with %s", err, want)
+	}
+	if _, err := a.Resolve("Pedidos.Margem"); err != nil {
+		t.Errorf("the original's column: %v", err)
+	}
 }

@@ -1,6 +1,7 @@
 package semantic
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/lumo-caderninho/mcp/impl/platform/fold"
@@ -18,6 +19,7 @@ type RefError struct {
 	Ref         string
 	Kind        string
 	Suggestions []string
+	Why         string // for RefUnknown, why the ref names nothing, when lumo knows ("" = not said)
 }
 
 // Kinds of RefError.
@@ -35,8 +37,19 @@ func (e *RefError) Error() string {
 		msg := "A ref " + quote(e.Ref) + " não está no formato Tabela.Coluna (com o rótulo que a Aplicação mostra) nem é o rótulo de uma expressão."
 		return msg + suggestionTail(e.Suggestions)
 	default:
+		if e.Why != "" {
+			return "A ref " + quote(e.Ref) + " não existe nesta Aplicação: " + e.Why + suggestionTail(e.Suggestions)
+		}
 		return "A ref " + quote(e.Ref) + " não existe nesta Aplicação." + suggestionTail(e.Suggestions)
 	}
+}
+
+// copyOriginalColumns are the columns of t's original when t is a role-playing copy.
+func copyOriginalColumns(t *Table) []*Column {
+	if t.CopyOf == nil {
+		return nil
+	}
+	return t.CopyOf.Columns
 }
 
 func suggestionTail(s []string) string {
@@ -110,6 +123,16 @@ func (a *App) Resolve(ref string) (Target, error) {
 		for _, c := range t.Columns {
 			if fold.Fold(c.Name) == fc && fold.Fold(c.Ref()) == f {
 				return Target{Column: c}, nil
+			}
+		}
+		// A copy has every column of its original but the calculated ones BindCalculated left out
+		// at import (they are not in the catalogue): a ref to one says why.
+		for _, c := range copyOriginalColumns(t) {
+			if c.Calculated() && fold.Fold(c.Label) == fc {
+				return Target{}, &RefError{Ref: ref, Kind: RefUnknown, Suggestions: a.Similar(ref, 5),
+					Why: fmt.Sprintf("a coluna calculada %s de %s ficou fora da cópia %s, porque a fórmula dela não se resolve a partir de %s (a importação avisou). "+
+						"Use-a pela tabela original, ou declare-a em columns da cópia no app.yaml, com uma fórmula que se resolva a partir de %s.",
+						quote(c.Label), t.CopyOf.Label, t.Label, t.Label, t.Label)}
 			}
 		}
 	}
