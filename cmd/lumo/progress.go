@@ -69,7 +69,9 @@ func (p *importProgress) summary(rows int64) {
 }
 
 // rowCount is "1 linha", "2 linhas", "1.000 linhas".
-func rowCount(n int64) string { return ptbr.Int(n) + " " + ptbr.Plural(int(min(n, 2)), "linha", "linhas") }
+func rowCount(n int64) string {
+	return ptbr.Int(n) + " " + ptbr.Plural(int(min(n, 2)), "linha", "linhas")
+}
 
 // seconds is a duration in seconds with a decimal comma (1,5 s).
 func seconds(s float64) string {
