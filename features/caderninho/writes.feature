@@ -294,6 +294,10 @@ Feature: planning writes are local, confirmed, idempotent, atomic and bounded
     And "changes[0].after" is 'null'
     When I call "plan_budget" with '{"space": "casa", "from": "2026-11", "category": "Mercado"}'
     Then "rows[*].budgetMinor" is '[null]'
+    When I call "plan_budget" with '{"space": "casa", "from": "2026-11", "category": "Mercadp"}'
+    Then the call fails with code "INVALID_FILTER"
+    And the text contains "category: \"Mercadp\" não é uma categoria do espaço selecionado."
+    And the text contains "Parecidas: Mercado."
 
   @C-M03 @C-P02
   Scenario: The preview's subtotals count a split record per part in each part's category, like plan_totals

@@ -43,6 +43,11 @@ func (s *Service) planBudget(ctx context.Context, args *caderninhoapi.PlanBudget
 	if err != nil {
 		return nil, nil, err
 	}
+	if c, ok := args.Category.Get(); ok { // a misspelt category must not read as a month without spending
+		if err := s.checkCategory(ctx, v.rc, planFilter{sel: f.sel, category: string(c)}); err != nil {
+			return nil, nil, err
+		}
+	}
 	rows := map[string]*budgetRow{}
 	row := func(space, month string, cat *string, cur string) *budgetRow {
 		k := strings.Join([]string{space, month, fold.Fold(stringOr(cat)), fmt.Sprint(cat == nil), cur}, "\x00")
