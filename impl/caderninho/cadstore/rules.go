@@ -134,12 +134,13 @@ type RuleEffect struct {
 // matches). The effects hold pointers into rules and cands.
 func RuleEffects(rules []Rule, cands []RuleCandidate) []RuleEffect {
 	var out []RuleEffect
+	m := NewRuleMatcher(rules)
 	for i := range cands {
 		c := &cands[i]
 		if c.PersonEdit {
 			continue
 		}
-		want := FirstRule(rules, &c.RuleSubject)
+		want := m.First(&c.RuleSubject)
 		if !sameRuleEdit(want, c.Rule) {
 			out = append(out, RuleEffect{Candidate: c, Rule: want})
 		}
@@ -357,41 +358,70 @@ func (s *Store) eachRuleCandidate(ctx context.Context, q queryer, space string, 
 	return nil
 }
 
+// ruleWriteBatch is how many edits one statement of applyRuleEffects writes or deletes (8
+// arguments each, well within both engines' limits).
+const ruleWriteBatch = 500
+
 // applyRuleEffects writes effects in tx: each candidate's rule edit is written, rewritten or
-// deleted. A person's edit is never overwritten, even one written since the effects were
-// computed. touch, when set, is told every edit written.
+// deleted, a batch a statement. A person's edit is never overwritten, even one written since the
+// effects were computed. touch, when set, is told every edit written.
 func (s *Store) applyRuleEffects(ctx context.Context, tx *sql.Tx, space string, effects []RuleEffect, touch func(EditKey)) error {
 	now := s.now()
+	deletes := map[string][]any{} // dedupe keys by account key
+	var accounts []string         // of deletes, in their first effect's order
+	var rows []any
+	var n int
+	flush := func() error {
+		if n == 0 {
+			return nil
+		}
+		// a rule's edit (rule_id set) is rewritten; a person's is left as it is
+		_, err := tx.ExecContext(ctx, s.q(`INSERT INTO cad_edits (account_key, dedupe_key, space_key, category, description, note, excluded,
+			splits, search_fold, rule_id, updated_at) VALUES `+strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?, ?, NULL, 0, NULL, ?, ?, ?), ", n), ", ")+`
+			ON CONFLICT (account_key, dedupe_key) DO UPDATE SET space_key = excluded.space_key, category = excluded.category,
+			description = excluded.description, note = NULL, excluded = 0, splits = NULL, search_fold = excluded.search_fold,
+			rule_id = excluded.rule_id, updated_at = excluded.updated_at WHERE cad_edits.rule_id IS NOT NULL`), rows...)
+		if err != nil {
+			return fmt.Errorf("writing rules' edits: %w", err)
+		}
+		rows, n = rows[:0], 0
+		return nil
+	}
 	for _, e := range effects {
 		k := e.Candidate.Key
 		if touch != nil {
 			touch(k)
 		}
 		if e.Rule == nil {
-			if _, err := tx.ExecContext(ctx, s.q("DELETE FROM cad_edits WHERE account_key = ? AND dedupe_key = ? AND rule_id IS NOT NULL"),
-				k.Account, k.Dedupe); err != nil {
-				return fmt.Errorf("removing a rule's edit: %w", err)
+			if _, seen := deletes[k.Account]; !seen {
+				accounts = append(accounts, k.Account)
 			}
+			deletes[k.Account] = append(deletes[k.Account], k.Dedupe)
 			continue
 		}
 		r := e.Rule
 		if r.ID == 0 {
 			return errors.New("applying a rule without an id")
 		}
-		search := EditFold(r.Description, nil)
-		res, err := tx.ExecContext(ctx, s.q(`UPDATE cad_edits SET space_key = ?, category = ?, description = ?, note = NULL, excluded = 0,
-			splits = NULL, search_fold = ?, rule_id = ?, updated_at = ? WHERE account_key = ? AND dedupe_key = ? AND rule_id IS NOT NULL`),
-			space, r.Category, nullString(r.Description), search, r.ID, now, k.Account, k.Dedupe)
-		if err != nil {
-			return fmt.Errorf("writing a rule's edit: %w", err)
+		rows = append(rows, k.Account, k.Dedupe, space, r.Category, nullString(r.Description), EditFold(r.Description, nil), r.ID, now)
+		if n++; n == ruleWriteBatch {
+			if err := flush(); err != nil {
+				return err
+			}
 		}
-		if n, _ := res.RowsAffected(); n == 1 {
-			continue
-		}
-		if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO cad_edits (account_key, dedupe_key, space_key, category, description, note, excluded,
-			splits, search_fold, rule_id, updated_at) VALUES (?, ?, ?, ?, ?, NULL, 0, NULL, ?, ?, ?) ON CONFLICT (account_key, dedupe_key) DO NOTHING`),
-			k.Account, k.Dedupe, space, r.Category, nullString(r.Description), search, r.ID, now); err != nil {
-			return fmt.Errorf("writing a rule's edit: %w", err)
+	}
+	if err := flush(); err != nil {
+		return err
+	}
+	for _, account := range accounts {
+		keys := deletes[account]
+		for len(keys) > 0 {
+			batch := keys[:min(len(keys), ruleWriteBatch)]
+			keys = keys[len(batch):]
+			if _, err := tx.ExecContext(ctx, s.q("DELETE FROM cad_edits WHERE account_key = ? AND dedupe_key IN ("+inList(len(batch))+
+				") AND rule_id IS NOT NULL"), append([]any{account}, batch...)...); err != nil {
+				return fmt.Errorf("removing rules' edits: %w", err)
+			}
 		}
 	}
 	return nil
@@ -407,17 +437,23 @@ func (s *Store) applyRules(ctx context.Context, tx *sql.Tx, space string, connec
 	if len(rules) == 0 && minID > 0 {
 		return 0, nil // new transactions carry no rule edit: nothing to apply or to take back
 	}
-	// only what a rule may match, or what carries a rule's edit (another space's, say), can change
+	// only what a rule may match, or what carries a rule's edit (another space's, say), can change;
+	// new transactions are mostly what rules match, and the matcher tells them apart faster than
+	// a LIKE a rule word in SQL
 	scope := RuleScope{Rules: rules, AnyRuleEdit: true}
-	if rules == nil {
+	switch {
+	case minID > 0:
+		scope = RuleScope{}
+	case rules == nil:
 		scope.Rules = []Rule{}
 	}
 	var effects []RuleEffect
+	m := NewRuleMatcher(rules)
 	err = s.eachRuleCandidate(ctx, tx, space, connection, minID, scope, func(c *RuleCandidate) error {
 		if c.PersonEdit {
 			return nil
 		}
-		if want := FirstRule(rules, &c.RuleSubject); !sameRuleEdit(want, c.Rule) {
+		if want := m.First(&c.RuleSubject); !sameRuleEdit(want, c.Rule) {
 			kept := *c
 			effects = append(effects, RuleEffect{Candidate: &kept, Rule: want})
 		}
@@ -537,4 +573,82 @@ func nullEmpty(s string) any {
 		return nil
 	}
 	return s
+}
+
+// RuleMatcher finds the first rule a transaction meets, as FirstRule, without trying every
+// rule: each rule is keyed by three bytes of its folded text, the ones fewest other rules share,
+// and a transaction tries only the rules keyed by three bytes its folded description holds
+// (a rule's text lies within the description it matches, whatever the comparison).
+type RuleMatcher struct {
+	rules  []Rule
+	short  []int32 // rules whose text is under three bytes: tried always
+	byGram map[[3]byte][]int32
+}
+
+// NewRuleMatcher indexes rules, kept in their order (the matcher points into them).
+func NewRuleMatcher(rules []Rule) *RuleMatcher {
+	m := &RuleMatcher{rules: rules, byGram: map[[3]byte][]int32{}}
+	shared := map[[3]byte]int{}
+	for i := range rules {
+		for _, g := range grams(rules[i].TextFold) {
+			shared[g]++
+		}
+	}
+	for i := range rules {
+		t := rules[i].TextFold
+		switch {
+		case t == "":
+			continue // matches nothing
+		case len(t) < 3:
+			m.short = append(m.short, int32(i))
+			continue
+		}
+		key := [3]byte{t[0], t[1], t[2]}
+		for _, g := range grams(t) {
+			if shared[g] < shared[key] {
+				key = g
+			}
+		}
+		m.byGram[key] = append(m.byGram[key], int32(i))
+	}
+	return m
+}
+
+// grams are the distinct three-byte windows of s.
+func grams(s string) [][3]byte {
+	var out [][3]byte
+	seen := map[[3]byte]bool{}
+	for i := 0; i+3 <= len(s); i++ {
+		g := [3]byte{s[i], s[i+1], s[i+2]}
+		if !seen[g] {
+			seen[g] = true
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// First is the first rule (in their order) that t meets, or nil: FirstRule(rules, t).
+func (m *RuleMatcher) First(t *RuleSubject) *Rule {
+	best := int32(len(m.rules))
+	try := func(i int32) {
+		if i < best && m.rules[i].Matches(t) {
+			best = i
+		}
+	}
+	for _, i := range m.short {
+		try(i)
+	}
+	if len(m.byGram) > 0 {
+		f := t.Fold
+		for j := 0; j+3 <= len(f); j++ {
+			for _, i := range m.byGram[[3]byte{f[j], f[j+1], f[j+2]}] {
+				try(i)
+			}
+		}
+	}
+	if best == int32(len(m.rules)) {
+		return nil
+	}
+	return &m.rules[best]
 }
