@@ -246,35 +246,61 @@ type RuleScope struct {
 func ruleWords(r *Rule) []string { return strings.Fields(r.TextFold) }
 
 // where is the scope as SQL over t (cad_transactions) and e (its edit), with its arguments; ""
-// for every transaction.
+// for every transaction. Unless the scope takes any rule's edit, the SQL starts with a
+// condition on t alone that the scope implies (its words, or a dedupe key some of its rules'
+// edits have), so the edit is looked up only for the few transactions that pass it.
 func (sc RuleScope) where(args []any) (string, []any) {
 	if sc.Rules == nil && sc.RuleIDs == nil && !sc.AnyRuleEdit {
 		return "", args
 	}
-	var or []string
-	for i := range sc.Rules {
-		words := ruleWords(&sc.Rules[i])
-		if len(words) == 0 {
-			continue
+	words := func(args []any) ([]string, []any) {
+		var or []string
+		for i := range sc.Rules {
+			words := ruleWords(&sc.Rules[i])
+			if len(words) == 0 {
+				continue
+			}
+			var and []string
+			for _, w := range words {
+				and, args = append(and, "t.search_fold LIKE ? ESCAPE '!'"), append(args, likeWord(w))
+			}
+			or = append(or, "("+strings.Join(and, " AND ")+")")
 		}
-		var and []string
-		for _, w := range words {
-			and, args = append(and, "t.search_fold LIKE ? ESCAPE '!'"), append(args, likeWord(w))
-		}
-		or = append(or, "("+strings.Join(and, " AND ")+")")
+		return or, args
 	}
-	if sc.AnyRuleEdit {
-		or = append(or, "e.rule_id IS NOT NULL")
-	} else if len(sc.RuleIDs) > 0 {
-		or = append(or, "e.rule_id IN ("+inList(len(sc.RuleIDs))+")")
+	ids := func(args []any) (string, []any) {
 		for _, id := range sc.RuleIDs {
 			args = append(args, id)
 		}
+		return inList(len(sc.RuleIDs)), args
+	}
+	var pre string
+	if !sc.AnyRuleEdit {
+		var or []string
+		or, args = words(args)
+		if len(sc.RuleIDs) > 0 {
+			var in string
+			in, args = ids(args)
+			or = append(or, "t.dedupe_key IN (SELECT dedupe_key FROM cad_edits WHERE rule_id IN ("+in+"))")
+		}
+		if len(or) == 0 {
+			return "1 = 0", args
+		}
+		pre = "(" + strings.Join(or, " OR ") + ") AND "
+	}
+	var or []string
+	or, args = words(args)
+	if sc.AnyRuleEdit {
+		or = append(or, "e.rule_id IS NOT NULL")
+	} else if len(sc.RuleIDs) > 0 {
+		var in string
+		in, args = ids(args)
+		or = append(or, "e.rule_id IN ("+in+")")
 	}
 	if len(or) == 0 {
 		return "1 = 0", args
 	}
-	return "(" + strings.Join(or, " OR ") + ")", args
+	return pre + "(" + strings.Join(or, " OR ") + ")", args
 }
 
 // RuleCandidates returns the bank transactions of space's accounts within scope as rules see
@@ -358,29 +384,57 @@ func (s *Store) eachRuleCandidate(ctx context.Context, q queryer, space string, 
 	return nil
 }
 
-// ruleWriteBatch is how many edits one statement of applyRuleEffects writes or deletes (8
-// arguments each, well within both engines' limits).
-const ruleWriteBatch = 500
+// ruleWriteBatch is how many edits one statement of applyRuleEffects writes or deletes:
+// PostgreSQL gets a few round trips; SQLite's driver looks each argument's name up by a walk
+// of the list, so a statement pays its arguments squared, and a prepared statement of fewer
+// rows does better.
+func (s *Store) ruleWriteBatch() int {
+	if s.db.Engine() == "postgres" {
+		return 500
+	}
+	return insertBatch
+}
 
 // applyRuleEffects writes effects in tx: each candidate's rule edit is written, rewritten or
 // deleted, a batch a statement. A person's edit is never overwritten, even one written since the
 // effects were computed. touch, when set, is told every edit written.
 func (s *Store) applyRuleEffects(ctx context.Context, tx *sql.Tx, space string, effects []RuleEffect, touch func(EditKey)) error {
 	now := s.now()
+	batch := s.ruleWriteBatch()
 	deletes := map[string][]any{} // dedupe keys by account key
 	var accounts []string         // of deletes, in their first effect's order
 	var rows []any
 	var n int
+	// upsert writes n rule edits: a rule's edit (rule_id set) is rewritten, a person's is left
+	upsert := func(n int) string {
+		return s.q(`INSERT INTO cad_edits (account_key, dedupe_key, space_key, category, description, note, excluded, splits, search_fold,
+			rule_id, updated_at) VALUES ` + strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?, ?, NULL, 0, NULL, ?, ?, ?), ", n), ", ") + `
+			ON CONFLICT (account_key, dedupe_key) DO UPDATE SET space_key = excluded.space_key, category = excluded.category,
+			description = excluded.description, note = NULL, excluded = 0, splits = NULL, search_fold = excluded.search_fold,
+			rule_id = excluded.rule_id, updated_at = excluded.updated_at WHERE cad_edits.rule_id IS NOT NULL`)
+	}
+	var full *sql.Stmt // the upsert of a whole batch, prepared once
+	defer func() {
+		if full != nil {
+			full.Close()
+		}
+	}()
 	flush := func() error {
 		if n == 0 {
 			return nil
 		}
-		// a rule's edit (rule_id set) is rewritten; a person's is left as it is
-		_, err := tx.ExecContext(ctx, s.q(`INSERT INTO cad_edits (account_key, dedupe_key, space_key, category, description, note, excluded,
-			splits, search_fold, rule_id, updated_at) VALUES `+strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?, ?, NULL, 0, NULL, ?, ?, ?), ", n), ", ")+`
-			ON CONFLICT (account_key, dedupe_key) DO UPDATE SET space_key = excluded.space_key, category = excluded.category,
-			description = excluded.description, note = NULL, excluded = 0, splits = NULL, search_fold = excluded.search_fold,
-			rule_id = excluded.rule_id, updated_at = excluded.updated_at WHERE cad_edits.rule_id IS NOT NULL`), rows...)
+		var err error
+		switch {
+		case n < batch:
+			_, err = tx.ExecContext(ctx, upsert(n), rows...)
+		case full == nil:
+			if full, err = tx.PrepareContext(ctx, upsert(n)); err != nil {
+				break
+			}
+			fallthrough
+		default:
+			_, err = full.ExecContext(ctx, rows...)
+		}
 		if err != nil {
 			return fmt.Errorf("writing rules' edits: %w", err)
 		}
@@ -404,7 +458,7 @@ func (s *Store) applyRuleEffects(ctx context.Context, tx *sql.Tx, space string, 
 			return errors.New("applying a rule without an id")
 		}
 		rows = append(rows, k.Account, k.Dedupe, space, r.Category, nullString(r.Description), EditFold(r.Description, nil), r.ID, now)
-		if n++; n == ruleWriteBatch {
+		if n++; n == batch {
 			if err := flush(); err != nil {
 				return err
 			}
@@ -416,10 +470,10 @@ func (s *Store) applyRuleEffects(ctx context.Context, tx *sql.Tx, space string, 
 	for _, account := range accounts {
 		keys := deletes[account]
 		for len(keys) > 0 {
-			batch := keys[:min(len(keys), ruleWriteBatch)]
-			keys = keys[len(batch):]
-			if _, err := tx.ExecContext(ctx, s.q("DELETE FROM cad_edits WHERE account_key = ? AND dedupe_key IN ("+inList(len(batch))+
-				") AND rule_id IS NOT NULL"), append([]any{account}, batch...)...); err != nil {
+			some := keys[:min(len(keys), batch)]
+			keys = keys[len(some):]
+			if _, err := tx.ExecContext(ctx, s.q("DELETE FROM cad_edits WHERE account_key = ? AND dedupe_key IN ("+inList(len(some))+
+				") AND rule_id IS NOT NULL"), append([]any{account}, some...)...); err != nil {
 				return fmt.Errorf("removing rules' edits: %w", err)
 			}
 		}
