@@ -307,7 +307,7 @@ func (sc RuleScope) where(args []any) (string, []any) {
 // them, most recent first (the planning view's order).
 func (s *Store) RuleCandidates(ctx context.Context, space string, scope RuleScope) ([]RuleCandidate, error) {
 	var out []RuleCandidate
-	err := s.eachRuleCandidate(ctx, s.db.SQL(), space, 0, 0, scope, func(c *RuleCandidate) error {
+	err := s.eachRuleCandidate(ctx, s.db.SQL(), space, 0, 0, scope, true, func(c *RuleCandidate) error {
 		out = append(out, *c)
 		return nil
 	})
@@ -315,8 +315,9 @@ func (s *Store) RuleCandidates(ctx context.Context, space string, scope RuleScop
 }
 
 // eachRuleCandidate calls fn with each transaction of space's accounts (of connection only, when
-// not 0; from id minID on; within scope) as q sees it. fn's candidate is reused: copy it to keep it.
-func (s *Store) eachRuleCandidate(ctx context.Context, q queryer, space string, connection, minID int64, scope RuleScope,
+// not 0; from id minID on; within scope) as q sees it, most recent first when ordered. fn's
+// candidate is reused: copy it to keep it.
+func (s *Store) eachRuleCandidate(ctx context.Context, q queryer, space string, connection, minID int64, scope RuleScope, ordered bool,
 	fn func(*RuleCandidate) error) error {
 	accounts, err := s.ruleAccounts(ctx, q, space, connection)
 	if err != nil || len(accounts) == 0 {
@@ -332,7 +333,14 @@ func (s *Store) eachRuleCandidate(ctx context.Context, q queryer, space string, 
 		args = append(args, a.id, a.key)
 	}
 	join.WriteString(" END")
-	where := "t.account_id IN (" + inList(len(accounts)) + ")"
+	// SQLite would walk an index of the accounts or of the days and look every row up from it;
+	// a unary + keeps those columns from an index, so it reads the table in its order (or the
+	// ids from minID on) and sorts only what passes
+	plus := "+"
+	if s.db.Engine() == "postgres" {
+		plus = "" // no + on a text; PostgreSQL picks its scan from statistics
+	}
+	where := plus + "t.account_id IN (" + inList(len(accounts)) + ")"
 	for _, a := range accounts {
 		args = append(args, a.id)
 	}
@@ -343,9 +351,12 @@ func (s *Store) eachRuleCandidate(ctx context.Context, q queryer, space string, 
 	if cond, args = scope.where(args); cond != "" {
 		where += " AND " + cond
 	}
+	if ordered {
+		where += " ORDER BY " + plus + "t.posted_day DESC, " + plus + "t.id DESC"
+	}
 	rows, err := q.QueryContext(ctx, s.q(`SELECT t.id, t.account_id, t.posted_day, t.amount_minor, t.currency, t.name, t.memo, t.dedupe_key,
 		CASE WHEN e.dedupe_key IS NULL THEN 0 ELSE 1 END, e.rule_id, e.category, e.description
-		FROM cad_transactions t LEFT JOIN cad_edits e ON `+join.String()+` WHERE `+where+` ORDER BY t.posted_day DESC, t.id DESC`), args...)
+		FROM cad_transactions t LEFT JOIN cad_edits e ON `+join.String()+` WHERE `+where), args...)
 	if err != nil {
 		return fmt.Errorf("reading transactions for rules: %w", err)
 	}
@@ -503,7 +514,7 @@ func (s *Store) applyRules(ctx context.Context, tx *sql.Tx, space string, connec
 	}
 	var effects []RuleEffect
 	m := NewRuleMatcher(rules)
-	err = s.eachRuleCandidate(ctx, tx, space, connection, minID, scope, func(c *RuleCandidate) error {
+	err = s.eachRuleCandidate(ctx, tx, space, connection, minID, scope, false, func(c *RuleCandidate) error {
 		if c.PersonEdit {
 			return nil
 		}
