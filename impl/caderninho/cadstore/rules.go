@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lib/pq"
+
 	"github.com/lumo-caderninho/mcp/impl/platform/fold"
 )
 
@@ -424,6 +426,10 @@ func (s *Store) applyRuleEffects(ctx context.Context, tx *sql.Tx, space string, 
 			description = excluded.description, note = NULL, excluded = 0, splits = NULL, search_fold = excluded.search_fold,
 			rule_id = excluded.rule_id, updated_at = excluded.updated_at WHERE cad_edits.rule_id IS NOT NULL`)
 	}
+	var pg *pgRuleEdits // PostgreSQL gets the edits as arrays, many a statement
+	if s.db.Engine() == "postgres" {
+		pg = &pgRuleEdits{ctx: ctx, tx: tx, s: s, space: space, now: now}
+	}
 	var full *sql.Stmt // the upsert of a whole batch, prepared once
 	defer func() {
 		if full != nil {
@@ -468,6 +474,15 @@ func (s *Store) applyRuleEffects(ctx context.Context, tx *sql.Tx, space string, 
 		if r.ID == 0 {
 			return errors.New("applying a rule without an id")
 		}
+		if pg != nil {
+			pg.add(k, r)
+			if len(pg.account) == pgRuleWriteBatch {
+				if err := pg.flush(); err != nil {
+					return err
+				}
+			}
+			continue
+		}
 		rows = append(rows, k.Account, k.Dedupe, space, r.Category, nullString(r.Description), EditFold(r.Description, nil), r.ID, now)
 		if n++; n == batch {
 			if err := flush(); err != nil {
@@ -477,6 +492,11 @@ func (s *Store) applyRuleEffects(ctx context.Context, tx *sql.Tx, space string, 
 	}
 	if err := flush(); err != nil {
 		return err
+	}
+	if pg != nil {
+		if err := pg.flush(); err != nil {
+			return err
+		}
 	}
 	for _, account := range accounts {
 		keys := deletes[account]
@@ -489,6 +509,52 @@ func (s *Store) applyRuleEffects(ctx context.Context, tx *sql.Tx, space string, 
 			}
 		}
 	}
+	return nil
+}
+
+// pgRuleWriteBatch is how many rule edits one PostgreSQL statement writes.
+const pgRuleWriteBatch = 10000
+
+// pgRuleEdits collects rule edits for PostgreSQL, which gets each column as one array argument:
+// a statement of thousands of rows parses and plans as fast as one of a single row.
+type pgRuleEdits struct {
+	ctx                                  context.Context
+	tx                                   *sql.Tx
+	s                                    *Store
+	space, now                           string
+	account, dedupe, category, searchFld []string
+	description                          []sql.NullString
+	rule                                 []int64
+}
+
+func (p *pgRuleEdits) add(k EditKey, r *Rule) {
+	p.account, p.dedupe, p.category = append(p.account, k.Account), append(p.dedupe, k.Dedupe), append(p.category, r.Category)
+	var d sql.NullString
+	if r.Description != nil {
+		d = sql.NullString{String: *r.Description, Valid: true}
+	}
+	p.description, p.searchFld, p.rule = append(p.description, d), append(p.searchFld, EditFold(r.Description, nil)), append(p.rule, r.ID)
+}
+
+// flush writes the edits collected: a rule's edit (rule_id set) is rewritten, a person's is left.
+func (p *pgRuleEdits) flush() error {
+	if len(p.account) == 0 {
+		return nil
+	}
+	_, err := p.tx.ExecContext(p.ctx, p.s.q(`INSERT INTO cad_edits (account_key, dedupe_key, space_key, category, description, note, excluded,
+		splits, search_fold, rule_id, updated_at)
+		SELECT u.a, u.d, ?, u.c, u.ds, NULL, 0, NULL, u.f, u.r, ? FROM unnest(CAST(? AS TEXT[]), CAST(? AS TEXT[]), CAST(? AS TEXT[]),
+			CAST(? AS TEXT[]), CAST(? AS TEXT[]), CAST(? AS BIGINT[])) AS u(a, d, c, ds, f, r)
+		ON CONFLICT (account_key, dedupe_key) DO UPDATE SET space_key = excluded.space_key, category = excluded.category,
+		description = excluded.description, note = NULL, excluded = 0, splits = NULL, search_fold = excluded.search_fold,
+		rule_id = excluded.rule_id, updated_at = excluded.updated_at WHERE cad_edits.rule_id IS NOT NULL`),
+		p.space, p.now, pq.Array(p.account), pq.Array(p.dedupe), pq.Array(p.category), pq.Array(p.description), pq.Array(p.searchFld),
+		pq.Array(p.rule))
+	if err != nil {
+		return fmt.Errorf("writing rules' edits: %w", err)
+	}
+	p.account, p.dedupe, p.category, p.description, p.searchFld, p.rule = p.account[:0], p.dedupe[:0], p.category[:0], p.description[:0],
+		p.searchFld[:0], p.rule[:0]
 	return nil
 }
 
