@@ -688,11 +688,23 @@ func (w *WriteTx) DeleteRule(ctx context.Context, space string, id int64) error 
 	return nil
 }
 
-// SetRulePositions gives space's rules the positions of order: order[0] is 1, and so on.
+// SetRulePositions gives space's rules the positions of order: order[0] is 1, and so on. One
+// statement sets up to 200 rules, and only those whose position changes are written.
 func (w *WriteTx) SetRulePositions(ctx context.Context, space string, order []int64) error {
-	for i, id := range order {
-		if _, err := w.tx.ExecContext(ctx, w.s.q("UPDATE cad_rules SET pos = ? WHERE id = ? AND space_key = ? AND pos <> ?"),
-			i+1, id, space, i+1); err != nil {
+	for from := 0; from < len(order); from += 200 {
+		ids := order[from:min(len(order), from+200)]
+		var cases strings.Builder
+		var pos, in []any
+		cases.WriteString("CASE id")
+		for i, id := range ids {
+			cases.WriteString(" WHEN ? THEN CAST(? AS INTEGER)")
+			pos, in = append(pos, id, from+i+1), append(in, id)
+		}
+		cases.WriteString(" END")
+		args := make([]any, 0, 2*len(pos)+len(in)+1)
+		args = append(append(append(append(args, pos...), space), in...), pos...)
+		if _, err := w.tx.ExecContext(ctx, w.s.q("UPDATE cad_rules SET pos = "+cases.String()+" WHERE space_key = ? AND id IN ("+inList(len(ids))+
+			") AND pos <> "+cases.String()), args...); err != nil {
 			return fmt.Errorf("ordering rules: %w", err)
 		}
 	}
