@@ -397,10 +397,11 @@ func (s *Store) eachRuleCandidate(ctx context.Context, q queryer, space string, 
 	return nil
 }
 
-// ruleWriteBatch is how many edits one statement of applyRuleEffects writes or deletes:
-// PostgreSQL gets a few round trips; SQLite's driver looks each argument's name up by a walk
-// of the list, so a statement pays its arguments squared, and a prepared statement of fewer
-// rows does better.
+// ruleWriteBatch is how many edits one statement of applyRuleEffects writes or deletes
+// (PostgreSQL writes them as arrays, pgRuleWriteBatch a statement, and deletes them 500 a
+// statement). SQLite's driver looks each argument's name up by a walk of the list, so a
+// statement pays its arguments squared: a prepared statement of insertBatch rows does better
+// than one of hundreds (16 rows measured no better than 64).
 func (s *Store) ruleWriteBatch() int {
 	if s.db.Engine() == "postgres" {
 		return 500
