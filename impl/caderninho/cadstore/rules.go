@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lib/pq"
+
 	"github.com/lumo-caderninho/mcp/impl/platform/fold"
 )
 
@@ -134,12 +136,13 @@ type RuleEffect struct {
 // matches). The effects hold pointers into rules and cands.
 func RuleEffects(rules []Rule, cands []RuleCandidate) []RuleEffect {
 	var out []RuleEffect
+	m := NewRuleMatcher(rules)
 	for i := range cands {
 		c := &cands[i]
 		if c.PersonEdit {
 			continue
 		}
-		want := FirstRule(rules, &c.RuleSubject)
+		want := m.First(&c.RuleSubject)
 		if !sameRuleEdit(want, c.Rule) {
 			out = append(out, RuleEffect{Candidate: c, Rule: want})
 		}
@@ -245,42 +248,68 @@ type RuleScope struct {
 func ruleWords(r *Rule) []string { return strings.Fields(r.TextFold) }
 
 // where is the scope as SQL over t (cad_transactions) and e (its edit), with its arguments; ""
-// for every transaction.
+// for every transaction. Unless the scope takes any rule's edit, the SQL starts with a
+// condition on t alone that the scope implies (its words, or a dedupe key some of its rules'
+// edits have), so the edit is looked up only for the few transactions that pass it.
 func (sc RuleScope) where(args []any) (string, []any) {
 	if sc.Rules == nil && sc.RuleIDs == nil && !sc.AnyRuleEdit {
 		return "", args
 	}
-	var or []string
-	for i := range sc.Rules {
-		words := ruleWords(&sc.Rules[i])
-		if len(words) == 0 {
-			continue
+	words := func(args []any) ([]string, []any) {
+		var or []string
+		for i := range sc.Rules {
+			words := ruleWords(&sc.Rules[i])
+			if len(words) == 0 {
+				continue
+			}
+			var and []string
+			for _, w := range words {
+				and, args = append(and, "t.search_fold LIKE ? ESCAPE '!'"), append(args, likeWord(w))
+			}
+			or = append(or, "("+strings.Join(and, " AND ")+")")
 		}
-		var and []string
-		for _, w := range words {
-			and, args = append(and, "t.search_fold LIKE ? ESCAPE '!'"), append(args, likeWord(w))
-		}
-		or = append(or, "("+strings.Join(and, " AND ")+")")
+		return or, args
 	}
-	if sc.AnyRuleEdit {
-		or = append(or, "e.rule_id IS NOT NULL")
-	} else if len(sc.RuleIDs) > 0 {
-		or = append(or, "e.rule_id IN ("+inList(len(sc.RuleIDs))+")")
+	ids := func(args []any) (string, []any) {
 		for _, id := range sc.RuleIDs {
 			args = append(args, id)
 		}
+		return inList(len(sc.RuleIDs)), args
+	}
+	var pre string
+	if !sc.AnyRuleEdit {
+		var or []string
+		or, args = words(args)
+		if len(sc.RuleIDs) > 0 {
+			var in string
+			in, args = ids(args)
+			or = append(or, "t.dedupe_key IN (SELECT dedupe_key FROM cad_edits WHERE rule_id IN ("+in+"))")
+		}
+		if len(or) == 0 {
+			return "1 = 0", args
+		}
+		pre = "(" + strings.Join(or, " OR ") + ") AND "
+	}
+	var or []string
+	or, args = words(args)
+	if sc.AnyRuleEdit {
+		or = append(or, "e.rule_id IS NOT NULL")
+	} else if len(sc.RuleIDs) > 0 {
+		var in string
+		in, args = ids(args)
+		or = append(or, "e.rule_id IN ("+in+")")
 	}
 	if len(or) == 0 {
 		return "1 = 0", args
 	}
-	return "(" + strings.Join(or, " OR ") + ")", args
+	return pre + "(" + strings.Join(or, " OR ") + ")", args
 }
 
 // RuleCandidates returns the bank transactions of space's accounts within scope as rules see
 // them, most recent first (the planning view's order).
 func (s *Store) RuleCandidates(ctx context.Context, space string, scope RuleScope) ([]RuleCandidate, error) {
 	var out []RuleCandidate
-	err := s.eachRuleCandidate(ctx, s.db.SQL(), space, 0, 0, scope, func(c *RuleCandidate) error {
+	err := s.eachRuleCandidate(ctx, s.db.SQL(), space, 0, 0, scope, true, func(c *RuleCandidate) error {
 		out = append(out, *c)
 		return nil
 	})
@@ -288,8 +317,9 @@ func (s *Store) RuleCandidates(ctx context.Context, space string, scope RuleScop
 }
 
 // eachRuleCandidate calls fn with each transaction of space's accounts (of connection only, when
-// not 0; from id minID on; within scope) as q sees it. fn's candidate is reused: copy it to keep it.
-func (s *Store) eachRuleCandidate(ctx context.Context, q queryer, space string, connection, minID int64, scope RuleScope,
+// not 0; from id minID on; within scope) as q sees it, most recent first when ordered. fn's
+// candidate is reused: copy it to keep it.
+func (s *Store) eachRuleCandidate(ctx context.Context, q queryer, space string, connection, minID int64, scope RuleScope, ordered bool,
 	fn func(*RuleCandidate) error) error {
 	accounts, err := s.ruleAccounts(ctx, q, space, connection)
 	if err != nil || len(accounts) == 0 {
@@ -305,7 +335,14 @@ func (s *Store) eachRuleCandidate(ctx context.Context, q queryer, space string, 
 		args = append(args, a.id, a.key)
 	}
 	join.WriteString(" END")
-	where := "t.account_id IN (" + inList(len(accounts)) + ")"
+	// SQLite would walk an index of the accounts or of the days and look every row up from it;
+	// a unary + keeps those columns from an index, so it reads the table in its order (or the
+	// ids from minID on) and sorts only what passes
+	plus := "+"
+	if s.db.Engine() == "postgres" {
+		plus = "" // no + on a text; PostgreSQL picks its scan from statistics
+	}
+	where := plus + "t.account_id IN (" + inList(len(accounts)) + ")"
 	for _, a := range accounts {
 		args = append(args, a.id)
 	}
@@ -316,9 +353,12 @@ func (s *Store) eachRuleCandidate(ctx context.Context, q queryer, space string, 
 	if cond, args = scope.where(args); cond != "" {
 		where += " AND " + cond
 	}
+	if ordered {
+		where += " ORDER BY " + plus + "t.posted_day DESC, " + plus + "t.id DESC"
+	}
 	rows, err := q.QueryContext(ctx, s.q(`SELECT t.id, t.account_id, t.posted_day, t.amount_minor, t.currency, t.name, t.memo, t.dedupe_key,
 		CASE WHEN e.dedupe_key IS NULL THEN 0 ELSE 1 END, e.rule_id, e.category, e.description
-		FROM cad_transactions t LEFT JOIN cad_edits e ON `+join.String()+` WHERE `+where+` ORDER BY t.posted_day DESC, t.id DESC`), args...)
+		FROM cad_transactions t LEFT JOIN cad_edits e ON `+join.String()+` WHERE `+where), args...)
 	if err != nil {
 		return fmt.Errorf("reading transactions for rules: %w", err)
 	}
@@ -357,43 +397,165 @@ func (s *Store) eachRuleCandidate(ctx context.Context, q queryer, space string, 
 	return nil
 }
 
+// ruleWriteBatch is how many edits one statement of applyRuleEffects writes or deletes
+// (PostgreSQL writes them as arrays, pgRuleWriteBatch a statement, and deletes them 500 a
+// statement). SQLite's driver looks each argument's name up by a walk of the list, so a
+// statement pays its arguments squared: a prepared statement of insertBatch rows does better
+// than one of hundreds (16 rows measured no better than 64).
+func (s *Store) ruleWriteBatch() int {
+	if s.db.Engine() == "postgres" {
+		return 500
+	}
+	return insertBatch
+}
+
 // applyRuleEffects writes effects in tx: each candidate's rule edit is written, rewritten or
-// deleted. A person's edit is never overwritten, even one written since the effects were
-// computed. touch, when set, is told every edit written.
+// deleted, a batch a statement. A person's edit is never overwritten, even one written since the
+// effects were computed. touch, when set, is told every edit written.
 func (s *Store) applyRuleEffects(ctx context.Context, tx *sql.Tx, space string, effects []RuleEffect, touch func(EditKey)) error {
 	now := s.now()
+	batch := s.ruleWriteBatch()
+	deletes := map[string][]any{} // dedupe keys by account key
+	var accounts []string         // of deletes, in their first effect's order
+	var rows []any
+	var n int
+	// upsert writes n rule edits: a rule's edit (rule_id set) is rewritten, a person's is left
+	upsert := func(n int) string {
+		return s.q(`INSERT INTO cad_edits (account_key, dedupe_key, space_key, category, description, note, excluded, splits, search_fold,
+			rule_id, updated_at) VALUES ` + strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?, ?, NULL, 0, NULL, ?, ?, ?), ", n), ", ") + `
+			ON CONFLICT (account_key, dedupe_key) DO UPDATE SET space_key = excluded.space_key, category = excluded.category,
+			description = excluded.description, note = NULL, excluded = 0, splits = NULL, search_fold = excluded.search_fold,
+			rule_id = excluded.rule_id, updated_at = excluded.updated_at WHERE cad_edits.rule_id IS NOT NULL`)
+	}
+	var pg *pgRuleEdits // PostgreSQL gets the edits as arrays, many a statement
+	if s.db.Engine() == "postgres" {
+		pg = &pgRuleEdits{ctx: ctx, tx: tx, s: s, space: space, now: now}
+	}
+	var full *sql.Stmt // the upsert of a whole batch, prepared once
+	defer func() {
+		if full != nil {
+			full.Close()
+		}
+	}()
+	flush := func() error {
+		if n == 0 {
+			return nil
+		}
+		var err error
+		switch {
+		case n < batch:
+			_, err = tx.ExecContext(ctx, upsert(n), rows...)
+		case full == nil:
+			if full, err = tx.PrepareContext(ctx, upsert(n)); err != nil {
+				break
+			}
+			fallthrough
+		default:
+			_, err = full.ExecContext(ctx, rows...)
+		}
+		if err != nil {
+			return fmt.Errorf("writing rules' edits: %w", err)
+		}
+		rows, n = rows[:0], 0
+		return nil
+	}
 	for _, e := range effects {
 		k := e.Candidate.Key
 		if touch != nil {
 			touch(k)
 		}
 		if e.Rule == nil {
-			if _, err := tx.ExecContext(ctx, s.q("DELETE FROM cad_edits WHERE account_key = ? AND dedupe_key = ? AND rule_id IS NOT NULL"),
-				k.Account, k.Dedupe); err != nil {
-				return fmt.Errorf("removing a rule's edit: %w", err)
+			if _, seen := deletes[k.Account]; !seen {
+				accounts = append(accounts, k.Account)
 			}
+			deletes[k.Account] = append(deletes[k.Account], k.Dedupe)
 			continue
 		}
 		r := e.Rule
 		if r.ID == 0 {
 			return errors.New("applying a rule without an id")
 		}
-		search := EditFold(r.Description, nil)
-		res, err := tx.ExecContext(ctx, s.q(`UPDATE cad_edits SET space_key = ?, category = ?, description = ?, note = NULL, excluded = 0,
-			splits = NULL, search_fold = ?, rule_id = ?, updated_at = ? WHERE account_key = ? AND dedupe_key = ? AND rule_id IS NOT NULL`),
-			space, r.Category, nullString(r.Description), search, r.ID, now, k.Account, k.Dedupe)
-		if err != nil {
-			return fmt.Errorf("writing a rule's edit: %w", err)
-		}
-		if n, _ := res.RowsAffected(); n == 1 {
+		if pg != nil {
+			pg.add(k, r)
+			if len(pg.account) == pgRuleWriteBatch {
+				if err := pg.flush(); err != nil {
+					return err
+				}
+			}
 			continue
 		}
-		if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO cad_edits (account_key, dedupe_key, space_key, category, description, note, excluded,
-			splits, search_fold, rule_id, updated_at) VALUES (?, ?, ?, ?, ?, NULL, 0, NULL, ?, ?, ?) ON CONFLICT (account_key, dedupe_key) DO NOTHING`),
-			k.Account, k.Dedupe, space, r.Category, nullString(r.Description), search, r.ID, now); err != nil {
-			return fmt.Errorf("writing a rule's edit: %w", err)
+		rows = append(rows, k.Account, k.Dedupe, space, r.Category, nullString(r.Description), EditFold(r.Description, nil), r.ID, now)
+		if n++; n == batch {
+			if err := flush(); err != nil {
+				return err
+			}
 		}
 	}
+	if err := flush(); err != nil {
+		return err
+	}
+	if pg != nil {
+		if err := pg.flush(); err != nil {
+			return err
+		}
+	}
+	for _, account := range accounts {
+		keys := deletes[account]
+		for len(keys) > 0 {
+			some := keys[:min(len(keys), batch)]
+			keys = keys[len(some):]
+			if _, err := tx.ExecContext(ctx, s.q("DELETE FROM cad_edits WHERE account_key = ? AND dedupe_key IN ("+inList(len(some))+
+				") AND rule_id IS NOT NULL"), append([]any{account}, some...)...); err != nil {
+				return fmt.Errorf("removing rules' edits: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+// pgRuleWriteBatch is how many rule edits one PostgreSQL statement writes.
+const pgRuleWriteBatch = 10000
+
+// pgRuleEdits collects rule edits for PostgreSQL, which gets each column as one array argument:
+// a statement of thousands of rows parses and plans as fast as one of a single row.
+type pgRuleEdits struct {
+	ctx                                  context.Context
+	tx                                   *sql.Tx
+	s                                    *Store
+	space, now                           string
+	account, dedupe, category, searchFld []string
+	description                          []sql.NullString
+	rule                                 []int64
+}
+
+func (p *pgRuleEdits) add(k EditKey, r *Rule) {
+	p.account, p.dedupe, p.category = append(p.account, k.Account), append(p.dedupe, k.Dedupe), append(p.category, r.Category)
+	var d sql.NullString
+	if r.Description != nil {
+		d = sql.NullString{String: *r.Description, Valid: true}
+	}
+	p.description, p.searchFld, p.rule = append(p.description, d), append(p.searchFld, EditFold(r.Description, nil)), append(p.rule, r.ID)
+}
+
+// flush writes the edits collected: a rule's edit (rule_id set) is rewritten, a person's is left.
+func (p *pgRuleEdits) flush() error {
+	if len(p.account) == 0 {
+		return nil
+	}
+	_, err := p.tx.ExecContext(p.ctx, p.s.q(`INSERT INTO cad_edits (account_key, dedupe_key, space_key, category, description, note, excluded,
+		splits, search_fold, rule_id, updated_at)
+		SELECT u.a, u.d, ?, u.c, u.ds, NULL, 0, NULL, u.f, u.r, ? FROM unnest(CAST(? AS TEXT[]), CAST(? AS TEXT[]), CAST(? AS TEXT[]),
+			CAST(? AS TEXT[]), CAST(? AS TEXT[]), CAST(? AS BIGINT[])) AS u(a, d, c, ds, f, r)
+		ON CONFLICT (account_key, dedupe_key) DO UPDATE SET space_key = excluded.space_key, category = excluded.category,
+		description = excluded.description, note = NULL, excluded = 0, splits = NULL, search_fold = excluded.search_fold,
+		rule_id = excluded.rule_id, updated_at = excluded.updated_at WHERE cad_edits.rule_id IS NOT NULL`),
+		p.space, p.now, pq.Array(p.account), pq.Array(p.dedupe), pq.Array(p.category), pq.Array(p.description), pq.Array(p.searchFld),
+		pq.Array(p.rule))
+	if err != nil {
+		return fmt.Errorf("writing rules' edits: %w", err)
+	}
+	p.account, p.dedupe, p.category, p.description, p.searchFld, p.rule = p.account[:0], p.dedupe[:0], p.category[:0], p.description[:0],
+		p.searchFld[:0], p.rule[:0]
 	return nil
 }
 
@@ -407,17 +569,23 @@ func (s *Store) applyRules(ctx context.Context, tx *sql.Tx, space string, connec
 	if len(rules) == 0 && minID > 0 {
 		return 0, nil // new transactions carry no rule edit: nothing to apply or to take back
 	}
-	// only what a rule may match, or what carries a rule's edit (another space's, say), can change
+	// only what a rule may match, or what carries a rule's edit (another space's, say), can change;
+	// new transactions are mostly what rules match, and the matcher tells them apart faster than
+	// a LIKE a rule word in SQL
 	scope := RuleScope{Rules: rules, AnyRuleEdit: true}
-	if rules == nil {
+	switch {
+	case minID > 0:
+		scope = RuleScope{}
+	case rules == nil:
 		scope.Rules = []Rule{}
 	}
 	var effects []RuleEffect
-	err = s.eachRuleCandidate(ctx, tx, space, connection, minID, scope, func(c *RuleCandidate) error {
+	m := NewRuleMatcher(rules)
+	err = s.eachRuleCandidate(ctx, tx, space, connection, minID, scope, false, func(c *RuleCandidate) error {
 		if c.PersonEdit {
 			return nil
 		}
-		if want := FirstRule(rules, &c.RuleSubject); !sameRuleEdit(want, c.Rule) {
+		if want := m.First(&c.RuleSubject); !sameRuleEdit(want, c.Rule) {
 			kept := *c
 			effects = append(effects, RuleEffect{Candidate: &kept, Rule: want})
 		}
@@ -521,11 +689,23 @@ func (w *WriteTx) DeleteRule(ctx context.Context, space string, id int64) error 
 	return nil
 }
 
-// SetRulePositions gives space's rules the positions of order: order[0] is 1, and so on.
+// SetRulePositions gives space's rules the positions of order: order[0] is 1, and so on. One
+// statement sets up to 200 rules, and only those whose position changes are written.
 func (w *WriteTx) SetRulePositions(ctx context.Context, space string, order []int64) error {
-	for i, id := range order {
-		if _, err := w.tx.ExecContext(ctx, w.s.q("UPDATE cad_rules SET pos = ? WHERE id = ? AND space_key = ? AND pos <> ?"),
-			i+1, id, space, i+1); err != nil {
+	for from := 0; from < len(order); from += 200 {
+		ids := order[from:min(len(order), from+200)]
+		var cases strings.Builder
+		var pos, in []any
+		cases.WriteString("CASE id")
+		for i, id := range ids {
+			cases.WriteString(" WHEN ? THEN CAST(? AS INTEGER)")
+			pos, in = append(pos, id, from+i+1), append(in, id)
+		}
+		cases.WriteString(" END")
+		args := make([]any, 0, 2*len(pos)+len(in)+1)
+		args = append(append(append(append(args, pos...), space), in...), pos...)
+		if _, err := w.tx.ExecContext(ctx, w.s.q("UPDATE cad_rules SET pos = "+cases.String()+" WHERE space_key = ? AND id IN ("+inList(len(ids))+
+			") AND pos <> "+cases.String()), args...); err != nil {
 			return fmt.Errorf("ordering rules: %w", err)
 		}
 	}
@@ -537,4 +717,82 @@ func nullEmpty(s string) any {
 		return nil
 	}
 	return s
+}
+
+// RuleMatcher finds the first rule a transaction meets, as FirstRule, without trying every
+// rule: each rule is keyed by three bytes of its folded text, the ones fewest other rules share,
+// and a transaction tries only the rules keyed by three bytes its folded description holds
+// (a rule's text lies within the description it matches, whatever the comparison).
+type RuleMatcher struct {
+	rules  []Rule
+	short  []int32 // rules whose text is under three bytes: tried always
+	byGram map[[3]byte][]int32
+}
+
+// NewRuleMatcher indexes rules, kept in their order (the matcher points into them).
+func NewRuleMatcher(rules []Rule) *RuleMatcher {
+	m := &RuleMatcher{rules: rules, byGram: map[[3]byte][]int32{}}
+	shared := map[[3]byte]int{}
+	for i := range rules {
+		for _, g := range grams(rules[i].TextFold) {
+			shared[g]++
+		}
+	}
+	for i := range rules {
+		t := rules[i].TextFold
+		switch {
+		case t == "":
+			continue // matches nothing
+		case len(t) < 3:
+			m.short = append(m.short, int32(i))
+			continue
+		}
+		key := [3]byte{t[0], t[1], t[2]}
+		for _, g := range grams(t) {
+			if shared[g] < shared[key] {
+				key = g
+			}
+		}
+		m.byGram[key] = append(m.byGram[key], int32(i))
+	}
+	return m
+}
+
+// grams are the distinct three-byte windows of s.
+func grams(s string) [][3]byte {
+	var out [][3]byte
+	seen := map[[3]byte]bool{}
+	for i := 0; i+3 <= len(s); i++ {
+		g := [3]byte{s[i], s[i+1], s[i+2]}
+		if !seen[g] {
+			seen[g] = true
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// First is the first rule (in their order) that t meets, or nil: FirstRule(rules, t).
+func (m *RuleMatcher) First(t *RuleSubject) *Rule {
+	best := int32(len(m.rules))
+	try := func(i int32) {
+		if i < best && m.rules[i].Matches(t) {
+			best = i
+		}
+	}
+	for _, i := range m.short {
+		try(i)
+	}
+	if len(m.byGram) > 0 {
+		f := t.Fold
+		for j := 0; j+3 <= len(f); j++ {
+			for _, i := range m.byGram[[3]byte{f[j], f[j+1], f[j+2]}] {
+				try(i)
+			}
+		}
+	}
+	if best == int32(len(m.rules)) {
+		return nil
+	}
+	return &m.rules[best]
 }

@@ -3,6 +3,7 @@ package cadstore
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -186,5 +187,36 @@ func TestRulesFollowImportsAndConnections(t *testing.T) {
 	}
 	if u, err := s.UnmatchedEdits(ctx, spaces, nil); err != nil || len(u) != 0 {
 		t.Errorf("unmatched edits with no account known: %v %v, want none (rule edits are not reported)", u, err)
+	}
+}
+
+// The matcher finds the rule FirstRule finds, over texts that share and overlap their bytes.
+func TestRuleMatcherIsFirstRule(t *testing.T) {
+	words := []string{"a", "ab", "uber", "ube", "ber", "pix", "pix enviado", "enviado maria", "mercado", "mercado bom", "bom preco", "o b", "co"}
+	matches := []string{MatchContains, MatchStartsWith, MatchEquals}
+	rnd := rand.New(rand.NewPCG(1, 2))
+	for round := range 200 {
+		var rules []Rule
+		for i := range 1 + rnd.IntN(40) {
+			r := Rule{ID: int64(i + 1), Match: matches[rnd.IntN(len(matches))], TextFold: words[rnd.IntN(len(words))]}
+			switch rnd.IntN(4) {
+			case 0:
+				r.Direction = "out"
+			case 1:
+				r.TextFold = ""
+			}
+			rules = append(rules, r)
+		}
+		m := NewRuleMatcher(rules)
+		for range 50 {
+			var parts []string
+			for range rnd.IntN(4) {
+				parts = append(parts, words[rnd.IntN(len(words))])
+			}
+			sub := RuleSubject{Fold: strings.Join(parts, " "), AmountMinor: int64(rnd.IntN(3) - 1)}
+			if got, want := m.First(&sub), FirstRule(rules, &sub); got != want {
+				t.Fatalf("round %d, %q: First = %v, FirstRule = %v", round, sub.Fold, got, want)
+			}
+		}
 	}
 }
