@@ -4,6 +4,9 @@ package query
 // its type from its value, so parameters need no cast.
 type sqliteEngine struct{ dialectEngine }
 
+// scanKey is the key under unary plus, a no-op on its value and collation that no index serves.
+func (sqliteEngine) scanKey(key string) string { return "+" + key }
+
 func (sqliteEngine) typed(placeholder, _ string) string { return placeholder }
 
 func (sqliteEngine) countDistinct(col, from string, where []string) string {

@@ -263,6 +263,20 @@ func (b *builder) formula(x *Expr, f semantic.Formula, agg func(*Measure) string
 	panic(fmt.Sprintf("query: unknown formula node %T", f))
 }
 
+// scanKeys are the keys of an aggregation over a whole table (or its filtered rows) grouped by
+// key columns, as the engine should group them (see scanGrouper).
+func (b *builder) scanKeys(keys []string) []string {
+	sg, ok := b.e.(scanGrouper)
+	if !ok {
+		return keys
+	}
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		out[i] = sg.scanKey(k)
+	}
+	return out
+}
+
 // wholeAgg is an aggregate over the whole result of one of the query's expressions.
 type wholeAgg struct {
 	x *Expr
@@ -628,7 +642,7 @@ func (b *builder) eagerBlock(blk *Block, q *Query, groups []*OutCol, own []*Meas
 		}
 	}
 	facts := "SELECT " + strings.Join(in, ", ") + " FROM " + b.ident(base.SQLName) + " " + blk.alias[base] + whereClause(inWhere) +
-		" GROUP BY " + strings.Join(inKeys, ", ")
+		" GROUP BY " + strings.Join(b.scanKeys(inKeys), ", ")
 	from := " FROM (" + facts + ") e"
 	for j, jn := range blk.Joins {
 		on := onKeys[j]
@@ -1042,7 +1056,7 @@ func (b *builder) groupedAgg(blk *Block, n *semantic.Aggregate) string {
 			sel[k] = kx + " AS k" + itoa(k)
 		}
 		join := " LEFT JOIN (SELECT " + strings.Join(sel, ", ") + ", " + agg + " AS v" + from + whereClause(conds) +
-			" GROUP BY " + strings.Join(keys, ", ") + ") " + alias + " ON " + strings.Join(on, " AND ")
+			" GROUP BY " + strings.Join(b.scanKeys(keys), ", ") + ") " + alias + " ON " + strings.Join(on, " AND ")
 		b.grouped[blk] = append(b.grouped[blk], groupedAgg{n: n, alias: alias, join: join})
 		g = &b.grouped[blk][len(b.grouped[blk])-1]
 	}
