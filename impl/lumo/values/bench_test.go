@@ -1,15 +1,19 @@
 package values_test
 
 import (
+	"database/sql"
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
 	"testing"
 	"time"
 
+	"github.com/lumo-caderninho/mcp/impl/lumo/columnar"
 	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
 	"github.com/lumo-caderninho/mcp/impl/lumo/store/storetest"
 	"github.com/lumo-caderninho/mcp/impl/lumo/values"
+	"github.com/lumo-caderninho/mcp/impl/platform/sqldialect"
 )
 
 const bigYAML = `name: Pedidos
@@ -88,48 +92,73 @@ func BenchmarkValues1M(b *testing.B) {
 		}
 	}
 
-	distinct := func(c *semantic.Column, want int64, words ...string) func(*testing.B) {
-		return func(b *testing.B) {
-			for b.Loop() {
-				d, err := r.Distinct(ctx, c, words, 50)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if d.Total != want {
-					b.Fatalf("total %d, want %d", d.Total, want)
-				}
-			}
-		}
+	col2, err := columnar.Open(ctx, columnar.Options{})
+	if errors.Is(err, columnar.ErrUnavailable) {
+		b.Log("a build without cgo has no columnar copy: the row store only")
+	} else if err != nil {
+		b.Fatal(err)
 	}
-	search := func(found int, words ...string) func(*testing.B) {
-		return func(b *testing.B) {
-			for b.Loop() {
-				res, err := r.Search(ctx, text, words, 8, 20*time.Second)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if res.TimedOut || len(res.Found) != found {
-					b.Fatalf("search %v: %+v", words, res)
-				}
-			}
+	readers := []struct {
+		name string
+		r    values.Reader
+	}{{"rowstore", r}}
+	if col2 != nil {
+		b.Cleanup(func() { col2.Close() })
+		start := time.Now()
+		if _, err := col2.Sync(ctx, db); err != nil {
+			b.Fatal(err)
 		}
+		b.Logf("copied into DuckDB in %v", time.Since(start).Round(time.Millisecond))
+		readers = append(readers, struct {
+			name string
+			r    values.Reader
+		}{"columnar", values.Reader{DB: col2.DB().(*sql.DB), Dialect: sqldialect.DuckDB{}}})
 	}
-	b.Run("distinct/codigo_1M_values", distinct(code, n))
-	b.Run("distinct/cliente_10k_values", distinct(client, 10400))
-	b.Run("distinct/situacao_6_values", distinct(situation, 5))
-	b.Run("distinct/data_1826_days", distinct(date, 1826))
-	b.Run("distinct/cliente_contains_joao", distinct(client, 520, "joao"))
-	b.Run("distinct/codigo_contains_one", distinct(code, 1, "ped-0012345"))
-	b.Run("distinct/codigo_contains_none", distinct(code, 0, "xyzzy"))
-	b.Run("search/4_columns_sao", search(1, "sao"))
-	b.Run("search/4_columns_joao_a", search(1, "joao", "a."))
-	b.Run("search/4_columns_none", search(0, "xyzzy"))
-	b.Run("sample/10_rows", func(b *testing.B) {
-		for b.Loop() {
-			rows, err := r.Sample(ctx, a.Tables[0], text, 10)
-			if err != nil || len(rows) != 10 {
-				b.Fatal(len(rows), err)
+	for _, rd := range readers {
+		r := rd.r
+		distinct := func(c *semantic.Column, want int64, words ...string) func(*testing.B) {
+			return func(b *testing.B) {
+				for b.Loop() {
+					d, err := r.Distinct(ctx, c, words, 50)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if d.Total != want {
+						b.Fatalf("total %d, want %d", d.Total, want)
+					}
+				}
 			}
 		}
-	})
+		search := func(found int, words ...string) func(*testing.B) {
+			return func(b *testing.B) {
+				for b.Loop() {
+					res, err := r.Search(ctx, text, words, 8, 20*time.Second)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if res.TimedOut || len(res.Found) != found {
+						b.Fatalf("search %v: %+v", words, res)
+					}
+				}
+			}
+		}
+		b.Run(rd.name+"/distinct/codigo_1M_values", distinct(code, n))
+		b.Run(rd.name+"/distinct/cliente_10k_values", distinct(client, 10400))
+		b.Run(rd.name+"/distinct/situacao_6_values", distinct(situation, 5))
+		b.Run(rd.name+"/distinct/data_1826_days", distinct(date, 1826))
+		b.Run(rd.name+"/distinct/cliente_contains_joao", distinct(client, 520, "joao"))
+		b.Run(rd.name+"/distinct/codigo_contains_one", distinct(code, 1, "ped-0012345"))
+		b.Run(rd.name+"/distinct/codigo_contains_none", distinct(code, 0, "xyzzy"))
+		b.Run(rd.name+"/search/4_columns_sao", search(1, "sao"))
+		b.Run(rd.name+"/search/4_columns_joao_a", search(1, "joao", "a."))
+		b.Run(rd.name+"/search/4_columns_none", search(0, "xyzzy"))
+		b.Run(rd.name+"/sample/10_rows", func(b *testing.B) {
+			for b.Loop() {
+				rows, err := r.Sample(ctx, a.Tables[0], text, 10)
+				if err != nil || len(rows) != 10 {
+					b.Fatal(len(rows), err)
+				}
+			}
+		})
+	}
 }
