@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"math/big"
 	"net/http"
 	"net/url"
@@ -172,13 +173,7 @@ func (h *Handler) showRules(w http.ResponseWriter, r *http.Request, status int, 
 		rv.Accounts = append(rv.Accounts, option{a.Key, a.Key + " (" + a.Institution + ", " + a.HolderName + ")"})
 		currencies[a.Currency] = true
 	}
-	for _, c := range slices.Sorted(func(yield func(string) bool) {
-		for c := range currencies {
-			if !yield(c) {
-				return
-			}
-		}
-	}) {
+	for _, c := range slices.Sorted(maps.Keys(currencies)) {
 		rv.Currencies = append(rv.Currencies, option{c, c})
 	}
 	ps, err := h.Store.PeopleList(ctx)

@@ -43,7 +43,8 @@ const existingChunk = 1000
 
 // existing is the set of vs that c holds as written, read in a few statements whatever the count
 // of values: one per value is a lookup in the (folded, value) index of the row store, but a scan
-// of the column on DuckDB, where a list of thousands would cost thousands of scans.
+// of the column on DuckDB, where a list of thousands would cost thousands of scans. col = v
+// implies folded = fold(v), which lets the row store read the index.
 func existing(ctx context.Context, db Querier, d sqldialect.Dialect, c *semantic.Column, vs []string) (map[string]bool, error) {
 	table, col, folded := d.QuoteIdent(c.Table.SQLName), d.QuoteIdent(c.SQLName), d.QuoteIdent(c.FoldSQLName)
 	found := map[string]bool{}
@@ -56,63 +57,48 @@ func existing(ctx context.Context, db Querier, d sqldialect.Dialect, c *semantic
 		for _, v := range chunk {
 			args = append(args, v)
 		}
-		rows, err := db.QueryContext(ctx, sqldialect.Rebind(d, "SELECT DISTINCT "+sqldialect.Binary(d, col)+" FROM "+table+
+		held, err := columnTexts(ctx, db, c, sqldialect.Rebind(d, "SELECT DISTINCT "+sqldialect.Binary(d, col)+" FROM "+table+
 			" WHERE "+folded+" IN ("+marks+") AND "+col+" IN ("+marks+")"), args...)
 		if err != nil {
-			return nil, fmt.Errorf("checking values of %s: %w", c.Ref(), err)
+			return nil, err
 		}
-		for rows.Next() {
-			var s string
-			if err := rows.Scan(&s); err != nil {
-				rows.Close()
-				return nil, fmt.Errorf("checking values of %s: %w", c.Ref(), err)
-			}
-			found[s] = true
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, fmt.Errorf("checking values of %s: %w", c.Ref(), err)
+		for _, v := range held {
+			found[v] = true
 		}
 	}
 	return found, nil
 }
 
+// columnTexts runs a query of one text column of c and returns its values.
+func columnTexts(ctx context.Context, db Querier, c *semantic.Column, query string, args ...any) ([]string, error) {
+	rows, err := db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("checking values of %s: %w", c.Ref(), err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			return nil, fmt.Errorf("checking values of %s: %w", c.Ref(), err)
+		}
+		out = append(out, s)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("checking values of %s: %w", c.Ref(), err)
+	}
+	return out, nil
+}
+
+// checkValue is the value c holds for v, which it does not hold as written (see existing): the one
+// value v spells ignoring case and accents, or an error with the similar values.
 func checkValue(ctx context.Context, db Querier, d sqldialect.Dialect, c *semantic.Column, v string) (string, error) {
 	table, col, folded := d.QuoteIdent(c.Table.SQLName), d.QuoteIdent(c.SQLName), d.QuoteIdent(c.FoldSQLName)
 	// values lists distinct values in code point order on both engines (the selected column is
 	// Binary), so a cut at limit keeps the same candidates, in the same order, everywhere.
 	values := func(where string, limit int, args ...any) ([]string, error) {
-		query := sqldialect.Rebind(d, "SELECT DISTINCT "+sqldialect.Binary(d, col)+" FROM "+table+" WHERE "+where+
-			" ORDER BY 1 LIMIT "+itoa(limit))
-		rows, err := db.QueryContext(ctx, query, args...)
-		if err != nil {
-			return nil, fmt.Errorf("checking values of %s: %w", c.Ref(), err)
-		}
-		defer rows.Close()
-		var out []string
-		for rows.Next() {
-			var s string
-			if err := rows.Scan(&s); err != nil {
-				return nil, err
-			}
-			out = append(out, s)
-		}
-		return out, rows.Err()
-	}
-	// The value as written: col = v implies folded = fold(v), which makes this one lookup in the
-	// (folded, value) index instead of a scan of the column.
-	exact, err := db.QueryContext(ctx, sqldialect.Rebind(d, "SELECT 1 FROM "+table+" WHERE "+folded+" = ? AND "+col+" = ? LIMIT 1"),
-		fold.Fold(v), v)
-	if err != nil {
-		return "", fmt.Errorf("checking values of %s: %w", c.Ref(), err)
-	}
-	found := exact.Next()
-	exact.Close()
-	if err := exact.Err(); err != nil {
-		return "", fmt.Errorf("checking values of %s: %w", c.Ref(), err)
-	}
-	if found {
-		return v, nil
+		return columnTexts(ctx, db, c, sqldialect.Rebind(d, "SELECT DISTINCT "+sqldialect.Binary(d, col)+" FROM "+table+" WHERE "+where+
+			" ORDER BY 1 LIMIT "+itoa(limit)), args...)
 	}
 	same, err := values(folded+" = ?", 5, fold.Fold(v))
 	if err != nil {
