@@ -36,18 +36,19 @@ func main() {
 	bin := flag.String("bin", "", "folder holding built lumo and caderninho binaries (default: build them)")
 	slow := flag.Int("slowloris", 0, "then attack each server with this many idle and slow connections (0 skips it)")
 	slowFor := flag.Duration("slowloris-for", 10*time.Second, "length of each slowloris attack")
+	lumoArgs := flag.String("lumo-args", "", "more flags for lumo serve, space separated (e.g. \"--columnar-from 0\")")
 	flag.Parse()
 	if *limited >= time.Minute {
 		fmt.Fprintln(os.Stderr, "mcp-load: -limited must be under a minute, the span the rate limit holds over")
 		os.Exit(2)
 	}
-	if err := run(*clients, *duration, *limited, strings.Split(*servers, ","), *bin, *slow, *slowFor); err != nil {
+	if err := run(*clients, *duration, *limited, strings.Split(*servers, ","), *bin, *slow, *slowFor, strings.Fields(*lumoArgs)); err != nil {
 		fmt.Fprintln(os.Stderr, "mcp-load:", err)
 		os.Exit(1)
 	}
 }
 
-func run(clients int, duration, limited time.Duration, servers []string, bin string, slow int, slowFor time.Duration) error {
+func run(clients int, duration, limited time.Duration, servers []string, bin string, slow int, slowFor time.Duration, lumoArgs []string) error {
 	tmp, err := os.MkdirTemp("", "mcp-load-")
 	if err != nil {
 		return err
@@ -66,7 +67,7 @@ func run(clients int, duration, limited time.Duration, servers []string, bin str
 		var r *report
 		switch s {
 		case "lumo":
-			r, err = loadLumo(filepath.Join(bin, "lumo"), filepath.Join(tmp, "lumo"), clients, duration, []string{"--rate-user", "0", "--rate-tenant", "0"})
+			r, err = loadLumo(filepath.Join(bin, "lumo"), filepath.Join(tmp, "lumo"), clients, duration, append([]string{"--rate-user", "0", "--rate-tenant", "0"}, lumoArgs...), false)
 		case "caderninho":
 			r, err = loadCaderninho(filepath.Join(bin, "caderninho"), filepath.Join(tmp, "caderninho"), clients, duration)
 		default:
@@ -80,7 +81,7 @@ func run(clients int, duration, limited time.Duration, servers []string, bin str
 			failed = true
 		}
 		if s == "lumo" && limited > 0 {
-			r, err = loadLumo(filepath.Join(bin, "lumo"), filepath.Join(tmp, "lumo-limited"), clients, limited, nil)
+			r, err = loadLumo(filepath.Join(bin, "lumo"), filepath.Join(tmp, "lumo-limited"), clients, limited, lumoArgs, true)
 			if err != nil {
 				return fmt.Errorf("lumo at default limits: %w", err)
 			}
@@ -181,8 +182,8 @@ type call struct {
 	args map[string]any
 }
 
-func loadLumo(bin, dataHome string, clients int, d time.Duration, limits []string) (*report, error) {
-	s, err := start(bin, dataHome, append([]string{"--user", "ana"}, limits...)...)
+func loadLumo(bin, dataHome string, clients int, d time.Duration, args []string, defaultLimits bool) (*report, error) {
+	s, err := start(bin, dataHome, append([]string{"--user", "ana"}, args...)...)
 	if err != nil {
 		return nil, err
 	}
@@ -206,7 +207,7 @@ func loadLumo(bin, dataHome string, clients int, d time.Duration, limits []strin
 		{"search_values", map[string]any{"appId": app, "contains": "ana"}},
 		{"query", map[string]any{"appId": app, "fields": []any{map[string]any{"ref": "Vendas.Canal"}, map[string]any{"ref": "Vendas.Valor da venda", "agg": "sum"}}}},
 	}
-	if limits == nil { // the budget counts from the first request: the session and catalogue read above spent two
+	if defaultLimits { // the budget counts from the first request: the session and catalogue read above spent two
 		r := hammer(s, clients, d, mix, "")
 		r.ok++
 		r.sessions++

@@ -16,7 +16,6 @@ import (
 
 	"github.com/lumo-caderninho/mcp/gen/lumoapi"
 	"github.com/lumo-caderninho/mcp/impl/lumo/bench"
-	"github.com/lumo-caderninho/mcp/impl/lumo/columnar"
 	"github.com/lumo-caderninho/mcp/impl/lumo/store"
 	"github.com/lumo-caderninho/mcp/impl/platform/sqldialect"
 )
@@ -55,14 +54,7 @@ func BenchmarkColumnarAdHoc(b *testing.B) {
 		b.Fatal(err)
 	}
 	app := apps[0]
-	col, err := columnar.Open(ctx, columnar.Options{Path: filepath.Join(dir, "lumo.duckdb")})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer col.Close()
-	if _, err := col.Sync(ctx, db); err != nil {
-		b.Fatal(err)
-	}
+	col := syncedCopy(b, db, filepath.Join(dir, "lumo.duckdb"))
 	duck := col.DB().(*sql.DB)
 	sales := app.TableByLabel("Vendas")
 	if sales == nil {

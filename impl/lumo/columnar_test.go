@@ -16,6 +16,7 @@ import (
 	"github.com/lumo-caderninho/mcp/gen/lumoapi"
 	"github.com/lumo-caderninho/mcp/impl/lumo/columnar"
 	"github.com/lumo-caderninho/mcp/impl/lumo/query"
+	"github.com/lumo-caderninho/mcp/impl/lumo/store"
 	"github.com/lumo-caderninho/mcp/impl/lumo/store/storetest"
 	"github.com/lumo-caderninho/mcp/impl/platform/sqldialect"
 )
@@ -154,14 +155,7 @@ rollups:
 	if _, err := db.ImportWorkspace(ctx, ws, "workspace.yaml"); err != nil {
 		t.Fatal(err)
 	}
-	col, err := columnar.Open(ctx, columnar.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { col.Close() })
-	if _, err := col.Sync(ctx, db); err != nil {
-		t.Fatalf("copying a rollup whose sums pass 18 digits: %v", err)
-	}
+	col := syncedCopy(t, db, "")
 	u, err := db.UserByLogin(ctx, "ana")
 	if err != nil {
 		t.Fatal(err)
@@ -204,14 +198,7 @@ func TestAQueryPastTheCopysMemoryRunsOnTheDatabase(t *testing.T) {
 	if _, err := db.ImportWorkspace(ctx, storetest.OneTableWorkspace("Clientes", "      - {name: CLIENTE, label: Cliente, type: string}\n", csv), "workspace.yaml"); err != nil {
 		t.Fatal(err)
 	}
-	col, err := columnar.Open(ctx, columnar.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { col.Close() })
-	if _, err := col.Sync(ctx, db); err != nil {
-		t.Fatal(err)
-	}
+	col := syncedCopy(t, db, "")
 	if _, err := col.DB().(*sql.DB).ExecContext(ctx, "SET GLOBAL memory_limit = '1MB'"); err != nil {
 		t.Fatal(err)
 	}
@@ -258,4 +245,19 @@ func TestAQueryPastTheCopysMemoryRunsOnTheDatabase(t *testing.T) {
 	if !errors.As(err, &qe) || qe.Code != query.CodeMemoryLimit || !strings.Contains(qe.Message, "--columnar-memory") {
 		t.Errorf("on DuckDB alone: %v, want MEMORY_LIMIT naming --columnar-memory", err)
 	}
+}
+
+// syncedCopy is a columnar copy of db (in the file path, or in memory for ""), synced, closed
+// when tb ends.
+func syncedCopy(tb testing.TB, db *store.DB, path string) *columnar.Store {
+	tb.Helper()
+	col, err := columnar.Open(context.Background(), columnar.Options{Path: path})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { col.Close() })
+	if _, err := col.Sync(context.Background(), db); err != nil {
+		tb.Fatal(err)
+	}
+	return col
 }

@@ -104,11 +104,11 @@ func (s *Service) execQuery(ctx context.Context, app *semantic.App, in *lumoapi.
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	checkDB, checkEngine := query.Querier(s.DB), s.DB.Dialect()
+	checkDB, checkEngine, tables := query.Querier(s.DB), s.DB.Dialect(), func(c *semantic.Column) string { return c.Table.SQLName }
 	if s.Columnar != nil && s.Columnar.Holds(app) { // the same rows, at the same import
-		checkDB, checkEngine = s.Columnar.DB(), sqldialect.DuckDB{}
+		checkDB, checkEngine, tables = s.Columnar.DB(), sqldialect.DuckDB{}, s.Columnar.ValuesOf(app)
 	}
-	if err := query.CheckValues(ctx, checkDB, checkEngine, q); err != nil {
+	if err := query.CheckValues(ctx, checkDB, checkEngine, tables, q); err != nil {
 		return nil, nil, nil, s.runError(ctx, err, timeout)
 	}
 	plan, err := query.PlanQuery(q) // after the checks, so its notes quote corrected values

@@ -80,7 +80,7 @@ func (s *Service) valuesReader(ctx context.Context, a *semantic.App) (values.Rea
 		return values.Reader{}, err
 	}
 	if db, ok := duck.(*sql.DB); ok {
-		return values.Reader{DB: db, Dialect: sqldialect.DuckDB{}}, nil
+		return values.Reader{DB: db, Dialect: sqldialect.DuckDB{}, Values: s.Columnar.ValuesOf(a)}, nil
 	}
 	return values.Reader{DB: s.DB.SQL(), Dialect: s.DB.Dialect()}, nil
 }

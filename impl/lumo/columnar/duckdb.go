@@ -235,6 +235,9 @@ func (s *Store) Sync(ctx context.Context, src *store.DB) (Synced, error) {
 		if err != nil {
 			return err
 		}
+		if err := s.buildValues(ctx, apps, want); err != nil {
+			return err
+		}
 		dropped, err := s.drop(ctx, want)
 		done.Dropped = dropped
 		return err

@@ -31,3 +31,8 @@ func (*Store) Keep(context.Context, *store.DB, time.Duration)  {}
 func (*Store) Kick()                                           {}
 func (*Store) Close() error                                    { return nil }
 func (*Store) ImportSink() store.DataSink                      { return nil }
+
+// ValuesOf names each column's own table: there is no copy.
+func (*Store) ValuesOf(*semantic.App) func(*semantic.Column) string {
+	return func(c *semantic.Column) string { return c.Table.SQLName }
+}

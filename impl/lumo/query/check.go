@@ -14,10 +14,15 @@ import (
 
 // CheckValues checks every text value of =, in, != and not in filters against the column before the query
 // runs: a value that exists only with other case or accents is corrected (and noted); a value
-// that does not exist stops the query with the similar values.
-func CheckValues(ctx context.Context, db Querier, d sqldialect.Dialect, q *Query) error {
+// that does not exist stops the query with the similar values. tables names the table to read a
+// column's distinct values from (see values.Reader.Values); nil reads the column's own table.
+func CheckValues(ctx context.Context, db Querier, d sqldialect.Dialect, tables func(*semantic.Column) string, q *Query) error {
 	for _, c := range q.Checks {
-		present, err := existing(ctx, db, d, c.Col, c.Values)
+		table := c.Col.Table.SQLName
+		if tables != nil {
+			table = tables(c.Col)
+		}
+		present, err := existing(ctx, db, d, c.Col, table, c.Values)
 		if err != nil {
 			return err
 		}
@@ -25,7 +30,7 @@ func CheckValues(ctx context.Context, db Querier, d sqldialect.Dialect, q *Query
 			if present[v] {
 				continue
 			}
-			fixed, err := checkValue(ctx, db, d, c.Col, v)
+			fixed, err := checkValue(ctx, db, d, c.Col, table, v)
 			if err != nil {
 				return err
 			}
@@ -45,8 +50,8 @@ const existingChunk = 1000
 // of values: one per value is a lookup in the (folded, value) index of the row store, but a scan
 // of the column on DuckDB, where a list of thousands would cost thousands of scans. col = v
 // implies folded = fold(v), which lets the row store read the index.
-func existing(ctx context.Context, db Querier, d sqldialect.Dialect, c *semantic.Column, vs []string) (map[string]bool, error) {
-	table, col, folded := d.QuoteIdent(c.Table.SQLName), d.QuoteIdent(c.SQLName), d.QuoteIdent(c.FoldSQLName)
+func existing(ctx context.Context, db Querier, d sqldialect.Dialect, c *semantic.Column, from string, vs []string) (map[string]bool, error) {
+	table, col, folded := d.QuoteIdent(from), d.QuoteIdent(c.SQLName), d.QuoteIdent(c.FoldSQLName)
 	found := map[string]bool{}
 	for chunk := range slices.Chunk(vs, existingChunk) {
 		marks := strings.TrimSuffix(strings.Repeat("?, ", len(chunk)), ", ")
@@ -92,8 +97,8 @@ func columnTexts(ctx context.Context, db Querier, c *semantic.Column, query stri
 
 // checkValue is the value c holds for v, which it does not hold as written (see existing): the one
 // value v spells ignoring case and accents, or an error with the similar values.
-func checkValue(ctx context.Context, db Querier, d sqldialect.Dialect, c *semantic.Column, v string) (string, error) {
-	table, col, folded := d.QuoteIdent(c.Table.SQLName), d.QuoteIdent(c.SQLName), d.QuoteIdent(c.FoldSQLName)
+func checkValue(ctx context.Context, db Querier, d sqldialect.Dialect, c *semantic.Column, from, v string) (string, error) {
+	table, col, folded := d.QuoteIdent(from), d.QuoteIdent(c.SQLName), d.QuoteIdent(c.FoldSQLName)
 	// values lists distinct values in code point order on both engines (the selected column is
 	// Binary), so a cut at limit keeps the same candidates, in the same order, everywhere.
 	values := func(where string, limit int, args ...any) ([]string, error) {
@@ -114,8 +119,8 @@ func checkValue(ctx context.Context, db Querier, d sqldialect.Dialect, c *semant
 	var conds []string
 	var args []any
 	for _, w := range fold.Words(v) { // the words literally, wildcards and backslashes included
-		conds = append(conds, folded+" LIKE ?"+likeEscape)
-		args = append(args, sqldialect.ContainsPattern(w))
+		cond, arg := sqldialect.Contains(d, folded, w)
+		conds, args = append(conds, cond), append(args, arg)
 	}
 	var candidates []string
 	if len(conds) > 0 {

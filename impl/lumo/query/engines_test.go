@@ -99,7 +99,7 @@ func runQuery(db *store.DB, app *semantic.App, req query.Request) (*query.Query,
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := query.CheckValues(ctx, db.SQL(), db.Dialect(), q); err != nil {
+	if err := query.CheckValues(ctx, db.SQL(), db.Dialect(), nil, q); err != nil {
 		return nil, nil, err
 	}
 	plan, err := query.PlanQuery(q)

@@ -66,7 +66,8 @@ func bigRows(n int) func() lines {
 }
 
 // BenchmarkValues1M measures the reads of search_values on a fresh store holding 1.000.000 rows
-// loaded and indexed by the importer (SQLite, or PostgreSQL when LUMO_TEST_DB is set).
+// loaded and indexed by the importer (SQLite, or PostgreSQL when LUMO_TEST_DB is set), and on its
+// columnar copy, with its value tables (as search_values reads it) and without.
 //
 //	go test -run '^$' -bench Values1M -benchtime 20x ./impl/lumo/values
 func BenchmarkValues1M(b *testing.B) {
@@ -109,10 +110,16 @@ func BenchmarkValues1M(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.Logf("copied into DuckDB in %v", time.Since(start).Round(time.Millisecond))
+		duck := values.Reader{DB: col2.DB().(*sql.DB), Dialect: sqldialect.DuckDB{}}
+		withValues := duck
+		withValues.Values = col2.ValuesOf(a)
 		readers = append(readers, struct {
 			name string
 			r    values.Reader
-		}{"columnar", values.Reader{DB: col2.DB().(*sql.DB), Dialect: sqldialect.DuckDB{}}})
+		}{"columnar", withValues}, struct {
+			name string
+			r    values.Reader
+		}{"columnar-scan", duck}) // without value tables
 	}
 	for _, rd := range readers {
 		r := rd.r

@@ -22,6 +22,9 @@ import (
 type Reader struct {
 	DB      *sql.DB
 	Dialect sqldialect.Dialect
+	// Values names the table to read a text column's distinct values from: a table of them
+	// (the columnar copy's, see columnar.Store.ValuesOf), or the column's own table. nil: its own.
+	Values func(*semantic.Column) string
 }
 
 // Distinct is a page of a column's distinct values and how many there are in all.
@@ -117,6 +120,12 @@ func (r Reader) Distinct(ctx context.Context, c *semantic.Column, words []string
 // index when the column has many repeated values; the inner ORDER BY of the count only makes
 // PostgreSQL de-duplicate in the index's order (NULLS FIRST) instead of sorting.
 func (r Reader) distinctSQL(c *semantic.Column, words []string, limit int) (page, count string, args []any) {
+	page, count, args = r.distinctParts(c, words, limit)
+	return r.rebind(page), r.rebind(count), args
+}
+
+// distinctParts is distinctSQL with its placeholders as "?".
+func (r Reader) distinctParts(c *semantic.Column, words []string, limit int) (page, count string, args []any) {
 	nf := sqldialect.NullsFirst(r.Dialect)
 	cols, order := r.q(c.SQLName), r.q(c.SQLName)+nf
 	if isText(c) {
@@ -127,10 +136,14 @@ func (r Reader) distinctSQL(c *semantic.Column, words []string, limit int) (page
 	if isText(c) {
 		where, args = r.wordsWhere(r.q(c.FoldSQLName), words)
 	}
-	distinct := "SELECT DISTINCT " + cols + " FROM " + r.q(c.Table.SQLName) + where + " ORDER BY " + order
+	table := c.Table.SQLName
+	if r.Values != nil && isText(c) {
+		table = r.Values(c)
+	}
+	distinct := "SELECT DISTINCT " + cols + " FROM " + r.q(table) + where + " ORDER BY " + order
 	page = distinct + fmt.Sprintf(" LIMIT %d", limit)
 	count = "SELECT COUNT(*) FROM (" + distinct + ") g"
-	return r.rebind(page), r.rebind(count), args
+	return page, count, args
 }
 
 // wordsWhere is the WHERE clause that keeps rows whose folded copy (the SQL expression folded)
@@ -142,8 +155,8 @@ func (r Reader) wordsWhere(folded string, words []string) (string, []any) {
 	var args []any
 	for _, w := range words {
 		for _, fw := range fold.Words(w) {
-			terms = append(terms, folded+" LIKE ? ESCAPE '"+sqldialect.LikeEscape+"'")
-			args = append(args, sqldialect.ContainsPattern(fw))
+			cond, arg := sqldialect.Contains(r.Dialect, folded, fw)
+			terms, args = append(terms, cond), append(args, arg)
 		}
 	}
 	if len(terms) == 0 {

@@ -53,32 +53,54 @@ func people(t *testing.T) (values.Reader, *semantic.App) {
 	return reader(db), a
 }
 
-// onEachEngine runs f on the people app read from the row store and from its columnar copy:
-// search_values reads wherever the app's queries do, and must answer alike.
+// onEachEngine runs f on the people app read from the row store and from its columnar copy (its
+// tables, then its value tables): search_values reads wherever the app's queries do, and must
+// answer alike.
 func onEachEngine(t *testing.T, f func(t *testing.T, r values.Reader, a *semantic.App)) {
 	t.Run("row store", func(t *testing.T) {
 		r, a := people(t)
 		f(t, r, a)
 	})
-	t.Run("columnar", func(t *testing.T) {
-		db := storetest.Open(t)
-		a := importApp(t, db, peopleYAML, map[string]string{"pessoas.csv": peopleCSV}, nil)
-		col, err := columnar.Open(ctx, columnar.Options{})
-		if errors.Is(err, columnar.ErrUnavailable) {
-			t.Skip("a build without cgo has no columnar copy")
+	for _, valueTables := range []bool{false, true} {
+		name := "columnar"
+		if valueTables {
+			name = "columnar value tables"
 		}
-		if err != nil {
-			t.Fatal(err)
+		t.Run(name, func(t *testing.T) { onColumnar(t, valueTables, f) })
+	}
+}
+
+func onColumnar(t *testing.T, valueTables bool, f func(t *testing.T, r values.Reader, a *semantic.App)) {
+	db := storetest.Open(t)
+	a := importApp(t, db, peopleYAML, map[string]string{"pessoas.csv": peopleCSV}, nil)
+	col, err := columnar.Open(ctx, columnar.Options{})
+	if errors.Is(err, columnar.ErrUnavailable) {
+		t.Skip("a build without cgo has no columnar copy")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { col.Close() })
+	if _, err := col.Sync(ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	if !col.Holds(a) {
+		t.Fatal("the copy does not hold the app after a sync")
+	}
+	r := values.Reader{DB: col.DB().(*sql.DB), Dialect: sqldialect.DuckDB{}}
+	if valueTables {
+		r.Values = col.ValuesOf(a)
+		read := 0
+		for _, c := range a.Tables[0].Columns {
+			if r.Values(c) != c.Table.SQLName {
+				read++
+			}
 		}
-		t.Cleanup(func() { col.Close() })
-		if _, err := col.Sync(ctx, db); err != nil {
-			t.Fatal(err)
+		if read == 0 {
+			t.Fatal("no column of the people app has a value table")
 		}
-		if !col.Holds(a) {
-			t.Fatal("the copy does not hold the app after a sync")
-		}
-		f(t, values.Reader{DB: col.DB().(*sql.DB), Dialect: sqldialect.DuckDB{}}, a)
-	})
+	}
+	f(t, r, a)
 }
 
 func s(v string) *string { return &v }

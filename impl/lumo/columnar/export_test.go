@@ -1,0 +1,9 @@
+//go:build cgo
+
+package columnar
+
+// ValuesSmallTable lets a test decide which tables count as small (see buildValueTable).
+var ValuesSmallTable = &valuesSmallTable
+
+// ValuesTable is valuesTable, for tests.
+var ValuesTable = valuesTable

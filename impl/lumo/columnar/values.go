@@ -1,0 +1,113 @@
+//go:build cgo
+
+package columnar
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
+	"github.com/lumo-caderninho/mcp/impl/platform/sqldialect"
+)
+
+// A value table holds a text column's distinct (folded, value) pairs, under the column's own
+// names, so that search_values and the query's value checks read the few distinct values instead
+// of scanning every row, as the row store reads its (folded, value) index. It is built by Sync once
+// its table is current and stamped with the same LoadID; a reader uses it only at its app's
+// LoadID (ValuesOf) and scans the table otherwise. A column of a large table whose values hardly
+// repeat gets none (it would be as large as the column): its stamp is then the LoadID negated.
+
+// valuesSmallTable is the most rows a table may hold for its columns to get value tables however
+// little their values repeat: they are tiny.
+var valuesSmallTable int64 = 1_000
+
+// valuesTable is the name of c's value table: the column's physical name is unique in the
+// database (it carries the column's id) and a role-playing copy shares its original's.
+func valuesTable(c *semantic.Column) string { return "v" + c.SQLName }
+
+// hasValues says whether c can have a value table: a stored text column with a folded copy.
+func hasValues(c *semantic.Column) bool {
+	return c.Type == semantic.TypeString && c.FoldSQLName != "" && !c.Calculated()
+}
+
+// ValuesOf names, for a text column of app, the table to read its distinct values from: its value
+// table when one is current at app's LoadID, its own table otherwise (see values.Reader.Values).
+func (s *Store) ValuesOf(app *semantic.App) func(*semantic.Column) string {
+	return func(c *semantic.Column) string {
+		if hasValues(c) {
+			s.mu.RLock()
+			id, ok := s.loads[valuesTable(c)]
+			s.mu.RUnlock()
+			if ok && id == app.LoadID {
+				return valuesTable(c)
+			}
+		}
+		return c.Table.SQLName
+	}
+}
+
+// buildValues builds the value tables of apps' current tables that lack one at their app's
+// LoadID, adding every value table's name to want.
+func (s *Store) buildValues(ctx context.Context, apps []*semantic.App, want map[string]bool) error {
+	for _, app := range apps {
+		for _, t := range app.Tables {
+			for _, c := range t.Columns {
+				if !hasValues(c) || want[valuesTable(c)] {
+					continue
+				}
+				name := valuesTable(c)
+				want[name] = true
+				s.mu.RLock()
+				id, built := s.loads[name]
+				current := s.loads[t.SQLName] == app.LoadID
+				s.mu.RUnlock()
+				if !current || built && (id == app.LoadID || id == -app.LoadID) {
+					continue
+				}
+				if err := s.buildValueTable(ctx, c, app.LoadID); err != nil {
+					return fmt.Errorf("the distinct values of %s: %w", c.Ref(), err)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// buildValueTable replaces c's value table and its stamp in one DuckDB transaction, keeping it
+// only for a small table or when the column's values repeat (at most one distinct pair for two rows).
+func (s *Store) buildValueTable(ctx context.Context, c *semantic.Column, loadID int64) error {
+	d := sqldialect.DuckDB{}
+	name, table := d.QuoteIdent(valuesTable(c)), d.QuoteIdent(c.Table.SQLName)
+	fold, col := d.QuoteIdent(c.FoldSQLName), d.QuoteIdent(c.SQLName)
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	create := "CREATE OR REPLACE TABLE " + name + " AS SELECT DISTINCT " + fold + ", " + col + " FROM " + table +
+		" ORDER BY " + fold + " NULLS FIRST, " + col + " NULLS FIRST"
+	if _, err := tx.ExecContext(ctx, create); err != nil {
+		return err
+	}
+	var pairs, rows int64
+	if err := tx.QueryRowContext(ctx, "SELECT (SELECT COUNT(*) FROM "+name+"), (SELECT COUNT(*) FROM "+table+")").Scan(&pairs, &rows); err != nil {
+		return err
+	}
+	stamp := loadID
+	if rows > valuesSmallTable && 2*pairs > rows {
+		stamp = -loadID
+		if _, err := tx.ExecContext(ctx, "DROP TABLE "+name); err != nil {
+			return err
+		}
+	}
+	if _, err := tx.ExecContext(ctx, "INSERT OR REPLACE INTO "+loadsTable+" VALUES (?, ?)", valuesTable(c), stamp); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.loads[valuesTable(c)] = stamp
+	s.mu.Unlock()
+	return nil
+}

@@ -1,0 +1,139 @@
+//go:build cgo
+
+package columnar_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/lumo-caderninho/mcp/impl/lumo/columnar"
+	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
+	"github.com/lumo-caderninho/mcp/impl/lumo/store"
+	"github.com/lumo-caderninho/mcp/impl/lumo/store/storetest"
+	"github.com/lumo-caderninho/mcp/impl/platform/sqldialect"
+)
+
+// TestValueTables: a sync gives each text column of a large table whose values repeat a table of
+// its distinct (folded, value) pairs, which ValuesOf names only at its app's current import; a
+// column whose values hardly repeat gets none; a new import is read from the table itself until
+// the sync that rebuilds its value tables, and a later sync keeps what is current.
+func TestValueTables(t *testing.T) {
+	ctx := context.Background()
+	defer func(was int64) { *columnar.ValuesSmallTable = was }(*columnar.ValuesSmallTable)
+	*columnar.ValuesSmallTable = 10 // the tables below count as large
+	db := storetest.Open(t)
+	cols := `      - {name: CANAL, label: Canal, type: string}
+      - {name: CODIGO, label: Código, type: string}
+`
+	importRows := func(canais ...string) *semantic.App {
+		var csv strings.Builder
+		csv.WriteString("ID,CANAL,CODIGO\n")
+		for i := range 40 {
+			fmt.Fprintf(&csv, "%d,%s,C-%d\n", i, canais[i%len(canais)], i)
+		}
+		if _, err := db.ImportWorkspace(ctx, storetest.OneTableWorkspace("Vendas", cols, csv.String()), "workspace.yaml"); err != nil {
+			t.Fatal(err)
+		}
+		return appOf(t, db)
+	}
+	a := importRows("Loja", "LOJA", "Aplicativo", `\N`, "")
+	col, err := columnar.Open(ctx, columnar.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { col.Close() })
+	if _, err := col.Sync(ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	canal, codigo := columnOf(t, a, "Canal"), columnOf(t, a, "Código")
+	values := col.ValuesOf(a)
+	if got := values(codigo); got != codigo.Table.SQLName {
+		t.Errorf("a column of 40 distinct values in 40 rows is read from %s, want its table", got)
+	}
+	if got := values(canal); got != columnar.ValuesTable(canal) {
+		t.Fatalf("a column of 5 values in 40 rows is read from %s, want its value table", got)
+	}
+	want := []string{"<nil>|<nil>", "|", "aplicativo|Aplicativo", "loja|LOJA", "loja|Loja"}
+	if got := pairs(t, col, canal, columnar.ValuesTable(canal)); !slices.Equal(got, want) {
+		t.Errorf("value table %v, want %v", got, want)
+	}
+
+	b := importRows("Site", "Loja")
+	canal = columnOf(t, b, "Canal")
+	if got := col.ValuesOf(b)(canal); got != canal.Table.SQLName {
+		t.Errorf("before the sync of a new import the values are read from %s, want the table", got)
+	}
+	if _, err := col.Sync(ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	if got := col.ValuesOf(b)(canal); got != columnar.ValuesTable(canal) {
+		t.Fatalf("after the sync the values are read from %s, want the value table", got)
+	}
+	if got, want := pairs(t, col, canal, columnar.ValuesTable(canal)), []string{"loja|Loja", "site|Site"}; !slices.Equal(got, want) {
+		t.Errorf("value table after the new import %v, want %v", got, want)
+	}
+	if got := col.ValuesOf(a)(columnOf(t, a, "Canal")); got == columnar.ValuesTable(canal) {
+		t.Error("the old import's model reads the new import's value table")
+	}
+	again, err := col.Sync(ctx, db)
+	if err != nil || len(again.Copied) != 0 || again.Dropped != 0 {
+		t.Errorf("a sync with nothing new copied %v and dropped %d (err %v)", again.Copied, again.Dropped, err)
+	}
+}
+
+func appOf(t *testing.T, db *store.DB) *semantic.App {
+	t.Helper()
+	u, err := db.UserByLogin(context.Background(), "ana")
+	if err != nil {
+		t.Fatal(err)
+	}
+	apps, err := db.VisibleApps(context.Background(), u)
+	if err != nil || len(apps) != 1 {
+		t.Fatalf("%d apps, %v", len(apps), err)
+	}
+	return apps[0]
+}
+
+func columnOf(t *testing.T, a *semantic.App, label string) *semantic.Column {
+	t.Helper()
+	for _, c := range a.Tables[0].Columns {
+		if c.Label == label {
+			return c
+		}
+	}
+	t.Fatalf("no column %s", label)
+	return nil
+}
+
+// pairs are the (folded, value) rows of table, in order.
+func pairs(t *testing.T, col *columnar.Store, c *semantic.Column, table string) []string {
+	t.Helper()
+	d := sqldialect.DuckDB{}
+	rows, err := col.DB().QueryContext(context.Background(), "SELECT "+d.QuoteIdent(c.FoldSQLName)+", "+d.QuoteIdent(c.SQLName)+
+		" FROM "+d.QuoteIdent(table)+" ORDER BY 1 NULLS FIRST, 2 NULLS FIRST")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var f, v *string
+		if err := rows.Scan(&f, &v); err != nil {
+			t.Fatal(err)
+		}
+		s := func(p *string) string {
+			if p == nil {
+				return "<nil>"
+			}
+			return *p
+		}
+		out = append(out, s(f)+"|"+s(v))
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
