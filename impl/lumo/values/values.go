@@ -136,11 +136,14 @@ func (r Reader) distinctParts(c *semantic.Column, words []string, limit int) (pa
 	if isText(c) {
 		where, args = r.wordsWhere(r.q(c.FoldSQLName), words)
 	}
-	table := c.Table.SQLName
+	table, selectDistinct := c.Table.SQLName, "SELECT DISTINCT "
 	if r.Values != nil && isText(c) {
 		table = r.Values(c)
+		if table != c.Table.SQLName { // a value table's rows are distinct already
+			selectDistinct = "SELECT "
+		}
 	}
-	distinct := "SELECT DISTINCT " + cols + " FROM " + r.q(table) + where + " ORDER BY " + order
+	distinct := selectDistinct + cols + " FROM " + r.q(table) + where + " ORDER BY " + order
 	page = distinct + fmt.Sprintf(" LIMIT %d", limit)
 	count = "SELECT COUNT(*) FROM (" + distinct + ") g"
 	return page, count, args
