@@ -3,9 +3,13 @@ package bench
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/lumo-caderninho/mcp/impl/lumo/columnar"
@@ -14,10 +18,11 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/platform/sqldialect"
 )
 
-// runColumnar times the queries on the columnar copy: it copies db into a DuckDB file for the
-// server (timed) and into a second one for DuckDB's own run (the server holds the first), starts
-// lumo serve on the first, and times each query over MCP against its hand-written SQL rendered
-// for DuckDB, with the same defaults (memory limit, threads) on both sides.
+// runColumnar times the queries on the columnar copy: lumo serve makes its copy of db at start
+// (timed, until it logs the sync), DuckDB's own run gets a second file (the server holds the
+// first), and each query is timed over MCP against its hand-written SQL rendered for DuckDB, with
+// the same defaults (memory limit, threads) on both sides. The server's peak resident memory is
+// read after each phase (the copy, the queries, the small-call load), reset between them.
 func runColumnar(ctx context.Context, c Config, engine string, db *store.DB, dsn string, app *semantic.App) (*ColumnarReport, error) {
 	dir, err := os.MkdirTemp("", "lumo-bench-columnar")
 	if err != nil {
@@ -25,21 +30,32 @@ func runColumnar(ctx context.Context, c Config, engine string, db *store.DB, dsn
 	}
 	defer os.RemoveAll(dir)
 	served, own := filepath.Join(dir, "served.duckdb"), filepath.Join(dir, "own.duckdb")
-	rep := &ColumnarReport{}
-	c.logf("%s: copying into the columnar store", engine)
+	rep := &ColumnarReport{MemoryLimitMiB: memoryLimitMiB(columnar.DefaultMemoryLimit)}
+	if columnar.Largest(app) < serveColumnarFrom {
+		return nil, fmt.Errorf("lumo serve copies only apps with a table of %d rows or more (--columnar-from): use --rows %d or more with --columnar",
+			serveColumnarFrom, serveColumnarFrom)
+	}
+	c.logf("%s: lumo serve copies into the columnar store", engine)
+	log := &syncWatch{to: c.ServerLog, synced: make(chan string, 1)}
 	start := time.Now()
-	col, err := columnar.Open(ctx, columnar.Options{Path: served})
+	srv, err := startServerOn(ctx, c.Lumo, dsn, Login, 0, served, c.ServerEnv, log)
 	if err != nil {
 		return nil, err
 	}
-	done, err := col.Sync(ctx, db)
-	col.Close()
-	if err != nil {
-		return nil, err
+	defer srv.stop()
+	select {
+	case line := <-log.synced:
+		rep.CopySeconds = time.Since(start).Seconds()
+		rep.CopyRows = syncedRows(line)
+	case <-time.After(2 * time.Hour):
+		return nil, fmt.Errorf("lumo serve did not log a sync of its columnar copy in 2 hours")
+	case <-ctx.Done():
+		return nil, ctx.Err()
 	}
-	rep.CopyRows, rep.CopySeconds = done.Rows, time.Since(start).Seconds()
-	rep.CopyRowsPerSecond = float64(done.Rows) / rep.CopySeconds
-	c.logf("%s: %d rows copied in %.1f s (%.0f rows/s)", engine, done.Rows, rep.CopySeconds, rep.CopyRowsPerSecond)
+	rep.CopyRowsPerSecond = float64(rep.CopyRows) / rep.CopySeconds
+	rep.CopyMemory = memoryOf(srv.cmd.Process.Pid)
+	c.logf("%s: %d rows copied by the server in %.1f s (%.0f rows/s), its peak RSS %.1f MiB", engine, rep.CopyRows, rep.CopySeconds,
+		rep.CopyRowsPerSecond, rep.CopyMemory.PeakMiB)
 	mine, err := columnar.Open(ctx, columnar.Options{Path: own})
 	if err != nil {
 		return nil, err
@@ -56,16 +72,12 @@ func runColumnar(ctx context.Context, c Config, engine string, db *store.DB, dsn
 	if err != nil {
 		return nil, err
 	}
-	srv, err := startServerOn(ctx, c.Lumo, dsn, Login, 0, served, c.ServerEnv, c.ServerLog)
-	if err != nil {
-		return nil, err
-	}
-	defer srv.stop()
 	cs, err := srv.connect(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer cs.Close()
+	resetPeak(srv.cmd.Process.Pid)
 	for _, q := range queries {
 		c.logf("%s, columnar: %s", engine, q.Name)
 		qr, err := timeQuery(ctx, cs, duck, q, c.Iterations)
@@ -74,9 +86,57 @@ func runColumnar(ctx context.Context, c Config, engine string, db *store.DB, dsn
 		}
 		rep.Queries = append(rep.Queries, qr)
 	}
+	rep.QueriesMemory = memoryOf(srv.cmd.Process.Pid)
+	resetPeak(srv.cmd.Process.Pid)
 	if rep.Load, _, err = srv.loads(ctx, c, "query", SmallCall(app.ID)); err != nil {
 		return nil, err
 	}
 	rep.ServerMemory = memoryOf(srv.cmd.Process.Pid)
 	return rep, nil
+}
+
+// serveColumnarFrom is lumo serve's default --columnar-from (lumo.DefaultColumnarFrom, which
+// this package cannot import: lumo's tests import it).
+const serveColumnarFrom = 100_000
+
+// syncWatch passes a server's log on to to and sends the first line that reports a sync of the
+// columnar copy to synced.
+type syncWatch struct {
+	to     io.Writer
+	synced chan string
+	line   []byte
+	sent   bool
+}
+
+func (w *syncWatch) Write(p []byte) (int, error) {
+	if w.to != nil {
+		w.to.Write(p)
+	}
+	for _, b := range p {
+		if b != '\n' {
+			w.line = append(w.line, b)
+			continue
+		}
+		if !w.sent && strings.Contains(string(w.line), "columnar copy: synced") {
+			w.synced <- string(w.line)
+			w.sent = true
+		}
+		w.line = w.line[:0]
+	}
+	return len(p), nil
+}
+
+// syncedRows is the rows of a sync's log line (JSON; 0 when absent).
+func syncedRows(line string) int64 {
+	var l struct {
+		Rows int64 `json:"rows"`
+	}
+	json.Unmarshal([]byte(line), &l)
+	return l.Rows
+}
+
+// memoryLimitMiB is a DuckDB memory limit such as "256MB" in MiB (DuckDB's MB are 1000*1000 bytes).
+func memoryLimitMiB(limit string) float64 {
+	n, _ := strconv.ParseFloat(strings.TrimSuffix(limit, "MB"), 64)
+	return n * 1e6 / (1 << 20)
 }

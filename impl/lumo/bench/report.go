@@ -50,7 +50,12 @@ type ColumnarReport struct {
 	CopyRowsPerSecond float64       `json:"copy_rows_per_second"`
 	Queries           []QueryReport `json:"queries"`
 	Load              LoadReport    `json:"http_load"`
-	ServerMemory      Memory        `json:"server_memory"`
+	// The server's peak resident memory in each phase: while it copies, while it answers the
+	// queries, and under the small-call load (ServerMemory); DuckDB's memory limit it ran with.
+	CopyMemory     Memory  `json:"copy_memory"`
+	QueriesMemory  Memory  `json:"queries_memory"`
+	ServerMemory   Memory  `json:"server_memory"`
+	MemoryLimitMiB float64 `json:"memory_limit_mib"`
 }
 
 type ImportReport struct {
@@ -157,8 +162,9 @@ func (r *Report) Markdown(w io.Writer) {
 				fmt.Fprintf(w, "| %s | %d of %.0f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n", q.Name, q.RowsReturned, q.TotalRows,
 					q.MCP.P50, q.MCP.P99, q.RawSQL.P50, q.RawSQL.P99, q.RatioP50, e.Queries[i].MCP.P50)
 			}
-			fmt.Fprintf(w, "\nsmall tool calls/s, %d clients: %.0f; server peak RSS after the load: **%.1f MiB**\n",
-				col.Load.Clients, col.Load.CallsPerSecond, col.ServerMemory.PeakMiB)
+			fmt.Fprintf(w, "\nsmall tool calls/s, %d clients: %.0f. Server peak RSS (VmHWM, reset between phases) while it copies **%.1f MiB**, "+
+				"while it answers the queries **%.1f MiB**, under the small-call load **%.1f MiB**; bound `--columnar-memory` + 150 MiB = %.0f MiB\n",
+				col.Load.Clients, col.Load.CallsPerSecond, col.CopyMemory.PeakMiB, col.QueriesMemory.PeakMiB, col.ServerMemory.PeakMiB, col.MemoryLimitMiB+150)
 		}
 		if p := e.Peer; p != nil {
 			fmt.Fprintf(w, "\nstdio, same client, same database (%s):\n\n", p.Package)

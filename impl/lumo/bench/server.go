@@ -92,6 +92,10 @@ type Memory struct {
 	CurrentMiB float64 `json:"rss_mib"`      // VmRSS
 }
 
+// resetPeak starts a new peak measurement of process pid (Linux: clear_refs 5 resets VmHWM to
+// the current resident set).
+func resetPeak(pid int) { os.WriteFile("/proc/"+strconv.Itoa(pid)+"/clear_refs", []byte("5"), 0) }
+
 func memoryOf(pid int) Memory {
 	f, err := os.Open("/proc/" + strconv.Itoa(pid) + "/status")
 	if err != nil {
