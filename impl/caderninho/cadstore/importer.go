@@ -468,6 +468,15 @@ func (s *Store) importFiles(ctx context.Context, c Connection, files []statement
 			return nil, err
 		}
 	}
+	var rules *importRules // the space's rules, categorising the new transactions as they are inserted
+	if pending == nil {
+		if rules, err = s.newImportRules(ctx, tx, c); err != nil {
+			return nil, err
+		}
+		if rules != nil {
+			defer rules.w.close()
+		}
+	}
 	var bank *connBank // the connection's bank, read at its first file
 	for _, sf := range files {
 		sha, f, ps, ignore, fe := readStatement(sf, c.Format)
@@ -528,7 +537,7 @@ func (s *Store) importFiles(ctx context.Context, c Connection, files []statement
 			if note != "" {
 				out.warn(sf.name, 0, note, &notes)
 			}
-			err = s.importStatement(ctx, tx, a, fileID, f, i, ps[i], sf.name, out, &extra)
+			err = s.importStatement(ctx, tx, a, fileID, f, i, ps[i], sf.name, out, &extra, rules)
 			ps[i] = prints{}
 			if err != nil {
 				return nil, err
@@ -555,9 +564,14 @@ func (s *Store) importFiles(ctx context.Context, c Connection, files []statement
 			newFrom = a.newFrom
 		}
 	}
-	if newFrom > 0 {
-		if out.Categorised, err = s.applyRules(ctx, tx, c.SpaceKey, c.ID, newFrom); err != nil {
-			return nil, fmt.Errorf("applying the rules of %s: %w", c.SpaceKey, err)
+	if newFrom > 0 && rules != nil {
+		out.Categorised = int(rules.w.written)
+		if rules.fallback {
+			n, err := s.applyRules(ctx, tx, c.SpaceKey, c.ID, newFrom)
+			if err != nil {
+				return nil, fmt.Errorf("applying the rules of %s: %w", c.SpaceKey, err)
+			}
+			out.Categorised += n
 		}
 	}
 	changed := false
@@ -805,7 +819,8 @@ func (a *account) store(fp fp, noFitid bool) {
 // importStatement stores statement i of f, whose prints are p: the transactions not stored yet,
 // the statement and the balance. The statement is never held whole: dedupe decides on the
 // prints, then the file is read once more to insert what is new.
-func (s *Store) importStatement(ctx context.Context, tx *sql.Tx, a *account, fileID int64, f parsedFile, i int, p prints, file string, out *Outcome, extra *int) error {
+func (s *Store) importStatement(ctx context.Context, tx *sql.Tx, a *account, fileID int64, f parsedFile, i int, p prints, file string, out *Outcome, extra *int,
+	rules *importRules) error {
 	st := f.statements()[i]
 	count := f.count(i)
 	fps, fitids := p.fps, p.fitids
@@ -904,6 +919,15 @@ func (s *Store) importStatement(ctx context.Context, tx *sql.Tx, a *account, fil
 	if added > 0 && a.newFrom == 0 {
 		a.newFrom = id
 	}
+	inline, err := rules.inline(ctx, s, tx, a.number)
+	if err != nil {
+		return err
+	}
+	var accountKey string
+	var subject RuleSubject
+	if inline {
+		accountKey = AccountKey(rules.conn, a.number)
+	}
 	ins, err := s.newInserter(ctx, tx)
 	if err != nil {
 		return err
@@ -930,6 +954,12 @@ func (s *Store) importStatement(ctx context.Context, tx *sql.Tx, a *account, fil
 			return fmt.Errorf("inserting transactions: %w", err)
 		}
 		id++
+		if inline {
+			subject = RuleSubject{Fold: fold.Fold(BankDescription(t.Name, t.Memo)), AmountMinor: t.Amount, Currency: t.Currency}
+			if err := rules.add(accountKey, key, &subject); err != nil {
+				return err
+			}
+		}
 		return nil
 	})
 	if err != nil {
@@ -937,6 +967,11 @@ func (s *Store) importStatement(ctx context.Context, tx *sql.Tx, a *account, fil
 	}
 	if err := ins.finish(); err != nil {
 		return fmt.Errorf("inserting transactions: %w", err)
+	}
+	if inline {
+		if err := rules.w.flush(); err != nil { // PostgreSQL's, held while the COPY ran
+			return err
+		}
 	}
 	out.NewTransactions += added
 	return nil

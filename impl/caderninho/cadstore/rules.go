@@ -397,11 +397,9 @@ func (s *Store) eachRuleCandidate(ctx context.Context, q queryer, space string, 
 	return nil
 }
 
-// ruleWriteBatch is how many edits one statement of applyRuleEffects writes or deletes
-// (PostgreSQL writes them as arrays, pgRuleWriteBatch a statement, and deletes them 500 a
-// statement). SQLite's driver looks each argument's name up by a walk of the list, so a
-// statement pays its arguments squared: a prepared statement of insertBatch rows does better
-// than one of hundreds (16 rows measured no better than 64).
+// ruleWriteBatch is how many rule edits one DELETE of applyRuleEffects takes back. SQLite's
+// driver looks each numbered argument's name up by a walk of the list, so a statement pays its
+// arguments squared: insertBatch there, 500 on PostgreSQL.
 func (s *Store) ruleWriteBatch() int {
 	if s.db.Engine() == "postgres" {
 		return 500
@@ -413,52 +411,11 @@ func (s *Store) ruleWriteBatch() int {
 // deleted, a batch a statement. A person's edit is never overwritten, even one written since the
 // effects were computed. touch, when set, is told every edit written.
 func (s *Store) applyRuleEffects(ctx context.Context, tx *sql.Tx, space string, effects []RuleEffect, touch func(EditKey)) error {
-	now := s.now()
 	batch := s.ruleWriteBatch()
 	deletes := map[string][]any{} // dedupe keys by account key
 	var accounts []string         // of deletes, in their first effect's order
-	var rows []any
-	var n int
-	// upsert writes n rule edits: a rule's edit (rule_id set) is rewritten, a person's is left
-	upsert := func(n int) string {
-		return s.q(`INSERT INTO cad_edits (account_key, dedupe_key, space_key, category, description, note, excluded, splits, search_fold,
-			rule_id, updated_at) VALUES ` + strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?, ?, NULL, 0, NULL, ?, ?, ?), ", n), ", ") + `
-			ON CONFLICT (account_key, dedupe_key) DO UPDATE SET space_key = excluded.space_key, category = excluded.category,
-			description = excluded.description, note = NULL, excluded = 0, splits = NULL, search_fold = excluded.search_fold,
-			rule_id = excluded.rule_id, updated_at = excluded.updated_at WHERE cad_edits.rule_id IS NOT NULL`)
-	}
-	var pg *pgRuleEdits // PostgreSQL gets the edits as arrays, many a statement
-	if s.db.Engine() == "postgres" {
-		pg = &pgRuleEdits{ctx: ctx, tx: tx, s: s, space: space, now: now}
-	}
-	var full *sql.Stmt // the upsert of a whole batch, prepared once
-	defer func() {
-		if full != nil {
-			full.Close()
-		}
-	}()
-	flush := func() error {
-		if n == 0 {
-			return nil
-		}
-		var err error
-		switch {
-		case n < batch:
-			_, err = tx.ExecContext(ctx, upsert(n), rows...)
-		case full == nil:
-			if full, err = tx.PrepareContext(ctx, upsert(n)); err != nil {
-				break
-			}
-			fallthrough
-		default:
-			_, err = full.ExecContext(ctx, rows...)
-		}
-		if err != nil {
-			return fmt.Errorf("writing rules' edits: %w", err)
-		}
-		rows, n = rows[:0], 0
-		return nil
-	}
+	w := s.newRuleEditWriter(ctx, tx, space, false)
+	defer w.close()
 	for _, e := range effects {
 		k := e.Candidate.Key
 		if touch != nil {
@@ -471,33 +428,12 @@ func (s *Store) applyRuleEffects(ctx context.Context, tx *sql.Tx, space string, 
 			deletes[k.Account] = append(deletes[k.Account], k.Dedupe)
 			continue
 		}
-		r := e.Rule
-		if r.ID == 0 {
-			return errors.New("applying a rule without an id")
-		}
-		if pg != nil {
-			pg.add(k, r)
-			if len(pg.account) == pgRuleWriteBatch {
-				if err := pg.flush(); err != nil {
-					return err
-				}
-			}
-			continue
-		}
-		rows = append(rows, k.Account, k.Dedupe, space, r.Category, nullString(r.Description), EditFold(r.Description, nil), r.ID, now)
-		if n++; n == batch {
-			if err := flush(); err != nil {
-				return err
-			}
-		}
-	}
-	if err := flush(); err != nil {
-		return err
-	}
-	if pg != nil {
-		if err := pg.flush(); err != nil {
+		if err := w.add(k.Account, k.Dedupe, e.Rule); err != nil {
 			return err
 		}
+	}
+	if err := w.flush(); err != nil {
+		return err
 	}
 	for _, account := range accounts {
 		keys := deletes[account]
@@ -513,49 +449,207 @@ func (s *Store) applyRuleEffects(ctx context.Context, tx *sql.Tx, space string, 
 	return nil
 }
 
+// ruleEditWriter writes rule edits in a transaction, many a statement: a rule's edit (rule_id
+// set) is written or rewritten, a person's (rule_id NULL) is left as it is. SQLite gets them in
+// prepared upserts of insertBatch rows, PostgreSQL as arrays, pgRuleWriteBatch a statement.
+type ruleEditWriter struct {
+	ctx        context.Context
+	tx         *sql.Tx
+	s          *Store
+	space, now string
+	pg         bool
+	// hold keeps the edits until flush: an import's COPY may be running on the connection.
+	hold    bool
+	pending []pendingRuleEdit
+	full    *sql.Stmt // SQLite's upsert of a whole batch, prepared once
+	// written is how many edits the statements inserted or rewrote (a person's edit left as it
+	// is is not counted).
+	written int64
+}
+
+type pendingRuleEdit struct {
+	account, dedupe string
+	rule            *Rule
+}
+
+func (s *Store) newRuleEditWriter(ctx context.Context, tx *sql.Tx, space string, hold bool) *ruleEditWriter {
+	pg := s.db.Engine() == "postgres"
+	return &ruleEditWriter{ctx: ctx, tx: tx, s: s, space: space, now: s.now(), pg: pg, hold: hold && pg}
+}
+
+// batch is how many edits one statement writes.
+func (w *ruleEditWriter) batch() int {
+	if w.pg {
+		return pgRuleWriteBatch
+	}
+	return insertBatch
+}
+
+// add writes the edit of rule r on transaction (account, dedupe), in a batch.
+func (w *ruleEditWriter) add(account, dedupe string, r *Rule) error {
+	if r.ID == 0 {
+		return errors.New("applying a rule without an id")
+	}
+	w.pending = append(w.pending, pendingRuleEdit{account: account, dedupe: dedupe, rule: r})
+	if len(w.pending) < w.batch() || w.hold {
+		return nil
+	}
+	return w.write(w.pending)
+}
+
+// flush writes the edits added and not yet written.
+func (w *ruleEditWriter) flush() error {
+	for len(w.pending) > 0 {
+		if err := w.write(w.pending[:min(len(w.pending), w.batch())]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (w *ruleEditWriter) close() {
+	if w.full != nil {
+		w.full.Close()
+	}
+}
+
+// write writes some, the first pending edits, in one statement, and drops them from pending.
+func (w *ruleEditWriter) write(some []pendingRuleEdit) error {
+	var res sql.Result
+	var err error
+	if w.pg {
+		res, err = w.writePG(some)
+	} else {
+		rows := make([]any, 0, 8*len(some))
+		for _, e := range some {
+			r := e.rule
+			rows = append(rows, e.account, e.dedupe, w.space, r.Category, nullString(r.Description), EditFold(r.Description, nil), r.ID, w.now)
+		}
+		switch {
+		case len(some) < insertBatch:
+			res, err = w.tx.ExecContext(w.ctx, sqliteRuleUpsert(len(some)), rows...)
+		case w.full == nil:
+			if w.full, err = w.tx.PrepareContext(w.ctx, sqliteRuleUpsert(len(some))); err != nil {
+				break
+			}
+			fallthrough
+		default:
+			res, err = w.full.ExecContext(w.ctx, rows...)
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("writing rules' edits: %w", err)
+	}
+	if n, err := res.RowsAffected(); err == nil {
+		w.written += n
+	}
+	n := copy(w.pending, w.pending[len(some):])
+	clear(w.pending[n:])
+	w.pending = w.pending[:n]
+	return nil
+}
+
+// sqliteRuleUpsert writes n rule edits on SQLite: a rule's edit (rule_id set) is rewritten, a
+// person's is left. Its placeholders stay bare ?, bound by position: numbered ones (Store.q) make
+// the driver look each argument's name up by a walk of the list, the arguments squared a statement
+// (a third of the writes' time, measured).
+func sqliteRuleUpsert(n int) string {
+	return `INSERT INTO cad_edits (account_key, dedupe_key, space_key, category, description, note, excluded, splits, search_fold,
+		rule_id, updated_at) VALUES ` + strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?, ?, NULL, 0, NULL, ?, ?, ?), ", n), ", ") + `
+		ON CONFLICT (account_key, dedupe_key) DO UPDATE SET space_key = excluded.space_key, category = excluded.category,
+		description = excluded.description, note = NULL, excluded = 0, splits = NULL, search_fold = excluded.search_fold,
+		rule_id = excluded.rule_id, updated_at = excluded.updated_at WHERE cad_edits.rule_id IS NOT NULL`
+}
+
 // pgRuleWriteBatch is how many rule edits one PostgreSQL statement writes.
 const pgRuleWriteBatch = 10000
 
-// pgRuleEdits collects rule edits for PostgreSQL, which gets each column as one array argument:
-// a statement of thousands of rows parses and plans as fast as one of a single row.
-type pgRuleEdits struct {
-	ctx                                  context.Context
-	tx                                   *sql.Tx
-	s                                    *Store
-	space, now                           string
-	account, dedupe, category, searchFld []string
-	description                          []sql.NullString
-	rule                                 []int64
-}
-
-func (p *pgRuleEdits) add(k EditKey, r *Rule) {
-	p.account, p.dedupe, p.category = append(p.account, k.Account), append(p.dedupe, k.Dedupe), append(p.category, r.Category)
-	var d sql.NullString
-	if r.Description != nil {
-		d = sql.NullString{String: *r.Description, Valid: true}
+// writePG writes some on PostgreSQL, which gets each column as one array argument: a statement
+// of thousands of rows parses and plans as fast as one of a single row.
+func (w *ruleEditWriter) writePG(some []pendingRuleEdit) (sql.Result, error) {
+	n := len(some)
+	account, dedupe, category, searchFld := make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+	description, rule := make([]sql.NullString, n), make([]int64, n)
+	for i, e := range some {
+		r := e.rule
+		account[i], dedupe[i], category[i], rule[i] = e.account, e.dedupe, r.Category, r.ID
+		if r.Description != nil {
+			description[i] = sql.NullString{String: *r.Description, Valid: true}
+		}
+		searchFld[i] = EditFold(r.Description, nil)
 	}
-	p.description, p.searchFld, p.rule = append(p.description, d), append(p.searchFld, EditFold(r.Description, nil)), append(p.rule, r.ID)
-}
-
-// flush writes the edits collected: a rule's edit (rule_id set) is rewritten, a person's is left.
-func (p *pgRuleEdits) flush() error {
-	if len(p.account) == 0 {
-		return nil
-	}
-	_, err := p.tx.ExecContext(p.ctx, p.s.q(`INSERT INTO cad_edits (account_key, dedupe_key, space_key, category, description, note, excluded,
+	return w.tx.ExecContext(w.ctx, w.s.q(`INSERT INTO cad_edits (account_key, dedupe_key, space_key, category, description, note, excluded,
 		splits, search_fold, rule_id, updated_at)
 		SELECT u.a, u.d, ?, u.c, u.ds, NULL, 0, NULL, u.f, u.r, ? FROM unnest(CAST(? AS TEXT[]), CAST(? AS TEXT[]), CAST(? AS TEXT[]),
 			CAST(? AS TEXT[]), CAST(? AS TEXT[]), CAST(? AS BIGINT[])) AS u(a, d, c, ds, f, r)
 		ON CONFLICT (account_key, dedupe_key) DO UPDATE SET space_key = excluded.space_key, category = excluded.category,
 		description = excluded.description, note = NULL, excluded = 0, splits = NULL, search_fold = excluded.search_fold,
 		rule_id = excluded.rule_id, updated_at = excluded.updated_at WHERE cad_edits.rule_id IS NOT NULL`),
-		p.space, p.now, pq.Array(p.account), pq.Array(p.dedupe), pq.Array(p.category), pq.Array(p.description), pq.Array(p.searchFld),
-		pq.Array(p.rule))
-	if err != nil {
-		return fmt.Errorf("writing rules' edits: %w", err)
+		w.space, w.now, pq.Array(account), pq.Array(dedupe), pq.Array(category), pq.Array(description), pq.Array(searchFld),
+		pq.Array(rule))
+}
+
+// importRules categorises an import's new transactions as they are inserted: the matcher runs on
+// each one read from the file and its rule's edit is written in the same transaction, a batch a
+// statement, so the new transactions are not read back. It applies to the accounts that had no
+// edit when the import met them (every account of a first import): any other may hold an edit on a
+// transaction the import brings back (a person's, or a rule's no rule gives now), and the import
+// runs applyRules over its new transactions afterwards (fallback), which sets that right.
+type importRules struct {
+	m      *RuleMatcher
+	conn   string // the connection's key
+	holder string // the connection's holder
+	w      *ruleEditWriter
+	// checked are the account keys looked up; fallback is set when one had edits.
+	checked  map[string]bool
+	fallback bool
+}
+
+// newImportRules loads the rules of c's space in tx; nil when it has none (new transactions carry
+// no rule edit then, as applyRules says).
+func (s *Store) newImportRules(ctx context.Context, tx *sql.Tx, c Connection) (*importRules, error) {
+	rules, err := s.rulesOf(ctx, tx, c.SpaceKey)
+	if err != nil || len(rules) == 0 {
+		return nil, err
 	}
-	p.account, p.dedupe, p.category, p.description, p.searchFld, p.rule = p.account[:0], p.dedupe[:0], p.category[:0], p.description[:0],
-		p.searchFld[:0], p.rule[:0]
+	ir := &importRules{m: NewRuleMatcher(rules), conn: c.Key, checked: map[string]bool{},
+		w: s.newRuleEditWriter(ctx, tx, c.SpaceKey, true)}
+	if err := tx.QueryRowContext(ctx, s.q(`SELECT p.person_key FROM cad_connections c JOIN cad_people p ON p.id = c.holder_id
+		WHERE c.id = ?`), c.ID).Scan(&ir.holder); err != nil {
+		return nil, fmt.Errorf("reading the holder of %s: %w", c.Key, err)
+	}
+	return ir, nil
+}
+
+// inline reports whether the new transactions of the account numbered number are categorised as
+// they are inserted: not once any account of the import had edits (see importRules).
+func (ir *importRules) inline(ctx context.Context, s *Store, tx *sql.Tx, number string) (bool, error) {
+	if ir == nil || ir.fallback {
+		return false, nil
+	}
+	key := AccountKey(ir.conn, number)
+	if !ir.checked[key] {
+		ir.checked[key] = true
+		var one int
+		err := tx.QueryRowContext(ctx, s.q("SELECT 1 FROM cad_edits WHERE account_key = ? LIMIT 1"), key).Scan(&one)
+		switch {
+		case err == nil:
+			ir.fallback = true
+			return false, nil
+		case !errors.Is(err, sql.ErrNoRows):
+			return false, fmt.Errorf("reading the edits of %s: %w", key, err)
+		}
+	}
+	return true, nil
+}
+
+// add categorises a new transaction (dedupe) of account (its key): the edit of the first rule
+// it meets, if any, is written (in a batch).
+func (ir *importRules) add(account, dedupe string, t *RuleSubject) error {
+	t.Account, t.Holder = account, ir.holder
+	if r := ir.m.First(t); r != nil {
+		return ir.w.add(account, dedupe, r)
+	}
 	return nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -216,6 +217,83 @@ func TestRuleMatcherIsFirstRule(t *testing.T) {
 			sub := RuleSubject{Fold: strings.Join(parts, " "), AmountMinor: int64(rnd.IntN(3) - 1)}
 			if got, want := m.First(&sub), FirstRule(rules, &sub); got != want {
 				t.Fatalf("round %d, %q: First = %v, FirstRule = %v", round, sub.Fold, got, want)
+			}
+		}
+	}
+}
+
+// TestImportCategorisesAsItInserts: a first import categorises its new transactions as it inserts
+// them; an account that already holds edits on transactions the import brings back (a person's,
+// a rule's no rule gives now) has them set right as before: the person's is left, the rule's
+// taken back.
+func TestImportCategorisesAsItInserts(t *testing.T) {
+	uber := Rule{Space: "casa", Match: MatchContains, Text: "UBER", Category: "Transporte"}
+	// what the demo's transactions are, from a first store
+	s0, _ := setup(t)
+	importAll(t, s0)
+	cands, err := s0.RuleCandidates(ctx, "casa", RuleScope{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rides, others []RuleCandidate
+	for _, c := range cands {
+		if strings.Contains(c.Fold, "uber") {
+			rides = append(rides, c)
+		} else {
+			others = append(others, c)
+		}
+	}
+	if len(rides) != 9 {
+		t.Fatalf("%d rides in the demo, want 9", len(rides))
+	}
+	ride := rides[0]
+	i := slices.IndexFunc(others, func(c RuleCandidate) bool { return c.Key.Account == ride.Key.Account })
+	if i < 0 {
+		t.Fatal("no other transaction in the account of a ride")
+	}
+	other := others[i]
+
+	// rules before any transaction: every ride is categorised as the import inserts it
+	s, _ := setup(t)
+	id := putRule(t, s, "regra-uber", uber)
+	categorised := 0
+	for _, o := range importAll(t, s) {
+		categorised += o.Categorised
+	}
+	if n := ruleCount(t, s, id); n != 9 || categorised != 9 {
+		t.Fatalf("a first import with the rule: %d categorised (outcomes say %d), want the 9 rides", n, categorised)
+	}
+
+	// edits waiting for transactions not imported yet: a person's on a ride, a rule's on another
+	s, _ = setup(t)
+	id = putRule(t, s, "regra-uber", uber)
+	for _, e := range []struct {
+		key  EditKey
+		cat  string
+		rule any
+	}{{ride.Key, "Viagem", nil}, {other.Key, "Transporte", id}} {
+		if _, err := s.DB().SQL().ExecContext(ctx, s.q(`INSERT INTO cad_edits (account_key, dedupe_key, space_key, category, excluded, updated_at, rule_id)
+			VALUES (?, ?, 'casa', ?, 0, '2026-01-01T00:00:00Z', ?)`), e.key.Account, e.key.Dedupe, e.cat, e.rule); err != nil {
+			t.Fatal(err)
+		}
+	}
+	importAll(t, s)
+	if n := ruleCount(t, s, id); n != 8 {
+		t.Errorf("the rule categorises %d, want the 8 rides no person edited", n)
+	}
+	after, err := s.RuleCandidates(ctx, "casa", RuleScope{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range after {
+		switch c.Key {
+		case ride.Key:
+			if !c.PersonEdit || c.PersonCategory == nil || *c.PersonCategory != "Viagem" {
+				t.Errorf("the person's edit of a ride became %+v %v", c.Rule, c.PersonCategory)
+			}
+		case other.Key:
+			if c.PersonEdit || c.Rule != nil {
+				t.Errorf("the rule's edit no rule gives is still there: %+v", c.Rule)
 			}
 		}
 	}

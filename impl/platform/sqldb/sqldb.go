@@ -40,10 +40,28 @@ func IsPostgres(dsn string) bool {
 	return strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://")
 }
 
+// Option changes how Open connects.
+type Option func(*options)
+
+type options struct {
+	sqlitePragmas []string
+}
+
+// SQLitePragma adds pragma (as "name(value)") to the ones every SQLite connection of the pool
+// runs when it opens, after sqlitePragmas; PostgreSQL ignores it. It concerns this pool only:
+// another server's pool on the same file keeps its own settings.
+func SQLitePragma(pragma string) Option {
+	return func(o *options) { o.sqlitePragmas = append(o.sqlitePragmas, pragma) }
+}
+
 // Open connects to dsn and checks that the database answers. A postgres:// or postgresql:// URL
 // opens PostgreSQL (lib/pq); anything else is the path of a SQLite file (created if missing, in a
 // folder that must exist).
-func Open(ctx context.Context, dsn string) (*DB, error) {
+func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
 	db := &DB{}
 	var err error
 	if IsPostgres(dsn) {
@@ -62,7 +80,11 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 		if strings.Contains(dsn, "?") {
 			sep = "&"
 		}
-		db.sql, err = sql.Open("sqlite", dsn+sep+sqlitePragmas)
+		pragmas := sqlitePragmas
+		for _, p := range o.sqlitePragmas {
+			pragmas += "&_pragma=" + p
+		}
+		db.sql, err = sql.Open("sqlite", dsn+sep+pragmas)
 		if err == nil && (dsn == ":memory:" || strings.Contains(dsn, "mode=memory")) {
 			db.sql.SetMaxOpenConns(1) // every connection would be its own empty database
 		}
