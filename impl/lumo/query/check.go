@@ -46,24 +46,21 @@ func CheckValues(ctx context.Context, db Querier, d sqldialect.Dialect, tables f
 // existingChunk bounds the values of one lookup in existing (two bind parameters each).
 const existingChunk = 1000
 
-// existing is the set of vs that c holds as written, read in a few statements whatever the count
-// of values: one per value is a lookup in the (folded, value) index of the row store, but a scan
-// of the column on DuckDB, where a list of thousands would cost thousands of scans. col = v
-// implies folded = fold(v), which lets the row store read the index.
+// existing is the set of vs that c holds as written, read in a statement per existingChunk values:
+// one per value would cost a scan each on DuckDB. Each value is one probe of the table, stopping at
+// the first row that holds it (a lookup in the row store's (folded, value) index, since col = v
+// implies folded = fold(v)): a DISTINCT over the rows holding a frequent value would read them all.
 func existing(ctx context.Context, db Querier, d sqldialect.Dialect, c *semantic.Column, from string, vs []string) (map[string]bool, error) {
 	table, col, folded := d.QuoteIdent(from), d.QuoteIdent(c.SQLName), d.QuoteIdent(c.FoldSQLName)
 	found := map[string]bool{}
 	for chunk := range slices.Chunk(vs, existingChunk) {
-		marks := strings.TrimSuffix(strings.Repeat("?, ", len(chunk)), ", ")
+		pairs := strings.TrimSuffix(strings.Repeat("(CAST(? AS VARCHAR), CAST(? AS VARCHAR)), ", len(chunk)), ", ")
 		args := make([]any, 0, 2*len(chunk))
 		for _, v := range chunk {
-			args = append(args, fold.Fold(v))
+			args = append(args, fold.Fold(v), v)
 		}
-		for _, v := range chunk {
-			args = append(args, v)
-		}
-		held, err := columnTexts(ctx, db, c, sqldialect.Rebind(d, "SELECT DISTINCT "+sqldialect.Binary(d, col)+" FROM "+table+
-			" WHERE "+folded+" IN ("+marks+") AND "+col+" IN ("+marks+")"), args...)
+		held, err := columnTexts(ctx, db, c, sqldialect.Rebind(d, "WITH x(f, v) AS (VALUES "+pairs+") SELECT x.v FROM x WHERE EXISTS (SELECT 1 FROM "+
+			table+" t WHERE t."+folded+" = x.f AND t."+col+" = x.v)"), args...)
 		if err != nil {
 			return nil, err
 		}
