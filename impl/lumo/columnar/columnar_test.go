@@ -193,14 +193,7 @@ func TestCopyKeepsDecimalsExact(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	col, err := columnar.Open(ctx, columnar.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { col.Close() })
-	if _, err := col.Sync(ctx, db); err != nil {
-		t.Fatal(err)
-	}
+	col := syncedCopy(t, db)
 	rows, err := col.DB().QueryContext(ctx, "SELECT CAST("+name["ID"]+" AS INTEGER), typeof("+name["V"]+"), CAST("+name["V"]+" AS VARCHAR), CAST("+
 		name["D"]+" AS VARCHAR), CAST("+name["T"]+" AS VARCHAR) FROM "+sqldialect.DuckDB{}.QuoteIdent(tb.SQLName)+" ORDER BY 1")
 	if err != nil {

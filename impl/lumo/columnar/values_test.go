@@ -40,14 +40,7 @@ func TestValueTables(t *testing.T) {
 		return appOf(t, db)
 	}
 	a := importRows("Loja", "LOJA", "Aplicativo", `\N`, "")
-	col, err := columnar.Open(ctx, columnar.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { col.Close() })
-	if _, err := col.Sync(ctx, db); err != nil {
-		t.Fatal(err)
-	}
+	col := syncedCopy(t, db)
 	canal, codigo := columnOf(t, a, "Canal"), columnOf(t, a, "Código")
 	values := col.ValuesOf(a)
 	if got := values(codigo); got != codigo.Table.SQLName {
@@ -136,4 +129,18 @@ func pairs(t *testing.T, col *columnar.Store, c *semantic.Column, table string) 
 		t.Fatal(err)
 	}
 	return out
+}
+
+// syncedCopy is an in-memory columnar copy of db, synced, closed when t ends.
+func syncedCopy(t *testing.T, db *store.DB) *columnar.Store {
+	t.Helper()
+	col, err := columnar.Open(context.Background(), columnar.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { col.Close() })
+	if _, err := col.Sync(context.Background(), db); err != nil {
+		t.Fatal(err)
+	}
+	return col
 }
