@@ -10,6 +10,7 @@ import (
 	"io"
 	"log/slog"
 	"math"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -198,7 +199,12 @@ func TestAQueryPastTheCopysMemoryRunsOnTheDatabase(t *testing.T) {
 	if _, err := db.ImportWorkspace(ctx, storetest.OneTableWorkspace("Clientes", "      - {name: CLIENTE, label: Cliente, type: string}\n", csv), "workspace.yaml"); err != nil {
 		t.Fatal(err)
 	}
-	col := syncedCopy(t, db, "")
+	// In a file, checkpointed, so that the copied rows can leave memory for the limit below: in
+	// memory they would have to fit in it.
+	col := syncedCopy(t, db, filepath.Join(t.TempDir(), "lumo.duckdb"))
+	if _, err := col.DB().(*sql.DB).ExecContext(ctx, "CHECKPOINT"); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := col.DB().(*sql.DB).ExecContext(ctx, "SET GLOBAL memory_limit = '1MB'"); err != nil {
 		t.Fatal(err)
 	}

@@ -73,8 +73,10 @@ func (s *Store) buildValues(ctx context.Context, apps []*semantic.App, want map[
 	return nil
 }
 
-// buildValueTable replaces c's value table and its stamp in one DuckDB transaction, keeping it
-// only for a small table or when the column's values repeat (at most one distinct pair for two rows).
+// buildValueTable replaces c's value table and its stamp in one DuckDB transaction. A table of
+// more than valuesSmallTable rows gets one only when the column's values repeat (at most one
+// distinct value for two rows, by DuckDB's estimate), decided before building it, so that a value
+// table too large to keep is never built.
 func (s *Store) buildValueTable(ctx context.Context, c *semantic.Column, loadID int64) error {
 	d := sqldialect.DuckDB{}
 	name, table := d.QuoteIdent(valuesTable(c)), d.QuoteIdent(c.Table.SQLName)
@@ -84,19 +86,20 @@ func (s *Store) buildValueTable(ctx context.Context, c *semantic.Column, loadID 
 		return err
 	}
 	defer tx.Rollback()
-	create := "CREATE OR REPLACE TABLE " + name + " AS SELECT DISTINCT " + fold + ", " + col + " FROM " + table +
-		" ORDER BY " + fold + " NULLS FIRST, " + col + " NULLS FIRST"
-	if _, err := tx.ExecContext(ctx, create); err != nil {
-		return err
-	}
-	var pairs, rows int64
-	if err := tx.QueryRowContext(ctx, "SELECT (SELECT COUNT(*) FROM "+name+"), (SELECT COUNT(*) FROM "+table+")").Scan(&pairs, &rows); err != nil {
+	var rows, distinct int64
+	if err := tx.QueryRowContext(ctx, "SELECT COUNT(*), approx_count_distinct("+col+") FROM "+table).Scan(&rows, &distinct); err != nil {
 		return err
 	}
 	stamp := loadID
-	if rows > valuesSmallTable && 2*pairs > rows {
+	if rows > valuesSmallTable && 2*distinct > rows {
 		stamp = -loadID
-		if _, err := tx.ExecContext(ctx, "DROP TABLE "+name); err != nil {
+		if _, err := tx.ExecContext(ctx, "DROP TABLE IF EXISTS "+name); err != nil {
+			return err
+		}
+	} else {
+		create := "CREATE OR REPLACE TABLE " + name + " AS SELECT DISTINCT " + fold + ", " + col + " FROM " + table +
+			" ORDER BY " + fold + " NULLS FIRST, " + col + " NULLS FIRST"
+		if _, err := tx.ExecContext(ctx, create); err != nil {
 			return err
 		}
 	}
