@@ -104,7 +104,8 @@ func (s *Service) execQuery(ctx context.Context, app *semantic.App, in *lumoapi.
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	checkDB, checkEngine, tables := query.Querier(s.DB), s.DB.Dialect(), func(c *semantic.Column) string { return c.Table.SQLName }
+	checkDB, checkEngine := query.Querier(s.DB), s.DB.Dialect()
+	var tables func(*semantic.Column) string        // nil: each column's own table
 	if s.Columnar != nil && s.Columnar.Holds(app) { // the same rows, at the same import
 		checkDB, checkEngine, tables = s.Columnar.DB(), sqldialect.DuckDB{}, s.Columnar.ValuesOf(app)
 	}

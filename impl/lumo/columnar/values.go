@@ -52,10 +52,10 @@ func (s *Store) buildValues(ctx context.Context, apps []*semantic.App, want map[
 	for _, app := range apps {
 		for _, t := range app.Tables {
 			for _, c := range t.Columns {
-				if !hasValues(c) || want[valuesTable(c)] {
+				name := valuesTable(c)
+				if !hasValues(c) || want[name] {
 					continue
 				}
-				name := valuesTable(c)
 				want[name] = true
 				s.mu.RLock()
 				id, built := s.loads[name]
@@ -79,7 +79,8 @@ func (s *Store) buildValues(ctx context.Context, apps []*semantic.App, want map[
 // table too large to keep is never built.
 func (s *Store) buildValueTable(ctx context.Context, c *semantic.Column, loadID int64) error {
 	d := sqldialect.DuckDB{}
-	name, table := d.QuoteIdent(valuesTable(c)), d.QuoteIdent(c.Table.SQLName)
+	raw := valuesTable(c)
+	name, table := d.QuoteIdent(raw), d.QuoteIdent(c.Table.SQLName)
 	fold, col := d.QuoteIdent(c.FoldSQLName), d.QuoteIdent(c.SQLName)
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
@@ -103,14 +104,14 @@ func (s *Store) buildValueTable(ctx context.Context, c *semantic.Column, loadID 
 			return err
 		}
 	}
-	if _, err := tx.ExecContext(ctx, "INSERT OR REPLACE INTO "+loadsTable+" VALUES (?, ?)", valuesTable(c), stamp); err != nil {
+	if _, err := tx.ExecContext(ctx, "INSERT OR REPLACE INTO "+loadsTable+" VALUES (?, ?)", raw, stamp); err != nil {
 		return err
 	}
 	if err := tx.Commit(); err != nil {
 		return err
 	}
 	s.mu.Lock()
-	s.loads[valuesTable(c)] = stamp
+	s.loads[raw] = stamp
 	s.mu.Unlock()
 	return nil
 }
