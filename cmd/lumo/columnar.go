@@ -33,8 +33,8 @@ func registerColumnarFlags(fs *flag.FlagSet) *columnarFlags {
 			"com PostgreSQL, na pasta de dados do lumo); off = consultas só no banco"),
 		memory:  fs.String("columnar-memory", columnar.DefaultMemoryLimit, "memória máxima do DuckDB (ex.: 256MB, 1GB); o que passar vai para a pasta .tmp ao lado do arquivo"),
 		threads: fs.Int("columnar-threads", columnar.DefaultThreads, "threads do DuckDB por consulta (1 a 64)"),
-		from: fs.Int64("columnar-from", lumo.DefaultColumnarFrom, "linhas que a maior tabela (ou rollup) lida por uma consulta precisa ter para ela rodar na cópia colunar; "+
-			"as menores rodam no banco, que as responde antes, e um app sem tabela desse tamanho não é copiado (0 = tudo na cópia)"),
+		from: fs.Int64("columnar-from", lumo.DefaultColumnarFrom, "0 (o padrão): todo app é copiado e tudo o que se lê dos dados roda na cópia colunar; "+
+			"um número de linhas: só as consultas cuja maior tabela (ou rollup) lida tem esse tanto rodam na cópia, as menores no banco, e um app sem tabela desse tamanho não é copiado"),
 	}
 }
 
@@ -153,6 +153,8 @@ func syncAfterImport(ctx context.Context, c *columnar.Store, f *columnarFlags, d
 		return "Cópia colunar não atualizada (o lumo serve a refaz ao iniciar): passou do tempo limite (--timeout)"
 	case err != nil:
 		return "Cópia colunar não atualizada (o lumo serve a refaz ao iniciar): " + err.Error()
+	case c.Path() == "" && *f.from == 0:
+		return "Cópia colunar: nada a copiar, nenhum app importado."
 	case c.Path() == "":
 		return fmt.Sprintf("Cópia colunar: nada a copiar, nenhum app tem tabela com %s ou mais (--columnar-from); as consultas leem o banco.",
 			ptbr.Count(int(*f.from), "linha", "linhas"))

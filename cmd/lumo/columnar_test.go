@@ -36,8 +36,8 @@ func TestColumnarCopyFromImportToServe(t *testing.T) {
 		t.Fatal(err)
 	}
 	dsn := filepath.Join(dir, "lumo.db")
-	// The demo's tables are under --columnar-from: by default nothing is copied, and no DuckDB file is made.
-	out, err := lumoCLI(t, bin, "import", "--db", dsn, filepath.Join(ws, "workspace.yaml"))
+	// The demo's tables are under --columnar-from 100000: nothing is copied, and no DuckDB file is made.
+	out, err := lumoCLI(t, bin, "import", "--db", dsn, "--columnar-from", "100000", filepath.Join(ws, "workspace.yaml"))
 	if err != nil {
 		t.Fatalf("import: %v\n%s", err, out)
 	}
@@ -47,8 +47,8 @@ func TestColumnarCopyFromImportToServe(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "lumo.duckdb")); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("an import with nothing to copy made a DuckDB file: %v", err)
 	}
-	// --columnar-from 0 copies every app.
-	out, err = lumoCLI(t, bin, "import", "--db", dsn, "--columnar-from", "0", filepath.Join(ws, "workspace.yaml"))
+	// By default (--columnar-from 0) every app is copied.
+	out, err = lumoCLI(t, bin, "import", "--db", dsn, filepath.Join(ws, "workspace.yaml"))
 	if err != nil {
 		t.Fatalf("import: %v\n%s", err, out)
 	}
@@ -69,11 +69,11 @@ func TestColumnarCopyFromImportToServe(t *testing.T) {
 		{"ref": "Vendas.Data", "bucket": "month"}], "orderBy": [{"ref": "Vendas.Valor da venda", "agg": "sum", "dir": "desc"}], "limit": 50}`, appID)
 
 	t.Setenv("LUMO_LOG_LEVEL", "debug")
-	// The demo's tables are small: --columnar-from 0 sends every query to the copy.
-	first := startReplica(t, bin, dsn, "--user", "bruno", "--columnar-from", "0")
+	// By default every query reads the copy, however small its tables.
+	first := startReplica(t, bin, dsn, "--user", "bruno")
 	off := startReplica(t, bin, dsn, "--user", "bruno", "--columnar", "off")
-	second := startReplica(t, bin, dsn, "--user", "bruno", "--columnar-from", "0")
-	small := startReplica(t, bin, dsn, "--user", "bruno")
+	second := startReplica(t, bin, dsn, "--user", "bruno")
+	small := startReplica(t, bin, dsn, "--user", "bruno", "--columnar-from", "100000")
 	want := restQuery(t, off.url, args)
 	for _, r := range []*replica{first, second} {
 		// The second server copies the data itself: until then its queries read the database.
@@ -107,7 +107,7 @@ func TestColumnarCopyFromImportToServe(t *testing.T) {
 		}
 	}
 	// While a server holds lumo.duckdb, an import leaves the copy to it.
-	out, err = lumoCLI(t, bin, "import", "--db", dsn, "--columnar-from", "0", filepath.Join(ws, "workspace.yaml"))
+	out, err = lumoCLI(t, bin, "import", "--db", dsn, filepath.Join(ws, "workspace.yaml"))
 	if err != nil || !strings.Contains(out, "aberta por um lumo serve em execução") {
 		t.Fatalf("import while a server holds the copy: %v\n%s", err, out)
 	}

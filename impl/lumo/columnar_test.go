@@ -87,12 +87,15 @@ func TestQueriesReadTheColumnarCopy(t *testing.T) {
 	if got := sum(); got != 60 {
 		t.Fatalf("the query did not read the columnar copy: want the copy's 60, got %v", got)
 	}
-	// Tables smaller than ColumnarFrom (here, the default) are read from the database.
-	svc.ColumnarFrom = 0
+	// Tables smaller than a positive ColumnarFrom are read from the database.
+	svc.ColumnarFrom = 100_000
 	if got := sum(); got != 30 {
-		t.Fatalf("a query of 3 rows must read the database under the default ColumnarFrom: want 30, got %v", got)
+		t.Fatalf("a query of 3 rows must read the database under ColumnarFrom 100,000: want 30, got %v", got)
 	}
-	svc.ColumnarFrom = -1
+	svc.ColumnarFrom = DefaultColumnarFrom // every read on the copy
+	if got := sum(); got != 60 {
+		t.Fatalf("under the default ColumnarFrom the query must read the copy: want 60, got %v", got)
+	}
 	if again, err := col.Sync(ctx, db); err != nil || len(again.Copied) != 0 {
 		t.Fatalf("a sync with nothing imported since copied %v (%v)", again.Copied, err)
 	}

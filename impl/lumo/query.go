@@ -166,20 +166,17 @@ func (s *Service) execQuery(ctx context.Context, app *semantic.App, in *lumoapi.
 	return q, plan, res, nil
 }
 
-// DefaultColumnarFrom is the default Service.ColumnarFrom: at 100,000 rows a scan on the row
-// store takes about as long as DuckDB's fixed cost per statement.
-const DefaultColumnarFrom = 100_000
+// DefaultColumnarFrom is lumo serve's default --columnar-from: every app is copied and every
+// read of its data goes to the copy, so one engine answers an app whatever its size (the same
+// digits when it grows past a threshold).
+const DefaultColumnarFrom = 0
 
-// columnarFor is the columnar copy when the query reads a table (or rollup) of at least
-// ColumnarFrom rows, largest, and the copy holds app's data at app's import; nil when the query
-// reads the row store.
+// columnarFor is the columnar copy when the copy holds app's data at app's import and the query
+// reads a table (or rollup) of at least ColumnarFrom rows, largest, if ColumnarFrom is positive;
+// nil when the query reads the row store.
 func (s *Service) columnarFor(ctx context.Context, app *semantic.App, largest int64) (query.Querier, error) {
 	c := s.Columnar
-	from := s.ColumnarFrom
-	if from == 0 {
-		from = DefaultColumnarFrom
-	}
-	if c == nil || largest < from {
+	if c == nil || s.ColumnarFrom > 0 && largest < s.ColumnarFrom {
 		return nil, nil
 	}
 	if c.Holds(app) {

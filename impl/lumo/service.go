@@ -76,9 +76,10 @@ type Service struct {
 	// (columnar.Store.Keep), or, with ColumnarSyncOnMiss, sync it first (tests, one-shot runs).
 	Columnar           *columnar.Store
 	ColumnarSyncOnMiss bool
-	// ColumnarFrom is how many rows a query's largest table (or rollup) must hold for the copy
-	// to answer it (query.Plan.LargestRead): below it the database answers sooner, since DuckDB
-	// spends milliseconds planning each statement. 0 = DefaultColumnarFrom; negative = always.
+	// ColumnarFrom, when positive, is how many rows a query's largest table (or rollup) must hold
+	// for the copy to answer it (query.Plan.LargestRead): below it the database answers, a few
+	// milliseconds sooner (DuckDB plans each statement), in doubles where the copy has decimals.
+	// 0 or negative: every read of an app the copy holds goes to the copy.
 	ColumnarFrom int64
 
 	changes   *changes      // what each session was shown (NewServer)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/lumo-caderninho/mcp/gen/lumoapi"
+	"github.com/lumo-caderninho/mcp/impl/lumo/columnar"
 	"github.com/lumo-caderninho/mcp/impl/lumo/demo"
 	"github.com/lumo-caderninho/mcp/impl/lumo/store"
 )
@@ -55,10 +56,10 @@ func BenchmarkSmallCalls(b *testing.B) {
 	}
 	for _, engine := range []struct {
 		name string
-		from int64
-	}{{"rowstore", 0}, {"duckdb", -1}} {
+		col  *columnar.Store
+	}{{"rowstore", nil}, {"duckdb", col}} {
 		svc := &Service{DB: db, Identity: FixedUser(u), Log: slog.New(slog.NewTextHandler(io.Discard, nil)), ResultCacheBytes: -1,
-			QueryTimeout: time.Minute, Columnar: col, ColumnarFrom: engine.from}
+			QueryTimeout: time.Minute, Columnar: engine.col}
 		calls := map[string]func() error{
 			"search_values": func() error { _, _, err := svc.searchValues(ctx, &search); return err },
 			"query":         func() error { _, _, err := svc.query(ctx, &grouped); return err },

@@ -31,10 +31,6 @@ func runColumnar(ctx context.Context, c Config, engine string, db *store.DB, dsn
 	defer os.RemoveAll(dir)
 	served, own := filepath.Join(dir, "served.duckdb"), filepath.Join(dir, "own.duckdb")
 	rep := &ColumnarReport{MemoryLimitMiB: memoryLimitMiB(columnar.DefaultMemoryLimit)}
-	if columnar.Largest(app) < serveColumnarFrom {
-		return nil, fmt.Errorf("lumo serve copies only apps with a table of %d rows or more (--columnar-from): use --rows %d or more with --columnar",
-			serveColumnarFrom, serveColumnarFrom)
-	}
 	c.logf("%s: lumo serve copies into the columnar store", engine)
 	log := &syncWatch{to: c.ServerLog, synced: make(chan string, 1)}
 	start := time.Now()
@@ -94,10 +90,6 @@ func runColumnar(ctx context.Context, c Config, engine string, db *store.DB, dsn
 	rep.ServerMemory = memoryOf(srv.cmd.Process.Pid)
 	return rep, nil
 }
-
-// serveColumnarFrom is lumo serve's default --columnar-from (lumo.DefaultColumnarFrom, which
-// this package cannot import: lumo's tests import it).
-const serveColumnarFrom = 100_000
 
 // syncWatch passes a server's log on to to and sends the first line that reports a sync of the
 // columnar copy to synced.

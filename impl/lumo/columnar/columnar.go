@@ -37,8 +37,8 @@ type Options struct {
 	// file (or DuckDB's own choice for an in-memory copy).
 	TempDir string
 	// MinRows leaves out of the copy every app none of whose tables and rollups holds MinRows
-	// rows at import: lumo.Service.ColumnarFrom sends their queries to the database anyway, so
-	// a copy would cost memory and never answer. 0 copies every app.
+	// rows at import: a positive lumo.Service.ColumnarFrom sends their queries to the database
+	// anyway, so a copy would cost memory and never answer. 0 copies every app.
 	MinRows int64
 	Log     *slog.Logger // nil = slog.Default()
 }
