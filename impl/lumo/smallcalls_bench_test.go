@@ -18,8 +18,9 @@ import (
 )
 
 // BenchmarkSmallCalls times the calls of a small app that read its rows (the demo's 20,000 sales,
-// as mcp-load calls them) on the row store and on the columnar copy, side by side: what an app
-// below --columnar-from would pay if every read went to DuckDB. The result cache is off.
+// as mcp-load calls them) on the row store and on the columnar copy, side by side: what a small
+// app pays for lumo serve's default, every read on DuckDB, against a split by size
+// (--columnar-from N) that keeps it on the database. The result cache is off.
 //
 //	go test -run '^$' -bench SmallCalls ./impl/lumo/
 func BenchmarkSmallCalls(b *testing.B) {

@@ -152,6 +152,29 @@ func TestDeferredOpensOnlyForAppsThatReachMinRows(t *testing.T) {
 	}
 }
 
+// TestSyncLeavesNoLog: a sync checkpoints what it wrote into the file, so that DuckDB does not
+// keep the copied tables in memory beside its buffer pool (it checkpoints by itself only past 16
+// MB of log) and a restart has no log to replay.
+func TestSyncLeavesNoLog(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Open(t)
+	if _, err := db.ImportWorkspace(ctx, storetest.OneTableWorkspace("Uma", "", "ID\n1\n2\n3\n"), "workspace.yaml"); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "lumo.duckdb")
+	c, err := columnar.Open(ctx, columnar.Options{Path: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if done, err := c.Sync(ctx, db); err != nil || len(done.Copied) != 1 {
+		t.Fatalf("sync: copied %v, %v", done.Copied, err)
+	}
+	if info, err := os.Stat(path + ".wal"); err == nil && info.Size() > 0 {
+		t.Errorf("after a sync DuckDB's log holds %d bytes; want them checkpointed into the file", info.Size())
+	}
+}
+
 // TestCopyKeepsDecimalsExact: a DECIMAL column of the copy holds, for each float64 of the row
 // store, exactly the decimal strconv.FormatFloat(x, 'f', scale, 64) writes (its binary value
 // rounded half to even), NULL stays NULL, and dates and timestamps keep their wall clock.

@@ -242,7 +242,20 @@ func (s *Store) Sync(ctx context.Context, src *store.DB) (Synced, error) {
 		done.Dropped = dropped
 		return err
 	})
+	if err == nil && s.db != nil {
+		s.checkpoint(ctx)
+	}
 	return done, err
+}
+
+// checkpoint writes what a sync changed from DuckDB's log into the file. DuckDB checkpoints by
+// itself only past 16 MB of log, and until then keeps every table written since in memory, outside
+// its buffer pool (35 MB for the demo's 40,000 rows, 8 MB once checkpointed); a restart also
+// replays less. A failed checkpoint (a long reader holding a table) is retried by DuckDB later.
+func (s *Store) checkpoint(ctx context.Context) {
+	if _, err := s.db.ExecContext(ctx, "CHECKPOINT"); err != nil {
+		s.log.Debug("columnar copy: checkpoint after the sync failed", "err", err)
+	}
 }
 
 // bind discards the copy when it was made from another database than src's (read in tx), and
