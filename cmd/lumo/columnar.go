@@ -115,7 +115,11 @@ func openColumnar(ctx context.Context, f *columnarFlags, dsn string, db *store.D
 	}
 	o := f.options(base)
 	o.Slots, o.Log = maxSlots, log
-	log.Info("columnar copy: DuckDB opens once an app has a table or rollup of --columnar-from rows", "first", base, "columnar_from", o.MinRows)
+	if o.MinRows > 0 {
+		log.Info("columnar copy: DuckDB opens once an app has a table or rollup of --columnar-from rows", "first", base, "columnar_from", o.MinRows)
+	} else {
+		log.Info("columnar copy: DuckDB opens at the first app to copy", "first", base)
+	}
 	c := columnar.Deferred(o)
 	go c.Keep(ctx, db, time.Second)
 	return c
