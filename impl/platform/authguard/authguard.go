@@ -118,10 +118,18 @@ func (g *Guard) now() time.Time {
 	return time.Now()
 }
 
-// drained is c's level at now.
+// drained is c's level at now. A now before c.at (requests read the clock before they take the
+// lock, so they may take it out of order) drains nothing: a level grows only by a failure.
 func (g *Guard) drained(c *client, now time.Time) float64 {
 	rate := float64(g.MaxFailures) / g.Window.Seconds() // failures drained per second
-	return max(0, c.level-now.Sub(c.at).Seconds()*rate)
+	return max(0, c.level-max(0, now.Sub(c.at).Seconds())*rate)
+}
+
+// settle brings c's level to now, never moving c.at back.
+func (g *Guard) settle(c *client, now time.Time) {
+	if now.After(c.at) {
+		c.level, c.at = g.drained(c, now), now
+	}
 }
 
 // begin admits a request of key with the credential digest cred ("" for none), counting it as
@@ -139,7 +147,7 @@ func (g *Guard) begin(key, cred string) (retryAfter int, counted, ok bool) {
 		c = &client{at: now}
 		g.clients[key] = c
 	}
-	c.level, c.at = g.drained(c, now), now
+	g.settle(c, now)
 	if cred != "" && slices.Contains(c.good, cred) {
 		return 0, false, true
 	}
@@ -169,7 +177,8 @@ func (g *Guard) end(key, cred string, counted, failed bool) {
 	}
 	switch i := slices.Index(c.good, cred); {
 	case failed:
-		c.level, c.at = g.drained(c, now)+1, now
+		g.settle(c, now)
+		c.level++
 		if i >= 0 { // revoked since: guessed no more than any other
 			c.good = slices.Delete(c.good, i, i+1)
 		}

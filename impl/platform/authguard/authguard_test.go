@@ -199,3 +199,48 @@ func TestAGoodTokenIsNotThrottledByConcurrency(t *testing.T) {
 		t.Errorf("%d of 50 concurrent requests with a good token got 429", refused.Load())
 	}
 }
+
+// TestNoFailureNoThrottleWhateverTheClockOrder: a client that never failed is never refused, however
+// many of its requests are in flight, even when the times the guard reads arrive out of order
+// (each request reads the clock before it takes the guard's lock). A time read before the last
+// one used to count as negative drain, raising the level above 0 without a failure.
+func TestNoFailureNoThrottleWhateverTheClockOrder(t *testing.T) {
+	base := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	var reads atomic.Int64
+	g := authguard.New(10)
+	g.Now = func() time.Time {
+		i := reads.Add(1)
+		if i%2 == 0 {
+			return base // behind the previous read
+		}
+		return base.Add(time.Duration(i) * time.Millisecond)
+	}
+	release := make(chan struct{})
+	var entered, refused atomic.Int64
+	h := g.Wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		entered.Add(1)
+		<-release
+		w.Write([]byte("ok"))
+	}), nil)
+	const n = 60
+	var wg sync.WaitGroup
+	for range n {
+		wg.Go(func() {
+			r := httptest.NewRequest("POST", "/mcp", nil)
+			r.RemoteAddr = "192.0.2.1:5000"
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, r)
+			if w.Code == http.StatusTooManyRequests {
+				refused.Add(1)
+			}
+		})
+	}
+	for entered.Load()+refused.Load() < n {
+		time.Sleep(time.Millisecond)
+	}
+	close(release)
+	wg.Wait()
+	if refused.Load() != 0 {
+		t.Errorf("%d of %d requests without a failure got 429", refused.Load(), n)
+	}
+}
