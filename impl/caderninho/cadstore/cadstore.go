@@ -48,11 +48,12 @@ type Store struct {
 //go:embed migrations/*.sql
 var migrations embed.FS
 
-// sqliteTempStore keeps SQLite's temporary files in memory, on caderninho's connections only. An
-// import writes its rules' edits in upserts of many rows, and each such statement keeps a journal
-// of the pages it changes (to undo it alone); past 64 KiB that journal goes to a temporary file,
-// written and read back through system calls every statement: a fifth of what the rules added to
-// an import of 10^6 transactions, measured.
+// sqliteTempStore keeps SQLite's temporary files in memory, on caderninho's connections only. Rules
+// write their edits in upserts of many rows (an import's, on an account that had edits; a rule
+// change's), and each such statement keeps a journal of the pages it changes (to undo it alone);
+// past 64 KiB that journal goes to a temporary file, written and read back through system calls
+// every statement: a fifth of what the rules added to an import of 10^6 transactions, measured
+// when the import wrote upserts too (it writes plain inserts now, see sqliteRuleInsert).
 var sqliteTempStore = sqldb.SQLitePragma("temp_store(MEMORY)")
 
 // Open connects to dsn (see sqldb.Open), runs caderninho's migrations and returns its store.

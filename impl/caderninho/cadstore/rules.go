@@ -459,9 +459,13 @@ type ruleEditWriter struct {
 	space, now string
 	pg         bool
 	// hold keeps the edits until flush: an import's COPY may be running on the connection.
-	hold    bool
+	hold bool
+	// fresh says no transaction it is given carries an edit (an import's new transactions of an
+	// account without edits): SQLite gets plain inserts then (see sqliteRuleInsert).
+	fresh   bool
+	folds   map[*Rule]string // EditFold of each rule's description, for fresh
 	pending []pendingRuleEdit
-	full    *sql.Stmt // SQLite's upsert of a whole batch, prepared once
+	full    *sql.Stmt // SQLite's statement of a whole batch, prepared once
 	// written is how many edits the statements inserted or rewrote (a person's edit left as it
 	// is is not counted).
 	written int64
@@ -472,9 +476,11 @@ type pendingRuleEdit struct {
 	rule            *Rule
 }
 
-func (s *Store) newRuleEditWriter(ctx context.Context, tx *sql.Tx, space string, hold bool) *ruleEditWriter {
+// newRuleEditWriter is a writer of space's rule edits in tx; an import's (importing) holds them
+// on PostgreSQL (see hold) and is given new transactions only (see fresh).
+func (s *Store) newRuleEditWriter(ctx context.Context, tx *sql.Tx, space string, importing bool) *ruleEditWriter {
 	pg := s.db.Engine() == "postgres"
-	return &ruleEditWriter{ctx: ctx, tx: tx, s: s, space: space, now: s.now(), pg: pg, hold: hold && pg}
+	return &ruleEditWriter{ctx: ctx, tx: tx, s: s, space: space, now: s.now(), pg: pg, hold: importing && pg, fresh: importing && !pg}
 }
 
 // batch is how many edits one statement writes.
@@ -517,9 +523,12 @@ func (w *ruleEditWriter) close() {
 func (w *ruleEditWriter) write(some []pendingRuleEdit) error {
 	var res sql.Result
 	var err error
-	if w.pg {
+	switch {
+	case w.pg:
 		res, err = w.writePG(some)
-	} else {
+	case w.fresh:
+		res, err = w.writeFresh(some)
+	default:
 		rows := make([]any, 0, 8*len(some))
 		for _, e := range some {
 			r := e.rule
@@ -547,6 +556,48 @@ func (w *ruleEditWriter) write(some []pendingRuleEdit) error {
 	clear(w.pending[n:])
 	w.pending = w.pending[:n]
 	return nil
+}
+
+// writeFresh writes some on SQLite when none of their transactions carries an edit (see
+// sqliteRuleInsert): the same rows the upsert writes, the space and the time bound once.
+func (w *ruleEditWriter) writeFresh(some []pendingRuleEdit) (sql.Result, error) {
+	rows := make([]any, 0, 2+6*len(some))
+	rows = append(rows, w.space, w.now)
+	for _, e := range some {
+		r := e.rule
+		f, ok := w.folds[r]
+		if !ok {
+			if w.folds == nil {
+				w.folds = map[*Rule]string{}
+			}
+			f = EditFold(r.Description, nil)
+			w.folds[r] = f
+		}
+		rows = append(rows, e.account, e.dedupe, r.Category, nullString(r.Description), f, r.ID)
+	}
+	if len(some) < insertBatch {
+		return w.tx.ExecContext(w.ctx, sqliteRuleInsert(len(some)), rows...)
+	}
+	if w.full == nil {
+		var err error
+		if w.full, err = w.tx.PrepareContext(w.ctx, sqliteRuleInsert(len(some))); err != nil {
+			return nil, err
+		}
+	}
+	return w.full.ExecContext(w.ctx, rows...)
+}
+
+// sqliteRuleInsert writes n rule edits on SQLite on transactions that carry no edit: an import's
+// new transactions of an account that had none (see importRules). A statement of many rows that
+// may fail halfway (a conflict, as the upsert's ON CONFLICT may meet) makes SQLite keep a journal
+// of every page it changes, to undo it alone; OR IGNORE lets no row fail it, so none is kept (a
+// ninth of the import's rule edits' time, and more on a loaded machine, measured). There is no
+// edit to conflict with; were there one, a person's would be left as the upsert leaves it. The
+// placeholders are bare ?, bound by position (see sqliteRuleUpsert).
+func sqliteRuleInsert(n int) string {
+	return `INSERT OR IGNORE INTO cad_edits (account_key, dedupe_key, space_key, category, description, note, excluded, splits, search_fold,
+		rule_id, updated_at) SELECT v.column1, v.column2, s.space_key, v.column3, v.column4, NULL, 0, NULL, v.column5, v.column6, s.now
+		FROM (SELECT ? AS space_key, ? AS now) s CROSS JOIN (VALUES ` + strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?, ?, ?), ", n), ", ") + `) v`
 }
 
 // sqliteRuleUpsert writes n rule edits on SQLite: a rule's edit (rule_id set) is rewritten, a
@@ -821,6 +872,14 @@ type RuleMatcher struct {
 	rules  []Rule
 	short  []int32 // rules whose text is under three bytes: tried always
 	byGram map[[3]byte][]int32
+	// keyed has the bit gramBit of every key of byGram: most of a description's three bytes key
+	// no rule, and the bit says so without the map's lookup (two thirds of the matcher's time).
+	keyed *[1 << 16 / 64]uint64
+}
+
+// gramBit is the bit of RuleMatcher.keyed that three bytes set: 16 bits of their hash.
+func gramBit(a, b, c byte) uint32 {
+	return (uint32(a)<<16 | uint32(b)<<8 | uint32(c)) * 0x9E3779B1 >> 16
 }
 
 // NewRuleMatcher indexes rules, kept in their order (the matcher points into them).
@@ -848,6 +907,11 @@ func NewRuleMatcher(rules []Rule) *RuleMatcher {
 			}
 		}
 		m.byGram[key] = append(m.byGram[key], int32(i))
+		if m.keyed == nil {
+			m.keyed = new([1 << 16 / 64]uint64)
+		}
+		bit := gramBit(key[0], key[1], key[2])
+		m.keyed[bit/64] |= 1 << (bit % 64)
 	}
 	return m
 }
@@ -877,9 +941,12 @@ func (m *RuleMatcher) First(t *RuleSubject) *Rule {
 	for _, i := range m.short {
 		try(i)
 	}
-	if len(m.byGram) > 0 {
+	if m.keyed != nil {
 		f := t.Fold
 		for j := 0; j+3 <= len(f); j++ {
+			if bit := gramBit(f[j], f[j+1], f[j+2]); m.keyed[bit/64]&(1<<(bit%64)) == 0 {
+				continue
+			}
 			for _, i := range m.byGram[[3]byte{f[j], f[j+1], f[j+2]}] {
 				try(i)
 			}

@@ -1,6 +1,7 @@
 package cadstore
 
 import (
+	"database/sql"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -296,5 +297,88 @@ func TestImportCategorisesAsItInserts(t *testing.T) {
 				t.Errorf("the rule's edit no rule gives is still there: %+v", c.Rule)
 			}
 		}
+	}
+}
+
+// TestImportWritesTheEditsRulesWrite: the edits an import writes as it inserts its transactions
+// (on SQLite, plain inserts that take the rule's category and description) are the edits the
+// same rule writes when applied over transactions already imported, column by column; and a
+// person's edit met by the import's writer is left as it is.
+func TestImportWritesTheEditsRulesWrite(t *testing.T) {
+	desc := "Corrida de Ônibus"
+	uber := Rule{Space: "casa", Match: MatchContains, Text: "UBER", Category: "Transporte", Description: &desc}
+	edits := func(s *Store) []string {
+		t.Helper()
+		rows, err := s.DB().SQL().QueryContext(ctx, `SELECT account_key, dedupe_key, space_key, COALESCE(category, '-'), COALESCE(description, '-'),
+			COALESCE(note, '-'), excluded, COALESCE(splits, '-'), search_fold, COALESCE(rule_id, 0) FROM cad_edits ORDER BY account_key, dedupe_key`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var out []string
+		for rows.Next() {
+			var a, d, sp, c, ds, n, sl, f string
+			var ex, r int64
+			if err := rows.Scan(&a, &d, &sp, &c, &ds, &n, &ex, &sl, &f, &r); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, fmt.Sprintf("%s %s %s %s %s %s %d %s %q %d", a, d, sp, c, ds, n, ex, sl, f, r))
+		}
+		if err := rows.Err(); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	first, _ := setup(t) // the rule, then the import
+	putRule(t, first, "regra-uber", uber)
+	importAll(t, first)
+	then, _ := setup(t) // the import, then the rule
+	importAll(t, then)
+	putRule(t, then, "regra-uber", uber)
+	got, want := edits(first), edits(then)
+	if len(want) != 9 {
+		t.Fatalf("the rule wrote %d edits over imported transactions, want the 9 rides", len(want))
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("edits of the import (-applied +imported):\n%s", diff)
+	}
+	if !strings.Contains(want[0], fmt.Sprintf("%q", EditFold(&desc, nil))) {
+		t.Errorf("a rule's edit without its description folded: %s", want[0])
+	}
+
+	// the import's writer never overwrites a person's edit
+	s, _ := setup(t)
+	rules := []Rule{uber}
+	rules[0].ID = putRule(t, s, "regra-uber", uber)
+	tx, err := s.DB().SQL().BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO cad_edits (account_key, dedupe_key, space_key, category, excluded, updated_at)
+		VALUES ('conta:1', 'f:1', 'casa', 'Viagem', 0, '2026-01-01T00:00:00Z')`)); err != nil {
+		t.Fatal(err)
+	}
+	w := s.newRuleEditWriter(ctx, tx, "casa", true)
+	defer w.close()
+	for _, key := range []string{"f:1", "f:2"} {
+		if err := w.add("conta:1", key, &rules[0]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.flush(); err != nil {
+		t.Fatal(err)
+	}
+	if w.written != 1 {
+		t.Errorf("the writer says it wrote %d edits, want 1 (f:2)", w.written)
+	}
+	var cat string
+	var rule sql.NullInt64
+	if err := tx.QueryRowContext(ctx, s.q("SELECT category, rule_id FROM cad_edits WHERE account_key = 'conta:1' AND dedupe_key = 'f:1'")).
+		Scan(&cat, &rule); err != nil {
+		t.Fatal(err)
+	}
+	if cat != "Viagem" || rule.Valid {
+		t.Errorf("the person's edit became %s (rule %v)", cat, rule)
 	}
 }
