@@ -18,25 +18,28 @@ var tpchFiles embed.FS
 // TPCHQuestion is one of the 22 TPC-H questions, asked of lumo as query calls and of DuckDB as
 // the standard SQL, both with the spec's validation parameters.
 type TPCHQuestion struct {
-	N     int              // 1 to 22
-	Note  string           // how the question maps to the model, where it is not plain
-	Calls []map[string]any // query arguments, without appId; see previousAnswer
-	SQL   string
+	N        int              // 1 to 22
+	Note     string           // how the question maps to the model, where it is not plain
+	Calls    []map[string]any // query arguments, without appId; see previousAnswer
+	SQL      string
+	Fraction float64 // Q11's FRACTION for the run's scale factor
 }
 
 // Name is the question's short name, Q1 to Q22.
 func (q TPCHQuestion) Name() string { return "Q" + strconv.Itoa(q.N) }
 
-// previousAnswer, as a filter value of a call, stands for the first cell of the previous call's
-// answer (Q22 compares each customer's balance with the average the first call answers).
-const previousAnswer = "$previous"
-
-// fractionParam, in Q11's call and SQL, stands for its FRACTION parameter, 0.0001 / SF.
-const fractionParam = "$fraction"
+// Placeholders in the questions' files. previousAnswer, as a filter value of a call, stands for
+// the first cell of the previous call's answer (Q11 and Q22 compare each group with a total or an
+// average the first call answers); fractionParam, in Q11's call and SQL, for its FRACTION
+// parameter, 0.0001 / SF. A filter value "$previous * $fraction" is their product.
+const (
+	previousAnswer = "$previous"
+	fractionParam  = "$fraction"
+)
 
 // TPCHQuestions reads the 22 questions, with Q11's fraction for scale factor sf.
 func TPCHQuestions(sf int) ([]TPCHQuestion, error) {
-	fraction := strconv.FormatFloat(0.0001/float64(sf), 'g', -1, 64)
+	fraction := 0.0001 / float64(sf)
 	var qs []TPCHQuestion
 	for n := 1; n <= 22; n++ {
 		name := fmt.Sprintf("q%02d", n)
@@ -52,36 +55,52 @@ func TPCHQuestions(sf int) ([]TPCHQuestion, error) {
 			Note  string           `json:"note"`
 			Calls []map[string]any `json:"calls"`
 		}
-		js = []byte(strings.ReplaceAll(string(js), `"`+fractionParam+`"`, fraction))
 		if err := json.Unmarshal(js, &f); err != nil {
 			return nil, fmt.Errorf("%s.json: %w", name, err)
 		}
 		if len(f.Calls) == 0 {
 			return nil, fmt.Errorf("%s.json: no calls", name)
 		}
-		qs = append(qs, TPCHQuestion{N: n, Note: f.Note, Calls: f.Calls,
-			SQL: strings.ReplaceAll(string(sql), fractionParam, fraction)})
+		qs = append(qs, TPCHQuestion{N: n, Note: f.Note, Calls: f.Calls, Fraction: fraction,
+			SQL: strings.ReplaceAll(string(sql), fractionParam, strconv.FormatFloat(fraction, 'g', -1, 64))})
 	}
 	return qs, nil
 }
 
-// callArgs is call i of q for app, with previousAnswer replaced by the first cell of prev (the
-// structured answer of call i-1).
+// callArgs is call i of q for app, with the placeholders replaced: previousAnswer by the first
+// cell of prev (the structured answer of call i-1), fractionParam by the question's fraction.
 func (q TPCHQuestion) callArgs(i int, appID int64, prev map[string]any) (map[string]any, error) {
 	b, err := json.Marshal(q.Calls[i])
 	if err != nil {
 		return nil, err
 	}
-	if strings.Contains(string(b), `"`+previousAnswer+`"`) {
-		v, err := firstCell(prev)
-		if err != nil {
-			return nil, fmt.Errorf("%s, call %d: %w", q.Name(), i+1, err)
-		}
-		b = []byte(strings.ReplaceAll(string(b), `"`+previousAnswer+`"`, strconv.FormatFloat(v, 'g', -1, 64)))
-	}
 	var args map[string]any
 	if err := json.Unmarshal(b, &args); err != nil {
 		return nil, err
+	}
+	filters, _ := args["filters"].([]any)
+	for _, f := range filters {
+		f, _ := f.(map[string]any)
+		v, ok := f["value"].(string)
+		if !ok || !strings.HasPrefix(v, "$") {
+			continue
+		}
+		product := 1.0
+		for _, factor := range strings.Split(v, " * ") {
+			switch factor {
+			case previousAnswer:
+				cell, err := firstCell(prev)
+				if err != nil {
+					return nil, fmt.Errorf("%s, call %d: %w", q.Name(), i+1, err)
+				}
+				product *= cell
+			case fractionParam:
+				product *= q.Fraction
+			default:
+				return nil, fmt.Errorf("%s, call %d: unknown placeholder %q", q.Name(), i+1, factor)
+			}
+		}
+		f["value"] = product
 	}
 	args["appId"] = appID
 	return args, nil
