@@ -30,15 +30,12 @@ var tpchTables = []struct {
 	{"lineitem", "l_orderkey INTEGER, l_partkey INTEGER, l_suppkey INTEGER, l_linenumber INTEGER, l_quantity DECIMAL(15,2), l_extendedprice DECIMAL(15,2), l_discount DECIMAL(15,2), l_tax DECIMAL(15,2), l_returnflag VARCHAR, l_linestatus VARCHAR, l_shipdate DATE, l_commitdate DATE, l_receiptdate DATE, l_shipinstruct VARCHAR, l_shipmode VARCHAR, l_comment VARCHAR"},
 }
 
-// TPCHGenerateCommand is the command that writes the TPC-H tables of scale factor sf into dir,
-// run from the module's root. go-tpc's generator runs in a module of its own
-// (impl/lumo/bench/tpchgen), so go-tpc stays out of this module's go.mod.
+// TPCHGenerateCommand is the command that writes the TPC-H tables of scale factor sf into dir
+// (an absolute path: the command runs in another folder), run from the module's root. go-tpc's
+// generator runs in a module of its own (impl/lumo/bench/tpchgen), so go-tpc stays out of this
+// module's go.mod.
 func TPCHGenerateCommand(dir string, sf int) string {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		abs = dir
-	}
-	return fmt.Sprintf("(cd impl/lumo/bench/tpchgen && go run . --sf %d --out %s)", sf, abs)
+	return fmt.Sprintf("(cd impl/lumo/bench/tpchgen && go run . --sf %d --out %s)", sf, dir)
 }
 
 // CheckTPCHData says which of the tables' CSV files dir lacks, with the command that writes them.
@@ -52,8 +49,12 @@ func CheckTPCHData(dir string, sf int) error {
 	if len(missing) == 0 {
 		return nil
 	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		abs = dir
+	}
 	return fmt.Errorf("faltam em %s os arquivos %s; gere os dados do TPC-H com:\n  %s",
-		dir, strings.Join(missing, ", "), TPCHGenerateCommand(dir, sf))
+		dir, strings.Join(missing, ", "), TPCHGenerateCommand(abs, sf))
 }
 
 // writeTPCHWorkspace lays the embedded workspace out in dir, with the CSV files of data beside
