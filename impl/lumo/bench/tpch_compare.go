@@ -85,9 +85,12 @@ func compareAnswers(lumo map[string]any, want [][]any) (compared, diff string) {
 	if t, ok := lumo["totalRows"].(float64); ok {
 		total = int(t)
 	}
-	compared = fmt.Sprintf("%d rows", len(rows))
+	compared = fmt.Sprintf("%d row", len(rows))
 	if total != len(rows) {
-		compared = fmt.Sprintf("%d of %d rows", len(rows), total)
+		compared = fmt.Sprintf("%d of %d row", len(rows), total)
+	}
+	if total != 1 {
+		compared += "s"
 	}
 	// Where the question has a LIMIT, lumo's total counts the rows before it and DuckDB
 	// answers as many as lumo returns; where lumo cuts at its own limit, its total is DuckDB's.

@@ -143,3 +143,35 @@ func requestOf(t *testing.T, args map[string]any) query.Request {
 	}
 	return req
 }
+
+// The comparison: numbers within lumo's precision, lumo's 500-row cut against DuckDB's whole
+// answer, a question's own LIMIT, and the first difference named.
+func TestTPCHCompareAnswers(t *testing.T) {
+	lumo := func(total int, rows ...[]any) map[string]any {
+		rs := make([]any, len(rows))
+		for i, r := range rows {
+			rs[i] = r
+		}
+		return map[string]any{"rows": rs, "totalRows": float64(total)}
+	}
+	for _, c := range []struct {
+		name     string
+		lumo     map[string]any
+		want     [][]any
+		compared string
+		diff     string
+	}{
+		{"equal at 6 decimals", lumo(1, []any{"A", 0.123457, "1995"}), [][]any{{"A", 0.12345678, 1995.0}}, "1 row", ""},
+		{"relative 1e-9", lumo(1, []any{3.5e11}), [][]any{{3.5e11 + 1}}, "1 row", ""},
+		{"lumo's cut", lumo(3, []any{1.0}, []any{2.0}), [][]any{{1.0}, {2.0}, {3.0}}, "2 of 3 rows", ""},
+		{"the question's limit", lumo(9, []any{1.0}), [][]any{{1.0}}, "1 of 9 rows", ""},
+		{"fewer rows", lumo(2, []any{1.0}, []any{2.0}), [][]any{{1.0}, {2.0}, {3.0}}, "2 rows", "lumo has 2 rows (of 2), DuckDB 3"},
+		{"a value", lumo(1, []any{"x", 0.1235}), [][]any{{"x", 0.1234}}, "1 row", "row 1, column 2: lumo 0.1235, DuckDB 0.1234"},
+		{"blank", lumo(1, []any{nil}), [][]any{{"x"}}, "1 row", `row 1, column 1: lumo <nil>, DuckDB "x"`},
+	} {
+		compared, diff := compareAnswers(c.lumo, c.want)
+		if compared != c.compared || diff != c.diff {
+			t.Errorf("%s: %q, %q; want %q, %q", c.name, compared, diff, c.compared, c.diff)
+		}
+	}
+}
