@@ -56,9 +56,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	serverLog := fs.String("server-log", "", "grava o stderr dos servidores neste arquivo (padrão: descartado)")
 	formats := fs.String("formats", "", "em vez das consultas, mede a importação de --rows linhas em cada formato de arquivo, separados por vírgula ("+strings.Join(bench.Formats(), ", ")+", ou all), cada uma num processo lumo import próprio")
 	noRollups := fs.Bool("no-rollups", false, "importa a Aplicação de vendas sem o rollup (para comparar a importação e as consultas)")
+	tpch := fs.String("tpch", "", "em vez das consultas de vendas, faz as 22 consultas do TPC-H sobre os CSV desta pasta (gerados com "+bench.TPCHGenerateCommand("/caminho/da/pasta", 1)+"), ao lumo e ao DuckDB, e compara as respostas")
+	tpchSF := fs.Int("tpch-sf", 1, "fator de escala dos dados de --tpch (a fração da Q11 é 0,0001 / SF)")
 	columnar := fs.Bool("columnar", false, "mede também as consultas na cópia colunar (DuckDB) contra o SQL escrito à mão rodando no próprio DuckDB, sobre as mesmas linhas")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *tpchSF < 1 {
+		return errors.New("--tpch-sf precisa ser pelo menos 1 (o gerador do go-tpc só aceita fatores inteiros)")
+	}
+	if *tpch != "" {
+		if err := bench.CheckTPCHData(*tpch, *tpchSF); err != nil {
+			return err
+		}
 	}
 	if *rows < 1000 || *iterations < 1 || *small < 1 || *clients < 1 {
 		return errors.New("--rows precisa ser pelo menos 1000 e --iterations, --small-calls e --clients pelo menos 1")
@@ -107,6 +117,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if err := build.Run(); err != nil {
 			return fmt.Errorf("não foi possível compilar ./cmd/lumo (rode na raiz do módulo ou passe --lumo): %w", err)
 		}
+	}
+	if *tpch != "" {
+		rep, err := bench.RunTPCH(ctx, bench.TPCHConfig{Dir: *tpch, SF: *tpchSF, Iterations: *iterations, Lumo: c.Lumo,
+			ServerEnv: c.ServerEnv, Log: stderr, ServerLog: c.ServerLog})
+		if err != nil {
+			return err
+		}
+		return report(rep, rep.Markdown, stdout, *out)
 	}
 	if *formats != "" {
 		list := strings.Split(*formats, ",")
