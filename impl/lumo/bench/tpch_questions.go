@@ -29,8 +29,8 @@ type TPCHQuestion struct {
 func (q TPCHQuestion) Name() string { return "Q" + strconv.Itoa(q.N) }
 
 // Placeholders in the questions' files. previousAnswer, as a filter value of a call, stands for
-// the first cell of the previous call's answer (Q11 and Q22 compare each group with a total or an
-// average the first call answers); fractionParam, in Q11's call and SQL, for its FRACTION
+// the first cell of the previous call's answer (Q22 compares each customer with an average the
+// first call answers); fractionParam, in Q11's call and SQL, for its FRACTION
 // parameter, 0.0001 / SF. A filter value "$previous * $fraction" is their product.
 const (
 	previousAnswer = "$previous"

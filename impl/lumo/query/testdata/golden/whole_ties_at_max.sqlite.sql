@@ -1,6 +1,7 @@
 WITH r AS MATERIALIZED (SELECT NULLIF(t1."c_uf", '') AS g0, SUM(e.m0) AS m0 FROM (SELECT t0."c_loja_id" AS k0_0, SUM(t0."c_valor") AS m0 FROM "t_vendas" t0 GROUP BY +t0."c_loja_id") e LEFT JOIN "t_lojas" t1 ON e.k0_0 = t1."c_id" GROUP BY NULLIF(t1."c_uf", '')),
   w AS MATERIALIZED (SELECT r.*, MAX(CAST(m0 AS REAL)) OVER () AS w0 FROM r),
-  f AS MATERIALIZED (SELECT w.*, g0 AS o0, m0 AS o1 FROM w WHERE (ROUND((w0 - CAST(m0 AS REAL)),
-  6) = ?1))
+  f AS MATERIALIZED (SELECT w.*, g0 AS o0, m0 AS o1 FROM w WHERE (CASE WHEN ABS((w0 - CAST(m0 AS REAL))) < 1 THEN ROUND((w0 - CAST(m0 AS REAL)),
+  12) ELSE ROUND((w0 - CAST(m0 AS REAL)),
+  6) END = ?1))
 SELECT o0, o1, (SELECT COUNT(*) FROM (SELECT 1 FROM f LIMIT 1000001) x) AS n_total, (SELECT SUM(m0) FROM f) AS s0 FROM f ORDER BY f.o0 ASC NULLS LAST LIMIT ?2
 -- args: [0 10]
