@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -32,22 +33,11 @@ func runColumnar(ctx context.Context, c Config, engine string, db *store.DB, dsn
 	served, own := filepath.Join(dir, "served.duckdb"), filepath.Join(dir, "own.duckdb")
 	rep := &ColumnarReport{MemoryLimitMiB: memoryLimitMiB(columnar.DefaultMemoryLimit)}
 	c.logf("%s: lumo serve copies into the columnar store", engine)
-	log := &syncWatch{to: c.ServerLog, synced: make(chan string, 1)}
-	start := time.Now()
-	srv, err := startServerOn(ctx, c.Lumo, dsn, Login, 0, served, c.ServerEnv, log)
+	srv, err := startCopying(ctx, c.Lumo, c.ServerEnv, c.ServerLog, dsn, Login, served, &rep.CopySeconds, &rep.CopyRows)
 	if err != nil {
 		return nil, err
 	}
 	defer srv.stop()
-	select {
-	case line := <-log.synced:
-		rep.CopySeconds = time.Since(start).Seconds()
-		rep.CopyRows = syncedRows(line)
-	case <-time.After(2 * time.Hour):
-		return nil, fmt.Errorf("lumo serve did not log a sync of its columnar copy in 2 hours")
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
 	rep.CopyRowsPerSecond = float64(rep.CopyRows) / rep.CopySeconds
 	rep.CopyMemory = memoryOf(srv.cmd.Process.Pid)
 	c.logf("%s: %d rows copied by the server in %.1f s (%.0f rows/s), its peak RSS %.1f MiB", engine, rep.CopyRows, rep.CopySeconds,
@@ -116,6 +106,28 @@ func (w *syncWatch) Write(p []byte) (int, error) {
 		w.line = w.line[:0]
 	}
 	return len(p), nil
+}
+
+// startCopying starts lumo serve on dsn as login with a new columnar copy at path and waits until
+// it logs the copy's sync, setting seconds (from the start) and rows (copied).
+func startCopying(ctx context.Context, lumo string, env []string, logTo io.Writer, dsn, login, path string, seconds *float64, rows *int64) (*server, error) {
+	log := &syncWatch{to: logTo, synced: make(chan string, 1)}
+	start := time.Now()
+	srv, err := startServerOn(ctx, lumo, dsn, login, 0, path, env, log)
+	if err != nil {
+		return nil, err
+	}
+	select {
+	case line := <-log.synced:
+		*seconds, *rows = time.Since(start).Seconds(), syncedRows(line)
+		return srv, nil
+	case <-time.After(2 * time.Hour):
+		err = errors.New("lumo serve did not log a sync of its columnar copy in 2 hours")
+	case <-ctx.Done():
+		err = ctx.Err()
+	}
+	srv.stop()
+	return nil, err
 }
 
 // syncedRows is the rows of a sync's log line (JSON; 0 when absent).

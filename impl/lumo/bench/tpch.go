@@ -85,22 +85,11 @@ func RunTPCH(ctx context.Context, c TPCHConfig) (*TPCHReport, error) {
 	c.logf("%d linhas importadas em %.1f s", rows, rep.ImportSeconds)
 
 	c.logf("lumo serve faz a sua cópia colunar")
-	watch := &syncWatch{to: c.ServerLog, synced: make(chan string, 1)}
-	start = time.Now()
-	srv, err := startServerOn(ctx, c.Lumo, dsn, tpchLogin, 0, filepath.Join(tmp, "served.duckdb"), c.ServerEnv, watch)
+	srv, err := startCopying(ctx, c.Lumo, c.ServerEnv, c.ServerLog, dsn, tpchLogin, filepath.Join(tmp, "served.duckdb"), &rep.CopySeconds, &rep.CopyRows)
 	if err != nil {
 		return nil, err
 	}
 	defer srv.stop()
-	select {
-	case line := <-watch.synced:
-		rep.CopySeconds = time.Since(start).Seconds()
-		rep.CopyRows = syncedRows(line)
-	case <-time.After(2 * time.Hour):
-		return nil, errors.New("lumo serve did not log a sync of its columnar copy in 2 hours")
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
 	c.logf("cópia colunar: %d linhas em %.1f s", rep.CopyRows, rep.CopySeconds)
 
 	c.logf("DuckDB carrega os mesmos arquivos")
