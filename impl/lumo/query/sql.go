@@ -816,7 +816,7 @@ func (b *builder) where(blk *Block) []string {
 		case p.Exists != nil:
 			// The filter on the related rows, in a subquery of their own (their distinct keys, or
 			// EXISTS): each row of the block once, however many related rows meet it.
-			if _, ok := b.grouped[blk]; ok && blk.Rollup == nil {
+			if b.keysJoined(blk) {
 				where = append(where, b.segmentJoin(blk, p.Exists, p)+".k0 IS NOT NULL")
 				continue
 			}
@@ -970,7 +970,7 @@ func (b *builder) present(blk *Block, t *semantic.Table) string {
 // as a LEFT JOIN of their distinct keys (a semi-join, or an anti-join where it does not match),
 // instead of an EXISTS per row of the block, which the row stores run as a correlated subquery.
 func (b *builder) segment(blk *Block, s *semantic.Segment) string {
-	if _, ok := b.grouped[blk]; ok && blk.Rollup == nil {
+	if b.keysJoined(blk) {
 		alias := b.segmentJoin(blk, s.Rows, nil)
 		if !s.Without {
 			return alias + ".k0 IS NOT NULL"
@@ -989,6 +989,15 @@ func (b *builder) segment(blk *Block, s *semantic.Segment) string {
 		return "(" + p + " AND NOT " + exists + ")"
 	}
 	return "NOT " + exists
+}
+
+// keysJoined says whether a test of related rows' existence in blk joins their distinct keys
+// (segmentJoin) rather than running an EXISTS: in a statement that takes grouped joins, on an
+// engine that would run the EXISTS once per row of the block.
+func (b *builder) keysJoined(blk *Block) bool {
+	_, grouped := b.grouped[blk]
+	_, semi := b.e.(decorrelator)
+	return grouped && blk.Rollup == nil && !semi
 }
 
 // segmentJoin joins to the block the distinct keys by which rel's rows (those meeting its
