@@ -38,14 +38,6 @@ func registerColumnarFlags(fs *flag.FlagSet) *columnarFlags {
 	}
 }
 
-// serviceFrom is --columnar-from as lumo.Service.ColumnarFrom.
-func (f *columnarFlags) serviceFrom() int64 {
-	if *f.from == 0 {
-		return -1
-	}
-	return *f.from
-}
-
 var memoryLimit = regexp.MustCompile(`^[0-9]+(\.[0-9]+)? ?(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$`)
 
 // check refuses values DuckDB would misread.

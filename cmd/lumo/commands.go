@@ -176,7 +176,7 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	svc := &lumo.Service{DB: db, Log: log, QueryTimeout: *timeout, PublicURL: *publicURL, ResultCacheBytes: int64(f.resultCacheMB) << 20}
 	if c := openColumnar(ctx, f.columnar, *dsn, db, log); c != nil {
 		defer c.Close()
-		svc.Columnar, svc.ColumnarFrom = c, f.columnar.serviceFrom()
+		svc.Columnar, svc.ColumnarFrom = c, *f.columnar.from
 	}
 	if f.resultCacheMB == 0 {
 		svc.ResultCacheBytes = -1

@@ -463,7 +463,7 @@ type ruleEditWriter struct {
 	// fresh says no transaction it is given carries an edit (an import's new transactions of an
 	// account without edits): SQLite gets plain inserts then (see sqliteRuleInsert).
 	fresh   bool
-	folds   map[*Rule]string // EditFold of each rule's description, for fresh
+	folds   map[*Rule]string // EditFold of each rule's description (see fold)
 	pending []pendingRuleEdit
 	full    *sql.Stmt // SQLite's statement of a whole batch, prepared once
 	// written is how many edits the statements inserted or rewrote (a person's edit left as it
@@ -532,19 +532,9 @@ func (w *ruleEditWriter) write(some []pendingRuleEdit) error {
 		rows := make([]any, 0, 8*len(some))
 		for _, e := range some {
 			r := e.rule
-			rows = append(rows, e.account, e.dedupe, w.space, r.Category, nullString(r.Description), EditFold(r.Description, nil), r.ID, w.now)
+			rows = append(rows, e.account, e.dedupe, w.space, r.Category, nullString(r.Description), w.fold(r), r.ID, w.now)
 		}
-		switch {
-		case len(some) < insertBatch:
-			res, err = w.tx.ExecContext(w.ctx, sqliteRuleUpsert(len(some)), rows...)
-		case w.full == nil:
-			if w.full, err = w.tx.PrepareContext(w.ctx, sqliteRuleUpsert(len(some))); err != nil {
-				break
-			}
-			fallthrough
-		default:
-			res, err = w.full.ExecContext(w.ctx, rows...)
-		}
+		res, err = w.exec(sqliteRuleUpsert, len(some), rows)
 	}
 	if err != nil {
 		return fmt.Errorf("writing rules' edits: %w", err)
@@ -565,26 +555,37 @@ func (w *ruleEditWriter) writeFresh(some []pendingRuleEdit) (sql.Result, error) 
 	rows = append(rows, w.space, w.now)
 	for _, e := range some {
 		r := e.rule
-		f, ok := w.folds[r]
-		if !ok {
-			if w.folds == nil {
-				w.folds = map[*Rule]string{}
-			}
-			f = EditFold(r.Description, nil)
-			w.folds[r] = f
-		}
-		rows = append(rows, e.account, e.dedupe, r.Category, nullString(r.Description), f, r.ID)
+		rows = append(rows, e.account, e.dedupe, r.Category, nullString(r.Description), w.fold(r), r.ID)
 	}
-	if len(some) < insertBatch {
-		return w.tx.ExecContext(w.ctx, sqliteRuleInsert(len(some)), rows...)
+	return w.exec(sqliteRuleInsert, len(some), rows)
+}
+
+// exec runs the SQLite statement text(n) writes for n edits: a short batch as it comes, a full
+// one through the statement prepared once (w.full; a writer writes with one text).
+func (w *ruleEditWriter) exec(text func(int) string, n int, rows []any) (sql.Result, error) {
+	if n < insertBatch {
+		return w.tx.ExecContext(w.ctx, text(n), rows...)
 	}
 	if w.full == nil {
 		var err error
-		if w.full, err = w.tx.PrepareContext(w.ctx, sqliteRuleInsert(len(some))); err != nil {
+		if w.full, err = w.tx.PrepareContext(w.ctx, text(n)); err != nil {
 			return nil, err
 		}
 	}
 	return w.full.ExecContext(w.ctx, rows...)
+}
+
+// fold is EditFold of r's description, folded once per rule and writer.
+func (w *ruleEditWriter) fold(r *Rule) string {
+	f, ok := w.folds[r]
+	if !ok {
+		if w.folds == nil {
+			w.folds = map[*Rule]string{}
+		}
+		f = EditFold(r.Description, nil)
+		w.folds[r] = f
+	}
+	return f
 }
 
 // sqliteRuleInsert writes n rule edits on SQLite on transactions that carry no edit: an import's
@@ -627,7 +628,7 @@ func (w *ruleEditWriter) writePG(some []pendingRuleEdit) (sql.Result, error) {
 		if r.Description != nil {
 			description[i] = sql.NullString{String: *r.Description, Valid: true}
 		}
-		searchFld[i] = EditFold(r.Description, nil)
+		searchFld[i] = w.fold(r)
 	}
 	return w.tx.ExecContext(w.ctx, w.s.q(`INSERT INTO cad_edits (account_key, dedupe_key, space_key, category, description, note, excluded,
 		splits, search_fold, rule_id, updated_at)
