@@ -172,12 +172,11 @@ func runTPCHQuestion(ctx context.Context, cs *mcp.ClientSession, duck *sql.DB, a
 	return r
 }
 
-// askLumo makes q's calls in order, each built from the previous answer, and returns the last
-// answer.
+// askLumo makes q's calls in order and returns the last answer.
 func askLumo(ctx context.Context, cs *mcp.ClientSession, appID int64, q TPCHQuestion) (map[string]any, error) {
 	var answer map[string]any
 	for i := range q.Calls {
-		args, err := q.callArgs(i, appID, answer)
+		args, err := q.callArgs(i, appID)
 		if err != nil {
 			return nil, err
 		}

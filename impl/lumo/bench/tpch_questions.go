@@ -20,7 +20,7 @@ var tpchFiles embed.FS
 type TPCHQuestion struct {
 	N        int              // 1 to 22
 	Note     string           // how the question maps to the model, where it is not plain
-	Calls    []map[string]any // query arguments, without appId; see previousAnswer
+	Calls    []map[string]any // query arguments, without appId; see fractionParam
 	SQL      string
 	Fraction float64 // Q11's FRACTION for the run's scale factor
 }
@@ -28,14 +28,9 @@ type TPCHQuestion struct {
 // Name is the question's short name, Q1 to Q22.
 func (q TPCHQuestion) Name() string { return "Q" + strconv.Itoa(q.N) }
 
-// Placeholders in the questions' files. previousAnswer, as a filter value of a call, stands for
-// the first cell of the previous call's answer (Q22 compares each customer with an average the
-// first call answers); fractionParam, in Q11's call and SQL, for its FRACTION
-// parameter, 0.0001 / SF. A filter value "$previous * $fraction" is their product.
-const (
-	previousAnswer = "$previous"
-	fractionParam  = "$fraction"
-)
+// fractionParam, as a filter value in Q11's call and in its SQL, stands for its FRACTION
+// parameter, 0.0001 / SF.
+const fractionParam = "$fraction"
 
 // TPCHQuestions reads the 22 questions, with Q11's fraction for scale factor sf.
 func TPCHQuestions(sf int) ([]TPCHQuestion, error) {
@@ -67,9 +62,8 @@ func TPCHQuestions(sf int) ([]TPCHQuestion, error) {
 	return qs, nil
 }
 
-// callArgs is call i of q for app, with the placeholders replaced: previousAnswer by the first
-// cell of prev (the structured answer of call i-1), fractionParam by the question's fraction.
-func (q TPCHQuestion) callArgs(i int, appID int64, prev map[string]any) (map[string]any, error) {
+// callArgs is call i of q for app, with fractionParam replaced by the question's fraction.
+func (q TPCHQuestion) callArgs(i int, appID int64) (map[string]any, error) {
 	b, err := json.Marshal(q.Calls[i])
 	if err != nil {
 		return nil, err
@@ -85,40 +79,11 @@ func (q TPCHQuestion) callArgs(i int, appID int64, prev map[string]any) (map[str
 		if !ok || !strings.HasPrefix(v, "$") {
 			continue
 		}
-		product := 1.0
-		for _, factor := range strings.Split(v, " * ") {
-			switch factor {
-			case previousAnswer:
-				cell, err := firstCell(prev)
-				if err != nil {
-					return nil, fmt.Errorf("%s, call %d: %w", q.Name(), i+1, err)
-				}
-				product *= cell
-			case fractionParam:
-				product *= q.Fraction
-			default:
-				return nil, fmt.Errorf("%s, call %d: unknown placeholder %q", q.Name(), i+1, factor)
-			}
+		if v != fractionParam {
+			return nil, fmt.Errorf("%s, call %d: unknown placeholder %q", q.Name(), i+1, v)
 		}
-		f["value"] = product
+		f["value"] = q.Fraction
 	}
 	args["appId"] = appID
 	return args, nil
-}
-
-// firstCell is the number in the first row and column of a query answer.
-func firstCell(answer map[string]any) (float64, error) {
-	rows, _ := answer["rows"].([]any)
-	if len(rows) == 0 {
-		return 0, fmt.Errorf("the previous call answered no rows")
-	}
-	row, _ := rows[0].([]any)
-	if len(row) == 0 {
-		return 0, fmt.Errorf("the previous call answered an empty row")
-	}
-	v, ok := row[0].(float64)
-	if !ok {
-		return 0, fmt.Errorf("the previous call answered %v, not a number", row[0])
-	}
-	return v, nil
 }

@@ -65,6 +65,12 @@ func membershipCases() map[string]Request {
 			Fields:  []Item{{Ref: "Peças.Peça"}, {Ref: "Peças.Menor custo"}, {Ref: "Itens.Quantidade", Agg: "sum"}},
 			Filters: []Filter{{Item: Item{Ref: "Peças.Tipo"}, Op: "like", Value: "%parafuso%"}},
 		},
+		// Columns that aggregate every row of their own table (an average over the customers with
+		// orders, a share of the total): one uncorrelated subquery each, unnarrowed by the filter.
+		"own_table_all_rows": {
+			Fields:  []Item{{Ref: "Clientes.Compra acima da média"}, {Ref: "Clientes.Parte do total comprado", Agg: "sum"}, {Ref: "Pedidos.Valor", Agg: "sum"}},
+			Filters: []Filter{{Item: Item{Ref: "Clientes.Segmento"}, Op: "=", Value: "Varejo"}},
+		},
 		"segment_without_joined": {
 			Fields:  []Item{{Ref: "Clientes.Segmento"}, {Ref: "Pedidos.Valor", Agg: "sum"}},
 			Filters: []Filter{{Segment: "Clientes sem pedido cancelado"}},

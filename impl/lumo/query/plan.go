@@ -448,8 +448,10 @@ func SubqueryTables(q *Query) []*semantic.Table {
 	var formula func(f semantic.Formula)
 	related := func(rel *semantic.Related) {
 		out = appendTable(out, rel.Rows)
-		for t := rel.Key().FromTable(); t != rel.Rows; t = rel.Via[t].FromTable() {
-			out = appendTable(out, t)
+		if !rel.All {
+			for t := rel.Key().FromTable(); t != rel.Rows; t = rel.Via[t].FromTable() {
+				out = appendTable(out, t)
+			}
 		}
 		out = concatTables(out, rel.CondTables)
 		formula(rel.Cond)

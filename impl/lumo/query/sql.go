@@ -877,6 +877,26 @@ func (b *builder) relatedRows(blk *Block, rel *semantic.Related, need []*semanti
 	return sub, b.subFrom(sub) + whereClause(conds)
 }
 
+// allRows is the aggregated value and the FROM and WHERE of an uncorrelated subquery over every
+// row of an aggregate's own table (meeting its condition): the same on every row, so every
+// engine computes it once per statement.
+func (b *builder) allRows(n *semantic.Aggregate) (x, rows string) {
+	rel := n.Rows
+	sub := newBlock(rel.Rows, rel.Via, concatTables(rel.CondTables, n.Col.Tables()))
+	b.subs++
+	prefix := "s" + itoa(b.subs) + "_"
+	for t, a := range sub.alias {
+		sub.alias[t] = prefix + strings.TrimPrefix(a, "t")
+	}
+	b.startStatement(sub)
+	x = b.column(sub, n.Col)
+	var conds []string
+	if rel.Cond != nil {
+		conds = append(conds, b.row(sub, rel.Cond))
+	}
+	return x, b.subFrom(sub) + whereClause(conds)
+}
+
 // relatedBlock is the block over rel.Rows joined to the table holding the key into rel.Of, to
 // the tables rel's condition reads and to those in need, with aliases of its own (prefix s<n>_).
 // Its statement is started: the related rows its expressions read become grouped joins of its
@@ -1097,15 +1117,19 @@ func (b *builder) groupedAgg(blk *Block, n *semantic.Aggregate) string {
 // its row of the column's table (a fact row whose customer is missing) gives blank, as every
 // column of that table.
 func (b *builder) relatedAgg(blk *Block, n *semantic.Aggregate) string {
-	if _, ok := b.grouped[blk]; ok && blk.Rollup == nil {
+	if _, ok := b.grouped[blk]; ok && blk.Rollup == nil && !n.Rows.All {
 		return b.groupedAgg(blk, n)
 	}
 	present := b.present(blk, n.Rows.Of)
-	var x string
-	_, rows := b.relatedRows(blk, n.Rows, n.Col.Tables(), func(sub *Block) []string {
-		x = b.column(sub, n.Col)
-		return nil
-	})
+	var x, rows string
+	if n.Rows.All {
+		x, rows = b.allRows(n)
+	} else {
+		_, rows = b.relatedRows(blk, n.Rows, n.Col.Tables(), func(sub *Block) []string {
+			x = b.column(sub, n.Col)
+			return nil
+		})
+	}
 	var v string
 	switch n.Func {
 	case "count":

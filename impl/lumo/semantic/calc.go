@@ -626,13 +626,15 @@ func (s *scope) related(n *Aggregate) (string, error) {
 		}
 		c = cc
 	}
+	var rel *Related
 	if c.Table == s.table {
-		return fail("%s([%s]) agregaria só a própria linha; para o valor da linha, escreva [%s]. Numa coluna calculada, uma agregação junta as linhas de outra tabela que apontam para %s pelos relacionamentos, %s",
-			n.Func, n.Ref, c.Label, s.table.Label, others())
-	}
-	rel, why := s.b.app.relate(c.Table, s.table)
-	if rel == nil {
-		return fail("%s([%s]): %s", n.Func, n.Ref, why)
+		// The table's own column: every row of the table, the same value on each row.
+		rel = &Related{Rows: s.table, Of: s.table, Via: s.b.app.Reach(s.table), All: true}
+	} else {
+		var why string
+		if rel, why = s.b.app.relate(c.Table, s.table); rel == nil {
+			return fail("%s([%s]): %s", n.Func, n.Ref, why)
+		}
 	}
 	if err := s.bound(c, n.Position, n.Ref); err != nil {
 		return "", err

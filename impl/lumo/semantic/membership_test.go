@@ -124,6 +124,38 @@ func TestComoEmWords(t *testing.T) {
 	}
 }
 
+// An aggregate of the column's own table reads every row of that table (meeting onde).
+func TestBindOwnTableAggregate(t *testing.T) {
+	tests := []struct{ formula, want string }{
+		{"[Custo] / sum([Custo])", ""},
+		{"avg([Produtos.Custo]) onde [Id] > 1", ""},
+		{"count([Id]) onde [Custo] > avg([Custo])", ""},
+		{"sum([Calculada])", "posição 1: as colunas calculadas formam um ciclo (Calculada → Calculada): uma delas precisa ser calculada sem depender das outras"},
+		{"sum([Id]) onde [Preço] > 1", "posição 16: a coluna [Preço] não existe em Produtos nem nas tabelas que ela alcança; use o rótulo de uma coluna de Produtos ou Tabela.Coluna"},
+	}
+	for _, tt := range tests {
+		a := calcTestApp()
+		pr := a.Tables[1]
+		c := &Column{Table: pr, Name: "X", Label: "Calculada", Type: TypeNumber, Formula: tt.formula}
+		pr.Columns = append(pr.Columns, c)
+		got := ""
+		if errs := a.BindCalculated(); len(errs) > 0 {
+			got = errs[0].Err.Error()
+		}
+		if got != tt.want {
+			t.Errorf("%s:\n got %q\nwant %q", tt.formula, got, tt.want)
+		}
+		if tt.want != "" {
+			continue
+		}
+		for _, ag := range FormulaAggregates(c.Calc) {
+			if ag.Rows == nil || !ag.Rows.All || ag.Rows.Rows != pr || ag.Rows.Of != pr || ag.Rows.Key() != nil {
+				t.Errorf("%s: not every row of Produtos: %+v", tt.formula, ag.Rows)
+			}
+		}
+	}
+}
+
 // A calculated column may aggregate the rows of another table that reach its table.
 func TestBindRelatedAggregate(t *testing.T) {
 	tests := []struct {
@@ -135,7 +167,7 @@ func TestBindRelatedAggregate(t *testing.T) {
 		{"max([Pedidos.Entrega])", TypeDate, ""},
 		{`se(count_distinct([Pedidos.Nome]) = 0; "sem"; "com")`, TypeString, ""},
 		{"avg([Pedidos.Preço]) / [Custo]", TypeNumber, ""},
-		{"sum([Custo])", TypeNumber, "posição 1: sum([Custo]) agregaria só a própria linha; para o valor da linha, escreva [Custo]. Numa coluna calculada, uma agregação junta as linhas de outra tabela que apontam para Produtos pelos relacionamentos, como count([Pedidos.Preço]); apontam para Produtos: Pedidos"},
+
 		{"count([Clientes.Limite])", TypeNumber, "posição 1: count([Clientes.Limite]): as linhas de Clientes não apontam para Produtos pelos relacionamentos (muitos para um), então nenhuma linha de Produtos tem linhas de Clientes relacionadas; apontam para Produtos: Pedidos"},
 		{"count([Pedido.Preço])", TypeNumber, "posição 1: em count([Pedido.Preço]), a ref não é uma coluna: escreva Tabela.Coluna de uma tabela cujas linhas apontam para Produtos pelos relacionamentos, como count([Pedidos.Preço]); apontam para Produtos: Pedidos; refs parecidas: Pedidos.Preço"},
 		{"sum([Pedidos.Nome])", TypeNumber, "posição 1: sum vale só para coluna numérica, e Pedidos.Nome é texto; use count ou count_distinct"},

@@ -17,11 +17,21 @@ type Related struct {
 	Via        map[*Table]*Relationship // Reach(Rows)
 	Cond       Formula                  // bound; nil for every related row
 	CondTables []*Table                 // the tables Cond reads, Rows first
+	// All is every row of Rows, which is Of (meeting Cond when set), whatever row reads them
+	// and whatever the question filters: a calculated column's aggregate over its own table
+	// (the average balance of every customer). It compiles to an uncorrelated subquery and has
+	// no Key.
+	All bool
 }
 
 // Key is the relationship by which the related rows reach Of: its To columns are Of's, and each
-// related row has the values of its From columns there.
-func (r *Related) Key() *Relationship { return r.Via[r.Of] }
+// related row has the values of its From columns there. nil when All.
+func (r *Related) Key() *Relationship {
+	if r.All {
+		return nil
+	}
+	return r.Via[r.Of]
+}
 
 // Segment is a named filter of the rows of Table (Cube's segments): those that some row of
 // Related reaches through the relationships (a semi-join), or, Without, those no such row

@@ -87,6 +87,9 @@ func words(b *strings.Builder, f Formula, min int) {
 		b.WriteString(n.Ref)
 	case *Aggregate:
 		b.WriteString(aggWords[n.Func] + " de " + n.Ref)
+		if n.Rows != nil && n.Rows.All {
+			b.WriteString(" em todas as linhas de " + n.Rows.Of.Label)
+		}
 		if n.Where != nil {
 			b.WriteString(" onde ")
 			words(b, n.Where, 1)
