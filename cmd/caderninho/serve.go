@@ -112,7 +112,7 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	// import request's state in the database, so no call needs the session: safe without one.
 	stateless := fs.Bool("stateless", false, "HTTP sem sessão (cada POST se basta): qualquer réplica atende qualquer chamada")
 	noToken := fs.Bool("no-token", false, "em HTTP, dispensa o token: atende como "+caderninho.LocalAssistant+", como em stdio (só em endereço local; para o inspector e ferramentas locais)")
-	readOnly := fs.Bool("read-only", false, "publica e atende só as consultas e plan_preview: nenhuma escrita de planejamento nem caderninho_sync")
+	readOnly := fs.Bool("read-only", false, "publica e atende só as consultas e plan_preview: nenhuma escrita de planejamento nem caderninho_sync; o painel mostra, mas não muda nada")
 	var conns httpserve.Limits
 	conns.RegisterFlags(fs)
 	var sessions mcpsession.Limits
@@ -298,7 +298,7 @@ func serveHTTP(ctx context.Context, svc *caderninho.Service, ln net.Listener, op
 		mux.Handle(restserver.Prefix, opts.guard.Wrap(restserver.Bearer(verify)(rest), restserver.Throttled))
 	}
 	// The private panel: its own login (the owner credential), throttled by its own guard.
-	(&panel.Handler{Store: s, Log: log, PublicURL: opts.publicURL, Guard: opts.panelGuard, Refused: opts.panelRefused}).Register(mux)
+	(&panel.Handler{Store: s, Log: log, PublicURL: opts.publicURL, Guard: opts.panelGuard, Refused: opts.panelRefused, ReadOnly: opts.readOnly}).Register(mux)
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		fmt.Fprintln(w, "ok")

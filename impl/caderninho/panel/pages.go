@@ -16,13 +16,14 @@ import (
 
 // view is what a page shows. Everything user-typed is escaped by html/template.
 type view struct {
-	Title  string
-	Bare   bool // no navigation (login and error pages)
-	Error  string
-	Notice string
-	CSRF   string
-	Base   string
-	Nonce  string
+	Title    string
+	Bare     bool // no navigation (login and error pages)
+	ReadOnly bool // the server is read-only: pages say so, writes are refused
+	Error    string
+	Notice   string
+	CSRF     string
+	Base     string
+	Nonce    string
 
 	People     []personRow
 	Assistants []assistantRow
@@ -105,7 +106,7 @@ func (h *Handler) page(w http.ResponseWriter, status int, v *view) {
 }
 
 func (h *Handler) execute(w http.ResponseWriter, status int, name string, v *view) {
-	v.Nonce, v.Base = webform.Nonce(), h.base()
+	v.Nonce, v.Base, v.ReadOnly = webform.Nonce(), h.base(), h.ReadOnly
 	var buf bytes.Buffer
 	if err := pages.ExecuteTemplate(&buf, name, v); err != nil {
 		if h.Log != nil {
@@ -119,7 +120,7 @@ func (h *Handler) execute(w http.ResponseWriter, status int, name string, v *vie
 	w.Write(buf.Bytes())
 }
 
-var pages = template.Must(template.New("pages").Funcs(template.FuncMap{"dict": dict, "count": ptbr.Count}).Parse(pageTemplates + connectionTemplates + spaceTemplates + ruleTemplates))
+var pages = template.Must(template.New("pages").Funcs(template.FuncMap{"dict": dict, "count": ptbr.Count, "readOnlyNotice": func() string { return readOnlyNotice }}).Parse(pageTemplates + connectionTemplates + spaceTemplates + ruleTemplates))
 
 // dict makes a map of its key, value arguments, for templates that take several values.
 func dict(kv ...any) map[string]any {
@@ -193,6 +194,7 @@ input.curto{max-width:6rem}
 <form method="post" action="{{.Base}}/sair"><input type="hidden" name="csrf" value="{{.CSRF}}"><button type="submit">Sair</button></form>
 </nav>{{end}}
 <h1>{{.Title}}</h1>
+{{if and .ReadOnly (not .Bare)}}<p class="aviso" role="status">{{readOnlyNotice}}</p>{{end}}
 {{with .Notice}}<p class="aviso" role="status">{{.}}</p>{{end}}
 {{with .Error}}<p class="erro" role="alert">{{.}}</p>{{end}}
 {{end}}

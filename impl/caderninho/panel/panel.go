@@ -46,7 +46,10 @@ type Handler struct {
 	Guard *authguard.Guard
 	// Refused, when not "", is why this server does not serve the panel: every panel page
 	// answers 403 with it.
-	Refused    string
+	Refused string
+	// ReadOnly is caderninho serve --read-only: the pages are served, every change is refused
+	// (signing in and out still work).
+	ReadOnly   bool
 	SessionTTL time.Duration    // 0 = DefaultSessionTTL
 	Now        func() time.Time // nil = time.Now
 }
@@ -64,35 +67,49 @@ func (h *Handler) Register(mux *http.ServeMux) {
 	mux.Handle("POST /painel/entrar", h.Guard.Wrap(http.HandlerFunc(h.login), h.throttled))
 	mux.HandleFunc("POST /painel/sair", h.post(h.logout))
 	mux.HandleFunc("GET /painel/pessoas", h.owner(h.people))
-	mux.HandleFunc("POST /painel/pessoas", h.post(h.addPerson))
-	mux.HandleFunc("POST /painel/pessoas/renomear", h.post(h.renamePerson))
-	mux.HandleFunc("POST /painel/pessoas/remover", h.post(h.removePerson))
+	mux.HandleFunc("POST /painel/pessoas", h.writing(h.post(h.addPerson)))
+	mux.HandleFunc("POST /painel/pessoas/renomear", h.writing(h.post(h.renamePerson)))
+	mux.HandleFunc("POST /painel/pessoas/remover", h.writing(h.post(h.removePerson)))
 	mux.HandleFunc("GET /painel/assistentes", h.owner(h.assistants))
-	mux.HandleFunc("POST /painel/assistentes", h.post(h.issueAssistant))
-	mux.HandleFunc("POST /painel/assistentes/rotulo", h.post(h.relabelAssistant))
-	mux.HandleFunc("POST /painel/assistentes/revogar", h.post(h.revokeAssistant))
+	mux.HandleFunc("POST /painel/assistentes", h.writing(h.post(h.issueAssistant)))
+	mux.HandleFunc("POST /painel/assistentes/rotulo", h.writing(h.post(h.relabelAssistant)))
+	mux.HandleFunc("POST /painel/assistentes/revogar", h.writing(h.post(h.revokeAssistant)))
 	mux.HandleFunc("GET /painel/conexoes", h.owner(h.connections))
-	mux.HandleFunc("POST /painel/conexoes", h.post(h.addConnection))
-	mux.HandleFunc("POST /painel/conexoes/editar", h.post(h.editConnection))
-	mux.HandleFunc("POST /painel/conexoes/extratos", h.uploadStatements)
+	mux.HandleFunc("POST /painel/conexoes", h.writing(h.post(h.addConnection)))
+	mux.HandleFunc("POST /painel/conexoes/editar", h.writing(h.post(h.editConnection)))
+	mux.HandleFunc("POST /painel/conexoes/extratos", h.writing(h.uploadStatements))
 	mux.HandleFunc("GET /painel/cobertura", h.owner(h.coverage))
 	mux.HandleFunc("GET /painel/espacos", h.owner(h.spaces))
-	mux.HandleFunc("POST /painel/espacos", h.post(h.addSpace))
-	mux.HandleFunc("POST /painel/espacos/renomear", h.post(h.renameSpace))
-	mux.HandleFunc("POST /painel/espacos/remover", h.post(h.removeSpace))
-	mux.HandleFunc("POST /painel/espacos/categorias", h.post(h.addCategory))
-	mux.HandleFunc("POST /painel/espacos/categorias/renomear", h.post(h.renameCategory))
-	mux.HandleFunc("POST /painel/espacos/categorias/unir", h.post(h.mergeCategory))
-	mux.HandleFunc("POST /painel/espacos/categorias/remover", h.post(h.removeCategory))
+	mux.HandleFunc("POST /painel/espacos", h.writing(h.post(h.addSpace)))
+	mux.HandleFunc("POST /painel/espacos/renomear", h.writing(h.post(h.renameSpace)))
+	mux.HandleFunc("POST /painel/espacos/remover", h.writing(h.post(h.removeSpace)))
+	mux.HandleFunc("POST /painel/espacos/categorias", h.writing(h.post(h.addCategory)))
+	mux.HandleFunc("POST /painel/espacos/categorias/renomear", h.writing(h.post(h.renameCategory)))
+	mux.HandleFunc("POST /painel/espacos/categorias/unir", h.writing(h.post(h.mergeCategory)))
+	mux.HandleFunc("POST /painel/espacos/categorias/remover", h.writing(h.post(h.removeCategory)))
 	mux.HandleFunc("GET /painel/regras", h.owner(h.rules))
-	mux.HandleFunc("POST /painel/regras", h.post(h.saveRule))
-	mux.HandleFunc("POST /painel/regras/mover", h.post(h.moveRule))
-	mux.HandleFunc("POST /painel/regras/remover", h.post(h.deleteRule))
+	mux.HandleFunc("POST /painel/regras", h.writing(h.post(h.saveRule)))
+	mux.HandleFunc("POST /painel/regras/mover", h.writing(h.post(h.moveRule)))
+	mux.HandleFunc("POST /painel/regras/remover", h.writing(h.post(h.deleteRule)))
 	mux.HandleFunc("GET /painel/registro", h.owner(h.auditLog))
 	mux.HandleFunc("/painel/", func(w http.ResponseWriter, r *http.Request) {
 		h.page(w, http.StatusNotFound, &view{Title: "Página não encontrada", Bare: true,
 			Error: "Esta página não existe no painel. Volte ao início do painel."})
 	})
+}
+
+// readOnlyNotice is what a read-only server's pages say, and its answer to a change.
+const readOnlyNotice = "Este servidor está em modo somente leitura (caderninho serve --read-only): o painel mostra tudo, mas não muda nada. " +
+	"Para mudar, use um servidor sem --read-only ou caderninho admin na linha de comando."
+
+// writing refuses a change on a read-only server, before anything is read or written.
+func (h *Handler) writing(next http.HandlerFunc) http.HandlerFunc {
+	if !h.ReadOnly {
+		return next
+	}
+	return func(w http.ResponseWriter, r *http.Request) {
+		h.page(w, http.StatusForbidden, &view{Title: "Somente leitura", Bare: true, Error: readOnlyNotice})
+	}
 }
 
 func (h *Handler) now() time.Time {

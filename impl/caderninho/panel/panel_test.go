@@ -66,7 +66,9 @@ func register(t *testing.T, s *cadstore.Store, dir, yaml string) cadstore.Regist
 	return sum
 }
 
-func setup(t *testing.T) *world {
+func setup(t *testing.T) *world { return setupWith(t, false) }
+
+func setupWith(t *testing.T, readOnly bool) *world {
 	t.Helper()
 	s := cadstoretest.Open(t)
 	dir := t.TempDir()
@@ -82,7 +84,7 @@ func setup(t *testing.T) *world {
 	g := authguard.New(authguard.DefaultMaxFailures)
 	g.Now = func() time.Time { return now }
 	mux := http.NewServeMux()
-	(&panel.Handler{Store: s, Guard: g}).Register(mux)
+	(&panel.Handler{Store: s, Guard: g, ReadOnly: readOnly}).Register(mux)
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 	jar, _ := cookiejar.New(nil)
@@ -200,6 +202,62 @@ func TestLoginGuardsEveryPage(t *testing.T) {
 	}
 	if resp, _ := w.get("/painel/"); resp.StatusCode != http.StatusSeeOther {
 		t.Errorf("home after logout: %d", resp.StatusCode)
+	}
+}
+
+// A read-only server's panel shows its pages, says it is read-only, and refuses every change
+// with 403 before reading the form: nothing is written and no revision moves.
+func TestReadOnlyPanelChangesNothing(t *testing.T) {
+	t.Parallel()
+	w := setupWith(t, true)
+	tok := w.login()
+	for _, page := range []string{"/painel/", "/painel/pessoas", "/painel/conexoes", "/painel/espacos", "/painel/regras"} {
+		if resp, body := w.get(page); resp.StatusCode != http.StatusOK || !strings.Contains(body, "modo somente leitura") {
+			t.Errorf("%s: %d, no read-only notice:\n%s", page, resp.StatusCode, body)
+		}
+	}
+	rev := revisions(t, w.s)
+	people, err := w.s.People(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	writes := map[string]url.Values{
+		"/painel/pessoas":                     {"key": {"ze"}, "name": {"Zé"}},
+		"/painel/pessoas/renomear":            {"key": {"marina"}, "name": {"Outra"}},
+		"/painel/pessoas/remover":             {"key": {"rafael"}},
+		"/painel/assistentes":                 {"name": {"Outro assistente"}},
+		"/painel/assistentes/rotulo":          {"name": {"Assistente da casa"}, "label": {"x"}},
+		"/painel/assistentes/revogar":         {"name": {"Assistente da casa"}},
+		"/painel/conexoes":                    {"key": {"nova"}},
+		"/painel/conexoes/editar":             {"key": {"aurora-marina"}},
+		"/painel/conexoes/extratos":           {"key": {"aurora-marina"}},
+		"/painel/espacos":                     {"key": {"viagem"}, "name": {"Viagem"}},
+		"/painel/espacos/renomear":            {"key": {"casa"}, "name": {"Lar"}},
+		"/painel/espacos/remover":             {"key": {"casa"}},
+		"/painel/espacos/categorias":          {"space": {"casa"}, "name": {"Lazer"}},
+		"/painel/espacos/categorias/renomear": {"space": {"casa"}, "name": {"Mercado"}, "to": {"Feira"}},
+		"/painel/espacos/categorias/unir":     {"space": {"casa"}, "name": {"Mercado"}, "into": {"Lazer"}},
+		"/painel/espacos/categorias/remover":  {"space": {"casa"}, "name": {"Mercado"}},
+		"/painel/regras":                      {"space": {"casa"}, "match": {"contains"}, "text": {"UBER"}, "category": {"Mercado"}},
+		"/painel/regras/mover":                {"space": {"casa"}, "id": {"1"}, "to": {"1"}},
+		"/painel/regras/remover":              {"space": {"casa"}, "id": {"1"}},
+	}
+	for path, form := range writes {
+		form.Set("csrf", tok)
+		resp, body := w.post(path, form)
+		if resp.StatusCode != http.StatusForbidden || !strings.Contains(body, "modo somente leitura") {
+			t.Errorf("%s: %d, want 403 saying the server is read-only:\n%s", path, resp.StatusCode, body)
+		}
+	}
+	if got := revisions(t, w.s); got != rev {
+		t.Errorf("revision %d after refused changes, want %d", got, rev)
+	}
+	if after, err := w.s.People(context.Background()); err != nil || len(after) != len(people) {
+		t.Errorf("people %d -> %d (%v)", len(people), len(after), err)
+	}
+	// Signing out still works.
+	if resp, body := w.post("/painel/sair", url.Values{"csrf": {tok}}); resp.StatusCode != http.StatusSeeOther {
+		t.Errorf("sign out: %d\n%s", resp.StatusCode, body)
 	}
 }
 
