@@ -17,7 +17,10 @@
 // VARCHAR text (compared by bytes), DATE and TIMESTAMP holding the stored wall-clock times
 // (never TIMESTAMPTZ, so the session's time zone plays no part), and numbers as
 // sqldialect.NumberType types them: DECIMAL(18, scale) where the values are exact decimals,
-// DOUBLE elsewhere. Sums stay exact because DuckDB sums a DECIMAL(18, scale) into a
+// DOUBLE elsewhere. A row formula's number literals are DECIMAL too (duckdbEngine.decimalLiteral)
+// and its products are computed in DECIMAL(38) (duckdbEngine.times), where DuckDB would type
+// DECIMAL(18) * DECIMAL(18) as DECIMAL(18) and fail on modest values. Sums stay
+// exact because DuckDB sums a DECIMAL(18, scale) into a
 // DECIMAL(38, scale) in 128-bit integers: NumberType keeps such a column's values within 15
 // digits, so no realistic sum nears 38; a multi-fact query's NULL partials stay untyped so the
 // blocks' sums and the summary's sum of them remain DECIMAL (render_duckdb.go); and the exact

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math/big"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -486,7 +487,8 @@ func TestDuckDBSumsOfCentsAreExact(t *testing.T) {
 	}
 	db := storetest.Open(t)
 	app := importOne(t, db, storetest.OneTableWorkspace("Centavos", "      - {name: GRUPO, label: Grupo, type: string}\n"+
-		"      - {name: VALOR, label: Valor, type: number, role: measure, unit: BRL}\n", "ID,GRUPO,VALOR\n1,g0,0.01\n"))
+		"      - {name: VALOR, label: Valor, type: number, role: measure, unit: BRL}\n"+
+		"      - {name: DOBRO, label: Dobro menos três centavos, type: number, formula: \"[Valor] * 2 - 0.03\"}\n", "ID,GRUPO,VALOR\n1,g0,0.01\n"))
 	itens := app.Tables[0]
 	id, group, amount := itens.Columns[0], itens.Columns[1], itens.Columns[2]
 	if amount.Scale != 2 {
@@ -495,14 +497,21 @@ func TestDuckDBSumsOfCentsAreExact(t *testing.T) {
 	const rows, groups = 1_000_000, 7
 	cents := func(i int64) int64 { return (i*7_919_993 + 13) % 10_000_000_000 } // up to 10^8 reais
 	want := make([]int64, groups+1)                                             // the last is the total
-	var running float64
+	doubled := make([]int64, groups+1)                                          // of Dobro menos três centavos, in cents
+	var running, runningDoubled float64
 	for i := int64(1); i <= rows; i++ {
 		want[i%groups] += cents(i)
 		want[groups] += cents(i)
+		doubled[i%groups] += 2*cents(i) - 3
+		doubled[groups] += 2*cents(i) - 3
 		running += float64(cents(i)) / 100
+		runningDoubled += float64(cents(i))/100*2 - 0.03
 	}
 	if total := fmt.Sprintf("%d.%02d", want[groups]/100, want[groups]%100); fmt.Sprintf("%.2f", running) == total {
 		t.Fatalf("a running float64 sum gets the total %s right: the data no longer tells exact sums apart", total)
+	}
+	if total := fmt.Sprintf("%d.%02d", doubled[groups]/100, doubled[groups]%100); fmt.Sprintf("%.2f", runningDoubled) == total {
+		t.Fatalf("a running float64 sum gets the calculated total %s right: the data no longer tells exact sums apart", total)
 	}
 	duck := openDuck(t)
 	d := sqldialect.DuckDB{}
@@ -520,17 +529,21 @@ func TestDuckDBSumsOfCentsAreExact(t *testing.T) {
 				t.Fatalf("%s: %v", s, err)
 			}
 		}
-		got := duckStore(duck).run(app, query.Request{Fields: []query.Item{{Ref: "Itens.Grupo"}, {Ref: "Itens.Valor", Agg: "sum"}}}, false, false)
+		got := duckStore(duck).run(app, query.Request{Fields: []query.Item{{Ref: "Itens.Grupo"}, {Ref: "Itens.Valor", Agg: "sum"},
+			{Ref: "Itens.Dobro menos três centavos", Agg: "sum"}}}, false, false)
 		if got.err != nil {
 			t.Fatal(got.err)
 		}
+		// Valor's sums, then those of the calculated column (its literals exact decimals too)
 		var sums []string
-		for _, row := range got.res.Rows {
-			sums = append(sums, fmt.Sprintf("%.2f", row[1]))
+		for col := 1; col <= 2; col++ {
+			for _, row := range got.res.Rows {
+				sums = append(sums, fmt.Sprintf("%.2f", row[col]))
+			}
+			sums = append(sums, fmt.Sprintf("%.2f", got.res.Summary[got.q.Out[col].Key]))
 		}
-		sums = append(sums, fmt.Sprintf("%.2f", got.res.Summary[got.q.Out[1].Key]))
 		var exact []string
-		for _, c := range want {
+		for _, c := range append(append([]int64{}, want...), doubled...) {
 			exact = append(exact, fmt.Sprintf("%d.%02d", c/100, c%100))
 		}
 		if typ == "DOUBLE" {
@@ -602,6 +615,40 @@ func TestDuckDBOverflow(t *testing.T) {
 		got = duck.run(app, cube, false, false)
 		if !errors.As(got.err, &qe) || qe.Code != query.CodeOutOfRange || !strings.Contains(qe.Message, "38 dígitos") {
 			t.Errorf("a product past DECIMAL's 38 digits on DuckDB: %v", got.err)
+		}
+	})
+}
+
+// A product of exact decimals answers on DuckDB while it fits 38 digits, the nearest float64 of the
+// exact product: DuckDB types the product of two DECIMAL(18) columns DECIMAL(18) and failed with
+// "Overflow" on values of 7 digits with 6 decimals each, far inside 38 digits, where the row
+// store answers (in floating point).
+func TestDuckDBProductOfDecimalsFits38Digits(t *testing.T) {
+	exact := func(a, b, c string) [2]float64 { // a*b and a*(b-c)*c, answered with 6 decimals
+		r := func(s string) *big.Rat { x, _ := new(big.Rat).SetString(s); return x }
+		answered := func(x *big.Rat) float64 { f, _ := strconv.ParseFloat(x.FloatString(6), 64); return f }
+		return [2]float64{answered(new(big.Rat).Mul(r(a), r(b))), answered(new(big.Rat).Mul(new(big.Rat).Mul(r(a), new(big.Rat).Sub(r(b), r(c))), r(c)))}
+	}
+	one, two := exact("2000.500001", "3000.250001", "1.5"), exact("1234567.123456", "7654321.654321", "2.25")
+	onBothEngines(t, func(t *testing.T, db *store.DB) {
+		app := importOne(t, db, storetest.OneTableWorkspace("Finos", `      - {name: A, label: A, type: number, role: measure}
+      - {name: B, label: B, type: number, role: measure}
+      - {name: C, label: C, type: number, role: measure}
+      - {name: AB, label: AB, type: number, formula: "[A] * [B]"}
+      - {name: ABC, label: ABC, type: number, formula: "[A] * ([B] - [C]) * [C]"}
+`, "ID,A,B,C\n1,2000.500001,3000.250001,1.5\n2,1234567.123456,7654321.654321,2.25\n3,,1,1\n"))
+		duck := duckStore(duckCopy(t, db, app))
+		r := query.Request{Fields: []query.Item{{Ref: "Itens.Id"}, {Ref: "Itens.AB"}, {Ref: "Itens.ABC"}}}
+		if want := rowStore(db).run(app, r, false, false); want.err != nil || len(want.res.Rows) != 3 {
+			t.Fatalf("the row store: %v, %v", want.res, want.err)
+		}
+		got := duck.run(app, r, false, false)
+		if got.err != nil {
+			t.Fatalf("DuckDB: %v", got.err)
+		}
+		wantRows := [][]any{{1.0, one[0], one[1]}, {2.0, two[0], two[1]}, {3.0, nil, nil}}
+		if d := cmp.Diff(wantRows, got.res.Rows); d != "" {
+			t.Errorf("DuckDB's products (-exact +got):\n%s", d)
 		}
 	})
 }

@@ -54,6 +54,8 @@ type engine interface {
 	exact(expr string, scale int) string
 	// binary makes text compare and sort by code point.
 	binary(expr string) string
+	// times is the product of two numeric expressions.
+	times(l, r string) string
 	// dayDiff is the days from date b to date a (dates or date-times), a fraction for times apart.
 	dayDiff(a, b string) string
 	// typed is a bind placeholder of a semantic type (string, number, date, datetime) where the
@@ -70,6 +72,14 @@ type engine interface {
 // where the LEFT JOIN of the related rows' distinct keys the row stores take costs a hash
 // aggregation of every matching related row (TPC-H Q4: 3.8M late line items, 1.4M orders).
 type decorrelator interface{ decorrelatesExists() }
+
+// decimalLiterals is an engine whose exact numbers are DECIMAL: a row formula's number literal is
+// the decimal written (1 - [Desconto] stays exact on a DECIMAL column, where a DOUBLE literal made
+// the whole calculation floating point). literal is the placeholder of the literal's text, as the
+// formula writes it.
+type decimalLiterals interface {
+	decimalLiteral(placeholder, text string) string
+}
 
 // keptGrouper is an engine with a better test than an EXISTS of null-safe equalities for
 // "this row's groups are among f's" (the summary of a count_distinct under a HAVING).
@@ -104,6 +114,8 @@ func (e dialectEngine) bucket(expr, bucket string) string {
 func (e dialectEngine) bucketGroup(expr, bucket string) (string, string) {
 	return sqldialect.BucketGroup(e.Dialect, expr, bucket)
 }
+
+func (dialectEngine) times(l, r string) string { return "(" + l + " * " + r + ")" }
 
 func (e dialectEngine) nullSafeEq(a, b string) string { return sqldialect.NullSafeEq(e.Dialect, a, b) }
 func (e dialectEngine) float(expr string) string      { return sqldialect.Float(e.Dialect, expr) }

@@ -1196,6 +1196,9 @@ func blankless(expr string) string { return "NULLIF(" + expr + ", '')" }
 func (b *builder) row(blk *Block, f semantic.Formula) string {
 	switch n := f.(type) {
 	case *semantic.Number:
+		if d, ok := b.e.(decimalLiterals); ok {
+			return d.decimalLiteral(b.arg(n.Text), n.Text)
+		}
 		return b.e.typed(b.arg(n.Value), semantic.TypeNumber)
 	case *semantic.String:
 		typ := semantic.TypeString
@@ -1219,6 +1222,8 @@ func (b *builder) row(blk *Block, f semantic.Formula) string {
 			return b.e.dayDiff(l, r)
 		case n.Op == "/":
 			return "(" + l + " / NULLIF(" + r + ", 0))"
+		case n.Op == "*":
+			return b.e.times(l, r)
 		}
 		return "(" + l + " " + n.Op + " " + r + ")"
 	case *semantic.Compare:
