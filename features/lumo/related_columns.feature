@@ -98,6 +98,27 @@ Feature: Columns computed from related rows
     Then the text contains "- Clientes.Parte do total comprado: número, dimensão, calculada: Total comprado ÷ soma de Total comprado em todas as linhas de Clientes"
 
   @L-Q12 @own-setup
+  Scenario: A column of the first or last characters of a text, blank where the text is blank
+    # Início do nome = esquerda([Cliente]; 2), Fim do segmento = direita([Segmento]; 3); characters, not bytes (Fábio).
+    # SELECT NOME, substr(NOME, 1, 2), NULLIF(substr(NULLIF(SEGMENTO, ''), -3), '') FROM clientes ORDER BY NOME
+    # -> Ana|An|ejo, Bruno|Br|ado, Carla|Ca|ejo, Davi|Da|rno, Elisa|El|, Fábio|Fá|ado, Gabi|Ga|
+    When I call "query" with '{"appId": "$app:pedidos", "fields": [{"ref": "Clientes.Cliente"}, {"ref": "Clientes.Início do nome"}, {"ref": "Clientes.Fim do segmento"}], "orderBy": [{"ref": "Clientes.Cliente", "dir": "asc"}]}'
+    Then the call succeeds
+    And "rows" is '[["Ana", "An", "ejo"], ["Bruno", "Br", "ado"], ["Carla", "Ca", "ejo"], ["Davi", "Da", "rno"], ["Elisa", "El", null], ["Fábio", "Fá", "ado"], ["Gabi", "Ga", null]]'
+    # ... SELECT NULLIF(substr(NULLIF(SEGMENTO, ''), -3), '') f, COUNT(ID) FROM clientes GROUP BY f ORDER BY f IS NULL, f -> ado|2, ejo|2, rno|1, |2
+    When I call "query" with '{"appId": "$app:pedidos", "fields": [{"ref": "Clientes.Fim do segmento"}, {"ref": "Clientes.Id", "agg": "count"}], "orderBy": [{"ref": "Clientes.Fim do segmento", "dir": "asc"}]}'
+    Then "rows" is '[["ado", 2], ["ejo", 2], ["rno", 1], [null, 2]]'
+    When I call "query" with '{"appId": "$app:pedidos", "fields": [{"ref": "Clientes.Cliente"}], "filters": [{"ref": "Clientes.Início do nome", "op": "=", "value": "Fá"}]}'
+    Then "rows" is '[["Fábio"]]'
+    When I call "search_values" with '{"appId": "$app:pedidos", "ref": "Clientes.Início do nome", "contains": "fa"}'
+    Then the call succeeds
+    And "values" is '["Fá"]'
+    When I call "query" with '{"appId": "$app:pedidos", "fields": [{"ref": "Clientes.Cliente"}], "filters": [{"ref": "Clientes.Início do nome", "op": "like", "value": "f%"}]}'
+    Then the call fails with code "INVALID_FILTER"
+    When I call "get_app" with '{"appId": "$app:pedidos"}'
+    Then the text contains "- Clientes.Início do nome: texto, dimensão, calculada: os 2 primeiros caracteres de Cliente"
+
+  @L-Q12 @own-setup
   Scenario: An order's items and distinct suppliers, and a part's minimum and American average supply cost
     # SELECT p.ID, (SELECT COUNT(i.ID) FROM itens i WHERE i.PEDIDO_ID = p.ID),
     #   (SELECT COUNT(DISTINCT i.FORNECEDOR_ID) FROM itens i WHERE i.PEDIDO_ID = p.ID) FROM pedidos p ORDER BY p.ID
@@ -176,6 +197,9 @@ Feature: Columns computed from related rows
     Examples:
       | column | error |
       | {name: X, label: Soma, type: number, formula: "sum([Soma])"} | apps/pedidos/app.yaml:24: tables[1].columns[4].formula: a fórmula da coluna calculada Clientes.Soma não pôde ser usada: posição 1: as colunas calculadas formam um ciclo (Soma → Soma): uma delas precisa ser calculada sem depender das outras |
+      | {name: X, label: DDD, type: string, formula: "esquerda([Id]; 2)"} | apps/pedidos/app.yaml:24: tables[1].columns[4].formula: a fórmula da coluna calculada Clientes.DDD não pôde ser usada: posição 1: esquerda vale para texto, e [Id] é número; para os dígitos de um código, carregue a coluna como texto (type: string) |
+      | {name: X, label: DDD, type: string, formula: "esquerda([Cliente]; 0)"} | apps/pedidos/app.yaml:24: tables[1].columns[4].formula: a fórmula da coluna calculada Clientes.DDD não pôde ser usada: posição 21: esperava quantos caracteres: um número inteiro de 1 a 1000, mas encontrou "0" |
+      | {name: X, label: DDD, type: number, formula: 'se(esquerda([Cliente]; 2) como "a%"; 1; 0)'} | apps/pedidos/app.yaml:24: tables[1].columns[4].formula: a fórmula da coluna calculada Clientes.DDD não pôde ser usada: posição 27: como procura sem caixa nem acento só em textos fixos e colunas de texto, e este texto vem de esquerda ou direita; compare-o com = ou em, ou use como na coluna inteira ([Telefone] como "13%") |
       | {name: X, label: Situações, type: number, formula: "sum([Pedidos.Situação])"} | apps/pedidos/app.yaml:24: tables[1].columns[4].formula: a fórmula da coluna calculada Clientes.Situações não pôde ser usada: posição 1: sum vale só para coluna numérica, e Pedidos.Situação é texto; use count ou count_distinct |
       | {name: X, label: Último, type: number, formula: "max([Pedidos.Data])"} | apps/pedidos/app.yaml:24: tables[1].columns[4].formula: a fórmula da coluna calculada Clientes.Último não pôde ser usada: posição 1: a fórmula dá data, mas type diz número; troque type para date |
       | {name: X, label: Pedidos, type: number, formula: "count([Pedido.Id])"} | apps/pedidos/app.yaml:24: tables[1].columns[4].formula: a fórmula da coluna calculada Clientes.Pedidos não pôde ser usada: posição 1: em count([Pedido.Id]), a ref não é uma coluna: escreva Tabela.Coluna de uma tabela cujas linhas apontam para Clientes pelos relacionamentos, como count([Pedidos.Id]); apontam para Clientes: Pedidos; refs parecidas: Pedidos.Id |

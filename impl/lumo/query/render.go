@@ -56,6 +56,8 @@ type engine interface {
 	binary(expr string) string
 	// times is the product of two numeric expressions.
 	times(l, r string) string
+	// textEnd is the first (or, right, the last) n characters of a text expression.
+	textEnd(expr string, n int, right bool) string
 	// dayDiff is the days from date b to date a (dates or date-times), a fraction for times apart.
 	dayDiff(a, b string) string
 	// typed is a bind placeholder of a semantic type (string, number, date, datetime) where the
@@ -116,6 +118,13 @@ func (e dialectEngine) bucketGroup(expr, bucket string) (string, string) {
 }
 
 func (dialectEngine) times(l, r string) string { return "(" + l + " * " + r + ")" }
+
+func (dialectEngine) textEnd(expr string, n int, right bool) string {
+	if right {
+		return "RIGHT(" + expr + ", " + itoa(n) + ")"
+	}
+	return "LEFT(" + expr + ", " + itoa(n) + ")"
+}
 
 func (e dialectEngine) nullSafeEq(a, b string) string { return sqldialect.NullSafeEq(e.Dialect, a, b) }
 func (e dialectEngine) float(expr string) string      { return sqldialect.Float(e.Dialect, expr) }

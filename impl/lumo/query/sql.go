@@ -1256,6 +1256,8 @@ func (b *builder) row(blk *Block, f semantic.Formula) string {
 		return "(NOT " + b.row(blk, n.X) + ")"
 	case *semantic.If:
 		return "(CASE WHEN " + b.row(blk, n.Cond) + " THEN " + b.row(blk, n.Then) + " ELSE " + b.row(blk, n.Else) + " END)"
+	case *semantic.Slice: // N is a bound whole number, written in the SQL
+		return blankless(b.e.textEnd(b.row(blk, n.X), n.N, n.Right))
 	}
 	panic(fmt.Sprintf("query: unknown row formula node %T", f))
 }

@@ -181,6 +181,9 @@ func (s *scope) size(f Formula) (int, int) {
 	case *Like:
 		d, t := s.size(n.X)
 		return d + 1, t + 1
+	case *Slice:
+		d, t := s.size(n.X)
+		return d + 1, t + 1
 	case *In:
 		d, t := s.size(n.X)
 		return d + 1, t + len(n.List)
@@ -267,6 +270,23 @@ func exact(f Formula) bool {
 		}
 	})
 	return ok
+}
+
+// slicesText says whether a text formula reads esquerda or direita, itself or through the
+// calculated columns it uses: como cannot match its value folded (see Slice).
+func slicesText(f Formula) bool {
+	found := false
+	Walk(f, func(n Formula) {
+		switch x := n.(type) {
+		case *Slice:
+			found = true
+		case *Ref:
+			if x.Col != nil && x.Col.Calc != nil && slicesText(x.Col.Calc) {
+				found = true
+			}
+		}
+	})
+	return found
 }
 
 // typeOfRef is the type of a ref's column ("" for any other node).
@@ -464,6 +484,9 @@ func (s *scope) check(f Formula) (string, error) {
 		if t != TypeString {
 			return "", &BindError{Position: n.Position, Message: fmt.Sprintf("como compara um texto com um padrão, e %s; para número ou data use =, em ou uma comparação (<, >=)", s.what(n.X, t))}
 		}
+		if slicesText(n.X) {
+			return "", &BindError{Position: n.Position, Message: "como procura sem caixa nem acento só em textos fixos e colunas de texto, e este texto vem de esquerda ou direita; compare-o com = ou em, ou use como na coluna inteira ([Telefone] como \"13%\")"}
+		}
 		if n.Pattern.Value == "" {
 			return "", &BindError{Position: n.Pattern.Position, Message: `o padrão de como está vazio; escreva o texto procurado, com % para qualquer sequência de caracteres ("PROMO%", "%cupom%"), ou compare com = ""`}
 		}
@@ -530,6 +553,15 @@ func (s *scope) check(f Formula) (string, error) {
 			return "", &BindError{Position: n.Position, Message: fmt.Sprintf("não nega uma condição, e %s; compare-a, como [A] > 0", s.what(n.X, t))}
 		}
 		return typeBool, nil
+	case *Slice:
+		t, err := s.check(n.X)
+		if err != nil {
+			return "", err
+		}
+		if t != TypeString {
+			return "", &BindError{Position: n.Position, Message: fmt.Sprintf("%s vale para texto, e %s; para os dígitos de um código, carregue a coluna como texto (type: string)", n.Func(), s.what(n.X, t))}
+		}
+		return TypeString, nil
 	case *If:
 		c, err := s.check(n.Cond)
 		if err != nil {

@@ -13,7 +13,7 @@ import (
 // Formula is a node of a parsed formula. An expression formula (ParseFormula) is built of
 // *Number, *Aggregate, *Unary and *Binary; a row formula (ParseRowFormula: a calculated column, or
 // the condition of an aggregate's onde) of *Number, *String, *Ref, *Unary, *Binary, *Compare,
-// *Like, *In, *Logic, *Not and *If, and, in a calculated column, *Aggregate over the rows of a
+// *Like, *In, *Logic, *Not, *If and *Slice, and, in a calculated column, *Aggregate over the rows of a
 // related table. Parentheses leave no node; they only shape the tree.
 type Formula interface {
 	// Pos is the 1-based character (not byte) position where the node starts in the formula text.
@@ -138,6 +138,19 @@ type If struct {
 	Position         int
 }
 
+// Slice is esquerda(X; N) or direita(X; N): the first (Right false) or last N characters of
+// the text X, blank when X is blank. N is a whole number from 1 to MaxSliceChars. Its value is
+// part of a text, so it has no folded copy: como and like do not apply to it (= and em do).
+type Slice struct {
+	Right    bool
+	X        Formula
+	N        int
+	Position int
+}
+
+// MaxSliceChars bounds esquerda and direita's count of characters.
+const MaxSliceChars = 1000
+
 func (n *Number) Pos() int    { return n.Position }
 func (n *String) Pos() int    { return n.Position }
 func (n *Ref) Pos() int       { return n.Position }
@@ -151,6 +164,7 @@ func (n *In) Pos() int        { return n.X.Pos() }
 func (n *Logic) Pos() int     { return n.Left.Pos() }
 func (n *Not) Pos() int       { return n.Position }
 func (n *If) Pos() int        { return n.Position }
+func (n *Slice) Pos() int     { return n.Position }
 
 func (n *Number) String() string { return n.Text }
 func (n *String) String() string { return `"` + strings.ReplaceAll(n.Value, `"`, `""`) + `"` }
@@ -187,6 +201,17 @@ func (n *Not) String() string { return "não " + n.X.String() }
 func (n *If) String() string {
 	return "se(" + n.Cond.String() + "; " + n.Then.String() + "; " + n.Else.String() + ")"
 }
+func (n *Slice) String() string {
+	return n.Func() + "(" + n.X.String() + "; " + strconv.Itoa(n.N) + ")"
+}
+
+// Func is the function's name, esquerda or direita.
+func (n *Slice) Func() string {
+	if n.Right {
+		return "direita"
+	}
+	return "esquerda"
+}
 
 func (*Number) formula()    {}
 func (*String) formula()    {}
@@ -201,6 +226,7 @@ func (*In) formula()        {}
 func (*Logic) formula()     {}
 func (*Not) formula()       {}
 func (*If) formula()        {}
+func (*Slice) formula()     {}
 
 var (
 	_ Formula = (*Number)(nil)
@@ -216,6 +242,7 @@ var (
 	_ Formula = (*Logic)(nil)
 	_ Formula = (*Not)(nil)
 	_ Formula = (*If)(nil)
+	_ Formula = (*Slice)(nil)
 )
 
 // formulaFuncs are the aggregate functions a formula may call.
@@ -359,6 +386,8 @@ func Walk(f Formula, visit func(Formula)) {
 		Walk(n.Cond, visit)
 		Walk(n.Then, visit)
 		Walk(n.Else, visit)
+	case *Slice:
+		Walk(n.X, visit)
 	}
 }
 
@@ -742,6 +771,9 @@ func (p *formulaParser) primary(depth int) (Formula, error) {
 			if p.isWord("se") {
 				return p.ifCall(depth)
 			}
+			if p.isWord("esquerda") || p.isWord("direita") {
+				return p.sliceCall(depth)
+			}
 			if isAggregate(t.text) && p.related {
 				return p.call(depth)
 			}
@@ -751,7 +783,7 @@ func (p *formulaParser) primary(depth int) (Formula, error) {
 			if _, ok := wholeFuncs[strings.ToLower(t.text)]; ok {
 				return nil, p.fail(fmt.Sprintf("uma ref, um número ou um texto: %s vale só numa expressão (expressions), não numa coluna calculada nem numa condição de onde", strings.ToLower(t.text)))
 			}
-			return nil, p.fail(fmt.Sprintf(`uma ref entre colchetes ([%s]), um número, um texto entre aspas, se(…) ou "("`, t.text))
+			return nil, p.fail(fmt.Sprintf(`uma ref entre colchetes ([%s]), um número, um texto entre aspas, se(…), esquerda(…), direita(…) ou "("`, t.text))
 		}
 		if _, ok := wholeFuncs[strings.ToLower(t.text)]; ok {
 			return p.wholeCall(depth)
@@ -836,6 +868,55 @@ func (p *formulaParser) ifCall(depth int) (Formula, error) {
 		return nil, err
 	}
 	return &If{Cond: parts[0], Then: parts[1], Else: parts[2], Position: start}, nil
+}
+
+// sliceCall reads esquerda(texto; n) or direita(texto; n).
+func (p *formulaParser) sliceCall(depth int) (Formula, error) {
+	if err := p.deep(depth + 1); err != nil {
+		return nil, err
+	}
+	start, right := p.tok.pos, p.isWord("direita")
+	fn := "esquerda"
+	if right {
+		fn = "direita"
+	}
+	if err := p.term(); err != nil {
+		return nil, err
+	}
+	if err := p.scan(); err != nil {
+		return nil, err
+	}
+	if p.tok.kind != tokLParen {
+		return nil, p.fail(fmt.Sprintf(`"(" depois de %s, como %s([Telefone]; 2)`, fn, fn))
+	}
+	if err := p.scan(); err != nil {
+		return nil, err
+	}
+	x, err := p.or(depth + 1)
+	if err != nil {
+		return nil, err
+	}
+	if p.tok.kind != tokSemi {
+		return nil, p.fail(fmt.Sprintf(`";" e quantos caracteres (%s recebe duas partes: o texto; quantos caracteres)`, fn))
+	}
+	if err := p.scan(); err != nil {
+		return nil, err
+	}
+	count := p.tok
+	n, err := strconv.Atoi(count.text)
+	if count.kind != tokNumber || err != nil || n < 1 || n > MaxSliceChars {
+		return nil, p.fail(fmt.Sprintf("quantos caracteres: um número inteiro de 1 a %d", MaxSliceChars))
+	}
+	if err := p.scan(); err != nil {
+		return nil, err
+	}
+	if p.tok.kind != tokRParen {
+		return nil, p.fail(fmt.Sprintf(`")" fechando %s`, fn))
+	}
+	if err := p.scan(); err != nil {
+		return nil, err
+	}
+	return &Slice{Right: right, X: x, N: n, Position: start}, nil
 }
 
 func (p *formulaParser) call(depth int) (Formula, error) {

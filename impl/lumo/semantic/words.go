@@ -1,6 +1,9 @@
 package semantic
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // aggWords names the aggregations in Portuguese.
 var aggWords = map[string]string{
@@ -104,6 +107,17 @@ func words(b *strings.Builder, f Formula, min int) {
 	case *Not:
 		b.WriteString("não ")
 		words(b, n.X, 3)
+	case *Slice:
+		side := "primeiro"
+		if n.Right {
+			side = "último"
+		}
+		if n.N == 1 {
+			b.WriteString("o " + side + " caractere de ")
+		} else {
+			b.WriteString("os " + strconv.Itoa(n.N) + " " + side + "s caracteres de ")
+		}
+		words(b, n.X, 8)
 	case *If:
 		b.WriteString("se ")
 		words(b, n.Cond, 1)
