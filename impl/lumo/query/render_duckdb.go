@@ -29,3 +29,5 @@ func (duckdbEngine) countDistinct(col, from string, where []string) string {
 func (duckdbEngine) exact(expr string, _ int) string { return expr }
 
 func (duckdbEngine) decorrelatesExists() {}
+
+func (duckdbEngine) filtersPartials() {}
