@@ -77,11 +77,17 @@ type decorrelator interface{ decorrelatesExists() }
 
 // decimalLiterals is an engine whose exact numbers are DECIMAL: a row formula's number literal is
 // the decimal written (1 - [Desconto] stays exact on a DECIMAL column, where a DOUBLE literal made
-// the whole calculation floating point). literal is the placeholder of the literal's text, as the
-// formula writes it.
+// the whole calculation floating point). placeholder binds the literal's text, as the formula
+// writes it.
 type decimalLiterals interface {
 	decimalLiteral(placeholder, text string) string
 }
+
+// partialsFilterer is an engine on which an eagerly aggregated block applies the filters on
+// aggregated values to the fact's partial rows before joining them, where each partial row is a
+// group of the answer (see havingFirst): DuckDB, which otherwise joins and groups every partial
+// row to keep a few (TPC-H Q18: 1.5M orders joined to their customers and grouped, 57 kept).
+type partialsFilterer interface{ filtersPartials() }
 
 // keptGrouper is an engine with a better test than an EXISTS of null-safe equalities for
 // "this row's groups are among f's" (the summary of a count_distinct under a HAVING).

@@ -52,3 +52,5 @@ func (e duckdbEngine) decimalLiteral(placeholder, text string) string {
 func (duckdbEngine) times(l, r string) string {
 	return "(" + l + " * CAST(1 AS DECIMAL(38, 0)) * " + r + ")"
 }
+
+func (duckdbEngine) filtersPartials() {}

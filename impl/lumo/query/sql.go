@@ -122,19 +122,7 @@ func (r renderer) Render(q *Query, plan *Plan, walk map[*semantic.Column]bool) *
 		sb.WriteString(", " + b.outExpr(c, groups) + " AS o" + itoa(i))
 	}
 	sb.WriteString(" FROM " + rows)
-	if len(q.Having) > 0 {
-		var conds []string
-		for _, p := range q.Having {
-			target := ""
-			if p.Measure != nil {
-				target = b.havingValue(b.measureValue(p.Measure), p.Measure.scale())
-			} else {
-				target = b.havingValue(b.formula(p.Expr, p.Expr.Tree, b.measureValue), exprScale)
-			}
-			conds = append(conds, b.pred(p, target, "", "number"))
-		}
-		sb.WriteString(whereClause(conds))
-	}
+	sb.WriteString(whereClause(b.havingConds(q)))
 	sb.WriteString(")\nSELECT ")
 	var sel []string
 	for i := range q.Out {
@@ -206,6 +194,22 @@ func partials(m *Measure) []string {
 		return []string{"s" + itoa(m.idx), "c" + itoa(m.idx)}
 	}
 	return []string{"m" + itoa(m.idx)}
+}
+
+// havingConds are the query's filters on aggregated values, over the partials of a group (m0,
+// s0, c0, ...).
+func (b *builder) havingConds(q *Query) []string {
+	var conds []string
+	for _, p := range q.Having {
+		target := ""
+		if p.Measure != nil {
+			target = b.havingValue(b.measureValue(p.Measure), p.Measure.scale())
+		} else {
+			target = b.havingValue(b.formula(p.Expr, p.Expr.Tree, b.measureValue), exprScale)
+		}
+		conds = append(conds, b.pred(p, target, "", "number"))
+	}
+	return conds
 }
 
 // havingValue is an aggregate's value v, answered at scale decimals, as a filter on it compares
@@ -654,6 +658,9 @@ func (b *builder) eagerBlock(blk *Block, q *Query, groups []*OutCol, own []*Meas
 	}
 	facts := "SELECT " + strings.Join(in, ", ") + " FROM " + b.ident(base.SQLName) + " " + blk.alias[base] + whereClause(inWhere) +
 		" GROUP BY " + strings.Join(b.scanKeys(inKeys), ", ")
+	if b.havingFirst(blk, q, groups, own) {
+		facts = "SELECT * FROM (" + facts + ") p" + whereClause(b.havingConds(q))
+	}
 	from := " FROM (" + facts + ") e"
 	for j, jn := range blk.Joins {
 		on := onKeys[j]
@@ -672,6 +679,57 @@ func (b *builder) eagerBlock(blk *Block, q *Query, groups []*OutCol, own []*Meas
 		sql += " HAVING COUNT(*) > 0"
 	}
 	return sql, true
+}
+
+// havingFirst says whether eagerBlock may apply the query's filters on aggregated values to the
+// base's partial rows, before the joins (see partialsFilterer): when each partial row is the whole
+// of one group of the answer, so that its partials are the group's and the filters keep or drop
+// it as they would the group. The f stage applies them again, a no-op then.
+func (b *builder) havingFirst(blk *Block, q *Query, groups []*OutCol, own []*Measure) bool {
+	if _, ok := b.e.(partialsFilterer); !ok || len(q.Having) == 0 {
+		return false
+	}
+	// Another block's measures: a group's values come from other fact rows too.
+	if len(own) != len(q.Measures) {
+		return false
+	}
+	// An aggregate over the whole result reads every group, those the filters drop included.
+	if len(queryWholes(q)) > 0 {
+		return false
+	}
+	// Only filters on a measure (not on an expression): the narrow case, measured.
+	for _, p := range q.Having {
+		if p.Measure == nil {
+			return false
+		}
+	}
+	// A one side that holds a key twice repeats the partial row, added up twice in its group
+	// (or in two groups), where the filter saw it once.
+	for _, j := range blk.Joins {
+		if !j.On.Unique {
+			return false
+		}
+	}
+	// Two partial rows must never share a group: for each join from the base, its key is a group
+	// (the base's key itself, or the one side's when the import found every key, so that no
+	// key that matches nothing, nor a blank one, falls into the blank group with another). A
+	// group of a plain number column is the column's value; a text column's blanks are one
+	// group with NULL, a date's is cut to the day.
+	grouped := map[*semantic.Column]bool{}
+	for _, g := range groups {
+		if g.Group.Bucket == "" && g.Group.Col.Calc == nil && g.Group.Col.Type == semantic.TypeNumber {
+			grouped[g.Group.Col] = true
+		}
+	}
+	all := func(cols []*semantic.Column) bool {
+		return !slices.ContainsFunc(cols, func(c *semantic.Column) bool { return !grouped[c] })
+	}
+	for _, j := range blk.Joins {
+		if j.On.FromTable() == blk.Base && !all(j.On.From) && !(j.On.Complete && all(j.On.To)) {
+			return false
+		}
+	}
+	return true
 }
 
 // onlyTable says whether c's value reads only table t's row: a column of t, or a calculated

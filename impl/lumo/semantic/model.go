@@ -177,6 +177,9 @@ type Relationship struct {
 	// Complete: the import found every row of the many side's row on the one side (no blank
 	// key, no key matching nothing), so an inner join along it keeps every row a left join does.
 	Complete bool
+	// Unique: the import found no filled key of the one side in two of its rows, so a join along
+	// it repeats no row of the many side.
+	Unique bool
 }
 
 // FromTable is the table on the many side.

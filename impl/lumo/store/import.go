@@ -178,6 +178,7 @@ func (db *DB) ImportWorkspaceWith(ctx context.Context, fsys fs.FS, path string, 
 
 type importer struct {
 	complete map[string]bool // by pApp.relationshipKey, from checkRelationships
+	unique   map[string]bool // by pApp.relationshipKey, from checkRelationships
 	origin   string          // ImportOptions.Origin
 	replace  bool
 	db       *DB
@@ -291,8 +292,11 @@ type pDesk struct {
 // its row on the one side, no key blank or matching nothing (im.complete, by relationshipKey).
 // One anti-join per data relationship, on the key indexes planKeys made; a query joins a
 // complete relationship inner, which lets the engine reorder its joins and prune the fact early.
+// It also finds those whose one side repeats no filled key (im.unique): a join along them
+// repeats no row of the many side.
 func (im *importer) checkRelationships(ctx context.Context) error {
 	im.complete = map[string]bool{}
+	im.unique = map[string]bool{}
 	q := im.db.dialect.QuoteIdent
 	for _, a := range im.apps {
 		for _, r := range a.model.Relationships {
@@ -317,9 +321,31 @@ func (im *importer) checkRelationships(ctx context.Context) error {
 			default:
 				im.complete[key] = false
 			}
+			filled := make([]string, len(toCols))
+			for k := range toCols {
+				filled[k] = q(toCols[k]) + " IS NOT NULL"
+			}
+			repeated := "SELECT 1 FROM " + q(to) + " WHERE " + strings.Join(filled, " AND ") + " GROUP BY " +
+				strings.Join(quoted(q, toCols), ", ") + " HAVING COUNT(*) > 1 LIMIT 1"
+			switch err := im.tx.QueryRowContext(ctx, repeated).Scan(&one); {
+			case errors.Is(err, sql.ErrNoRows):
+				im.unique[key] = true
+			case err != nil:
+				return fmt.Errorf("checking that the keys of %s are unique: %w", to, err)
+			default:
+				im.unique[key] = false
+			}
 		}
 	}
 	return nil
+}
+
+func quoted(q func(string) string, names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = q(n)
+	}
+	return out
 }
 
 // physical is the data table and columns that hold a's columns cols (of one table), as
@@ -1014,7 +1040,7 @@ func (im *importer) insertCatalogue(ctx context.Context) error {
 		"app":          {what: "apps", sql: "INSERT INTO lumo_apps (id, tenant_id, app_key, name, description, desk_id, owner_id, clone_of, data_app_id, published_at, load_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"},
 		"table":        {what: "tables", sql: "INSERT INTO lumo_tables (id, app_id, pos, label, name, kind, loaded_at, sql_name, row_count, copy_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"},
 		"column":       {what: "columns", sql: "INSERT INTO lumo_columns (id, table_id, pos, name, label, col_type, role, unit, usage, description, scale, sql_name, fold_sql_name, formula, free_text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"},
-		"relationship": {what: "relationships", sql: "INSERT INTO lumo_relationships (app_id, pos, from_column_id, to_column_id, complete) VALUES (?, ?, ?, ?, ?)"},
+		"relationship": {what: "relationships", sql: "INSERT INTO lumo_relationships (app_id, pos, from_column_id, to_column_id, complete, key_unique) VALUES (?, ?, ?, ?, ?, ?)"},
 		"pair":         {what: "relationship keys", sql: "INSERT INTO lumo_relationship_keys (app_id, pos, pair, from_column_id, to_column_id) VALUES (?, ?, ?, ?, ?)"},
 		"expression":   {what: "expressions", sql: "INSERT INTO lumo_expressions (id, app_id, pos, label, formula, unit) VALUES (?, ?, ?, ?, ?, ?)"},
 		"indicator":    {what: "indicators", sql: "INSERT INTO lumo_indicators (app_id, pos, name, description, fields, filters, problem) VALUES (?, ?, ?, ?, ?, ?, ?)"},
@@ -1104,7 +1130,7 @@ func (im *importer) insertCatalogue(ctx context.Context) error {
 			}
 		}
 		for i, r := range a.model.Relationships {
-			if err := exec("relationship", a.id, i, a.cols[r.From[0]], a.cols[r.To[0]], boolInt(im.complete[a.relationshipKey(r)])); err != nil {
+			if err := exec("relationship", a.id, i, a.cols[r.From[0]], a.cols[r.To[0]], boolInt(im.complete[a.relationshipKey(r)]), boolInt(im.unique[a.relationshipKey(r)])); err != nil {
 				return err
 			}
 			for k := 1; k < len(r.From); k++ {

@@ -289,15 +289,15 @@ func (l *modelLoader) loadColumns(ctx context.Context) error {
 }
 
 func (l *modelLoader) loadRelationships(ctx context.Context) error {
-	if err := l.each(ctx, `SELECT r.app_id, r.from_column_id, r.to_column_id, r.complete
+	if err := l.each(ctx, `SELECT r.app_id, r.from_column_id, r.to_column_id, r.complete, r.key_unique
 		FROM lumo_relationships r WHERE r.app_id IN (`+l.scope+`) ORDER BY r.app_id, r.pos`, func(r *sql.Rows) error {
-		var appID, from, to, complete int64
-		if err := r.Scan(&appID, &from, &to, &complete); err != nil {
+		var appID, from, to, complete, unique int64
+		if err := r.Scan(&appID, &from, &to, &complete, &unique); err != nil {
 			return err
 		}
 		a := l.apps[appID]
 		a.Relationships = append(a.Relationships, semantic.Relationship{From: []*semantic.Column{l.cols[from]}, To: []*semantic.Column{l.cols[to]},
-			Complete: complete != 0})
+			Complete: complete != 0, Unique: unique != 0})
 		return nil
 	}); err != nil {
 		return err
