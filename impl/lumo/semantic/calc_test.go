@@ -34,7 +34,7 @@ func TestParseRowFormulaErrors(t *testing.T) {
 		{"[A] < [B] < [C]", `posição 11: esperava o fim da comparação (a < b < c não vale; junte duas comparações com e), mas encontrou "<"`},
 		{"se([A] > 1; 2)", `posição 14: esperava ";" depois de o valor quando ela vale (se recebe três partes separadas por ;: condição; então; senão), mas encontrou ")"`},
 		{`"aberto`, `posição 8: esperava " fechando o texto aberto na posição 1, mas encontrou o fim da fórmula`},
-		{"Preço * 2", `posição 1: esperava uma ref entre colchetes ([Preço]), um número, um texto entre aspas, se(…) ou "(", mas encontrou "Preço"`},
+		{"Preço * 2", `posição 1: esperava uma ref entre colchetes ([Preço]), um número, um texto entre aspas, se(…), esquerda(…), direita(…) ou "(", mas encontrou "Preço"`},
 		{"[]", `posição 1: esperava o rótulo de uma coluna dentro dos colchetes, mas encontrou "[]"`},
 	}
 	for _, tt := range tests {
