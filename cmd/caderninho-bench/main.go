@@ -520,6 +520,12 @@ func benchRulesPhase(ctx context.Context, stdout io.Writer, engine, dir string, 
 		fmt.Fprintf(stdout, "%s import CPU time (this process): %s without rules, %s with = %.2fx\n", engine, importCPU.Round(10*time.Millisecond),
 			withRulesCPU.Round(10*time.Millisecond), withRulesCPU.Seconds()/importCPU.Seconds())
 	}
+	// plan_rules counts what each rule categorises and reads a sample of each
+	start = time.Now()
+	if _, err := call("plan_rules", map[string]any{"space": "casa"}); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s %-32s %10s\n", engine, fmt.Sprintf("plan_rules, %d rules", len(rules)), time.Since(start).Round(100*time.Microsecond))
 	// the rule in the middle of the order (a merchant's) now names the merchant in one city only,
 	// with another category: what it matched elsewhere goes to the rule on the merchant's kind
 	mid := len(rules) / 2

@@ -192,7 +192,7 @@ func (s *Service) planRules(ctx context.Context, args *caderninhoapi.PlanRulesIn
 	if err != nil {
 		return nil, nil, err
 	}
-	counts, err := s.Store.RuleCounts(ctx)
+	counts, err := s.Store.RuleCounts(ctx, space)
 	if err != nil {
 		return nil, nil, err
 	}

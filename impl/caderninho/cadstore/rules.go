@@ -764,9 +764,14 @@ func (s *Store) reapplyConnection(ctx context.Context, tx *sql.Tx, connection in
 	return nil
 }
 
-// RuleCounts is how many transactions each rule categorises now, by rule id.
-func (s *Store) RuleCounts(ctx context.Context) (map[int64]int, error) {
-	rows, err := s.db.SQL().QueryContext(ctx, "SELECT rule_id, COUNT(*) FROM cad_edits WHERE rule_id IS NOT NULL GROUP BY rule_id")
+// RuleCounts is how many transactions each rule of space (every space's when "") categorises
+// now, by rule id. A space's are read from the rule index (cad_edits_rule), its rules' only.
+func (s *Store) RuleCounts(ctx context.Context, space string) (map[int64]int, error) {
+	query, args := "SELECT rule_id, COUNT(*) FROM cad_edits WHERE rule_id IS NOT NULL", []any(nil)
+	if space != "" {
+		query, args = query+" AND rule_id IN (SELECT id FROM cad_rules WHERE space_key = ?)", append(args, space)
+	}
+	rows, err := s.db.SQL().QueryContext(ctx, s.q(query+" GROUP BY rule_id"), args...)
 	if err != nil {
 		return nil, fmt.Errorf("counting what rules categorise: %w", err)
 	}

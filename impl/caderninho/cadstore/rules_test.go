@@ -119,11 +119,27 @@ func putRule(t *testing.T, s *Store, key string, r Rule) int64 {
 
 func ruleCount(t *testing.T, s *Store, id int64) int {
 	t.Helper()
-	counts, err := s.RuleCounts(ctx)
+	counts, err := s.RuleCounts(ctx, "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	return counts[id]
+}
+
+// TestRuleCountsOfASpace: a space's counts are of its accounts' edits only.
+func TestRuleCountsOfASpace(t *testing.T) {
+	s, _ := setup(t)
+	importAll(t, s)
+	id := putRule(t, s, "regra-uber-1", Rule{Space: "casa", Match: MatchContains, Text: "UBER", Category: "Transporte"})
+	for space, want := range map[string]int{"": 9, "casa": 9, "atelie": 0} {
+		counts, err := s.RuleCounts(ctx, space)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n, ok := counts[id]; n != want || ok != (want > 0) {
+			t.Errorf("RuleCounts(%q)[casa's rule] = %d, %v; want %d", space, n, ok, want)
+		}
+	}
 }
 
 // TestRulesFollowImportsAndConnections: a rule categorises what an import brings, a connection
