@@ -17,9 +17,9 @@
 // VARCHAR text (compared by bytes), DATE and TIMESTAMP holding the stored wall-clock times
 // (never TIMESTAMPTZ, so the session's time zone plays no part), and numbers as
 // sqldialect.NumberType types them: DECIMAL(18, scale) where the values are exact decimals,
-// DOUBLE elsewhere. A row formula's number literals are DECIMAL too (duckdbEngine.decimalLiteral)
-// and its products are computed in DECIMAL(38) (duckdbEngine.times), where DuckDB would type
-// DECIMAL(18) * DECIMAL(18) as DECIMAL(18) and fail on modest values. Sums stay
+// DOUBLE elsewhere. DuckDB types DECIMAL(18) * DECIMAL(18) as DECIMAL(18) and fails past it on
+// modest values; such a statement is run again with its products in DECIMAL(38) (Statement.Wide,
+// duckdbEngine.times). Sums stay
 // exact because DuckDB sums a DECIMAL(18, scale) into a
 // DECIMAL(38, scale) in 128-bit integers: NumberType keeps such a column's values within 15
 // digits, so no realistic sum nears 38; a multi-fact query's NULL partials stay untyped so the

@@ -26,7 +26,7 @@ func RendererFor(d sqldialect.Dialect) Renderer {
 	case sqldialect.PostgresName:
 		return renderer{postgresEngine{dialectEngine{d}}}
 	case sqldialect.DuckDBName:
-		return renderer{duckdbEngine{dialectEngine{d}}}
+		return renderer{duckdbEngine{dialectEngine: dialectEngine{d}}}
 	}
 	panic("query: no renderer for engine " + d.Name())
 }
@@ -74,14 +74,6 @@ type engine interface {
 // where the LEFT JOIN of the related rows' distinct keys the row stores take costs a hash
 // aggregation of every matching related row (TPC-H Q4: 3.8M late line items, 1.4M orders).
 type decorrelator interface{ decorrelatesExists() }
-
-// decimalLiterals is an engine whose exact numbers are DECIMAL: a row formula's number literal is
-// the decimal written (1 - [Desconto] stays exact on a DECIMAL column, where a DOUBLE literal made
-// the whole calculation floating point). placeholder binds the literal's text, as the formula
-// writes it.
-type decimalLiterals interface {
-	decimalLiteral(placeholder, text string) string
-}
 
 // partialsFilterer is an engine on which an eagerly aggregated block applies the filters on
 // aggregated values to the fact's partial rows before joining them, where each partial row is a

@@ -1,18 +1,16 @@
 package query
 
-import (
-	"strconv"
-	"strings"
-)
-
 // duckdbEngine is DuckDB, the columnar engine: a parameter whose type the context does not give
-// is cast (a date literal a DATE, a row formula's number literal the exact decimal written, as
-// the copy's exact columns are), and there is no index to walk.
-type duckdbEngine struct{ dialectEngine }
+// is cast, so that it means what it means on the row stores (a number literal a DOUBLE, a date
+// literal a DATE), and there is no index to walk.
+type duckdbEngine struct {
+	dialectEngine
+	wide bool // products in 38 digits (see times)
+}
 
 // typed casts as on PostgreSQL: the spellings read alike on DuckDB (TEXT is VARCHAR's alias).
 func (e duckdbEngine) typed(placeholder, typ string) string {
-	return postgresEngine(e).typed(placeholder, typ)
+	return postgresEngine{e.dialectEngine}.typed(placeholder, typ)
 }
 
 // float leaves the NULL partials of a multi-fact query's blocks untyped: on DuckDB an untyped
@@ -35,22 +33,16 @@ func (duckdbEngine) exact(expr string, _ int) string { return expr }
 
 func (duckdbEngine) decorrelatesExists() {}
 
-// decimalLiteral is DECIMAL(38, the decimals written), or a DOUBLE past 18 decimals or 38 digits.
-func (e duckdbEngine) decimalLiteral(placeholder, text string) string {
-	whole, frac, _ := strings.Cut(text, ".")
-	whole = strings.TrimLeft(whole, "0")
-	if len(frac) > 18 || len(whole)+len(frac) > 38 || strings.ContainsAny(text, "eE") {
-		return "CAST(" + placeholder + " AS DOUBLE)"
+// times is a product as DuckDB types it, or, wide, computed in 38 digits: DuckDB types
+// DECIMAL(18, a) * DECIMAL(18, b) as DECIMAL(18, a + b) and fails past 18 digits (two 7-digit
+// values with 6 decimals each), where a DECIMAL(38) factor makes it DECIMAL(38, a + b) (and a
+// DOUBLE operand a DOUBLE, as before). Wide costs 128-bit arithmetic on every row (TPC-H Q1 2.7x),
+// so a statement is written narrow and written wide only when DuckDB refuses it (Statement.Wide).
+func (e duckdbEngine) times(l, r string) string {
+	if e.wide {
+		return "(" + l + " * CAST(1 AS DECIMAL(38, 0)) * " + r + ")"
 	}
-	return "CAST(" + placeholder + " AS DECIMAL(38, " + strconv.Itoa(len(frac)) + "))"
-}
-
-// times computes a product of exact decimals in 38 digits: DuckDB types DECIMAL(18, a) *
-// DECIMAL(18, b) as DECIMAL(18, a + b) and fails past it (7-digit values with 6 decimals each),
-// where a DECIMAL(38) factor makes it DECIMAL(38, a + b). A DOUBLE operand makes it a DOUBLE, as it
-// was.
-func (duckdbEngine) times(l, r string) string {
-	return "(" + l + " * CAST(1 AS DECIMAL(38, 0)) * " + r + ")"
+	return "(" + l + " * " + r + ")"
 }
 
 func (duckdbEngine) filtersPartials() {}

@@ -29,9 +29,22 @@ type Querier interface {
 
 // Execute runs the statement and shapes the cells: numbers rounded to their column's scale.
 func Execute(ctx context.Context, db Querier, q *Query, plan *Plan, st *Statement) (*Result, error) {
-	rows, err := db.QueryContext(ctx, st.SQL, st.Args...)
+	res, err := execute(ctx, db, q, plan, st)
+	if err != nil && st.Wide != nil && strings.Contains(err.Error(), "Overflow in multiplication of DECIMAL(18)") {
+		res, err = execute(ctx, db, q, plan, st.Wide)
+	}
 	if err != nil {
 		return nil, engineError(err)
+	}
+	return res, nil
+}
+
+// execute is Execute of one statement; a failed statement's error comes back as the engine
+// gave it.
+func execute(ctx context.Context, db Querier, q *Query, plan *Plan, st *Statement) (*Result, error) {
+	rows, err := db.QueryContext(ctx, st.SQL, st.Args...)
+	if err != nil {
+		return nil, err
 	}
 	defer rows.Close()
 	n := len(q.Out)
@@ -70,7 +83,7 @@ func Execute(ctx context.Context, db Querier, q *Query, plan *Plan, st *Statemen
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return nil, engineError(err)
+		return nil, err
 	}
 	res.DataAsOf, res.Loaded = dataAsOf(plan)
 	return res, nil

@@ -18,6 +18,9 @@ type Statement struct {
 	SQL         string
 	Args        []any
 	SummaryKeys []string
+	// Wide, on DuckDB, is the statement with its products computed in 38 digits, run when DuckDB
+	// refuses this one's as past 18 (see duckdbEngine.times); nil when it has none.
+	Wide *Statement
 }
 
 // builder is one statement being rendered: its engine, the arguments bound so far, and the
@@ -39,6 +42,7 @@ type builder struct {
 	// summary is written, where a whole is read from w as a scalar.
 	wholes    map[*semantic.Whole]int
 	inSummary bool
+	products  bool // a row formula's product was written (see duckdbEngine.times)
 }
 
 // groupedAgg is a related-row aggregate read from a LEFT JOIN of its rows grouped by the
@@ -162,6 +166,10 @@ func (r renderer) Render(q *Query, plan *Plan, walk map[*semantic.Column]bool) *
 	}
 	sb.WriteString(strings.Join(order, ", ") + " LIMIT " + b.arg(q.Limit))
 	st.SQL, st.Args = sb.String(), b.args
+	if d, ok := r.e.(duckdbEngine); ok && b.products && !d.wide {
+		d.wide = true
+		st.Wide = renderer{d}.Render(q, plan, walk)
+	}
 	return st
 }
 
@@ -1254,9 +1262,6 @@ func blankless(expr string) string { return "NULLIF(" + expr + ", '')" }
 func (b *builder) row(blk *Block, f semantic.Formula) string {
 	switch n := f.(type) {
 	case *semantic.Number:
-		if d, ok := b.e.(decimalLiterals); ok {
-			return d.decimalLiteral(b.arg(n.Text), n.Text)
-		}
 		return b.e.typed(b.arg(n.Value), semantic.TypeNumber)
 	case *semantic.String:
 		typ := semantic.TypeString
@@ -1281,6 +1286,7 @@ func (b *builder) row(blk *Block, f semantic.Formula) string {
 		case n.Op == "/":
 			return "(" + l + " / NULLIF(" + r + ", 0))"
 		case n.Op == "*":
+			b.products = true
 			return b.e.times(l, r)
 		}
 		return "(" + l + " " + n.Op + " " + r + ")"
