@@ -18,7 +18,7 @@
 // (never TIMESTAMPTZ, so the session's time zone plays no part), and numbers as
 // sqldialect.NumberType types them: DECIMAL(18, scale) where the values are exact decimals,
 // DOUBLE elsewhere. DuckDB types DECIMAL(18) * DECIMAL(18) as DECIMAL(18) and fails past it on
-// modest values; such a statement is run again with its products in DECIMAL(38) (Statement.Wide,
+// modest values; such a statement is run again with its products in DECIMAL(38) (Statement.wide,
 // duckdbEngine.times). Sums stay
 // exact because DuckDB sums a DECIMAL(18, scale) into a
 // DECIMAL(38, scale) in 128-bit integers: NumberType keeps such a column's values within 15

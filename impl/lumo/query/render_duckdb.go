@@ -37,7 +37,7 @@ func (duckdbEngine) decorrelatesExists() {}
 // DECIMAL(18, a) * DECIMAL(18, b) as DECIMAL(18, a + b) and fails past 18 digits (two 7-digit
 // values with 6 decimals each), where a DECIMAL(38) factor makes it DECIMAL(38, a + b) (and a
 // DOUBLE operand a DOUBLE, as before). Wide costs 128-bit arithmetic on every row (TPC-H Q1 2.7x),
-// so a statement is written narrow and written wide only when DuckDB refuses it (Statement.Wide).
+// so a statement is written narrow and written wide only when DuckDB refuses it (Statement.wide).
 func (e duckdbEngine) times(l, r string) string {
 	if e.wide {
 		return "(" + l + " * CAST(1 AS DECIMAL(38, 0)) * " + r + ")"

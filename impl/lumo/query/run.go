@@ -30,8 +30,8 @@ type Querier interface {
 // Execute runs the statement and shapes the cells: numbers rounded to their column's scale.
 func Execute(ctx context.Context, db Querier, q *Query, plan *Plan, st *Statement) (*Result, error) {
 	res, err := execute(ctx, db, q, plan, st)
-	if err != nil && st.Wide != nil && strings.Contains(err.Error(), "Overflow in multiplication of DECIMAL(18)") {
-		res, err = execute(ctx, db, q, plan, st.Wide)
+	if err != nil && st.wide != nil && strings.Contains(err.Error(), "Overflow in multiplication of DECIMAL(18)") {
+		res, err = execute(ctx, db, q, plan, st.wide())
 	}
 	if err != nil {
 		return nil, engineError(err)

@@ -18,9 +18,9 @@ type Statement struct {
 	SQL         string
 	Args        []any
 	SummaryKeys []string
-	// Wide, on DuckDB, is the statement with its products computed in 38 digits, run when DuckDB
-	// refuses this one's as past 18 (see duckdbEngine.times); nil when it has none.
-	Wide *Statement
+	// wide, on DuckDB, renders the statement with its products computed in 38 digits, for when
+	// DuckDB refuses this one's as past 18 (see duckdbEngine.times); nil when it has none.
+	wide func() *Statement
 }
 
 // builder is one statement being rendered: its engine, the arguments bound so far, and the
@@ -168,7 +168,7 @@ func (r renderer) Render(q *Query, plan *Plan, walk map[*semantic.Column]bool) *
 	st.SQL, st.Args = sb.String(), b.args
 	if d, ok := r.e.(duckdbEngine); ok && b.products && !d.wide {
 		d.wide = true
-		st.Wide = renderer{d}.Render(q, plan, walk)
+		st.wide = func() *Statement { return renderer{d}.Render(q, plan, walk) }
 	}
 	return st
 }
@@ -949,12 +949,7 @@ func (b *builder) relatedRows(blk *Block, rel *semantic.Related, need []*semanti
 func (b *builder) allRows(n *semantic.Aggregate) (x, rows string) {
 	rel := n.Rows
 	sub := newBlock(rel.Rows, rel.Via, concatTables(rel.CondTables, n.Col.Tables()))
-	b.subs++
-	prefix := "s" + itoa(b.subs) + "_"
-	for t, a := range sub.alias {
-		sub.alias[t] = prefix + strings.TrimPrefix(a, "t")
-	}
-	b.startStatement(sub)
+	b.subStatement(sub)
 	x = b.column(sub, n.Col)
 	var conds []string
 	if rel.Cond != nil {
@@ -970,13 +965,19 @@ func (b *builder) allRows(n *semantic.Aggregate) (x, rows string) {
 // related rows was a correlated subquery per row, quadratic on the row stores).
 func (b *builder) relatedBlock(rel *semantic.Related, need []*semantic.Table) (sub *Block, prefix string) {
 	sub = newBlock(rel.Rows, rel.Via, concatTables([]*semantic.Table{rel.Key().FromTable()}, rel.CondTables, need))
+	return sub, b.subStatement(sub)
+}
+
+// subStatement gives a subquery's block aliases of its own (prefix s<n>_, returned) and starts
+// its statement.
+func (b *builder) subStatement(sub *Block) (prefix string) {
 	b.subs++
 	prefix = "s" + itoa(b.subs) + "_"
 	for t, a := range sub.alias {
 		sub.alias[t] = prefix + strings.TrimPrefix(a, "t")
 	}
 	b.startStatement(sub)
-	return sub, prefix
+	return prefix
 }
 
 // narrowed keeps, of rel's rows in sub, those reaching a row of rel.Of that the block's filters
@@ -1005,12 +1006,7 @@ func (b *builder) narrowed(blk, sub *Block, rel *semantic.Related) string {
 		return ""
 	}
 	of := newBlock(rel.Of, reach, need)
-	b.subs++
-	prefix := "s" + itoa(b.subs) + "_"
-	for t, a := range of.alias {
-		of.alias[t] = prefix + strings.TrimPrefix(a, "t")
-	}
-	b.startStatement(of)
+	b.subStatement(of)
 	conds := make([]string, len(preds))
 	for i, p := range preds {
 		conds[i] = b.filter(of, p)
