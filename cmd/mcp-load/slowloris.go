@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -47,7 +48,8 @@ func slowloris(name, bin, dataHome string, n int, d time.Duration) error {
 	if _, err := probe(base); err != nil {
 		return fmt.Errorf("healthz before the attack: %w", err)
 	}
-	baseline := s.openFiles()
+	before := s.settledFiles()
+	baseline := len(before)
 
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
@@ -103,7 +105,8 @@ func slowloris(name, bin, dataHome string, n int, d time.Duration) error {
 		problems = append(problems, fmt.Sprintf("the server held %d files, above its cap of %d connections", peak, slowMaxConns))
 	}
 	if after > baseline {
-		problems = append(problems, fmt.Sprintf("open files %d after the attack, %d before", after, baseline))
+		problems = append(problems, fmt.Sprintf("open files %d after the attack, %d before (new: %s)",
+			after, baseline, strings.Join(newTargets(before, s.fileTargets()), ", ")))
 	}
 	if len(problems) == 1 && p99 >= healthzTarget {
 		return &slowProbes{p99}
@@ -199,9 +202,62 @@ func probe(base string) (time.Duration, error) {
 
 // openFiles counts the server's open file descriptors.
 func (s *server) openFiles() int {
-	fds, err := os.ReadDir(filepath.Join("/proc", strconv.Itoa(s.cmd.Process.Pid), "fd"))
+	fds, err := os.ReadDir(s.fdDir())
 	if err != nil {
 		return -1
 	}
 	return len(fds)
+}
+
+func (s *server) fdDir() string {
+	return filepath.Join("/proc", strconv.Itoa(s.cmd.Process.Pid), "fd")
+}
+
+// fileTargets maps each of the server's open file descriptors to what it points at (a path,
+// socket:[inode], anon_inode:[eventpoll]), so a failure can say which one stayed open.
+func (s *server) fileTargets() map[string]string {
+	fds, err := os.ReadDir(s.fdDir())
+	if err != nil {
+		return nil
+	}
+	out := make(map[string]string, len(fds))
+	for _, fd := range fds {
+		t, err := os.Readlink(filepath.Join(s.fdDir(), fd.Name()))
+		if err != nil {
+			continue // closed since the listing
+		}
+		out[fd.Name()] = t
+	}
+	return out
+}
+
+// settledFiles is fileTargets once the set has stayed the same for a second (at most 10 s): a server
+// that has just started still opens files in the background (its columnar copy, SQLite's temporary
+// files) and still closes the sockets of the checks that found it listening, so a count taken at
+// once can be lower or higher than the one the attack must return to.
+func (s *server) settledFiles() map[string]string {
+	cur := s.fileTargets()
+	for same, i := 0, 0; same < 10 && i < 100; i++ {
+		time.Sleep(100 * time.Millisecond)
+		next := s.fileTargets()
+		if len(newTargets(cur, next)) == 0 && len(next) == len(cur) {
+			same++
+		} else {
+			same = 0
+		}
+		cur = next
+	}
+	return cur
+}
+
+// newTargets lists the descriptors of after that before did not hold (or held for another file).
+func newTargets(before, after map[string]string) []string {
+	var out []string
+	for fd, t := range after {
+		if before[fd] != t {
+			out = append(out, fd+" -> "+t)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
