@@ -301,6 +301,23 @@ Feature: caderninho categorises by itself, with rules the household owns
     And space "casa" holds 0 rules
     And the revision of space "casa" is 4
 
+  @C-R01 @C-R02
+  Scenario: A rule whose text almost every description meets is refused, naming the field and the fix
+    When I call "plan_set_rule" with '{"space": "casa", "confirmed": true, "idempotency_key": "regra-tudo-001", "when": {"bankDescription": {"match": "contains", "text": "a"}}, "category": "Transporte"}'
+    Then the call fails with code "INVALID_FILTER"
+    And the text contains "when.bankDescription.text: \"a\" tem um só caractere, e quase toda descrição contém um caractere; escreva um trecho que só a descrição desse gasto tem, como o nome do estabelecimento (por exemplo, \"UBER\")."
+    When I call "plan_preview" with '{"tool": "plan_set_rule", "arguments": {"space": "casa", "when": {"bankDescription": {"match": "startsWith", "text": "P"}}, "category": "Transporte"}}'
+    Then the call fails with code "INVALID_FILTER"
+    And the text contains "\"P\" tem um só caractere, e quase toda descrição começa com um caractere"
+    When I call "plan_set_rule" with '{"space": "casa", "confirmed": true, "idempotency_key": "regra-tudo-001", "when": {"bankDescription": {"match": "equals", "text": " - "}}, "category": "Transporte"}'
+    Then the call fails with code "INVALID_FILTER"
+    And the text contains "when.bankDescription.text: \"-\" não tem letra nem número"
+    # one character may still be the whole description
+    When I call "plan_preview" with '{"tool": "plan_set_rule", "arguments": {"space": "casa", "when": {"bankDescription": {"match": "equals", "text": "X"}}, "category": "Transporte"}}'
+    Then the call succeeds
+    And space "casa" holds 0 rules
+    And the revision of space "casa" is 4
+
   @C-W01 @C-V02
   Scenario: Categorising by ids proposes the rule that would have done it, and creates nothing without confirmation
     When I call "plan_categorize" with '{"space": "casa", "confirmed": true, "idempotency_key": "cat-uber-191", "category": "Transporte", "ids": ["bank:191"]}'

@@ -293,6 +293,9 @@ func (s *Service) ruleFromInput(ctx context.Context, rc *readContext, space stri
 	if r.TextFold = fold.Fold(r.Text); r.TextFold == "" {
 		return r, invalidFilter("when.bankDescription.text: o texto está em branco; escreva o trecho da descrição do banco (por exemplo, \"UBER\").")
 	}
+	if err := catchesAll(r); err != nil {
+		return r, err
+	}
 	var err error
 	if r.Category, err = s.spaceCategory(ctx, space, "category", category); err != nil {
 		return r, err
@@ -363,6 +366,45 @@ func (s *Service) ruleFromInput(ctx context.Context, rc *readContext, space stri
 		r.Direction = string(d)
 	}
 	return r, nil
+}
+
+// catchesAll refuses a text that almost every bank description meets: one without a letter or a
+// digit, or a single character to be contained in or to start a description.
+func catchesAll(r cadstore.Rule) error {
+	const fix = "escreva um trecho que só a descrição desse gasto tem, como o nome do estabelecimento (por exemplo, \"UBER\")."
+	if !strings.ContainsFunc(r.TextFold, func(c rune) bool { return unicode.IsLetter(c) || unicode.IsDigit(c) }) {
+		return invalidFilter(fmt.Sprintf("when.bankDescription.text: %q não tem letra nem número; %s", r.Text, fix))
+	}
+	if r.Match != cadstore.MatchEquals && utf8.RuneCountInString(r.TextFold) < 2 {
+		return invalidFilter(fmt.Sprintf("when.bankDescription.text: %q tem um só caractere, e quase toda descrição %s um caractere; %s",
+			r.Text, map[string]string{cadstore.MatchContains: "contém", cadstore.MatchStartsWith: "começa com"}[r.Match], fix))
+	}
+	return nil
+}
+
+// minCatchAll is the fewest bank movements of a space for a rule that matches all of them to be
+// refused: with fewer, a household may have one kind of movement only.
+const minCatchAll = 10
+
+// matchesEverything refuses target when it meets every bank movement of space (cands holds every
+// movement target meets, see RuleScope): such a rule would give all of them its category.
+func (s *Service) matchesEverything(ctx context.Context, space string, target *cadstore.Rule, cands []cadstore.RuleCandidate) error {
+	n := 0
+	for i := range cands {
+		if target.Matches(&cands[i].RuleSubject) {
+			n++
+		}
+	}
+	if n < minCatchAll {
+		return nil
+	}
+	all, err := s.Store.BankMovementCount(ctx, space)
+	if err != nil || n < all {
+		return err
+	}
+	return invalidFilter(fmt.Sprintf("when: a regra cumpriria todos os %d movimentos bancários do espaço %s e daria a todos a categoria %s. "+
+		"Em when.bankDescription.text, escreva um trecho que só a descrição desse gasto tem, como o nome do estabelecimento; "+
+		"para categorizar tudo de uma vez, use plan_categorize com selection.", all, space, target.Category))
 }
 
 // nearest names the values closest to asked, as a sentence to add to a refusal ("" when none is).
@@ -510,6 +552,9 @@ func (s *Service) planSetRulePlan(ctx context.Context, args *caderninhoapi.PlanS
 	}
 	p, effects, cands, err := s.rulesPlan(ctx, "plan_set_rule", space, rev, list, scope, rc0)
 	if err != nil {
+		return nil, err
+	}
+	if err := s.matchesEverything(ctx, space, target, cands); err != nil {
 		return nil, err
 	}
 	shadowed := !slices.ContainsFunc(cands, func(c cadstore.RuleCandidate) bool {

@@ -230,6 +230,24 @@ func (s *Store) ruleAccounts(ctx context.Context, q queryer, space string, conne
 	return out, rows.Err()
 }
 
+// BankMovementCount is how many bank transactions space's accounts hold.
+func (s *Store) BankMovementCount(ctx context.Context, space string) (int, error) {
+	q := s.db.SQL()
+	accounts, err := s.ruleAccounts(ctx, q, space, 0)
+	if err != nil || len(accounts) == 0 {
+		return 0, err
+	}
+	args := make([]any, len(accounts))
+	for i, a := range accounts {
+		args[i] = a.id
+	}
+	var n int
+	if err := q.QueryRowContext(ctx, s.q("SELECT COUNT(*) FROM cad_transactions WHERE account_id IN ("+inList(len(accounts))+")"), args...).Scan(&n); err != nil {
+		return 0, fmt.Errorf("counting the transactions of %s: %w", space, err)
+	}
+	return n, nil
+}
+
 // RuleScope narrows the transactions rules are run over to those a change can concern: a
 // transaction whose first matching rule changes is matched by a rule that changed, or carries
 // the edit of one. The zero scope is every transaction.
