@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"io/fs"
+	"os"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -11,6 +12,7 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/lumo/query"
 	"github.com/lumo-caderninho/mcp/impl/lumo/store/storetest"
 	"github.com/lumo-caderninho/mcp/impl/platform/schemacheck"
+	"github.com/lumo-caderninho/mcp/impl/platform/sqldialect"
 	"github.com/lumo-caderninho/mcp/schemas"
 )
 
@@ -107,8 +109,15 @@ func TestTPCHModelImportsAndEveryCallResolves(t *testing.T) {
 				t.Errorf("%s, call %d: %v", q.Name(), i+1, err)
 				continue
 			}
-			if _, err := query.PlanQuery(a); err != nil {
+			plan, err := query.PlanQuery(a)
+			if err != nil {
 				t.Errorf("%s, call %d: plan: %v", q.Name(), i+1, err)
+				continue
+			}
+			if os.Getenv("TPCH_SQL") == q.Name() { // TPCH_SQL=Q1 go test -v -run TestTPCHModel ./impl/lumo/bench: its DuckDB SQL
+
+				st := query.RendererFor(sqldialect.DuckDB{}).Render(a, plan, nil)
+				t.Logf("%s\n%v", st.SQL, st.Args)
 			}
 		}
 	}

@@ -706,3 +706,46 @@ func TestDuckDBComparisonBites(t *testing.T) {
 		}
 	})
 }
+
+// A row formula's number literals are exact decimals on DuckDB, so a calculation on exact
+// columns is exact: `[A] + 0.2 = 0.3` holds for A = 0.1 and `[A] * 3 - 0.03` of 0.11 is 0.30,
+// where DOUBLE literals made them 0.30000000000000004 and 0.30000000000000004 (not equal to 0.3).
+func TestDuckDBFormulaLiteralsAreExact(t *testing.T) {
+	onBothEngines(t, func(t *testing.T, db *store.DB) {
+		app := importOne(t, db, storetest.OneTableWorkspace("Centavos", `      - {name: A, label: A, type: number, role: measure}
+      - {name: Soma, label: Soma exata, type: number, role: measure, formula: "se([A] + 0.2 = 0.3; 1; 0)"}
+      - {name: Conta, label: Conta exata, type: number, role: measure, formula: "se([A] * 3 - 0.03 = 0.3; 1; 0)"}
+`, "ID,A\n1,0.1\n2,0.11\n3,0.1\n4,0.5\n"))
+		duck := duckStore(duckCopy(t, db, app))
+		r := query.Request{Fields: []query.Item{{Ref: "Itens.Soma exata", Agg: "sum"}, {Ref: "Itens.Conta exata", Agg: "sum"}}}
+		got := duck.run(app, r, false, false)
+		if got.err != nil {
+			t.Fatalf("DuckDB: %v", got.err)
+		}
+		if d := cmp.Diff([][]any{{2.0, 1.0}}, got.res.Rows); d != "" {
+			t.Errorf("DuckDB's comparisons of calculations with literals (-exact +got):\n%s", d)
+		}
+	})
+}
+
+// A sum past DECIMAL(18) that a decimal literal brings answers: DuckDB keeps `[A] + 0.0001` of a
+// 15-digit whole number in DECIMAL(18, 4) and refuses it ("Overflow in addition of DECIMAL(18)");
+// the statement runs again with DOUBLE literals, as the row store computes it.
+func TestDuckDBLiteralPastDecimal18RunsAgain(t *testing.T) {
+	onBothEngines(t, func(t *testing.T, db *store.DB) {
+		app := importOne(t, db, storetest.OneTableWorkspace("Inteiros", `      - {name: A, label: A, type: number, role: measure}
+      - {name: Mais, label: Mais, type: number, formula: "[A] + 0.0001"}
+`, "ID,A\n1,123456789012345\n2,7\n"))
+		duck := duckStore(duckCopy(t, db, app))
+		r := query.Request{Fields: []query.Item{{Ref: "Itens.Id"}, {Ref: "Itens.Mais"}}, OrderBy: []query.Order{{Item: query.Item{Ref: "Itens.Id"}, Dir: "asc"}}}
+		want := rowStore(db).run(app, r, false, false)
+		if want.err != nil {
+			t.Fatalf("the row store: %v", want.err)
+		}
+		got := duck.run(app, r, false, false)
+		if got.err != nil {
+			t.Fatalf("DuckDB: %v", got.err)
+		}
+		sameAnswer(t, "a literal past DECIMAL(18)", want, got)
+	})
+}

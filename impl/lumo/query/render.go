@@ -75,6 +75,14 @@ type engine interface {
 // aggregation of every matching related row (TPC-H Q4: 3.8M late line items, 1.4M orders).
 type decorrelator interface{ decorrelatesExists() }
 
+// decimalLiterals is an engine that computes on exact decimals, where a number literal of a row
+// formula is better an exact decimal of its own digits than a float (see duckdbEngine).
+type decimalLiterals interface {
+	// decimalLiteral is the SQL type of the literal written text (digits, maybe a point and
+	// more digits), or "" to type it as a float.
+	decimalLiteral(text string) string
+}
+
 // partialsFilterer is an engine on which an eagerly aggregated block applies the filters on
 // aggregated values to the fact's partial rows before joining them, where each partial row is a
 // group of the answer (see havingFirst): DuckDB, which otherwise joins and groups every partial

@@ -27,10 +27,20 @@ type Querier interface {
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 }
 
+// decimalOverflow is DuckDB's refusal of arithmetic past DECIMAL(18), which the statement written
+// wide computes: a product, sum or difference ("Overflow in multiplication of DECIMAL(18) (...)"),
+// or an operand it widened to a literal's decimals ("Casting value "123456789012345" to type
+// DECIMAL(18,4) failed: value is out of range").
+func decimalOverflow(err error) bool {
+	m := err.Error()
+	return strings.Contains(m, "Overflow in ") && strings.Contains(m, " of DECIMAL(18)") ||
+		strings.Contains(m, "to type DECIMAL(18,") && strings.Contains(m, "out of range")
+}
+
 // Execute runs the statement and shapes the cells: numbers rounded to their column's scale.
 func Execute(ctx context.Context, db Querier, q *Query, plan *Plan, st *Statement) (*Result, error) {
 	res, err := execute(ctx, db, q, plan, st)
-	if err != nil && st.wide != nil && strings.Contains(err.Error(), "Overflow in multiplication of DECIMAL(18)") {
+	if err != nil && st.wide != nil && decimalOverflow(err) {
 		res, err = execute(ctx, db, q, plan, st.wide())
 	}
 	if err != nil {

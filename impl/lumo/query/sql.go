@@ -18,8 +18,9 @@ type Statement struct {
 	SQL         string
 	Args        []any
 	SummaryKeys []string
-	// wide, on DuckDB, renders the statement with its products computed in 38 digits, for when
-	// DuckDB refuses this one's as past 18 (see duckdbEngine.times); nil when it has none.
+	// wide, on DuckDB, renders the statement with its products computed in 38 digits and its
+	// number literals as DOUBLE, for when DuckDB refuses this one's arithmetic as past 18 digits
+	// (see duckdbEngine.times and decimalLiteral); nil when it has neither.
 	wide func() *Statement
 }
 
@@ -43,6 +44,7 @@ type builder struct {
 	wholes    map[*semantic.Whole]int
 	inSummary bool
 	products  bool // a row formula's product was written (see duckdbEngine.times)
+	decimals  bool // a row formula's number literal was written as an exact decimal (see decimalLiteral)
 }
 
 // groupedAgg is a related-row aggregate read from a LEFT JOIN of its rows grouped by the
@@ -166,7 +168,7 @@ func (r renderer) Render(q *Query, plan *Plan, walk map[*semantic.Column]bool) *
 	}
 	sb.WriteString(strings.Join(order, ", ") + " LIMIT " + b.arg(q.Limit))
 	st.SQL, st.Args = sb.String(), b.args
-	if d, ok := r.e.(duckdbEngine); ok && b.products && !d.wide {
+	if d, ok := r.e.(duckdbEngine); ok && (b.products || b.decimals) && !d.wide {
 		d.wide = true
 		st.wide = func() *Statement { return renderer{d}.Render(q, plan, walk) }
 	}
@@ -1258,6 +1260,12 @@ func blankless(expr string) string { return "NULLIF(" + expr + ", '')" }
 func (b *builder) row(blk *Block, f semantic.Formula) string {
 	switch n := f.(type) {
 	case *semantic.Number:
+		if d, ok := b.e.(decimalLiterals); ok {
+			if typ := d.decimalLiteral(n.Text); typ != "" {
+				b.decimals = true
+				return "CAST(" + b.arg(n.Text) + " AS " + typ + ")"
+			}
+		}
 		return b.e.typed(b.arg(n.Value), semantic.TypeNumber)
 	case *semantic.String:
 		typ := semantic.TypeString
