@@ -19,8 +19,8 @@
 // sqldialect.NumberType types them: DECIMAL(18, scale) where the values are exact decimals,
 // DOUBLE elsewhere. DuckDB types DECIMAL(18) * DECIMAL(18) as DECIMAL(18) and fails past it on
 // modest values; such a statement is run again with its products in DECIMAL(38) (Statement.wide,
-// duckdbEngine.times). A row formula's number literal is the exact DECIMAL of its own digits
-// (duckdbEngine.decimalLiteral), and a DOUBLE in the wide statement. Sums stay
+// duckdbEngine.times). A row formula's number literal and a filter's number value are the exact
+// DECIMAL of their own digits (duckdbEngine.decimalLiteral), DOUBLE in the wide statement. Sums stay
 // exact because DuckDB sums a DECIMAL(18, scale) into a
 // DECIMAL(38, scale) in 128-bit integers: NumberType keeps such a column's values within 15
 // digits, so no realistic sum nears 38; a multi-fact query's NULL partials stay untyped so the

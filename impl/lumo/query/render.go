@@ -83,6 +83,10 @@ type decimalLiterals interface {
 	decimalLiteral(text string) string
 }
 
+// escapelessLike is an engine whose LIKE has no escape character unless one is named, and is
+// faster without one (see likeEscape).
+type escapelessLike interface{ likeWithoutEscape() }
+
 // partialsFilterer is an engine on which an eagerly aggregated block applies the filters on
 // aggregated values to the fact's partial rows before joining them, where each partial row is a
 // group of the answer (see havingFirst): DuckDB, which otherwise joins and groups every partial

@@ -1,12 +1,13 @@
 WITH r AS MATERIALIZED (SELECT strftime(date_trunc('month', t0."c_data"),
-  '%Y-%m') AS g0, SUM(t0."c_valor") AS s0, COUNT(t0."c_valor") AS c0 FROM "t_vendas" t0 WHERE (dayofweek(t0."c_data") IN ($1, $2)) GROUP BY date_trunc('month', t0."c_data")),
+  '%Y-%m') AS g0, SUM(t0."c_valor") AS s0, COUNT(t0."c_valor") AS c0 FROM "t_vendas" t0 WHERE (dayofweek(t0."c_data") IN (CAST($1 AS DECIMAL(1, 0)),
+  CAST($2 AS DECIMAL(1, 0)))) GROUP BY date_trunc('month', t0."c_data")),
   f AS MATERIALIZED (SELECT r.*, g0 AS o0, (s0 / NULLIF(CAST(c0 AS DOUBLE),
   0)) AS o1 FROM r WHERE CASE WHEN ABS((s0 / NULLIF(CAST(c0 AS DOUBLE),
   0))) < 1 THEN ROUND((s0 / NULLIF(CAST(c0 AS DOUBLE),
   0)),
   12) ELSE ROUND((s0 / NULLIF(CAST(c0 AS DOUBLE),
   0)),
-  6) END > $3)
+  6) END > CAST($3 AS DECIMAL(3, 0)))
 SELECT o0, o1, (SELECT COUNT(*) FROM (SELECT 1 FROM f LIMIT 1000001) x) AS n_total, (SELECT SUM(s0) / NULLIF(CAST(SUM(c0) AS DOUBLE),
   0) FROM f) AS s0 FROM f ORDER BY f.o0 ASC NULLS LAST LIMIT $4
 -- args: [0 6 300 12]
