@@ -75,10 +75,11 @@ type engine interface {
 // aggregation of every matching related row (TPC-H Q4: 3.8M late line items, 1.4M orders).
 type decorrelator interface{ decorrelatesExists() }
 
-// decimalLiterals is an engine that computes on exact decimals, where a number literal of a row
-// formula is better an exact decimal of its own digits than a float (see duckdbEngine).
+// decimalLiterals is an engine that computes on exact decimals, where a number a statement binds
+// (a row formula's literal, a filter's value) is better an exact decimal of its own digits than a
+// float (see duckdbEngine, builder.decimalArg).
 type decimalLiterals interface {
-	// decimalLiteral is the SQL type of the literal written text (digits, maybe a point and
+	// decimalLiteral is the SQL type of the number written text (digits, maybe a point and
 	// more digits), or "" to type it as a float.
 	decimalLiteral(text string) string
 }

@@ -46,9 +46,8 @@ type builder struct {
 	products  bool // a row formula's product was written (see duckdbEngine.times)
 	decimals  bool // a number was bound as an exact decimal (see decimalArg)
 	// read are the tables whose columns the statement being written reads, per block (see
-	// column); bridges lets fromWhere leave out a table only joined through (see bridged).
-	read    map[*Block]map[*semantic.Table]bool
-	bridges bool
+	// column), for bridged.
+	read map[*Block]map[*semantic.Table]bool
 }
 
 // groupedAgg is a related-row aggregate read from a LEFT JOIN of its rows grouped by the
@@ -395,7 +394,7 @@ func (b *builder) summary(m *Measure, q *Query, plan *Plan, groups []*OutCol) st
 			kept = k.inKept(fGroups, values, numeric)
 		}
 	}
-	from, where := b.fromWhere(blk, need)
+	from, where := b.fromWhere(blk, need, false)
 	if having {
 		where = append(where, kept)
 	}
@@ -453,7 +452,7 @@ func (b *builder) pairsBlock(blk *Block, q *Query, groups []*OutCol) string {
 			sel = append(sel, strings.ToUpper(m.Agg)+"("+col+") AS m"+itoa(m.idx))
 		}
 	}
-	from, where := b.fromWhere(blk, nil)
+	from, where := b.fromWhere(blk, nil, false)
 	return "SELECT " + strings.Join(sel, ", ") + from + whereClause(where) + " GROUP BY " + strings.Join(append(keys, v), ", ")
 }
 
@@ -561,9 +560,7 @@ func (b *builder) block(blk *Block, q *Query, groups []*OutCol, own []*Measure) 
 			sel = append(sel, strings.ToUpper(m.Agg)+"("+col+") AS "+names[0])
 		}
 	}
-	b.bridges = true
-	from, where := b.fromWhere(blk, nil)
-	b.bridges = false
+	from, where := b.fromWhere(blk, nil, true)
 	sql := "SELECT " + strings.Join(sel, ", ") + from + whereClause(where)
 	if len(gexprs) > 0 {
 		sql += " GROUP BY " + strings.Join(gexprs, ", ")
@@ -667,27 +664,18 @@ func (b *builder) eagerBlock(blk *Block, q *Query, groups []*OutCol, own []*Meas
 			outWhere = append(outWhere, b.filter(blk, p))
 		}
 	}
-	keep := make([]bool, len(blk.Joins))
-	for i := range keep {
-		keep[i] = true
-	}
-	through := b.bridged(blk, keep)
-	resolve := func(c *semantic.Column) *semantic.Column {
-		for through[c] != nil {
-			c = through[c]
-		}
-		return c
-	}
+	through := b.bridged(blk, nil)
 	// The first joins, those from the base (or from a table bridged from it), join on keys of e.
 	var keys, keyExprs []string
 	onKeys := map[int][]string{} // per first join, its keys in e
 	for j, jn := range blk.Joins {
-		if through[jn.On.To[0]] != nil || resolve(jn.On.From[0]).Table != base {
+		if through.leftOut(jn) || through.resolve(jn.On.From[0]).Table != base {
 			continue
 		}
 		for k, c := range jn.On.From {
 			name := "k" + itoa(j) + "_" + itoa(k)
-			keys, keyExprs = append(keys, b.column(blk, resolve(c))+" AS "+name), append(keyExprs, b.column(blk, resolve(c)))
+			key := b.column(blk, through.resolve(c))
+			keys, keyExprs = append(keys, key+" AS "+name), append(keyExprs, key)
 			onKeys[j] = append(onKeys[j], "e."+name+" = "+b.column(blk, jn.On.To[k]))
 		}
 	}
@@ -699,13 +687,13 @@ func (b *builder) eagerBlock(blk *Block, q *Query, groups []*OutCol, own []*Meas
 	}
 	from := " FROM (" + facts + ") e"
 	for j, jn := range blk.Joins {
-		if through[jn.On.To[0]] != nil {
+		if through.leftOut(jn) {
 			continue
 		}
 		on, first := onKeys[j]
 		if !first {
 			for k := range jn.On.From {
-				on = append(on, b.column(blk, resolve(jn.On.From[k]))+" = "+b.column(blk, jn.On.To[k]))
+				on = append(on, b.column(blk, through.resolve(jn.On.From[k]))+" = "+b.column(blk, jn.On.To[k]))
 			}
 		}
 		from += " LEFT JOIN " + b.ident(jn.Table.SQLName) + " " + blk.alias[jn.Table] + " ON " + strings.Join(on, " AND ")
@@ -804,8 +792,9 @@ func hasRelated(f semantic.Formula) bool {
 
 // fromWhere is the block's FROM and WHERE. With need, only the joins on the paths to those tables:
 // a LEFT JOIN along a relationship keeps every row of its left side (perhaps repeated), so the
-// other joins cannot change which values a distinct count sees.
-func (b *builder) fromWhere(blk *Block, need []*semantic.Table) (string, []string) {
+// other joins cannot change which values a distinct count sees. With bridge, the joins bridged
+// finds are left out: the statement's other parts are written, so its reads are known.
+func (b *builder) fromWhere(blk *Block, need []*semantic.Table, bridge bool) (string, []string) {
 	where := b.where(blk) // first: its expressions may join related-row aggregates
 	keep := make([]bool, len(blk.Joins))
 	needed := map[*semantic.Table]bool{}
@@ -824,21 +813,17 @@ func (b *builder) fromWhere(blk *Block, need []*semantic.Table) (string, []strin
 		from = " FROM " + b.ident(blk.Rollup.SQLName) + " t0"
 	}
 	inner := innerJoins(blk)
-	through := map[*semantic.Column]*semantic.Column{}
-	if b.bridges && blk.Rollup == nil {
+	var through bridges
+	if bridge && blk.Rollup == nil {
 		through = b.bridged(blk, keep)
 	}
 	for i, j := range blk.Joins {
-		if !keep[i] || blk.Rollup != nil || through[j.On.To[0]] != nil {
+		if !keep[i] || blk.Rollup != nil || through.leftOut(j) {
 			continue
 		}
 		on := make([]string, len(j.On.From))
 		for k := range j.On.From {
-			from := j.On.From[k]
-			for through[from] != nil {
-				from = through[from]
-			}
-			on[k] = b.column(blk, from) + " = " + b.column(blk, j.On.To[k])
+			on[k] = b.column(blk, through.resolve(j.On.From[k])) + " = " + b.column(blk, j.On.To[k])
 		}
 		from += joinKind(inner[j.Table]) + b.ident(j.Table.SQLName) + " " + blk.alias[j.Table] + " ON " + strings.Join(on, " AND ")
 	}
@@ -848,23 +833,38 @@ func (b *builder) fromWhere(blk *Block, need []*semantic.Table) (string, []strin
 	return from, where
 }
 
-// bridged are the joins of the block (of those kept) that fromWhere and eagerBlock leave out:
-// each reaches a table whose columns the statement does not read but whose key the joins after
-// it read, along a relationship the import found complete and unique, so that every row of its
-// left side finds exactly one row there, holding the same key. A join after it is written from
-// the left side's columns instead (TPC-H line items reach a part through their offer's key,
-// which is theirs). The answer maps each left-out table's key columns to the left side's
-// columns they equal.
-func (b *builder) bridged(blk *Block, keep []bool) map[*semantic.Column]*semantic.Column {
-	through := map[*semantic.Column]*semantic.Column{}
+// bridges maps each key column of a table a statement leaves out (see bridged) to the column of
+// the join's left side it equals.
+type bridges map[*semantic.Column]*semantic.Column
+
+// leftOut says whether join j is one left out.
+func (t bridges) leftOut(j Join) bool { return t[j.On.To[0]] != nil }
+
+// resolve is c, or, for a left-out table's key column, the column it equals in a table joined.
+func (t bridges) resolve(c *semantic.Column) *semantic.Column {
+	for t[c] != nil {
+		c = t[c]
+	}
+	return c
+}
+
+// bridged are the joins of the block (of those kept; every one when keep is nil) that fromWhere
+// and eagerBlock leave out: each reaches a table whose columns the statement does not read but
+// whose key the joins after it read, along a relationship the import found complete and unique,
+// so that every row of its left side finds exactly one row there, holding the same key. A join
+// after it is written from the left side's columns instead (TPC-H line items reach a part
+// through their offer's key, which is theirs).
+func (b *builder) bridged(blk *Block, keep []bool) bridges {
+	kept := func(i int) bool { return keep == nil || keep[i] }
+	through := bridges{}
 joins:
 	for i, j := range blk.Joins {
-		if !keep[i] || !j.On.Complete || !j.On.Unique || b.read[blk][j.Table] {
+		if !kept(i) || !j.On.Complete || !j.On.Unique || b.read[blk][j.Table] {
 			continue
 		}
 		used := false
 		for k := i + 1; k < len(blk.Joins); k++ {
-			if !keep[k] || blk.Joins[k].On.FromTable() != j.Table {
+			if !kept(k) || blk.Joins[k].On.FromTable() != j.Table {
 				continue
 			}
 			for _, c := range blk.Joins[k].On.From {
@@ -1098,7 +1098,7 @@ func (b *builder) narrowed(blk, sub *Block, rel *semantic.Related) string {
 
 // subFrom is the FROM of a related block, with the grouped joins its expressions asked for.
 func (b *builder) subFrom(sub *Block) string {
-	from, _ := b.fromWhere(sub, nil)
+	from, _ := b.fromWhere(sub, nil, false)
 	return from
 }
 
