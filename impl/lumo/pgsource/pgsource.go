@@ -163,8 +163,9 @@ func begin(ctx context.Context, src *workspace.PostgresTable, t *semantic.Table)
 		return nil, nil, fail(0, "", "%s", failed(fmt.Sprintf("o fuso %q (timeZone do banco %q) não é aceito pelo PostgreSQL", zone, src.Database.Name), err))
 	}
 	if dl, has := ctx.Deadline(); has {
-		// The server stops the statement itself too, should the cancel request not reach it.
-		ms := max(1, time.Until(dl).Milliseconds())
+		// The server stops the statement itself too, should the cancel request not reach it; a
+		// second after the deadline, so that the import's own deadline is what the caller sees.
+		ms := max(1, time.Until(dl).Milliseconds()) + 1000
 		if _, err = r.tx.ExecContext(ctx, "SET LOCAL statement_timeout = "+strconv.FormatInt(ms, 10)); err != nil {
 			return nil, nil, fail(0, "", "%s", failed("a leitura falhou", err))
 		}
