@@ -186,3 +186,15 @@ Feature: query filters: every op, blank semantics, dates, buckets, aggregates an
     When I call "query" with '{"appId": "$app:etiquetas", "fields": [{"ref": "Etiquetas.Texto", "agg": "count_distinct"}]}'
     Then "rows" is '[[9]]'
     And "notes" is '["Etiquetas.Texto: a contagem distinta não conta o valor em branco (vazio ou texto vazio)."]'
+
+  @L-Q12 @L-Q20 @own-setup
+  Scenario: A count of a text column counts its filled values: neither NULL nor the empty text
+    # etiquetas.csv: 11 rows, row 9 NULL (\N) and row 10 an empty cell, read as the empty text; the same
+    # blank that = "" finds. sqlite3: SELECT count(NULLIF(TEXTO, '')) FROM etiquetas; -> 9
+    Given the workspace in "testdata/patterns" is imported
+    And I am connected as "otto"
+    When I call "query" with '{"appId": "$app:etiquetas", "fields": [{"ref": "Etiquetas.Texto", "agg": "count"}, {"ref": "Etiquetas.Id", "agg": "count"}]}'
+    Then "rows" is '[[9, 11]]'
+    And "notes" is '["Etiquetas.Texto: a contagem não conta o valor em branco (vazio ou texto vazio)."]'
+    When I call "query" with '{"appId": "$app:etiquetas", "fields": [{"ref": "Etiquetas.Texto", "agg": "count"}], "filters": [{"ref": "Etiquetas.Texto", "op": "=", "value": ""}]}'
+    Then "rows" is '[[0]]'

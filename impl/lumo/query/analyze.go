@@ -356,8 +356,8 @@ func (q *Query) outCol(where string, f Item, exprs map[*semantic.Expression]*Exp
 		col.Scale = m.scale()
 		switch f.Agg {
 		case "count", "count_distinct":
-			if f.Agg == "count_distinct" && c.Type == semantic.TypeString {
-				q.Notes = append(q.Notes, fmt.Sprintf("%s: a contagem distinta não conta o valor em branco (vazio ou texto vazio).", c.Ref()))
+			if c.Type == semantic.TypeString {
+				q.Notes = append(q.Notes, fmt.Sprintf("%s: a %s não conta o valor em branco (vazio ou texto vazio).", c.Ref(), aggWords[f.Agg]))
 			}
 		default:
 			col.Unit = c.Unit

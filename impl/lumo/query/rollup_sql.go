@@ -55,13 +55,16 @@ func (b *builder) rollupAgg(blk *Block, m *Measure, part int) string {
 	col := b.rollupColumn(r, m.Col, false)
 	switch m.Agg {
 	case "count": // the rows whose value is filled
+		if countsFilled(m.Agg, m.Col) {
+			col = blankless(col)
+		}
 		filled := col + " IS NOT NULL"
 		if m.Cond != nil {
 			filled = "(" + b.row(blk, m.Cond) + ") AND " + filled
 		}
 		return "SUM(CASE WHEN " + filled + " THEN t0." + b.ident(semantic.RollupRows()) + " END)"
 	case "count_distinct":
-		if m.Col.Type == semantic.TypeString {
+		if countsFilled(m.Agg, m.Col) {
 			col = blankless(col)
 		}
 		return "COUNT(DISTINCT " + when(col) + ")"

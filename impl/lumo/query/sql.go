@@ -1211,7 +1211,7 @@ func (b *builder) groupedAgg(blk *Block, n *semantic.Aggregate) string {
 			conds = append(conds, c)
 		}
 		x := b.column(sub, n.Col)
-		if n.Func == "count_distinct" && n.Col.Type == semantic.TypeString {
+		if countsFilled(n.Func, n.Col) {
 			x = blankless(x)
 		}
 		from := b.subFrom(sub)
@@ -1268,9 +1268,12 @@ func (b *builder) relatedAgg(blk *Block, n *semantic.Aggregate) string {
 	var v string
 	switch n.Func {
 	case "count":
+		if countsFilled(n.Func, n.Col) {
+			x = blankless(x)
+		}
 		v = "(SELECT COUNT(" + x + ")" + rows + ")"
 	case "count_distinct":
-		if n.Col.Type == semantic.TypeString {
+		if countsFilled(n.Func, n.Col) {
 			x = blankless(x)
 		}
 		v = "(SELECT COUNT(DISTINCT " + x + ")" + rows + ")"
@@ -1318,7 +1321,7 @@ func (b *builder) folded(blk *Block, c *semantic.Column) string {
 // where the condition holds and NULL elsewhere, which every aggregate skips.
 func (b *builder) measured(blk *Block, m *Measure) string {
 	col := b.column(blk, m.Col)
-	if m.Agg == "count_distinct" && m.Col.Type == semantic.TypeString {
+	if countsFilled(m.Agg, m.Col) {
 		col = blankless(col)
 	}
 	if m.Cond == nil {
@@ -1343,9 +1346,15 @@ func (b *builder) decimalArg(text string) string {
 	return "CAST(" + b.arg(text) + " AS " + typ + ")"
 }
 
-// blankless is a text expression with the empty text as NULL: a distinct count follows the
+// blankless is a text expression with the empty text as NULL: a count or distinct count follows the
 // blank rule (blank is NULL or the empty text) and counts neither.
 func blankless(expr string) string { return "NULLIF(" + expr + ", '')" }
+
+// countsFilled: agg counts a text column, whose blank is NULL or the empty text alike (as
+// filters read it), so the empty text must not count.
+func countsFilled(agg string, c *semantic.Column) bool {
+	return (agg == "count" || agg == "count_distinct") && c.Type == semantic.TypeString
+}
 
 // row compiles a bound row formula (a calculated column, a condition) over the block's aliases.
 // Literals are bind parameters; a division by zero is NULL; a blank operand makes the result
