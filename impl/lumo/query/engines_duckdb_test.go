@@ -776,6 +776,7 @@ tables:
       - {name: PECA, label: Peça, type: number, role: key}
       - {name: FORN, label: Fornecedor, type: number, role: key}
       - {name: CUSTO, label: Custo, type: number, role: measure}
+      - {name: vendido, label: Vendido, type: number, formula: "sum([Itens.Valor])"}
   - label: Peças
     name: pecas
     kind: dimension
@@ -783,9 +784,12 @@ tables:
     columns:
       - {name: PECA, label: Peça, type: number, role: key}
       - {name: TIPO, label: Tipo, type: string}
+      - {name: vendido, label: Vendido, type: number, formula: "sum([Itens.Valor])"}
 relationships:
   - {from: [Itens.Peça, Itens.Fornecedor], to: [Ofertas.Peça, Ofertas.Fornecedor]}
   - {from: Ofertas.Peça, to: Peças.Peça}
+segments:
+  - {label: Peças com oferta de custo 1 vendida, table: Peças, with: Ofertas, where: '[Vendido] > 6 e [Custo] = 1'}
 `)}
 	ws["apps/app/itens.csv"] = &fstest.MapFile{Data: []byte("ID,PECA,FORN,VALOR\n" + items)}
 	ws["apps/app/ofertas.csv"] = &fstest.MapFile{Data: []byte("PECA,FORN,CUSTO\n" + offers)}
@@ -835,6 +839,71 @@ func TestJoinThroughAKeyLeavesTheTableOut(t *testing.T) {
 						t.Errorf("%s, %s: offers left out %v, want %v:\n%s", c.name, e.d.Name(), bridged, c.bridged, sql)
 					}
 				}
+			}
+		}
+	})
+}
+
+// A part's related items reach it through their offer, and are grouped by its key: where every
+// item has its offer once, by the item's own part key, without the offer (TPC-H Q17's average
+// quantity per part); else through it, and an item without its offer reaches no part. Answers
+// computed by hand from bridgeWorkspace's rows.
+func TestRelatedRowsThroughAKeyLeaveTheTableOut(t *testing.T) {
+	byPart := query.Request{Fields: []query.Item{{Ref: "Peças.Peça"}, {Ref: "Peças.Vendido", Agg: "max"}},
+		Filters: []query.Filter{{Item: query.Item{Ref: "Peças.Tipo"}, Op: "=", Value: "PROMO"}},
+		OrderBy: []query.Order{{Item: query.Item{Ref: "Peças.Peça"}, Dir: "asc"}}}
+	cases := []struct {
+		name, items, offers string
+		bridged             bool
+		want                [][]any
+	}{
+		{"every item has its offer", "1,1,10,5\n2,2,10,7\n3,3,20,11\n4,1,20,13\n", "1,10,1\n2,10,1\n3,20,1\n1,20,1\n2,20,1\n",
+			true, [][]any{{1.0, 18.0}, {3.0, 11.0}}},
+		{"an item without its offer", "1,1,10,5\n2,2,10,7\n3,3,99,11\n", "1,10,1\n2,10,1\n3,20,1\n",
+			false, [][]any{{1.0, 5.0}, {3.0, 0.0}}}, // item 3 reaches no part
+		{"an offer twice", "1,1,10,5\n2,2,10,7\n", "1,10,1\n1,10,2\n2,10,1\n",
+			false, [][]any{{1.0, 10.0}, {3.0, 0.0}}}, // item 1 meets its offer twice
+	}
+	onBothEngines(t, func(t *testing.T, db *store.DB) {
+		for _, c := range cases {
+			app := importOne(t, db, bridgeWorkspace(c.items, c.offers))
+			for _, e := range []engineDB{rowStore(db), duckStore(duckCopy(t, db, app))} {
+				var sql string
+				got := e.runEdited(app, byPart, false, false, func(st *query.Statement) { sql = st.SQL })
+				if got.err != nil {
+					t.Fatalf("%s, %s: %v", c.name, e.d.Name(), got.err)
+				}
+				if d := cmp.Diff(c.want, got.res.Rows); d != "" {
+					t.Errorf("%s, %s (-want +got):\n%s\n%s", c.name, e.d.Name(), d, sql)
+				}
+				if bridged := !strings.Contains(sql, "ofertas"); bridged != c.bridged {
+					t.Errorf("%s, %s: offers left out %v, want %v:\n%s", c.name, e.d.Name(), bridged, c.bridged, sql)
+				}
+			}
+		}
+	})
+}
+
+// A segment's condition narrows the related rows its own related-rows column groups: the items
+// of the offers of cost 1, not every item, for each offer's sales. Answers by hand: sales per
+// offer (1,10) 5, (2,10) 7, (3,20) 11, (1,20) 13; of cost 1 and over 6, only (2,10): part 2.
+func TestSegmentConditionNarrowsItsRelatedRows(t *testing.T) {
+	req := query.Request{Fields: []query.Item{{Ref: "Peças.Peça"}}, Filters: []query.Filter{{Segment: "Peças com oferta de custo 1 vendida"}}}
+	items, offers := "1,1,10,5\n2,2,10,7\n3,3,20,11\n4,1,20,13\n", "1,10,1\n2,10,1\n3,20,2\n1,20,2\n"
+	onBothEngines(t, func(t *testing.T, db *store.DB) {
+		app := importOne(t, db, bridgeWorkspace(items, offers))
+		for _, e := range []engineDB{rowStore(db), duckStore(duckCopy(t, db, app))} {
+			var sql string
+			got := e.runEdited(app, req, false, false, func(st *query.Statement) { sql = st.SQL })
+			if got.err != nil {
+				t.Fatalf("%s: %v", e.d.Name(), got.err)
+			}
+			if d := cmp.Diff([][]any{{2.0}}, got.res.Rows); d != "" {
+				t.Errorf("%s (-want +got):\n%s\n%s", e.d.Name(), d, sql)
+			}
+			// the items' grouping reads only the offers of cost 1: the cost is read there too
+			if n := strings.Count(sql, `_custo"`); n != 2 {
+				t.Errorf("%s: the cost read %d times, want 2 (the items narrowed by it):\n%s", e.d.Name(), n, sql)
 			}
 		}
 	})

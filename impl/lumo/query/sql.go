@@ -48,6 +48,12 @@ type builder struct {
 	// read are the tables whose columns the statement being written reads, per block (see
 	// column), for bridged.
 	read map[*Block]map[*semantic.Table]bool
+	// keyed are, per block of related rows, the tables it reaches only for their key, left out
+	// (see keyedOut): column reads their key from the columns it equals.
+	keyed map[*Block]bridges
+	// conds are, per block of related rows, the condition its rows meet (a segment's where),
+	// for narrowed.
+	conds map[*Block]semantic.Formula
 }
 
 // groupedAgg is a related-row aggregate read from a LEFT JOIN of its rows grouped by the
@@ -773,6 +779,43 @@ func tablesAre(tables []*semantic.Table, t *semantic.Table) bool {
 	return true
 }
 
+// conjuncts are the conditions f joins with e at its top: each holds wherever f holds.
+func conjuncts(f semantic.Formula) []semantic.Formula {
+	if l, ok := f.(*semantic.Logic); ok && l.Op == "e" {
+		return append(conjuncts(l.Left), conjuncts(l.Right)...)
+	}
+	return []semantic.Formula{f}
+}
+
+// formulaTables are the tables whose columns a row formula reads, itself or through the
+// calculated columns it uses.
+func formulaTables(f semantic.Formula) []*semantic.Table {
+	var tables []*semantic.Table
+	semantic.Walk(f, func(n semantic.Formula) {
+		if r, ok := n.(*semantic.Ref); ok {
+			tables = concatTables(tables, r.Col.Tables())
+		}
+	})
+	return tables
+}
+
+// hasWhole says whether a formula reads an aggregate over the whole result, itself or through
+// the calculated columns it uses.
+func hasWhole(f semantic.Formula) bool {
+	found := false
+	semantic.Walk(f, func(n semantic.Formula) {
+		switch x := n.(type) {
+		case *semantic.Whole:
+			found = true
+		case *semantic.Ref:
+			if x.Col.Calc != nil && hasWhole(x.Col.Calc) {
+				found = true
+			}
+		}
+	})
+	return found
+}
+
 // hasRelated says whether a row formula reads related rows (an aggregate over them), itself or
 // through the calculated columns it uses.
 func hasRelated(f semantic.Formula) bool {
@@ -813,7 +856,7 @@ func (b *builder) fromWhere(blk *Block, need []*semantic.Table, bridge bool) (st
 		from = " FROM " + b.ident(blk.Rollup.SQLName) + " t0"
 	}
 	inner := innerJoins(blk)
-	var through bridges
+	through := b.keyed[blk]
 	if bridge && blk.Rollup == nil {
 		through = b.bridged(blk, keep)
 	}
@@ -1037,8 +1080,55 @@ func (b *builder) allRows(n *semantic.Aggregate) (x, rows string) {
 // FROM, which subFrom writes once they are written (a condition reading another column of
 // related rows was a correlated subquery per row, quadratic on the row stores).
 func (b *builder) relatedBlock(rel *semantic.Related, need []*semantic.Table) (sub *Block, prefix string) {
-	sub = newBlock(rel.Rows, rel.Via, concatTables([]*semantic.Table{rel.Key().FromTable()}, rel.CondTables, need))
-	return sub, b.subStatement(sub)
+	read := concatTables(rel.CondTables, need)
+	sub = newBlock(rel.Rows, rel.Via, concatTables([]*semantic.Table{rel.Key().FromTable()}, read))
+	prefix = b.subStatement(sub)
+	if out := keyedOut(sub, rel.Key(), read); len(out) > 0 {
+		if b.keyed == nil {
+			b.keyed = map[*Block]bridges{}
+		}
+		b.keyed[sub] = out
+	}
+	if rel.Cond != nil {
+		if b.conds == nil {
+			b.conds = map[*Block]semantic.Formula{}
+		}
+		b.conds[sub] = rel.Cond
+	}
+	return sub, prefix
+}
+
+// keyedOut are the joins of a block of related rows to a table whose columns are read only as
+// the key into the related table (or by the joins after it, as their key), along a relationship
+// the import found complete and unique: every related row finds exactly one row there, holding
+// the same key, so the key is read from the related row's own columns and the join is left out
+// (TPC-H line items, grouped by their part through their offer's key, which is theirs). read
+// are the tables the block's other expressions read.
+func keyedOut(sub *Block, key *semantic.Relationship, read []*semantic.Table) bridges {
+	out := bridges{}
+	for i, j := range sub.Joins {
+		if !j.On.Complete || !j.On.Unique || slices.Contains(read, j.Table) {
+			continue
+		}
+		onlyKey := func(cols []*semantic.Column) bool {
+			for _, c := range cols {
+				if c.Table == j.Table && !slices.Contains(j.On.To, c) {
+					return false
+				}
+			}
+			return true
+		}
+		ok := onlyKey(key.From)
+		for _, later := range sub.Joins[i+1:] {
+			ok = ok && onlyKey(later.On.From)
+		}
+		if ok {
+			for k, c := range j.On.To {
+				out[c] = j.On.From[k]
+			}
+		}
+	}
+	return out
 }
 
 // subStatement gives a subquery's block aliases of its own (prefix s<n>_, returned) and starts
@@ -1075,14 +1165,27 @@ func (b *builder) narrowed(blk, sub *Block, rel *semantic.Related) string {
 		}
 		preds, need = append(preds, p), concatTables(need, p.Target.Col.Tables())
 	}
-	if len(preds) == 0 {
+	// So do the parts of a block of related rows' own condition that read no related rows: the
+	// offers of "forest" parts, not every offer, for each offer's quantity shipped (TPC-H Q20).
+	var own []semantic.Formula
+	if c := b.conds[blk]; c != nil {
+		for _, f := range conjuncts(c) {
+			if tables := formulaTables(f); !hasRelated(f) && !hasWhole(f) && reachesAll(reach, tables) {
+				own, need = append(own, f), concatTables(need, tables)
+			}
+		}
+	}
+	if len(preds) == 0 && len(own) == 0 {
 		return ""
 	}
 	of := newBlock(rel.Of, reach, need)
 	b.subStatement(of)
-	conds := make([]string, len(preds))
+	conds := make([]string, len(preds), len(preds)+len(own))
 	for i, p := range preds {
 		conds[i] = b.filter(of, p)
+	}
+	for _, f := range own {
+		conds = append(conds, b.row(of, f))
 	}
 	key := rel.Key()
 	mine, theirs := make([]string, len(key.From)), make([]string, len(key.From))
@@ -1300,6 +1403,7 @@ func (b *builder) column(blk *Block, c *semantic.Column) string {
 	if blk.Rollup != nil { // UseRollups routed only columns the rollup holds
 		return b.rollupColumn(blk.Rollup, c, false)
 	}
+	c = b.keyed[blk].resolve(c)
 	if r := b.read[blk]; r != nil {
 		r[c.Table] = true
 	}
