@@ -1175,7 +1175,11 @@ func (b *builder) narrowed(blk, sub *Block, rel *semantic.Related) string {
 		// reach, a semi-join DuckDB runs before grouping (TPC-H Q21: the orders with a late line
 		// item of a Saudi supplier, not every finished order). The row stores would read the
 		// block's rows once more for it, so they keep the narrowing below.
-		self := newBlock(blk.Base, b.app.Reach(blk.Base), concatTables([]*semantic.Table{rel.Of}, plainNeed))
+		via := map[*semantic.Table]*semantic.Relationship{}
+		for _, j := range blk.Joins { // the block's own paths
+			via[j.Table] = &j.On
+		}
+		self := newBlock(blk.Base, via, concatTables([]*semantic.Table{rel.Of}, plainNeed))
 		b.subStatement(self)
 		conds := make([]string, len(plain))
 		for i, p := range plain {
