@@ -797,6 +797,21 @@ segments:
 	return ws
 }
 
+// rowsAndSQL runs req on e and fails t, naming the engine and what, unless it answers want; it
+// returns the statement, for the plan's checks.
+func rowsAndSQL(t *testing.T, e engineDB, app *semantic.App, req query.Request, what string, want [][]any) string {
+	t.Helper()
+	var sql string
+	got := e.runEdited(app, req, false, false, func(st *query.Statement) { sql = st.SQL })
+	if got.err != nil {
+		t.Fatalf("%s, %s: %v", what, e.d.Name(), got.err)
+	}
+	if d := cmp.Diff(want, got.res.Rows); d != "" {
+		t.Errorf("%s, %s (-want +got):\n%s\n%s", what, e.d.Name(), d, sql)
+	}
+	return sql
+}
+
 // A table joined only for its key is left out when the import found every row of the left side
 // there exactly once: line items reach their part by their own part key, not through the offer
 // (TPC-H Q14, Q19). Where an item has no offer, or the offer's key repeats, the join through the
@@ -827,14 +842,7 @@ func TestJoinThroughAKeyLeavesTheTableOut(t *testing.T) {
 					req  query.Request
 					want [][]any
 				}{{promo, c.promo}, {byType, c.byType}} {
-					var sql string
-					got := e.runEdited(app, r.req, false, false, func(st *query.Statement) { sql = st.SQL })
-					if got.err != nil {
-						t.Fatalf("%s, %s: %v", c.name, e.d.Name(), got.err)
-					}
-					if d := cmp.Diff(r.want, got.res.Rows); d != "" {
-						t.Errorf("%s, %s (-want +got):\n%s\n%s", c.name, e.d.Name(), d, sql)
-					}
+					sql := rowsAndSQL(t, e, app, r.req, c.name, r.want)
 					if bridged := !strings.Contains(sql, "ofertas"); bridged != c.bridged {
 						t.Errorf("%s, %s: offers left out %v, want %v:\n%s", c.name, e.d.Name(), bridged, c.bridged, sql)
 					}
@@ -868,14 +876,7 @@ func TestRelatedRowsThroughAKeyLeaveTheTableOut(t *testing.T) {
 		for _, c := range cases {
 			app := importOne(t, db, bridgeWorkspace(c.items, c.offers))
 			for _, e := range []engineDB{rowStore(db), duckStore(duckCopy(t, db, app))} {
-				var sql string
-				got := e.runEdited(app, byPart, false, false, func(st *query.Statement) { sql = st.SQL })
-				if got.err != nil {
-					t.Fatalf("%s, %s: %v", c.name, e.d.Name(), got.err)
-				}
-				if d := cmp.Diff(c.want, got.res.Rows); d != "" {
-					t.Errorf("%s, %s (-want +got):\n%s\n%s", c.name, e.d.Name(), d, sql)
-				}
+				sql := rowsAndSQL(t, e, app, byPart, c.name, c.want)
 				if bridged := !strings.Contains(sql, "ofertas"); bridged != c.bridged {
 					t.Errorf("%s, %s: offers left out %v, want %v:\n%s", c.name, e.d.Name(), bridged, c.bridged, sql)
 				}
@@ -893,14 +894,7 @@ func TestSegmentConditionNarrowsItsRelatedRows(t *testing.T) {
 	onBothEngines(t, func(t *testing.T, db *store.DB) {
 		app := importOne(t, db, bridgeWorkspace(items, offers))
 		for _, e := range []engineDB{rowStore(db), duckStore(duckCopy(t, db, app))} {
-			var sql string
-			got := e.runEdited(app, req, false, false, func(st *query.Statement) { sql = st.SQL })
-			if got.err != nil {
-				t.Fatalf("%s: %v", e.d.Name(), got.err)
-			}
-			if d := cmp.Diff([][]any{{2.0}}, got.res.Rows); d != "" {
-				t.Errorf("%s (-want +got):\n%s\n%s", e.d.Name(), d, sql)
-			}
+			sql := rowsAndSQL(t, e, app, req, "segment", [][]any{{2.0}})
 			// the items' grouping reads only the offers of cost 1: the cost is read there too
 			if n := strings.Count(sql, `_custo"`); n != 2 {
 				t.Errorf("%s: the cost read %d times, want 2 (the items narrowed by it):\n%s", e.d.Name(), n, sql)
@@ -921,14 +915,7 @@ func TestRelatedRowsGroupOnlyTheKeysTheBlockReaches(t *testing.T) {
 	onBothEngines(t, func(t *testing.T, db *store.DB) {
 		app := importOne(t, db, bridgeWorkspace(items, offers))
 		for _, e := range []engineDB{rowStore(db), duckStore(duckCopy(t, db, app))} {
-			var sql string
-			got := e.runEdited(app, req, false, false, func(st *query.Statement) { sql = st.SQL })
-			if got.err != nil {
-				t.Fatalf("%s: %v", e.d.Name(), got.err)
-			}
-			if d := cmp.Diff([][]any{{4.0, 13.0}}, got.res.Rows); d != "" {
-				t.Errorf("%s (-want +got):\n%s\n%s", e.d.Name(), d, sql)
-			}
+			sql := rowsAndSQL(t, e, app, req, "items over 12", [][]any{{4.0, 13.0}})
 			want := 2 // the block's items and the related ones
 			if e.d.Name() == sqldialect.DuckDBName {
 				want = 3 // and the block's items again, for the keys they reach

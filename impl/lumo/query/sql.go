@@ -802,32 +802,23 @@ func formulaTables(f semantic.Formula) []*semantic.Table {
 // hasWhole says whether a formula reads an aggregate over the whole result, itself or through
 // the calculated columns it uses.
 func hasWhole(f semantic.Formula) bool {
-	found := false
-	semantic.Walk(f, func(n semantic.Formula) {
-		switch x := n.(type) {
-		case *semantic.Whole:
-			found = true
-		case *semantic.Ref:
-			if x.Col.Calc != nil && hasWhole(x.Col.Calc) {
-				found = true
-			}
-		}
-	})
-	return found
+	return reads(f, func(n semantic.Formula) bool { _, ok := n.(*semantic.Whole); return ok })
 }
 
 // hasRelated says whether a row formula reads related rows (an aggregate over them), itself or
 // through the calculated columns it uses.
 func hasRelated(f semantic.Formula) bool {
+	return reads(f, func(n semantic.Formula) bool { _, ok := n.(*semantic.Aggregate); return ok })
+}
+
+// reads says whether a node of f, or of a calculated column f uses, is one of kind.
+func reads(f semantic.Formula, kind func(semantic.Formula) bool) bool {
 	found := false
 	semantic.Walk(f, func(n semantic.Formula) {
-		switch x := n.(type) {
-		case *semantic.Aggregate:
+		if kind(n) {
 			found = true
-		case *semantic.Ref:
-			if x.Col.Calc != nil && hasRelated(x.Col.Calc) {
-				found = true
-			}
+		} else if x, ok := n.(*semantic.Ref); ok && x.Col.Calc != nil && reads(x.Col.Calc, kind) {
+			found = true
 		}
 	})
 	return found
