@@ -904,13 +904,16 @@ func TestSegmentConditionNarrowsItsRelatedRows(t *testing.T) {
 }
 
 // Related rows are grouped only for the keys the block's filtered rows reach, on DuckDB, where a
-// filter is on a table the related rows' table does not reach (TPC-H Q21): the parts of items
-// over 12, here part 1, whose sales are still all of its items (5 + 13), not only those over 12.
-// The row stores keep their plan. Answers by hand from bridgeWorkspace's rows.
+// filter is on the block's own rows, which the related rows' table does not reach (TPC-H Q21):
+// the parts of items over 12, here part 1, whose sales are still all of its items (5 + 13), not
+// only those over 12. The row stores, and a filter on another table alone, keep the plan.
+// Answers by hand from bridgeWorkspace's rows (items 3 and 4 have offers of cost 2).
 func TestRelatedRowsGroupOnlyTheKeysTheBlockReaches(t *testing.T) {
 	req := query.Request{Fields: []query.Item{{Ref: "Itens.Id"}, {Ref: "Itens.Valor", Agg: "sum"}},
 		Filters: []query.Filter{{Item: query.Item{Ref: "Itens.Valor"}, Op: ">", Value: 12.0},
 			{Item: query.Item{Ref: "Peças.Vendido"}, Op: ">", Value: 15.0}}}
+	byCost := query.Request{Fields: req.Fields, Filters: []query.Filter{{Item: query.Item{Ref: "Ofertas.Custo"}, Op: "=", Value: 2.0},
+		{Item: query.Item{Ref: "Peças.Vendido"}, Op: ">", Value: 15.0}}}
 	items, offers := "1,1,10,5\n2,2,10,7\n3,3,20,11\n4,1,20,13\n", "1,10,1\n2,10,1\n3,20,2\n1,20,2\n"
 	onBothEngines(t, func(t *testing.T, db *store.DB) {
 		app := importOne(t, db, bridgeWorkspace(items, offers))
@@ -922,6 +925,11 @@ func TestRelatedRowsGroupOnlyTheKeysTheBlockReaches(t *testing.T) {
 			}
 			if n := strings.Count(sql, `_itens"`); n != want {
 				t.Errorf("%s: the items read %d times, want %d:\n%s", e.d.Name(), n, want, sql)
+			}
+			// a filter on the offers alone narrows nothing more: not read again
+			sql = rowsAndSQL(t, e, app, byCost, "offers of cost 2", [][]any{{4.0, 13.0}})
+			if n := strings.Count(sql, `_itens"`); n != 2 {
+				t.Errorf("%s: the items read %d times, want 2:\n%s", e.d.Name(), n, sql)
 			}
 		}
 	})
