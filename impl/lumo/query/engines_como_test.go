@@ -3,6 +3,7 @@ package query_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -61,10 +62,10 @@ func TestComoAgreesWithReference(t *testing.T) {
 			t.Fatalf("reading the app: %v", err)
 		}
 		app := apps[0]
-		ids := func(label string) []float64 {
+		idsWhere := func(label string, value float64) []float64 {
 			_, res, err := runQuery(db, app, query.Request{
 				Fields:  []query.Item{{Ref: "Itens.Id"}},
-				Filters: []query.Filter{{Item: query.Item{Ref: "Itens." + label}, Op: "=", Value: 1.0}},
+				Filters: []query.Filter{{Item: query.Item{Ref: "Itens." + label}, Op: "=", Value: value}},
 				OrderBy: []query.Order{{Item: query.Item{Ref: "Itens.Id"}, Dir: "asc"}},
 				Limit:   500,
 			})
@@ -77,6 +78,7 @@ func TestComoAgreesWithReference(t *testing.T) {
 			}
 			return got
 		}
+		ids := func(label string) []float64 { return idsWhere(label, 1) }
 		for i, p := range patterns {
 			var como, nao []float64
 			for j, v := range engineTexts {
@@ -111,6 +113,18 @@ func TestComoAgreesWithReference(t *testing.T) {
 		}
 		if d := cmp.Diff(notEm, ids("F")); d != "" {
 			t.Errorf("não em: ids (-want +got):\n%s", d)
+		}
+		// = 0 keeps exactly the other rows: se gives 0 where the condition is unknown.
+		for label, one := range map[string][]float64{"E": em, "F": notEm} {
+			var zero []float64
+			for j := range engineTexts {
+				if !slices.Contains(one, float64(j+1)) {
+					zero = append(zero, float64(j+1))
+				}
+			}
+			if d := cmp.Diff(zero, idsWhere(label, 0)); d != "" {
+				t.Errorf("%s = 0: ids (-want +got):\n%s", label, d)
+			}
 		}
 	})
 }

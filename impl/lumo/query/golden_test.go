@@ -347,6 +347,14 @@ func goldenCases(t testing.TB) []goldenCase {
 			Filters: []Filter{{Item: Item{Ref: "Pedidos.Dias de entrega"}, Op: ">", Value: 4.0}, {Item: Item{Ref: "Pedidos.Faixa de preço"}, Op: "=", Value: "Cara"}},
 			OrderBy: []Order{{Item: Item{Ref: "Pedidos.Valor líquido", Agg: "sum"}, Dir: "desc"}},
 		},
+		"calc_flag_filter": { // se(C; 1; 0) = 1 is C
+			Fields:  []Item{{Ref: "Pedidos.Faixa de preço"}, {Ref: "Pedidos.Id", Agg: "count"}},
+			Filters: []Filter{{Item: Item{Ref: "Pedidos.Atrasado"}, Op: "=", Value: 1.0}},
+		},
+		"calc_flag_filter_other": { // se(C; 1; 0) in (0) is C IS NOT TRUE
+			Fields:  []Item{{Ref: "Pedidos.Faixa de preço"}, {Ref: "Pedidos.Id", Agg: "count"}},
+			Filters: []Filter{{Item: Item{Ref: "Pedidos.Atrasado"}, Op: "in", Value: []any{0.0}}},
+		},
 		"calc_like": {
 			Fields: []Item{{Ref: "Pedidos.Id", Agg: "count"}},
 			Filters: []Filter{{Item: Item{Ref: "Pedidos.Etiqueta"}, Op: "like", Value: "%URG%"},

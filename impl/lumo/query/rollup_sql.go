@@ -52,21 +52,15 @@ func (b *builder) rollupAgg(blk *Block, m *Measure, part int) string {
 			return "MAX(" + when("t0."+b.ident(semantic.RollupMax(i))) + ")"
 		}
 	}
-	col := b.rollupColumn(r, m.Col, false)
+	col := counted(m.Agg, m.Col, b.rollupColumn(r, m.Col, false))
 	switch m.Agg {
 	case "count": // the rows whose value is filled
-		if countsFilled(m.Agg, m.Col) {
-			col = blankless(col)
-		}
 		filled := col + " IS NOT NULL"
 		if m.Cond != nil {
 			filled = "(" + b.row(blk, m.Cond) + ") AND " + filled
 		}
 		return "SUM(CASE WHEN " + filled + " THEN t0." + b.ident(semantic.RollupRows()) + " END)"
 	case "count_distinct":
-		if countsFilled(m.Agg, m.Col) {
-			col = blankless(col)
-		}
 		return "COUNT(DISTINCT " + when(col) + ")"
 	}
 	return upperAgg(m.Agg) + "(" + when(col) + ")"

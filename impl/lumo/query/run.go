@@ -83,7 +83,7 @@ func execute(ctx context.Context, db Querier, q *Query, plan *Plan, st *Statemen
 		}
 		res.Rows = append(res.Rows, row)
 		if res.Summary == nil {
-			res.Total = toInt(dest[n])
+			res.Total = min(toInt(dest[n]), TotalCap+1)
 			if len(st.SummaryKeys) > 0 {
 				res.Summary = map[string]any{}
 				for i, k := range st.SummaryKeys {

@@ -1,7 +1,6 @@
 WITH r AS MATERIALIZED (SELECT NULLIF(t1."c_categoria", '') AS g0, SUM(CASE WHEN (NULLIF(t0."c_situacao", '') = CAST($2 AS TEXT)) THEN ((t0."c_preco" * t0."c_qtd") * (CAST($1 AS DECIMAL(1, 0)) - t0."c_desconto")) END) AS m0, SUM(CASE WHEN (t0."c_promo" = CAST($4 AS DECIMAL(1, 0))) THEN ((t0."c_preco" * t0."c_qtd") * (CAST($3 AS DECIMAL(1, 0)) - t0."c_desconto")) END) AS m1, SUM(((t0."c_preco" * t0."c_qtd") * (CAST($5 AS DECIMAL(1, 0)) - t0."c_desconto"))) AS m2, COUNT(CASE WHEN (NULLIF(t0."c_prioridade", '') = CAST($6 AS TEXT)) THEN t0."c_id" END) AS m3, SUM(CASE WHEN (NULLIF(t1."c_categoria", '') = CAST($8 AS TEXT)) THEN ((t0."c_preco" * t0."c_qtd") * (CAST($7 AS DECIMAL(1, 0)) - t0."c_desconto")) END) AS m4 FROM "t_pedidos" t0 LEFT JOIN "t_produtos" t1 ON t0."c_produto_id" = t1."c_id" GROUP BY NULLIF(t1."c_categoria", '')),
   f AS MATERIALIZED (SELECT r.*, g0 AS o0, CAST(m0 AS DOUBLE) AS o1, (CAST(m1 AS DOUBLE) / NULLIF(CAST(m2 AS DOUBLE),
   0)) AS o2, CAST(COALESCE(m3, 0) AS DOUBLE) AS o3, CAST(m4 AS DOUBLE) AS o4 FROM r)
-SELECT o0, o1, o2, o3, o4, (SELECT COUNT(*) FROM (SELECT 1 FROM f LIMIT 1000001) x) AS n_total, CAST((SELECT SUM(m0) FROM f) AS DOUBLE) AS s0, (CAST((SELECT SUM(m1) FROM f) AS DOUBLE) / NULLIF(CAST((SELECT SUM(m2) FROM f) AS DOUBLE),
-  0)) AS s1, CAST((SELECT COALESCE(SUM(m3),
-  0) FROM f) AS DOUBLE) AS s2, CAST((SELECT SUM(m4) FROM f) AS DOUBLE) AS s3 FROM f ORDER BY f.o0 ASC NULLS LAST LIMIT $9
+SELECT o0, o1, o2, o3, o4, z.a0 AS n_total, CAST(z.a1 AS DOUBLE) AS s0, (CAST(z.a2 AS DOUBLE) / NULLIF(CAST(z.a3 AS DOUBLE),
+  0)) AS s1, CAST(COALESCE(z.a4, 0) AS DOUBLE) AS s2, CAST(z.a5 AS DOUBLE) AS s3 FROM f CROSS JOIN (SELECT COUNT(*) AS a0, SUM(m0) AS a1, SUM(m1) AS a2, SUM(m2) AS a3, SUM(m3) AS a4, SUM(m4) AS a5 FROM f) z ORDER BY f.o0 ASC NULLS LAST LIMIT $9
 -- args: [1 Ativa 1 1 1 Urgente 1 Ferramentas 10]

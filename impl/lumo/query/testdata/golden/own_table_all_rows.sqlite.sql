@@ -10,5 +10,5 @@ WITH r AS MATERIALIZED (SELECT (CASE WHEN (ROUND((CASE WHEN t1."c_id" IS NOT NUL
   0)) FROM "t_clientes" s3_0 LEFT JOIN (SELECT s4_0."c_cliente_id" AS k0, SUM(s4_0."c_valor") AS v FROM "t_pedidos" s4_0 GROUP BY +s4_0."c_cliente_id") s4_g ON s4_g.k0 = s3_0."c_id" LEFT JOIN (SELECT s5_0."c_cliente_id" AS k0, COUNT(s5_0."c_id") AS v FROM "t_pedidos" s5_0 GROUP BY +s5_0."c_cliente_id") s5_g ON s5_g.k0 = s3_0."c_id" WHERE (ROUND(COALESCE(s5_g.v, 0),
   0) > ?2))) THEN ?3 ELSE ?4 END)),
   f AS MATERIALIZED (SELECT r.*, g0 AS o0, m0 AS o1, m1 AS o2 FROM r)
-SELECT o0, o1, o2, (SELECT COUNT(*) FROM (SELECT 1 FROM f LIMIT 1000001) x) AS n_total, (SELECT SUM(m0) FROM f) AS s0, (SELECT SUM(m1) FROM f) AS s1 FROM f ORDER BY f.o0 ASC NULLS LAST LIMIT ?6
+SELECT o0, o1, o2, z.a0 AS n_total, z.a1 AS s0, z.a2 AS s1 FROM f CROSS JOIN (SELECT COUNT(*) AS a0, SUM(m0) AS a1, SUM(m1) AS a2 FROM f) z ORDER BY f.o0 ASC NULLS LAST LIMIT ?6
 -- args: [Varejo 0 1 0 Varejo 10]

@@ -5,5 +5,5 @@ WITH r AS MATERIALIZED (SELECT g0, MAX(m0) AS m0, MAX(m1) AS m1 FROM (SELECT CAS
   0) AS DOUBLE PRECISION)) AS m1 FROM "t_pedidos" t0 LEFT JOIN "t_clientes" t1 ON t0."c_cliente_id" = t1."c_id" LEFT JOIN (SELECT s2_0."c_cliente_id" AS k0, COUNT(s2_0."c_id") AS v FROM "t_pedidos" s2_0 GROUP BY s2_0."c_cliente_id") s2_g ON s2_g.k0 = t1."c_id" LEFT JOIN (SELECT s3_0."c_pedido_id" AS k0, COUNT(DISTINCT s3_0."c_fornecedor_id") AS v FROM "t_itens" s3_0 GROUP BY s3_0."c_pedido_id") s3_g ON s3_g.k0 = t0."c_id" GROUP BY CAST(ROUND(CAST((CASE WHEN t1."c_id" IS NOT NULL THEN COALESCE(s2_g.v, 0) END) AS NUMERIC),
   0) AS DOUBLE PRECISION)) u GROUP BY g0),
   f AS MATERIALIZED (SELECT r.*, g0 AS o0, m0 AS o1, m1 AS o2 FROM r)
-SELECT o0, o1, o2, (SELECT COUNT(*) FROM (SELECT 1 FROM f LIMIT 1000001) x) AS n_total, (SELECT SUM(m0) FROM f) AS s0, (SELECT MAX(m1) FROM f) AS s1 FROM f ORDER BY f.o0 ASC NULLS LAST LIMIT $1
+SELECT o0, o1, o2, z.a0 AS n_total, z.a1 AS s0, z.a2 AS s1 FROM f CROSS JOIN (SELECT COUNT(*) AS a0, SUM(m0) AS a1, MAX(m1) AS a2 FROM f) z ORDER BY f.o0 ASC NULLS LAST LIMIT $1
 -- args: [10]
