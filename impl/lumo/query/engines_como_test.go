@@ -34,6 +34,10 @@ func comoApp(t *testing.T, db *store.DB, patterns []string) {
 	}
 	more += "      - {name: E, label: E, type: number, formula: 'se([Texto] em (\"ab\", \"São João\", \"\", \"日本\"); 1; 0)'}\n"
 	more += "      - {name: F, label: F, type: number, formula: 'se(não [Texto] em (\"ab\", \"x\"); 1; 0)'}\n"
+	// Flags of flags: a flag compared with a number inside se, under e and under não.
+	more += "      - {name: G, label: G, type: number, formula: 'se([E] = 1 e 1 = [E]; 1; 0)'}\n"
+	more += "      - {name: H, label: H, type: number, formula: 'se([F] = 0 ou [E] = 2; 1; 0)'}\n"
+	more += "      - {name: K, label: K, type: number, formula: 'se(não ([E] = 1); 1; 0)'}\n"
 	if _, err := db.ImportWorkspace(context.Background(), storetest.OneTableWorkspace("Como", more, csv), "workspace.yaml"); err != nil {
 		t.Fatal(err)
 	}
@@ -114,8 +118,23 @@ func TestComoAgreesWithReference(t *testing.T) {
 		if d := cmp.Diff(notEm, ids("F")); d != "" {
 			t.Errorf("não em: ids (-want +got):\n%s", d)
 		}
-		// = 0 keeps exactly the other rows: se gives 0 where the condition is unknown.
-		for label, one := range map[string][]float64{"E": em, "F": notEm} {
+		// = 0 keeps exactly the other rows: se gives 0 where the condition is unknown. G is E, H is
+		// F = 0, K is E = 0: a flag compared with a number is exact under e, ou and não.
+		others := func(ids []float64) []float64 {
+			var out []float64
+			for j := range engineTexts {
+				if !slices.Contains(ids, float64(j+1)) {
+					out = append(out, float64(j+1))
+				}
+			}
+			return out
+		}
+		for label, want := range map[string][]float64{"G": em, "H": others(notEm), "K": others(em)} {
+			if d := cmp.Diff(want, ids(label)); d != "" {
+				t.Errorf("%s = 1: ids (-want +got):\n%s", label, d)
+			}
+		}
+		for label, one := range map[string][]float64{"E": em, "F": notEm, "G": em, "H": others(notEm), "K": others(em)} {
 			var zero []float64
 			for j := range engineTexts {
 				if !slices.Contains(one, float64(j+1)) {

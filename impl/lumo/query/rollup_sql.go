@@ -33,7 +33,7 @@ func (b *builder) rollupAgg(blk *Block, m *Measure, part int) string {
 		if m.Cond == nil {
 			return v
 		}
-		return "CASE WHEN " + b.row(blk, m.Cond) + " THEN " + v + " END"
+		return "CASE WHEN " + b.holds(blk, m.Cond) + " THEN " + v + " END"
 	}
 	if i := slices.Index(r.Measures, m.Col); i >= 0 {
 		switch m.Agg {
@@ -57,7 +57,7 @@ func (b *builder) rollupAgg(blk *Block, m *Measure, part int) string {
 	case "count": // the rows whose value is filled
 		filled := col + " IS NOT NULL"
 		if m.Cond != nil {
-			filled = "(" + b.row(blk, m.Cond) + ") AND " + filled
+			filled = "(" + b.holds(blk, m.Cond) + ") AND " + filled
 		}
 		return "SUM(CASE WHEN " + filled + " THEN t0." + b.ident(semantic.RollupRows()) + " END)"
 	case "count_distinct":

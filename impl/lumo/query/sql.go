@@ -2,6 +2,7 @@ package query
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -1023,30 +1024,44 @@ func (b *builder) where(blk *Block) []string {
 	return where
 }
 
-// flagFilter is a filter = or in on a calculated column se(C; a; b) of two numbers (a flag: a
-// where C holds, b elsewhere) written as C itself: the engines cannot see through the CASE (on
-// DuckDB, TPC-H Q12's two flags = 1 took 43 ms as CASE and 39 as conditions). A filter is always a
-// conjunct of a WHERE, where an unknown C keeps no row, as se's b does; the rows of b are those
-// where C IS NOT TRUE. The flag is never blank, so the condition is exact.
+// flagFilter is a filter = or in on a calculated flag (see flag): the flag's condition.
 func (b *builder) flagFilter(blk *Block, p *Pred) (string, bool) {
-	n, ok := p.Target.Col.Calc.(*semantic.If)
-	if !ok || (p.Op != "=" && p.Op != "in") {
+	if p.Op != "=" && p.Op != "in" {
 		return "", false
 	}
-	a, aOK := n.Then.(*semantic.Number)
-	c, cOK := n.Else.(*semantic.Number)
-	if !aOK || !cOK {
-		return "", false
-	}
-	var then, other bool // whether a value asked for is a, or c
-	for _, v := range p.Values {
+	values := make([]float64, len(p.Values))
+	for i, v := range p.Values {
 		f, isNumber := v.(float64)
 		if !isNumber {
 			return "", false // the blank
 		}
-		then, other = then || f == a.Value, other || f == c.Value
+		values[i] = f
 	}
-	cond := "(" + b.row(blk, n.Cond) + ")"
+	return b.flag(blk, p.Target.Col.Calc, values)
+}
+
+// flag is, for a formula se(C; a; b) of two whole numbers (a flag: a where C holds, b elsewhere),
+// whether its value is one of values, written as C itself (or C IS NOT TRUE, for b), where only
+// a condition's truth counts (a WHERE conjunct, a CASE WHEN: an unknown C keeps no row, as se's
+// b does); false when f is no such flag or values hold both or neither of a and b. The engines
+// cannot see through the CASE: on DuckDB, TPC-H Q12's two flags = 1 took 43 ms as CASE and 39 as
+// conditions (and COALESCE(C, FALSE) in a WHERE cost Q19's large OR 43%). The flag is never
+// blank, so the condition is exact.
+func (b *builder) flag(blk *Block, f semantic.Formula, values []float64) (string, bool) {
+	if r, ok := f.(*semantic.Ref); ok && r.Col.Calc != nil {
+		f = r.Col.Calc
+	}
+	n, ok := f.(*semantic.If)
+	if !ok {
+		return "", false
+	}
+	a, aOK := n.Then.(*semantic.Number)
+	c, cOK := n.Else.(*semantic.Number)
+	if !aOK || !cOK || a.Value != math.Trunc(a.Value) || c.Value != math.Trunc(c.Value) {
+		return "", false // whole numbers, which no column's rounding (Exact, Scale) moves
+	}
+	then, other := slices.Contains(values, a.Value), slices.Contains(values, c.Value)
+	cond := "(" + b.holds(blk, n.Cond) + ")"
 	switch {
 	case then && !other:
 		return cond, true
@@ -1054,6 +1069,33 @@ func (b *builder) flagFilter(blk *Block, p *Pred) (string, bool) {
 		return "(" + cond + " IS NOT TRUE)", true
 	}
 	return "", false
+}
+
+// holds is condition f over the block's row where only its truth counts (a WHERE conjunct, a
+// CASE WHEN), unknown and false alike keeping no row: there, through e and ou, a flag compared
+// with one of its numbers is its condition (see flag). Anywhere else (under não, as a value) a
+// condition is row's.
+func (b *builder) holds(blk *Block, f semantic.Formula) string {
+	switch n := f.(type) {
+	case *semantic.Logic:
+		op := " AND "
+		if n.Op == "ou" {
+			op = " OR "
+		}
+		return "(" + b.holds(blk, n.Left) + op + b.holds(blk, n.Right) + ")"
+	case *semantic.Compare:
+		if n.Op != "=" {
+			break
+		}
+		for _, side := range [][2]semantic.Formula{{n.Left, n.Right}, {n.Right, n.Left}} {
+			if v, ok := side[1].(*semantic.Number); ok {
+				if cond, ok := b.flag(blk, side[0], []float64{v.Value}); ok {
+					return cond
+				}
+			}
+		}
+	}
+	return b.row(blk, f)
 }
 
 // filter is a column filter's condition on the block's row.
@@ -1097,7 +1139,7 @@ func (b *builder) relatedRows(blk *Block, rel *semantic.Related, need []*semanti
 		conds = append(conds, b.column(sub, key.From[k])+" = "+b.column(blk, key.To[k]))
 	}
 	if rel.Cond != nil {
-		conds = append(conds, b.row(sub, rel.Cond))
+		conds = append(conds, b.holds(sub, rel.Cond))
 	}
 	if inside != nil {
 		conds = append(conds, inside(sub)...)
@@ -1115,7 +1157,7 @@ func (b *builder) allRows(n *semantic.Aggregate) (x, rows string) {
 	x = b.column(sub, n.Col)
 	var conds []string
 	if rel.Cond != nil {
-		conds = append(conds, b.row(sub, rel.Cond))
+		conds = append(conds, b.holds(sub, rel.Cond))
 	}
 	return x, b.subFrom(sub) + whereClause(conds)
 }
@@ -1260,7 +1302,7 @@ func (b *builder) narrowed(blk, sub *Block, rel *semantic.Related) string {
 		conds[i] = b.filter(of, p)
 	}
 	for _, f := range own {
-		conds = append(conds, b.row(of, f))
+		conds = append(conds, b.holds(of, f))
 	}
 	return b.keyIn(sub, rel, b.keyOf(of, rel), b.subFrom(of), conds)
 }
@@ -1360,7 +1402,7 @@ func (b *builder) segmentJoin(blk *Block, rel *semantic.Related, filter *Pred) s
 	sub, prefix := b.relatedBlock(rel, need)
 	var conds []string
 	if rel.Cond != nil {
-		conds = append(conds, b.row(sub, rel.Cond))
+		conds = append(conds, b.holds(sub, rel.Cond))
 	}
 	if filter != nil {
 		conds = append(conds, b.filter(sub, filter))
@@ -1398,7 +1440,7 @@ func (b *builder) groupedAgg(blk *Block, n *semantic.Aggregate) string {
 		sub, prefix := b.relatedBlock(rel, n.Col.Tables())
 		var conds []string
 		if rel.Cond != nil {
-			conds = append(conds, b.row(sub, rel.Cond))
+			conds = append(conds, b.holds(sub, rel.Cond))
 		}
 		if c := b.narrowed(blk, sub, rel); c != "" {
 			conds = append(conds, c)
@@ -1510,7 +1552,7 @@ func (b *builder) measured(blk *Block, m *Measure) string {
 	if m.Cond == nil {
 		return col
 	}
-	return "CASE WHEN " + b.row(blk, m.Cond) + " THEN " + col + " END"
+	return "CASE WHEN " + b.holds(blk, m.Cond) + " THEN " + col + " END"
 }
 
 // decimalArg binds a number written text (digits, maybe a point and more digits, maybe a sign)
@@ -1538,9 +1580,9 @@ func blankless(expr string) string {
 	return "NULLIF(" + expr + ", '')"
 }
 
-// isBlankless says whether expr is one NULLIF(..., '') as a whole, its first parenthesis closing
-// at its end (not NULLIF(a, '') || NULLIF(b, '')). Quotes inside hold no parenthesis that
-// matters: a text literal is always a bind parameter.
+// isBlankless says whether expr is one blankless NULLIF as a whole, its first parenthesis closing
+// at its end (not two of them joined by ||). Quotes inside hold no parenthesis that matters: a
+// text literal is always a bind parameter.
 func isBlankless(expr string) bool {
 	if !strings.HasPrefix(expr, "NULLIF(") || !strings.HasSuffix(expr, ", '')") {
 		return false
@@ -1636,7 +1678,7 @@ func (b *builder) row(blk *Block, f semantic.Formula) string {
 	case *semantic.Not:
 		return "(NOT " + b.row(blk, n.X) + ")"
 	case *semantic.If:
-		return "(CASE WHEN " + b.row(blk, n.Cond) + " THEN " + b.row(blk, n.Then) + " ELSE " + b.row(blk, n.Else) + " END)"
+		return "(CASE WHEN " + b.holds(blk, n.Cond) + " THEN " + b.row(blk, n.Then) + " ELSE " + b.row(blk, n.Else) + " END)"
 	case *semantic.Slice: // N is a bound whole number, written in the SQL
 		return blankless(b.e.textEnd(b.row(blk, n.X), n.N, n.Right))
 	}
@@ -1689,7 +1731,7 @@ func (b *builder) foldedRow(blk *Block, f semantic.Formula) string {
 		}
 		return b.folded(blk, n.Col)
 	case *semantic.If:
-		return "(CASE WHEN " + b.row(blk, n.Cond) + " THEN " + b.foldedRow(blk, n.Then) + " ELSE " + b.foldedRow(blk, n.Else) + " END)"
+		return "(CASE WHEN " + b.holds(blk, n.Cond) + " THEN " + b.foldedRow(blk, n.Then) + " ELSE " + b.foldedRow(blk, n.Else) + " END)"
 	}
 	panic(fmt.Sprintf("query: formula node %T has no folded value", f))
 }
