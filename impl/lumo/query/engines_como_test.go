@@ -38,6 +38,9 @@ func comoApp(t *testing.T, db *store.DB, patterns []string) {
 	more += "      - {name: G, label: G, type: number, formula: 'se([E] = 1 e 1 = [E]; 1; 0)'}\n"
 	more += "      - {name: H, label: H, type: number, formula: 'se([F] = 0 ou [E] = 2; 1; 0)'}\n"
 	more += "      - {name: K, label: K, type: number, formula: 'se(não ([E] = 1); 1; 0)'}\n"
+	// = and em with filled texts, where only truth counts and under não.
+	more += "      - {name: L, label: L, type: number, formula: 'se([Texto] = \"ab\" ou \"x\" = [Texto] ou [Texto] em (\"São João\", \"ß\"); 1; 0)'}\n"
+	more += "      - {name: M, label: M, type: number, formula: 'se(não ([Texto] = \"ab\") e não [Texto] em (\"x\", \"ß\"); 1; 0)'}\n"
 	if _, err := db.ImportWorkspace(context.Background(), storetest.OneTableWorkspace("Como", more, csv), "workspace.yaml"); err != nil {
 		t.Fatal(err)
 	}
@@ -129,12 +132,22 @@ func TestComoAgreesWithReference(t *testing.T) {
 			}
 			return out
 		}
-		for label, want := range map[string][]float64{"G": em, "H": others(notEm), "K": others(em)} {
+		var exact, notM []float64 // L's texts; M's: filled, and neither ab, x nor ß
+		for j, v := range engineTexts {
+			s, ok := v.(string)
+			if ok && (s == "ab" || s == "x" || s == "São João" || s == "ß") {
+				exact = append(exact, float64(j+1))
+			}
+			if ok && s != "" && s != "ab" && s != "x" && s != "ß" {
+				notM = append(notM, float64(j+1))
+			}
+		}
+		for label, want := range map[string][]float64{"G": em, "H": others(notEm), "K": others(em), "L": exact, "M": notM} {
 			if d := cmp.Diff(want, ids(label)); d != "" {
 				t.Errorf("%s = 1: ids (-want +got):\n%s", label, d)
 			}
 		}
-		for label, one := range map[string][]float64{"E": em, "F": notEm, "G": em, "H": others(notEm), "K": others(em)} {
+		for label, one := range map[string][]float64{"E": em, "F": notEm, "G": em, "H": others(notEm), "K": others(em), "L": exact, "M": notM} {
 			var zero []float64
 			for j := range engineTexts {
 				if !slices.Contains(one, float64(j+1)) {

@@ -1093,9 +1093,40 @@ func (b *builder) holds(blk *Block, f semantic.Formula) string {
 					return cond
 				}
 			}
+			if col, ok := b.textColumn(blk, side[0]); ok && filledText(side[1]) {
+				return "(" + col + " = " + b.e.binary(b.row(blk, side[1])) + ")"
+			}
 		}
+	case *semantic.In:
+		col, ok := b.textColumn(blk, n.X)
+		if !ok || slices.ContainsFunc(n.List, func(v semantic.Formula) bool { return !filledText(v) }) {
+			break
+		}
+		items := make([]string, len(n.List))
+		for i, v := range n.List {
+			items[i] = b.e.binary(b.row(blk, v))
+		}
+		return "(" + col + " IN (" + strings.Join(items, ", ") + "))"
 	}
 	return b.row(blk, f)
+}
+
+// textColumn is f's text data column as stored (compared as the engine compares texts exactly),
+// when f is one, for holds: there = and em with filled texts need no blank rule (the empty text
+// equals none of them, so the row is kept by neither), and the plain column lets the engine
+// filter as it scans (DuckDB pushes no filter through NULLIF).
+func (b *builder) textColumn(blk *Block, f semantic.Formula) (string, bool) {
+	r, ok := f.(*semantic.Ref)
+	if !ok || r.Col.Calc != nil || r.Col.Type != semantic.TypeString {
+		return "", false
+	}
+	return b.e.binary(b.column(blk, r.Col)), true
+}
+
+// filledText says whether f is a text literal that is not blank (nor a date).
+func filledText(f semantic.Formula) bool {
+	s, ok := f.(*semantic.String)
+	return ok && s.Value != "" && s.Date == ""
 }
 
 // filter is a column filter's condition on the block's row.

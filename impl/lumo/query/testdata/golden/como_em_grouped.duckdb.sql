@@ -1,6 +1,6 @@
 WITH r AS MATERIALIZED (SELECT NULLIF((CASE WHEN COALESCE(t0."c_tipo" <> '' AND t0."c_tipo_f" LIKE $1, 1 = 0) THEN CAST($2 AS TEXT) ELSE CAST($3 AS TEXT) END),
-  '') AS g0, SUM((CASE WHEN (NULLIF(t0."c_prioridade", '') IN (CAST($4 AS TEXT),
-  CAST($5 AS TEXT))) THEN CAST($6 AS DECIMAL(1, 0)) ELSE CAST($7 AS DECIMAL(1, 0)) END)) AS m0, SUM(CASE WHEN COALESCE(t0."c_tipo" <> '' AND t0."c_tipo_f" LIKE $8, 1 = 0) THEN t0."c_valor" END) AS m1, COUNT(CASE WHEN (NULLIF(t0."c_prioridade", '') IN (CAST($9 AS TEXT),
+  '') AS g0, SUM((CASE WHEN (t0."c_prioridade" IN (CAST($4 AS TEXT),
+  CAST($5 AS TEXT))) THEN CAST($6 AS DECIMAL(1, 0)) ELSE CAST($7 AS DECIMAL(1, 0)) END)) AS m0, SUM(CASE WHEN COALESCE(t0."c_tipo" <> '' AND t0."c_tipo_f" LIKE $8, 1 = 0) THEN t0."c_valor" END) AS m1, COUNT(CASE WHEN (t0."c_prioridade" IN (CAST($9 AS TEXT),
   CAST($10 AS TEXT))) THEN t0."c_id" END) AS m2, COUNT(CASE WHEN (NOT COALESCE(t0."c_tipo" <> '' AND t0."c_tipo_f" LIKE $11, 1 = 0)) THEN t0."c_id" END) AS m3 FROM "t_pedidos" t0 WHERE ((CASE WHEN COALESCE(t0."c_tipo" <> '' AND t0."c_tipo_f" LIKE $12, 1 = 0) THEN CAST($13 AS TEXT) ELSE CAST($14 AS TEXT) END) <> '' AND (CASE WHEN COALESCE(t0."c_tipo" <> '' AND t0."c_tipo_f" LIKE $12, 1 = 0) THEN CAST($13 AS TEXT) ELSE CAST($14 AS TEXT) END) LIKE $15) GROUP BY NULLIF((CASE WHEN COALESCE(t0."c_tipo" <> '' AND t0."c_tipo_f" LIKE $1, 1 = 0) THEN CAST($2 AS TEXT) ELSE CAST($3 AS TEXT) END),
   '')),
   f AS MATERIALIZED (SELECT r.*, g0 AS o0, m0 AS o1, CAST(m1 AS DOUBLE) AS o2, CAST(COALESCE(m2, 0) AS DOUBLE) AS o3, CAST(COALESCE(m3, 0) AS DOUBLE) AS o4 FROM r)

@@ -1,4 +1,4 @@
-WITH r AS MATERIALIZED (SELECT NULLIF(t1."c_nome", '') AS g0, SUM(e.m0) AS m0, SUM(e.m1) AS m1 FROM (SELECT t0."c_produto_id" AS k0_0, SUM(CASE WHEN (NULLIF(t0."c_situacao", '') = ?2) THEN ROUND(((t0."c_preco" * t0."c_qtd") * (?1 - t0."c_desconto")),
+WITH r AS MATERIALIZED (SELECT NULLIF(t1."c_nome", '') AS g0, SUM(e.m0) AS m0, SUM(e.m1) AS m1 FROM (SELECT t0."c_produto_id" AS k0_0, SUM(CASE WHEN (t0."c_situacao" = ?2) THEN ROUND(((t0."c_preco" * t0."c_qtd") * (?1 - t0."c_desconto")),
   0) END) AS m0, COUNT(CASE WHEN (t0."c_data_pedido" >= ?3) THEN t0."c_id" END) AS m1 FROM "t_pedidos" t0 GROUP BY +t0."c_produto_id") e LEFT JOIN "t_produtos" t1 ON e.k0_0 = t1."c_id" GROUP BY NULLIF(t1."c_nome", '')),
   f AS MATERIALIZED (SELECT r.*, g0 AS o0, CAST(m0 AS REAL) AS o1, CAST(COALESCE(m1, 0) AS REAL) AS o2 FROM r WHERE CASE WHEN ABS(CAST(m0 AS REAL)) < 1 THEN ROUND(CAST(m0 AS REAL),
   12) ELSE ROUND(CAST(m0 AS REAL),

@@ -1,4 +1,4 @@
-WITH r AS MATERIALIZED (SELECT SUM(t0."c_valor") AS m0, SUM(CASE WHEN (NULLIF(t0."c_canal", '') = CAST($1 AS TEXT)) THEN t0."c_valor" END) AS m1 FROM "t_vendas" t0 HAVING COUNT(*) > 0),
+WITH r AS MATERIALIZED (SELECT SUM(t0."c_valor") AS m0, SUM(CASE WHEN (t0."c_canal" = CAST($1 AS TEXT)) THEN t0."c_valor" END) AS m1 FROM "t_vendas" t0 HAVING COUNT(*) > 0),
   w AS MATERIALIZED (SELECT r.*, SUM(CAST(m0 AS DOUBLE)) OVER () AS w0, MIN(CAST(m1 AS DOUBLE)) OVER () AS w1 FROM r),
   f AS MATERIALIZED (SELECT w.*, (CAST(m0 AS DOUBLE) / NULLIF(w0, 0)) AS o0, (CAST(m0 AS DOUBLE) - (w1 * $2)) AS o1 FROM w)
 SELECT o0, o1, z.a0 AS n_total, (CAST(z.a1 AS DOUBLE) / NULLIF((SELECT MAX(w0) FROM w),
