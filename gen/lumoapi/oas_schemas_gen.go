@@ -15,7 +15,8 @@ func (s *ErrorResponseStatusCode) Error() string {
 	return fmt.Sprintf("code %d: %+v", s.StatusCode, s.Response)
 }
 
-// Agregação: sum, avg, min e max para coluna numérica; count e count_distinct para qualquer coluna.
+// Agregação: sum, avg, min e max para coluna numérica; count e count_distinct para qualquer coluna,
+// e nenhuma das contagens conta o valor em branco (vazio ou texto vazio).
 // Ref: #/components/schemas/Agg
 type Agg string
 
