@@ -1078,11 +1078,7 @@ func (b *builder) flag(blk *Block, f semantic.Formula, values []float64) (string
 func (b *builder) holds(blk *Block, f semantic.Formula) string {
 	switch n := f.(type) {
 	case *semantic.Logic:
-		op := " AND "
-		if n.Op == "ou" {
-			op = " OR "
-		}
-		return "(" + b.holds(blk, n.Left) + op + b.holds(blk, n.Right) + ")"
+		return "(" + b.holds(blk, n.Left) + logicOp(n) + b.holds(blk, n.Right) + ")"
 	case *semantic.Compare:
 		if n.Op != "=" {
 			break
@@ -1109,6 +1105,14 @@ func (b *builder) holds(blk *Block, f semantic.Formula) string {
 		return "(" + col + " IN (" + strings.Join(items, ", ") + "))"
 	}
 	return b.row(blk, f)
+}
+
+// logicOp is e or ou in SQL.
+func logicOp(n *semantic.Logic) string {
+	if n.Op == "ou" {
+		return " OR "
+	}
+	return " AND "
 }
 
 // textColumn is f's text data column as stored (compared as the engine compares texts exactly),
@@ -1701,11 +1705,7 @@ func (b *builder) row(blk *Block, f semantic.Formula) string {
 		}
 		return "(" + x + " IN (" + strings.Join(items, ", ") + "))"
 	case *semantic.Logic:
-		op := " AND "
-		if n.Op == "ou" {
-			op = " OR "
-		}
-		return "(" + b.row(blk, n.Left) + op + b.row(blk, n.Right) + ")"
+		return "(" + b.row(blk, n.Left) + logicOp(n) + b.row(blk, n.Right) + ")"
 	case *semantic.Not:
 		return "(NOT " + b.row(blk, n.X) + ")"
 	case *semantic.If:
