@@ -1061,14 +1061,14 @@ func (b *builder) flag(blk *Block, f semantic.Formula, values []float64) (string
 		return "", false // whole numbers, which no column's rounding (Exact, Scale) moves
 	}
 	then, other := slices.Contains(values, a.Value), slices.Contains(values, c.Value)
+	if then == other {
+		return "", false // decided before C is written: writing binds its literals
+	}
 	cond := "(" + b.holds(blk, n.Cond) + ")"
-	switch {
-	case then && !other:
-		return cond, true
-	case other && !then:
+	if other {
 		return "(" + cond + " IS NOT TRUE)", true
 	}
-	return "", false
+	return cond, true
 }
 
 // holds is condition f over the block's row where only its truth counts (a WHERE conjunct, a
@@ -1089,13 +1089,19 @@ func (b *builder) holds(blk *Block, f semantic.Formula) string {
 					return cond
 				}
 			}
-			if col, ok := b.textColumn(blk, side[0]); ok && filledText(side[1]) {
+			if !filledText(side[1]) {
+				continue
+			}
+			if col, ok := b.textColumn(blk, side[0]); ok {
 				return "(" + col + " = " + b.e.binary(b.row(blk, side[1])) + ")"
 			}
 		}
 	case *semantic.In:
+		if slices.ContainsFunc(n.List, func(v semantic.Formula) bool { return !filledText(v) }) {
+			break
+		}
 		col, ok := b.textColumn(blk, n.X)
-		if !ok || slices.ContainsFunc(n.List, func(v semantic.Formula) bool { return !filledText(v) }) {
+		if !ok {
 			break
 		}
 		items := make([]string, len(n.List))
@@ -1118,7 +1124,8 @@ func logicOp(n *semantic.Logic) string {
 // textColumn is f's text data column as stored (compared as the engine compares texts exactly),
 // when f is one, for holds: there = and em with filled texts need no blank rule (the empty text
 // equals none of them, so the row is kept by neither), and the plain column lets the engine
-// filter as it scans (DuckDB pushes no filter through NULLIF).
+// filter as it scans (DuckDB pushes no filter through NULLIF). Called only once the literals
+// passed: writing a column marks its table read.
 func (b *builder) textColumn(blk *Block, f semantic.Formula) (string, bool) {
 	r, ok := f.(*semantic.Ref)
 	if !ok || r.Col.Calc != nil || r.Col.Type != semantic.TypeString {
