@@ -117,9 +117,10 @@ func openColumnar(ctx context.Context, f *columnarFlags, dsn string, db *store.D
 	return c
 }
 
-// importCopy is the copy lumo import writes on the embedded default (the first slot, beside the
-// SQLite file): its ImportSink takes the data tables as the import reads them, and
-// syncAfterImport copies the rest. nil, with why when it matters, when there is none: --columnar
+// importCopy is the copy lumo import brings up to date on the embedded default (the first slot,
+// beside the SQLite file): its ImportSink writes the data tables as the import reads them into
+// a file of the import's own (columnar.LoadsDir), which every copy reads, and syncAfterImport
+// copies the rest. nil, with why when it matters, when there is none: --columnar
 // off, a build without cgo, PostgreSQL (each replica copies for itself).
 func importCopy(f *columnarFlags, dsn string) (*columnar.Store, string) {
 	if *f.path == "off" || !columnar.Available || sqldb.IsPostgres(dsn) && *f.path == "" {
@@ -143,6 +144,9 @@ func syncAfterImport(ctx context.Context, c *columnar.Store, f *columnarFlags, d
 	started := time.Now()
 	done, err := c.Sync(ctx, db)
 	switch {
+	case columnar.HeldByAnother(err) && sum.Sunk > 0:
+		return "Cópia colunar " + base + " aberta por um lumo serve em execução: em instantes ele passa a ler, sem cópia, " +
+			ptbr.Count(sum.Sunk, "tabela gravada", "tabelas gravadas") + " durante a importação em " + columnar.LoadsDir(base) + "."
 	case columnar.HeldByAnother(err):
 		return "Cópia colunar " + base + " aberta por um lumo serve em execução: ele a atualiza sozinho em instantes."
 	case errors.Is(err, context.DeadlineExceeded):
@@ -157,7 +161,7 @@ func syncAfterImport(ctx context.Context, c *columnar.Store, f *columnarFlags, d
 	}
 	line := fmt.Sprintf("Cópia colunar atualizada em %s: ", base)
 	if sum.Sunk > 0 {
-		line += ptbr.Count(sum.Sunk, "tabela gravada", "tabelas gravadas") + " durante a importação, "
+		line += ptbr.Count(sum.Sunk, "tabela gravada", "tabelas gravadas") + " durante a importação em " + columnar.LoadsDir(base) + ", "
 	}
 	line += fmt.Sprintf("%s, %s, em %s.", ptbr.Count(len(done.Copied), "tabela copiada", "tabelas copiadas"),
 		ptbr.Count(int(done.Rows), "linha copiada", "linhas copiadas"), seconds(time.Since(started).Seconds()))

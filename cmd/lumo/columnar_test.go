@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -106,10 +107,27 @@ func TestColumnarCopyFromImportToServe(t *testing.T) {
 			t.Errorf("--columnar off, and queries of tables under --columnar-from, run on the database:\n%s", r.logs)
 		}
 	}
-	// While a server holds lumo.duckdb, an import leaves the copy to it.
+	// While servers hold lumo.duckdb and lumo-2.duckdb, an import writes its own file, which
+	// both read without copying its tables.
+	attached := regexp.MustCompile(`"msg":"columnar copy: synced"[^\n]*"attached":[1-9]`)
+	before := map[*replica]int{}
+	for _, r := range []*replica{first, second} {
+		before[r] = len(attached.FindAllString(r.logs.String(), -1))
+	}
 	out, err = lumoCLI(t, bin, "import", "--db", dsn, filepath.Join(ws, "workspace.yaml"))
-	if err != nil || !strings.Contains(out, "aberta por um lumo serve em execução") {
+	if err != nil || !strings.Contains(out, "aberta por um lumo serve em execução: em instantes ele passa a ler, sem cópia, ") {
 		t.Fatalf("import while a server holds the copy: %v\n%s", err, out)
+	}
+	for _, r := range []*replica{first, second} {
+		for deadline := time.Now().Add(30 * time.Second); len(attached.FindAllString(r.logs.String(), -1)) <= before[r]; {
+			if time.Now().After(deadline) {
+				t.Fatalf("the server did not read the import's file:\n%s", r.logs)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		if got := restQuery(t, r.url, args); !cmp.Equal(want["rows"], got["rows"]) {
+			t.Errorf("after the import the copy answers otherwise than before: %v, %v", want["rows"], got["rows"])
+		}
 	}
 }
 

@@ -28,10 +28,12 @@ type duckColumn struct {
 	scale     int
 }
 
-// job is one table to copy: its physical name and how to list its columns.
+// job is one table to copy: its physical name, how to list its columns, and whether it is a
+// data table (an import writes those into its own file).
 type job struct {
 	name string
 	cols func() ([]duckColumn, error)
+	data bool
 }
 
 // tableJobs are app's data tables (a role-playing copy reads its original's) and rollups.
@@ -51,10 +53,10 @@ func tableJobs(c *copier, app *semantic.App) []job {
 				cols = append(cols, dc...)
 			}
 			return cols, nil
-		}})
+		}, true})
 	}
 	for _, r := range app.Rollups {
-		jobs = append(jobs, job{r.SQLName, func() ([]duckColumn, error) { return c.rollupColumns(r) }})
+		jobs = append(jobs, job{r.SQLName, func() ([]duckColumn, error) { return c.rollupColumns(r) }, false})
 	}
 	return jobs
 }
@@ -296,8 +298,10 @@ func (c *copier) write(ctx context.Context, table string, cols []duckColumn, loa
 	}
 	defer tx.Rollback()
 	create := "CREATE OR REPLACE TABLE " + d.QuoteIdent(table) + " (" + strings.Join(defs, ", ") + ")"
-	if _, err := tx.ExecContext(ctx, create); err != nil {
-		return fmt.Errorf("%s: %w", create, err)
+	for _, st := range []string{c.s.dropStatement(table), create} { // the view of an import's file, if any
+		if _, err := tx.ExecContext(ctx, st); err != nil {
+			return fmt.Errorf("%s: %w", st, err)
+		}
 	}
 	err = conn.Raw(func(dc any) error { // the appender joins conn's transaction
 		a, err := duckdb.NewAppenderFromConn(dc.(driver.Conn), "", table)
@@ -328,6 +332,7 @@ func (c *copier) write(ctx context.Context, table string, cols []duckColumn, loa
 	if err := tx.Commit(); err != nil {
 		return err
 	}
+	c.s.unview(table)
 	c.s.mu.Lock()
 	c.s.loads[table] = loadID
 	c.s.mu.Unlock()

@@ -43,6 +43,12 @@ type Store struct {
 	// process has checked it against the database it reads: until then the copy answers nothing.
 	origin string
 	bound  bool
+	// views are the data tables read from an import's own file (see loads.go), by the load
+	// they read; attached are those files, by load, and retired the ones no view reads any more,
+	// detached at the next Sync.
+	views    map[string]int64
+	attached map[int64]*attachment
+	retired  []int64
 
 	syncing sync.Mutex    // one Sync at a time
 	kick    chan struct{} // wakes Keep
@@ -97,29 +103,22 @@ func (s *Store) open(ctx context.Context) error {
 
 // openFile opens the copy at path and reads its stamps.
 func (s *Store) openFile(ctx context.Context, path string) error {
-	o := s.opts
-	tempDir := o.TempDir
-	if tempDir == "" && path != "" {
-		tempDir = path + ".tmp"
-	}
-	db, err := sql.Open("duckdb", path)
+	db, err := openDuck(ctx, path, s.opts)
 	if err != nil {
 		return err
 	}
-	settings := []string{
-		"SET GLOBAL memory_limit = '" + strings.ReplaceAll(o.MemoryLimit, "'", "") + "'",
-		fmt.Sprintf("SET GLOBAL threads = %d", o.Threads),
+	for _, st := range []string{
 		"CREATE TABLE IF NOT EXISTS " + loadsTable + " (sql_name VARCHAR PRIMARY KEY, load_id BIGINT NOT NULL)",
 		"CREATE TABLE IF NOT EXISTS " + originTable + " (database_id VARCHAR NOT NULL)",
-	}
-	if tempDir != "" {
-		settings = append(settings, "SET GLOBAL temp_directory = '"+strings.ReplaceAll(tempDir, "'", "''")+"'")
-	}
-	for _, st := range settings {
+	} {
 		if _, err := db.ExecContext(ctx, st); err != nil {
 			db.Close()
 			return fmt.Errorf("opening the columnar copy %s: %s: %w", path, st, err)
 		}
+	}
+	if err := dropViews(ctx, db); err != nil {
+		db.Close()
+		return fmt.Errorf("opening the columnar copy %s: %w", path, err)
 	}
 	loads := map[string]int64{}
 	rows, err := db.QueryContext(ctx, "SELECT sql_name, load_id FROM "+loadsTable)
@@ -152,9 +151,37 @@ func (s *Store) openFile(ctx context.Context, path string) error {
 	}
 	s.mu.Lock()
 	s.db, s.path, s.loads, s.origin, s.bound = db, path, loads, origin, false
+	s.views, s.attached = map[string]int64{}, map[int64]*attachment{}
 	s.mu.Unlock()
-	s.log.Info("columnar copy", "path", path, "memory_limit", o.MemoryLimit, "threads", o.Threads)
+	s.log.Info("columnar copy", "path", path, "memory_limit", s.opts.MemoryLimit, "threads", s.opts.Threads)
 	return nil
+}
+
+// openDuck opens the DuckDB file at path ("" in memory), bounded as o says: its memory limit,
+// threads and the folder it spills to (beside the file unless o.TempDir says).
+func openDuck(ctx context.Context, path string, o Options) (*sql.DB, error) {
+	tempDir := o.TempDir
+	if tempDir == "" && path != "" {
+		tempDir = path + ".tmp"
+	}
+	db, err := sql.Open("duckdb", path)
+	if err != nil {
+		return nil, err
+	}
+	settings := []string{
+		"SET GLOBAL memory_limit = '" + strings.ReplaceAll(o.MemoryLimit, "'", "") + "'",
+		fmt.Sprintf("SET GLOBAL threads = %d", o.Threads),
+	}
+	if tempDir != "" {
+		settings = append(settings, "SET GLOBAL temp_directory = '"+strings.ReplaceAll(tempDir, "'", "''")+"'")
+	}
+	for _, st := range settings {
+		if _, err := db.ExecContext(ctx, st); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("opening %s: %s: %w", path, st, err)
+		}
+	}
+	return db, nil
 }
 
 // Close closes the copy.
@@ -208,15 +235,22 @@ func (s *Store) Holds(app *semantic.App) bool {
 }
 
 // Sync brings the copy to src's current import: a copy made from another database than src (by
-// its identity) is discarded first; then, of the apps that reach Options.MinRows, it copies
-// every data table and rollup whose stamp is not its app's LoadID, reading the models and the
-// rows in one read-only transaction of src, and drops the tables no such app uses. A table is
-// swapped in one DuckDB transaction with its stamp, so a reader sees the old table or the new one.
+// its identity) is discarded first; then, of the apps that reach Options.MinRows, it brings
+// every data table and rollup whose stamp is not its app's LoadID to it, reading the models in
+// one read-only transaction of src: a data table from its import's file (loads.go) when there is
+// one, every other table by copying its rows in the same transaction; and it drops the tables no
+// such app uses and deletes the files of replaced imports. A table is swapped in one DuckDB
+// transaction with its stamp, so a reader sees the old table or the new one.
 func (s *Store) Sync(ctx context.Context, src *store.DB) (Synced, error) {
 	s.syncing.Lock()
 	defer s.syncing.Unlock()
 	var done Synced
 	err := src.EveryApp(ctx, func(tx *sql.Tx, apps []*semantic.App) error {
+		current := map[int64]bool{}
+		for _, app := range apps {
+			current[app.LoadID] = true
+		}
+		defer s.removeStale(current)
 		apps = slices.DeleteFunc(apps, func(app *semantic.App) bool { return Largest(app) < s.opts.MinRows })
 		if len(apps) == 0 && s.db == nil {
 			return nil // nothing to copy: DuckDB stays unopened
@@ -224,11 +258,12 @@ func (s *Store) Sync(ctx context.Context, src *store.DB) (Synced, error) {
 		if err := s.open(ctx); err != nil {
 			return err
 		}
-		if err := s.bind(ctx, src, tx); err != nil {
+		identity, err := s.bind(ctx, src, tx)
+		if err != nil {
 			return err
 		}
 		c := &copier{ctx: ctx, s: s, src: tx, srcDialect: src.Dialect(), numbers: map[[2]string]duckColumn{}}
-		want, err := s.copyAll(c, apps, &done)
+		want, err := s.copyAll(c, apps, identity, &done)
 		if werr := c.wait(0); err == nil { // the last tables' writers, committing
 			err = werr
 		}
@@ -240,6 +275,7 @@ func (s *Store) Sync(ctx context.Context, src *store.DB) (Synced, error) {
 		}
 		dropped, err := s.drop(ctx, want)
 		done.Dropped = dropped
+		s.detachUnread(ctx)
 		return err
 	})
 	if err == nil && s.db != nil {
@@ -259,11 +295,11 @@ func (s *Store) checkpoint(ctx context.Context) {
 }
 
 // bind discards the copy when it was made from another database than src's (read in tx), and
-// records src's as its origin.
-func (s *Store) bind(ctx context.Context, src *store.DB, tx *sql.Tx) error {
+// records src's as its origin, which it returns.
+func (s *Store) bind(ctx context.Context, src *store.DB, tx *sql.Tx) (string, error) {
 	id, err := src.Identity(ctx, tx)
 	if err != nil {
-		return err
+		return "", err
 	}
 	s.mu.RLock()
 	same := s.origin == id
@@ -273,16 +309,17 @@ func (s *Store) bind(ctx context.Context, src *store.DB, tx *sql.Tx) error {
 		s.bound = false // before the first table goes: Holds says no until the copy is rebuilt
 		s.mu.Unlock()
 		if err := s.discard(ctx, id); err != nil {
-			return fmt.Errorf("discarding the columnar copy of another database: %w", err)
+			return "", fmt.Errorf("discarding the columnar copy of another database: %w", err)
 		}
 	}
 	s.mu.Lock()
 	s.bound = true
 	s.mu.Unlock()
-	return nil
+	return id, nil
 }
 
-// discard drops every copied table and its stamp and records origin, in one DuckDB transaction.
+// discard drops every copied table and view and its stamp and records origin, in one DuckDB
+// transaction, and detaches every import's file.
 func (s *Store) discard(ctx context.Context, origin string) error {
 	s.mu.RLock()
 	names := make([]string, 0, len(s.loads))
@@ -297,7 +334,7 @@ func (s *Store) discard(ctx context.Context, origin string) error {
 	}
 	defer tx.Rollback()
 	for _, name := range names {
-		if _, err := tx.ExecContext(ctx, "DROP TABLE IF EXISTS "+sqldialect.DuckDB{}.QuoteIdent(name)); err != nil {
+		if _, err := tx.ExecContext(ctx, s.dropStatement(name)); err != nil {
 			return err
 		}
 	}
@@ -313,8 +350,10 @@ func (s *Store) discard(ctx context.Context, origin string) error {
 		return err
 	}
 	s.mu.Lock()
-	s.loads, s.origin = map[string]int64{}, origin
+	s.loads, s.origin, s.views = map[string]int64{}, origin, map[string]int64{}
 	s.mu.Unlock()
+	s.detachUnread(ctx) // retires every file
+	s.detachUnread(ctx) // and detaches it: no query reads a copy of another database
 	if len(names) > 0 {
 		s.log.Warn("columnar copy: made from another database than the one lumo reads now; discarded", "tables", len(names),
 			"was", was, "now", origin)
@@ -322,9 +361,10 @@ func (s *Store) discard(ctx context.Context, origin string) error {
 	return nil
 }
 
-// copyAll copies, through c, every data table and rollup of apps whose stamp is not its app's
-// LoadID, adds them to done, and returns the names of all the apps' tables.
-func (s *Store) copyAll(c *copier, apps []*semantic.App, done *Synced) (map[string]bool, error) {
+// copyAll brings every data table and rollup of apps whose stamp is not its app's LoadID to it:
+// a data table from its import's file when identity's database wrote one (a view), through c
+// otherwise; it adds them to done and returns the names of all the apps' tables.
+func (s *Store) copyAll(c *copier, apps []*semantic.App, identity string, done *Synced) (map[string]bool, error) {
 	want := map[string]bool{}
 	for _, app := range apps {
 		for _, j := range tableJobs(c, app) {
@@ -336,6 +376,13 @@ func (s *Store) copyAll(c *copier, apps []*semantic.App, done *Synced) (map[stri
 			id, ok := s.loads[j.name]
 			s.mu.RUnlock()
 			if ok && id == app.LoadID {
+				continue
+			}
+			if a := s.attachFor(c.ctx, j, app, identity); a != nil {
+				if err := s.view(c.ctx, j.name, a, app.LoadID); err != nil {
+					return nil, err
+				}
+				done.Attached = append(done.Attached, j.name)
 				continue
 			}
 			cols, err := j.cols()
@@ -370,14 +417,14 @@ func (s *Store) drop(ctx context.Context, want map[string]bool) (int, error) {
 	return len(stale), nil
 }
 
-// dropTable drops a copied table and its stamp in one DuckDB transaction.
+// dropTable drops a copied table (or view) and its stamp in one DuckDB transaction.
 func (s *Store) dropTable(ctx context.Context, name string) error {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, "DROP TABLE IF EXISTS "+sqldialect.DuckDB{}.QuoteIdent(name)); err != nil {
+	if _, err := tx.ExecContext(ctx, s.dropStatement(name)); err != nil {
 		return err
 	}
 	if _, err := tx.ExecContext(ctx, "DELETE FROM "+loadsTable+" WHERE sql_name = ?", name); err != nil {
@@ -386,6 +433,7 @@ func (s *Store) dropTable(ctx context.Context, name string) error {
 	if err := tx.Commit(); err != nil {
 		return err
 	}
+	s.unview(name)
 	s.mu.Lock()
 	delete(s.loads, name)
 	s.mu.Unlock()
@@ -422,9 +470,9 @@ func (s *Store) Keep(ctx context.Context, src *store.DB, poll time.Duration) {
 				last, retry = gen, time.Now().Add(time.Minute) // not again at every poll
 			default:
 				last, retry = gen, time.Time{}
-				if len(done.Copied) > 0 || done.Dropped > 0 {
-					s.log.Info("columnar copy: synced", "tables", len(done.Copied), "rows", done.Rows, "dropped", done.Dropped,
-						"ms", time.Since(start).Milliseconds())
+				if len(done.Copied) > 0 || len(done.Attached) > 0 || done.Dropped > 0 {
+					s.log.Info("columnar copy: synced", "tables", len(done.Copied), "rows", done.Rows, "attached", len(done.Attached),
+						"dropped", done.Dropped, "ms", time.Since(start).Milliseconds())
 				}
 			}
 		}
@@ -440,26 +488,38 @@ func (s *Store) Keep(ctx context.Context, src *store.DB, poll time.Duration) {
 	}
 }
 
-// dropStaged drops the tables an import was writing when its process ended (ImportSink).
+// stagedSuffix marks a table an import was writing into the copy itself, as imports did before
+// each wrote a file of its own.
+const stagedSuffix = "__lumo_import"
+
+// dropStaged drops the tables such an import was writing when its process ended.
 func dropStaged(ctx context.Context, db *sql.DB) error {
-	rows, err := db.QueryContext(ctx, "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() AND ends_with(table_name, ?)", stagedSuffix)
+	staged, err := names(ctx, db, "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() AND ends_with(table_name, ?)", stagedSuffix)
 	if err != nil {
 		return err
 	}
-	var staged []string
-	for rows.Next() {
-		var name string
-		if err := rows.Scan(&name); err != nil {
-			rows.Close()
-			return err
-		}
-		staged = append(staged, name)
-	}
-	rows.Close()
 	for _, name := range staged {
 		if _, err := db.ExecContext(ctx, "DROP TABLE IF EXISTS "+sqldialect.DuckDB{}.QuoteIdent(name)); err != nil {
 			return err
 		}
 	}
-	return rows.Err()
+	return nil
+}
+
+// names is the one text column of query's rows.
+func names(ctx context.Context, db *sql.DB, query string, args ...any) ([]string, error) {
+	rows, err := db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			return nil, err
+		}
+		out = append(out, name)
+	}
+	return out, rows.Err()
 }

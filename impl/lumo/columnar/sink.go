@@ -9,6 +9,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 
@@ -19,39 +21,45 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/platform/sqldialect"
 )
 
-// The import writes its data tables into the copy as it reads them (ImportSink), instead of the
-// copy reading them back out of the database after the import: the rows are read once. A table
-// is appended under a staging name while the import runs, its number columns as DOUBLE (their
-// decimals are known only once the file is read), then retyped as sqldialect.NumberType makes
-// them; once the catalogue has committed, Commit swaps every staged table for its copy and
-// stamps it with the import, in one DuckDB transaction. What the sink leaves out or fails (a
-// small app, a rollup) the next Sync copies, as before.
+// The import writes its data tables into a DuckDB file of its own as it reads them (ImportSink),
+// instead of a copy reading them back out of the database after the import: the rows are read
+// once, and every copy attaches the file instead of copying them (loads.go). The file is written
+// under a temporary name in LoadsDir, its number columns as DOUBLE (their decimals are known only
+// once the file is read), then retyped as sqldialect.NumberType makes them. Before the catalogue
+// commits, Commit stamps the file with the database and the load, closes it and gives it the
+// load's name: no catalogue names a load whose file is still being written. What the sink leaves
+// out or fails (a small app, a rollup) the next Sync copies from the database, as before.
 
-// stagedSuffix marks a table the import is writing; openFile drops any a crash left.
-const stagedSuffix = "__lumo_import"
+// stagingPrefix names the files imports are writing; an import removes those no process holds.
+const stagingPrefix = "import-"
 
 // ImportSink is the sink lumo import gives store.ImportOptions: it takes the data tables of the
 // apps whose largest table holds at least Options.MinRows rows (as estimated from the files),
-// opening the copy at the first one. nil in a build without cgo (see nocgo.go).
+// creating the import's file at the first one. nil in a build without cgo (see nocgo.go).
 func (s *Store) ImportSink() store.DataSink { return &importSink{s: s} }
 
 type importSink struct {
-	s      *Store
-	mu     sync.Mutex
-	tables []*sinkTable
-	failed []string
+	s       *Store
+	mu      sync.Mutex
+	db      *sql.DB // the import's file, open from the first table until Commit
+	staging string  // its temporary name
+	final   string  // its load's name, once Commit gave it
+	tables  []*sinkTable
+	failed  []string
+	waited  bool // Commit collected the writers' results
 }
 
 func (k *importSink) Table(ctx context.Context, name string, cols []store.SinkColumn, largest int64) (store.TableSink, error) {
 	if largest < k.s.opts.MinRows {
 		return nil, nil
 	}
-	if err := k.s.open(ctx); err != nil {
+	db, err := k.file(ctx)
+	if err != nil {
 		return nil, err
 	}
 	t := &sinkTable{sink: k, name: name, cols: cols, batches: make(chan []any, copyDepth), done: make(chan error, 1),
 		maxAbs: make([]float64, len(cols))}
-	conn, err := k.s.db.Conn(ctx)
+	conn, err := db.Conn(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -62,11 +70,42 @@ func (k *importSink) Table(ctx context.Context, name string, cols []store.SinkCo
 	return t, nil
 }
 
-// Commit waits for the tables' writers and swaps in, stamped loadID, those that succeeded; a
-// copy of another database is discarded first.
+// file is the import's file, created in LoadsDir at the first table.
+func (k *importSink) file(ctx context.Context) (*sql.DB, error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.db != nil {
+		return k.db, nil
+	}
+	if k.s.opts.Path == "" {
+		return nil, errors.New("a copy kept in memory takes no import's tables")
+	}
+	dir := LoadsDir(k.s.opts.Path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, err
+	}
+	removeAbandoned(dir)
+	f, err := os.CreateTemp(dir, stagingPrefix+"*.duckdb")
+	if err != nil {
+		return nil, err
+	}
+	path := f.Name()
+	f.Close()
+	os.Remove(path) // DuckDB creates it: an empty file is no database
+	db, err := openDuck(ctx, path, k.s.opts)
+	if err != nil {
+		return nil, err
+	}
+	k.db, k.staging = db, path
+	return db, nil
+}
+
+// Commit waits for the tables' writers, stamps the file with the load and the database, and
+// gives it the load's name. The import calls it before its catalogue commits.
 func (k *importSink) Commit(ctx context.Context, loadID int64, identity string) (int, error) {
 	k.mu.Lock()
 	tables := k.tables
+	k.waited = true
 	k.mu.Unlock()
 	var ready []*sinkTable
 	for _, t := range tables {
@@ -76,13 +115,16 @@ func (k *importSink) Commit(ctx context.Context, loadID int64, identity string) 
 		}
 		ready = append(ready, t)
 	}
-	if len(tables) == 0 {
-		return 0, nil
+	var err error
+	switch {
+	case len(ready) > 0:
+		err = k.finish(ctx, loadID, identity)
+	case k.db != nil:
+		k.remove()
 	}
-	err := k.swap(ctx, ready, loadID, identity)
 	if err != nil {
-		k.drop(tables)
-		return 0, fmt.Errorf("making the imported tables readable in the columnar copy: %w", err)
+		k.remove()
+		return 0, fmt.Errorf("writing the import's file for the columnar copy: %w", err)
 	}
 	if len(k.failed) > 0 {
 		return len(ready), fmt.Errorf("tables left to the copy's sync: %s", strings.Join(k.failed, "; "))
@@ -90,71 +132,88 @@ func (k *importSink) Commit(ctx context.Context, loadID int64, identity string) 
 	return len(ready), nil
 }
 
-// swap binds the copy to identity's database and replaces each table by its staged one, stamped.
-func (k *importSink) swap(ctx context.Context, ready []*sinkTable, loadID int64, identity string) error {
-	s := k.s
-	s.syncing.Lock() // not while a Sync of this process copies
-	defer s.syncing.Unlock()
-	s.mu.RLock()
-	same := s.origin == identity
-	s.mu.RUnlock()
-	if !same {
-		if err := s.discard(ctx, identity); err != nil {
-			return err
+// finish stamps the file, closes it and renames it to load loadID's file.
+func (k *importSink) finish(ctx context.Context, loadID int64, identity string) error {
+	for _, st := range []string{
+		"CREATE TABLE " + loadMeta + " (database_id VARCHAR NOT NULL, load_id BIGINT NOT NULL)",
+		"INSERT INTO " + loadMeta + " VALUES (?, ?)",
+		"CHECKPOINT",
+	} {
+		var args []any
+		if strings.HasPrefix(st, "INSERT") {
+			args = []any{identity, loadID}
+		}
+		if _, err := k.db.ExecContext(ctx, st, args...); err != nil {
+			return fmt.Errorf("%s: %w", st, err)
 		}
 	}
-	d := sqldialect.DuckDB{}
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
+	if err := k.db.Close(); err != nil {
 		return err
 	}
-	defer tx.Rollback()
-	for _, t := range ready {
-		for _, st := range []string{
-			"DROP TABLE IF EXISTS " + d.QuoteIdent(t.name),
-			"ALTER TABLE " + d.QuoteIdent(t.name+stagedSuffix) + " RENAME TO " + d.QuoteIdent(t.name),
-		} {
-			if _, err := tx.ExecContext(ctx, st); err != nil {
-				return fmt.Errorf("%s: %w", st, err)
-			}
-		}
-		if _, err := tx.ExecContext(ctx, "INSERT OR REPLACE INTO "+loadsTable+" VALUES (?, ?)", t.name, loadID); err != nil {
-			return err
-		}
-	}
-	if err := tx.Commit(); err != nil {
+	k.db = nil
+	final := loadFile(LoadsDir(k.s.opts.Path), loadID)
+	if err := removeDuck(final); err != nil { // a file of another database under this number
 		return err
 	}
-	s.mu.Lock()
-	for _, t := range ready {
-		s.loads[t.name] = loadID
+	if err := os.Rename(k.staging, final); err != nil {
+		return err
 	}
-	s.bound = true
-	s.mu.Unlock()
+	k.final = final
+	os.RemoveAll(k.staging + ".tmp")
 	return nil
 }
 
-// Abort stops the writers and drops the staged tables.
+// Abort stops the writers and removes the import's file: the import failed, or its catalogue
+// did not commit after Commit.
 func (k *importSink) Abort() {
 	k.mu.Lock()
-	tables := k.tables
+	tables, waited := k.tables, k.waited
 	k.mu.Unlock()
 	for _, t := range tables {
-		t.Abort()
-		<-t.done
+		if !waited {
+			t.Abort()
+			<-t.done
+		}
 	}
-	k.drop(tables)
+	k.remove()
 }
 
-// drop drops tables' staged tables, which only this import wrote.
-func (k *importSink) drop(tables []*sinkTable) {
-	for _, t := range tables {
-		k.s.db.ExecContext(context.Background(), "DROP TABLE IF EXISTS "+sqldialect.DuckDB{}.QuoteIdent(t.name+stagedSuffix))
+// remove closes and deletes the import's file, under either name.
+func (k *importSink) remove() {
+	if k.db != nil {
+		k.db.Close()
+		k.db = nil
+	}
+	for _, path := range []string{k.staging, k.final} {
+		if path != "" {
+			removeDuck(path)
+			os.RemoveAll(path + ".tmp")
+		}
+	}
+	k.staging, k.final = "", ""
+}
+
+// removeAbandoned deletes the files in dir that imports were writing when their processes
+// ended: DuckDB holds a file's lock while a process writes it, so a file that opens is no
+// longer written.
+func removeAbandoned(dir string) {
+	files, _ := filepath.Glob(filepath.Join(dir, stagingPrefix+"*.duckdb"))
+	for _, f := range files {
+		db, err := sql.Open("duckdb", f+"?access_mode=read_only")
+		if err == nil {
+			err = db.Ping()
+			db.Close()
+		}
+		if HeldByAnother(err) {
+			continue
+		}
+		removeDuck(f)
+		os.RemoveAll(f + ".tmp")
 	}
 }
 
 // sinkTable is one table the import writes: its rows go in batches to a writer goroutine, which
-// appends them to the staged table.
+// appends them to the table in the import's file.
 type sinkTable struct {
 	sink    *importSink
 	name    string
@@ -211,7 +270,7 @@ func (t *sinkTable) Abort() {
 	close(t.batches)
 }
 
-// write creates the staged table, appends the batches and retypes its number columns, in one
+// write creates the table, appends the batches and retypes its number columns, in one
 // transaction on conn, which it closes.
 func (t *sinkTable) write(ctx context.Context, conn *sql.Conn) error {
 	defer conn.Close()
@@ -220,7 +279,7 @@ func (t *sinkTable) write(ctx context.Context, conn *sql.Conn) error {
 		}
 	}()
 	d := sqldialect.DuckDB{}
-	staged := d.QuoteIdent(t.name + stagedSuffix)
+	table := d.QuoteIdent(t.name)
 	defs, cells := make([]string, len(t.cols)), make([]cell, len(t.cols))
 	for i, c := range t.cols {
 		typ := d.ColumnType(c.Type)
@@ -234,12 +293,12 @@ func (t *sinkTable) write(ctx context.Context, conn *sql.Conn) error {
 		return err
 	}
 	defer tx.Rollback()
-	create := "CREATE OR REPLACE TABLE " + staged + " (" + strings.Join(defs, ", ") + ")"
+	create := "CREATE TABLE " + table + " (" + strings.Join(defs, ", ") + ")"
 	if _, err := tx.ExecContext(ctx, create); err != nil {
 		return fmt.Errorf("%s: %w", create, err)
 	}
 	err = conn.Raw(func(dc any) error { // the appender joins conn's transaction
-		a, err := duckdb.NewAppenderFromConn(dc.(driver.Conn), "", t.name+stagedSuffix)
+		a, err := duckdb.NewAppenderFromConn(dc.(driver.Conn), "", t.name)
 		if err != nil {
 			return err
 		}
@@ -284,7 +343,7 @@ func (t *sinkTable) retype(ctx context.Context, tx *sql.Tx) error {
 		if typ == "DOUBLE" || typ == d.ColumnType(semantic.TypeNumber) {
 			continue
 		}
-		st := "ALTER TABLE " + d.QuoteIdent(t.name+stagedSuffix) + " ALTER COLUMN " + d.QuoteIdent(c.Name) + " SET DATA TYPE " + typ
+		st := "ALTER TABLE " + d.QuoteIdent(t.name) + " ALTER COLUMN " + d.QuoteIdent(c.Name) + " SET DATA TYPE " + typ
 		if _, err := tx.ExecContext(ctx, st); err != nil {
 			return fmt.Errorf("%s: %w", st, err)
 		}

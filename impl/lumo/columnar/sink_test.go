@@ -6,11 +6,13 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -93,7 +95,7 @@ func tableDump(t *testing.T, db *sql.DB, table string) string {
 	ctx := context.Background()
 	q := sqldialect.DuckDB{}.QuoteIdent(table)
 	var b strings.Builder
-	rows, err := db.QueryContext(ctx, "SELECT column_name, data_type FROM duckdb_columns() WHERE table_name = ? ORDER BY column_index", table)
+	rows, err := db.QueryContext(ctx, "SELECT column_name, data_type FROM duckdb_columns() WHERE database_name = current_database() AND table_name = ? ORDER BY column_index", table)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,20 +133,16 @@ func tableDump(t *testing.T, db *sql.DB, table string) string {
 	return b.String()
 }
 
-// TestImportSinkWritesWhatACopyWrites: the tables lumo import writes into the copy as it reads
-// the files are, type for type and value for value, what a Sync copies out of the database; the
-// copy holds the app at its import as soon as the import commits, and the Sync after it copies
-// only what the sink leaves (the rollup).
+// TestImportSinkWritesWhatACopyWrites: the tables lumo import writes into its own file as it
+// reads the files are, type for type and value for value, what a Sync copies out of the
+// database; a copy reads them from that file (views stamped with the import) as soon as it
+// syncs, and copies only what the sink leaves (the rollup).
 func TestImportSinkWritesWhatACopyWrites(t *testing.T) {
 	ctx := context.Background()
 	db := storetest.Open(t)
 	dir := t.TempDir()
-	sunk, err := columnar.Open(ctx, columnar.Options{Path: filepath.Join(dir, "sunk.duckdb")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sunk.Close()
-	sum, err := db.ImportWorkspaceWith(ctx, sinkWorkspace(3000), "workspace.yaml", store.ImportOptions{Sink: sunk.ImportSink()})
+	path := filepath.Join(dir, "lumo.duckdb")
+	sum, err := db.ImportWorkspaceWith(ctx, sinkWorkspace(3000), "workspace.yaml", store.ImportOptions{Sink: columnar.Deferred(columnar.Options{Path: path}).ImportSink()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,12 +150,23 @@ func TestImportSinkWritesWhatACopyWrites(t *testing.T) {
 		t.Fatalf("the sink took %d tables (%v), want both", sum.Sunk, sum.SinkErr)
 	}
 	app := onlyApp(t, db)
+	if got, want := loadFiles(t, path), []string{loadName(app)}; !slices.Equal(got, want) {
+		t.Fatalf("files in %s: %v, want %v", columnar.LoadsDir(path), got, want)
+	}
+	sunk, err := columnar.Open(ctx, columnar.Options{Path: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sunk.Close()
 	synced, err := sunk.Sync(ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := []string{app.Rollups[0].SQLName}; !slices.Equal(synced.Copied, want) {
 		t.Errorf("the sync after the import copied %v, want only the rollup %v", synced.Copied, want)
+	}
+	if want := tableNames(app); !slices.Equal(synced.Attached, want) {
+		t.Errorf("the sync after the import read %v from the import's file, want %v", synced.Attached, want)
 	}
 	if !sunk.Holds(app) {
 		t.Fatal("the copy does not hold the app after the import and its sync")
@@ -182,7 +191,91 @@ func TestImportSinkWritesWhatACopyWrites(t *testing.T) {
 	}
 }
 
-// A failed import leaves the copy as it was, with no staged table.
+// TestImportBesideAServer: an import that runs while a server holds the copy writes its own
+// file; the server reads it without copying a row, keeps reading it after a restart, moves to
+// the next import's file (the replaced one is deleted), and never reads a file another database
+// wrote under the number of one of its loads.
+func TestImportBesideAServer(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Open(t)
+	path := filepath.Join(t.TempDir(), "lumo.duckdb")
+	server, err := columnar.Open(ctx, columnar.Options{Path: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { server.Close() }()
+	importOnce := func(ws fstest.MapFS) *semantic.App {
+		t.Helper()
+		sink := columnar.Deferred(columnar.Options{Path: path}).ImportSink() // as lumo import's, in its own process
+		if sum, err := db.ImportWorkspaceWith(ctx, ws, "workspace.yaml", store.ImportOptions{Sink: sink}); err != nil || sum.Sunk != 2 {
+			t.Fatalf("import: %v, %d tables sunk", err, sum.Sunk)
+		}
+		return onlyApp(t, db)
+	}
+	sync := func(want columnar.Synced) {
+		t.Helper()
+		got, err := server.Sync(ctx, db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got.Attached, want.Attached) || !slices.Equal(got.Copied, want.Copied) {
+			t.Fatalf("the server's sync read %v from the import's file and copied %v; want %v and %v", got.Attached, got.Copied, want.Attached, want.Copied)
+		}
+	}
+	first := importOnce(sinkWorkspace(20))
+	sync(columnar.Synced{Attached: tableNames(first), Copied: []string{first.Rollups[0].SQLName}})
+	if !server.Holds(first) || countRows(t, server, first.Tables[0].SQLName) != 27 {
+		t.Fatalf("after the first import the server does not hold its 27 sales")
+	}
+
+	server.Close() // a restart: the views' files are attached again, nothing is copied
+	if server, err = columnar.Open(ctx, columnar.Options{Path: path}); err != nil {
+		t.Fatal(err)
+	}
+	if server.Holds(first) {
+		t.Error("a reopened copy holds the app before its first sync attached the import's file")
+	}
+	sync(columnar.Synced{Attached: tableNames(first)})
+	if !server.Holds(first) || countRows(t, server, first.Tables[0].SQLName) != 27 {
+		t.Fatalf("after a restart the server does not hold the 27 sales")
+	}
+
+	second := importOnce(sinkWorkspace(30))
+	sync(columnar.Synced{Attached: tableNames(second), Copied: []string{second.Rollups[0].SQLName}})
+	if !server.Holds(second) || countRows(t, server, second.Tables[0].SQLName) != 37 {
+		t.Fatalf("after the second import the server does not hold its 37 sales")
+	}
+	if got, want := loadFiles(t, path), []string{loadName(second)}; !slices.Equal(got, want) {
+		t.Errorf("files after the second import's sync: %v, want only %v", got, want)
+	}
+
+	// Another database whose import wrote no file, and a file of the first database left under
+	// the number of its load: the server copies the new database's rows instead.
+	other := storetest.Open(t)
+	if _, err := other.ImportWorkspaceWith(ctx, sinkWorkspace(5), "workspace.yaml", store.ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	third := storetest.OnlyApp(t, other, "ana")
+	data, err := os.ReadFile(filepath.Join(columnar.LoadsDir(path), loadName(second)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(columnar.LoadsDir(path), loadName(third)), data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got, err := server.Sync(ctx, other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Attached) != 0 || len(got.Copied) != 3 {
+		t.Fatalf("with another database's file under its load the sync read %v from it and copied %v; want nothing read, every table copied", got.Attached, got.Copied)
+	}
+	if !server.Holds(third) || countRows(t, server, third.Tables[0].SQLName) != 12 {
+		t.Fatalf("the server does not hold the other database's 12 sales")
+	}
+}
+
+// A failed import leaves the copy as it was, and no file of its own.
 func TestImportSinkFailsCleanly(t *testing.T) {
 	ctx := context.Background()
 	db := storetest.Open(t)
@@ -195,7 +288,7 @@ func TestImportSinkFailsCleanly(t *testing.T) {
 	if _, err := db.ImportWorkspaceWith(ctx, sinkWorkspace(10), "workspace.yaml", store.ImportOptions{Sink: c.ImportSink()}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Sync(ctx, db); err != nil { // the rollup
+	if _, err := c.Sync(ctx, db); err != nil {
 		t.Fatal(err)
 	}
 	before := onlyApp(t, db)
@@ -212,16 +305,75 @@ func TestImportSinkFailsCleanly(t *testing.T) {
 	if got := tableDump(t, c.DB().(*sql.DB), before.Tables[0].SQLName); got != dump {
 		t.Errorf("a failed import changed the copy of Vendas")
 	}
-	var staged int
-	if err := c.DB().(*sql.DB).QueryRowContext(ctx, "SELECT COUNT(*) FROM duckdb_tables() WHERE table_name LIKE '%lumo_import'").Scan(&staged); err != nil {
-		t.Fatal(err)
-	}
-	if staged != 0 {
-		t.Errorf("%d staged tables left after a failed import", staged)
+	if got, want := loadFiles(t, path), []string{loadName(before)}; !slices.Equal(got, want) {
+		t.Errorf("files after a failed import: %v, want only the previous import's %v", got, want)
 	}
 	if !c.Holds(onlyApp(t, db)) {
 		t.Error("after a failed import the copy no longer holds the app's previous import")
 	}
+}
+
+// When the catalogue fails to commit after the sink finished the import's file, Abort deletes
+// the file (and returns).
+func TestImportSinkAbortAfterCommit(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "lumo.duckdb")
+	sink := columnar.Deferred(columnar.Options{Path: path}).ImportSink()
+	tb, err := sink.Table(ctx, "t1", []store.SinkColumn{{Name: "a", Type: semantic.TypeNumber}}, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb.Add([]any{1.5})
+	tb.Done([]int{1})
+	if n, err := sink.Commit(ctx, 42, "db-1"); n != 1 || err != nil {
+		t.Fatalf("Commit: %d tables, %v", n, err)
+	}
+	if got := loadFiles(t, path); !slices.Equal(got, []string{"load-42.duckdb"}) {
+		t.Fatalf("files after Commit: %v", got)
+	}
+	done := make(chan struct{})
+	go func() { sink.Abort(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("Abort after Commit did not return")
+	}
+	if got := loadFiles(t, path); len(got) != 0 {
+		t.Errorf("files after Abort: %v, want none", got)
+	}
+}
+
+// loadFiles lists the files in the loads folder of the copy at path.
+func loadFiles(t *testing.T, path string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(columnar.LoadsDir(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	return names
+}
+
+func loadName(app *semantic.App) string { return fmt.Sprintf("load-%d.duckdb", app.LoadID) }
+
+func tableNames(app *semantic.App) []string {
+	var names []string
+	for _, tb := range app.Tables {
+		names = append(names, tb.SQLName)
+	}
+	return names
+}
+
+func countRows(t *testing.T, c *columnar.Store, table string) int {
+	t.Helper()
+	var n int
+	if err := c.DB().(*sql.DB).QueryRow("SELECT COUNT(*) FROM " + sqldialect.DuckDB{}.QuoteIdent(table)).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
 
 func onlyApp(t *testing.T, db *store.DB) *semantic.App { return storetest.OnlyApp(t, db, "ana") }

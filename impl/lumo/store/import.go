@@ -154,6 +154,13 @@ func (db *DB) ImportWorkspaceWith(ctx context.Context, fsys fs.FS, path string, 
 	im := &importer{db: db, conn: conn, tx: tx, fsys: fsys, ws: ws, now: time.Now().UTC().Truncate(time.Second), progress: progress,
 		origin: o.Origin, replace: o.Replace, sink: o.Sink}
 	sum, err := im.run(ctx)
+	if err == nil && o.Sink != nil { // before the catalogue names the load: see DataSink
+		identity, ierr := db.Identity(ctx, tx)
+		if ierr == nil {
+			sum.Sunk, ierr = o.Sink.Commit(ctx, im.loadID, identity)
+		}
+		sum.SinkErr = ierr
+	}
 	if err == nil {
 		if err = tx.Commit(); err != nil {
 			err = fmt.Errorf("committing import: %w", err)
@@ -166,13 +173,6 @@ func (db *DB) ImportWorkspaceWith(ctx context.Context, fsys fs.FS, path string, 
 		return Summary{}, err
 	}
 	db.generationMoved()
-	if o.Sink != nil {
-		identity, err := db.Identity(ctx, nil)
-		if err == nil {
-			sum.Sunk, err = o.Sink.Commit(ctx, im.loadID, identity)
-		}
-		sum.SinkErr = err
-	}
 	return sum, nil
 }
 

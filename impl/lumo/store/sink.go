@@ -6,17 +6,19 @@ import "context"
 // that the columnar store holds them without copying them back out of the database afterwards.
 // It is an optimisation: a table the sink leaves out, or fails, is copied by the columnar store's
 // next sync, as before. The import calls Table for each data table it loads (on the goroutine
-// that reads the file), then, once the catalogue has committed, Commit; or Abort when the import
+// that reads the file), then Commit just before the catalogue commits; or Abort when the import
 // fails.
 type DataSink interface {
 	// Table starts taking table name, whose columns are cols (in load order, a text column's
 	// folded copy right after it). largest is the most rows any table of its app holds, as
 	// estimated from the files before loading (0 when unknown). nil, nil: the sink leaves it out.
 	Table(ctx context.Context, name string, cols []SinkColumn, largest int64) (TableSink, error)
-	// Commit makes the tables taken readable, stamped with the import (loadID) and the database
-	// (identity). It reports the tables it could not take; the import stands regardless.
+	// Commit finishes the tables taken, stamped with the import (loadID) and the database
+	// (identity), before the import's transaction commits: they are complete by the time any
+	// reader sees the catalogue name loadID. It reports the tables it could not take; the import
+	// stands regardless.
 	Commit(ctx context.Context, loadID int64, identity string) (taken int, err error)
-	// Abort drops what the sink took.
+	// Abort drops what the sink took, also after Commit when the import's transaction fails.
 	Abort()
 }
 
