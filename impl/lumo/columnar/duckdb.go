@@ -44,11 +44,9 @@ type Store struct {
 	origin string
 	bound  bool
 	// views are the data tables read from an import's own file (see loads.go), by the load
-	// they read; attached are those files, by load, and retired the ones no view reads any more,
-	// detached at the next Sync.
+	// they read; attached are those files, by load.
 	views    map[string]int64
 	attached map[int64]*attachment
-	retired  []int64
 
 	syncing sync.Mutex    // one Sync at a time
 	kick    chan struct{} // wakes Keep
@@ -352,8 +350,7 @@ func (s *Store) discard(ctx context.Context, origin string) error {
 	s.mu.Lock()
 	s.loads, s.origin, s.views = map[string]int64{}, origin, map[string]int64{}
 	s.mu.Unlock()
-	s.detachUnread(ctx) // retires every file
-	s.detachUnread(ctx) // and detaches it: no query reads a copy of another database
+	s.detachUnread(ctx)
 	if len(names) > 0 {
 		s.log.Warn("columnar copy: made from another database than the one lumo reads now; discarded", "tables", len(names),
 			"was", was, "now", origin)

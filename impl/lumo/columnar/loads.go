@@ -157,8 +157,8 @@ func (s *Store) unview(name string) {
 	s.mu.Unlock()
 }
 
-// detachUnread detaches the load files no view has read since the last Sync: a query that
-// started on a view just replaced still reads its file meanwhile.
+// detachUnread detaches the load files no view reads any more. A query already running on one
+// keeps reading it to its end: DuckDB holds a detached database until its last reader is done.
 func (s *Store) detachUnread(ctx context.Context) {
 	s.mu.Lock()
 	read := map[int64]bool{}
@@ -166,16 +166,10 @@ func (s *Store) detachUnread(ctx context.Context) {
 		read[id] = true
 	}
 	var gone []string
-	for _, id := range s.retired {
-		if a := s.attached[id]; a != nil && !read[id] {
+	for id, a := range s.attached {
+		if !read[id] {
 			gone = append(gone, a.alias)
 			delete(s.attached, id)
-		}
-	}
-	s.retired = s.retired[:0]
-	for id := range s.attached {
-		if !read[id] {
-			s.retired = append(s.retired, id)
 		}
 	}
 	s.mu.Unlock()
@@ -190,7 +184,7 @@ func (s *Store) detachUnread(ctx context.Context) {
 // LoadIDs of every app): those numbered up to the newest current load. A file numbered past it
 // belongs to an import that has not committed (or to another database, and the import of that
 // number writes it anew), and is left. A server still reading a deleted file keeps it open
-// until its next Sync detaches it.
+// until its own Sync detaches it.
 func (s *Store) removeStale(current map[int64]bool) {
 	if s.opts.Path == "" {
 		return

@@ -248,6 +248,20 @@ func TestImportBesideAServer(t *testing.T) {
 	if got, want := loadFiles(t, path), []string{loadName(second)}; !slices.Equal(got, want) {
 		t.Errorf("files after the second import's sync: %v, want only %v", got, want)
 	}
+	var attached []string
+	rows, err := server.DB().(*sql.DB).Query("SELECT database_name FROM duckdb_databases() WHERE database_name LIKE 'lumo_load_%'")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var name string
+		rows.Scan(&name)
+		attached = append(attached, name)
+	}
+	rows.Close()
+	if want := []string{fmt.Sprintf("lumo_load_%d", second.LoadID)}; !slices.Equal(attached, want) {
+		t.Errorf("files attached after the second import's sync: %v, want only %v", attached, want)
+	}
 
 	// Another database whose import wrote no file, and a file of the first database left under
 	// the number of its load: the server copies the new database's rows instead.
