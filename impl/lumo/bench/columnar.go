@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -19,20 +18,16 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/platform/sqldialect"
 )
 
-// runColumnar times the queries on the columnar copy: lumo serve makes its copy of db at start
-// (timed, until it logs the sync), DuckDB's own run gets a second file (the server holds the
+// runColumnar times the queries on the columnar copy: lumo serve makes its copy of db at served
+// at start (timed, until it logs the sync: on SQLite it reads the import's DuckDB file, on
+// PostgreSQL it copies the rows), DuckDB's own run gets a second file (the server holds the
 // first), and each query is timed over MCP against its hand-written SQL rendered for DuckDB, with
 // the same defaults (memory limit, threads) on both sides. The server's peak resident memory is
 // read after each phase (the copy, the queries, the small-call load), reset between them.
-func runColumnar(ctx context.Context, c Config, engine string, db *store.DB, dsn string, app *semantic.App) (*ColumnarReport, error) {
-	dir, err := os.MkdirTemp("", "lumo-bench-columnar")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(dir)
-	served, own := filepath.Join(dir, "served.duckdb"), filepath.Join(dir, "own.duckdb")
+func runColumnar(ctx context.Context, c Config, engine string, db *store.DB, dsn string, app *semantic.App, served string) (*ColumnarReport, error) {
+	own := filepath.Join(filepath.Dir(served), "own.duckdb")
 	rep := &ColumnarReport{MemoryLimitMiB: memoryLimitMiB(columnar.DefaultMemoryLimit)}
-	c.logf("%s: lumo serve copies into the columnar store", engine)
+	c.logf("%s: lumo serve makes its columnar copy", engine)
 	srv, err := startCopying(ctx, c.Lumo, c.ServerEnv, c.ServerLog, dsn, Login, served, &rep.CopySeconds, &rep.CopyRows)
 	if err != nil {
 		return nil, err
@@ -40,8 +35,8 @@ func runColumnar(ctx context.Context, c Config, engine string, db *store.DB, dsn
 	defer srv.stop()
 	rep.CopyRowsPerSecond = float64(rep.CopyRows) / rep.CopySeconds
 	rep.CopyMemory = memoryOf(srv.cmd.Process.Pid)
-	c.logf("%s: %d rows copied by the server in %.1f s (%.0f rows/s), its peak RSS %.1f MiB", engine, rep.CopyRows, rep.CopySeconds,
-		rep.CopyRowsPerSecond, rep.CopyMemory.PeakMiB)
+	c.logf("%s: the server's copy ready in %.1f s, %d rows copied from the database, its peak RSS %.1f MiB", engine, rep.CopySeconds, rep.CopyRows,
+		rep.CopyMemory.PeakMiB)
 	mine, err := columnar.Open(ctx, columnar.Options{Path: own})
 	if err != nil {
 		return nil, err

@@ -14,6 +14,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/lumo-caderninho/mcp/impl/lumo/columnar"
 	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
 	"github.com/lumo-caderninho/mcp/impl/lumo/store"
 	"github.com/lumo-caderninho/mcp/impl/platform/mcphttp"
@@ -84,13 +85,28 @@ func runEngine(ctx context.Context, c Config, engine string) (*EngineReport, err
 	}
 	defer db.Close()
 
+	// On SQLite with the columnar copy, the import also writes its DuckDB file, as lumo import
+	// does, and the server's copy reads it.
+	var served string
+	var opts store.ImportOptions
+	if c.Columnar {
+		dir, err := os.MkdirTemp("", "lumo-bench-columnar")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(dir)
+		served = filepath.Join(dir, "served.duckdb")
+		if engine == "sqlite" && columnar.Available {
+			opts.Sink = columnar.Deferred(columnar.Options{Path: served}).ImportSink()
+		}
+	}
 	c.logf("%s: importing %d sales rows", engine, c.Rows)
 	start := time.Now()
 	ws := Workspace(c.Rows)
 	if c.NoRollups {
 		ws = WorkspaceNoRollups(c.Rows)
 	}
-	sum, err := db.ImportWorkspace(ctx, ws, "workspace.yaml")
+	sum, err := db.ImportWorkspaceWith(ctx, ws, "workspace.yaml", opts)
 	if err != nil {
 		return nil, fmt.Errorf("importing: %w", err)
 	}
@@ -135,7 +151,7 @@ func runEngine(ctx context.Context, c Config, engine string) (*EngineReport, err
 	}
 
 	if c.Columnar {
-		if e.Columnar, err = runColumnar(ctx, c, engine, db, dsn, app); err != nil {
+		if e.Columnar, err = runColumnar(ctx, c, engine, db, dsn, app, served); err != nil {
 			return nil, fmt.Errorf("columnar: %w", err)
 		}
 	}

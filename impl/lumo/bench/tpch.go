@@ -38,8 +38,9 @@ func (c TPCHConfig) logf(format string, args ...any) {
 // tpchLogin is the user of the embedded TPC-H workspace.
 const tpchLogin = "tpch"
 
-// RunTPCH imports the TPC-H tables of c.Dir with `lumo import` into a new SQLite database, has
-// `lumo serve` make its columnar copy (timed until it logs the sync), loads the same files into a
+// RunTPCH imports the TPC-H tables of c.Dir with `lumo import` into a new SQLite database and
+// the import's DuckDB file, starts `lumo serve` on them (timed until it logs the sync of its
+// columnar copy, which reads that file), loads the same files into a
 // DuckDB database of its own, and asks each of the 22 questions of both: lumo through `query`
 // over MCP, DuckDB by its standard SQL. The first round checks lumo's answer against DuckDB's;
 // then each question is timed c.Iterations times, lumo and DuckDB alternately.
@@ -62,11 +63,11 @@ func RunTPCH(ctx context.Context, c TPCHConfig) (*TPCHReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	dsn := filepath.Join(tmp, "lumo.db")
+	dsn, served := filepath.Join(tmp, "lumo.db"), filepath.Join(tmp, "served.duckdb")
 
 	c.logf("lumo import de %s", c.Dir)
 	start := time.Now()
-	imp := exec.CommandContext(ctx, c.Lumo, "import", "--columnar", "off", "--db", dsn, ws)
+	imp := exec.CommandContext(ctx, c.Lumo, "import", "--columnar", served, "--db", dsn, ws)
 	imp.Stderr = c.Log
 	if err := imp.Run(); err != nil {
 		return nil, fmt.Errorf("lumo import: %w", err)
@@ -84,13 +85,13 @@ func RunTPCH(ctx context.Context, c TPCHConfig) (*TPCHReport, error) {
 	rep.ImportRows = rows
 	c.logf("%d linhas importadas em %.1f s", rows, rep.ImportSeconds)
 
-	c.logf("lumo serve faz a sua cópia colunar")
-	srv, err := startCopying(ctx, c.Lumo, c.ServerEnv, c.ServerLog, dsn, tpchLogin, filepath.Join(tmp, "served.duckdb"), &rep.CopySeconds, &rep.CopyRows)
+	c.logf("lumo serve lê o arquivo DuckDB da importação")
+	srv, err := startCopying(ctx, c.Lumo, c.ServerEnv, c.ServerLog, dsn, tpchLogin, served, &rep.ServerReadySeconds, &rep.CopyRows)
 	if err != nil {
 		return nil, err
 	}
 	defer srv.stop()
-	c.logf("cópia colunar: %d linhas em %.1f s", rep.CopyRows, rep.CopySeconds)
+	c.logf("lumo serve pronto em %.1f s, %d linhas copiadas", rep.ServerReadySeconds, rep.CopyRows)
 
 	c.logf("DuckDB carrega os mesmos arquivos")
 	start = time.Now()
