@@ -43,9 +43,9 @@ type Store struct {
 	// process has checked it against the database it reads: until then the copy answers nothing.
 	origin string
 	bound  bool
-	// views are the data tables read from an import's own file (see loads.go), by the load
-	// they read; attached are those files, by load.
-	views    map[string]int64
+	// views are the data tables read from an import's own file (see loads.go; their load is
+	// their stamp in loads); attached are those files, by load.
+	views    map[string]bool
 	attached map[int64]*attachment
 
 	syncing sync.Mutex    // one Sync at a time
@@ -149,7 +149,7 @@ func (s *Store) openFile(ctx context.Context, path string) error {
 	}
 	s.mu.Lock()
 	s.db, s.path, s.loads, s.origin, s.bound = db, path, loads, origin, false
-	s.views, s.attached = map[string]int64{}, map[int64]*attachment{}
+	s.views, s.attached = map[string]bool{}, map[int64]*attachment{}
 	s.mu.Unlock()
 	s.log.Info("columnar copy", "path", path, "memory_limit", s.opts.MemoryLimit, "threads", s.opts.Threads)
 	return nil
@@ -348,7 +348,7 @@ func (s *Store) discard(ctx context.Context, origin string) error {
 		return err
 	}
 	s.mu.Lock()
-	s.loads, s.origin, s.views = map[string]int64{}, origin, map[string]int64{}
+	s.loads, s.origin, s.views = map[string]int64{}, origin, map[string]bool{}
 	s.mu.Unlock()
 	s.detachUnread(ctx)
 	if len(names) > 0 {

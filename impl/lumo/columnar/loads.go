@@ -132,7 +132,7 @@ func (s *Store) view(ctx context.Context, name string, a *attachment, loadID int
 		return err
 	}
 	s.mu.Lock()
-	s.loads[name], s.views[name] = loadID, loadID
+	s.loads[name], s.views[name] = loadID, true
 	s.mu.Unlock()
 	return nil
 }
@@ -141,7 +141,7 @@ func (s *Store) view(ctx context.Context, name string, a *attachment, loadID int
 // kind as the other).
 func (s *Store) dropStatement(name string) string {
 	s.mu.RLock()
-	_, isView := s.views[name]
+	isView := s.views[name]
 	s.mu.RUnlock()
 	kind := "TABLE"
 	if isView {
@@ -162,8 +162,8 @@ func (s *Store) unview(name string) {
 func (s *Store) detachUnread(ctx context.Context) {
 	s.mu.Lock()
 	read := map[int64]bool{}
-	for _, id := range s.views {
-		read[id] = true
+	for name := range s.views {
+		read[s.loads[name]] = true
 	}
 	var gone []string
 	for id, a := range s.attached {
@@ -205,8 +205,9 @@ func (s *Store) removeStale(current map[int64]bool) {
 	}
 }
 
-// removeDuck deletes a DuckDB file and its log.
+// removeDuck deletes a DuckDB file, its log and its spill folder.
 func removeDuck(path string) error {
+	os.RemoveAll(path + ".tmp")
 	err := os.Remove(path)
 	if werr := os.Remove(path + ".wal"); werr != nil && !os.IsNotExist(werr) && err == nil {
 		err = werr

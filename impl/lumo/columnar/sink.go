@@ -134,18 +134,12 @@ func (k *importSink) Commit(ctx context.Context, loadID int64, identity string) 
 
 // finish stamps the file, closes it and renames it to load loadID's file.
 func (k *importSink) finish(ctx context.Context, loadID int64, identity string) error {
-	for _, st := range []string{
-		"CREATE TABLE " + loadMeta + " (database_id VARCHAR NOT NULL, load_id BIGINT NOT NULL)",
-		"INSERT INTO " + loadMeta + " VALUES (?, ?)",
-		"CHECKPOINT",
-	} {
-		var args []any
-		if strings.HasPrefix(st, "INSERT") {
-			args = []any{identity, loadID}
-		}
-		if _, err := k.db.ExecContext(ctx, st, args...); err != nil {
-			return fmt.Errorf("%s: %w", st, err)
-		}
+	stamp := "CREATE TABLE " + loadMeta + " AS SELECT CAST(? AS VARCHAR) AS database_id, CAST(? AS BIGINT) AS load_id"
+	if _, err := k.db.ExecContext(ctx, stamp, identity, loadID); err != nil {
+		return fmt.Errorf("%s: %w", stamp, err)
+	}
+	if _, err := k.db.ExecContext(ctx, "CHECKPOINT"); err != nil {
+		return err
 	}
 	if err := k.db.Close(); err != nil {
 		return err
@@ -159,7 +153,7 @@ func (k *importSink) finish(ctx context.Context, loadID int64, identity string) 
 		return err
 	}
 	k.final = final
-	os.RemoveAll(k.staging + ".tmp")
+	os.RemoveAll(k.staging + ".tmp") // the spill folder stays under the name it was made with
 	return nil
 }
 
@@ -169,8 +163,8 @@ func (k *importSink) Abort() {
 	k.mu.Lock()
 	tables, waited := k.tables, k.waited
 	k.mu.Unlock()
-	for _, t := range tables {
-		if !waited {
+	if !waited { // Commit collected the writers' results already
+		for _, t := range tables {
 			t.Abort()
 			<-t.done
 		}
@@ -187,7 +181,6 @@ func (k *importSink) remove() {
 	for _, path := range []string{k.staging, k.final} {
 		if path != "" {
 			removeDuck(path)
-			os.RemoveAll(path + ".tmp")
 		}
 	}
 	k.staging, k.final = "", ""
@@ -208,7 +201,6 @@ func removeAbandoned(dir string) {
 			continue
 		}
 		removeDuck(f)
-		os.RemoveAll(f + ".tmp")
 	}
 }
 
