@@ -118,9 +118,9 @@ func openColumnar(ctx context.Context, f *columnarFlags, dsn string, db *store.D
 }
 
 // importCopy is the copy lumo import brings up to date on the embedded default (the first slot,
-// beside the SQLite file): its ImportSink writes the data tables as the import reads them into
-// a file of the import's own (columnar.LoadsDir), which every copy reads, and syncAfterImport
-// copies the rest. nil, with why when it matters, when there is none: --columnar
+// beside the SQLite file): its ImportSink writes the data tables as the import reads them, and
+// groups their rollups and value tables, into a file of the import's own (columnar.LoadsDir),
+// which every copy reads, and syncAfterImport copies the rest. nil, with why when it matters, when there is none: --columnar
 // off, a build without cgo, PostgreSQL (each replica copies for itself).
 func importCopy(f *columnarFlags, dsn string) (*columnar.Store, string) {
 	if *f.path == "off" || !columnar.Available || sqldb.IsPostgres(dsn) && *f.path == "" {
@@ -136,7 +136,7 @@ func importCopy(f *columnarFlags, dsn string) (*columnar.Store, string) {
 }
 
 // syncAfterImport brings c, the copy importCopy gave, to the import just committed, copying what
-// the import's sink did not write (rollups, apps it left out), and says what it did. The import
+// the import's sink did not write (apps it left out, a table it failed), and says what it did. The import
 // stands whatever happens here: a server that runs holds the file and syncs it itself, and any
 // server syncs a stale copy at start, reading the database meanwhile.
 func syncAfterImport(ctx context.Context, c *columnar.Store, f *columnarFlags, dsn string, db *store.DB, sum store.Summary) string {

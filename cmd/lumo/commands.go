@@ -389,7 +389,7 @@ func importWorkspace(ctx context.Context, args []string, stdout io.Writer, log *
 	colCopy, copyWhy := importCopy(col, *dsn)
 	if colCopy != nil {
 		defer colCopy.Close()
-		opts.Sink = colCopy.ImportSink() // the data tables go into the columnar copy as they load
+		opts.Sink = colCopy.ImportSink() // the data tables, rollups and value tables go into the import's own DuckDB file
 	}
 	sum, err := db.ImportWorkspaceWith(ctx, workspace.DirFS(filepath.Dir(abs)), filepath.Base(abs), opts)
 	if err != nil {

@@ -193,8 +193,19 @@ func chosen(plan *query.Plan) []string {
 
 func rollupsAlike(t *testing.T, db *store.DB, rows int) {
 	ctx := context.Background()
-	if _, err := db.ImportWorkspace(ctx, rollupsWorkspace(t, rows), "workspace.yaml"); err != nil {
+	// With cgo the import writes its tables and groups its rollups in a DuckDB file of its own,
+	// which the columnar copy reads: its rollups are DuckDB's, not copies of the database's.
+	path := filepath.Join(t.TempDir(), "lumo.duckdb")
+	var opts store.ImportOptions
+	if columnar.Available {
+		opts.Sink = columnar.Deferred(columnar.Options{Path: path}).ImportSink()
+	}
+	imported, err := db.ImportWorkspaceWith(ctx, rollupsWorkspace(t, rows), "workspace.yaml", opts)
+	if err != nil {
 		t.Fatal(err)
+	}
+	if columnar.Available && (imported.SinkErr != nil || imported.Sunk != len(imported.Tables)+8) {
+		t.Fatalf("the import's file holds %d tables (%v); want its %d data tables and 8 rollups", imported.Sunk, imported.SinkErr, len(imported.Tables))
 	}
 	u, err := db.UserByLogin(ctx, "ana")
 	if err != nil {
@@ -236,11 +247,14 @@ func rollupsAlike(t *testing.T, db *store.DB, rows int) {
 	off := &Service{DB: db, Identity: FixedUser(u), Log: log, QueryTimeout: time.Minute, NoRollups: true}
 	var columnarOn, columnarOff *Service // with cgo: the same queries on the columnar copy
 	if columnar.Available {
-		col, err := columnar.Open(ctx, columnar.Options{})
+		col, err := columnar.Open(ctx, columnar.Options{Path: path})
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { col.Close() })
+		if synced, err := col.Sync(ctx, db); err != nil || len(synced.Copied) != 0 {
+			t.Fatalf("the copy's sync copied %v (%v); want every table and rollup read from the import's file", synced.Copied, err)
+		}
 		columnarOn = &Service{DB: db, Identity: FixedUser(u), Log: log, QueryTimeout: time.Minute, Columnar: col, ColumnarSyncOnMiss: true, ColumnarFrom: -1}
 		columnarOff = &Service{DB: db, Identity: FixedUser(u), Log: log, QueryTimeout: time.Minute, Columnar: col, ColumnarSyncOnMiss: true, ColumnarFrom: -1,
 			NoRollups: true}

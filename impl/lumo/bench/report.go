@@ -46,7 +46,7 @@ type EngineReport struct {
 // rows (RawSQL), with the copy's cost and the server's memory under the load.
 type ColumnarReport struct {
 	// CopySeconds is the server from its start to its copy's first sync; CopyRows the rows that
-	// sync copied from the database (on SQLite only the rollups: the import wrote its DuckDB file).
+	// sync copied from the database (none on SQLite: the import wrote its DuckDB file).
 	CopyRows          int64         `json:"copy_rows"`
 	CopySeconds       float64       `json:"copy_seconds"`
 	CopyRowsPerSecond float64       `json:"copy_rows_per_second"`

@@ -1,7 +1,7 @@
 // Package columnar keeps a columnar copy of lumo's app data (data tables and rollups) in DuckDB,
 // where the queries no rollup answers run many times faster than on the row store. The copy is
 // derived: the catalogue, the state and the data of record stay in SQLite or PostgreSQL, and the
-// copy is rebuilt from them table by table, or reads the data tables from the file each import
+// copy is rebuilt from them table by table, or reads the tables from the file each import
 // writes beside it (loads.go). Each copied table is stamped with the LoadID of the
 // app it was copied for; a query reads the copy only when every table and rollup its app uses
 // carries the app's current LoadID, so a copy never answers for another import than the one the
@@ -52,15 +52,15 @@ var ErrUnavailable = errors.New("columnar store unavailable: this build of lumo 
 type Synced struct {
 	Copied   []string // physical names of the tables copied
 	Rows     int64    // rows copied
-	Attached []string // physical names of the data tables now read from their import's file
+	Attached []string // physical names of the tables now read from their import's file
 	Dropped  int      // tables dropped because no app uses them any more
 }
 
 // LoadsDir is the folder beside the copy at base where lumo import writes each import's data
-// tables, one DuckDB file a load: lumo.duckdb → lumo.loads.
+// tables and rollups, one DuckDB file a load: lumo.duckdb → lumo.loads.
 func LoadsDir(base string) string { return strings.TrimSuffix(base, ".duckdb") + ".loads" }
 
-// loadFile is the file of load loadID's data tables in dir.
+// loadFile is the file of load loadID's tables in dir.
 func loadFile(dir string, loadID int64) string {
 	return filepath.Join(dir, "load-"+strconv.FormatInt(loadID, 10)+".duckdb")
 }

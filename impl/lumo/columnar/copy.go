@@ -28,12 +28,10 @@ type duckColumn struct {
 	scale     int
 }
 
-// job is one table to copy: its physical name, how to list its columns, and whether it is a
-// data table (an import writes those into its own file).
+// job is one table to copy: its physical name and how to list its columns.
 type job struct {
 	name string
 	cols func() ([]duckColumn, error)
-	data bool
 }
 
 // tableJobs are app's data tables (a role-playing copy reads its original's) and rollups.
@@ -53,10 +51,10 @@ func tableJobs(c *copier, app *semantic.App) []job {
 				cols = append(cols, dc...)
 			}
 			return cols, nil
-		}, true})
+		}})
 	}
 	for _, r := range app.Rollups {
-		jobs = append(jobs, job{r.SQLName, func() ([]duckColumn, error) { return c.rollupColumns(r) }, false})
+		jobs = append(jobs, job{r.SQLName, func() ([]duckColumn, error) { return c.rollupColumns(r) }})
 	}
 	return jobs
 }

@@ -43,7 +43,7 @@ type Store struct {
 	// process has checked it against the database it reads: until then the copy answers nothing.
 	origin string
 	bound  bool
-	// views are the data tables read from an import's own file (see loads.go; their load is
+	// views are the tables read from an import's own file (see loads.go; their load is
 	// their stamp in loads); attached are those files, by load.
 	views    map[string]bool
 	attached map[int64]*attachment
@@ -268,7 +268,7 @@ func (s *Store) Sync(ctx context.Context, src *store.DB) (Synced, error) {
 		if err != nil {
 			return err
 		}
-		if err := s.buildValues(ctx, apps, want); err != nil {
+		if err := s.buildValues(ctx, apps, identity, want, &done); err != nil {
 			return err
 		}
 		dropped, err := s.drop(ctx, want)

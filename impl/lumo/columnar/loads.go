@@ -15,7 +15,7 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/platform/sqldialect"
 )
 
-// Each import writes its data tables into a DuckDB file of its own, load-N.duckdb in LoadsDir,
+// Each import writes its data tables and rollups into a DuckDB file of its own, load-N.duckdb in LoadsDir,
 // finished before the catalogue names load N (ImportSink). A copy reads them from there instead
 // of copying them out of the database: it ATTACHes the file READ_ONLY (any number of processes
 // may; DuckDB excludes others only while one writes, and no one writes a finished file) and
@@ -58,11 +58,8 @@ func (s *Store) attach(ctx context.Context, loadID int64, identity string) *atta
 	return a
 }
 
-// attachFor is the attached file that holds j, a data table of app, when there is one.
+// attachFor is the attached file that holds j, a table of app, when there is one.
 func (s *Store) attachFor(ctx context.Context, j job, app *semantic.App, identity string) *attachment {
-	if !j.data {
-		return nil
-	}
 	if a := s.attach(ctx, app.LoadID, identity); a != nil && a.tables[j.name] {
 		return a
 	}

@@ -11,6 +11,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -25,17 +26,19 @@ import (
 // instead of a copy reading them back out of the database after the import: the rows are read
 // once, and every copy attaches the file instead of copying them (loads.go). The file is written
 // under a temporary name in LoadsDir, its number columns as DOUBLE (their decimals are known only
-// once the file is read), then retyped as sqldialect.NumberType makes them. Before the catalogue
-// commits, Commit stamps the file with the database and the load, closes it and gives it the
-// load's name: no catalogue names a load whose file is still being written. What the sink leaves
-// out or fails (a small app, a rollup) the next Sync copies from the database, as before.
+// once the file is read), then retyped as sqldialect.NumberType makes them, and its text
+// columns' value tables grouped beside it; each rollup is then grouped there from the tables it
+// reads (Rollup), as the import grouped it in the database. Before the
+// catalogue commits, Commit stamps the file with the database and the load, closes it and gives
+// it the load's name: no catalogue names a load whose file is still being written. What the sink
+// leaves out or fails (a small app) the next Sync copies from the database, as before.
 
 // stagingPrefix names the files imports are writing; an import removes those no process holds.
 const stagingPrefix = "import-"
 
-// ImportSink is the sink lumo import gives store.ImportOptions: it takes the data tables of the
-// apps whose largest table holds at least Options.MinRows rows (as estimated from the files),
-// creating the import's file at the first one. nil in a build without cgo (see nocgo.go).
+// ImportSink is the sink lumo import gives store.ImportOptions: it takes the data tables (with
+// their value tables) and rollups of the apps whose largest table holds at least Options.MinRows rows (as estimated from
+// the files), creating the import's file at the first one. nil in a build without cgo (see nocgo.go).
 func (s *Store) ImportSink() store.DataSink { return &importSink{s: s} }
 
 type importSink struct {
@@ -45,8 +48,36 @@ type importSink struct {
 	staging string  // its temporary name
 	final   string  // its load's name, once Commit gave it
 	tables  []*sinkTable
+	rollups int // built in the file
 	failed  []string
 	waited  bool // Commit collected the writers' results
+}
+
+// Rollup waits for the tables the rollup reads and builds it in the file, in a transaction of
+// its own; a failure leaves it to the copy's sync, and Commit reports it.
+func (k *importSink) Rollup(ctx context.Context, name string, reads []string, query string) {
+	k.mu.Lock()
+	db, tables := k.db, k.tables
+	k.mu.Unlock()
+	for _, read := range reads {
+		i := slices.IndexFunc(tables, func(t *sinkTable) bool { return t.name == read })
+		if i < 0 {
+			return // a table the sink left out: so is the rollup
+		}
+		if t := tables[i]; t.wait() != nil {
+			return // Commit reports the table
+		}
+	}
+	create := "CREATE TABLE " + sqldialect.DuckDB{}.QuoteIdent(name) + " AS " + query
+	if _, err := db.ExecContext(ctx, create); err != nil {
+		k.mu.Lock()
+		k.failed = append(k.failed, fmt.Sprintf("%s: %v", name, err))
+		k.mu.Unlock()
+		return
+	}
+	k.mu.Lock()
+	k.rollups++
+	k.mu.Unlock()
 }
 
 func (k *importSink) Table(ctx context.Context, name string, cols []store.SinkColumn, largest int64) (store.TableSink, error) {
@@ -57,13 +88,16 @@ func (k *importSink) Table(ctx context.Context, name string, cols []store.SinkCo
 	if err != nil {
 		return nil, err
 	}
-	t := &sinkTable{sink: k, name: name, cols: cols, batches: make(chan []any, copyDepth), done: make(chan error, 1),
+	t := &sinkTable{sink: k, name: name, cols: cols, batches: make(chan []any, copyDepth), written: make(chan struct{}),
 		maxAbs: make([]float64, len(cols))}
 	conn, err := db.Conn(ctx)
 	if err != nil {
 		return nil, err
 	}
-	go func() { t.done <- t.write(ctx, conn) }()
+	go func() {
+		t.err = t.write(ctx, conn)
+		close(t.written)
+	}()
 	k.mu.Lock()
 	k.tables = append(k.tables, t)
 	k.mu.Unlock()
@@ -109,7 +143,7 @@ func (k *importSink) Commit(ctx context.Context, loadID int64, identity string) 
 	k.mu.Unlock()
 	var ready []*sinkTable
 	for _, t := range tables {
-		if err := <-t.done; err != nil {
+		if err := t.wait(); err != nil {
 			k.failed = append(k.failed, fmt.Sprintf("%s: %v", t.name, err))
 			continue
 		}
@@ -127,9 +161,9 @@ func (k *importSink) Commit(ctx context.Context, loadID int64, identity string) 
 		return 0, fmt.Errorf("writing the import's file for the columnar copy: %w", err)
 	}
 	if len(k.failed) > 0 {
-		return len(ready), fmt.Errorf("tables left to the copy's sync: %s", strings.Join(k.failed, "; "))
+		return len(ready) + k.rollups, fmt.Errorf("tables left to the copy's sync: %s", strings.Join(k.failed, "; "))
 	}
-	return len(ready), nil
+	return len(ready) + k.rollups, nil
 }
 
 // finish stamps the file, closes it and renames it to load loadID's file.
@@ -166,7 +200,7 @@ func (k *importSink) Abort() {
 	if !waited { // Commit collected the writers' results already
 		for _, t := range tables {
 			t.Abort()
-			<-t.done
+			t.wait()
 		}
 	}
 	k.remove()
@@ -212,11 +246,18 @@ type sinkTable struct {
 	cols    []store.SinkColumn
 	batch   []any
 	batches chan []any
-	done    chan error // the writer's result, once
-	maxAbs  []float64  // per column, the largest number's magnitude
-	scales  []int      // set by Done, read by the writer after batches closes
+	written chan struct{} // closed when the writer is done, with err its result
+	err     error
+	maxAbs  []float64 // per column, the largest number's magnitude
+	scales  []int     // set by Done, read by the writer after batches closes
 	closed  bool
 	aborted bool
+}
+
+// wait waits for the table's writer and returns its result.
+func (t *sinkTable) wait() error {
+	<-t.written
+	return t.err
 }
 
 func (t *sinkTable) Add(row []any) {
@@ -311,7 +352,29 @@ func (t *sinkTable) write(ctx context.Context, conn *sql.Conn) error {
 	if err := t.retype(ctx, tx); err != nil {
 		return err
 	}
-	return tx.Commit()
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	t.values(ctx, conn)
+	return nil
+}
+
+// values groups the value tables of the table's text columns (see values.go), each in a
+// transaction of its own on conn. One that fails is left to the copy's sync, which builds it.
+func (t *sinkTable) values(ctx context.Context, conn *sql.Conn) {
+	d := sqldialect.DuckDB{}
+	for i, c := range t.cols {
+		if c.Type != semantic.TypeString || c.Fold || i+1 == len(t.cols) || !t.cols[i+1].Fold {
+			continue
+		}
+		query, err := valuesQuery(ctx, conn, d.QuoteIdent(t.name), d.QuoteIdent(c.Name), d.QuoteIdent(t.cols[i+1].Name))
+		if err == nil && query != "" {
+			_, err = conn.ExecContext(ctx, "CREATE TABLE "+d.QuoteIdent(valuesName(c.Name))+" AS "+query)
+		}
+		if err != nil {
+			t.sink.s.log.Debug("columnar copy: an import's value table is left to the sync", "column", c.Name, "err", err)
+		}
+	}
 }
 
 // retype gives each number column the type a copy gives it (DECIMAL(18, scale) for exact

@@ -25,7 +25,8 @@ import (
 
 // sinkWorkspace is one app whose table holds every kind of value a copy must keep exactly
 // (decimals a float64 cannot hold, a number past DECIMAL(18), NULL and empty texts, accents,
-// dates and times at their edges), a second table, and a rollup the import's sink leaves to Sync.
+// dates and times at their edges), a second table, and rollups (by a dimension's text, by month
+// of a date and by hour of a date-time) the import's sink groups in its file too.
 func sinkWorkspace(extraRows int) fstest.MapFS {
 	var b strings.Builder
 	b.WriteString("ID,CLIENTE,V,W,GRANDE,D,T,LOJA\n")
@@ -83,6 +84,14 @@ rollups:
   - name: por_loja
     table: Vendas
     dimensions: [Lojas.Loja]
+  - name: por_mes
+    table: Vendas
+    dimensions: [Vendas.Cliente]
+    time: {ref: Vendas.Dia, grain: month}
+  - name: por_hora
+    table: Vendas
+    time: {ref: Vendas.Hora, grain: hour}
+    measures: [Vendas.Valor]
 `)},
 		"apps/app/vendas.csv": {Data: []byte(b.String())},
 		"apps/app/lojas.csv":  {Data: []byte("ID,NOME\n1,Centro\n2,São João\n")},
@@ -90,11 +99,18 @@ rollups:
 }
 
 // tableDump is a DuckDB table's column types and rows, as text, in a fixed order.
-func tableDump(t *testing.T, db *sql.DB, table string) string {
+func tableDump(t *testing.T, db *sql.DB, table string) string { return dump(t, db, table, false) }
+
+// roundedDump is tableDump with each DOUBLE to 12 significant digits: sums of floating-point
+// numbers in another order differ in their last bits.
+func roundedDump(t *testing.T, db *sql.DB, table string) string { return dump(t, db, table, true) }
+
+func dump(t *testing.T, db *sql.DB, table string, rounded bool) string {
 	t.Helper()
 	ctx := context.Background()
 	q := sqldialect.DuckDB{}.QuoteIdent(table)
 	var b strings.Builder
+	var sel []string
 	rows, err := db.QueryContext(ctx, "SELECT column_name, data_type FROM duckdb_columns() WHERE database_name = current_database() AND table_name = ? ORDER BY column_index", table)
 	if err != nil {
 		t.Fatal(err)
@@ -105,9 +121,15 @@ func tableDump(t *testing.T, db *sql.DB, table string) string {
 			t.Fatal(err)
 		}
 		fmt.Fprintf(&b, "%s %s\n", name, typ)
+		col := sqldialect.DuckDB{}.QuoteIdent(name)
+		if rounded && typ == "DOUBLE" {
+			sel = append(sel, "printf('%.12g', "+col+")")
+		} else {
+			sel = append(sel, "CAST("+col+" AS VARCHAR)")
+		}
 	}
 	rows.Close()
-	rows, err = db.QueryContext(ctx, "SELECT CAST(COLUMNS(*) AS VARCHAR) FROM "+q+" ORDER BY ALL")
+	rows, err = db.QueryContext(ctx, "SELECT "+strings.Join(sel, ", ")+" FROM "+q+" ORDER BY ALL")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,8 +157,8 @@ func tableDump(t *testing.T, db *sql.DB, table string) string {
 
 // TestImportSinkWritesWhatACopyWrites: the tables lumo import writes into its own file as it
 // reads the files are, type for type and value for value, what a Sync copies out of the
-// database; a copy reads them from that file (views stamped with the import) as soon as it
-// syncs, and copies only what the sink leaves (the rollup).
+// database, and so are the rollups it groups there; a copy reads them all from that file (views
+// stamped with the import) as soon as it syncs, and copies nothing.
 func TestImportSinkWritesWhatACopyWrites(t *testing.T) {
 	ctx := context.Background()
 	db := storetest.Open(t)
@@ -146,8 +168,8 @@ func TestImportSinkWritesWhatACopyWrites(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sum.Sunk != 2 || sum.SinkErr != nil {
-		t.Fatalf("the sink took %d tables (%v), want both", sum.Sunk, sum.SinkErr)
+	if sum.Sunk != 5 || sum.SinkErr != nil {
+		t.Fatalf("the sink took %d tables (%v), want both data tables and the three rollups", sum.Sunk, sum.SinkErr)
 	}
 	app := onlyApp(t, db)
 	if got, want := loadFiles(t, path), []string{loadName(app)}; !slices.Equal(got, want) {
@@ -162,8 +184,8 @@ func TestImportSinkWritesWhatACopyWrites(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{app.Rollups[0].SQLName}; !slices.Equal(synced.Copied, want) {
-		t.Errorf("the sync after the import copied %v, want only the rollup %v", synced.Copied, want)
+	if len(synced.Copied) != 0 {
+		t.Errorf("the sync after the import copied %v, want nothing", synced.Copied)
 	}
 	if want := tableNames(app); !slices.Equal(synced.Attached, want) {
 		t.Errorf("the sync after the import read %v from the import's file, want %v", synced.Attached, want)
@@ -189,6 +211,22 @@ func TestImportSinkWritesWhatACopyWrites(t *testing.T) {
 			t.Errorf("Vendas has no DECIMAL(18,2) column, so the test checks no retyping:\n%s", want)
 		}
 	}
+	for _, r := range app.Rollups {
+		want, got := roundedDump(t, copied.DB().(*sql.DB), r.SQLName), roundedDump(t, sunk.DB().(*sql.DB), r.SQLName)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("rollup %s (-copied by Sync +grouped by the import):\n%s", r.Name, diff)
+		}
+	}
+	values := valueTables(app)
+	if len(values) != 2 {
+		t.Fatalf("value tables %v, want Cliente's and Loja's", values)
+	}
+	for _, v := range values {
+		want, got := tableDump(t, copied.DB().(*sql.DB), v), tableDump(t, sunk.DB().(*sql.DB), v)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("value table %s (-built by Sync +grouped by the import):\n%s", v, diff)
+		}
+	}
 }
 
 // TestImportBesideAServer: an import that runs while a server holds the copy writes its own
@@ -207,7 +245,7 @@ func TestImportBesideAServer(t *testing.T) {
 	importOnce := func(ws fstest.MapFS) *semantic.App {
 		t.Helper()
 		sink := columnar.Deferred(columnar.Options{Path: path}).ImportSink() // as lumo import's, in its own process
-		if sum, err := db.ImportWorkspaceWith(ctx, ws, "workspace.yaml", store.ImportOptions{Sink: sink}); err != nil || sum.Sunk != 2 {
+		if sum, err := db.ImportWorkspaceWith(ctx, ws, "workspace.yaml", store.ImportOptions{Sink: sink}); err != nil || sum.Sunk != 5 {
 			t.Fatalf("import: %v, %d tables sunk", err, sum.Sunk)
 		}
 		return onlyApp(t, db)
@@ -223,7 +261,7 @@ func TestImportBesideAServer(t *testing.T) {
 		}
 	}
 	first := importOnce(sinkWorkspace(20))
-	sync(columnar.Synced{Attached: tableNames(first), Copied: []string{first.Rollups[0].SQLName}})
+	sync(columnar.Synced{Attached: tableNames(first)})
 	if !server.Holds(first) || countRows(t, server, first.Tables[0].SQLName) != 27 {
 		t.Fatalf("after the first import the server does not hold its 27 sales")
 	}
@@ -241,7 +279,7 @@ func TestImportBesideAServer(t *testing.T) {
 	}
 
 	second := importOnce(sinkWorkspace(30))
-	sync(columnar.Synced{Attached: tableNames(second), Copied: []string{second.Rollups[0].SQLName}})
+	sync(columnar.Synced{Attached: tableNames(second)})
 	if !server.Holds(second) || countRows(t, server, second.Tables[0].SQLName) != 37 {
 		t.Fatalf("after the second import the server does not hold its 37 sales")
 	}
@@ -281,7 +319,7 @@ func TestImportBesideAServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got.Attached) != 0 || len(got.Copied) != 3 {
+	if len(got.Attached) != 0 || len(got.Copied) != 5 {
 		t.Fatalf("with another database's file under its load the sync read %v from it and copied %v; want nothing read, every table copied", got.Attached, got.Copied)
 	}
 	if !server.Holds(third) || countRows(t, server, third.Tables[0].SQLName) != 12 {
@@ -373,10 +411,27 @@ func loadFiles(t *testing.T, path string) []string {
 
 func loadName(app *semantic.App) string { return fmt.Sprintf("load-%d.duckdb", app.LoadID) }
 
+// tableNames are app's data tables, rollups and value tables, in the order a Sync takes them.
 func tableNames(app *semantic.App) []string {
 	var names []string
 	for _, tb := range app.Tables {
 		names = append(names, tb.SQLName)
+	}
+	for _, r := range app.Rollups {
+		names = append(names, r.SQLName)
+	}
+	return append(names, valueTables(app)...)
+}
+
+// valueTables are the names of app's value tables.
+func valueTables(app *semantic.App) []string {
+	var names []string
+	for _, tb := range app.Tables {
+		for _, c := range tb.Columns {
+			if c.Type == semantic.TypeString && c.FoldSQLName != "" && !c.Calculated() {
+				names = append(names, columnar.ValuesTable(c))
+			}
+		}
 	}
 	return names
 }

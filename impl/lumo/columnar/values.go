@@ -4,6 +4,7 @@ package columnar
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 
 	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
@@ -12,8 +13,9 @@ import (
 
 // A value table holds a text column's distinct (folded, value) pairs, under the column's own
 // names, so that search_values and the query's value checks read the few distinct values instead
-// of scanning every row, as the row store reads its (folded, value) index. It is built by Sync once
-// its table is current and stamped with the same LoadID; a reader uses it only at its app's
+// of scanning every row, as the row store reads its (folded, value) index. The import groups it in
+// its own file beside its table (ImportSink), where Sync reads it; or Sync builds it once its table
+// is current. It is stamped with the same LoadID; a reader uses it only at its app's
 // LoadID (ValuesOf) and scans the table otherwise. A column of a large table whose values hardly
 // repeat gets none (it would be as large as the column): its stamp is then the LoadID negated.
 
@@ -23,7 +25,10 @@ var valuesSmallTable int64 = 1_000
 
 // valuesTable is the name of c's value table: the column's physical name is unique in the
 // database (it carries the column's id) and a role-playing copy shares its original's.
-func valuesTable(c *semantic.Column) string { return "v" + c.SQLName }
+func valuesTable(c *semantic.Column) string { return valuesName(c.SQLName) }
+
+// valuesName is the name of the value table of the column named column.
+func valuesName(column string) string { return "v" + column }
 
 // hasValues says whether c can have a value table: a stored text column with a folded copy.
 func hasValues(c *semantic.Column) bool {
@@ -46,9 +51,10 @@ func (s *Store) ValuesOf(app *semantic.App) func(*semantic.Column) string {
 	}
 }
 
-// buildValues builds the value tables of apps' current tables that lack one at their app's
-// LoadID, adding every value table's name to want.
-func (s *Store) buildValues(ctx context.Context, apps []*semantic.App, want map[string]bool) error {
+// buildValues brings the value tables of apps' current tables that lack one at their app's
+// LoadID: from the import's file when it holds one (adding it to done), built otherwise. It adds
+// every value table's name to want.
+func (s *Store) buildValues(ctx context.Context, apps []*semantic.App, identity string, want map[string]bool, done *Synced) error {
 	for _, app := range apps {
 		for _, t := range app.Tables {
 			for _, c := range t.Columns {
@@ -64,6 +70,13 @@ func (s *Store) buildValues(ctx context.Context, apps []*semantic.App, want map[
 				if !current || built && (id == app.LoadID || id == -app.LoadID) {
 					continue
 				}
+				if a := s.attach(ctx, app.LoadID, identity); a != nil && a.tables[name] {
+					if err := s.view(ctx, name, a, app.LoadID); err != nil {
+						return err
+					}
+					done.Attached = append(done.Attached, name)
+					continue
+				}
 				if err := s.buildValueTable(ctx, c, app.LoadID); err != nil {
 					return fmt.Errorf("the distinct values of %s: %w", c.Ref(), err)
 				}
@@ -73,10 +86,8 @@ func (s *Store) buildValues(ctx context.Context, apps []*semantic.App, want map[
 	return nil
 }
 
-// buildValueTable replaces c's value table and its stamp in one DuckDB transaction. A table of
-// more than valuesSmallTable rows gets one only when the column's values repeat (at most one
-// distinct value for two rows, by DuckDB's estimate), decided before building it, so that a value
-// table too large to keep is never built.
+// buildValueTable replaces c's value table and its stamp in one DuckDB transaction, or only
+// stamps that it has none (see valuesQuery).
 func (s *Store) buildValueTable(ctx context.Context, c *semantic.Column, loadID int64) error {
 	d := sqldialect.DuckDB{}
 	raw := valuesTable(c)
@@ -87,22 +98,18 @@ func (s *Store) buildValueTable(ctx context.Context, c *semantic.Column, loadID 
 		return err
 	}
 	defer tx.Rollback()
-	var rows, distinct int64
-	if err := tx.QueryRowContext(ctx, "SELECT COUNT(*), approx_count_distinct("+col+") FROM "+table).Scan(&rows, &distinct); err != nil {
+	query, err := valuesQuery(ctx, tx, table, col, fold)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, s.dropStatement(raw)); err != nil { // a view of an import's file, if any
 		return err
 	}
 	stamp := loadID
-	if rows > valuesSmallTable && 2*distinct > rows {
+	if query == "" {
 		stamp = -loadID
-		if _, err := tx.ExecContext(ctx, "DROP TABLE IF EXISTS "+name); err != nil {
-			return err
-		}
-	} else {
-		create := "CREATE OR REPLACE TABLE " + name + " AS SELECT DISTINCT " + fold + ", " + col + " FROM " + table +
-			" ORDER BY " + fold + " NULLS FIRST, " + col + " NULLS FIRST"
-		if _, err := tx.ExecContext(ctx, create); err != nil {
-			return err
-		}
+	} else if _, err := tx.ExecContext(ctx, "CREATE TABLE "+name+" AS "+query); err != nil {
+		return err
 	}
 	if _, err := tx.ExecContext(ctx, "INSERT OR REPLACE INTO "+loadsTable+" VALUES (?, ?)", raw, stamp); err != nil {
 		return err
@@ -110,8 +117,26 @@ func (s *Store) buildValueTable(ctx context.Context, c *semantic.Column, loadID 
 	if err := tx.Commit(); err != nil {
 		return err
 	}
+	s.unview(raw)
 	s.mu.Lock()
 	s.loads[raw] = stamp
 	s.mu.Unlock()
 	return nil
+}
+
+// valuesQuery is the query of the value table of column col (quoted, with its folded copy fold)
+// of table, or "" when table holds more than valuesSmallTable rows and the column's values hardly
+// repeat (at most one distinct value for two rows, by DuckDB's estimate): decided before building
+// it, so that a value table too large to keep is never built.
+func valuesQuery(ctx context.Context, q interface {
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}, table, col, fold string) (string, error) {
+	var rows, distinct int64
+	if err := q.QueryRowContext(ctx, "SELECT COUNT(*), approx_count_distinct("+col+") FROM "+table).Scan(&rows, &distinct); err != nil {
+		return "", err
+	}
+	if rows > valuesSmallTable && 2*distinct > rows {
+		return "", nil
+	}
+	return "SELECT DISTINCT " + fold + ", " + col + " FROM " + table + " ORDER BY " + fold + " NULLS FIRST, " + col + " NULLS FIRST", nil
 }

@@ -35,7 +35,7 @@ type Summary struct {
 	TokensDropped []string
 	// Replaced are the file's tenants that were already in the database, as they were.
 	Replaced []Replaced
-	// Sunk is how many data tables ImportOptions.Sink took (made readable at commit); SinkErr
+	// Sunk is how many tables (data and rollups) ImportOptions.Sink holds (made readable at commit); SinkErr
 	// what it could not take.
 	Sunk    int
 	SinkErr error

@@ -263,18 +263,18 @@ func prefix(s string, n int) string { return s[:min(n, len(s))] }
 // step to join and regroup, and frees them.
 func (im *importer) writePreAgg(ctx context.Context, p *preAgg, name string) error {
 	d := im.db.dialect
-	var cols []string
+	var cols []rollupColumn
 	for _, k := range p.keys {
-		cols = append(cols, d.QuoteIdent(k.col.sqlName)+" "+d.ColumnType(k.col.c.Type))
+		cols = append(cols, rollupColumn{k.col.sqlName, d.ColumnType(k.col.c.Type)})
 		if p.folded[k.col] {
-			cols = append(cols, d.QuoteIdent(k.col.foldName)+" "+d.ColumnType(semantic.TypeString))
+			cols = append(cols, rollupColumn{k.col.foldName, d.ColumnType(semantic.TypeString)})
 		}
 	}
 	for i := range p.measures {
 		cols = append(cols, measureColumns(d, i)...)
 	}
-	cols = append(cols, d.QuoteIdent(semantic.RollupRows())+" BIGINT NOT NULL")
-	if _, err := im.tx.ExecContext(ctx, "CREATE TEMP TABLE "+d.QuoteIdent(name)+" ("+strings.Join(cols, ", ")+")"); err != nil {
+	cols = append(cols, rollupColumn{semantic.RollupRows(), "BIGINT NOT NULL"})
+	if _, err := im.tx.ExecContext(ctx, "CREATE TEMP TABLE "+d.QuoteIdent(name)+" ("+strings.Join(columnDefs(d, cols), ", ")+")"); err != nil {
 		return fmt.Errorf("grouping rollup %s: %w", p.r.Name, err)
 	}
 	width := len(cols)

@@ -12,6 +12,18 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/platform/sqldialect"
 )
 
+// rollupColumn is a column of a rollup's table: its name and its type on the row store.
+type rollupColumn struct{ name, typ string }
+
+// columnDefs are cols' definitions for a CREATE TABLE.
+func columnDefs(d sqldialect.Dialect, cols []rollupColumn) []string {
+	defs := make([]string, len(cols))
+	for i, c := range cols {
+		defs[i] = d.QuoteIdent(c.name) + " " + c.typ
+	}
+	return defs
+}
+
 // builtRollup is a rollup's data table once built.
 type builtRollup struct {
 	sqlName string
@@ -55,7 +67,8 @@ func (im *importer) buildRollups(ctx context.Context, a *pApp) error {
 			}
 		}
 		name := sqlName("r", fact.id, r.Name, "")
-		var cols, sel, groups []string
+		var cols []rollupColumn
+		var sel, groups []string
 		var from, temp string
 		source := r.Fact.Name
 		if src, sr := im.finerRollup(a.model.Rollups, r); src != nil && regroupRollups {
@@ -70,17 +83,12 @@ func (im *importer) buildRollups(ctx context.Context, a *pApp) error {
 			if temp, err = im.preGrouped(ctx, r, fact); err != nil {
 				return err
 			}
-			if cols, sel, groups, from, err = im.factColumns(ctx, a, ri, r, temp, byTable, byColumn); err != nil {
+			if cols, sel, groups, from, err = im.factColumns(ctx, d, true, a, ri, r, temp, byTable, byColumn); err != nil {
 				return err
 			}
 		}
-		q := "INSERT INTO " + d.QuoteIdent(name) + " SELECT " + strings.Join(sel, ", ") + " FROM " + from
-		if len(groups) > 0 {
-			q += " GROUP BY " + strings.Join(groups, ", ")
-		} else {
-			q += " HAVING COUNT(*) > 0"
-		}
-		ddl := []string{"CREATE TABLE " + d.QuoteIdent(name) + " (" + strings.Join(cols, ", ") + ")", q}
+		ddl := []string{"CREATE TABLE " + d.QuoteIdent(name) + " (" + strings.Join(columnDefs(d, cols), ", ") + ")",
+			"INSERT INTO " + d.QuoteIdent(name) + " " + groupedSelect(sel, groups, from)}
 		if len(r.Dimensions) > 0 || r.Time != nil {
 			// The dimensions in order, for filters on the first ones.
 			var ix []string
@@ -121,6 +129,9 @@ func (im *importer) buildRollups(ctx context.Context, a *pApp) error {
 		if onRollupBuilt != nil {
 			onRollupBuilt(r.Name, source)
 		}
+		if err := im.sinkRollup(ctx, a, ri, r, name, byTable, byColumn); err != nil {
+			return err
+		}
 	}
 	for _, t := range a.tables {
 		t.pre = nil // the groups are no longer needed
@@ -132,6 +143,53 @@ func (im *importer) buildRollups(ctx context.Context, a *pApp) error {
 		}
 	}
 	a.model.Rollups = kept
+	return nil
+}
+
+// groupedSelect is a rollup's query: sel from from, grouped by groups (one row over the whole
+// table when there are none, if it has rows).
+func groupedSelect(sel, groups []string, from string) string {
+	q := "SELECT " + strings.Join(sel, ", ") + " FROM " + from
+	if len(groups) > 0 {
+		return q + " GROUP BY " + strings.Join(groups, ", ")
+	}
+	return q + " HAVING COUNT(*) > 0"
+}
+
+// sinkRollup has the import's sink build rollup r, built as name in the database, in its file
+// too, from the tables it took, so that a copy reads it there instead of copying it. DuckDB
+// gives each column the type a copy gives it (rollupColumns in package columnar): a dimension and
+// a minimum or maximum its column's type, a sum of exact decimals DECIMAL(38, scale), and the
+// counts BIGINT, which a sum of counts (a HUGEINT in DuckDB) is cast back to.
+func (im *importer) sinkRollup(ctx context.Context, a *pApp, ri int, r *semantic.Rollup, name string, byTable map[*semantic.Table]*pTable, byColumn map[*semantic.Column]*pColumn) error {
+	if im.sink == nil {
+		return nil
+	}
+	d := sqldialect.DuckDB{}
+	cols, sel, groups, from, err := im.factColumns(ctx, d, false, a, ri, r, "", byTable, byColumn)
+	if err != nil {
+		return err
+	}
+	for i, c := range cols {
+		if strings.HasPrefix(c.typ, "BIGINT") {
+			sel[i] = "CAST(" + sel[i] + " AS BIGINT)"
+		}
+		sel[i] += " AS " + d.QuoteIdent(c.name)
+	}
+	reads := []string{byTable[r.Fact].data().sqlName}
+	via := a.model.Reach(r.Fact)
+	reached := slices.Clone(r.Dimensions)
+	if r.Time != nil {
+		reached = append(reached, r.Time)
+	}
+	for _, c := range reached {
+		for t := c.Table; t != r.Fact; t = via[t].FromTable() {
+			if n := byTable[t].data().sqlName; !slices.Contains(reads, n) {
+				reads = append(reads, n)
+			}
+		}
+	}
+	im.sink.Rollup(ctx, name, reads, groupedSelect(sel, groups, from))
 	return nil
 }
 
@@ -213,19 +271,19 @@ func (im *importer) keyRepeats(ctx context.Context, t *pTable, rel *semantic.Rel
 
 // timeGrain cuts a date column's value to the rollup's grain, keeping its type: a date is its
 // day or starts its month; a date-time starts its month, day or hour (ISO text on SQLite,
-// TIMESTAMP or DATE on PostgreSQL).
+// TIMESTAMP or DATE on PostgreSQL and DuckDB).
 func timeGrain(d sqldialect.Dialect, v, colType, grain string) string {
-	pg := d.Name() == sqldialect.PostgresName
+	typed := d.Name() != sqldialect.SQLiteName
 	if colType == semantic.TypeDate {
 		switch {
 		case grain != semantic.GrainMonth:
 			return v
-		case pg: // date_trunc takes a date as a timestamp: back to the column's type
+		case typed: // date_trunc takes a date as a timestamp: back to the column's type
 			return "CAST(date_trunc('month', " + v + ") AS DATE)"
 		}
 		return "(substr(" + v + ", 1, 7) || '-01')"
 	}
-	if pg {
+	if typed {
 		return "date_trunc('" + grain + "', " + v + ")"
 	}
 	switch grain {
@@ -311,21 +369,21 @@ func (im *importer) finerRollup(rs []*semantic.Rollup, r *semantic.Rollup) (*sem
 }
 
 // derivedColumns are the columns, select list and groups of r regrouped from src (see holds).
-func derivedColumns(d sqldialect.Dialect, r, src *semantic.Rollup, byColumn map[*semantic.Column]*pColumn) (cols, sel, groups []string) {
+func derivedColumns(d sqldialect.Dialect, r, src *semantic.Rollup, byColumn map[*semantic.Column]*pColumn) (cols []rollupColumn, sel, groups []string) {
 	for i, c := range r.Dimensions {
 		j := slices.Index(src.Dimensions, c)
 		v := "t0." + d.QuoteIdent(semantic.RollupDim(j))
-		cols = append(cols, d.QuoteIdent(semantic.RollupDim(i))+" "+d.ColumnType(c.Type))
+		cols = append(cols, rollupColumn{semantic.RollupDim(i), d.ColumnType(c.Type)})
 		sel = append(sel, v)
 		groups = append(groups, v)
 		if byColumn[c].foldName != "" {
-			cols = append(cols, d.QuoteIdent(semantic.RollupDimFold(i))+" "+d.ColumnType(semantic.TypeString))
+			cols = append(cols, rollupColumn{semantic.RollupDimFold(i), d.ColumnType(semantic.TypeString)})
 			sel = append(sel, "MIN(t0."+d.QuoteIdent(semantic.RollupDimFold(j))+")")
 		}
 	}
 	if r.Time != nil {
 		e := timeGrain(d, "t0."+d.QuoteIdent(semantic.RollupTime()), r.Time.Type, r.Grain)
-		cols = append(cols, d.QuoteIdent(semantic.RollupTime())+" "+d.ColumnType(r.Time.Type))
+		cols = append(cols, rollupColumn{semantic.RollupTime(), d.ColumnType(r.Time.Type)})
 		sel = append(sel, e)
 		groups = append(groups, e)
 	}
@@ -335,16 +393,16 @@ func derivedColumns(d sqldialect.Dialect, r, src *semantic.Rollup, byColumn map[
 		sel = append(sel, "SUM(t0."+d.QuoteIdent(semantic.RollupSum(j))+")", "SUM(t0."+d.QuoteIdent(semantic.RollupCount(j))+")",
 			"MIN(t0."+d.QuoteIdent(semantic.RollupMin(j))+")", "MAX(t0."+d.QuoteIdent(semantic.RollupMax(j))+")")
 	}
-	cols = append(cols, d.QuoteIdent(semantic.RollupRows())+" BIGINT NOT NULL")
+	cols = append(cols, rollupColumn{semantic.RollupRows(), "BIGINT NOT NULL"})
 	sel = append(sel, "SUM(t0."+d.QuoteIdent(semantic.RollupRows())+")")
 	return cols, sel, groups
 }
 
-// measureColumns are the definitions of a rollup's columns for its i-th measure.
-func measureColumns(d sqldialect.Dialect, i int) []string {
+// measureColumns are a rollup's columns for its i-th measure.
+func measureColumns(d sqldialect.Dialect, i int) []rollupColumn {
 	num := d.ColumnType(semantic.TypeNumber)
-	return []string{d.QuoteIdent(semantic.RollupSum(i)) + " " + num, d.QuoteIdent(semantic.RollupCount(i)) + " BIGINT",
-		d.QuoteIdent(semantic.RollupMin(i)) + " " + num, d.QuoteIdent(semantic.RollupMax(i)) + " " + num}
+	return []rollupColumn{{semantic.RollupSum(i), num}, {semantic.RollupCount(i), "BIGINT"},
+		{semantic.RollupMin(i), num}, {semantic.RollupMax(i), num}}
 }
 
 // factColumns are the columns, select list, groups and FROM of r grouped from its fact. When r
@@ -352,9 +410,9 @@ func measureColumns(d sqldialect.Dialect, i int) []string {
 // in place of the columns they reach: each of those is a function of its key, which uniqueKey
 // checks), and those far fewer groups are joined and grouped again: sorting every fact row by
 // narrow keys, without the joined texts, cost SQLite about 0.6 of the one-step build. pre, when
-// not "", is a table holding that first step already (see preAgg).
-func (im *importer) factColumns(ctx context.Context, a *pApp, ri int, r *semantic.Rollup, pre string, byTable map[*semantic.Table]*pTable, byColumn map[*semantic.Column]*pColumn) (cols, sel, groups []string, from string, err error) {
-	d := im.db.dialect
+// not "", is a table holding that first step already (see preAgg). d is the dialect to write;
+// checkKeys runs uniqueKey on the tables joined.
+func (im *importer) factColumns(ctx context.Context, d sqldialect.Dialect, checkKeys bool, a *pApp, ri int, r *semantic.Rollup, pre string, byTable map[*semantic.Table]*pTable, byColumn map[*semantic.Column]*pColumn) (cols []rollupColumn, sel, groups []string, from string, err error) {
 	via := a.model.Reach(r.Fact) // the paths the planner joins
 	alias := map[*semantic.Table]string{r.Fact: "t0"}
 	var joins string
@@ -367,8 +425,10 @@ func (im *importer) factColumns(ctx context.Context, a *pApp, ri int, r *semanti
 		if err := add(rel.FromTable()); err != nil {
 			return err
 		}
-		if err := im.uniqueKey(ctx, a, ri, r, byTable[t], rel, byColumn); err != nil {
-			return err
+		if checkKeys {
+			if err := im.uniqueKey(ctx, a, ri, r, byTable[t], rel, byColumn); err != nil {
+				return err
+			}
 		}
 		alias[t] = "t" + strconv.Itoa(len(alias))
 		on := make([]string, len(rel.From))
@@ -431,19 +491,19 @@ func (im *importer) factColumns(ctx context.Context, a *pApp, ri int, r *semanti
 		from = "(SELECT " + strings.Join(ssel, ", ") + " FROM " + fact + " GROUP BY " + strings.Join(sgroups, ", ") + ") t0" + joins
 	}
 	for i, c := range r.Dimensions {
-		cols = append(cols, d.QuoteIdent(semantic.RollupDim(i))+" "+d.ColumnType(c.Type))
+		cols = append(cols, rollupColumn{semantic.RollupDim(i), d.ColumnType(c.Type)})
 		sel = append(sel, ref(c, false))
 		groups = append(groups, ref(c, false))
 		if byColumn[c].foldName != "" {
 			// The folded copy is a function of the value, the same in every row of a group:
 			// any of them is it, and grouping by the value alone sorts narrower keys.
-			cols = append(cols, d.QuoteIdent(semantic.RollupDimFold(i))+" "+d.ColumnType(semantic.TypeString))
+			cols = append(cols, rollupColumn{semantic.RollupDimFold(i), d.ColumnType(semantic.TypeString)})
 			sel = append(sel, "MIN("+ref(c, true)+")")
 		}
 	}
 	if r.Time != nil {
 		e := timeGrain(d, ref(r.Time, false), r.Time.Type, r.Grain)
-		cols = append(cols, d.QuoteIdent(semantic.RollupTime())+" "+d.ColumnType(r.Time.Type))
+		cols = append(cols, rollupColumn{semantic.RollupTime(), d.ColumnType(r.Time.Type)})
 		sel = append(sel, e)
 		groups = append(groups, e)
 	}
@@ -458,7 +518,7 @@ func (im *importer) factColumns(ctx context.Context, a *pApp, ri int, r *semanti
 		v := ref(c, false)
 		sel = append(sel, "SUM("+v+")", "COUNT("+v+")", "MIN("+v+")", "MAX("+v+")")
 	}
-	cols = append(cols, d.QuoteIdent(semantic.RollupRows())+" BIGINT NOT NULL")
+	cols = append(cols, rollupColumn{semantic.RollupRows(), "BIGINT NOT NULL"})
 	if staged {
 		sel = append(sel, "SUM(t0."+d.QuoteIdent(semantic.RollupRows())+")")
 	} else {

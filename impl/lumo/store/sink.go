@@ -13,10 +13,14 @@ type DataSink interface {
 	// folded copy right after it). largest is the most rows any table of its app holds, as
 	// estimated from the files before loading (0 when unknown). nil, nil: the sink leaves it out.
 	Table(ctx context.Context, name string, cols []SinkColumn, largest int64) (TableSink, error)
+	// Rollup builds rollup name from tables the sink took (reads), as query (DuckDB SQL over
+	// them by their names) selects it, once they are written. A rollup reading a table the sink
+	// left out is left out too; one whose build fails is reported by Commit.
+	Rollup(ctx context.Context, name string, reads []string, query string)
 	// Commit finishes the tables taken, stamped with the import (loadID) and the database
 	// (identity), before the import's transaction commits: they are complete by the time any
-	// reader sees the catalogue name loadID. It reports the tables it could not take; the import
-	// stands regardless.
+	// reader sees the catalogue name loadID. It reports how many tables (data and rollups) it
+	// holds, and those it could not take; the import stands regardless.
 	Commit(ctx context.Context, loadID int64, identity string) (taken int, err error)
 	// Abort drops what the sink took, also after Commit when the import's transaction fails.
 	Abort()

@@ -15,6 +15,7 @@ type failingSink struct{ committed, aborted bool }
 func (s *failingSink) Table(context.Context, string, []store.SinkColumn, int64) (store.TableSink, error) {
 	return nil, errors.New("held by another process")
 }
+func (s *failingSink) Rollup(context.Context, string, []string, string) {}
 func (s *failingSink) Commit(context.Context, int64, string) (int, error) {
 	s.committed = true
 	return 0, nil
