@@ -163,8 +163,12 @@ func syncAfterImport(ctx context.Context, c *columnar.Store, f *columnarFlags, d
 	if sum.Sunk > 0 {
 		line += ptbr.Count(sum.Sunk, "tabela gravada", "tabelas gravadas") + " durante a importação em " + columnar.LoadsDir(base) + ", "
 	}
-	line += fmt.Sprintf("%s, %s, em %s.", ptbr.Count(len(done.Copied), "tabela copiada", "tabelas copiadas"),
-		ptbr.Count(int(done.Rows), "linha copiada", "linhas copiadas"), seconds(time.Since(started).Seconds()))
+	if len(done.Copied) == 0 {
+		line += "nada copiado do banco"
+	} else {
+		line += ptbr.Count(len(done.Copied), "tabela copiada", "tabelas copiadas") + ", " + ptbr.Count(int(done.Rows), "linha copiada", "linhas copiadas")
+	}
+	line += ", em " + seconds(time.Since(started).Seconds()) + "."
 	if sum.SinkErr != nil {
 		line += " Copiadas depois por não terem sido gravadas: " + sum.SinkErr.Error()
 	}

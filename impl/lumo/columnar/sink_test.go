@@ -25,7 +25,7 @@ import (
 
 // sinkWorkspace is one app whose table holds every kind of value a copy must keep exactly
 // (decimals a float64 cannot hold, a number past DECIMAL(18), NULL and empty texts, accents,
-// dates and times at their edges), a second table, and rollups (by a dimension's text, by month
+// dates and times at their edges), a second table, a table with no file (empty), and rollups (by a dimension's text, by month
 // of a date and by hour of a date-time) the import's sink groups in its file too.
 func sinkWorkspace(extraRows int) fstest.MapFS {
 	var b strings.Builder
@@ -78,6 +78,14 @@ tables:
     columns:
       - {name: ID, label: Id, type: number, role: key}
       - {name: NOME, label: Loja, type: string}
+  - label: Devoluções
+    name: devolucoes
+    kind: fact
+    columns:
+      - {name: ID, label: Id, type: number, role: key}
+      - {name: MOTIVO, label: Motivo, type: string}
+      - {name: VALOR, label: Valor devolvido, type: number, role: measure}
+      - {name: DIA, label: Dia da devolução, type: date}
 relationships:
   - {from: Vendas.Loja id, to: Lojas.Id}
 rollups:
@@ -168,8 +176,8 @@ func TestImportSinkWritesWhatACopyWrites(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sum.Sunk != 5 || sum.SinkErr != nil {
-		t.Fatalf("the sink took %d tables (%v), want both data tables and the three rollups", sum.Sunk, sum.SinkErr)
+	if sum.Sunk != 6 || sum.SinkErr != nil {
+		t.Fatalf("the sink took %d tables (%v), want the three data tables and the three rollups", sum.Sunk, sum.SinkErr)
 	}
 	app := onlyApp(t, db)
 	if got, want := loadFiles(t, path), []string{loadName(app)}; !slices.Equal(got, want) {
@@ -218,8 +226,8 @@ func TestImportSinkWritesWhatACopyWrites(t *testing.T) {
 		}
 	}
 	values := valueTables(app)
-	if len(values) != 2 {
-		t.Fatalf("value tables %v, want Cliente's and Loja's", values)
+	if len(values) != 3 {
+		t.Fatalf("value tables %v, want Cliente's, Loja's and Motivo's", values)
 	}
 	for _, v := range values {
 		want, got := tableDump(t, copied.DB().(*sql.DB), v), tableDump(t, sunk.DB().(*sql.DB), v)
@@ -245,7 +253,7 @@ func TestImportBesideAServer(t *testing.T) {
 	importOnce := func(ws fstest.MapFS) *semantic.App {
 		t.Helper()
 		sink := columnar.Deferred(columnar.Options{Path: path}).ImportSink() // as lumo import's, in its own process
-		if sum, err := db.ImportWorkspaceWith(ctx, ws, "workspace.yaml", store.ImportOptions{Sink: sink}); err != nil || sum.Sunk != 5 {
+		if sum, err := db.ImportWorkspaceWith(ctx, ws, "workspace.yaml", store.ImportOptions{Sink: sink}); err != nil || sum.Sunk != 6 {
 			t.Fatalf("import: %v, %d tables sunk", err, sum.Sunk)
 		}
 		return onlyApp(t, db)
@@ -319,7 +327,7 @@ func TestImportBesideAServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got.Attached) != 0 || len(got.Copied) != 5 {
+	if len(got.Attached) != 0 || len(got.Copied) != 6 {
 		t.Fatalf("with another database's file under its load the sync read %v from it and copied %v; want nothing read, every table copied", got.Attached, got.Copied)
 	}
 	if !server.Holds(third) || countRows(t, server, third.Tables[0].SQLName) != 12 {

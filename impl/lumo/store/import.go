@@ -493,6 +493,7 @@ func (im *importer) run(ctx context.Context) (Summary, error) {
 				return Summary{}, err
 			}
 			if !t.hasData() {
+				im.sinkEmpty(ctx, t)
 				continue
 			}
 			if err := im.loadTable(ctx, t); err != nil {

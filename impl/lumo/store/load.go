@@ -432,6 +432,17 @@ func sinkColumns(t *pTable) []SinkColumn {
 	return cols
 }
 
+// sinkEmpty gives the sink t, a table with no data file, empty, so that a copy reads it from
+// the import's file as it reads the others.
+func (im *importer) sinkEmpty(ctx context.Context, t *pTable) {
+	if im.sink == nil {
+		return
+	}
+	if sink, err := im.sink.Table(ctx, t.sqlName, sinkColumns(t), im.largestEstimate(t)); err == nil && sink != nil {
+		sink.Done(nil)
+	}
+}
+
 // largestEstimate is the most rows any data table of t's app holds, as countRows estimated.
 func (im *importer) largestEstimate(t *pTable) int64 {
 	var most int64
