@@ -54,7 +54,7 @@ func (c *csvWorld) importFS(ctx context.Context, fsys fs.FS) error {
 	if external() {
 		return errNeedsOwnSetup
 	}
-	sum, err := c.w.db.ImportWorkspace(ctx, fsys, "workspace.yaml")
+	sum, err := c.w.importWorkspace(ctx, fsys)
 	c.lines, c.notes = nil, sum.Notes
 	for _, t := range sum.Tables {
 		c.lines = append(c.lines, t.CSV)

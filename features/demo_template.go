@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/lumo-caderninho/mcp/impl/lumo/columnar"
 	"github.com/lumo-caderninho/mcp/impl/lumo/demo"
 	"github.com/lumo-caderninho/mcp/impl/lumo/store"
 	"github.com/lumo-caderninho/mcp/impl/platform/sqldb/sqldbtest"
@@ -16,17 +17,20 @@ import (
 // Importing the demo workspace takes seconds (it parses and loads every CSV and builds the
 // rollups), and most lumo scenarios start with it: on SQLite the suite imports it once into a
 // template and gives each scenario a copy of that file. The demo's data carries its own times, so
-// a copy answers exactly as a fresh import would. On PostgreSQL each scenario imports it into its
-// own schema, as before.
+// a copy answers exactly as a fresh import would. With LUMO_COLUMNAR=on the template's import also
+// writes its own DuckDB file, copied beside each scenario's columnar copy. On PostgreSQL each
+// scenario imports it into its own schema, as before.
 var demoTemplate struct {
-	once sync.Once
-	data []byte // the SQLite file of a migrated database holding the demo workspace
-	err  error
+	once  sync.Once
+	data  []byte            // the SQLite file of a migrated database holding the demo workspace
+	loads map[string][]byte // with LUMO_COLUMNAR=on, the import's DuckDB file by name
+	err   error
 }
 
 // demoCopy returns a database holding the demo workspace, in a file of its own under t's
-// temporary folder, or nil on PostgreSQL (the caller imports it then).
-func demoCopy(ctx context.Context, t *testing.T) (*store.DB, error) {
+// temporary folder, or nil on PostgreSQL (the caller imports it then). With a columnar copy at
+// columnarPath, the import's own DuckDB file goes beside it.
+func demoCopy(ctx context.Context, t *testing.T, columnarPath string) (*store.DB, error) {
 	if sqldbtest.IsPostgres() {
 		return nil, nil
 	}
@@ -43,9 +47,28 @@ func demoCopy(ctx context.Context, t *testing.T) (*store.DB, error) {
 			return
 		}
 		defer db.Close()
-		if _, err := db.ImportWorkspace(ctx, demo.Lumo, "workspace.yaml"); err != nil {
+		var opts store.ImportOptions
+		copyPath := filepath.Join(dir, "lumo.duckdb")
+		if columnarOn() {
+			opts.Sink = columnar.Deferred(columnar.Options{Path: copyPath}).ImportSink()
+		}
+		if _, err := db.ImportWorkspaceWith(ctx, demo.Lumo, "workspace.yaml", opts); err != nil {
 			demoTemplate.err = fmt.Errorf("importing the demo workspace: %w", err)
 			return
+		}
+		if columnarOn() {
+			demoTemplate.loads = map[string][]byte{}
+			files, _ := filepath.Glob(filepath.Join(columnar.LoadsDir(copyPath), "load-*.duckdb"))
+			for _, f := range files {
+				if demoTemplate.loads[filepath.Base(f)], err = os.ReadFile(f); err != nil {
+					demoTemplate.err = err
+					return
+				}
+			}
+			if len(files) != 1 {
+				demoTemplate.err = fmt.Errorf("the demo's import wrote %d DuckDB files, want 1", len(files))
+				return
+			}
 		}
 		// VACUUM INTO writes one consistent file, whatever the WAL still holds.
 		file := filepath.Join(dir, "template.db")
@@ -61,6 +84,17 @@ func demoCopy(ctx context.Context, t *testing.T) (*store.DB, error) {
 	file := filepath.Join(t.TempDir(), "lumo.db")
 	if err := os.WriteFile(file, demoTemplate.data, 0o600); err != nil {
 		return nil, err
+	}
+	if columnarPath != "" {
+		dir := columnar.LoadsDir(columnarPath)
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return nil, err
+		}
+		for name, data := range demoTemplate.loads {
+			if err := os.WriteFile(filepath.Join(dir, name), data, 0o600); err != nil {
+				return nil, err
+			}
+		}
 	}
 	return store.Open(ctx, file)
 }

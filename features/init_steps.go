@@ -239,7 +239,7 @@ func (i *initWorld) passwordNowhere() error {
 // imported imports the written workspace as `lumo import` does, confined to its folder (with
 // the password variable still set, when there is one).
 func (i *initWorld) imported(ctx context.Context) error {
-	_, err := i.w.db.ImportWorkspace(ctx, workspace.DirFS(i.res.Dir), "workspace.yaml")
+	_, err := i.w.importWorkspace(ctx, workspace.DirFS(i.res.Dir))
 	return err
 }
 

@@ -56,7 +56,7 @@ func initLimitsSteps(w *lumoWorld, sc *godog.ScenarioContext) {
 		if external() {
 			return errNeedsOwnSetup
 		}
-		_, err := w.db.ImportWorkspace(ctx, boundsWorkspace(), "workspace.yaml")
+		_, err := w.importWorkspace(ctx, boundsWorkspace())
 		return err
 	})
 	sc.Step(`^I call "([^"]*)" (\d+) times successfully$`, func(ctx context.Context, tool string, n int) error {

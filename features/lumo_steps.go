@@ -3,8 +3,10 @@ package features
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -34,8 +36,25 @@ type lumoWorld struct {
 	page          reportPage
 	queryLog      queryLog // the servers' debug log (see rollup_steps.go)
 	// columnar is the scenario's columnar copy with LUMO_COLUMNAR=on: every query then reads it
-	// (synced on a miss), so the scenario checks the columnar store's answers.
-	columnar *columnar.Store
+	// (synced on a miss), so the scenario checks the columnar store's answers. Its file is
+	// columnarPath, beside which the scenario's imports write their own files, as lumo import
+	// does: the copy reads the tables, rollups and value tables from there.
+	columnar     *columnar.Store
+	columnarPath string
+}
+
+// importOptions are the options of the scenario's imports: with LUMO_COLUMNAR=on, a sink writing
+// the import's own DuckDB file beside the scenario's copy.
+func (w *lumoWorld) importOptions() store.ImportOptions {
+	if w.columnar == nil {
+		return store.ImportOptions{}
+	}
+	return store.ImportOptions{Sink: columnar.Deferred(columnar.Options{Path: w.columnarPath}).ImportSink()}
+}
+
+// importWorkspace imports fsys's workspace.yaml into the scenario's database.
+func (w *lumoWorld) importWorkspace(ctx context.Context, fsys fs.FS) (store.Summary, error) {
+	return w.db.ImportWorkspaceWith(ctx, fsys, "workspace.yaml", w.importOptions())
 }
 
 // columnarOn says whether the scenarios run their queries on the columnar store.
@@ -58,7 +77,8 @@ func initLumoSteps(t *testing.T, sc *godog.ScenarioContext) {
 		if !external() {
 			w.db = storetest.Open(t)
 			if columnarOn() {
-				c, err := columnar.Open(ctx, columnar.Options{})
+				w.columnarPath = filepath.Join(t.TempDir(), "lumo.duckdb")
+				c, err := columnar.Open(ctx, columnar.Options{Path: w.columnarPath})
 				if err != nil {
 					return ctx, fmt.Errorf("LUMO_COLUMNAR=on: %w", err)
 				}
@@ -109,7 +129,7 @@ func (w *lumoWorld) demoImported(ctx context.Context) error {
 	if ok, err := pristine(ctx, w.db); err != nil {
 		return err
 	} else if ok {
-		db, err := demoCopy(ctx, w.t)
+		db, err := demoCopy(ctx, w.t, w.columnarPath)
 		if err != nil {
 			return err
 		}
@@ -119,7 +139,7 @@ func (w *lumoWorld) demoImported(ctx context.Context) error {
 			return nil
 		}
 	}
-	_, err := w.db.ImportWorkspace(ctx, demo.Lumo, "workspace.yaml")
+	_, err := w.importWorkspace(ctx, demo.Lumo)
 	return err
 }
 

@@ -14,6 +14,6 @@ func initValuesSteps(w *lumoWorld, sc *godog.ScenarioContext) {
 // workspaceImported imports another workspace folder (relative to features/) beside whatever the
 // scenario imported already; its tenants, logins and tokens must not clash with those.
 func (w *lumoWorld) workspaceImported(ctx context.Context, dir string) error {
-	_, err := w.db.ImportWorkspace(ctx, os.DirFS(dir), "workspace.yaml")
+	_, err := w.importWorkspace(ctx, os.DirFS(dir))
 	return err
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
 	"github.com/lumo-caderninho/mcp/impl/lumo/store"
 	"github.com/lumo-caderninho/mcp/impl/lumo/store/storetest"
+	"github.com/lumo-caderninho/mcp/impl/lumo/values"
 	"github.com/lumo-caderninho/mcp/impl/platform/sqldialect"
 )
 
@@ -225,11 +226,28 @@ func TestImportSinkWritesWhatACopyWrites(t *testing.T) {
 			t.Errorf("rollup %s (-copied by Sync +grouped by the import):\n%s", r.Name, diff)
 		}
 	}
-	values := valueTables(app)
-	if len(values) != 3 {
-		t.Fatalf("value tables %v, want Cliente's, Loja's and Motivo's", values)
+	// A sample reads the first rows in load order from the file's views as from copied tables.
+	for _, tb := range app.Tables {
+		var cols []*semantic.Column
+		for _, c := range tb.Columns {
+			if !c.Calculated() {
+				cols = append(cols, c)
+			}
+		}
+		want, werr := values.Reader{DB: copied.DB().(*sql.DB), Dialect: sqldialect.DuckDB{}}.Sample(ctx, tb, cols, 5)
+		got, gerr := values.Reader{DB: sunk.DB().(*sql.DB), Dialect: sqldialect.DuckDB{}}.Sample(ctx, tb, cols, 5)
+		if werr != nil || gerr != nil {
+			t.Fatalf("sampling %s: from the copied table %v, from the import's file %v", tb.Label, werr, gerr)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("sample of %s (-copied +import's file):\n%s", tb.Label, diff)
+		}
 	}
-	for _, v := range values {
+	vts := valueTables(app)
+	if len(vts) != 3 {
+		t.Fatalf("value tables %v, want Cliente's, Loja's and Motivo's", vts)
+	}
+	for _, v := range vts {
 		want, got := tableDump(t, copied.DB().(*sql.DB), v), tableDump(t, sunk.DB().(*sql.DB), v)
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("value table %s (-built by Sync +grouped by the import):\n%s", v, diff)

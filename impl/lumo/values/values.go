@@ -223,9 +223,11 @@ func (r Reader) snapshot() *sql.TxOptions {
 }
 
 // Sample returns up to n rows of t with the columns cols (of t), the first rows in load order:
-// SQLite reads by rowid; PostgreSQL reads the table from its first page (synchronised scans
-// off, so a concurrent scan cannot make it start elsewhere), which for lumo's data tables,
-// written once by COPY and never updated, is load order too. Cells are string, float64 or nil;
+// SQLite reads by rowid; DuckDB scans in the order rows were appended (it preserves insertion
+// order, and a view of an import's file has no rowid to order by); PostgreSQL reads the table
+// from its first page (synchronised scans off, so a concurrent scan cannot make it start
+// elsewhere), which for lumo's data tables, written once by COPY and never updated, is load
+// order too. Cells are string, float64 or nil;
 // dates are ISO text (YYYY-MM-DD, YYYY-MM-DD HH:MM:SS).
 func (r Reader) Sample(ctx context.Context, t *semantic.Table, cols []*semantic.Column, n int) ([][]any, error) {
 	if len(cols) == 0 {
@@ -237,8 +239,8 @@ func (r Reader) Sample(ctx context.Context, t *semantic.Table, cols []*semantic.
 	}
 	q := "SELECT " + strings.Join(names, ", ") + " FROM " + r.q(t.SQLName)
 	pg := r.Dialect.Name() == sqldialect.PostgresName
-	if !pg {
-		q += " ORDER BY rowid" // SQLite's and DuckDB's rowid count rows in the order they were appended
+	if r.Dialect.Name() == sqldialect.SQLiteName {
+		q += " ORDER BY rowid" // SQLite's rowid counts rows in the order they were appended
 	}
 	q += fmt.Sprintf(" LIMIT %d", n)
 	tx, err := r.DB.BeginTx(ctx, r.snapshot())
