@@ -17,9 +17,9 @@ import (
 // Importing the demo workspace takes seconds (it parses and loads every CSV and builds the
 // rollups), and most lumo scenarios start with it: on SQLite the suite imports it once into a
 // template and gives each scenario a copy of that file. The demo's data carries its own times, so
-// a copy answers exactly as a fresh import would. With LUMO_COLUMNAR=on the template's import also
-// writes its own DuckDB file, copied beside each scenario's columnar copy. On PostgreSQL each
-// scenario imports it into its own schema, as before.
+// a copy answers exactly as a fresh import would. With LUMO_COLUMNAR=on the template's import
+// writes the rows into its own DuckDB file instead, copied beside each scenario's columnar copy.
+// On PostgreSQL each scenario imports it into its own schema, as before.
 var demoTemplate struct {
 	once  sync.Once
 	data  []byte            // the SQLite file of a migrated database holding the demo workspace
@@ -50,7 +50,7 @@ func demoCopy(ctx context.Context, t *testing.T, columnarPath string) (*store.DB
 		var opts store.ImportOptions
 		copyPath := filepath.Join(dir, "lumo.duckdb")
 		if columnarOn() {
-			opts.Sink = columnar.Deferred(columnar.Options{Path: copyPath}).ImportSink()
+			opts.Sink, opts.SinkOnly = columnar.Deferred(columnar.Options{Path: copyPath}).ImportSink(), true
 		}
 		if _, err := db.ImportWorkspaceWith(ctx, demo.Lumo, "workspace.yaml", opts); err != nil {
 			demoTemplate.err = fmt.Errorf("importing the demo workspace: %w", err)

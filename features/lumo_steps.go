@@ -44,12 +44,14 @@ type lumoWorld struct {
 }
 
 // importOptions are the options of the scenario's imports: with LUMO_COLUMNAR=on, a sink writing
-// the import's own DuckDB file beside the scenario's copy.
+// the import's own DuckDB file beside the scenario's copy, which on SQLite is the only store of
+// the app rows, as lumo import does on the embedded default.
 func (w *lumoWorld) importOptions() store.ImportOptions {
 	if w.columnar == nil {
 		return store.ImportOptions{}
 	}
-	return store.ImportOptions{Sink: columnar.Deferred(columnar.Options{Path: w.columnarPath}).ImportSink()}
+	return store.ImportOptions{Sink: columnar.Deferred(columnar.Options{Path: w.columnarPath}).ImportSink(),
+		SinkOnly: w.db.Engine() != "postgres"}
 }
 
 // importWorkspace imports fsys's workspace.yaml into the scenario's database.

@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
+	"math"
 	"regexp"
 	"strings"
 	"time"
@@ -87,6 +88,17 @@ func (f *columnarFlags) options(path string) columnar.Options {
 	return columnar.Options{Path: path, MemoryLimit: *f.memory, Threads: *f.threads, MinRows: *f.from}
 }
 
+// columnarOffWhy says why openColumnar gave no copy, in the operator's words.
+func columnarOffWhy(f *columnarFlags) string {
+	switch {
+	case *f.path == "off":
+		return "--columnar off"
+	case !columnar.Available:
+		return "binário sem cgo, sem DuckDB"
+	}
+	return "a cópia colunar não abriu; veja o log"
+}
+
 // openColumnar is serve's columnar copy of db (dsn), kept synced until ctx ends: DuckDB opens
 // the first of maxSlots files no other process holds once an app reaches --columnar-from rows.
 // nil, with the reason logged once, when queries read the database only: --columnar off or a
@@ -133,6 +145,43 @@ func importCopy(f *columnarFlags, dsn string) (*columnar.Store, string) {
 	o := f.options(base)
 	o.Log = slog.New(slog.DiscardHandler) // the import says what happened in its own words
 	return columnar.Deferred(o), ""
+}
+
+// callColumnar is lumo call's view of the apps whose rows only their import's file holds: a copy
+// in the first free slot that reads those files (a running server may hold the first), and
+// copies nothing from the database. nil when DuckDB is off or not linked.
+func callColumnar(f *columnarFlags, dsn string) *columnar.Store {
+	if *f.path == "off" || !columnar.Available {
+		return nil
+	}
+	base, err := f.basePath(dsn)
+	if err != nil {
+		return nil
+	}
+	o := f.options(base)
+	o.Slots, o.MinRows, o.Log = maxSlots, math.MaxInt64, slog.New(slog.DiscardHandler)
+	return columnar.Deferred(o)
+}
+
+// sinkInto has an import write its data tables, rollups and value tables into its own DuckDB
+// file through c, importCopy's copy: on the embedded default that file is the only store of the
+// app rows; PostgreSQL keeps them as the data of record, and a positive --columnar-from leaves
+// small apps to SQLite.
+func sinkInto(opts *store.ImportOptions, c *columnar.Store, f *columnarFlags, dsn string) {
+	opts.Sink = c.ImportSink()
+	opts.SinkOnly = !sqldb.IsPostgres(dsn) && *f.from == 0
+}
+
+// importOptions are the options of an import lumo makes itself (the demo, at the first start),
+// with the copy importCopy gives, and the function that closes it once the import is done.
+func importOptions(f *columnarFlags, dsn string) (store.ImportOptions, func()) {
+	var opts store.ImportOptions
+	c, _ := importCopy(f, dsn)
+	if c == nil {
+		return opts, func() {}
+	}
+	sinkInto(&opts, c, f, dsn)
+	return opts, func() { c.Close() }
 }
 
 // syncAfterImport brings c, the copy importCopy gave, to the import just committed, copying what

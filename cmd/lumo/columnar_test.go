@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -25,9 +26,10 @@ import (
 )
 
 // TestColumnarCopyFromImportToServe runs the built binary on the embedded default: lumo import
-// writes lumo.duckdb beside the SQLite file, lumo serve answers queries from it, a second server
-// on the same database takes the next copy (DuckDB lets one process hold a file) and syncs it
-// itself, and every answer equals the one of a server with --columnar off.
+// writes the app rows into its own DuckDB file beside the SQLite file, and nowhere else; lumo
+// serve answers queries from it, a second server on the same database takes the next copy
+// (DuckDB lets one process hold a file) and reads the same file, every answer equals the one a
+// server gave from rows in the database, and a server without DuckDB refuses those apps.
 func TestColumnarCopyFromImportToServe(t *testing.T) {
 	ctx := context.Background()
 	bin := buildLumo(t)
@@ -37,7 +39,8 @@ func TestColumnarCopyFromImportToServe(t *testing.T) {
 		t.Fatal(err)
 	}
 	dsn := filepath.Join(dir, "lumo.db")
-	// The demo's tables are under --columnar-from 100000: nothing is copied, and no DuckDB file is made.
+	// The demo's tables are under --columnar-from 100000: nothing is copied, no DuckDB file is
+	// made, and the rows stay in the database.
 	out, err := lumoCLI(t, bin, "import", "--db", dsn, "--columnar-from", "100000", filepath.Join(ws, "workspace.yaml"))
 	if err != nil {
 		t.Fatalf("import: %v\n%s", err, out)
@@ -47,16 +50,6 @@ func TestColumnarCopyFromImportToServe(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "lumo.duckdb")); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("an import with nothing to copy made a DuckDB file: %v", err)
-	}
-	// By default (--columnar-from 0) every app is copied.
-	out, err = lumoCLI(t, bin, "import", "--db", dsn, filepath.Join(ws, "workspace.yaml"))
-	if err != nil {
-		t.Fatalf("import: %v\n%s", err, out)
-	}
-	// Every table, rollup and value table is in the import's own file: the sync copies nothing.
-	if want := "Cópia colunar atualizada em " + filepath.Join(dir, "lumo.duckdb") + ": 10 tabelas gravadas durante a importação em " +
-		filepath.Join(dir, "lumo.loads") + ", nada copiado do banco, em "; !strings.Contains(out, want) {
-		t.Fatalf("the import's output lacks %q:\n%s", want, out)
 	}
 	db, err := store.Open(ctx, dsn)
 	if err != nil {
@@ -70,16 +63,64 @@ func TestColumnarCopyFromImportToServe(t *testing.T) {
 	}
 	args := fmt.Sprintf(`{"appId": %d, "fields": [{"ref": "Lojas.Loja"}, {"ref": "Vendas.Valor da venda", "agg": "sum"},
 		{"ref": "Vendas.Data", "bucket": "month"}], "orderBy": [{"ref": "Vendas.Valor da venda", "agg": "sum", "dir": "desc"}], "limit": 50}`, appID)
-
 	t.Setenv("LUMO_LOG_LEVEL", "debug")
-	// By default every query reads the copy, however small its tables.
-	first := startReplica(t, bin, dsn, "--user", "bruno")
 	off := startReplica(t, bin, dsn, "--user", "bruno", "--columnar", "off")
+	want := restQuery(t, off.url, args) // from the rows in the database
+	if !strings.Contains(off.logs.String(), `"engine":"sqlite"`) {
+		t.Errorf("--columnar off did not run the query on the database:\n%s", off.logs)
+	}
+
+	// By default (--columnar-from 0) the import writes the rows into its own file alone; the
+	// tables the database held go (an upgrade), and SQLite gives their space back.
+	held, err := os.Stat(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err = lumoCLI(t, bin, "import", "--db", dsn, filepath.Join(ws, "workspace.yaml"))
+	if err != nil {
+		t.Fatalf("import: %v\n%s", err, out)
+	}
+	if want := "Os dados desses tenants saíram do banco: 10 tabelas e rollups que o banco guardava agora estão só no arquivo DuckDB da importação; o banco devolveu "; !strings.Contains(out, want) {
+		t.Fatalf("the import's output lacks %q:\n%s", want, out)
+	}
+	if after, err := os.Stat(dsn); err != nil || 2*after.Size() > held.Size() {
+		t.Errorf("the database file is %d bytes after the rows left it, %d before (%v)", after.Size(), held.Size(), err)
+	}
+	// Every table, rollup and value table is in the import's own file: the sync copies nothing.
+	if want := "Cópia colunar atualizada em " + filepath.Join(dir, "lumo.duckdb") + ": 10 tabelas gravadas durante a importação em " +
+		filepath.Join(dir, "lumo.loads") + ", nada copiado do banco, em "; !strings.Contains(out, want) {
+		t.Fatalf("the import's output lacks %q:\n%s", want, out)
+	}
+	db, err = store.Open(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dataTables int
+	err = db.SQL().QueryRowContext(ctx, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'lumo%' AND name NOT LIKE 'sqlite%' AND name <> 'schema_migrations'").Scan(&dataTables)
+	db.Close()
+	if err != nil || dataTables != 0 {
+		t.Fatalf("after the default import the database holds %d tables besides the catalogue (%v), want none", dataTables, err)
+	}
+	// A server without DuckDB cannot answer those apps: one already running says so in
+	// Portuguese, and a new one refuses to start.
+	if got := restError(t, off.url, args); !strings.Contains(got, "COLUMNAR_REQUIRED") || !strings.Contains(got, "arquivo DuckDB da importação") {
+		t.Errorf("a --columnar off server after the import answered %s, want COLUMNAR_REQUIRED", got)
+	}
+	refused := exec.Command(bin, "serve", "--db", dsn, "--columnar", "off")
+	if msg, err := refused.CombinedOutput(); err == nil || !strings.Contains(string(msg), "guardam os dados só no arquivo DuckDB da importação") {
+		t.Errorf("lumo serve --columnar off on apps kept in DuckDB files: %v\n%s", err, msg)
+	}
+	// lumo call reads those files too.
+	if out, err := lumoCLI(t, bin, "call", "--db", dsn, "--user", "bruno", "query", args); err != nil || !strings.Contains(out, "Centro") {
+		t.Errorf("lumo call after the import: %v\n%s", err, out)
+	}
+
+	// Every server reads the import's file, also one whose --columnar-from leaves small apps to
+	// the database: these apps have no rows there.
+	first := startReplica(t, bin, dsn, "--user", "bruno")
 	second := startReplica(t, bin, dsn, "--user", "bruno")
 	small := startReplica(t, bin, dsn, "--user", "bruno", "--columnar-from", "100000")
-	want := restQuery(t, off.url, args)
-	for _, r := range []*replica{first, second} {
-		// The second server copies the data itself: until then its queries read the database.
+	for _, r := range []*replica{first, second, small} {
 		for deadline := time.Now().Add(30 * time.Second); !strings.Contains(r.logs.String(), `"msg":"columnar copy: synced"`) &&
 			!strings.Contains(r.logs.String(), `"path":"`+filepath.Join(dir, "lumo.duckdb")+`"`); {
 			if time.Now().After(deadline) {
@@ -89,25 +130,14 @@ func TestColumnarCopyFromImportToServe(t *testing.T) {
 		}
 		got := restQuery(t, r.url, args)
 		if diff := cmp.Diff(want["rows"], got["rows"]); diff != "" || got["totalRows"] != want["totalRows"] {
-			t.Errorf("the columnar copy answers otherwise than the database (-database +copy):\n%s", diff)
+			t.Errorf("the import's file answers otherwise than the database did (-database +file):\n%s", diff)
 		}
-		if !strings.Contains(r.logs.String(), `"engine":"duckdb"`) {
+		if !strings.Contains(r.logs.String(), `"engine":"duckdb"`) || strings.Contains(r.logs.String(), `"engine":"sqlite"`) {
 			t.Errorf("the query did not run on the columnar copy:\n%s", r.logs)
 		}
 	}
 	if !strings.Contains(second.logs.String(), filepath.Join(dir, "lumo-2.duckdb")) {
 		t.Errorf("the second server did not take the second copy:\n%s", second.logs)
-	}
-	if strings.Contains(small.logs.String(), `"msg":"columnar copy",`) {
-		t.Errorf("a server whose apps are all under --columnar-from opened DuckDB:\n%s", small.logs)
-	}
-	for _, r := range []*replica{off, small} {
-		if got := restQuery(t, r.url, args); !cmp.Equal(want["rows"], got["rows"]) {
-			t.Errorf("answers differ between servers reading the database: %v, %v", want["rows"], got["rows"])
-		}
-		if !strings.Contains(r.logs.String(), `"engine":"sqlite"`) || strings.Contains(r.logs.String(), `"engine":"duckdb"`) {
-			t.Errorf("--columnar off, and queries of tables under --columnar-from, run on the database:\n%s", r.logs)
-		}
 	}
 	// While servers hold lumo.duckdb and lumo-2.duckdb, an import writes its own file, which
 	// both read without copying its tables.
@@ -133,8 +163,18 @@ func TestColumnarCopyFromImportToServe(t *testing.T) {
 	}
 }
 
-// restQuery is the structured answer of query over the REST mirror at base.
-func restQuery(t *testing.T, base, args string) map[string]any {
+// restError is the body of a query over the REST mirror at base that fails.
+func restError(t *testing.T, base, args string) string {
+	t.Helper()
+	status, body := restPost(t, base, args)
+	if status == http.StatusOK {
+		t.Fatalf("REST query answered 200: %s", body)
+	}
+	return string(body)
+}
+
+// restPost posts a query over the REST mirror at base and returns its status and body.
+func restPost(t *testing.T, base, args string) (int, []byte) {
 	t.Helper()
 	resp, err := http.Post(base+"/tools/query", "application/json", bytes.NewBufferString(args))
 	if err != nil {
@@ -142,8 +182,15 @@ func restQuery(t *testing.T, base, args string) map[string]any {
 	}
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("REST query: %d %s", resp.StatusCode, body)
+	return resp.StatusCode, body
+}
+
+// restQuery is the structured answer of query over the REST mirror at base.
+func restQuery(t *testing.T, base, args string) map[string]any {
+	t.Helper()
+	status, body := restPost(t, base, args)
+	if status != http.StatusOK {
+		t.Fatalf("REST query: %d %s", status, body)
 	}
 	var m map[string]any
 	if err := json.Unmarshal(body, &m); err != nil {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net"
 	"net/http"
 	"os"
@@ -46,8 +47,9 @@ import (
 // defaultUser is the demo workspace's user a bare `lumo serve` acts as.
 const defaultUser = "ana"
 
-// openStore opens dsn, or the embedded default (created, migrated and seeded with the demo).
-func openStore(ctx context.Context, dsn string, log *slog.Logger) (*store.DB, error) {
+// openStore opens dsn, or the embedded default (created, migrated and seeded with the demo, its
+// rows written as lumo import writes them, by col's rules).
+func openStore(ctx context.Context, dsn string, log *slog.Logger, col *columnarFlags) (*store.DB, error) {
 	seed := dsn == ""
 	if seed {
 		var err error
@@ -60,7 +62,9 @@ func openStore(ctx context.Context, dsn string, log *slog.Logger) (*store.DB, er
 		return nil, err
 	}
 	if seed {
-		seeded, err := db.SeedDemoIfEmpty(ctx)
+		opts, done := importOptions(col, dsn)
+		seeded, err := db.SeedDemoIfEmpty(ctx, opts)
+		done()
 		if err != nil {
 			db.Close()
 			return nil, fmt.Errorf("seeding the demo workspace: %w", err)
@@ -158,7 +162,7 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 		return err
 	}
 	tuneGC()
-	db, err := openStore(ctx, *dsn, log)
+	db, err := openStore(ctx, *dsn, log, f.columnar)
 	if err != nil {
 		return err
 	}
@@ -177,6 +181,12 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	if c := openColumnar(ctx, f.columnar, *dsn, db, log); c != nil {
 		defer c.Close()
 		svc.Columnar, svc.ColumnarFrom = c, *f.columnar.from
+	} else if n, err := db.AppsInFile(ctx); err != nil {
+		return err
+	} else if n > 0 {
+		return fmt.Errorf("%s guardam os dados só no arquivo DuckDB da importação, e este servidor roda sem o motor colunar (%s): "+
+			"rode lumo serve com --columnar on (o padrão), num binário com DuckDB, ou importe de novo com --columnar off para guardar os dados no banco",
+			ptbr.Count(n, "Aplicação", "Aplicações"), columnarOffWhy(f.columnar))
 	}
 	if f.resultCacheMB == 0 {
 		svc.ResultCacheBytes = -1
@@ -389,7 +399,7 @@ func importWorkspace(ctx context.Context, args []string, stdout io.Writer, log *
 	colCopy, copyWhy := importCopy(col, *dsn)
 	if colCopy != nil {
 		defer colCopy.Close()
-		opts.Sink = colCopy.ImportSink() // the data tables, rollups and value tables go into the import's own DuckDB file
+		sinkInto(&opts, colCopy, col, *dsn)
 	}
 	sum, err := db.ImportWorkspaceWith(ctx, workspace.DirFS(filepath.Dir(abs)), filepath.Base(abs), opts)
 	if err != nil {
@@ -427,6 +437,14 @@ func importWorkspace(ctx context.Context, args []string, stdout io.Writer, log *
 		default:
 			fmt.Fprintf(stdout, "Substituiu o tenant %s, importado antes de %s em %s (%s), como pedido por --replace.\n", r.Tenant, printable.Name(r.Origin), r.When(), apps)
 		}
+	}
+	if sum.MovedOut > 0 {
+		line := "Os dados desses tenants saíram do banco: " + ptbr.Count(sum.MovedOut, "tabela ou rollup", "tabelas e rollups") +
+			" que o banco guardava agora estão só no arquivo DuckDB da importação"
+		if sum.ReclaimedBytes > 0 {
+			line += fmt.Sprintf("; o banco devolveu %s MB ao disco", ptbr.Number(float64(sum.ReclaimedBytes)/1e6, 1))
+		}
+		fmt.Fprintln(stdout, line+".")
 	}
 	if sum.TokensKept > 0 || len(sum.TokensDropped) > 0 {
 		fmt.Fprintf(stdout, "Tokens emitidos mantidos: %d.\n", sum.TokensKept)
@@ -475,7 +493,11 @@ func call(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger
 	fs := callCommand.FlagSet()
 	dsn := dbFlag(fs)
 	login := fs.String("user", defaultUser, "usuário (login) que faz a chamada")
+	col := registerColumnarFlags(fs)
 	if err := callCommand.Parse(fs, args, stdout); err != nil {
+		return err
+	}
+	if err := col.check(); err != nil {
 		return err
 	}
 	if fs.NArg() < 1 || fs.NArg() > 2 {
@@ -491,7 +513,7 @@ func call(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger
 	if err := d.Decode(&toolArgs); err != nil {
 		return fmt.Errorf("os argumentos da ferramenta precisam ser um objeto JSON: %w", err)
 	}
-	db, err := openStore(ctx, *dsn, log)
+	db, err := openStore(ctx, *dsn, log, col)
 	if err != nil {
 		return err
 	}
@@ -500,7 +522,14 @@ func call(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger
 	if err != nil {
 		return err
 	}
-	srv, err := lumo.NewServer(&lumo.Service{DB: db, Log: cli.QuietLog(), Identity: lumo.FixedUser(u)}, lumo.Options{ValidateOutput: true})
+	svc := &lumo.Service{DB: db, Log: cli.QuietLog(), Identity: lumo.FixedUser(u)}
+	if c := callColumnar(col, *dsn); c != nil {
+		defer c.Close()
+		// Only the apps whose rows are in their import's file alone: the others read the
+		// database, where a one-shot call costs no copy.
+		svc.Columnar, svc.ColumnarSyncOnMiss, svc.ColumnarFrom = c, true, math.MaxInt64
+	}
+	srv, err := lumo.NewServer(svc, lumo.Options{ValidateOutput: true})
 	if err != nil {
 		return err
 	}

@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/lumo-caderninho/mcp/gen/lumoapi"
+	"github.com/lumo-caderninho/mcp/impl/lumo/columnar"
 	"github.com/lumo-caderninho/mcp/impl/lumo/query"
 	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
 	"github.com/lumo-caderninho/mcp/impl/lumo/values"
@@ -105,8 +107,15 @@ func (s *Service) execQuery(ctx context.Context, app *semantic.App, in *lumoapi.
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	checkDB, checkEngine := query.Querier(s.DB), s.DB.Dialect()
-	var tables func(*semantic.Column) string        // nil: each column's own table
-	if s.Columnar != nil && s.Columnar.Holds(app) { // the same rows, at the same import
+	var tables func(*semantic.Column) string // nil: each column's own table
+	switch {
+	case app.RowsInFile: // the only rows there are
+		duck, err := s.columnarFor(ctx, app, 0)
+		if err != nil {
+			return nil, nil, nil, s.runError(ctx, err, timeout)
+		}
+		checkDB, checkEngine, tables = duck, sqldialect.DuckDB{}, s.Columnar.ValuesOf(app)
+	case s.Columnar != nil && s.Columnar.Holds(app): // the same rows, at the same import
 		checkDB, checkEngine, tables = s.Columnar.DB(), sqldialect.DuckDB{}, s.Columnar.ValuesOf(app)
 	}
 	if err := query.CheckValues(ctx, checkDB, checkEngine, tables, q); err != nil {
@@ -142,7 +151,7 @@ func (s *Service) execQuery(ctx context.Context, app *semantic.App, in *lumoapi.
 		s.Log.DebugContext(ctx, "query engine", "app", app.ID, "engine", engine.Name())
 	}
 	res, err := query.Execute(ctx, db, q, plan, r.Render(q, plan, walk))
-	if duck != nil && isCode(err, query.CodeMemoryLimit) && ctx.Err() == nil {
+	if duck != nil && !app.RowsInFile && isCode(err, query.CodeMemoryLimit) && ctx.Err() == nil {
 		// Past the copy's memory: the database holds the same rows and runs it where it fits.
 		if s.Log != nil {
 			s.Log.WarnContext(ctx, "query past the columnar copy's memory limit; it runs on the database", "app", app.ID)
@@ -173,20 +182,35 @@ const DefaultColumnarFrom = 0
 
 // columnarFor is the columnar copy when the copy holds app's data at app's import and the query
 // reads a table (or rollup) of at least ColumnarFrom rows, largest, if ColumnarFrom is positive;
-// nil when the query reads the row store.
+// nil when the query reads the row store. An app whose rows only the import's DuckDB file holds
+// (RowsInFile) is always read there, synced first when the copy does not hold it yet.
 func (s *Service) columnarFor(ctx context.Context, app *semantic.App, largest int64) (query.Querier, error) {
 	c := s.Columnar
-	if c == nil || s.ColumnarFrom > 0 && largest < s.ColumnarFrom {
+	switch {
+	case app.RowsInFile && c == nil:
+		return nil, ErrRowsInFile
+	case app.RowsInFile:
+	case c == nil || s.ColumnarFrom > 0 && largest < s.ColumnarFrom:
 		return nil, nil
 	}
 	if c.Holds(app) {
 		return c.DB(), nil
 	}
-	if !s.ColumnarSyncOnMiss {
+	if !s.ColumnarSyncOnMiss && !app.RowsInFile {
 		c.Kick()
 		return nil, nil
 	}
 	if _, err := c.Sync(ctx, s.DB); err != nil {
+		var missing *columnar.MissingFileError
+		if errors.As(err, &missing) {
+			if s.Log != nil {
+				s.Log.ErrorContext(ctx, "an app's rows are in no readable import file", "err", err)
+			}
+			return nil, &mcpserver.ToolError{Code: "DATA_FILE_MISSING",
+				Message: "Os dados deste app estão só no arquivo DuckDB da importação, e esse arquivo não pôde ser lido (" +
+					filepath.Base(missing.Path) + "); nenhuma resposta sem ele.",
+				Suggestions: []string{"Peça ao administrador que importe o workspace de novo (lumo import), ou restaure o arquivo da importação."}}
+		}
 		return nil, err
 	}
 	if !c.Holds(app) { // app was replaced meanwhile: the next call reads the new import
@@ -194,6 +218,12 @@ func (s *Service) columnarFor(ctx context.Context, app *semantic.App, largest in
 	}
 	return c.DB(), nil
 }
+
+// ErrRowsInFile is the answer for an app whose rows are in its import's DuckDB file when the
+// server reads no columnar store (lumo serve refuses to start so; see store.DB.AppsInFile).
+var ErrRowsInFile = &mcpserver.ToolError{Code: "COLUMNAR_REQUIRED",
+	Message:     "Os dados deste app estão no arquivo DuckDB da importação, e este servidor roda sem o motor colunar (--columnar off, ou um binário sem cgo).",
+	Suggestions: []string{"Peça ao administrador que rode lumo serve com --columnar on (o padrão), num binário com DuckDB."}}
 
 // rollupsOn says whether queries may read rollups: LUMO_ROLLUPS=off (or NoRollups) sends every
 // query to the base tables, as when comparing both ways.

@@ -191,6 +191,55 @@ func chosen(plan *query.Plan) []string {
 	return names
 }
 
+// fileOnlyService imports the rollups workspace as lumo import does on the embedded default, the
+// rows in the import's DuckDB file alone (SinkOnly), and serves it from that file; it returns
+// the service and ana's apps by name.
+func fileOnlyService(t *testing.T, rows int, log *slog.Logger) (*Service, map[string]*semantic.App) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	db, err := store.Open(ctx, filepath.Join(dir, "lumo.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	path := filepath.Join(dir, "lumo.duckdb")
+	opts := store.ImportOptions{Sink: columnar.Deferred(columnar.Options{Path: path}).ImportSink(), SinkOnly: true}
+	if _, err := db.ImportWorkspaceWith(ctx, rollupsWorkspace(t, rows), "workspace.yaml", opts); err != nil {
+		t.Fatal(err)
+	}
+	col, err := columnar.Open(ctx, columnar.Options{Path: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { col.Close() })
+	u, err := db.UserByLogin(ctx, "ana")
+	if err != nil {
+		t.Fatal(err)
+	}
+	apps, err := db.VisibleApps(ctx, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]*semantic.App{}
+	for _, a := range apps {
+		if !a.RowsInFile {
+			t.Fatalf("%s: an import with SinkOnly left the app read from the database", a.Name)
+		}
+		byName[a.Name] = a
+	}
+	// The columnar store syncs at the first query, as a server does with nothing to copy.
+	return &Service{DB: db, Identity: FixedUser(u), Log: log, QueryTimeout: time.Minute, Columnar: col}, byName
+}
+
+// rollupFacts are app's rollups as the import built them: name, dimensions and rows.
+func rollupFacts(app *semantic.App) string {
+	var b strings.Builder
+	for _, r := range app.Rollups {
+		fmt.Fprintf(&b, "%s:%d:%d;", r.Name, len(r.Dimensions), r.Rows)
+	}
+	return b.String()
+}
+
 func rollupsAlike(t *testing.T, db *store.DB, rows int) {
 	ctx := context.Background()
 	// With cgo the import writes its tables and groups its rollups in a DuckDB file of its own,
@@ -246,6 +295,8 @@ func rollupsAlike(t *testing.T, db *store.DB, rows int) {
 	on := &Service{DB: db, Identity: FixedUser(u), Log: log, QueryTimeout: time.Minute}
 	off := &Service{DB: db, Identity: FixedUser(u), Log: log, QueryTimeout: time.Minute, NoRollups: true}
 	var columnarOn, columnarOff *Service // with cgo: the same queries on the columnar copy
+	var fileOnly *Service                // and on an import that kept its rows in its file alone
+	var onlyApps map[string]*semantic.App
 	if columnar.Available {
 		col, err := columnar.Open(ctx, columnar.Options{Path: path})
 		if err != nil {
@@ -258,6 +309,12 @@ func rollupsAlike(t *testing.T, db *store.DB, rows int) {
 		columnarOn = &Service{DB: db, Identity: FixedUser(u), Log: log, QueryTimeout: time.Minute, Columnar: col, ColumnarSyncOnMiss: true, ColumnarFrom: -1}
 		columnarOff = &Service{DB: db, Identity: FixedUser(u), Log: log, QueryTimeout: time.Minute, Columnar: col, ColumnarSyncOnMiss: true, ColumnarFrom: -1,
 			NoRollups: true}
+		fileOnly, onlyApps = fileOnlyService(t, rows, log)
+		for _, a := range apps {
+			if got, want := rollupFacts(onlyApps[a.Name]), rollupFacts(a); got != want {
+				t.Fatalf("%s's rollups built on the import's file alone: %s; in the database: %s", a.Name, got, want)
+			}
+		}
 	}
 	runs := 0
 
@@ -286,6 +343,16 @@ func rollupsAlike(t *testing.T, db *store.DB, rows int) {
 			}
 			if diff := cmp.Diff(want, duck); diff != "" {
 				t.Fatalf("%s: the columnar copy (%s) answers otherwise (-row store +columnar):\n%s", raw, how, diff)
+			}
+			_, _, only, errOnly := fileOnly.execQuery(ctx, onlyApps[app.Name], &in)
+			if fmt.Sprint(errOff) != fmt.Sprint(errOnly) {
+				t.Fatalf("%s: error on the row store %v, with the rows in the import's file alone %v", raw, errOff, errOnly)
+			}
+			if only != nil && want != nil && (only.DataAsOf == nil) == (want.DataAsOf == nil) {
+				only.DataAsOf = want.DataAsOf // another import, seconds later: its own load time
+			}
+			if diff := cmp.Diff(want, only); diff != "" {
+				t.Fatalf("%s: with the rows in the import's file alone the answer differs (-row store +file):\n%s", raw, diff)
 			}
 		}
 		if errOff != nil {

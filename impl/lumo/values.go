@@ -72,8 +72,9 @@ func (s *Service) searchValues(ctx context.Context, in *lumoapi.SearchValuesInpu
 	}
 }
 
-// valuesReader reads a's values where its queries read: the columnar copy when a's tables reach
-// ColumnarFrom (synced first under ColumnarSyncOnMiss), the row store otherwise.
+// valuesReader reads a's values where its queries read: the columnar copy when a's rows are
+// only in its import's file, or its tables reach ColumnarFrom (synced first under
+// ColumnarSyncOnMiss), the row store otherwise.
 func (s *Service) valuesReader(ctx context.Context, a *semantic.App) (values.Reader, error) {
 	duck, err := s.columnarFor(ctx, a, columnar.Largest(a))
 	if err != nil {

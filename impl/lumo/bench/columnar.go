@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -20,12 +19,10 @@ import (
 
 // runColumnar times the queries on the columnar copy: lumo serve makes its copy of db at served
 // at start (timed, until it logs the sync: on SQLite it reads the import's DuckDB file, on
-// PostgreSQL it copies the rows), DuckDB's own run gets a second file (the server holds the
-// first), and each query is timed over MCP against its hand-written SQL rendered for DuckDB, with
+// PostgreSQL it copies the rows), DuckDB's own run gets a slot of its own (referenceCopy), and each query is timed over MCP against its hand-written SQL rendered for DuckDB, with
 // the same defaults (memory limit, threads) on both sides. The server's peak resident memory is
 // read after each phase (the copy, the queries, the small-call load), reset between them.
 func runColumnar(ctx context.Context, c Config, engine string, db *store.DB, dsn string, app *semantic.App, served string) (*ColumnarReport, error) {
-	own := filepath.Join(filepath.Dir(served), "own.duckdb")
 	rep := &ColumnarReport{MemoryLimitMiB: memoryLimitMiB(columnar.DefaultMemoryLimit)}
 	c.logf("%s: lumo serve makes its columnar copy", engine)
 	srv, err := startCopying(ctx, c.Lumo, c.ServerEnv, c.ServerLog, dsn, Login, served, &rep.CopySeconds, &rep.CopyRows)
@@ -37,18 +34,12 @@ func runColumnar(ctx context.Context, c Config, engine string, db *store.DB, dsn
 	rep.CopyMemory = memoryOf(srv.cmd.Process.Pid)
 	c.logf("%s: the server's copy ready in %.1f s, %d rows copied from the database, its peak RSS %.1f MiB", engine, rep.CopySeconds, rep.CopyRows,
 		rep.CopyMemory.PeakMiB)
-	mine, err := columnar.Open(ctx, columnar.Options{Path: own})
+	mine, err := referenceCopy(ctx, db, served)
 	if err != nil {
 		return nil, err
 	}
 	defer mine.Close()
-	if _, err := mine.Sync(ctx, db); err != nil {
-		return nil, err
-	}
-	duck, ok := mine.DB().(*sql.DB)
-	if !ok {
-		return nil, fmt.Errorf("the columnar store is a %T", mine.DB())
-	}
+	duck := mine.DB().(*sql.DB)
 	queries, err := Queries(app, sqldialect.DuckDB{})
 	if err != nil {
 		return nil, err
@@ -74,6 +65,22 @@ func runColumnar(ctx context.Context, c Config, engine string, db *store.DB, dsn
 	}
 	rep.ServerMemory = memoryOf(srv.cmd.Process.Pid)
 	return rep, nil
+}
+
+// referenceCopy is DuckDB's own side: a copy of db's app data in the first free slot of served
+// (the servers hold the others), synced: it reads the import's file on SQLite, and copies the
+// rows from PostgreSQL.
+func referenceCopy(ctx context.Context, db *store.DB, served string) (*columnar.Store, error) {
+	c := columnar.Deferred(columnar.Options{Path: served, Slots: 8})
+	if _, err := c.Sync(ctx, db); err != nil {
+		c.Close()
+		return nil, err
+	}
+	if _, ok := c.DB().(*sql.DB); !ok {
+		c.Close()
+		return nil, fmt.Errorf("the columnar store is a %T", c.DB())
+	}
+	return c, nil
 }
 
 // syncWatch passes a server's log on to to and sends the first line that reports a sync of the

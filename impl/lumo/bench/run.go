@@ -19,6 +19,7 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/lumo/store"
 	"github.com/lumo-caderninho/mcp/impl/platform/mcphttp"
 	"github.com/lumo-caderninho/mcp/impl/platform/sqldb"
+	"github.com/lumo-caderninho/mcp/impl/platform/sqldialect"
 )
 
 // Config is one bench run.
@@ -41,6 +42,8 @@ type Config struct {
 	PeerDir   string
 	Log       io.Writer
 	ServerLog io.Writer
+
+	serverColumnar string // the servers' --columnar: "off" unless the app rows are in DuckDB alone
 }
 
 // Run measures every engine of c and reports them side by side.
@@ -85,8 +88,9 @@ func runEngine(ctx context.Context, c Config, engine string) (*EngineReport, err
 	}
 	defer db.Close()
 
-	// On SQLite with the columnar copy, the import also writes its DuckDB file, as lumo import
-	// does, and the server's copy reads it.
+	// On SQLite with the columnar copy, the import writes the app rows into its own DuckDB file
+	// alone, as lumo import does on the embedded default: every server reads that file (each in
+	// a slot of served), and the hand-written SQL runs on DuckDB over it.
 	var served string
 	var opts store.ImportOptions
 	if c.Columnar {
@@ -97,7 +101,8 @@ func runEngine(ctx context.Context, c Config, engine string) (*EngineReport, err
 		defer os.RemoveAll(dir)
 		served = filepath.Join(dir, "served.duckdb")
 		if engine == "sqlite" && columnar.Available {
-			opts.Sink = columnar.Deferred(columnar.Options{Path: served}).ImportSink()
+			opts.Sink, opts.SinkOnly = columnar.Deferred(columnar.Options{Path: served}).ImportSink(), true
+			c.serverColumnar = served
 		}
 	}
 	c.logf("%s: importing %d sales rows", engine, c.Rows)
@@ -115,7 +120,11 @@ func runEngine(ctx context.Context, c Config, engine string) (*EngineReport, err
 	c.logf("%s: %d rows in %.1f s (%.0f rows/s)", engine, e.Import.Rows, e.Import.Seconds, e.Import.RowsPerSecond)
 	if c.CatalogApps > 0 {
 		start = time.Now()
-		if _, err := db.ImportWorkspace(ctx, Catalog(c.CatalogApps), "workspace.yaml"); err != nil {
+		catalog := store.ImportOptions{}
+		if opts.SinkOnly { // each import writes a file of its own
+			catalog = store.ImportOptions{Sink: columnar.Deferred(columnar.Options{Path: served}).ImportSink(), SinkOnly: true}
+		}
+		if _, err := db.ImportWorkspaceWith(ctx, Catalog(c.CatalogApps), "workspace.yaml", catalog); err != nil {
 			return nil, fmt.Errorf("importing the catalogue: %w", err)
 		}
 		e.Import.CatalogSeconds = time.Since(start).Seconds()
@@ -124,12 +133,22 @@ func runEngine(ctx context.Context, c Config, engine string) (*EngineReport, err
 	if err != nil {
 		return nil, err
 	}
-	queries, err := Queries(app, db.Dialect())
+	raw, dialect := db.SQL(), db.Dialect() // where the hand-written SQL runs: the app rows
+	if opts.SinkOnly {
+		e.Engine += " (app rows in DuckDB)"
+		ref, err := referenceCopy(ctx, db, served)
+		if err != nil {
+			return nil, err
+		}
+		defer ref.Close()
+		raw, dialect = ref.DB().(*sql.DB), sqldialect.DuckDB{}
+	}
+	queries, err := Queries(app, dialect)
 	if err != nil {
 		return nil, err
 	}
 
-	srv, err := startServer(ctx, c.Lumo, dsn, Login, 0, c.ServerEnv, c.ServerLog)
+	srv, err := startServer(ctx, c, dsn, Login, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -139,7 +158,6 @@ func runEngine(ctx context.Context, c Config, engine string) (*EngineReport, err
 		return nil, err
 	}
 	defer cs.Close()
-	raw := db.SQL()
 
 	for _, q := range queries {
 		c.logf("%s: %s", engine, q.Name)
@@ -158,7 +176,7 @@ func runEngine(ctx context.Context, c Config, engine string) (*EngineReport, err
 
 	c.logf("%s: small calls", engine)
 	small := SmallCall(app.ID)
-	smallSQL, err := SmallSQL(app, db.Dialect())
+	smallSQL, err := SmallSQL(app, dialect)
 	if err != nil {
 		return nil, err
 	}
@@ -295,7 +313,7 @@ const cacheHits = 200
 // after its first call (the answer read from memory, client-observed), and returns the server
 // CPU per repetition over all of them, in ms.
 func timeCacheHits(ctx context.Context, c Config, dsn string, queries []Query, reports []QueryReport) (float64, error) {
-	srv, err := startServer(ctx, c.Lumo, dsn, Login, 32, c.ServerEnv, c.ServerLog)
+	srv, err := startServer(ctx, c, dsn, Login, 32)
 	if err != nil {
 		return 0, err
 	}
@@ -447,7 +465,7 @@ func load(ctx context.Context, clients int, d time.Duration,
 }
 
 func timeCatalog(ctx context.Context, c Config, dsn string) (Timing, Memory, error) {
-	srv, err := startServer(ctx, c.Lumo, dsn, CatalogLogin, 0, c.ServerEnv, c.ServerLog)
+	srv, err := startServer(ctx, c, dsn, CatalogLogin, 0)
 	if err != nil {
 		return Timing{}, Memory{}, err
 	}

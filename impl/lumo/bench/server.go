@@ -2,6 +2,7 @@ package bench
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -22,12 +23,12 @@ type server struct {
 	url string
 }
 
-// startServer runs the lumo binary on a free loopback port for login, with the rate limits off
+// startServer runs c's lumo binary on a free loopback port for login, with the rate limits off
 // (the bench is one user hammering the server on purpose), and waits until it answers. The
 // result cache is off unless cacheMB > 0: a timed repetition must run the query, not read its
-// kept answer.
-func startServer(ctx context.Context, lumo, dsn, login string, cacheMB int, env []string, stderr io.Writer) (*server, error) {
-	return startServerOn(ctx, lumo, dsn, login, cacheMB, "off", env, stderr)
+// kept answer. The columnar copy is off, unless the app rows are in DuckDB alone.
+func startServer(ctx context.Context, c Config, dsn, login string, cacheMB int) (*server, error) {
+	return startServerOn(ctx, c.Lumo, dsn, login, cacheMB, cmp.Or(c.serverColumnar, "off"), c.ServerEnv, c.ServerLog)
 }
 
 // startServerOn is startServer with --columnar set to columnar (a DuckDB file, or "off").

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/lumo-caderninho/mcp/impl/lumo/columnar"
 	"github.com/lumo-caderninho/mcp/impl/lumo/store"
 )
 
@@ -73,6 +75,7 @@ func RunTPCH(ctx context.Context, c TPCHConfig) (*TPCHReport, error) {
 		return nil, fmt.Errorf("lumo import: %w", err)
 	}
 	rep.ImportSeconds = time.Since(start).Seconds()
+	rep.DiskBytes = diskUse(dsn, dsn+"-wal", columnar.LoadsDir(served))
 	db, err := store.Open(ctx, dsn)
 	if err != nil {
 		return nil, err
@@ -101,6 +104,7 @@ func RunTPCH(ctx context.Context, c TPCHConfig) (*TPCHReport, error) {
 	}
 	defer duck.Close()
 	rep.ReferenceLoadSeconds = time.Since(start).Seconds()
+	rep.ReferenceDiskBytes = diskUse(filepath.Join(tmp, "reference.duckdb"), filepath.Join(tmp, "reference.duckdb.wal"))
 
 	cs, err := srv.connect(ctx)
 	if err != nil {
@@ -216,4 +220,20 @@ func (r *TPCHReport) summarize() {
 	if k := len(ratios); k > 0 {
 		r.MedianRatio = (ratios[(k-1)/2] + ratios[k/2]) / 2
 	}
+}
+
+// diskUse is the bytes the files and folders at paths take (missing ones take none).
+func diskUse(paths ...string) int64 {
+	var n int64
+	for _, p := range paths {
+		filepath.WalkDir(p, func(_ string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				if info, err := d.Info(); err == nil {
+					n += info.Size()
+				}
+			}
+			return nil
+		})
+	}
+	return n
 }

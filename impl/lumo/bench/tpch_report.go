@@ -18,8 +18,8 @@ type TPCHReport struct {
 	LoadAtStart       string `json:"load_at_start"`
 	LoadBeforeQueries string `json:"load_before_queries"`
 	LoadAtEnd         string `json:"load_at_end"`
-	// ImportSeconds is `lumo import` of the eight files, as on the embedded default: into SQLite
-	// and into the import's own DuckDB file.
+	// ImportSeconds is `lumo import` of the eight files, as on the embedded default: the rows
+	// into the import's own DuckDB file, the catalogue into SQLite.
 	ImportSeconds float64 `json:"import_seconds"`
 	ImportRows    int64   `json:"import_rows"`
 	// ServerReadySeconds is lumo serve from its start until it logs the sync of its columnar
@@ -27,9 +27,12 @@ type TPCHReport struct {
 	ServerReadySeconds float64 `json:"server_ready_seconds"`
 	CopyRows           int64   `json:"columnar_copy_rows"`
 	// ReferenceLoadSeconds is DuckDB reading the same files into its own database.
-	ReferenceLoadSeconds float64              `json:"duckdb_load_seconds"`
-	Questions            []TPCHQuestionReport `json:"questions"`
-	Exact                int                  `json:"exact"`
+	ReferenceLoadSeconds float64 `json:"duckdb_load_seconds"`
+	// Disk after the import: lumo's database and import files, and DuckDB's own database.
+	DiskBytes          int64                `json:"disk_bytes"`
+	ReferenceDiskBytes int64                `json:"duckdb_disk_bytes"`
+	Questions          []TPCHQuestionReport `json:"questions"`
+	Exact              int                  `json:"exact"`
 	// MedianRatio is the median over the questions of lumo's p50 over DuckDB's.
 	MedianRatio float64 `json:"median_ratio_p50"`
 }
@@ -52,9 +55,11 @@ type TPCHQuestionReport struct {
 func (r *TPCHReport) Markdown(w io.Writer) {
 	fmt.Fprintf(w, "## lumo-bench --tpch: SF %d, %d iterations, %d CPUs (%s, took %s)\n\n",
 		r.ScaleFactor, r.Iterations, r.CPUs, r.Started.Format(time.RFC3339), r.Elapsed)
-	fmt.Fprintf(w, "lumo import (SQLite e o arquivo DuckDB da importação): %d linhas em %.1f s. lumo serve pronto em %.1f s (%d linhas copiadas do banco). "+
+	fmt.Fprintf(w, "lumo import (o catálogo no SQLite, as linhas no arquivo DuckDB da importação): %d linhas em %.1f s. lumo serve pronto em %.1f s (%d linhas copiadas do banco). "+
 		"Dos arquivos ao servidor pronto: %.1f s, %.1fx os %.1f s em que o DuckDB lê os mesmos CSV.\n\n", r.ImportRows, r.ImportSeconds, r.ServerReadySeconds, r.CopyRows,
 		r.ImportSeconds+r.ServerReadySeconds, (r.ImportSeconds+r.ServerReadySeconds)/r.ReferenceLoadSeconds, r.ReferenceLoadSeconds)
+	fmt.Fprintf(w, "Disco: %.0f MB do lumo (o banco e o arquivo da importação) contra %.0f MB do DuckDB, %.1fx.\n\n",
+		float64(r.DiskBytes)/1e6, float64(r.ReferenceDiskBytes)/1e6, float64(r.DiskBytes)/float64(max(r.ReferenceDiskBytes, 1)))
 	fmt.Fprintf(w, "Carga (uptime): início %s; antes das consultas %s; fim %s.\n\n", r.LoadAtStart, r.LoadBeforeQueries, r.LoadAtEnd)
 	fmt.Fprintln(w, "| consulta | chamadas | igual ao DuckDB | comparado | lumo p50 ms | DuckDB p50 ms | lumo / DuckDB |")
 	fmt.Fprintln(w, "|---|---:|---|---|---:|---:|---:|")

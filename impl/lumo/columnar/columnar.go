@@ -11,6 +11,7 @@ package columnar
 
 import (
 	"errors"
+	"fmt"
 	"log/slog"
 	"path/filepath"
 	"strconv"
@@ -47,6 +48,19 @@ type Options struct {
 
 // ErrUnavailable is Open's answer in a build without cgo.
 var ErrUnavailable = errors.New("columnar store unavailable: this build of lumo has no cgo, so DuckDB is not linked; queries read the row store")
+
+// A MissingFileError is a Sync's answer when an app's rows are only in its import's file
+// (semantic.App.RowsInFile) and that file, or a table of it, cannot be read: the database has no
+// row to copy instead, and only importing again (or restoring the file) brings them back.
+type MissingFileError struct {
+	App   int64
+	Table string
+	Path  string
+}
+
+func (e *MissingFileError) Error() string {
+	return fmt.Sprintf("app %d: table %s is in no readable import file (%s), and the database keeps none of its rows", e.App, e.Table, e.Path)
+}
 
 // Synced says what a Sync did.
 type Synced struct {

@@ -249,7 +249,7 @@ func (s *Store) Sync(ctx context.Context, src *store.DB) (Synced, error) {
 			current[app.LoadID] = true
 		}
 		defer s.removeStale(current)
-		apps = slices.DeleteFunc(apps, func(app *semantic.App) bool { return Largest(app) < s.opts.MinRows })
+		apps = slices.DeleteFunc(apps, func(app *semantic.App) bool { return !app.RowsInFile && Largest(app) < s.opts.MinRows })
 		if len(apps) == 0 && s.db == nil {
 			return nil // nothing to copy: DuckDB stays unopened
 		}
@@ -381,6 +381,9 @@ func (s *Store) copyAll(c *copier, apps []*semantic.App, identity string, done *
 				}
 				done.Attached = append(done.Attached, j.name)
 				continue
+			}
+			if app.RowsInFile { // the database holds no row to copy
+				return nil, &MissingFileError{App: app.ID, Table: j.name, Path: loadFile(LoadsDir(s.opts.Path), app.LoadID)}
 			}
 			cols, err := j.cols()
 			if err != nil {

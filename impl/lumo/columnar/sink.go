@@ -54,30 +54,63 @@ type importSink struct {
 }
 
 // Rollup waits for the tables the rollup reads and builds it in the file, in a transaction of
-// its own; a failure leaves it to the copy's sync, and Commit reports it.
-func (k *importSink) Rollup(ctx context.Context, name string, reads []string, query string) {
-	k.mu.Lock()
-	db, tables := k.db, k.tables
-	k.mu.Unlock()
-	for _, read := range reads {
-		i := slices.IndexFunc(tables, func(t *sinkTable) bool { return t.name == read })
-		if i < 0 {
-			return // a table the sink left out: so is the rollup
-		}
-		if t := tables[i]; t.wait() != nil {
-			return // Commit reports the table
-		}
+// its own, counting its rows; a failure is left to the copy's sync, and Commit reports it.
+func (k *importSink) Rollup(ctx context.Context, name string, reads []string, query string, maxRows int64) (int64, error) {
+	db, err := k.Reader(ctx, reads...)
+	switch {
+	case errors.Is(err, errNotTaken):
+		return 0, nil // so is the rollup
+	case err != nil:
+		return 0, nil // Commit reports the table
 	}
-	create := "CREATE TABLE " + sqldialect.DuckDB{}.QuoteIdent(name) + " AS " + query
-	if _, err := db.ExecContext(ctx, create); err != nil {
-		k.mu.Lock()
+	table := sqldialect.DuckDB{}.QuoteIdent(name)
+	var rows int64
+	err = func() error {
+		if _, err := db.ExecContext(ctx, "CREATE TABLE "+table+" AS "+query); err != nil {
+			return err
+		}
+		if err := db.QueryRowContext(ctx, "SELECT COUNT(*) FROM "+table).Scan(&rows); err != nil {
+			return err
+		}
+		if maxRows > 0 && rows > maxRows {
+			_, err := db.ExecContext(ctx, "DROP TABLE "+table)
+			return err
+		}
+		return nil
+	}()
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if err != nil {
 		k.failed = append(k.failed, fmt.Sprintf("%s: %v", name, err))
-		k.mu.Unlock()
-		return
+		return 0, err
 	}
+	if maxRows <= 0 || rows <= maxRows {
+		k.rollups++
+	}
+	return rows, nil
+}
+
+// errNotTaken is Reader's answer for a table the sink left out.
+var errNotTaken = errors.New("not in the import's file")
+
+// Reader waits for the writers of tables and returns the import's file, where they are.
+func (k *importSink) Reader(ctx context.Context, tables ...string) (*sql.DB, error) {
 	k.mu.Lock()
-	k.rollups++
+	db, taken := k.db, k.tables
 	k.mu.Unlock()
+	for _, name := range tables {
+		i := slices.IndexFunc(taken, func(t *sinkTable) bool { return t.name == name })
+		if i < 0 {
+			return nil, fmt.Errorf("%s: %w", name, errNotTaken)
+		}
+		if err := taken[i].wait(); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	if db == nil {
+		return nil, errNotTaken
+	}
+	return db, nil
 }
 
 func (k *importSink) Table(ctx context.Context, name string, cols []store.SinkColumn, largest int64) (store.TableSink, error) {

@@ -5,6 +5,7 @@ package columnar_test
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -107,6 +108,32 @@ rollups:
 	}
 }
 
+// sqliteDB is a new SQLite database, closed with the test, whatever LUMO_TEST_DB says.
+func sqliteDB(t *testing.T) *store.DB {
+	t.Helper()
+	db, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "lumo.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// openSynced opens a copy at path (closed with the test) and syncs it with db.
+func openSynced(t *testing.T, path string, db *store.DB) (*columnar.Store, columnar.Synced) {
+	t.Helper()
+	c, err := columnar.Open(context.Background(), columnar.Options{Path: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	synced, err := c.Sync(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, synced
+}
+
 // tableDump is a DuckDB table's column types and rows, as text, in a fixed order.
 func tableDump(t *testing.T, db *sql.DB, table string) string { return dump(t, db, table, false) }
 
@@ -184,15 +211,7 @@ func TestImportSinkWritesWhatACopyWrites(t *testing.T) {
 	if got, want := loadFiles(t, path), []string{loadName(app)}; !slices.Equal(got, want) {
 		t.Fatalf("files in %s: %v, want %v", columnar.LoadsDir(path), got, want)
 	}
-	sunk, err := columnar.Open(ctx, columnar.Options{Path: path})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sunk.Close()
-	synced, err := sunk.Sync(ctx, db)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sunk, synced := openSynced(t, path, db)
 	if len(synced.Copied) != 0 {
 		t.Errorf("the sync after the import copied %v, want nothing", synced.Copied)
 	}
@@ -203,14 +222,7 @@ func TestImportSinkWritesWhatACopyWrites(t *testing.T) {
 		t.Fatal("the copy does not hold the app after the import and its sync")
 	}
 
-	copied, err := columnar.Open(ctx, columnar.Options{Path: filepath.Join(dir, "copied.duckdb")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer copied.Close()
-	if _, err := copied.Sync(ctx, db); err != nil {
-		t.Fatal(err)
-	}
+	copied, _ := openSynced(t, filepath.Join(dir, "copied.duckdb"), db)
 	for _, tb := range app.Tables {
 		want, got := tableDump(t, copied.DB().(*sql.DB), tb.SQLName), tableDump(t, sunk.DB().(*sql.DB), tb.SQLName)
 		if diff := cmp.Diff(want, got); diff != "" {
@@ -472,3 +484,109 @@ func countRows(t *testing.T, c *columnar.Store, table string) int {
 }
 
 func onlyApp(t *testing.T, db *store.DB) *semantic.App { return storetest.OnlyApp(t, db, "ana") }
+
+// catalogueFacts are what an import learnt from app's rows and keeps in the catalogue: each
+// table's rows, each column's decimals and unit, each relationship's checks and each rollup's rows.
+func catalogueFacts(app *semantic.App) string {
+	var b strings.Builder
+	for _, tb := range app.Tables {
+		fmt.Fprintf(&b, "table %s rows %d\n", tb.SQLName, tb.Rows)
+		for _, c := range tb.Columns {
+			fmt.Fprintf(&b, "  %s scale %d unit %q\n", c.SQLName, c.Scale, c.Unit)
+		}
+	}
+	for _, r := range app.Relationships {
+		fmt.Fprintf(&b, "relationship %s complete %v unique %v\n", r.FromTable().SQLName, r.Complete, r.Unique)
+	}
+	for _, r := range app.Rollups {
+		fmt.Fprintf(&b, "rollup %s rows %d\n", r.SQLName, r.Rows)
+	}
+	return b.String()
+}
+
+// TestImportSinkOnlyKeepsNoRow: with SinkOnly (the embedded default) the database keeps the
+// catalogue and no app row; the catalogue says what an import into the database says (rows,
+// decimals, relationship checks, rollups' rows, all found on the file), the app is marked as read
+// from its file alone, and its file holds what a sync copies from an import into the database.
+func TestImportSinkOnlyKeepsNoRow(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	ref := sqliteDB(t) // the rows in the database too, as with --columnar-from
+	if _, err := ref.ImportWorkspaceWith(ctx, sinkWorkspace(3000), "workspace.yaml", store.ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	copied, _ := openSynced(t, filepath.Join(dir, "copied.duckdb"), ref)
+
+	db := sqliteDB(t) // the embedded default; PostgreSQL keeps the rows
+	path := filepath.Join(dir, "lumo.duckdb")
+	sum, err := db.ImportWorkspaceWith(ctx, sinkWorkspace(3000), "workspace.yaml",
+		store.ImportOptions{Sink: columnar.Deferred(columnar.Options{Path: path}).ImportSink(), SinkOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Sunk != 6 || sum.SinkErr != nil || sum.Rows() != 3009 {
+		t.Fatalf("the sink took %d tables (%v) and the import says %d rows; want 6 and 3009", sum.Sunk, sum.SinkErr, sum.Rows())
+	}
+	app, want := onlyApp(t, db), onlyApp(t, ref)
+	if !app.RowsInFile || want.RowsInFile {
+		t.Fatalf("RowsInFile: %v with SinkOnly, %v without", app.RowsInFile, want.RowsInFile)
+	}
+	if diff := cmp.Diff(catalogueFacts(want), catalogueFacts(app)); diff != "" {
+		t.Errorf("catalogue (-rows in the database +rows in the file alone):\n%s", diff)
+	}
+	dataTables := func(db *store.DB) int {
+		var n int
+		if err := db.SQL().QueryRowContext(ctx, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND (name LIKE 'd%' OR name LIKE 'r%')").Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if here, there := dataTables(db), dataTables(ref); here != 0 || there != 6 {
+		t.Errorf("the database holds %d data tables and rollups, want none (%d without SinkOnly, want 6)", here, there)
+	}
+
+	sunk, synced := openSynced(t, path, db)
+	if len(synced.Copied) != 0 || !slices.Equal(synced.Attached, tableNames(app)) {
+		t.Errorf("the sync copied %v and read %v from the file; want nothing and %v", synced.Copied, synced.Attached, tableNames(app))
+	}
+	for _, tb := range app.Tables {
+		if diff := cmp.Diff(tableDump(t, copied.DB().(*sql.DB), tb.SQLName), tableDump(t, sunk.DB().(*sql.DB), tb.SQLName)); diff != "" {
+			t.Errorf("%s (-copied from the database +the file alone):\n%s", tb.Label, diff)
+		}
+	}
+	for _, r := range app.Rollups {
+		if diff := cmp.Diff(roundedDump(t, copied.DB().(*sql.DB), r.SQLName), roundedDump(t, sunk.DB().(*sql.DB), r.SQLName)); diff != "" {
+			t.Errorf("rollup %s (-copied from the database +the file alone):\n%s", r.Name, diff)
+		}
+	}
+
+	// Without the file the rows are nowhere: the sync says so instead of copying nothing.
+	sunk.Close()
+	if err := os.RemoveAll(columnar.LoadsDir(path)); err != nil {
+		t.Fatal(err)
+	}
+	other, err := columnar.Open(ctx, columnar.Options{Path: filepath.Join(dir, "other.duckdb")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	var missing *columnar.MissingFileError
+	if _, err := other.Sync(ctx, db); !errors.As(err, &missing) || missing.App != app.ID {
+		t.Errorf("a sync without the import's file: %v, want a MissingFileError for app %d", err, app.ID)
+	}
+}
+
+// TestImportSinkOnlyFailsWhole: with SinkOnly a sink that cannot take the rows fails the import,
+// and the database is left as it was.
+func TestImportSinkOnlyFailsWhole(t *testing.T) {
+	ctx := context.Background()
+	db := sqliteDB(t)
+	memory := columnar.Deferred(columnar.Options{}).ImportSink() // a copy in memory takes no import's tables
+	if _, err := db.ImportWorkspaceWith(ctx, sinkWorkspace(10), "workspace.yaml", store.ImportOptions{Sink: memory, SinkOnly: true}); err == nil {
+		t.Fatal("an import whose rows have nowhere to go stood")
+	}
+	var apps int
+	if err := db.SQL().QueryRowContext(ctx, "SELECT COUNT(*) FROM lumo_apps").Scan(&apps); err != nil || apps != 0 {
+		t.Errorf("after the failed import the database holds %d apps (%v), want none", apps, err)
+	}
+}

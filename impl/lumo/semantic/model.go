@@ -41,6 +41,9 @@ type App struct {
 	// LoadID is the import counter after the import that loaded its data tables and rollups: a
 	// copy of them made at another LoadID is stale.
 	LoadID int64
+	// RowsInFile says the import kept the app's data tables and rollups in its DuckDB file alone:
+	// the database holds none of their rows, and only the columnar store reads them.
+	RowsInFile bool
 
 	Tables        []*Table
 	Relationships []Relationship

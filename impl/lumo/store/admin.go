@@ -140,7 +140,8 @@ func (db *DB) RemoveTenant(ctx context.Context, key string, force bool) error {
 			return refuse("o tenant %q tem %s, %s e %s; remova-os antes ou use --force para apagar tudo", key,
 				ptbr.Count(int(users), "usuário", "usuários"), ptbr.Count(int(desks), "mesa", "mesas"), ptbr.Count(int(apps), "Aplicação", "Aplicações"))
 		}
-		return deleteTenants(ctx, db, tx, []int64{id})
+		_, err = deleteTenants(ctx, db, tx, []int64{id})
+		return err
 	})
 }
 

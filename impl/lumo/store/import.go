@@ -17,6 +17,7 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
 	"github.com/lumo-caderninho/mcp/impl/lumo/workspace"
 	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
+	"github.com/lumo-caderninho/mcp/impl/platform/sqldialect"
 )
 
 // Summary says what an import loaded.
@@ -39,6 +40,11 @@ type Summary struct {
 	// what it could not take.
 	Sunk    int
 	SinkErr error
+	// MovedOut is how many data tables and rollups of the replaced tenants the database held and
+	// no longer holds, their rows now in the import's file alone (SinkOnly: an upgrade from a
+	// version that kept the rows in the database); ReclaimedBytes the space SQLite gave back.
+	MovedOut       int
+	ReclaimedBytes int64
 }
 
 // Replaced is a tenant an import replaced: where it was imported from before ("" when that
@@ -64,6 +70,11 @@ func (r Replaced) When() string {
 type ImportOptions struct {
 	// Sink, when set, takes the data tables' rows as they load (see DataSink).
 	Sink DataSink
+	// SinkOnly keeps the data tables' rows and rollups in Sink alone: the database keeps the
+	// catalogue, marks the apps (semantic.App.RowsInFile), and holds no app row. The import runs
+	// its checks of the rows (relationships, keys, rollups) on the sink's file, and fails when
+	// the sink leaves out or fails a table.
+	SinkOnly bool
 	// Origin is where the workspace.yaml is (an absolute path), kept with its tenants. A tenant
 	// already imported from another origin is refused unless Replace: two folders initialised
 	// alike must not replace each other silently. "" checks nothing and keeps nothing.
@@ -120,6 +131,12 @@ func (db *DB) ImportWorkspaceProgress(ctx context.Context, fsys fs.FS, path stri
 
 // ImportWorkspaceWith is ImportWorkspace with options.
 func (db *DB) ImportWorkspaceWith(ctx context.Context, fsys fs.FS, path string, o ImportOptions) (Summary, error) {
+	switch {
+	case o.SinkOnly && o.Sink == nil:
+		return Summary{}, errors.New("an import that keeps its rows in the sink alone needs a sink")
+	case o.SinkOnly && db.Engine() == "postgres":
+		return Summary{}, errors.New("PostgreSQL keeps the app data of record: its import keeps the rows")
+	}
 	progress := o.Progress
 	ws, err := workspace.Load(fsys, path)
 	if err != nil {
@@ -152,7 +169,7 @@ func (db *DB) ImportWorkspaceWith(ctx context.Context, fsys fs.FS, path string, 
 		}
 	}
 	im := &importer{db: db, conn: conn, tx: tx, fsys: fsys, ws: ws, now: time.Now().UTC().Truncate(time.Second), progress: progress,
-		origin: o.Origin, replace: o.Replace, sink: o.Sink}
+		origin: o.Origin, replace: o.Replace, sink: o.Sink, sinkOnly: o.SinkOnly}
 	sum, err := im.run(ctx)
 	if err == nil && o.Sink != nil { // before the catalogue names the load: see DataSink
 		identity, ierr := db.Identity(ctx, tx)
@@ -160,6 +177,9 @@ func (db *DB) ImportWorkspaceWith(ctx context.Context, fsys fs.FS, path string, 
 			sum.Sunk, ierr = o.Sink.Commit(ctx, im.loadID, identity)
 		}
 		sum.SinkErr = ierr
+		if ierr != nil && o.SinkOnly {
+			err = fmt.Errorf("writing the app data into its DuckDB file: %w", ierr)
+		}
 	}
 	if err == nil {
 		if err = tx.Commit(); err != nil {
@@ -173,7 +193,31 @@ func (db *DB) ImportWorkspaceWith(ctx context.Context, fsys fs.FS, path string, 
 		return Summary{}, err
 	}
 	db.generationMoved()
+	if sum.MovedOut > 0 {
+		sum.ReclaimedBytes = db.reclaim(ctx)
+	}
 	return sum, nil
+}
+
+// reclaim gives the operating system back the space of the data tables an import dropped from
+// SQLite, when they were most of the file (a VACUUM rewrites what stays: the catalogue, and the
+// rows of tenants the import left as they were); the bytes it freed, 0 when it did not run.
+func (db *DB) reclaim(ctx context.Context) int64 {
+	if db.Engine() == "postgres" {
+		return 0 // autovacuum's work
+	}
+	var free, pages, size int64
+	if db.sql.QueryRowContext(ctx, "PRAGMA freelist_count").Scan(&free) != nil ||
+		db.sql.QueryRowContext(ctx, "PRAGMA page_count").Scan(&pages) != nil ||
+		db.sql.QueryRowContext(ctx, "PRAGMA page_size").Scan(&size) != nil || 2*free < pages {
+		return 0
+	}
+	if _, err := db.sql.ExecContext(ctx, "VACUUM"); err != nil {
+		return 0 // the space stays free inside the file, for later rows
+	}
+	// In WAL mode the file shrinks once the rewritten pages are checkpointed into it.
+	db.sql.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)")
+	return free * size
 }
 
 type importer struct {
@@ -189,6 +233,7 @@ type importer struct {
 	now      time.Time
 	loadID   int64 // the import counter after this import moved it: the apps' load_id
 	sink     DataSink
+	sinkOnly bool // ImportOptions.SinkOnly: the rows go to sink alone
 
 	tenants []*pTenant
 	apps    []*pApp // sources first, then personal copies: the order rows are inserted
@@ -297,7 +342,6 @@ type pDesk struct {
 func (im *importer) checkRelationships(ctx context.Context) error {
 	im.complete = map[string]bool{}
 	im.unique = map[string]bool{}
-	q := im.db.dialect.QuoteIdent
 	for _, a := range im.apps {
 		for _, r := range a.model.Relationships {
 			key := a.relationshipKey(r)
@@ -306,6 +350,11 @@ func (im *importer) checkRelationships(ctx context.Context) error {
 			}
 			from, fromCols := a.physical(r.From)
 			to, toCols := a.physical(r.To)
+			rows, d, err := im.rowsReader(ctx, from, to)
+			if err != nil {
+				return err
+			}
+			q := d.QuoteIdent
 			on := make([]string, len(fromCols))
 			for k := range fromCols {
 				on[k] = "o." + q(toCols[k]) + " = m." + q(fromCols[k])
@@ -313,7 +362,7 @@ func (im *importer) checkRelationships(ctx context.Context) error {
 			query := "SELECT 1 FROM " + q(from) + " m WHERE NOT EXISTS (SELECT 1 FROM " + q(to) + " o WHERE " +
 				strings.Join(on, " AND ") + ") LIMIT 1"
 			var one int
-			switch err := im.tx.QueryRowContext(ctx, query).Scan(&one); {
+			switch err := rows.QueryRowContext(ctx, query).Scan(&one); {
 			case errors.Is(err, sql.ErrNoRows):
 				im.complete[key] = true
 			case err != nil:
@@ -327,7 +376,7 @@ func (im *importer) checkRelationships(ctx context.Context) error {
 			}
 			repeated := "SELECT 1 FROM " + q(to) + " WHERE " + strings.Join(filled, " AND ") + " GROUP BY " +
 				strings.Join(quoted(q, toCols), ", ") + " HAVING COUNT(*) > 1 LIMIT 1"
-			switch err := im.tx.QueryRowContext(ctx, repeated).Scan(&one); {
+			switch err := rows.QueryRowContext(ctx, repeated).Scan(&one); {
 			case errors.Is(err, sql.ErrNoRows):
 				im.unique[key] = true
 			case err != nil:
@@ -338,6 +387,19 @@ func (im *importer) checkRelationships(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// rowsReader is where the import reads the rows of its data tables and rollups, once loaded, and the dialect to write for it: its own transaction, or, when the database keeps no
+// app row (SinkOnly), the sink's file once it holds them.
+func (im *importer) rowsReader(ctx context.Context, tables ...string) (rowQuerier, sqldialect.Dialect, error) {
+	if !im.sinkOnly {
+		return im.tx, im.db.dialect, nil
+	}
+	db, err := im.sink.Reader(ctx, tables...)
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading %s in the DuckDB file: %w", strings.Join(tables, ", "), err)
+	}
+	return db, sqldialect.DuckDB{}, nil
 }
 
 func quoted(q func(string) string, names []string) []string {
@@ -467,7 +529,8 @@ func (im *importer) run(ctx context.Context) (Summary, error) {
 	if err != nil {
 		return Summary{}, err
 	}
-	if err := deleteTenants(ctx, im.db, im.tx, oldTenants); err != nil {
+	moved, err := deleteTenants(ctx, im.db, im.tx, oldTenants)
+	if err != nil {
 		return Summary{}, err
 	}
 	trgm, err := im.trgmSchema(ctx)
@@ -475,11 +538,16 @@ func (im *importer) run(ctx context.Context) (Summary, error) {
 		return Summary{}, err
 	}
 	sum := Summary{Tenants: len(im.tenants), Replaced: replaced}
+	if im.sinkOnly {
+		sum.MovedOut = moved // their rows now go to the import's file
+	}
 	for _, a := range im.apps {
 		if a.data != a {
 			continue
 		}
-		im.planPreAggs(a)
+		if !im.sinkOnly { // the rollups are grouped in the sink's file, from its tables
+			im.planPreAggs(a)
+		}
 		for _, n := range a.ws.Source.Notes {
 			if !slices.Contains(sum.Notes, n) { // an app folder published twice says it once
 				sum.Notes = append(sum.Notes, n)
@@ -493,7 +561,9 @@ func (im *importer) run(ctx context.Context) (Summary, error) {
 				return Summary{}, err
 			}
 			if !t.hasData() {
-				im.sinkEmpty(ctx, t)
+				if err := im.sinkEmpty(ctx, t); err != nil {
+					return Summary{}, err
+				}
 				continue
 			}
 			if err := im.loadTable(ctx, t); err != nil {
@@ -912,46 +982,50 @@ func sqlName(prefix string, id int64, name, suffix string) string {
 }
 
 // deleteTenants drops the data tables and every catalogue row of the tenants being replaced,
-// including the users' issued tokens.
-func deleteTenants(ctx context.Context, db *DB, tx *sql.Tx, tenantIDs []int64) error {
+// including the users' issued tokens. It returns how many data tables and rollups the database
+// held for them (none for apps whose rows are in their import's file).
+func deleteTenants(ctx context.Context, db *DB, tx *sql.Tx, tenantIDs []int64) (int, error) {
 	if len(tenantIDs) == 0 {
-		return nil
+		return 0, nil
 	}
 	in := inList(len(tenantIDs))
 	args := int64Args(tenantIDs)
-	rows, err := tx.QueryContext(ctx, db.q(`SELECT tb.sql_name FROM lumo_tables tb
+	rows, err := tx.QueryContext(ctx, db.q(`SELECT tb.sql_name, a.rows_in_file FROM lumo_tables tb
 		JOIN lumo_apps a ON a.id = tb.app_id
 		WHERE a.data_app_id = a.id AND a.tenant_id IN (`+in+`)
-		UNION ALL SELECT r.sql_name FROM lumo_rollups r
+		UNION ALL SELECT r.sql_name, a.rows_in_file FROM lumo_rollups r
 		JOIN lumo_apps a ON a.id = r.app_id
 		WHERE a.data_app_id = a.id AND a.tenant_id IN (`+in+`)`), append(args, args...)...)
 	if err != nil {
-		return fmt.Errorf("listing old data tables: %w", err)
+		return 0, fmt.Errorf("listing old data tables: %w", err)
 	}
 	var tables []string
 	for rows.Next() {
 		var name string
-		if err := rows.Scan(&name); err != nil {
+		var inFile int
+		if err := rows.Scan(&name, &inFile); err != nil {
 			rows.Close()
-			return fmt.Errorf("listing old data tables: %w", err)
+			return 0, fmt.Errorf("listing old data tables: %w", err)
 		}
-		tables = append(tables, name)
+		if inFile == 0 {
+			tables = append(tables, name)
+		}
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return fmt.Errorf("listing old data tables: %w", err)
+		return 0, fmt.Errorf("listing old data tables: %w", err)
 	}
 	for _, name := range tables {
 		if _, err := tx.ExecContext(ctx, "DROP TABLE IF EXISTS "+db.dialect.QuoteIdent(name)); err != nil {
-			return fmt.Errorf("dropping data table %s: %w", name, err)
+			return 0, fmt.Errorf("dropping data table %s: %w", name, err)
 		}
 	}
 	// Copies first: they reference their origins.
 	if err := deleteAppCatalogue(ctx, db, tx, "SELECT id FROM lumo_apps WHERE clone_of IS NOT NULL AND tenant_id IN ("+in+")", args...); err != nil {
-		return err
+		return 0, err
 	}
 	if err := deleteAppCatalogue(ctx, db, tx, "SELECT id FROM lumo_apps WHERE tenant_id IN ("+in+")", args...); err != nil {
-		return err
+		return 0, err
 	}
 	deletes := []struct{ what, sql string }{
 		{"desk members", "DELETE FROM lumo_desk_members WHERE desk_id IN (SELECT id FROM lumo_desks WHERE tenant_id IN (" + in + "))"},
@@ -962,10 +1036,10 @@ func deleteTenants(ctx context.Context, db *DB, tx *sql.Tx, tenantIDs []int64) e
 	}
 	for _, d := range deletes {
 		if _, err := tx.ExecContext(ctx, db.q(d.sql), args...); err != nil {
-			return fmt.Errorf("deleting old %s: %w", d.what, err)
+			return 0, fmt.Errorf("deleting old %s: %w", d.what, err)
 		}
 	}
-	return nil
+	return len(tables), nil
 }
 
 // savedToken is an issued token kept across a re-import.
@@ -1038,7 +1112,7 @@ func (im *importer) insertCatalogue(ctx context.Context) error {
 		"user":         {what: "users", sql: "INSERT INTO lumo_users (id, tenant_id, login, name, token_sha256) VALUES (?, ?, ?, ?, ?)"},
 		"desk":         {what: "desks", sql: "INSERT INTO lumo_desks (id, tenant_id, name) VALUES (?, ?, ?)"},
 		"member":       {what: "desk members", sql: "INSERT INTO lumo_desk_members (desk_id, user_id) VALUES (?, ?)"},
-		"app":          {what: "apps", sql: "INSERT INTO lumo_apps (id, tenant_id, app_key, name, description, desk_id, owner_id, clone_of, data_app_id, published_at, load_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"},
+		"app":          {what: "apps", sql: "INSERT INTO lumo_apps (id, tenant_id, app_key, name, description, desk_id, owner_id, clone_of, data_app_id, published_at, load_id, rows_in_file) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"},
 		"table":        {what: "tables", sql: "INSERT INTO lumo_tables (id, app_id, pos, label, name, kind, loaded_at, sql_name, row_count, copy_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"},
 		"column":       {what: "columns", sql: "INSERT INTO lumo_columns (id, table_id, pos, name, label, col_type, role, unit, usage, description, scale, sql_name, fold_sql_name, formula, free_text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"},
 		"relationship": {what: "relationships", sql: "INSERT INTO lumo_relationships (app_id, pos, from_column_id, to_column_id, complete, key_unique) VALUES (?, ?, ?, ?, ?, ?)"},
@@ -1096,7 +1170,7 @@ func (im *importer) insertCatalogue(ctx context.Context) error {
 		} else if a.ws.PublishedAt != nil {
 			published = a.ws.PublishedAt.Format(time.RFC3339)
 		}
-		if err := exec("app", a.id, a.tenant.id, a.ws.Key, a.model.Name, a.model.Description, desk, owner, cloneOf, a.data.id, published, im.loadID); err != nil {
+		if err := exec("app", a.id, a.tenant.id, a.ws.Key, a.model.Name, a.model.Description, desk, owner, cloneOf, a.data.id, published, im.loadID, boolInt(im.sinkOnly)); err != nil {
 			return err
 		}
 		for i, t := range a.tables {

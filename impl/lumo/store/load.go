@@ -29,7 +29,7 @@ const (
 )
 
 // createTable creates the data table of t: one column per model column and, beside every text
-// column, its folded copy.
+// column, its folded copy; in the sink alone when the database keeps no app row.
 func (im *importer) createTable(ctx context.Context, t *pTable) error {
 	d := im.db.dialect
 	var cols []string
@@ -39,9 +39,11 @@ func (im *importer) createTable(ctx context.Context, t *pTable) error {
 			cols = append(cols, d.QuoteIdent(c.foldName)+" "+d.ColumnType(semantic.TypeString))
 		}
 	}
-	ddl := "CREATE TABLE " + d.QuoteIdent(t.sqlName) + " (" + strings.Join(cols, ", ") + ")"
-	if _, err := im.tx.ExecContext(ctx, ddl); err != nil {
-		return fmt.Errorf("creating data table %s: %w", t.sqlName, err)
+	if !im.sinkOnly {
+		ddl := "CREATE TABLE " + d.QuoteIdent(t.sqlName) + " (" + strings.Join(cols, ", ") + ")"
+		if _, err := im.tx.ExecContext(ctx, ddl); err != nil {
+			return fmt.Errorf("creating data table %s: %w", t.sqlName, err)
+		}
 	}
 	if t.file != "" {
 		loaded := im.now
@@ -98,7 +100,7 @@ func (im *importer) loadTable(ctx context.Context, t *pTable) error {
 	}
 	insert := func(n int) string { return insertRows(table, width, n) }
 	var stmt *sql.Stmt
-	if !copyIn {
+	if !copyIn && !im.sinkOnly {
 		// Plain "?" on purpose (not db.q's numbered ?N): the SQLite driver looks up every
 		// parameter's name, a linear search per parameter when they are named.
 		var err error
@@ -113,11 +115,9 @@ func (im *importer) loadTable(ctx context.Context, t *pTable) error {
 		return err
 	}
 	defer rows.Close()
-	var sink TableSink
-	if im.sink != nil {
-		if sink, err = im.sink.Table(ctx, t.sqlName, sinkColumns(t), im.largestEstimate(t)); err != nil {
-			sink = nil // the columnar store's sync copies it later
-		}
+	sink, err := im.sinkTable(ctx, t)
+	if err != nil {
+		return err
 	}
 	// finishSink ends the sink's table: done when the file was read whole and loaded.
 	finishSink := func(err error) {
@@ -312,6 +312,9 @@ func (c *copyLines) fileLine(table string, err error) (int, bool) {
 // insertBatch runs the SQLite INSERT of one batch: the prepared statement for a full one, a
 // statement of its own for the last, shorter one.
 func (im *importer) insertBatch(ctx context.Context, stmt *sql.Stmt, insert func(int) string, b *loadBatch, batch, width int) error {
+	if stmt == nil {
+		return nil // the rows go to the sink alone (SinkOnly)
+	}
 	st := stmt
 	if b.n < batch {
 		last, err := im.tx.PrepareContext(ctx, insert(b.n))
@@ -381,31 +384,36 @@ func (im *importer) readRows(rows workspace.Rows, t *pTable, width, batch int, f
 	if sink != nil {
 		raw = make([]any, width)
 	}
+	only := im.sinkOnly // the database takes no row: the batches only count them
 	return readBatches(rows, batch, free, full, stop, func(b *loadBatch) error {
 		args := b.args[b.n*width : (b.n+1)*width]
 		j := 0
 		for i, v := range rows.Values() {
 			c := t.dataCols()[i]
-			if tm, ok := v.(time.Time); ok {
-				args[j] = storedTime(c.c.Type, tm, rows.Text(i))
-			} else {
-				args[j] = v
-			}
 			if raw != nil {
 				raw[j] = v
 			}
+			switch tm, ok := v.(time.Time); {
+			case only:
+			case ok:
+				args[j] = storedTime(c.c.Type, tm, rows.Text(i))
+			default:
+				args[j] = v
+			}
 			j++
 			if c.foldName != "" {
+				var f any
 				if s, ok := v.(string); ok {
-					f := fold.Fold(s)
-					args[j] = f
-					c.maxLen = max(c.maxLen, len(s), len(f))
+					fs := fold.Fold(s)
+					f = fs
+					c.maxLen = max(c.maxLen, len(s), len(fs))
 					c.countText(s)
-				} else {
-					args[j] = nil
+				}
+				if !only {
+					args[j] = f
 				}
 				if raw != nil {
-					raw[j] = args[j]
+					raw[j] = f
 				}
 				j++
 			}
@@ -432,15 +440,32 @@ func sinkColumns(t *pTable) []SinkColumn {
 	return cols
 }
 
+// sinkTable is the sink's TableSink for t, nil when there is no sink or it leaves t out (the
+// columnar store's sync copies it later); an error when the rows have nowhere else to go.
+func (im *importer) sinkTable(ctx context.Context, t *pTable) (TableSink, error) {
+	if im.sink == nil {
+		return nil, nil
+	}
+	sink, err := im.sink.Table(ctx, t.sqlName, sinkColumns(t), im.largestEstimate(t))
+	switch {
+	case !im.sinkOnly && err != nil:
+		return nil, nil
+	case err != nil:
+		return nil, fmt.Errorf("writing %s into the DuckDB file: %w", t.sqlName, err)
+	case im.sinkOnly && sink == nil:
+		return nil, fmt.Errorf("the DuckDB file leaves out %s, which the database does not keep", t.sqlName)
+	}
+	return sink, nil
+}
+
 // sinkEmpty gives the sink t, a table with no data file, empty, so that a copy reads it from
 // the import's file as it reads the others.
-func (im *importer) sinkEmpty(ctx context.Context, t *pTable) {
-	if im.sink == nil {
-		return
-	}
-	if sink, err := im.sink.Table(ctx, t.sqlName, sinkColumns(t), im.largestEstimate(t)); err == nil && sink != nil {
+func (im *importer) sinkEmpty(ctx context.Context, t *pTable) error {
+	sink, err := im.sinkTable(ctx, t)
+	if sink != nil {
 		sink.Done(nil)
 	}
+	return err
 }
 
 // largestEstimate is the most rows any data table of t's app holds, as countRows estimated.
@@ -616,6 +641,12 @@ const indexMaxLen = 1000
 //
 // The table is analysed afterwards, so the planner knows its size and spread right away.
 func (im *importer) indexTable(ctx context.Context, t *pTable, trgmSchema string) error {
+	if im.sinkOnly { // no data table here; free text still decides what search_values reads
+		for _, c := range t.dataCols() {
+			c.freeText = c.isFreeText()
+		}
+		return nil
+	}
 	d := im.db.dialect
 	var ddl []string
 	for _, cols := range im.keys[t] {
@@ -744,6 +775,7 @@ func (im *importer) trgmSchema(ctx context.Context) (string, error) {
 
 // rowQuerier is a *sql.DB or a *sql.Tx.
 type rowQuerier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 

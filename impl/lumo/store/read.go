@@ -206,7 +206,7 @@ func (l *modelLoader) each(ctx context.Context, query string, scan func(*sql.Row
 }
 
 func (l *modelLoader) loadApps(ctx context.Context) error {
-	return l.each(ctx, `SELECT a.id, a.app_key, a.name, a.description, d.name, o.id, o.name, a.published_at, COALESCE(a.load_id, 0)
+	return l.each(ctx, `SELECT a.id, a.app_key, a.name, a.description, d.name, o.id, o.name, a.published_at, COALESCE(a.load_id, 0), a.rows_in_file
 		FROM lumo_apps a
 		LEFT JOIN lumo_desks d ON d.id = a.desk_id
 		LEFT JOIN lumo_apps o ON o.id = a.clone_of
@@ -214,9 +214,11 @@ func (l *modelLoader) loadApps(ctx context.Context) error {
 		a := &semantic.App{}
 		var desk, origName, published sql.NullString
 		var origID sql.NullInt64
-		if err := r.Scan(&a.ID, &a.Key, &a.Name, &a.Description, &desk, &origID, &origName, &published, &a.LoadID); err != nil {
+		var inFile int
+		if err := r.Scan(&a.ID, &a.Key, &a.Name, &a.Description, &desk, &origID, &origName, &published, &a.LoadID, &inFile); err != nil {
 			return err
 		}
+		a.RowsInFile = inFile != 0
 		if desk.Valid {
 			a.Desk = &desk.String
 		}

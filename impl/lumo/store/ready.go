@@ -22,3 +22,13 @@ func (db *DB) Ready(ctx context.Context) error {
 	}
 	return nil
 }
+
+// AppsInFile counts the apps whose rows only their import's DuckDB file holds
+// (semantic.App.RowsInFile): a server without the columnar store cannot answer them.
+func (db *DB) AppsInFile(ctx context.Context) (int, error) {
+	var n int
+	if err := db.sql.QueryRowContext(ctx, "SELECT COUNT(*) FROM lumo_apps WHERE rows_in_file <> 0").Scan(&n); err != nil {
+		return 0, fmt.Errorf("counting the apps kept in DuckDB files: %w", err)
+	}
+	return n, nil
+}

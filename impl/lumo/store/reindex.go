@@ -128,12 +128,13 @@ func (db *DB) buildMissingIndexes(ctx context.Context, log *slog.Logger) (built,
 	return built, 0, nil
 }
 
-// loadedDataColumns lists the text and date columns of every loaded data table once (copies
-// share their original's table), in table order.
+// loadedDataColumns lists the text and date columns of every data table loaded into the
+// database once (copies share their original's table; an app whose rows are in its import's
+// DuckDB file has none here), in table order.
 func (db *DB) loadedDataColumns(ctx context.Context) ([]dataColumn, error) {
 	rows, err := db.sql.QueryContext(ctx, db.q(`SELECT DISTINCT t.sql_name, c.sql_name, c.fold_sql_name, c.col_type
-		FROM lumo_tables t JOIN lumo_columns c ON c.table_id = t.id
-		WHERE t.row_count IS NOT NULL AND c.formula = '' AND c.free_text = 0 AND c.col_type IN (?, ?, ?)
+		FROM lumo_tables t JOIN lumo_columns c ON c.table_id = t.id JOIN lumo_apps a ON a.id = t.app_id
+		WHERE t.row_count IS NOT NULL AND a.rows_in_file = 0 AND c.formula = '' AND c.free_text = 0 AND c.col_type IN (?, ?, ?)
 		ORDER BY t.sql_name, c.sql_name`), "string", "date", "datetime")
 	if err != nil {
 		return nil, fmt.Errorf("listing data columns: %w", err)
@@ -162,8 +163,9 @@ type dataKey struct {
 // tables and keys).
 func (db *DB) relationshipKeys(ctx context.Context) ([]dataKey, error) {
 	const pairs = `SELECT %s, ft.sql_name, fc.sql_name, tt.sql_name, tc.sql_name,
-			ft.row_count IS NOT NULL, tt.row_count IS NOT NULL
+			ft.row_count IS NOT NULL AND a.rows_in_file = 0, tt.row_count IS NOT NULL AND a.rows_in_file = 0
 		FROM %s
+		JOIN lumo_apps a ON a.id = r.app_id
 		JOIN lumo_columns fc ON fc.id = r.from_column_id JOIN lumo_tables ft ON ft.id = fc.table_id
 		JOIN lumo_columns tc ON tc.id = r.to_column_id JOIN lumo_tables tt ON tt.id = tc.table_id`
 	rows, err := db.sql.QueryContext(ctx, fmt.Sprintf(pairs, "r.app_id, r.pos, 0", "lumo_relationships r")+

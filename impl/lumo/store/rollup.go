@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -67,6 +68,12 @@ func (im *importer) buildRollups(ctx context.Context, a *pApp) error {
 			}
 		}
 		name := sqlName("r", fact.id, r.Name, "")
+		if im.sinkOnly {
+			if err := im.fileRollup(ctx, a, ri, r, name, byTable, byColumn); err != nil {
+				return err
+			}
+			continue
+		}
 		var cols []rollupColumn
 		var sel, groups []string
 		var from, temp string
@@ -129,8 +136,10 @@ func (im *importer) buildRollups(ctx context.Context, a *pApp) error {
 		if onRollupBuilt != nil {
 			onRollupBuilt(r.Name, source)
 		}
-		if err := im.sinkRollup(ctx, a, ri, r, name, byTable, byColumn); err != nil {
-			return err
+		if im.sink != nil { // a copy reads it from the file; one the sink fails, the sync copies
+			if _, err := im.sinkRollup(ctx, a, ri, r, name, false, 0, byTable, byColumn); err != nil && !isSinkErr(err) {
+				return err
+			}
 		}
 	}
 	for _, t := range a.tables {
@@ -156,19 +165,55 @@ func groupedSelect(sel, groups []string, from string) string {
 	return q + " HAVING COUNT(*) > 0"
 }
 
-// sinkRollup has the import's sink build rollup r, built as name in the database, in its file
-// too, from the tables it took, so that a copy reads it there instead of copying it. DuckDB
-// gives each column the type a copy gives it (rollupColumns in package columnar): a dimension and
-// a minimum or maximum its column's type, a sum of exact decimals DECIMAL(38, scale), and the
-// counts BIGINT, which a sum of counts (a HUGEINT in DuckDB) is cast back to.
-func (im *importer) sinkRollup(ctx context.Context, a *pApp, ri int, r *semantic.Rollup, name string, byTable map[*semantic.Table]*pTable, byColumn map[*semantic.Column]*pColumn) error {
-	if im.sink == nil {
+// fileRollup builds rollup r of source app a as name in the sink's file alone, where its tables
+// are (SinkOnly): the same checks and the same rule for an automatic rollup as in the database,
+// on DuckDB.
+func (im *importer) fileRollup(ctx context.Context, a *pApp, ri int, r *semantic.Rollup, name string, byTable map[*semantic.Table]*pTable, byColumn map[*semantic.Column]*pColumn) error {
+	fact := byTable[r.Fact]
+	var most int64 // an automatic rollup not much smaller than its fact would cost its space and win little
+	if r.Auto {
+		most = max(*fact.rows/2, 1)
+	}
+	rows, err := im.sinkRollup(ctx, a, ri, r, name, true, most, byTable, byColumn)
+	switch {
+	case isSinkErr(err):
+		return fmt.Errorf("building rollup %s: %w", name, err)
+	case err != nil:
+		return err // the import's own: a key that repeats
+	case r.Auto && rows > most:
 		return nil
 	}
+	im.rollups[r] = &builtRollup{sqlName: name, rows: rows}
+	if onRollupBuilt != nil {
+		onRollupBuilt(r.Name, r.Fact.Name)
+	}
+	return nil
+}
+
+// sinkErr is a rollup build the sink failed (see isSinkErr).
+type sinkErr struct{ error }
+
+func (e sinkErr) Unwrap() error { return e.error }
+
+// isSinkErr says whether err is the sink's own failure, which Commit reports, rather than the
+// import's (a key that repeats).
+func isSinkErr(err error) bool {
+	var se sinkErr
+	return errors.As(err, &se)
+}
+
+// sinkRollup has the import's sink build rollup r as name in its file, from the tables it took,
+// and returns its rows: beside the database's (a copy reads it there instead of copying it), or
+// alone (SinkOnly; checkKeys then checks on the file that the joined keys are unique, and maxRows
+// bounds an automatic rollup). DuckDB gives each column the type a copy gives it (rollupColumns
+// in package columnar): a dimension and a minimum or maximum its column's type, a sum of exact
+// decimals DECIMAL(38, scale), and the counts BIGINT, which a sum of counts (a HUGEINT in
+// DuckDB) is cast back to.
+func (im *importer) sinkRollup(ctx context.Context, a *pApp, ri int, r *semantic.Rollup, name string, checkKeys bool, maxRows int64, byTable map[*semantic.Table]*pTable, byColumn map[*semantic.Column]*pColumn) (int64, error) {
 	d := sqldialect.DuckDB{}
-	cols, sel, groups, from, err := im.factColumns(ctx, d, false, a, ri, r, "", byTable, byColumn)
+	cols, sel, groups, from, err := im.factColumns(ctx, d, checkKeys, a, ri, r, "", byTable, byColumn)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	for i, c := range cols {
 		if strings.HasPrefix(c.typ, "BIGINT") {
@@ -189,8 +234,11 @@ func (im *importer) sinkRollup(ctx context.Context, a *pApp, ri int, r *semantic
 			}
 		}
 	}
-	im.sink.Rollup(ctx, name, reads, groupedSelect(sel, groups, from))
-	return nil
+	rows, err := im.sink.Rollup(ctx, name, reads, groupedSelect(sel, groups, from), maxRows)
+	if err != nil {
+		return 0, sinkErr{err}
+	}
+	return rows, nil
 }
 
 // fitAuto fits an automatic rollup to the loaded data, where a declared one would be refused:
@@ -251,7 +299,10 @@ func (im *importer) uniqueKey(ctx context.Context, a *pApp, ri int, r *semantic.
 
 // keyRepeats reports whether some filled key of rel repeats in t, which rel reaches.
 func (im *importer) keyRepeats(ctx context.Context, t *pTable, rel *semantic.Relationship, byColumn map[*semantic.Column]*pColumn) (bool, error) {
-	d := im.db.dialect
+	src, d, err := im.rowsReader(ctx, t.data().sqlName)
+	if err != nil {
+		return false, err
+	}
 	var keys, filled []string
 	for _, c := range rel.To {
 		k := d.QuoteIdent(byColumn[c].sqlName)
@@ -260,7 +311,7 @@ func (im *importer) keyRepeats(ctx context.Context, t *pTable, rel *semantic.Rel
 	}
 	q := "SELECT 1 FROM " + d.QuoteIdent(t.data().sqlName) + " WHERE " + strings.Join(filled, " AND ") +
 		" GROUP BY " + strings.Join(keys, ", ") + " HAVING COUNT(*) > 1 LIMIT 1"
-	rows, err := im.tx.QueryContext(ctx, q)
+	rows, err := src.QueryContext(ctx, q)
 	if err != nil {
 		return false, err
 	}

@@ -1,26 +1,35 @@
 package store
 
-import "context"
+import (
+	"context"
+	"database/sql"
+)
 
 // A DataSink takes the rows of the data tables an import loads, as the import reads them, so
 // that the columnar store holds them without copying them back out of the database afterwards.
-// It is an optimisation: a table the sink leaves out, or fails, is copied by the columnar store's
-// next sync, as before. The import calls Table for each data table it loads (on the goroutine
-// that reads the file), then Commit just before the catalogue commits; or Abort when the import
-// fails.
+// Unless ImportOptions.SinkOnly, it is an optimisation: a table the sink leaves out, or fails, is
+// copied by the columnar store's next sync, as before. With SinkOnly the sink is where the rows
+// live: the database keeps none, and anything the sink leaves out or fails fails the import. The
+// import calls Table for each data table it loads (on the goroutine that reads the file), then
+// Commit just before the catalogue commits; or Abort when the import fails.
 type DataSink interface {
 	// Table starts taking table name, whose columns are cols (in load order, a text column's
 	// folded copy right after it). largest is the most rows any table of its app holds, as
 	// estimated from the files before loading (0 when unknown). nil, nil: the sink leaves it out.
 	Table(ctx context.Context, name string, cols []SinkColumn, largest int64) (TableSink, error)
 	// Rollup builds rollup name from tables the sink took (reads), as query (DuckDB SQL over
-	// them by their names) selects it, once they are written. A rollup reading a table the sink
-	// left out is left out too; one whose build fails is reported by Commit.
-	Rollup(ctx context.Context, name string, reads []string, query string)
+	// them by their names) selects it, once they are written, and returns how many rows it
+	// holds. With maxRows > 0, a rollup of more rows is dropped again (rows > maxRows says so).
+	// A rollup reading a table the sink left out is left out too (0, nil); one whose build fails
+	// returns the error, and Commit reports it.
+	Rollup(ctx context.Context, name string, reads []string, query string, maxRows int64) (int64, error)
+	// Reader waits until tables (taken by the sink) are written and returns the file that holds
+	// them, for the import's checks over their rows (DuckDB SQL). The import does not close it.
+	Reader(ctx context.Context, tables ...string) (*sql.DB, error)
 	// Commit finishes the tables taken, stamped with the import (loadID) and the database
 	// (identity), before the import's transaction commits: they are complete by the time any
 	// reader sees the catalogue name loadID. It reports how many tables (data and rollups) it
-	// holds, and those it could not take; the import stands regardless.
+	// holds, and those it could not take; the import stands regardless, unless SinkOnly.
 	Commit(ctx context.Context, loadID int64, identity string) (taken int, err error)
 	// Abort drops what the sink took, also after Commit when the import's transaction fails.
 	Abort()

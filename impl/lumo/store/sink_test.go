@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"testing"
 
@@ -15,7 +16,12 @@ type failingSink struct{ committed, aborted bool }
 func (s *failingSink) Table(context.Context, string, []store.SinkColumn, int64) (store.TableSink, error) {
 	return nil, errors.New("held by another process")
 }
-func (s *failingSink) Rollup(context.Context, string, []string, string) {}
+func (s *failingSink) Rollup(context.Context, string, []string, string, int64) (int64, error) {
+	return 0, nil
+}
+func (s *failingSink) Reader(context.Context, ...string) (*sql.DB, error) {
+	return nil, errors.New("held by another process")
+}
 func (s *failingSink) Commit(context.Context, int64, string) (int, error) {
 	s.committed = true
 	return 0, nil
