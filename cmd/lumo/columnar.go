@@ -172,6 +172,30 @@ func sinkInto(opts *store.ImportOptions, c *columnar.Store, f *columnarFlags, ds
 	opts.SinkOnly = !sqldb.IsPostgres(dsn) && *f.from == 0
 }
 
+// moveRowsOut moves, at a server's start on the embedded default, the rows an earlier lumo kept
+// in SQLite into the files lumo import now writes (store.DB.MoveRowsOut), and logs what it moved.
+// A failure is logged and changes nothing: the server answers from the database's rows, as before.
+func moveRowsOut(ctx context.Context, f *columnarFlags, dsn string, db *store.DB, log *slog.Logger) {
+	if sqldb.IsPostgres(dsn) || *f.from != 0 {
+		return // PostgreSQL keeps the data of record; --columnar-from leaves small apps there
+	}
+	c, _ := importCopy(f, dsn)
+	if c == nil {
+		return
+	}
+	defer c.Close()
+	start := time.Now()
+	moved, reclaimed, err := db.MoveRowsOut(ctx, c.RowsMover())
+	switch {
+	case err != nil:
+		log.Error("the app rows stay in the database: moving them into DuckDB files failed", "err", err)
+	case moved > 0:
+		base, _ := f.basePath(dsn)
+		log.Info("app rows moved out of the database into DuckDB files", "tables", moved, "dir", columnar.LoadsDir(base),
+			"reclaimed_bytes", reclaimed, "seconds", time.Since(start).Seconds())
+	}
+}
+
 // importOptions are the options of an import lumo makes itself (the demo, at the first start),
 // with the copy importCopy gives, and the function that closes it once the import is done.
 func importOptions(f *columnarFlags, dsn string) (store.ImportOptions, func()) {

@@ -32,13 +32,7 @@ import (
 // server gave from rows in the database, and a server without DuckDB refuses those apps.
 func TestColumnarCopyFromImportToServe(t *testing.T) {
 	ctx := context.Background()
-	bin := buildLumo(t)
-	dir := t.TempDir()
-	ws := filepath.Join(dir, "ws")
-	if err := os.CopyFS(ws, demo.Lumo); err != nil {
-		t.Fatal(err)
-	}
-	dsn := filepath.Join(dir, "lumo.db")
+	bin, dir, ws, dsn := demoBeside(t)
 	// The demo's tables are under --columnar-from 100000: nothing is copied, no DuckDB file is
 	// made, and the rows stay in the database.
 	out, err := lumoCLI(t, bin, "import", "--db", dsn, "--columnar-from", "100000", filepath.Join(ws, "workspace.yaml"))
@@ -197,4 +191,48 @@ func restQuery(t *testing.T, base, args string) map[string]any {
 		t.Fatal(err)
 	}
 	return m
+}
+
+// TestServeMovesRowsOut: a database whose rows an earlier lumo kept in SQLite (here an import
+// with --columnar-from) gets them moved into the import's DuckDB file by the first lumo serve on
+// the embedded default, which says so, and answers as before.
+func TestServeMovesRowsOut(t *testing.T) {
+	bin, _, ws, dsn := demoBeside(t)
+	if out, err := lumoCLI(t, bin, "import", "--db", dsn, "--columnar-from", "100000", filepath.Join(ws, "workspace.yaml")); err != nil {
+		t.Fatalf("import: %v\n%s", err, out)
+	}
+	args := `{"appId": 1, "fields": [{"ref": "Lojas.Loja"}, {"ref": "Vendas.Valor da venda", "agg": "sum"}]}`
+	before, err := lumoCLI(t, bin, "call", "--db", dsn, "--user", "ana", "query", args)
+	if err != nil {
+		t.Fatalf("call: %v\n%s", err, before)
+	}
+	r := startReplica(t, bin, dsn, "--user", "ana")
+	if logs := r.logs.String(); !strings.Contains(logs, `"msg":"app rows moved out of the database into DuckDB files","tables":10,`) {
+		t.Fatalf("the server did not say it moved the 10 tables:\n%s", logs)
+	}
+	db, err := store.Open(context.Background(), dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var left int
+	err = db.SQL().QueryRow("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'lumo%' AND name NOT LIKE 'sqlite%' AND name <> 'schema_migrations'").Scan(&left)
+	db.Close()
+	if err != nil || left != 0 {
+		t.Fatalf("after the move the database holds %d tables besides the catalogue (%v)", left, err)
+	}
+	if after, err := lumoCLI(t, bin, "call", "--db", dsn, "--user", "ana", "query", args); err != nil || after != before {
+		t.Errorf("after the move lumo call answers otherwise (%v):\n%s\nbefore:\n%s", err, after, before)
+	}
+}
+
+// demoBeside is the built binary and, in a new folder dir, a copy of the demo workspace (ws) and
+// the path of a database beside it (dsn).
+func demoBeside(t *testing.T) (bin, dir, ws, dsn string) {
+	t.Helper()
+	bin, dir = buildLumo(t), t.TempDir()
+	ws = filepath.Join(dir, "ws")
+	if err := os.CopyFS(ws, demo.Lumo); err != nil {
+		t.Fatal(err)
+	}
+	return bin, dir, ws, filepath.Join(dir, "lumo.db")
 }

@@ -178,6 +178,7 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	}
 	log.Info("database pool", "max_open", pool, "max_concurrent", concurrent)
 	svc := &lumo.Service{DB: db, Log: log, QueryTimeout: *timeout, PublicURL: *publicURL, ResultCacheBytes: int64(f.resultCacheMB) << 20}
+	moveRowsOut(ctx, f.columnar, *dsn, db, log) // before the copy's first sync, which would copy them
 	if c := openColumnar(ctx, f.columnar, *dsn, db, log); c != nil {
 		defer c.Close()
 		svc.Columnar, svc.ColumnarFrom = c, *f.columnar.from

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lumo-caderninho/mcp/impl/lumo/columnar"
 	"github.com/lumo-caderninho/mcp/impl/lumo/store/storetest"
 	"github.com/lumo-caderninho/mcp/impl/platform/sqldb"
 )
@@ -102,7 +103,8 @@ func timed(t *testing.T, bin string, args ...string) time.Duration {
 
 // fingerprint describes what a database holds, independent of generated names: the row count of
 // each catalogue table (prefix) by name, and the multiset of row counts of every other table (the
-// data tables, whatever they are called). skip names bookkeeping tables that grow on every run.
+// data tables, whatever they are called), with those of the DuckDB files the catalogue names for
+// lumo's apps whose rows are there alone. skip names bookkeeping tables that grow on every run.
 func fingerprint(t *testing.T, dsn, prefix string, skip ...string) string {
 	t.Helper()
 	ctx := context.Background()
@@ -128,8 +130,30 @@ func fingerprint(t *testing.T, dsn, prefix string, skip ...string) string {
 			data = append(data, fmt.Sprint(c))
 		}
 	}
+	if prefix == "lumo_" && db.Engine() != "postgres" {
+		data = append(data, loadFileCounts(t, db.SQL(), dsn)...)
+	}
 	sort.Strings(data)
 	return strings.Join(catalogue, " ") + " data=" + strings.Join(data, ",")
+}
+
+// loadFileCounts are the row counts of the tables in the import files (beside the SQLite file
+// dsn) of the loads of the apps whose rows are there alone.
+func loadFileCounts(t *testing.T, db *sql.DB, dsn string) []string {
+	t.Helper()
+	var counts []string
+	for _, load := range query[int64](t, db, "SELECT DISTINCT load_id FROM lumo_apps WHERE rows_in_file = 1 ORDER BY 1") {
+		path := filepath.Join(columnar.LoadsDir(columnar.PathBeside(dsn)), fmt.Sprintf("load-%d.duckdb", load))
+		file, err := sql.Open("duckdb", path+"?access_mode=read_only")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range query[string](t, file, "SELECT table_name FROM duckdb_tables() WHERE table_name NOT LIKE 'lumo%' ORDER BY 1") {
+			counts = append(counts, fmt.Sprint(query[int64](t, file, `SELECT COUNT(*) FROM "`+name+`"`)[0]))
+		}
+		file.Close()
+	}
+	return counts
 }
 
 func query[T any](t *testing.T, db *sql.DB, q string) []T {

@@ -36,3 +36,6 @@ func (*Store) ImportSink() store.DataSink                      { return nil }
 func (*Store) ValuesOf(*semantic.App) func(*semantic.Column) string {
 	return func(c *semantic.Column) string { return c.Table.SQLName }
 }
+
+// RowsMover is never called in a build without cgo (check Available).
+func (*Store) RowsMover() store.RowsMover { return nil }

@@ -144,27 +144,37 @@ func (k *importSink) file(ctx context.Context) (*sql.DB, error) {
 	if k.db != nil {
 		return k.db, nil
 	}
-	if k.s.opts.Path == "" {
-		return nil, errors.New("a copy kept in memory takes no import's tables")
-	}
-	dir := LoadsDir(k.s.opts.Path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, err
-	}
-	removeAbandoned(dir)
-	f, err := os.CreateTemp(dir, stagingPrefix+"*.duckdb")
+	path, err := k.s.stagingFile()
 	if err != nil {
 		return nil, err
 	}
-	path := f.Name()
-	f.Close()
-	os.Remove(path) // DuckDB creates it: an empty file is no database
 	db, err := openDuck(ctx, path, k.s.opts)
 	if err != nil {
 		return nil, err
 	}
 	k.db, k.staging = db, path
 	return db, nil
+}
+
+// stagingFile is a new name in LoadsDir for a load's file being written, once the files of
+// writers that ended are removed.
+func (s *Store) stagingFile() (string, error) {
+	if s.opts.Path == "" {
+		return "", errors.New("a copy kept in memory takes no import's tables")
+	}
+	dir := LoadsDir(s.opts.Path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", err
+	}
+	removeAbandoned(dir)
+	f, err := os.CreateTemp(dir, stagingPrefix+"*.duckdb")
+	if err != nil {
+		return "", err
+	}
+	path := f.Name()
+	f.Close()
+	os.Remove(path) // DuckDB creates it: an empty file is no database
+	return path, nil
 }
 
 // Commit waits for the tables' writers, stamps the file with the load and the database, and
@@ -201,27 +211,37 @@ func (k *importSink) Commit(ctx context.Context, loadID int64, identity string) 
 
 // finish stamps the file, closes it and renames it to load loadID's file.
 func (k *importSink) finish(ctx context.Context, loadID int64, identity string) error {
-	stamp := "CREATE TABLE " + loadMeta + " AS SELECT CAST(? AS VARCHAR) AS database_id, CAST(? AS BIGINT) AS load_id"
-	if _, err := k.db.ExecContext(ctx, stamp, identity, loadID); err != nil {
-		return fmt.Errorf("%s: %w", stamp, err)
-	}
-	if _, err := k.db.ExecContext(ctx, "CHECKPOINT"); err != nil {
-		return err
-	}
-	if err := k.db.Close(); err != nil {
-		return err
-	}
+	db := k.db
 	k.db = nil
-	final := loadFile(LoadsDir(k.s.opts.Path), loadID)
-	if err := removeDuck(final); err != nil { // a file of another database under this number
-		return err
-	}
-	if err := os.Rename(k.staging, final); err != nil {
-		return err
-	}
+	final, err := seal(ctx, db, k.staging, LoadsDir(k.s.opts.Path), loadID, identity)
 	k.final = final
-	os.RemoveAll(k.staging + ".tmp") // the spill folder stays under the name it was made with
-	return nil
+	return err
+}
+
+// seal stamps db, a load's file being written at staging, with the database (identity) and the
+// load, closes it and renames it to the load's file in dir, which it returns ("" if it failed
+// before the rename).
+func seal(ctx context.Context, db *sql.DB, staging, dir string, loadID int64, identity string) (string, error) {
+	defer db.Close()
+	stamp := "CREATE TABLE " + loadMeta + " AS SELECT CAST(? AS VARCHAR) AS database_id, CAST(? AS BIGINT) AS load_id"
+	if _, err := db.ExecContext(ctx, stamp, identity, loadID); err != nil {
+		return "", fmt.Errorf("%s: %w", stamp, err)
+	}
+	if _, err := db.ExecContext(ctx, "CHECKPOINT"); err != nil {
+		return "", err
+	}
+	if err := db.Close(); err != nil {
+		return "", err
+	}
+	final := loadFile(dir, loadID)
+	if err := removeDuck(final); err != nil { // a file of another database under this number
+		return "", err
+	}
+	if err := os.Rename(staging, final); err != nil {
+		return "", err
+	}
+	os.RemoveAll(staging + ".tmp") // the spill folder stays under the name it was made with
+	return final, nil
 }
 
 // Abort stops the writers and removes the import's file: the import failed, or its catalogue

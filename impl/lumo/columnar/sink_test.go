@@ -534,14 +534,7 @@ func TestImportSinkOnlyKeepsNoRow(t *testing.T) {
 	if diff := cmp.Diff(catalogueFacts(want), catalogueFacts(app)); diff != "" {
 		t.Errorf("catalogue (-rows in the database +rows in the file alone):\n%s", diff)
 	}
-	dataTables := func(db *store.DB) int {
-		var n int
-		if err := db.SQL().QueryRowContext(ctx, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND (name LIKE 'd%' OR name LIKE 'r%')").Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-		return n
-	}
-	if here, there := dataTables(db), dataTables(ref); here != 0 || there != 6 {
+	if here, there := dataTables(t, db), dataTables(t, ref); here != 0 || there != 6 {
 		t.Errorf("the database holds %d data tables and rollups, want none (%d without SinkOnly, want 6)", here, there)
 	}
 
