@@ -7,3 +7,6 @@ var ValuesSmallTable = &valuesSmallTable
 
 // ValuesTable is valuesTable, for tests.
 var ValuesTable = valuesTable
+
+// HalfLimit is halfLimit, for tests.
+var HalfLimit = halfLimit

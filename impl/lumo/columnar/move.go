@@ -49,13 +49,13 @@ func (m *rowsMover) Write(ctx context.Context, tx *sql.Tx, d sqldialect.Dialect,
 }
 
 // writeLoad writes load loadID's file: apps' tables and rollups copied from tx, and their value
-// tables.
+// tables, with DuckDB at half the memory limit as an import writes its file (halfLimit).
 func (m *rowsMover) writeLoad(ctx context.Context, tx *sql.Tx, d sqldialect.Dialect, loadID int64, identity string, apps []*semantic.App) error {
 	staging, err := m.s.stagingFile()
 	if err != nil {
 		return err
 	}
-	file := Deferred(Options{Path: staging, MemoryLimit: m.s.opts.MemoryLimit, Threads: m.s.opts.Threads, Log: m.s.log})
+	file := Deferred(Options{Path: staging, MemoryLimit: halfLimit(m.s.opts.MemoryLimit), Threads: m.s.opts.Threads, Log: m.s.log})
 	if err := file.openFile(ctx, staging); err != nil {
 		removeDuck(staging)
 		return err

@@ -583,3 +583,51 @@ func TestImportSinkOnlyFailsWhole(t *testing.T) {
 		t.Errorf("after the failed import the database holds %d apps (%v), want none", apps, err)
 	}
 }
+
+// The import's file is written with DuckDB at half the copy's memory limit (what DuckDB holds
+// outside its limit while appending fits in the other half), read as DuckDB reads the flag.
+func TestImportSinkRunsAtHalfTheMemory(t *testing.T) {
+	for limit, want := range map[string]string{"256MB": "128000KB", "1 GiB": "536871KB", "1.5GB": "750000KB", "64KiB": "33KB", "lots": "lots"} {
+		if got := columnar.HalfLimit(limit); got != want {
+			t.Errorf("halfLimit(%q) = %q, want %q", limit, got, want)
+		}
+	}
+	ctx := context.Background()
+	c, err := columnar.Open(ctx, columnar.Options{Path: filepath.Join(t.TempDir(), "lumo.duckdb"), MemoryLimit: "200MB"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	sink := c.ImportSink()
+	defer sink.Abort()
+	table, err := sink.Table(ctx, "t", []store.SinkColumn{{Name: "n", Type: semantic.TypeNumber}}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	table.Done([]int{0})
+	file, err := sink.Reader(ctx, "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got, want string
+	if err := file.QueryRowContext(ctx, "SELECT current_setting('memory_limit')").Scan(&got); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.DB().(*sql.DB).QueryRowContext(ctx, "SELECT current_setting('memory_limit')").Scan(&want); err != nil {
+		t.Fatal(err)
+	}
+	if got == want {
+		t.Fatalf("the import's file runs at the copy's memory limit, %s", got)
+	}
+	half, err := columnar.Open(ctx, columnar.Options{Path: filepath.Join(t.TempDir(), "half.duckdb"), MemoryLimit: "100MB"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer half.Close()
+	if err := half.DB().(*sql.DB).QueryRowContext(ctx, "SELECT current_setting('memory_limit')").Scan(&want); err != nil {
+		t.Fatal(err)
+	}
+	if got != want {
+		t.Errorf("the import's file runs at %s, want %s (half of 200MB)", got, want)
+	}
+}

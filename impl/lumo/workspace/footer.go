@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/lumo-caderninho/mcp/impl/platform/fold"
 	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
@@ -22,6 +23,12 @@ var totalRe = regexp.MustCompile(`^(sub-?total|subtotal|total|totais|total geral
 // isTotal reports whether text, the first filled cell of a row, opens a total row.
 func isTotal(text string) bool {
 	if len(text) > 80 {
+		return false
+	}
+	// Every total word starts with s or t: a first cell that starts with another ASCII character
+	// (a number, a date, most names) is out before folding and matching, which took 6% of a CSV
+	// import's CPU.
+	if t := strings.TrimLeft(text, " \t\n\v\f\r"); t != "" && t[0] < utf8.RuneSelf && t[0]|0x20 != 's' && t[0]|0x20 != 't' {
 		return false
 	}
 	return totalRe.MatchString(strings.TrimRight(fold.Fold(text), ": "))
