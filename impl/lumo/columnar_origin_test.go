@@ -321,11 +321,14 @@ func TestColumnarCopyIsBoundToItsDatabase(t *testing.T) {
 					t.Errorf("%s: the copy was not rebuilt for the new database", name)
 				}
 				// Nothing of the old database is left in the copy: its two data tables (d...)
-				// and their value tables, every table stamped by the new database's sync.
+				// and their value tables, tables or views of a file the new database's sync
+				// wrote, every one stamped by that sync.
 				var n, unstamped int
 				if err := r.copy.DB().(*sql.DB).QueryRowContext(context.Background(),
-					"SELECT COUNT(*) FILTER (WHERE table_name LIKE 'd%'), COUNT(*) FILTER (WHERE table_name NOT IN (SELECT sql_name FROM lumo_columnar_loads)) "+
-						"FROM duckdb_tables() WHERE table_name NOT LIKE 'lumo_columnar_%'").Scan(&n, &unstamped); err != nil {
+					"SELECT COUNT(*) FILTER (WHERE name LIKE 'd%'), COUNT(*) FILTER (WHERE name NOT IN (SELECT sql_name FROM lumo_columnar_loads)) "+
+						"FROM (SELECT table_name AS name FROM duckdb_tables() WHERE database_name = current_database() "+
+						"UNION ALL SELECT view_name FROM duckdb_views() WHERE database_name = current_database() AND NOT internal) "+
+						"WHERE name NOT LIKE 'lumo_columnar_%'").Scan(&n, &unstamped); err != nil {
 					t.Fatal(err)
 				}
 				if n != 2 || unstamped != 0 {

@@ -28,6 +28,20 @@ type rowsMover struct {
 }
 
 func (m *rowsMover) Write(ctx context.Context, tx *sql.Tx, d sqldialect.Dialect, apps []*semantic.App, identity string) error {
+	loads, byLoad := groupByLoad(apps)
+	for _, loadID := range loads {
+		if m.s.fileHolds(ctx, loadID, identity, byLoad[loadID]) {
+			continue // an import of the previous version wrote it whole beside the rows
+		}
+		if _, _, err := m.writeLoad(ctx, tx, d, loadID, identity, byLoad[loadID]); err != nil {
+			return fmt.Errorf("load %d: %w", loadID, err)
+		}
+	}
+	return nil
+}
+
+// groupByLoad groups apps by their load, and lists the loads in order.
+func groupByLoad(apps []*semantic.App) ([]int64, map[int64][]*semantic.App) {
 	byLoad := map[int64][]*semantic.App{}
 	var loads []int64
 	for _, a := range apps {
@@ -37,29 +51,24 @@ func (m *rowsMover) Write(ctx context.Context, tx *sql.Tx, d sqldialect.Dialect,
 		byLoad[a.LoadID] = append(byLoad[a.LoadID], a)
 	}
 	slices.Sort(loads)
-	for _, loadID := range loads {
-		if m.s.fileHolds(ctx, loadID, identity, byLoad[loadID]) {
-			continue // an import of the previous version wrote it whole beside the rows
-		}
-		if err := m.writeLoad(ctx, tx, d, loadID, identity, byLoad[loadID]); err != nil {
-			return fmt.Errorf("load %d: %w", loadID, err)
-		}
-	}
-	return nil
+	return loads, byLoad
 }
 
 // writeLoad writes load loadID's file: apps' tables and rollups copied from tx, and their value
-// tables, with DuckDB at half the memory limit as an import writes its file (halfLimit).
-func (m *rowsMover) writeLoad(ctx context.Context, tx *sql.Tx, d sqldialect.Dialect, loadID int64, identity string, apps []*semantic.App) error {
+// tables, with DuckDB at half the memory limit as an import writes its file (halfLimit). It
+// returns the tables and rollups copied and their rows.
+func (m *rowsMover) writeLoad(ctx context.Context, tx *sql.Tx, d sqldialect.Dialect, loadID int64, identity string, apps []*semantic.App) ([]string, int64, error) {
 	staging, err := m.s.stagingFile()
 	if err != nil {
-		return err
+		return nil, 0, err
 	}
 	file := Deferred(Options{Path: staging, MemoryLimit: halfLimit(m.s.opts.MemoryLimit), Threads: m.s.opts.Threads, Log: m.s.log})
 	if err := file.openFile(ctx, staging); err != nil {
 		removeDuck(staging)
-		return err
+		return nil, 0, err
 	}
+	var tables []string
+	var rows int64
 	err = func() error {
 		c := &copier{ctx: ctx, s: file, src: tx, srcDialect: d, numbers: map[[2]string]duckColumn{}}
 		copied := map[string]bool{}
@@ -73,9 +82,11 @@ func (m *rowsMover) writeLoad(ctx context.Context, tx *sql.Tx, d sqldialect.Dial
 				if err != nil {
 					return err
 				}
-				if _, err := c.copy(j.name, cols, loadID); err != nil {
+				n, err := c.copy(j.name, cols, loadID)
+				if err != nil {
 					return err
 				}
+				tables, rows = append(tables, j.name), rows+n
 			}
 		}
 		if err := c.wait(0); err != nil {
@@ -98,15 +109,15 @@ func (m *rowsMover) writeLoad(ctx context.Context, tx *sql.Tx, d sqldialect.Dial
 	if err != nil {
 		file.Close()
 		removeDuck(staging)
-		return err
+		return nil, 0, err
 	}
 	final, err := seal(ctx, file.db, staging, LoadsDir(m.s.opts.Path), loadID, identity)
 	if err != nil {
 		removeDuck(staging)
-		return err
+		return nil, 0, err
 	}
 	m.written = append(m.written, final)
-	return nil
+	return tables, rows, nil
 }
 
 func (m *rowsMover) Abort() {

@@ -340,7 +340,8 @@ func TestImportBesideAServer(t *testing.T) {
 	}
 
 	// Another database whose import wrote no file, and a file of the first database left under
-	// the number of its load: the server copies the new database's rows instead.
+	// the number of its load: the server copies the new database's rows instead (into a file of
+	// that load written for the new database, which replaces the other's).
 	other := storetest.Open(t)
 	if _, err := other.ImportWorkspaceWith(ctx, sinkWorkspace(5), "workspace.yaml", store.ImportOptions{}); err != nil {
 		t.Fatal(err)
@@ -357,8 +358,8 @@ func TestImportBesideAServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got.Attached) != 0 || len(got.Copied) != 6 {
-		t.Fatalf("with another database's file under its load the sync read %v from it and copied %v; want nothing read, every table copied", got.Attached, got.Copied)
+	if len(got.Copied) != 6 {
+		t.Fatalf("with another database's file under its load the sync copied %v; want every table copied", got.Copied)
 	}
 	if !server.Holds(third) || countRows(t, server, third.Tables[0].SQLName) != 12 {
 		t.Fatalf("the server does not hold the other database's 12 sales")
@@ -629,5 +630,55 @@ func TestImportSinkRunsAtHalfTheMemory(t *testing.T) {
 	}
 	if got != want {
 		t.Errorf("the import's file runs at %s, want %s (half of 200MB)", got, want)
+	}
+}
+
+// A sync of rows the database holds writes their load's file, as an import would, and reads its
+// tables from it: the copy's own DuckDB keeps none of them. Where no file can be written, the sync
+// copies them into the copy, as before.
+func TestSyncWritesTheLoadFile(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Open(t)
+	if _, err := db.ImportWorkspaceWith(ctx, sinkWorkspace(10), "workspace.yaml", store.ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	app := onlyApp(t, db)
+	ownTables := func(c *columnar.Store) (n int) {
+		t.Helper()
+		for _, name := range tableNames(app) {
+			var here int
+			err := c.DB().(*sql.DB).QueryRow("SELECT COUNT(*) FROM duckdb_tables() WHERE database_name = current_database() AND table_name = ?", name).Scan(&here)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n += here
+		}
+		return n
+	}
+	path := filepath.Join(t.TempDir(), "lumo.duckdb")
+	c, synced := openSynced(t, path, db)
+	if got, want := loadFiles(t, path), []string{loadName(app)}; !slices.Equal(got, want) {
+		t.Fatalf("load files after the sync: %v, want %v", got, want)
+	}
+	if len(synced.Copied) != len(app.Tables)+len(app.Rollups) || synced.Rows == 0 || len(synced.Attached) != len(tableNames(app)) {
+		t.Errorf("the sync copied %v (%d rows) and read %v from the file; want every table and rollup copied into it, and read with the value tables", synced.Copied, synced.Rows, synced.Attached)
+	}
+	if n := ownTables(c); n != 0 {
+		t.Errorf("the copy's own DuckDB holds %d of the app's tables; want them all in the load's file", n)
+	}
+	if got := countRows(t, c, app.Tables[0].SQLName); int64(got) != app.Tables[0].Rows || !c.Holds(app) {
+		t.Errorf("the copy reads %d rows of %s from the file, want %d", got, app.Tables[0].SQLName, app.Tables[0].Rows)
+	}
+
+	blocked := filepath.Join(t.TempDir(), "lumo.duckdb")
+	if err := os.WriteFile(columnar.LoadsDir(blocked), []byte("not a folder"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, synced = openSynced(t, blocked, db)
+	if len(synced.Copied) != len(app.Tables)+len(app.Rollups) || len(synced.Attached) != 0 || ownTables(c) != len(tableNames(app)) || !c.Holds(app) {
+		t.Errorf("with no folder for load files the sync copied %v and read %v from a file; want every table copied into the copy", synced.Copied, synced.Attached)
+	}
+	if got := countRows(t, c, app.Tables[0].SQLName); int64(got) != app.Tables[0].Rows {
+		t.Errorf("the copy holds %d rows of %s, want %d", got, app.Tables[0].SQLName, app.Tables[0].Rows)
 	}
 }
