@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -154,21 +153,6 @@ func (k *importSink) file(ctx context.Context) (*sql.DB, error) {
 	}
 	k.db, k.staging = db, path
 	return db, nil
-}
-
-// halfLimit is half of a DuckDB memory limit (as "256MB" or "1 GiB"), in KB (limit itself when it
-// does not read as one). An import's file is written within half of --columnar-memory: appending holds
-// memory DuckDB does not count, so the whole import stays within the limit plus 150 MB
-// (TPC-H SF 1 peaked at 480-510 MiB with DuckDB at 256MB, 384 MiB at 128MB, as fast).
-func halfLimit(limit string) string {
-	units := map[string]float64{"KB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30, "TiB": 1 << 40}
-	number := strings.TrimRight(limit, "KMGTiB ")
-	n, err := strconv.ParseFloat(number, 64)
-	unit, ok := units[strings.TrimSpace(limit[len(number):])]
-	if err != nil || !ok {
-		return limit
-	}
-	return strconv.FormatFloat(math.Ceil(n*unit/2/1e3), 'f', 0, 64) + "KB"
 }
 
 // stagingFile is a new name in LoadsDir for a load's file being written, once the files of
