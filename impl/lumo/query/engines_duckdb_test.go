@@ -660,7 +660,7 @@ func TestDuckDBComparisonBites(t *testing.T) {
 	}{
 		{"not like drops the blank rows", req{Fields: []query.Item{it("Itens.Id")}, OrderBy: byID, Limit: 200,
 			Filters: []query.Filter{filter(it("Itens.Texto"), "not like", "a%")}},
-			`t0\."[^"]+" IS NULL OR t0\."[^"]+" = '' OR `, ``},
+			`t0\."[^"]+" IS NULL OR `, ``},
 		{"like keeps the empty text", req{Fields: []query.Item{it("Itens.Id")}, OrderBy: byID, Limit: 200,
 			Filters: []query.Filter{filter(it("Itens.Texto"), "like", "%")}},
 			`t0\."[^"]+" <> '' AND `, ``},

@@ -1,5 +1,5 @@
 WITH r AS MATERIALIZED (SELECT NULLIF(t1."c_nome", '') AS g0, CAST(ROUND(CAST((CASE WHEN t1."c_id" IS NOT NULL THEN s1_g.v END) AS NUMERIC),
-  0) AS DOUBLE PRECISION) AS g1, SUM(t0."c_qtd") AS m0 FROM "t_itens" t0 JOIN "t_pecas" t1 ON t0."c_peca_id" = t1."c_id" LEFT JOIN (SELECT s1_0."c_peca_id" AS k0, MIN(s1_0."c_custo") AS v FROM "t_pecafornecedor" s1_0 WHERE s1_0."c_peca_id" IN (SELECT s2_0."c_id" FROM "t_pecas" s2_0 WHERE (s2_0."c_tipo" <> '' AND s2_0."c_tipo_f" LIKE $1 ESCAPE '\')) GROUP BY s1_0."c_peca_id") s1_g ON s1_g.k0 = t1."c_id" WHERE (t1."c_tipo" <> '' AND t1."c_tipo_f" LIKE $2 ESCAPE '\') GROUP BY NULLIF(t1."c_nome", ''),
+  0) AS DOUBLE PRECISION) AS g1, SUM(t0."c_qtd") AS m0 FROM "t_itens" t0 JOIN "t_pecas" t1 ON t0."c_peca_id" = t1."c_id" LEFT JOIN (SELECT s1_0."c_peca_id" AS k0, MIN(s1_0."c_custo") AS v FROM "t_pecafornecedor" s1_0 WHERE s1_0."c_peca_id" IN (SELECT s2_0."c_id" FROM "t_pecas" s2_0 WHERE (s2_0."c_tipo_f" LIKE $1 ESCAPE '\')) GROUP BY s1_0."c_peca_id") s1_g ON s1_g.k0 = t1."c_id" WHERE (t1."c_tipo_f" LIKE $2 ESCAPE '\') GROUP BY NULLIF(t1."c_nome", ''),
   CAST(ROUND(CAST((CASE WHEN t1."c_id" IS NOT NULL THEN s1_g.v END) AS NUMERIC),
   0) AS DOUBLE PRECISION)),
   f AS MATERIALIZED (SELECT r.*, g0 AS o0, g1 AS o1, m0 AS o2 FROM r)
