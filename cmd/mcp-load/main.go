@@ -102,13 +102,6 @@ func run(clients int, duration, limited time.Duration, servers []string, bin str
 			break
 		}
 		err := slowloris(s, filepath.Join(bin, s), filepath.Join(tmp, s+"-slowloris"), slow, slowFor)
-		var sp *slowProbes
-		if errors.As(err, &sp) {
-			// Only the p99 missed (every probe answered, caps and files held): once more, and
-			// the second run decides.
-			fmt.Printf("%s under slowloris: %v; running the attack once more\n", s, err)
-			err = slowloris(s, filepath.Join(bin, s), filepath.Join(tmp, s+"-slowloris-2"), slow, slowFor)
-		}
 		if err != nil {
 			return fmt.Errorf("%s under slowloris: %w", s, err)
 		}
