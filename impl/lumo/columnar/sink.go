@@ -34,8 +34,9 @@ import (
 const stagingPrefix = "import-"
 
 // ImportSink is the sink lumo import gives store.ImportOptions: it takes the data tables (with
-// their value tables) and rollups of the apps whose largest table holds at least Options.MinRows rows (as estimated from
-// the files), creating the import's file at the first one. nil in a build without cgo (see nocgo.go).
+// their value tables) and rollups of the apps whose largest table holds at least Options.MinRows
+// rows (as estimated from the files), creating the import's file at the first one. nil in a build
+// without cgo (see nocgo.go).
 func (s *Store) ImportSink() store.DataSink { return &importSink{s: s} }
 
 type importSink struct {

@@ -389,8 +389,9 @@ func (im *importer) checkRelationships(ctx context.Context) error {
 	return nil
 }
 
-// rowsReader is where the import reads the rows of its data tables and rollups, once loaded, and the dialect to write for it: its own transaction, or, when the database keeps no
-// app row (SinkOnly), the sink's file once it holds them.
+// rowsReader is where the import reads the rows of its data tables and rollups, once loaded, and
+// the dialect to write for it: its own transaction, or, when the database keeps no app row
+// (SinkOnly), the sink's file once it holds them.
 func (im *importer) rowsReader(ctx context.Context, tables ...string) (rowQuerier, sqldialect.Dialect, error) {
 	if !im.sinkOnly {
 		return im.tx, im.db.dialect, nil
