@@ -314,6 +314,16 @@ func goldenCases(t testing.TB) []goldenCase {
 	keyApps := map[string]*semantic.App{
 		"having_first_fact_key":     uniqueKeys(membershipApp(t), false),
 		"having_first_complete_key": uniqueKeys(demoApp(t), true),
+		"eager_complete_key":        uniqueKeys(demoApp(t), true),
+		"eager_bridged_key":         uniqueKeys(copiesApp(t), true),
+	}
+	// Each partial row is one group (the store's key, or the offer's supplier reached through
+	// the offer, left out): no second aggregation after the joins.
+	cases["eager_complete_key"] = Request{
+		Fields: []Item{{Ref: "Lojas.Id"}, {Ref: "Lojas.Loja"}, {Ref: "Vendas.Valor da venda", Agg: "avg"}, {Ref: "Vendas.Quantidade", Agg: "count"}},
+	}
+	cases["eager_bridged_key"] = Request{
+		Fields: []Item{{Ref: "Fornecedor da oferta.Id"}, {Ref: "Fornecedor da oferta.Fornecedor"}, {Ref: "Itens.Valor", Agg: "sum"}},
 	}
 	cases["having_first_fact_key"] = Request{
 		Fields:  []Item{{Ref: "Pedidos.Cliente"}, {Ref: "Clientes.Cliente"}, {Ref: "Pedidos.Valor", Agg: "sum"}, {Ref: "Pedidos.Id", Agg: "count"}},

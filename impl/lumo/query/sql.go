@@ -642,11 +642,13 @@ func (b *builder) eagerBlock(blk *Block, q *Query, groups []*OutCol, own []*Meas
 		return "", false
 	}
 	b.startStatement(blk)
-	// The inner aggregation: the first joins' keys, the base's groups, the measures' partials.
+	// The inner aggregation: the first joins' keys, the base's groups, the measures' partials;
+	// the outer one combines them (out), or, where each partial row is a group (see
+	// partialsAreGroups), takes them as they are (plain).
 	// The groups, measures and filters are written first: the joins bridged leaves out are those
 	// whose table nothing of them reads.
 	var in, inKeys []string
-	var out, outKeys []string
+	var out, plain, outKeys []string
 	for i, g := range groups {
 		if onlyTable(g.Group.Col, base) {
 			key, value := b.groupTarget(blk, g.Group)
@@ -657,6 +659,10 @@ func (b *builder) eagerBlock(blk *Block, q *Query, groups []*OutCol, own []*Meas
 		key, value := b.groupTarget(blk, g.Group)
 		out, outKeys = append(out, value+" AS g"+itoa(i)), append(outKeys, key)
 	}
+	plain = append(plain, out...)
+	combine := func(agg, name string) {
+		out, plain = append(out, agg+"(e."+name+") AS "+name), append(plain, "e."+name+" AS "+name)
+	}
 	mine := map[*Measure]bool{}
 	for _, m := range own {
 		mine[m] = true
@@ -665,7 +671,7 @@ func (b *builder) eagerBlock(blk *Block, q *Query, groups []*OutCol, own []*Meas
 		names := partials(m)
 		if !mine[m] {
 			for _, n := range names {
-				out = append(out, b.e.float("NULL")+" AS "+n)
+				out, plain = append(out, b.e.float("NULL")+" AS "+n), append(plain, b.e.float("NULL")+" AS "+n)
 			}
 			continue
 		}
@@ -673,13 +679,14 @@ func (b *builder) eagerBlock(blk *Block, q *Query, groups []*OutCol, own []*Meas
 		switch m.Agg {
 		case "avg":
 			in = append(in, "SUM("+col+") AS "+names[0], "COUNT("+col+") AS "+names[1])
-			out = append(out, "SUM(e."+names[0]+") AS "+names[0], "SUM(e."+names[1]+") AS "+names[1])
+			combine("SUM", names[0])
+			combine("SUM", names[1])
 		case "count":
 			in = append(in, "COUNT("+col+") AS "+names[0])
-			out = append(out, "SUM(e."+names[0]+") AS "+names[0])
+			combine("SUM", names[0])
 		default: // sum, min, max
 			in = append(in, strings.ToUpper(m.Agg)+"("+col+") AS "+names[0])
-			out = append(out, strings.ToUpper(m.Agg)+"(e."+names[0]+") AS "+names[0])
+			combine(strings.ToUpper(m.Agg), names[0])
 		}
 	}
 	var inWhere, outWhere []string
@@ -708,7 +715,7 @@ func (b *builder) eagerBlock(blk *Block, q *Query, groups []*OutCol, own []*Meas
 	in, inKeys = append(keys, in...), append(keyExprs, inKeys...)
 	facts := "SELECT " + strings.Join(in, ", ") + " FROM " + b.ident(base.SQLName) + " " + blk.alias[base] + whereClause(inWhere) +
 		" GROUP BY " + strings.Join(b.scanKeys(inKeys), ", ")
-	if b.havingFirst(blk, q, groups, own) {
+	if b.havingFirst(blk, q, groups, own, through) {
 		facts = "SELECT * FROM (" + facts + ") p" + whereClause(b.havingConds(q))
 	}
 	from := " FROM (" + facts + ") e"
@@ -724,10 +731,16 @@ func (b *builder) eagerBlock(blk *Block, q *Query, groups []*OutCol, own []*Meas
 		}
 		from += " LEFT JOIN " + b.ident(jn.Table.SQLName) + " " + blk.alias[jn.Table] + " ON " + strings.Join(on, " AND ")
 	}
+	if partialsAreGroups(blk, groups, through) {
+		// TPC-H Q15, the line items' revenue per supplier grouped by the supplier: no second
+		// aggregation (33 -> 28 ms in DuckDB alone).
+		return "SELECT " + strings.Join(plain, ", ") + from + whereClause(outWhere), true
+	}
 	sql := "SELECT " + strings.Join(out, ", ") + from + whereClause(outWhere)
-	if len(outKeys) > 0 {
+	switch {
+	case len(outKeys) > 0:
 		sql += " GROUP BY " + strings.Join(outKeys, ", ")
-	} else {
+	default:
 		sql += " HAVING COUNT(*) > 0"
 	}
 	return sql, true
@@ -737,7 +750,7 @@ func (b *builder) eagerBlock(blk *Block, q *Query, groups []*OutCol, own []*Meas
 // base's partial rows, before the joins (see partialsFilterer): when each partial row is the whole
 // of one group of the answer, so that its partials are the group's and the filters keep or drop
 // it as they would the group. The f stage applies them again, a no-op then.
-func (b *builder) havingFirst(blk *Block, q *Query, groups []*OutCol, own []*Measure) bool {
+func (b *builder) havingFirst(blk *Block, q *Query, groups []*OutCol, own []*Measure, through bridges) bool {
 	if _, ok := b.e.(partialsFilterer); !ok || len(q.Having) == 0 {
 		return false
 	}
@@ -755,8 +768,14 @@ func (b *builder) havingFirst(blk *Block, q *Query, groups []*OutCol, own []*Mea
 			return false
 		}
 	}
+	return partialsAreGroups(blk, groups, through)
+}
+
+// partialsAreGroups says whether each partial row of eagerBlock is the whole of one group of the
+// answer, so that its partials are the group's. through are the joins eagerBlock leaves out.
+func partialsAreGroups(blk *Block, groups []*OutCol, through bridges) bool {
 	// A one side that holds a key twice repeats the partial row, added up twice in its group
-	// (or in two groups), where the filter saw it once.
+	// (or in two groups).
 	for _, j := range blk.Joins {
 		if !j.On.Unique {
 			return false
@@ -776,8 +795,17 @@ func (b *builder) havingFirst(blk *Block, q *Query, groups []*OutCol, own []*Mea
 	all := func(cols []*semantic.Column) bool {
 		return !slices.ContainsFunc(cols, func(c *semantic.Column) bool { return !grouped[c] })
 	}
+	// The partial rows are keyed by the first joins' keys, in the base (a join left out, being
+	// complete and unique, hands its key on to the join after it).
 	for _, j := range blk.Joins {
-		if j.On.FromTable() == blk.Base && !all(j.On.From) && !(j.On.Complete && all(j.On.To)) {
+		if through.leftOut(j) || through.resolve(j.On.From[0]).Table != blk.Base {
+			continue
+		}
+		from := make([]*semantic.Column, len(j.On.From))
+		for k, c := range j.On.From {
+			from[k] = through.resolve(c)
+		}
+		if !all(from) && !(j.On.Complete && all(j.On.To)) {
 			return false
 		}
 	}
