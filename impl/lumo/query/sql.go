@@ -671,7 +671,8 @@ func (b *builder) eagerBlock(blk *Block, q *Query, groups []*OutCol, own []*Meas
 		names := partials(m)
 		if !mine[m] {
 			for _, n := range names {
-				out, plain = append(out, b.e.float("NULL")+" AS "+n), append(plain, b.e.float("NULL")+" AS "+n)
+				null := b.e.float("NULL") + " AS " + n
+				out, plain = append(out, null), append(plain, null)
 			}
 			continue
 		}
@@ -715,7 +716,8 @@ func (b *builder) eagerBlock(blk *Block, q *Query, groups []*OutCol, own []*Meas
 	in, inKeys = append(keys, in...), append(keyExprs, inKeys...)
 	facts := "SELECT " + strings.Join(in, ", ") + " FROM " + b.ident(base.SQLName) + " " + blk.alias[base] + whereClause(inWhere) +
 		" GROUP BY " + strings.Join(b.scanKeys(inKeys), ", ")
-	if b.havingFirst(blk, q, groups, own, through) {
+	whole := partialsAreGroups(blk, groups, through)
+	if b.havingFirst(blk, q, own, whole) {
 		facts = "SELECT * FROM (" + facts + ") p" + whereClause(b.havingConds(q))
 	}
 	from := " FROM (" + facts + ") e"
@@ -731,16 +733,15 @@ func (b *builder) eagerBlock(blk *Block, q *Query, groups []*OutCol, own []*Meas
 		}
 		from += " LEFT JOIN " + b.ident(jn.Table.SQLName) + " " + blk.alias[jn.Table] + " ON " + strings.Join(on, " AND ")
 	}
-	if partialsAreGroups(blk, groups, through) {
+	if whole {
 		// TPC-H Q15, the line items' revenue per supplier grouped by the supplier: no second
 		// aggregation (33 -> 28 ms in DuckDB alone).
 		return "SELECT " + strings.Join(plain, ", ") + from + whereClause(outWhere), true
 	}
 	sql := "SELECT " + strings.Join(out, ", ") + from + whereClause(outWhere)
-	switch {
-	case len(outKeys) > 0:
+	if len(outKeys) > 0 {
 		sql += " GROUP BY " + strings.Join(outKeys, ", ")
-	default:
+	} else {
 		sql += " HAVING COUNT(*) > 0"
 	}
 	return sql, true
@@ -749,8 +750,9 @@ func (b *builder) eagerBlock(blk *Block, q *Query, groups []*OutCol, own []*Meas
 // havingFirst says whether eagerBlock may apply the query's filters on aggregated values to the
 // base's partial rows, before the joins (see partialsFilterer): when each partial row is the whole
 // of one group of the answer, so that its partials are the group's and the filters keep or drop
-// it as they would the group. The f stage applies them again, a no-op then.
-func (b *builder) havingFirst(blk *Block, q *Query, groups []*OutCol, own []*Measure, through bridges) bool {
+// it as they would the group (whole, from partialsAreGroups). The f stage applies them again, a
+// no-op then.
+func (b *builder) havingFirst(blk *Block, q *Query, own []*Measure, whole bool) bool {
 	if _, ok := b.e.(partialsFilterer); !ok || len(q.Having) == 0 {
 		return false
 	}
@@ -768,7 +770,7 @@ func (b *builder) havingFirst(blk *Block, q *Query, groups []*OutCol, own []*Mea
 			return false
 		}
 	}
-	return partialsAreGroups(blk, groups, through)
+	return whole
 }
 
 // partialsAreGroups says whether each partial row of eagerBlock is the whole of one group of the
@@ -1656,6 +1658,14 @@ func blankless(expr string) string {
 	return "NULLIF(" + expr + ", '')"
 }
 
+// unblank is expr without its blankless NULLIF, when it is one (see isBlankless).
+func unblank(expr string) string {
+	if !isBlankless(expr) {
+		return expr
+	}
+	return strings.TrimSuffix(strings.TrimPrefix(expr, "NULLIF("), ", '')")
+}
+
 // isBlankless says whether expr is one blankless NULLIF as a whole, its first parenthesis closing
 // at its end (not two of them joined by ||). Quotes inside hold no parenthesis that matters: a
 // text literal is always a bind parameter.
@@ -1752,15 +1762,9 @@ func (b *builder) row(blk *Block, f semantic.Formula) string {
 	case *semantic.If:
 		return "(CASE WHEN " + b.holds(blk, n.Cond) + " THEN " + b.row(blk, n.Then) + " ELSE " + b.row(blk, n.Else) + " END)"
 	case *semantic.Slice: // N is a bound whole number, written in the SQL
-		x := ""
-		if r, ok := n.X.(*semantic.Ref); ok && r.Col.Calc == nil && r.Col.Type == semantic.TypeString {
-			// The column as stored: the end of "" is "", which the outer NULLIF makes blank, so
-			// the column's own NULLIF is work per row for nothing (TPC-H Q22: 41 -> 36 ms).
-			x = b.column(blk, r.Col)
-		} else {
-			x = b.row(blk, n.X)
-		}
-		return blankless(b.e.textEnd(x, n.N, n.Right))
+		// The end of "" is "", which the outer NULLIF makes blank: the text's own NULLIF is work
+		// per row for nothing (TPC-H Q22: 41 -> 36 ms).
+		return blankless(b.e.textEnd(unblank(b.row(blk, n.X)), n.N, n.Right))
 	}
 	panic(fmt.Sprintf("query: unknown row formula node %T", f))
 }
@@ -1912,12 +1916,12 @@ func (b *builder) pred(p *Pred, target, folded, kind string) string {
 			}
 		}
 		negate := p.Op == "!=" || p.Op == "not in"
-		if isText && !negate && isBlankless(target) {
+		if isText && !negate {
 			// A filled value is never blank, so a calculated text compares as computed: the
 			// engine filters it as it scans, which it does not through NULLIF (TPC-H Q22's
 			// country code: 76 -> 60 ms). Only where kept rows matter: a false for a blank
 			// row, not NULL, would change a negation.
-			cmpTarget = b.e.binary(strings.TrimSuffix(strings.TrimPrefix(target, "NULLIF("), ", '')"))
+			cmpTarget = b.e.binary(unblank(target))
 		}
 		switch len(plain) {
 		case 0:
