@@ -11,6 +11,8 @@ import (
 
 	"github.com/cucumber/godog"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/lumo-caderninho/mcp/impl/lumo/workspace"
 )
 
 // csvWorld imports workspaces whose CSVs are written in other formats, and keeps what the
@@ -34,7 +36,9 @@ func initCSVSteps(w *lumoWorld, sc *godog.ScenarioContext) {
 }
 
 func (c *csvWorld) importedReading(ctx context.Context, dir string, doc *godog.DocString) error {
-	if err := c.importFS(ctx, os.DirFS(dir)); err != nil {
+	// The folder as lumo import reads it: with LUMO_COLUMNAR=on on SQLite, DuckDB loads the
+	// Parquet tables it reads as lumo does straight from their files.
+	if err := c.importFS(ctx, workspace.DirFS(dir)); err != nil {
 		return err
 	}
 	if diff := cmp.Diff(strings.Split(strings.TrimSpace(doc.Content), "\n"), c.lines); diff != "" {

@@ -196,14 +196,17 @@ var limitUnits = map[string]float64{"KB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12,
 // does not read as one). An import's file is written within half of --columnar-memory: appending holds
 // memory DuckDB does not count, so the whole import stays within the limit plus 150 MB
 // (TPC-H SF 1 peaked at 480-510 MiB with DuckDB at 256MB, 384 MiB at 128MB, as fast).
-func halfLimit(limit string) string {
+func halfLimit(limit string) string { return partLimit(limit, 0.5) }
+
+// partLimit is share of a DuckDB memory limit, in KB, as halfLimit.
+func partLimit(limit string, share float64) string {
 	number := strings.TrimRight(limit, "KMGTiB ")
 	n, err := strconv.ParseFloat(number, 64)
 	unit, ok := limitUnits[strings.TrimSpace(limit[len(number):])]
 	if err != nil || !ok {
 		return limit
 	}
-	return strconv.FormatFloat(math.Ceil(n*unit/2/1e3), 'f', 0, 64) + "KB"
+	return strconv.FormatFloat(math.Ceil(n*unit*share/1e3), 'f', 0, 64) + "KB"
 }
 
 // Close closes the copy.

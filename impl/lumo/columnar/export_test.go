@@ -2,6 +2,8 @@
 
 package columnar
 
+import "github.com/lumo-caderninho/mcp/impl/lumo/store"
+
 // ValuesSmallTable lets a test decide which tables count as small (see buildValueTable).
 var ValuesSmallTable = &valuesSmallTable
 
@@ -10,3 +12,6 @@ var ValuesTable = valuesTable
 
 // HalfLimit is halfLimit, for tests.
 var HalfLimit = halfLimit
+
+// DirectTables is how many tables sink, an ImportSink, loaded with DuckDB's Parquet reader.
+func DirectTables(sink store.DataSink) int { return sink.(*importSink).direct }

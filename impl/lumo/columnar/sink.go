@@ -40,15 +40,17 @@ const stagingPrefix = "import-"
 func (s *Store) ImportSink() store.DataSink { return &importSink{s: s} }
 
 type importSink struct {
-	s       *Store
-	mu      sync.Mutex
-	db      *sql.DB // the import's file, open from the first table until Commit
-	staging string  // its temporary name
-	final   string  // its load's name, once Commit gave it
-	tables  []*sinkTable
-	rollups int // built in the file
-	failed  []string
-	waited  bool // Commit collected the writers' results
+	s         *Store
+	mu        sync.Mutex
+	db        *sql.DB // the import's file, open from the first table until Commit
+	staging   string  // its temporary name
+	final     string  // its load's name, once Commit gave it
+	tables    []*sinkTable
+	rollups   int // built in the file
+	failed    []string
+	waited    bool // Commit collected the writers' results
+	functions bool // foldFunc and wallFunc are registered in the file
+	direct    int  // tables DuckDB loaded from their Parquet files (direct.go)
 }
 
 // Rollup waits for the tables the rollup reads and builds it in the file, in a transaction of

@@ -492,9 +492,11 @@ type pColumn struct {
 	scale    int
 	unit     string // the unit the values showed (R$, US$, %), for a column without one in app.yaml
 	maxLen   int    // longest text loaded (bytes, original or folded), for indexTable
-	// Texts loaded, their bytes and their distinct count, for freeText.
+	// Texts loaded, their bytes and their distinct count (a sketch of it, or the count DuckDB
+	// estimated when it loaded the table), for freeText.
 	texts, textBytes int64
 	distinct         *distinctSketch
+	distinctLoaded   float64
 	freeText         bool // judged free text by indexTable: no (folded, value) btree
 }
 

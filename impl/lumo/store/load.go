@@ -115,6 +115,9 @@ func (im *importer) loadTable(ctx context.Context, t *pTable) error {
 		return err
 	}
 	defer rows.Close()
+	if loaded, err := im.loadDirect(ctx, t, rows); loaded || err != nil {
+		return err
+	}
 	sink, err := im.sinkTable(ctx, t)
 	if err != nil {
 		return err
@@ -203,6 +206,42 @@ func (im *importer) loadTable(ctx context.Context, t *pTable) error {
 	}
 	t.csv = rows.Description()
 	return nil
+}
+
+// loadDirect loads t, whose rows are open, straight from its Parquet files into the sink's
+// DuckDB file with DuckDB's own reader, when the database keeps no app row and DuckDB reads
+// every column as rows would; false when the table is left to rows. A load DuckDB refuses (a
+// value out of lumo's bounds, a file it cannot read) leaves nothing behind, and rows then read
+// the table, naming the file, line and column of the problem.
+func (im *importer) loadDirect(ctx context.Context, t *pTable, rows workspace.Rows) (bool, error) {
+	ds, ok := im.sink.(DirectSink)
+	if !ok || !im.sinkOnly {
+		return false, nil
+	}
+	src, ok := workspace.Direct(rows, im.fsys)
+	if !ok {
+		return false, nil
+	}
+	load, err := ds.ReadParquet(ctx, t.sqlName, sinkColumns(t), src)
+	if err != nil {
+		if ctx.Err() != nil {
+			return false, ctx.Err()
+		}
+		return false, nil // the sink logged why
+	}
+	n := load.Rows
+	t.rows = &n
+	for i, c := range t.dataCols() {
+		c.scale = load.Scales[i]
+		if c.foldName != "" {
+			st := load.Texts[i]
+			c.texts, c.textBytes, c.distinctLoaded, c.maxLen = st.Count, st.Bytes, st.Distinct, st.MaxLen
+		}
+	}
+	t.csv = src.Describe(n)
+	im.done.Rows += n
+	im.loaded(true)
+	return true, nil
 }
 
 // copyData is lib/pq's COPY statement writing a line of COPY text as it is (Exec would encode
@@ -695,7 +734,14 @@ func (c *pColumn) countText(s string) {
 
 func (c *pColumn) isFreeText() bool {
 	return c.c.Role != semantic.RoleKey && c.texts >= freeTextRows &&
-		c.textBytes >= freeTextBytes*c.texts && c.distinct.estimate() >= freeTextDistinct*float64(c.texts)
+		c.textBytes >= freeTextBytes*c.texts && c.distinctEstimate() >= freeTextDistinct*float64(c.texts)
+}
+
+func (c *pColumn) distinctEstimate() float64 {
+	if c.distinct == nil {
+		return c.distinctLoaded
+	}
+	return c.distinct.estimate()
 }
 
 // indexColumn is what the index DDL needs of a data column.

@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"database/sql"
+
+	"github.com/lumo-caderninho/mcp/impl/lumo/workspace"
 )
 
 // A DataSink takes the rows of the data tables an import loads, as the import reads them, so
@@ -52,4 +54,29 @@ type TableSink interface {
 	Done(scales []int)
 	// Abort drops the table.
 	Abort()
+}
+
+// A DirectSink also loads a Parquet table straight from its files with DuckDB's own reader,
+// which reads and compresses on every core where rows given to Add are appended on one. The
+// import asks it only when the database keeps no app row (SinkOnly).
+type DirectSink interface {
+	DataSink
+	// ReadParquet loads table name, whose columns are cols (as Table takes them), from src.
+	// On an error nothing of the table is left: the import then reads it through Table.
+	ReadParquet(ctx context.Context, name string, cols []SinkColumn, src *workspace.DirectParquet) (*DirectLoad, error)
+}
+
+// DirectLoad is what a DirectSink learnt of a table's rows while loading them.
+type DirectLoad struct {
+	Rows   int64
+	Scales []int       // per data column (src.Columns' order), the decimals of numbers
+	Texts  []TextStats // per data column; zero but for texts
+}
+
+// TextStats describe a text column's values: how many are not NULL, their bytes, an estimate
+// of how many differ, and the longest value or folded value in bytes.
+type TextStats struct {
+	Count, Bytes int64
+	Distinct     float64
+	MaxLen       int
 }

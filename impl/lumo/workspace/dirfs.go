@@ -29,26 +29,9 @@ func (e *OutsideError) Error() string {
 }
 
 func (r rootFS) Open(name string) (fs.File, error) {
-	if !fs.ValidPath(name) {
-		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
-	}
-	root, err := filepath.EvalSymlinks(r.dir)
+	root, rel, err := r.resolve(name)
 	if err != nil {
-		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
-	}
-	root, err = filepath.Abs(root)
-	if err != nil {
-		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
-	}
-	target, err := filepath.EvalSymlinks(filepath.Join(root, filepath.FromSlash(name)))
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
-		}
-		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
-	}
-	if rel, err := filepath.Rel(root, target); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
-		return nil, &OutsideError{Name: name, Root: root, Target: target}
+		return nil, err
 	}
 	// open the resolved path through an os.Root, so a link swapped in after the check cannot lead out
 	rt, err := os.OpenRoot(root)
@@ -56,10 +39,47 @@ func (r rootFS) Open(name string) (fs.File, error) {
 		return nil, err
 	}
 	defer rt.Close()
-	rel, _ := filepath.Rel(root, target)
 	f, err := rt.Open(rel)
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
 	}
 	return f, nil
+}
+
+// OSPath is the file name resolves to, checked inside the folder as Open checks it, for a
+// reader that opens files by their path (DuckDB's read_parquet).
+func (r rootFS) OSPath(name string) (string, error) {
+	root, rel, err := r.resolve(name)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(root, rel), nil
+}
+
+// resolve is the folder, its symlinks resolved, and the path inside it that name leads to;
+// an error when name resolves outside it.
+func (r rootFS) resolve(name string) (root, rel string, err error) {
+	if !fs.ValidPath(name) {
+		return "", "", &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
+	}
+	root, err = filepath.EvalSymlinks(r.dir)
+	if err != nil {
+		return "", "", &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	root, err = filepath.Abs(root)
+	if err != nil {
+		return "", "", &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	target, err := filepath.EvalSymlinks(filepath.Join(root, filepath.FromSlash(name)))
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return "", "", &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+		}
+		return "", "", &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	if rel, err := filepath.Rel(root, target); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return "", "", &OutsideError{Name: name, Root: root, Target: target}
+	}
+	rel, _ = filepath.Rel(root, target)
+	return root, rel, nil
 }

@@ -46,6 +46,7 @@ type pqType struct {
 	scale  int   // decimals of a DECIMAL
 	perSec int64 // units a second of a TIMESTAMP
 	utc    bool  // a TIMESTAMP adjusted to UTC
+	utf8   bool  // a BYTE_ARRAY annotated STRING or UTF8, which DuckDB reads as VARCHAR
 	words  string
 }
 
@@ -501,7 +502,9 @@ func parquetType(el *format.SchemaElement) (pqType, string) {
 	switch v := lt.(type) {
 	case *format.DecimalType:
 		ty.kind, ty.scale = pqDecimal, int(v.Scale)
-	case *format.StringType, *format.EnumType, *format.JsonType:
+	case *format.StringType:
+		ty.kind, ty.utf8 = pqString, true
+	case *format.EnumType, *format.JsonType:
 		ty.kind = pqString
 	case *format.DateType:
 		ty.kind = pqDate
@@ -526,7 +529,9 @@ func parquetType(el *format.SchemaElement) (pqType, string) {
 		switch ct {
 		case deprecated.Decimal:
 			ty.kind, ty.scale = pqDecimal, int(el.Scale.V)
-		case deprecated.UTF8, deprecated.Enum, deprecated.Json:
+		case deprecated.UTF8:
+			ty.kind, ty.utf8 = pqString, true
+		case deprecated.Enum, deprecated.Json:
 			ty.kind = pqString
 		case deprecated.Date:
 			ty.kind = pqDate
@@ -742,6 +747,17 @@ func (r *parquetRows) nextGroup() bool {
 	}
 	g := r.group
 	r.group++
+	if !r.scanGroup(g, true) {
+		return false
+	}
+	md := &r.pf.Metadata().RowGroups[g]
+	r.left = md.NumRows
+	return true
+}
+
+// scanGroup checks row group g of the open part before its pages are read (see scanPages),
+// failing the rows on a problem; with open, it positions the cursors on the group's pages.
+func (r *parquetRows) scanGroup(g int, open bool) bool {
 	rg := r.pf.RowGroups()[g]
 	md := &r.pf.Metadata().RowGroups[g]
 	var held int64
@@ -765,14 +781,15 @@ func (r *parquetRows) nextGroup() bool {
 			return false
 		}
 		held += pages.dict + pages.maxPage
-		r.curs[i].pages = rg.ColumnChunks()[j].Pages()
+		if open {
+			r.curs[i].pages = rg.ColumnChunks()[j].Pages()
+		}
 	}
 	if held > maxGroupHeld {
 		r.failGroup("", fmt.Sprintf("o grupo de linhas %d pede %s em memória de uma vez (dicionários e páginas), acima do limite de %s; gere o arquivo com grupos de linhas ou páginas menores",
 			g+1, sizeWords(uint64(held)), sizeWords(maxGroupHeld)))
 		return false
 	}
-	r.left = md.NumRows
 	return true
 }
 
@@ -1179,7 +1196,9 @@ func (r *parquetRows) Units() []string { return r.units }
 
 // Description is `vendas.parquet: Parquet, 1.234 linhas` or, for a folder,
 // `vendas: Parquet, 3 arquivos, 1.234 linhas`.
-func (r *parquetRows) Description() string {
+func (r *parquetRows) Description() string { return r.describe(r.count) }
+
+func (r *parquetRows) describe(count int64) string {
 	s := r.file + ": Parquet, "
 	if r.file == "." { // the folder of workspace.yaml itself
 		s = "./: Parquet, "
@@ -1187,7 +1206,7 @@ func (r *parquetRows) Description() string {
 	if r.dir {
 		s += r.folder.Words() + ", "
 	}
-	return s + ptbr.Count(int(r.count), "linha", "linhas")
+	return s + ptbr.Count(int(count), "linha", "linhas")
 }
 
 // Err is the first error met; nil at a clean end.
