@@ -38,7 +38,7 @@ const (
 	decimalsFunction = "lumo_decimals"   // decimalsFunc
 )
 
-// directShare is the share of --columnar-memory DuckDB has while it loads a Parquet table: at 10M
+// directShare is the share of --columnar-memory DuckDB has while it reads a Parquet table: at 10M
 // rows the import peaked at 397 MiB with the whole 256MB (over the limit plus 150 MB), 333-350
 // MiB with this share.
 const directShare = 0.875
@@ -57,14 +57,13 @@ func (k *importSink) ReadParquet(ctx context.Context, name string, cols []store.
 	if err := k.registerFunctions(conn); err != nil {
 		return nil, err
 	}
-	// Appending holds rows outside DuckDB's limit, hence half of it for the import's file; this
-	// load holds none, so DuckDB has most of the limit while it runs (what its Parquet reader
-	// and lumo's functions hold is outside it too).
-	if _, err := conn.ExecContext(ctx, setMemoryLimit(partLimit(k.s.opts.MemoryLimit, directShare))); err != nil {
+	// The order of the rows is no part of lumo's answers (every answer is ordered, and DuckDB
+	// scans in parallel), and keeping it held memory outside DuckDB's limit and made the file
+	// written twice, once by the load and once compressed at the end.
+	if _, err := conn.ExecContext(ctx, "SET preserve_insertion_order = false"); err != nil {
 		return nil, err
 	}
-	defer conn.ExecContext(context.WithoutCancel(ctx), setMemoryLimit(halfLimit(k.s.opts.MemoryLimit)))
-	load, err := loadParquet(ctx, conn, name, cols, src)
+	load, err := loadParquet(ctx, conn, name, cols, src, k.s.opts.MemoryLimit)
 	if err != nil {
 		k.s.log.Debug("columnar copy: DuckDB's Parquet reader leaves the table to lumo's", "table", name, "err", err)
 		return nil, err
@@ -169,7 +168,7 @@ func (decimalsFunc) Executor() duckdb.ScalarFuncExecutor {
 // loadParquet creates table name from src in one transaction on conn: the rows as DuckDB reads
 // them, each text's folded copy, each number column typed as a copy types it (from the largest
 // magnitude, read first); an error, and nothing left, when a value is out of lumo's bounds.
-func loadParquet(ctx context.Context, conn *sql.Conn, name string, cols []store.SinkColumn, src *workspace.DirectParquet) (*store.DirectLoad, error) {
+func loadParquet(ctx context.Context, conn *sql.Conn, name string, cols []store.SinkColumn, src *workspace.DirectParquet, limit string) (*store.DirectLoad, error) {
 	d := sqldialect.DuckDB{}
 	files := make([]string, len(src.Files))
 	for i, f := range src.Files {
@@ -223,6 +222,14 @@ func loadParquet(ctx context.Context, conn *sql.Conn, name string, cols []store.
 		sel = append(sel, source+" AS "+d.QuoteIdent(c.Name))
 		data = append(data, i)
 	}
+	// Appending holds rows outside DuckDB's limit, hence half of it for the import's file; the
+	// load holds none, so DuckDB has most of the limit while it reads (its reader and lumo's
+	// functions hold some outside it), and half again for what follows.
+	half := setMemoryLimit(halfLimit(limit))
+	defer conn.ExecContext(context.WithoutCancel(ctx), half) // after the transaction ends
+	if _, err := conn.ExecContext(ctx, setMemoryLimit(partLimit(limit, directShare))); err != nil {
+		return nil, err
+	}
 	table := d.QuoteIdent(name)
 	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
@@ -230,6 +237,9 @@ func loadParquet(ctx context.Context, conn *sql.Conn, name string, cols []store.
 	}
 	defer tx.Rollback()
 	if _, err := tx.ExecContext(ctx, "CREATE TABLE "+table+" AS SELECT "+strings.Join(sel, ", ")+from); err != nil {
+		return nil, err
+	}
+	if _, err := tx.ExecContext(ctx, half); err != nil {
 		return nil, err
 	}
 	load, err := measure(ctx, tx, table, cols, data, src)
