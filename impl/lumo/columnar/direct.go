@@ -38,9 +38,9 @@ const (
 	decimalsFunction = "lumo_decimals"   // decimalsFunc
 )
 
-// directShare is the share of --columnar-memory DuckDB has while it reads a Parquet table: at 10M
-// rows the import peaked at 397 MiB with the whole 256MB (over the limit plus 150 MB), 333-350
-// MiB with this share.
+// directShare is the share of --columnar-memory DuckDB has while it reads a Parquet table: with
+// the whole 256MB an import of 10M rows peaked at 397 MiB, over the limit plus 150 MB; with this
+// share 322 MiB, and 387 MiB at 100M rows.
 const directShare = 0.875
 
 // ReadParquet loads table name from src's files (store.DirectSink).
