@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"os/exec"
 	"strings"
@@ -22,11 +23,26 @@ import (
 type cadServer struct {
 	cmd *exec.Cmd
 	cs  *mcp.ClientSession
+	t   *testing.T
+	pg  string // on PostgreSQL, the DSN without the server's application_name
+	app string // and the application_name its connections carry
 }
+
+// serverApps numbers the servers' application names on PostgreSQL.
+var serverApps int
 
 // startCaderninho starts `caderninho serve --db dsn` on stdio with env added to the environment.
 func startCaderninho(t *testing.T, bin, dsn string, env ...string) *cadServer {
 	t.Helper()
+	s := &cadServer{t: t}
+	if u, err := url.Parse(dsn); err == nil && (u.Scheme == "postgres" || u.Scheme == "postgresql") {
+		serverApps++
+		s.pg, s.app = dsn, fmt.Sprintf("faults-caderninho-%d", serverApps)
+		q := u.Query()
+		q.Set("application_name", s.app)
+		u.RawQuery = q.Encode()
+		dsn = u.String()
+	}
 	cmd := exec.Command(bin, "serve", "--db", dsn)
 	cmd.Env = append(os.Environ(), env...)
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "faults", Version: "1"}, nil).Connect(context.Background(),
@@ -34,17 +50,43 @@ func startCaderninho(t *testing.T, bin, dsn string, env ...string) *cadServer {
 	if err != nil {
 		t.Fatalf("starting caderninho serve: %v", err)
 	}
-	s := &cadServer{cmd: cmd, cs: cs}
+	s.cmd, s.cs = cmd, cs
 	t.Cleanup(s.kill)
 	return s
 }
 
-// kill ends the server with SIGKILL: no deferred cleanup, no rollback by the process.
+// kill ends the server with SIGKILL: no deferred cleanup, no rollback by the process. On
+// PostgreSQL it then waits for the server's backends to end: a COMMIT the server had sent
+// before it died still completes, after the process is gone, and what the test reads next must
+// see it.
 func (s *cadServer) kill() {
 	if s.cmd.ProcessState == nil {
 		s.cmd.Process.Kill()
 	}
 	s.cs.Close()
+	if s.pg == "" {
+		return
+	}
+	db, err := sql.Open("postgres", s.pg)
+	if err != nil {
+		s.t.Errorf("opening PostgreSQL to wait for the killed server's backends: %v", err)
+		return
+	}
+	defer db.Close()
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		var n int
+		if err := db.QueryRow("SELECT COUNT(*) FROM pg_stat_activity WHERE application_name = $1", s.app).Scan(&n); err != nil {
+			s.t.Errorf("waiting for the killed server's backends: %v", err)
+			return
+		}
+		if n == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			s.t.Errorf("%d backends of the killed server %s still run after 30 s", n, s.app)
+			return
+		}
+	}
 }
 
 // callResult is what a tool call answered: the text, structuredContent and the error code.
