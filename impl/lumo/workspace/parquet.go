@@ -254,6 +254,10 @@ func openParquet(fsys fs.FS, file string, t *semantic.Table, dir bool) (_ *parqu
 				r.types = types
 			} else {
 				for j, c := range t.Columns {
+					// A text is a text whatever its annotation; DuckDB reads it only if every
+					// part says STRING.
+					r.types[j].utf8 = r.types[j].utf8 && types[j].utf8
+					types[j].utf8 = r.types[j].utf8
 					if types[j] != r.types[j] {
 						errs = append(errs, &Error{File: p, Field: c.SourceName(), Message: fmt.Sprintf(
 							"a coluna %q é %s nesta parte e %s em %s; todas as partes da pasta precisam do mesmo esquema: gere-as de novo com os mesmos tipos",

@@ -89,6 +89,32 @@ func TestParquetDirect(t *testing.T) {
 	if _, ok, _ := direct(DirFS(dir), "glob[1].parquet"); ok {
 		t.Error("DuckDB may read a file whose name it would take for a pattern")
 	}
+	// A folder whose parts annotate the texts differently (STRING, ENUM) is one table, which
+	// DuckDB does not read: it reads an ENUM otherwise.
+	type enumPart struct {
+		ID    int64   `parquet:"ID"`
+		NOME  string  `parquet:"NOME,enum"`
+		VALOR int64   `parquet:"VALOR,decimal(2:12)"`
+		ALVO  float64 `parquet:"ALVO"`
+		HORA  int64   `parquet:"HORA,timestamp(millisecond:utc)"`
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "mixed"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string][]byte{"part-0.parquet": good, "part-1.parquet": writeParquet(t, []enumPart{{1, "a", 2, 0.1, 0}})} {
+		if err := os.WriteFile(filepath.Join(dir, "mixed", name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, ok, mixed := direct(DirFS(dir), "mixed"); ok {
+		t.Error("DuckDB may read a folder with an ENUM part")
+	} else {
+		for mixed.Next() {
+		}
+		if mixed.Err() != nil || mixed.Count() != 2001 {
+			t.Errorf("the folder read %d rows (%v), want 2001", mixed.Count(), mixed.Err())
+		}
+	}
 	_, ok, huge := direct(DirFS(dir), "huge.parquet")
 	if ok {
 		t.Fatal("DuckDB may read a file whose dictionary declares 2 GiB")
