@@ -49,7 +49,7 @@ type importSink struct {
 	rollups   int // built in the file
 	failed    []string
 	waited    bool // Commit collected the writers' results
-	functions bool // foldFunc and wallFunc are registered in the file
+	functions bool // lumo's functions are registered in the file (direct.go)
 	direct    int  // tables DuckDB loaded from their Parquet files (direct.go)
 }
 
