@@ -114,8 +114,8 @@ func (im *importer) loadTable(ctx context.Context, t *pTable) error {
 	if err != nil {
 		return err
 	}
-	defer rows.Close()
-	if loaded, err := im.loadDirect(ctx, t, rows); loaded || err != nil {
+	defer func() { rows.Close() }()
+	if loaded, err := im.loadDirect(ctx, t, &rows); loaded || err != nil {
 		return err
 	}
 	sink, err := im.sinkTable(ctx, t)
@@ -208,27 +208,49 @@ func (im *importer) loadTable(ctx context.Context, t *pTable) error {
 	return nil
 }
 
-// loadDirect loads t, whose rows are open, straight from its Parquet files into the sink's
+// loadDirect loads t, whose rows are open, straight from its Parquet or CSV file into the sink's
 // DuckDB file with DuckDB's own reader, when the database keeps no app row and DuckDB reads
 // every column as rows would; false when the table is left to rows. A load DuckDB refuses (a
 // value out of lumo's bounds, a file it cannot read) leaves nothing behind, and rows then read
-// the table, naming the file, line and column of the problem.
-func (im *importer) loadDirect(ctx context.Context, t *pTable, rows workspace.Rows) (bool, error) {
+// the table, naming the file, line and column of the problem. A CSV file is read whole by rows
+// first (they judge it); when DuckDB cannot take it, *rows are the table opened again.
+func (im *importer) loadDirect(ctx context.Context, t *pTable, rows *workspace.Rows) (bool, error) {
 	ds, ok := im.sink.(DirectSink)
 	if !ok || !im.sinkOnly {
 		return false, nil
 	}
-	src, ok := workspace.Direct(rows, im.fsys)
-	if !ok {
-		return false, nil
+	if src, ok := workspace.Direct(*rows, im.fsys); ok {
+		load, err := ds.ReadParquet(ctx, t.sqlName, sinkColumns(t), src)
+		if err != nil {
+			return false, ctx.Err() // the sink logged why
+		}
+		im.done.Rows += load.Rows
+		im.directLoaded(t, load, src.Describe(load.Rows))
+		return true, nil
 	}
-	load, err := ds.ReadParquet(ctx, t.sqlName, sinkColumns(t), src)
-	if err != nil {
+	before := im.done.Rows
+	src, read, err := workspace.ReadDirectCSV(*rows, im.fsys, func() { im.loaded(false) })
+	if err != nil || !read {
+		return false, err
+	}
+	if src != nil {
+		load, err := ds.ReadCSV(ctx, t.sqlName, sinkColumns(t), src)
+		if err == nil {
+			im.directLoaded(t, load, src.Describe())
+			return true, nil
+		}
 		if ctx.Err() != nil {
 			return false, ctx.Err()
 		}
-		return false, nil // the sink logged why
 	}
+	im.done.Rows = before // the rows are read again
+	(*rows).Close()
+	*rows, err = im.openRows(ctx, t)
+	return false, err
+}
+
+// directLoaded records what a direct load learnt of t's rows.
+func (im *importer) directLoaded(t *pTable, load *DirectLoad, describe string) {
 	n := load.Rows
 	t.rows = &n
 	for i, c := range t.dataCols() {
@@ -238,10 +260,8 @@ func (im *importer) loadDirect(ctx context.Context, t *pTable, rows workspace.Ro
 			c.texts, c.textBytes, c.distinctLoaded, c.maxLen = st.Count, st.Bytes, st.Distinct, st.MaxLen
 		}
 	}
-	t.csv = src.Describe(n)
-	im.done.Rows += n
+	t.csv = describe
 	im.loaded(true)
-	return true, nil
 }
 
 // copyData is lib/pq's COPY statement writing a line of COPY text as it is (Exec would encode

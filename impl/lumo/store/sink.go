@@ -56,14 +56,16 @@ type TableSink interface {
 	Abort()
 }
 
-// A DirectSink also loads a Parquet table straight from its files with DuckDB's own reader,
-// which reads and compresses on every core where rows given to Add are appended on one. The
-// import asks it only when the database keeps no app row (SinkOnly).
+// A DirectSink also loads a Parquet or CSV table straight from its files with DuckDB's own
+// reader, which reads and compresses on every core where rows given to Add are appended on one.
+// The import asks it only when the database keeps no app row (SinkOnly).
 type DirectSink interface {
 	DataSink
 	// ReadParquet loads table name, whose columns are cols (as Table takes them), from src.
 	// On an error nothing of the table is left: the import then reads it through Table.
 	ReadParquet(ctx context.Context, name string, cols []SinkColumn, src *workspace.DirectParquet) (*DirectLoad, error)
+	// ReadCSV is ReadParquet for a CSV file that lumo's reader has read whole.
+	ReadCSV(ctx context.Context, name string, cols []SinkColumn, src *workspace.DirectCSV) (*DirectLoad, error)
 }
 
 // DirectLoad is what a DirectSink learnt of a table's rows while loading them.

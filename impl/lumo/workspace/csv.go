@@ -53,6 +53,8 @@ type csvRows struct {
 	err     error
 	prev    int          // line of the previous record
 	skipped []skippedRow // total rows and notes left out
+	blanks  int          // records of delimiters only left out
+	plain   []bool       // per column, whether every number so far was its plain text (nil: not asked)
 }
 
 // kind is how a column's numbers were written so far.
@@ -194,6 +196,7 @@ func (r *csvRows) Next() bool {
 			return false
 		}
 		if blank(rec) {
+			r.blanks++
 			continue
 		}
 		gap := r.line > r.prev+1

@@ -20,7 +20,7 @@ import (
 // Kinds of a DirectColumn.
 const (
 	DirectText     = "text"     // a UTF-8 string, as it is
-	DirectNumber   = "number"   // a signed integer or a DECIMAL on INT32/INT64, exactly
+	DirectNumber   = "number"   // a signed integer or a DECIMAL on INT32/INT64, exactly; in a CSV, a number's plain text
 	DirectFloat    = "float"    // a DOUBLE, whose decimals are its shortest text's
 	DirectDate     = "date"     // a DATE
 	DirectDatetime = "datetime" // a TIMESTAMP without zone in milli- or microseconds, to the second
@@ -35,11 +35,18 @@ type DirectParquet struct {
 	rows    *parquetRows
 }
 
-// DirectColumn is one column of a DirectParquet.
+// DirectColumn is one column of a DirectParquet or a DirectCSV.
 type DirectColumn struct {
-	Source string // the Parquet column's name
+	Source string // the Parquet column's name; the CSV column's, for messages
 	Kind   string // Direct*
 	Scale  int    // decimals of a DirectNumber (a DirectFloat's are known once read)
+
+	// Of a CSV column, known once lumo's reader has read the file: the field of the record it
+	// is, its numbers' largest magnitude, and whether its texts are all ASCII and whether any
+	// has white space that folding collapses or trims.
+	Field         int
+	MaxAbs        float64
+	ASCII, Spaced bool
 }
 
 // Describe is the import's line for the table once count rows are loaded, as Description.

@@ -70,7 +70,7 @@ func TestParquetDirect(t *testing.T) {
 	if read.Err() != nil || read.Count() != 2000 {
 		t.Errorf("after the checks the rows read %d rows (%v), want 2000", read.Count(), read.Err())
 	}
-	want := []DirectColumn{{"ID", DirectNumber, 0}, {"NOME", DirectText, 0}, {"VALOR", DirectNumber, 2}, {"ALVO", DirectFloat, 0}, {"HORA", DirectInstant, 0}}
+	want := []DirectColumn{{Source: "ID", Kind: DirectNumber}, {Source: "NOME", Kind: DirectText}, {Source: "VALOR", Kind: DirectNumber, Scale: 2}, {Source: "ALVO", Kind: DirectFloat}, {Source: "HORA", Kind: DirectInstant}}
 	if diff := cmp.Diff(want, d.Columns); diff != "" {
 		t.Errorf("columns (-want +got):\n%s", diff)
 	}
