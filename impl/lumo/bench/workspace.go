@@ -126,17 +126,17 @@ var (
 
 // Workspace is the generated sales workspace (root file "workspace.yaml"). The sales rows are
 // made while the importer reads them, in constant memory, and are the same for the same rows.
-func Workspace(rows int) fs.FS { return workspace(rows, salesAppYAML) }
+func Workspace(rows int) genfs.FS { return workspace(rows, salesAppYAML) }
 
 // WorkspaceNoRollups is Workspace without rollups (not even automatic ones), to time the import
 // and the queries without them.
-func WorkspaceNoRollups(rows int) fs.FS { return workspace(rows, salesAppNoRollups) }
+func WorkspaceNoRollups(rows int) genfs.FS { return workspace(rows, salesAppNoRollups) }
 
 // salesAppNoRollups is the sales app with an empty rollups list, which turns the automatic
 // rollups off.
 var salesAppNoRollups = strings.TrimSuffix(salesAppYAML, salesRollupYAML) + "rollups: []\n"
 
-func workspace(rows int, appYAML string) fs.FS {
+func workspace(rows int, appYAML string) genfs.FS {
 	files := fstest.MapFS{
 		"workspace.yaml":           {Data: []byte(workspaceYAML(0))},
 		"apps/vendas/app.yaml":     {Data: []byte(appYAML)},

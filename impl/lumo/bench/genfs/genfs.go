@@ -3,8 +3,11 @@
 package genfs
 
 import (
+	"bufio"
 	"io"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"testing/fstest"
 	"time"
 )
@@ -23,6 +26,41 @@ func (g FS) Open(name string) (fs.File, error) {
 		return &file{name: name, next: gen()}, nil
 	}
 	return g.Files.Open(name)
+}
+
+// WriteDir writes every file of g, the generated ones too, under dir.
+func (g FS) WriteDir(dir string) error {
+	if err := os.CopyFS(dir, g.Files); err != nil {
+		return err
+	}
+	for name := range g.Generated {
+		if err := g.writeFile(dir, name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (g FS) writeFile(dir, name string) error {
+	path := filepath.Join(dir, filepath.FromSlash(name))
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	out, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(out, 1<<20)
+	next := g.Generated[name]()
+	for line, ok := next(); ok; line, ok = next() {
+		w.Write(line)
+		w.WriteByte('\n')
+	}
+	if err := w.Flush(); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
 }
 
 type file struct {
