@@ -66,11 +66,7 @@ func TestRollupsAnswerAlike(t *testing.T) {
 
 // rollupsWorkspace is the benchmark workspace with its app.yaml extended for the rollup tests.
 func rollupsWorkspace(t *testing.T, rows int) fs.FS {
-	ws := bench.Workspace(rows)
-	g, ok := ws.(genfs.FS)
-	if !ok {
-		t.Fatalf("bench.Workspace is a %T", ws)
-	}
+	g := bench.Workspace(rows)
 	const path = "apps/vendas/app.yaml"
 	y := string(g.Files[path].Data)
 	edit := func(old, new string) {

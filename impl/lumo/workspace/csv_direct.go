@@ -63,38 +63,23 @@ func ReadDirectCSV(rows Rows, fsys fs.FS, each func()) (d *DirectCSV, read bool,
 		}
 		d.Columns = append(d.Columns, col)
 	}
+	if !d.exact() {
+		return nil, false, nil // the sample settled a format DuckDB does not read as lumo does
+	}
 	r.plain = make([]bool, len(r.cols))
 	for i := range r.plain {
 		r.plain[i] = true
 	}
-	exact := true
 	for r.Next() {
 		each()
-		if !exact {
-			continue
-		}
-		for i, v := range r.vals {
-			col := &d.Columns[i]
-			switch v := v.(type) {
-			case string:
-				exact = col.scanText(v)
-			case float64:
-				col.MaxAbs = max(col.MaxAbs, math.Abs(v))
-			case time.Time:
-				exact = v.Year() >= 1 // DuckDB counts years before 1 as lumo does not
-			}
-			if !exact {
-				break
-			}
+		if !d.scanRow() {
+			return nil, true, nil // the rest of the file is lumo's reader's
 		}
 	}
 	if err := r.Err(); err != nil {
 		return nil, true, err
 	}
-	for _, p := range r.plain {
-		exact = exact && p
-	}
-	if !exact || len(r.skipped) > 0 || r.blanks > 0 || (r.format.dates != "" && r.format.dates != DatesISO) {
+	if !d.exact() { // a total row or a line of separators at the end
 		return nil, true, nil
 	}
 	for i := range d.Columns {
@@ -102,6 +87,41 @@ func ReadDirectCSV(rows Rows, fsys fs.FS, each func()) (d *DirectCSV, read bool,
 	}
 	d.Scales, d.Count = r.scales, r.count
 	return d, true, nil
+}
+
+// exact says whether DuckDB still reads the rows read so far as lumo's reader did: a decimal
+// point, ISO dates, numbers as written, no row left out.
+func (d *DirectCSV) exact() bool {
+	r := d.rows
+	if r.format.decimal == ',' || (r.format.dates != "" && r.format.dates != DatesISO) || len(r.skipped) > 0 || r.blanks > 0 {
+		return false
+	}
+	for _, p := range r.plain {
+		if !p {
+			return false
+		}
+	}
+	return true
+}
+
+// scanRow notes what the current row says of its columns, and whether DuckDB reads it exactly.
+func (d *DirectCSV) scanRow() bool {
+	for i, v := range d.rows.vals {
+		col := &d.Columns[i]
+		switch v := v.(type) {
+		case string:
+			if !col.scanText(v) {
+				return false
+			}
+		case float64:
+			col.MaxAbs = max(col.MaxAbs, math.Abs(v))
+		case time.Time:
+			if v.Year() < 1 { // DuckDB counts the years before 1 as lumo does not
+				return false
+			}
+		}
+	}
+	return d.exact()
 }
 
 // scanText notes what text s says of its column's folded copy; false for a text with a line
