@@ -9,6 +9,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -67,6 +68,15 @@ func (k *importSink) ReadCSV(ctx context.Context, name string, cols []store.Sink
 // readDirect creates table name with load, on a connection to the import's file where lumo's
 // functions are defined, then its value tables.
 func (k *importSink) readDirect(ctx context.Context, name string, cols []store.SinkColumn, load func(*sql.Conn) (*store.DirectLoad, error)) (*store.DirectLoad, error) {
+	// The load has DuckDB's memory to itself: the memory limit is the database's, and it is
+	// raised for the load where an appender still writing a table read before counts on half.
+	// (Their errors are Commit's to report.)
+	k.mu.Lock()
+	earlier := slices.Clone(k.tables)
+	k.mu.Unlock()
+	for _, t := range earlier {
+		t.wait()
+	}
 	db, err := k.file(ctx)
 	if err != nil {
 		return nil, err

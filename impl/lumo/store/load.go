@@ -245,8 +245,12 @@ func (im *importer) loadDirect(ctx context.Context, t *pTable, rows *workspace.R
 	}
 	im.done.Rows = before // the rows are read again
 	(*rows).Close()
-	*rows, err = im.openRows(ctx, t)
-	return false, err
+	again, err := im.openRows(ctx, t)
+	if err != nil {
+		return false, err // *rows stay the closed ones: closing them again is harmless
+	}
+	*rows = again
+	return false, nil
 }
 
 // directLoaded records what a direct load learnt of t's rows.
