@@ -32,10 +32,11 @@ import (
 // years 1-9999); a table that fails any of it, or that DuckDB cannot read (a text that is not
 // UTF-8), is rolled back and left to lumo's reader, which names the file, line and column.
 //
-// A CSV file comes here once lumo's reader has read it whole and found every value written as
-// DuckDB's read_csv reads it (workspace.ReadDirectCSV): DuckDB reads every field as text and
-// casts it as lumo's reader converted it; the folded copies of ASCII texts are SQL, since
-// calling Go for each of TPC-H lineitem's 30M texts made its load 21.5 s instead of 13.6 s.
+// A CSV file is loaded while lumo's reader reads it (workspace.DirectCSV), from what its first
+// rows show, and commits once the reader has found every value written as DuckDB's read_csv reads
+// it: DuckDB reads every field as text and casts it as lumo's reader converts it; the folded
+// copies of ASCII texts are SQL, since calling Go for each of TPC-H lineitem's 30M texts made its
+// load 21.5 s instead of 13.6 s.
 
 var _ store.DirectSink = (*importSink)(nil)
 
@@ -59,9 +60,9 @@ func (k *importSink) ReadParquet(ctx context.Context, name string, cols []store.
 }
 
 // ReadCSV loads table name from src's file (store.DirectSink).
-func (k *importSink) ReadCSV(ctx context.Context, name string, cols []store.SinkColumn, src *workspace.DirectCSV) (*store.DirectLoad, error) {
+func (k *importSink) ReadCSV(ctx context.Context, name string, cols []store.SinkColumn, src *workspace.DirectCSV, whole func() (*workspace.DirectCSV, bool)) (*store.DirectLoad, error) {
 	return k.readDirect(ctx, name, cols, func(conn *sql.Conn) (*store.DirectLoad, error) {
-		return loadCSV(ctx, conn, name, cols, src, k.s.opts.MemoryLimit)
+		return loadCSV(ctx, conn, name, cols, src, whole, k.s.opts.MemoryLimit)
 	})
 }
 
@@ -254,7 +255,7 @@ func loadParquet(ctx context.Context, conn *sql.Conn, name string, cols []store.
 		sel = append(sel, source+" AS "+d.QuoteIdent(c.Name))
 		data = append(data, i)
 	}
-	load, err := createDirect(ctx, conn, name, cols, data, src.Columns, sel, from, limit, -1)
+	load, err := createDirect(ctx, conn, name, cols, data, src.Columns, sel, from, limit, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -263,28 +264,77 @@ func loadParquet(ctx context.Context, conn *sql.Conn, name string, cols []store.
 }
 
 // loadCSV creates table name from src's file in one transaction on conn: the fields as DuckDB
-// reads them (every one a text, as lumo's reader found it), each cast as lumo's reader converted
-// it, each text's folded copy, each number column typed as a copy types it; an error, and nothing
-// left, when DuckDB reads another number of rows than lumo's reader.
-func loadCSV(ctx context.Context, conn *sql.Conn, name string, cols []store.SinkColumn, src *workspace.DirectCSV, limit string) (*store.DirectLoad, error) {
-	d := sqldialect.DuckDB{}
-	fields := make([]string, src.Width)
-	for i := range fields {
-		fields[i] = fmt.Sprintf("'f%d': 'VARCHAR'", i)
+// reads them (every one a text), each cast as lumo's reader converts it, each text's folded
+// copy, each number column typed as a copy types it, all as src (the first rows) shows them. It
+// commits when lumo's reader has read the whole file (whole) and found it as src showed it and
+// with as many rows as DuckDB read; when the first rows misled it (a later number with more
+// decimals, a later accent), it loads the file again as the whole file shows it.
+func loadCSV(ctx context.Context, conn *sql.Conn, name string, cols []store.SinkColumn, src *workspace.DirectCSV,
+	whole func() (*workspace.DirectCSV, bool), limit string) (*store.DirectLoad, error) {
+	sel, data, err := csvSelect(cols, src)
+	if err != nil {
+		return nil, err
 	}
 	// Buffers of 8 MB instead of DuckDB's default: the reader holds them outside DuckDB's limit,
 	// one per thread (TPC-H's import peaked at 416 MiB with the default, 377 MiB with 8 MB). A
 	// file DuckDB cannot read so fails the load, and lumo's reader reads it.
+	fields := make([]string, src.Width)
+	for i := range fields {
+		fields[i] = fmt.Sprintf("'f%d': 'VARCHAR'", i)
+	}
 	from := fmt.Sprintf(" FROM read_csv(%s, header = true, delim = %s, quote = '\"', escape = '\"', nullstr = '\\N', auto_detect = false, buffer_size = 8388608, columns = {%s})",
 		sqlText(src.File), sqlText(string(src.Delimiter)), strings.Join(fields, ", "))
-	var sel []string
-	var data []int
+	var final *workspace.DirectCSV
+	var finalSel []string
+	read := func() error { // waits for lumo's reader
+		if final != nil {
+			return nil
+		}
+		f, ok := whole()
+		if !ok {
+			return errors.New("lumo's reader reads the file")
+		}
+		s, _, err := csvSelect(cols, f)
+		final, finalSel = f, s
+		return err
+	}
+	check := func(used []string) func(*store.DirectLoad) error {
+		return func(load *store.DirectLoad) error {
+			if err := read(); err != nil {
+				return err
+			}
+			if !slices.Equal(used, finalSel) {
+				return errors.New("the file's first rows showed other types than the whole file")
+			}
+			if load.Rows != final.Count {
+				return fmt.Errorf("DuckDB read %d rows, lumo's reader %d", load.Rows, final.Count)
+			}
+			return nil
+		}
+	}
+	load, err := createDirect(ctx, conn, name, cols, data, src.Columns, sel, from, limit, check(sel))
+	if err != nil {
+		if read() != nil || ctx.Err() != nil || slices.Equal(sel, finalSel) {
+			return nil, err
+		}
+		if load, err = createDirect(ctx, conn, name, cols, data, final.Columns, finalSel, from, limit, check(finalSel)); err != nil {
+			return nil, err
+		}
+	}
+	load.Scales = final.Scales
+	return load, nil
+}
+
+// csvSelect is the select list of loadCSV for the columns of src as read so far, and for each
+// of cols its column in src.Columns.
+func csvSelect(cols []store.SinkColumn, src *workspace.DirectCSV) (sel []string, data []int, err error) {
+	d := sqldialect.DuckDB{}
 	var text workspace.DirectColumn
 	next := 0
 	for _, c := range cols {
 		if c.Fold {
 			if len(data) == 0 {
-				return nil, errors.New("a folded copy before any column")
+				return nil, nil, errors.New("a folded copy before any column")
 			}
 			sel = append(sel, foldText(text)+" AS "+d.QuoteIdent(c.Name))
 			data = append(data, data[len(data)-1])
@@ -293,7 +343,7 @@ func loadCSV(ctx context.Context, conn *sql.Conn, name string, cols []store.Sink
 		i := next
 		next++
 		if i >= len(src.Columns) {
-			return nil, errors.New("more columns than the CSV table")
+			return nil, nil, errors.New("more columns than the CSV table")
 		}
 		dc := src.Columns[i]
 		field := fmt.Sprintf("f%d", dc.Field)
@@ -316,12 +366,7 @@ func loadCSV(ctx context.Context, conn *sql.Conn, name string, cols []store.Sink
 		sel = append(sel, source+" AS "+d.QuoteIdent(c.Name))
 		data = append(data, i)
 	}
-	load, err := createDirect(ctx, conn, name, cols, data, src.Columns, sel, from, limit, src.Count)
-	if err != nil {
-		return nil, err
-	}
-	load.Scales = src.Scales
-	return load, nil
+	return sel, data, nil
 }
 
 // foldText is the folded copy of text column c (Source: its field) as fold.Fold makes it: in
@@ -344,10 +389,9 @@ func sqlText(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + 
 
 // createDirect creates table name as SELECT sel from in one transaction on conn, with most of
 // the memory limit while DuckDB reads and half of it after, and commits it once measured (cols,
-// data and src as measure takes them) and found whole (rows: the rows it must have, -1 when
-// unknown).
+// data and src as measure takes them) and, unless check (when given) finds otherwise, whole.
 func createDirect(ctx context.Context, conn *sql.Conn, name string, cols []store.SinkColumn, data []int, src []workspace.DirectColumn,
-	sel []string, from, limit string, rows int64) (*store.DirectLoad, error) {
+	sel []string, from, limit string, check func(*store.DirectLoad) error) (*store.DirectLoad, error) {
 	table := sqldialect.DuckDB{}.QuoteIdent(name)
 	// Appending holds rows outside DuckDB's limit, hence half of it for the import's file; the
 	// load holds none, so DuckDB has most of the limit while it reads (its reader and lumo's
@@ -372,8 +416,10 @@ func createDirect(ctx context.Context, conn *sql.Conn, name string, cols []store
 	if err != nil {
 		return nil, err
 	}
-	if rows >= 0 && load.Rows != rows {
-		return nil, fmt.Errorf("DuckDB read %d rows, lumo's reader %d", load.Rows, rows)
+	if check != nil {
+		if err := check(load); err != nil {
+			return nil, err
+		}
 	}
 	if err := tx.Commit(); err != nil {
 		return nil, err

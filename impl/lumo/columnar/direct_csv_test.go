@@ -165,3 +165,25 @@ func TestDirectCSVLeavesTheFileToLumosReader(t *testing.T) {
 		})
 	}
 }
+
+// TestDirectCSVPastItsFirstRows: DuckDB starts loading from what the file's first rows show, and
+// a row past them that shows more (more decimals, a number past an exact decimal, an accent and
+// a run of spaces) makes it load the file again as the whole file shows it; a row past them that
+// DuckDB would read otherwise (a total) leaves the file to lumo's reader. Either way the tables
+// are lumo's reader's.
+func TestDirectCSVPastItsFirstRows(t *testing.T) {
+	later := func(row string) func([]string) []string {
+		return func(s []string) []string { return append(s, row) }
+	}
+	t.Run("more shown later", func(t *testing.T) {
+		dir := directCSVWorkspace(t, 70000, later(`1,999999,1,1.125,12345678901234567.5,"Zoë  Q",ação,2025-01-01,2025-01-01 10:00:00`))
+		got, app := importBothWays(t, dir, 3)
+		if dump := tableDump(t, got, app.Tables[0].SQLName); !strings.Contains(dump, "_v DOUBLE") || !strings.Contains(dump, "_grande DOUBLE") ||
+			!strings.Contains(dump, "Zoë  Q|zoe q|") {
+			t.Errorf("the sales table is not typed and folded as its last row shows:\n%.1500s", dump)
+		}
+	})
+	t.Run("a total row later", func(t *testing.T) {
+		importBothWays(t, directCSVWorkspace(t, 70000, later("Total,,,,,,,,")), 2)
+	})
+}

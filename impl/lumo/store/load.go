@@ -228,20 +228,14 @@ func (im *importer) loadDirect(ctx context.Context, t *pTable, rows *workspace.R
 		im.directLoaded(t, load, src.Describe(load.Rows))
 		return true, nil
 	}
-	before := im.done.Rows
-	src, read, err := workspace.ReadDirectCSV(*rows, im.fsys, func() { im.loaded(false) })
-	if err != nil || !read {
-		return false, err
+	src, ok := workspace.OpenDirectCSV(*rows, im.fsys)
+	if !ok {
+		return false, nil
 	}
-	if src != nil {
-		load, err := ds.ReadCSV(ctx, t.sqlName, sinkColumns(t), src)
-		if err == nil {
-			im.directLoaded(t, load, src.Describe())
-			return true, nil
-		}
-		if ctx.Err() != nil {
-			return false, ctx.Err()
-		}
+	before := im.done.Rows
+	loaded, err := im.loadCSV(ctx, t, ds, src)
+	if loaded || err != nil {
+		return loaded, err
 	}
 	im.done.Rows = before // the rows are read again
 	(*rows).Close()
@@ -251,6 +245,60 @@ func (im *importer) loadDirect(ctx context.Context, t *pTable, rows *workspace.R
 	}
 	*rows = again
 	return false, nil
+}
+
+// directHead is how many rows of a CSV file lumo's reader reads before DuckDB starts loading
+// it: the types and folded copies DuckDB's load starts with are what those rows show.
+const directHead = 65536
+
+// loadCSV loads t's CSV file (src) with DuckDB's reader while lumo's reader reads the rest of it:
+// DuckDB starts from what the first rows show, and its load commits only when lumo's reader
+// has read the whole file and found it as DuckDB read it (the sink loads it again from what the
+// whole file shows when the first rows misled it). false, nil: lumo's reader reads the table.
+func (im *importer) loadCSV(ctx context.Context, t *pTable, ds DirectSink, src *workspace.DirectCSV) (bool, error) {
+	each := func() bool {
+		im.loaded(false)
+		return ctx.Err() == nil
+	}
+	exact, err := src.Read(directHead, each)
+	if err != nil || !exact {
+		return false, err
+	}
+	first := src.Snapshot() // before the rest is read into src
+	loading, stop := context.WithCancel(ctx)
+	defer stop()
+	type read struct {
+		exact bool
+		err   error
+	}
+	pass := make(chan read, 1)
+	go func() {
+		exact, err := src.Read(-1, each)
+		if !exact {
+			stop() // DuckDB's load is in vain
+		}
+		pass <- read{exact, err}
+	}()
+	var whole read
+	var waited bool
+	wait := func() (*workspace.DirectCSV, bool) {
+		if !waited {
+			whole, waited = <-pass, true
+		}
+		return src, whole.exact && whole.err == nil
+	}
+	load, err := ds.ReadCSV(loading, t.sqlName, sinkColumns(t), first, wait)
+	wait() // lumo's reader is done with the rows whatever the load did
+	switch {
+	case whole.err != nil:
+		return false, whole.err
+	case ctx.Err() != nil:
+		return false, ctx.Err()
+	case err != nil:
+		return false, nil // the sink logged why
+	}
+	im.directLoaded(t, load, src.Describe())
+	return true, nil
 }
 
 // directLoaded records what a direct load learnt of t's rows.

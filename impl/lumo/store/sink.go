@@ -64,8 +64,11 @@ type DirectSink interface {
 	// ReadParquet loads table name, whose columns are cols (as Table takes them), from src.
 	// On an error nothing of the table is left: the import then reads it through Table.
 	ReadParquet(ctx context.Context, name string, cols []SinkColumn, src *workspace.DirectParquet) (*DirectLoad, error)
-	// ReadCSV is ReadParquet for a CSV file that lumo's reader has read whole.
-	ReadCSV(ctx context.Context, name string, cols []SinkColumn, src *workspace.DirectCSV) (*DirectLoad, error)
+	// ReadCSV is ReadParquet for a CSV file that lumo's reader is still reading: src is what
+	// its first rows show. whole waits for the reader's end and gives the whole file's, false
+	// when DuckDB may not load it; the load commits only when it read the whole file's rows as
+	// the whole file shows them.
+	ReadCSV(ctx context.Context, name string, cols []SinkColumn, src *workspace.DirectCSV, whole func() (*workspace.DirectCSV, bool)) (*DirectLoad, error)
 }
 
 // DirectLoad is what a DirectSink learnt of a table's rows while loading them.

@@ -3,6 +3,7 @@ package workspace
 import (
 	"io/fs"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -10,12 +11,13 @@ import (
 )
 
 // A CSV table can be loaded by DuckDB's own reader (read_csv), which reads, casts and compresses
-// on every core, once lumo's reader has read the whole file and found every value written so
-// that DuckDB reads it as lumo does: lumo's reader stays the judge of the file (its format, its
-// errors with file, line and column, its scales), and DuckDB only loads what it accepted. So a
-// file qualifies when it is UTF-8 with ISO dates and every number is written as its plain text
-// (no thousands, units, percent or decimal comma), and nothing in it is one of the reader's own
-// rules: no total rows, notes or blank records left out, no line break inside a value.
+// on every core, when lumo's reader, reading the whole file beside it, finds every value written
+// so that DuckDB reads it as lumo does: lumo's reader stays the judge of the file (its format,
+// its errors with file, line and column, its scales), and DuckDB's load commits only what it
+// accepted. So a file qualifies when it is UTF-8 with ISO dates and every number is written as
+// its plain text (no thousands, units, percent or decimal comma), and nothing in it is one of the
+// reader's own rules: no total rows, notes or blank records left out, no line break inside a
+// value.
 
 // DirectCSV is a CSV table as DuckDB reads it: its file and, per column of the table (Rows'
 // order), the field it comes from and how it converts.
@@ -32,21 +34,20 @@ type DirectCSV struct {
 // Describe is the import's line for the table (Rows.Description).
 func (d *DirectCSV) Describe() string { return d.rows.Description() }
 
-// ReadDirectCSV reads rows (a table just opened from fsys) to the end with lumo's reader when
-// they are a CSV file DuckDB may read, calling each after every row, and says how DuckDB reads
-// the same file exactly; nil when it does not. read says the rows were read (spent: the table
-// must be opened again to be read otherwise); a problem in the file is the reader's error.
-func ReadDirectCSV(rows Rows, fsys fs.FS, each func()) (d *DirectCSV, read bool, err error) {
+// OpenDirectCSV says how DuckDB may read rows (a table just opened from fsys): false when they
+// are not a CSV file on the operating system, UTF-8, whose sample shows a decimal point and ISO
+// dates. Read then reads the file with lumo's reader.
+func OpenDirectCSV(rows Rows, fsys fs.FS) (*DirectCSV, bool) {
 	r, ok := rows.(*csvRows)
 	osfs, isOS := fsys.(OSFS)
 	if !ok || !isOS || r.count != 0 || r.format.decode != nil {
-		return nil, false, nil
+		return nil, false
 	}
 	path, err := osfs.OSPath(r.file)
 	if err != nil || strings.ContainsAny(path, "*?[{") { // read_csv would glob it
-		return nil, false, nil
+		return nil, false
 	}
-	d = &DirectCSV{File: path, Delimiter: r.format.delim, Width: r.width, rows: r}
+	d := &DirectCSV{File: path, Delimiter: r.format.delim, Width: r.width, rows: r}
 	for i, c := range r.cols {
 		col := DirectColumn{Source: c.SourceName(), Field: r.pos[i], ASCII: true}
 		switch c.Type {
@@ -59,34 +60,48 @@ func ReadDirectCSV(rows Rows, fsys fs.FS, each func()) (d *DirectCSV, read bool,
 		case semantic.TypeDatetime:
 			col.Kind = DirectDatetime
 		default:
-			return nil, false, nil
+			return nil, false
 		}
 		d.Columns = append(d.Columns, col)
 	}
 	if !d.exact() {
-		return nil, false, nil // the sample settled a format DuckDB does not read as lumo does
+		return nil, false // the sample settled a format DuckDB does not read as lumo does
 	}
 	r.plain = make([]bool, len(r.cols))
 	for i := range r.plain {
 		r.plain[i] = true
 	}
-	for r.Next() {
-		each()
-		if !d.scanRow() {
-			return nil, true, nil // the rest of the file is lumo's reader's
+	d.Scales = r.scales
+	return d, true
+}
+
+// Read reads up to n more rows of d's file with lumo's reader (n < 0: to the end), calling each
+// after every row (false stops the read), and keeps what DuckDB needs to read the same rows
+// exactly (Columns, Scales, Count). exact is false as soon as a row shows that DuckDB would read
+// the file otherwise (or each stopped it): the rest is then lumo's reader's, from the start. A
+// problem in the file is the reader's error.
+func (d *DirectCSV) Read(n int, each func() bool) (exact bool, err error) {
+	r := d.rows
+	for ; n != 0 && r.Next(); n-- {
+		if !each() || !d.scanRow() {
+			return false, nil
 		}
+		d.Count = r.count
 	}
 	if err := r.Err(); err != nil {
-		return nil, true, err
-	}
-	if !d.exact() { // a total row or a line of separators at the end
-		return nil, true, nil
+		return false, err
 	}
 	for i := range d.Columns {
 		d.Columns[i].Scale = r.scales[i]
 	}
-	d.Scales, d.Count = r.scales, r.count
-	return d, true, nil
+	return d.exact(), nil // a total row or a line of separators last
+}
+
+// Snapshot is d as read so far, for a load that starts before the rest is read.
+func (d *DirectCSV) Snapshot() *DirectCSV {
+	s := *d
+	s.Columns, s.Scales = slices.Clone(d.Columns), slices.Clone(d.Scales)
+	return &s
 }
 
 // exact says whether DuckDB still reads the rows read so far as lumo's reader did: a decimal

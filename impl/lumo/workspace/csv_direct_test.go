@@ -3,6 +3,7 @@ package workspace
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -10,13 +11,13 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// TestReadDirectCSV: a plain CSV is read whole by lumo's reader and described for DuckDB (the
+// TestOpenDirectCSV: a plain CSV is read whole by lumo's reader and described for DuckDB (the
 // field of each column, its largest number, whether its texts are ASCII and need their spaces
 // folded); a file with a number written otherwise, a line break in a text or a row left out is
 // read (up to that row) and left to lumo's reader; an encoded file, one whose sample shows the
 // Brazilian format, or one outside the operating system's files is not read; a bad value is the
 // reader's own error.
-func TestReadDirectCSV(t *testing.T) {
+func TestOpenDirectCSV(t *testing.T) {
 	tbl := table([2]string{"N", "number"}, [2]string{"S", "string"}, [2]string{"D", "date"}, [2]string{"DT", "datetime"})
 	open := func(t *testing.T, data string) (*DirectCSV, bool, int, error) {
 		t.Helper()
@@ -30,9 +31,16 @@ func TestReadDirectCSV(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer rows.Close()
+		d, ok := OpenDirectCSV(rows, fsys)
+		if !ok {
+			return nil, false, 0, nil
+		}
 		n := 0
-		d, read, err := ReadDirectCSV(rows, fsys, func() { n++ })
-		return d, read, n, err
+		exact, err := d.Read(-1, func() bool { n++; return true })
+		if !exact || err != nil {
+			return nil, true, n, err
+		}
+		return d, true, n, nil
 	}
 	d, read, n, err := open(t, "DT,S,N,D\n2026-01-02 10:00,Ana,-12.5,2026-01-02\n,\"São, Paulo\",007,\\N\n2026-01-02,\" a\",,\n")
 	if err != nil || !read || d == nil || n != 3 || d.Count != 3 || d.Width != 4 || d.Delimiter != ',' {
@@ -72,11 +80,58 @@ func TestReadDirectCSV(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d, read, err := ReadDirectCSV(rows, fsys, func() {}); err != nil || read || d != nil || !rows.Next() {
-		t.Errorf("a file outside the operating system's: %+v, read %v, %v; want not read, the rows as opened", d, read, err)
+	if d, ok := OpenDirectCSV(rows, fsys); ok || d != nil || !rows.Next() {
+		t.Errorf("a file outside the operating system's: %+v, %v; want not read, the rows as opened", d, ok)
 	}
 	_, read, _, err = open(t, "N,S,D,DT\n1,a,\\N,\\N\n1e5,b,\\N,\\N\n")
 	if e, ok := err.(*Error); !read || !ok || e.Line != 3 || e.Field != "N" {
 		t.Errorf("a bad number: read %v, %v; want the reader's error at line 3, column N", read, err)
+	}
+}
+
+// TestDirectCSVSnapshot: the first rows read give a snapshot that the rest of the file does not
+// change, while the table read whole shows what the later rows add (more decimals, a larger
+// number, an accent, a run of spaces); each returning false stops the read.
+func TestDirectCSVSnapshot(t *testing.T) {
+	dir := t.TempDir()
+	data := "N,S\n1.5,ana\n2.25,São  Paulo\n1000,x\n"
+	if err := os.WriteFile(filepath.Join(dir, "t.csv"), []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fsys := DirFS(dir)
+	rows, err := OpenRows(fsys, "t.csv", table([2]string{"N", "number"}, [2]string{"S", "string"}), Format{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	d, ok := OpenDirectCSV(rows, fsys)
+	if !ok {
+		t.Fatal("a plain file is not DuckDB's to read")
+	}
+	if exact, err := d.Read(1, func() bool { return true }); !exact || err != nil || d.Count != 1 {
+		t.Fatalf("the first row: exact %v, %v, %d rows", exact, err, d.Count)
+	}
+	first := d.Snapshot()
+	if exact, err := d.Read(-1, func() bool { return true }); !exact || err != nil || d.Count != 3 {
+		t.Fatalf("the rest: exact %v, %v, %d rows", exact, err, d.Count)
+	}
+	want := []DirectColumn{{Source: "N", Kind: DirectNumber, Scale: 1, MaxAbs: 1.5, ASCII: true}, {Source: "S", Kind: DirectText, Field: 1, ASCII: true}}
+	if diff := cmp.Diff(want, first.Columns); diff != "" || first.Count != 1 || !slices.Equal(first.Scales, []int{1, 0}) {
+		t.Errorf("the snapshot changed with the rest (-want +got):\n%s; %d rows, scales %v", diff, first.Count, first.Scales)
+	}
+	want = []DirectColumn{{Source: "N", Kind: DirectNumber, Scale: 2, MaxAbs: 1000, ASCII: true}, {Source: "S", Kind: DirectText, Field: 1, Spaced: true}}
+	if diff := cmp.Diff(want, d.Columns); diff != "" || !slices.Equal(d.Scales, []int{2, 0}) {
+		t.Errorf("the whole file (-want +got):\n%s; scales %v", diff, d.Scales)
+	}
+
+	rows, err = OpenRows(fsys, "t.csv", table([2]string{"N", "number"}, [2]string{"S", "string"}), Format{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	d, _ = OpenDirectCSV(rows, fsys)
+	calls := 0
+	if exact, err := d.Read(-1, func() bool { calls++; return calls < 2 }); exact || err != nil || calls != 2 {
+		t.Errorf("a read stopped at the second row: exact %v, %v, %d rows read", exact, err, calls)
 	}
 }
