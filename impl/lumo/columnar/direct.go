@@ -321,7 +321,7 @@ func loadCSV(ctx context.Context, conn *sql.Conn, name string, cols []store.Sink
 			return nil, err
 		}
 	}
-	load.Scales = final.Scales
+	load.Scales = final.Scales()
 	return load, nil
 }
 

@@ -64,8 +64,8 @@ func (r *csvRows) number(i int, s string) (any, string) {
 	}
 	r.scales[i] = max(r.scales[i], valueScale)
 	asWritten := bare && !grouped && (scale == 0 || dec == '.') // Text is s itself
-	if !asWritten && r.plain != nil {
-		r.plain[i] = false
+	if !asWritten {
+		r.dressed = true
 	}
 	if !big && m <= 1<<53 && valueScale < len(pow10) {
 		// Both exact in a float64, so the division rounds as ParseFloat does (Clinger's fast

@@ -54,7 +54,7 @@ type csvRows struct {
 	prev    int          // line of the previous record
 	skipped []skippedRow // total rows and notes left out
 	blanks  int          // records of delimiters only left out
-	plain   []bool       // per column, whether every number so far was its plain text (nil: not asked)
+	dressed bool         // some number so far was not written as its plain text (a unit, thousands...)
 }
 
 // kind is how a column's numbers were written so far.

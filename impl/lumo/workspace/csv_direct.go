@@ -26,7 +26,6 @@ type DirectCSV struct {
 	Delimiter byte
 	Width     int // fields per record
 	Columns   []DirectColumn
-	Scales    []int // per column, its numbers' decimals (as Rows.Scales)
 	Count     int64 // data rows
 	rows      *csvRows
 }
@@ -67,11 +66,6 @@ func OpenDirectCSV(rows Rows, fsys fs.FS) (*DirectCSV, bool) {
 	if !d.exact() {
 		return nil, false // the sample settled a format DuckDB does not read as lumo does
 	}
-	r.plain = make([]bool, len(r.cols))
-	for i := range r.plain {
-		r.plain[i] = true
-	}
-	d.Scales = r.scales
 	return d, true
 }
 
@@ -100,23 +94,24 @@ func (d *DirectCSV) Read(n int, each func() bool) (exact bool, err error) {
 // Snapshot is d as read so far, for a load that starts before the rest is read.
 func (d *DirectCSV) Snapshot() *DirectCSV {
 	s := *d
-	s.Columns, s.Scales = slices.Clone(d.Columns), slices.Clone(d.Scales)
+	s.Columns = slices.Clone(d.Columns)
 	return &s
+}
+
+// Scales are, per column, its numbers' decimals (as Rows.Scales).
+func (d *DirectCSV) Scales() []int {
+	scales := make([]int, len(d.Columns))
+	for i, c := range d.Columns {
+		scales[i] = c.Scale
+	}
+	return scales
 }
 
 // exact says whether DuckDB still reads the rows read so far as lumo's reader did: a decimal
 // point, ISO dates, numbers as written, no row left out.
 func (d *DirectCSV) exact() bool {
 	r := d.rows
-	if r.format.decimal == ',' || (r.format.dates != "" && r.format.dates != DatesISO) || len(r.skipped) > 0 || r.blanks > 0 {
-		return false
-	}
-	for _, p := range r.plain {
-		if !p {
-			return false
-		}
-	}
-	return true
+	return r.format.decimal != ',' && (r.format.dates == "" || r.format.dates == DatesISO) && len(r.skipped) == 0 && r.blanks == 0 && !r.dressed
 }
 
 // scanRow notes what the current row says of its columns, and whether DuckDB reads it exactly.

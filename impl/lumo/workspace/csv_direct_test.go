@@ -116,12 +116,12 @@ func TestDirectCSVSnapshot(t *testing.T) {
 		t.Fatalf("the rest: exact %v, %v, %d rows", exact, err, d.Count)
 	}
 	want := []DirectColumn{{Source: "N", Kind: DirectNumber, Scale: 1, MaxAbs: 1.5, ASCII: true}, {Source: "S", Kind: DirectText, Field: 1, ASCII: true}}
-	if diff := cmp.Diff(want, first.Columns); diff != "" || first.Count != 1 || !slices.Equal(first.Scales, []int{1, 0}) {
-		t.Errorf("the snapshot changed with the rest (-want +got):\n%s; %d rows, scales %v", diff, first.Count, first.Scales)
+	if diff := cmp.Diff(want, first.Columns); diff != "" || first.Count != 1 || !slices.Equal(first.Scales(), []int{1, 0}) {
+		t.Errorf("the snapshot changed with the rest (-want +got):\n%s; %d rows, scales %v", diff, first.Count, first.Scales())
 	}
 	want = []DirectColumn{{Source: "N", Kind: DirectNumber, Scale: 2, MaxAbs: 1000, ASCII: true}, {Source: "S", Kind: DirectText, Field: 1, Spaced: true}}
-	if diff := cmp.Diff(want, d.Columns); diff != "" || !slices.Equal(d.Scales, []int{2, 0}) {
-		t.Errorf("the whole file (-want +got):\n%s; scales %v", diff, d.Scales)
+	if diff := cmp.Diff(want, d.Columns); diff != "" || !slices.Equal(d.Scales(), []int{2, 0}) {
+		t.Errorf("the whole file (-want +got):\n%s; scales %v", diff, d.Scales())
 	}
 
 	rows, err = OpenRows(fsys, "t.csv", table([2]string{"N", "number"}, [2]string{"S", "string"}), Format{})
