@@ -67,7 +67,8 @@ rollups:
 // directCSVWorkspace writes the workspace of directCSVApp into a new folder: sales in the
 // original format (columns in another order than app.yaml, CRLF line ends, quoted texts with
 // the delimiter and quotes, \N and empty fields, exact decimals and a column past them, -0,
-// leading zeros, dates with and without seconds), stores separated by ";" with accented and
+// leading zeros, dates with and without seconds, accents folded in SQL and a Greek letter by
+// lumo's function), stores separated by ";" with accented and
 // spaced names, goals in the Brazilian format (lumo's reader's) and notes of a line over 2 MB.
 func directCSVWorkspace(t *testing.T, extra int, edit func(sales []string) []string) string {
 	t.Helper()
@@ -84,7 +85,7 @@ func directCSVWorkspace(t *testing.T, extra int, edit func(sales []string) []str
 		`2,4,007,-9999999999999.99,12345678901234567890,"  São  JOÃO ",	tab	,9999-12-31,9999-12-31 23:59:59`,
 		`\N,5,-0,1234567890123.45,-0.0,ZÉ,Ação ,\N,\N`,
 		`1,6,,0,-1.5e0x,Conceição,  ,,`,
-		`2,7,12,\N,1.7976931348623157,  x  y  ,A  B,2026-09-30,2026-09-30 14:05`,
+		`2,7,12,\N,1.7976931348623157,  x  y  ,A  Ω B,2026-09-30,2026-09-30 14:05`,
 	}
 	sales[6] = strings.Replace(sales[6], "-1.5e0x", "5", 1)
 	for i := range extra {

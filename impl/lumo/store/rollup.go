@@ -174,7 +174,22 @@ func (im *importer) fileRollup(ctx context.Context, a *pApp, ri int, r *semantic
 	if r.Auto {
 		most = max(*fact.rows/2, 1)
 	}
-	rows, err := im.sinkRollup(ctx, a, ri, r, name, true, most, byTable, byColumn)
+	var rows int64
+	var err error
+	source := r.Fact.Name
+	if src, sr := im.finerRollup(a.model.Rollups, r); src != nil && regroupRollups {
+		// As on the database (buildRollups): a built rollup holding every group of this one reads
+		// a fraction of the fact's rows, and its joined keys were checked when it was built.
+		source = src.Name
+		d := sqldialect.DuckDB{}
+		cols, sel, groups := derivedColumns(d, r, src, byColumn)
+		query := groupedSelect(sinkSelect(d, cols, sel), groups, d.QuoteIdent(sr.sqlName)+" t0")
+		if rows, err = im.sink.Rollup(ctx, name, []string{fact.data().sqlName}, query, most); err != nil {
+			err = sinkErr{err}
+		}
+	} else {
+		rows, err = im.sinkRollup(ctx, a, ri, r, name, true, most, byTable, byColumn)
+	}
 	switch {
 	case isSinkErr(err):
 		return fmt.Errorf("building rollup %s: %w", name, err)
@@ -185,7 +200,7 @@ func (im *importer) fileRollup(ctx context.Context, a *pApp, ri int, r *semantic
 	}
 	im.rollups[r] = &builtRollup{sqlName: name, rows: rows}
 	if onRollupBuilt != nil {
-		onRollupBuilt(r.Name, r.Fact.Name)
+		onRollupBuilt(r.Name, source)
 	}
 	return nil
 }
@@ -215,12 +230,7 @@ func (im *importer) sinkRollup(ctx context.Context, a *pApp, ri int, r *semantic
 	if err != nil {
 		return 0, err
 	}
-	for i, c := range cols {
-		if strings.HasPrefix(c.typ, "BIGINT") {
-			sel[i] = "CAST(" + sel[i] + " AS BIGINT)"
-		}
-		sel[i] += " AS " + d.QuoteIdent(c.name)
-	}
+	sel = sinkSelect(d, cols, sel)
 	reads := []string{byTable[r.Fact].data().sqlName}
 	via := a.model.Reach(r.Fact)
 	reached := slices.Clone(r.Dimensions)
@@ -239,6 +249,18 @@ func (im *importer) sinkRollup(ctx context.Context, a *pApp, ri int, r *semantic
 		return 0, sinkErr{err}
 	}
 	return rows, nil
+}
+
+// sinkSelect names each of sel after its column of cols, the counts cast back to BIGINT (a sum
+// of counts is a HUGEINT in DuckDB).
+func sinkSelect(d sqldialect.Dialect, cols []rollupColumn, sel []string) []string {
+	for i, c := range cols {
+		if strings.HasPrefix(c.typ, "BIGINT") {
+			sel[i] = "CAST(" + sel[i] + " AS BIGINT)"
+		}
+		sel[i] += " AS " + d.QuoteIdent(c.name)
+	}
+	return sel
 }
 
 // fitAuto fits an automatic rollup to the loaded data, where a declared one would be refused:

@@ -1,13 +1,21 @@
 package store_test
 
 import (
+	"database/sql"
+	"fmt"
+	"maps"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
 
+	"github.com/lumo-caderninho/mcp/impl/lumo/columnar"
+	"github.com/lumo-caderninho/mcp/impl/lumo/query"
 	"github.com/lumo-caderninho/mcp/impl/lumo/store"
 	"github.com/lumo-caderninho/mcp/impl/lumo/store/storetest"
+	"github.com/lumo-caderninho/mcp/impl/platform/sqldialect"
 )
 
 // rollupsWorkspace is features/testdata/rollups, with lojas.csv replaced when stores is not "".
@@ -208,4 +216,104 @@ func TestAutomaticRollups(t *testing.T) {
 	if n := count(t, db, "lumo_rollups"); n != 2 { // por_mes and chave_repetida's
 		t.Errorf("%d rollups in the catalogue, want 2", n)
 	}
+}
+
+// On the embedded default the rollups are grouped in the import's DuckDB file, and there too a
+// rollup that a finer one holds is regrouped from it (a monthly from a daily, one dimension from
+// three): the same columns, types and rows as grouped from the fact.
+func TestRollupRegroupedFromFinerInTheFile(t *testing.T) {
+	if !columnar.Available {
+		t.Skip("the import's DuckDB file needs DuckDB, linked with cgo")
+	}
+	fsys := rollupsWorkspace(t, "")
+	app := fsys["apps/vendas/app.yaml"]
+	app.Data = append(slices.Clip(app.Data), "  - name: por_mes\n    table: Vendas\n    dimensions: [Lojas.UF, Vendas.Situação]\n    time: {ref: Vendas.Data, grain: month}\n"...)
+	read := func(regroup bool) (map[string]string, map[string]string) {
+		from := map[string]string{}
+		store.RegroupRollups(regroup, func(r, src string) { from[r] = src })
+		defer store.RegroupRollups(true, nil)
+		dir := t.TempDir()
+		db, err := store.Open(ctx, filepath.Join(dir, "lumo.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		path := filepath.Join(dir, "lumo.duckdb")
+		opts := store.ImportOptions{Sink: columnar.Deferred(columnar.Options{Path: path}).ImportSink(), SinkOnly: true}
+		if _, err := db.ImportWorkspaceWith(ctx, fsys, "workspace.yaml", opts); err != nil {
+			t.Fatal(err)
+		}
+		c, err := columnar.Open(ctx, columnar.Options{Path: path})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		if _, err := c.Sync(ctx, db); err != nil {
+			t.Fatal(err)
+		}
+		apps, err := db.VisibleApps(ctx, user(t, db, "rita"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		dumps := map[string]string{}
+		for _, r := range apps[0].Rollups {
+			dumps[r.Name] = duckDump(t, c.DB(), r.SQLName)
+		}
+		return dumps, from
+	}
+	regrouped, from := read(true)
+	if want := map[string]string{"por_dia": "vendas", "por_mes": "por_dia", "por_uf": "por_mes"}; !maps.Equal(from, want) {
+		t.Fatalf("built from %v, want %v", from, want)
+	}
+	direct, from := read(false)
+	if from["por_uf"] != "vendas" || from["por_mes"] != "vendas" {
+		t.Fatalf("with regrouping off, built from %v", from)
+	}
+	for name, want := range direct {
+		if got := regrouped[name]; got != want || want == "" {
+			t.Errorf("%s regrouped:\n%s\ngrouped from the fact:\n%s", name, got, want)
+		}
+	}
+}
+
+// duckDump is a DuckDB table's column types and rows, as text, in order.
+func duckDump(t *testing.T, db query.Querier, table string) string {
+	t.Helper()
+	q := sqldialect.DuckDB{}.QuoteIdent(table)
+	rows, err := db.QueryContext(ctx, "DESCRIBE SELECT * FROM "+q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for rows.Next() {
+		var name, typ string
+		var rest [4]sql.NullString
+		if err := rows.Scan(&name, &typ, &rest[0], &rest[1], &rest[2], &rest[3]); err != nil {
+			t.Fatal(err)
+		}
+		b.WriteString(name + " " + typ + ", ")
+	}
+	rows.Close()
+	b.WriteString("\n")
+	rows, err = db.QueryContext(ctx, "SELECT CAST(COLUMNS(*) AS VARCHAR) FROM "+q+" ORDER BY ALL")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	cols, _ := rows.Columns()
+	for rows.Next() {
+		vals := make([]sql.NullString, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range vals {
+			fmt.Fprintf(&b, "%s|", v.String)
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
 }

@@ -6,8 +6,10 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
+	"github.com/lumo-caderninho/mcp/impl/platform/fold"
 )
 
 // A CSV table can be loaded by DuckDB's own reader (read_csv), which reads, casts and compresses
@@ -48,7 +50,7 @@ func OpenDirectCSV(rows Rows, fsys fs.FS) (*DirectCSV, bool) {
 	}
 	d := &DirectCSV{File: path, Delimiter: r.format.delim, Width: r.width, rows: r}
 	for i, c := range r.cols {
-		col := DirectColumn{Source: c.SourceName(), Field: r.pos[i], ASCII: true}
+		col := DirectColumn{Source: c.SourceName(), Field: r.pos[i], ASCII: true, Latin: true}
 		switch c.Type {
 		case semantic.TypeString:
 			col.Kind = DirectText
@@ -144,6 +146,9 @@ func (c *DirectColumn) scanText(s string) bool {
 			return false
 		case b >= 0x80:
 			c.ASCII = false
+			r, size := utf8.DecodeRuneInString(s[i:])
+			c.Latin = c.Latin && fold.Latin(r)
+			i += size - 1
 		case b == '\t' || b == '\v' || b == '\f':
 			c.Spaced = true
 		case b == ' ' && (i == 0 || i == len(s)-1 || s[i+1] == ' '):

@@ -46,11 +46,18 @@ func TestOpenDirectCSV(t *testing.T) {
 	if err != nil || !read || d == nil || n != 3 || d.Count != 3 || d.Width != 4 || d.Delimiter != ',' {
 		t.Fatalf("a plain file: %+v, read %v, %d rows, %v", d, read, n, err)
 	}
-	want := []DirectColumn{{Source: "N", Kind: DirectNumber, Scale: 1, Field: 2, MaxAbs: 12.5, ASCII: true},
-		{Source: "S", Kind: DirectText, Field: 1, Spaced: true}, {Source: "D", Kind: DirectDate, Field: 3, ASCII: true},
-		{Source: "DT", Kind: DirectDatetime, Field: 0, ASCII: true}}
+	want := []DirectColumn{{Source: "N", Kind: DirectNumber, Scale: 1, Field: 2, MaxAbs: 12.5, ASCII: true, Latin: true},
+		{Source: "S", Kind: DirectText, Field: 1, Latin: true, Spaced: true}, {Source: "D", Kind: DirectDate, Field: 3, ASCII: true, Latin: true},
+		{Source: "DT", Kind: DirectDatetime, Field: 0, ASCII: true, Latin: true}}
 	if diff := cmp.Diff(want, d.Columns); diff != "" {
 		t.Errorf("columns (-want +got):\n%s", diff)
+	}
+	// A rune past Latin Extended-B, or white space past ASCII, is folded by lumo's function.
+	for _, text := range []string{"Ômega Ω", "São\u00a0Paulo"} {
+		d, _, _, err := open(t, "DT,S,N,D\n,"+text+",,\n")
+		if err != nil || d == nil || d.Columns[1].ASCII || d.Columns[1].Latin {
+			t.Errorf("%q: %+v, %v; want a text column neither ASCII nor Latin", text, d, err)
+		}
 	}
 	if abs, _ := filepath.Abs(d.File); !strings.HasSuffix(d.File, "t.csv") || abs != d.File {
 		t.Errorf("file %q, want the absolute path of t.csv", d.File)
@@ -115,11 +122,11 @@ func TestDirectCSVSnapshot(t *testing.T) {
 	if exact, err := d.Read(-1, func() bool { return true }); !exact || err != nil || d.Count != 3 {
 		t.Fatalf("the rest: exact %v, %v, %d rows", exact, err, d.Count)
 	}
-	want := []DirectColumn{{Source: "N", Kind: DirectNumber, Scale: 1, MaxAbs: 1.5, ASCII: true}, {Source: "S", Kind: DirectText, Field: 1, ASCII: true}}
+	want := []DirectColumn{{Source: "N", Kind: DirectNumber, Scale: 1, MaxAbs: 1.5, ASCII: true, Latin: true}, {Source: "S", Kind: DirectText, Field: 1, ASCII: true, Latin: true}}
 	if diff := cmp.Diff(want, first.Columns); diff != "" || first.Count != 1 || !slices.Equal(first.Scales(), []int{1, 0}) {
 		t.Errorf("the snapshot changed with the rest (-want +got):\n%s; %d rows, scales %v", diff, first.Count, first.Scales())
 	}
-	want = []DirectColumn{{Source: "N", Kind: DirectNumber, Scale: 2, MaxAbs: 1000, ASCII: true}, {Source: "S", Kind: DirectText, Field: 1, Spaced: true}}
+	want = []DirectColumn{{Source: "N", Kind: DirectNumber, Scale: 2, MaxAbs: 1000, ASCII: true, Latin: true}, {Source: "S", Kind: DirectText, Field: 1, Latin: true, Spaced: true}}
 	if diff := cmp.Diff(want, d.Columns); diff != "" || !slices.Equal(d.Scales(), []int{2, 0}) {
 		t.Errorf("the whole file (-want +got):\n%s; scales %v", diff, d.Scales())
 	}

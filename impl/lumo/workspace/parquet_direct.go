@@ -42,11 +42,12 @@ type DirectColumn struct {
 	Scale  int    // decimals of a DirectNumber (a DirectFloat's are known once read)
 
 	// Of a CSV column, known once lumo's reader has read the file: the field of the record it
-	// is, its numbers' largest magnitude, and whether its texts are all ASCII and whether any
-	// has white space that folding collapses or trims.
-	Field         int
-	MaxAbs        float64
-	ASCII, Spaced bool
+	// is, its numbers' largest magnitude, whether its texts are all ASCII, whether every rune
+	// past ASCII in them is one fold.Latin maps by itself, and whether any has white space that
+	// folding collapses or trims.
+	Field                int
+	MaxAbs               float64
+	ASCII, Latin, Spaced bool
 }
 
 // Describe is the import's line for the table once count rows are loaded, as Description.

@@ -152,6 +152,17 @@ func foldLatin(s string) (string, bool) {
 	return string(b), true
 }
 
+// Latin says whether Fold maps rune r, past ASCII, to a text of its own wherever it stands: a
+// rune below Latin Extended-B's end, not white space (which collapses with its neighbours), so a
+// text of ASCII and such runes folds rune by rune.
+func Latin(r rune) bool {
+	if r < 0x80 || r >= latinEnd {
+		return false
+	}
+	e := latin[r-0x80]
+	return !e.space && !e.slow
+}
+
 func asciiSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
 }
