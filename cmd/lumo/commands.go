@@ -161,7 +161,7 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	if err := f.columnar.check(); err != nil {
 		return err
 	}
-	tuneGC()
+	tuneGC(96 << 20)
 	db, err := openStore(ctx, *dsn, log, f.columnar)
 	if err != nil {
 		return err
@@ -375,6 +375,7 @@ func importWorkspace(ctx context.Context, args []string, stdout io.Writer, log *
 		ctx, cancel = context.WithTimeout(ctx, *timeout)
 		defer cancel()
 	}
+	tuneGC(192 << 20)
 	path := fs.Arg(0)
 	if *dsn == "" {
 		var err error
@@ -571,15 +572,18 @@ func orDefault(s, def string) string {
 	return s
 }
 
-// tuneGC trades memory the server has to spare for CPU: its live heap is a few MiB, so at the
-// default GOGC=100 the collector ran every few calls and took a sixth of a small call's CPU. It
-// now lets the heap grow to five times the live data, bounded by a soft limit of 96 MiB (near it
-// the collector works harder again). GOGC or GOMEMLIMIT in the environment win.
-func tuneGC() {
+// tuneGC trades memory the process has to spare for CPU: the collector lets the heap grow to five
+// times the live data, bounded by softLimit (near it the collector works harder again). A
+// server's live heap is a few MiB, so at the default GOGC=100 the collector ran every few calls
+// and took a sixth of a small call's CPU (softLimit 96 MiB); an import's reader allocates each
+// value it converts, and the collector took a tenth of a 10M-row pt-BR import's CPU (softLimit
+// 192 MiB, which with DuckDB's half of --columnar-memory stays within the limit + 150 MB).
+// GOGC or GOMEMLIMIT in the environment win.
+func tuneGC(softLimit int64) {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(400)
 	}
-	cli.SoftMemoryLimit(96 << 20)
+	cli.SoftMemoryLimit(softLimit)
 }
 
 // publishedCatalog is the published schemas with every tool's reference page.
