@@ -9,6 +9,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/lumo-caderninho/mcp/impl/lumo/query"
 	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
 	"github.com/lumo-caderninho/mcp/impl/lumo/store"
 	"github.com/lumo-caderninho/mcp/impl/lumo/store/storetest"
@@ -167,7 +168,13 @@ func importedRollups(t *testing.T, db *store.DB, ws fstest.MapFS) map[string]str
 // another order differ in their last bits, and answers are rounded far above them).
 func rollupRows(t *testing.T, db *store.DB, r *semantic.Rollup) string {
 	t.Helper()
-	rows, err := db.SQL().QueryContext(ctx, "SELECT * FROM "+db.Dialect().QuoteIdent(r.SQLName))
+	return tableRows(t, db.SQL(), db.Dialect().QuoteIdent(r.SQLName))
+}
+
+// tableRows is every row of table (quoted) as rollupRows gives them.
+func tableRows(t *testing.T, db query.Querier, table string) string {
+	t.Helper()
+	rows, err := db.QueryContext(ctx, "SELECT * FROM "+table)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package store_test
 
 import (
 	"database/sql"
-	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -284,6 +283,7 @@ func duckDump(t *testing.T, db query.Querier, table string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer rows.Close()
 	var b strings.Builder
 	for rows.Next() {
 		var name, typ string
@@ -293,27 +293,5 @@ func duckDump(t *testing.T, db query.Querier, table string) string {
 		}
 		b.WriteString(name + " " + typ + ", ")
 	}
-	rows.Close()
-	b.WriteString("\n")
-	rows, err = db.QueryContext(ctx, "SELECT CAST(COLUMNS(*) AS VARCHAR) FROM "+q+" ORDER BY ALL")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	cols, _ := rows.Columns()
-	for rows.Next() {
-		vals := make([]sql.NullString, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			t.Fatal(err)
-		}
-		for _, v := range vals {
-			fmt.Fprintf(&b, "%s|", v.String)
-		}
-		b.WriteString("\n")
-	}
-	return b.String()
+	return b.String() + "\n" + tableRows(t, db, q)
 }
