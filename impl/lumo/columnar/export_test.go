@@ -15,3 +15,6 @@ var HalfLimit = halfLimit
 
 // DirectTables is how many tables sink, an ImportSink, loaded with DuckDB's Parquet reader.
 func DirectTables(sink store.DataSink) int { return sink.(*importSink).direct }
+
+// RollupLimit is the share of limit a rollup is built with.
+func RollupLimit(limit string) string { return partLimit(limit, rollupShare) }

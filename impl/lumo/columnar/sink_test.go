@@ -18,6 +18,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/lumo-caderninho/mcp/impl/lumo/columnar"
+	"github.com/lumo-caderninho/mcp/impl/lumo/query"
 	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
 	"github.com/lumo-caderninho/mcp/impl/lumo/store"
 	"github.com/lumo-caderninho/mcp/impl/lumo/store/storetest"
@@ -594,22 +595,7 @@ func TestImportSinkRunsAtHalfTheMemory(t *testing.T) {
 		}
 	}
 	ctx := context.Background()
-	c, err := columnar.Open(ctx, columnar.Options{Path: filepath.Join(t.TempDir(), "lumo.duckdb"), MemoryLimit: "200MB"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	sink := c.ImportSink()
-	defer sink.Abort()
-	table, err := sink.Table(ctx, "t", []store.SinkColumn{{Name: "n", Type: semantic.TypeNumber}}, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	table.Done([]int{0})
-	file, err := sink.Reader(ctx, "t")
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, _, file := sinkFile(t, "200MB")
 	var got, want string
 	if err := file.QueryRowContext(ctx, "SELECT current_setting('memory_limit')").Scan(&got); err != nil {
 		t.Fatal(err)
@@ -630,6 +616,105 @@ func TestImportSinkRunsAtHalfTheMemory(t *testing.T) {
 	}
 	if got != want {
 		t.Errorf("the import's file runs at %s, want %s (half of 200MB)", got, want)
+	}
+}
+
+// sinkFile is an import sink of a copy at limit (two threads) whose file holds one written table,
+// t, and that file.
+func sinkFile(t *testing.T, limit string) (*columnar.Store, store.DataSink, *sql.DB) {
+	t.Helper()
+	ctx := context.Background()
+	c, err := columnar.Open(ctx, columnar.Options{Path: filepath.Join(t.TempDir(), "lumo.duckdb"), MemoryLimit: limit, Threads: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	sink := c.ImportSink()
+	t.Cleanup(func() { sink.Abort() })
+	table, err := sink.Table(ctx, "t", []store.SinkColumn{{Name: "n", Type: semantic.TypeNumber}}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	table.Done([]int{0})
+	file, err := sink.Reader(ctx, "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, sink, file
+}
+
+// A rollup groups its whole fact: it is built with more of the memory limit than the file's half
+// (nothing appends meanwhile), and the file is back at half of it after. Where even that is too
+// little for DuckDB's hash tables on two threads, the build runs again on one.
+func TestImportSinkRollupMemory(t *testing.T) {
+	ctx := context.Background()
+	setting := func(db *sql.DB, name string) string {
+		t.Helper()
+		var v string
+		if err := db.QueryRowContext(ctx, "SELECT current_setting('"+name+"')").Scan(&v); err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	// The limit of a copy opened at RollupLimit, as DuckDB writes it back.
+	limitAt := func(limit string) string {
+		t.Helper()
+		c, err := columnar.Open(ctx, columnar.Options{Path: filepath.Join(t.TempDir(), "l.duckdb"), MemoryLimit: columnar.RollupLimit(limit)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		return setting(c.DB().(*sql.DB), "memory_limit")
+	}
+	_, sink, file := sinkFile(t, "200MB")
+	half := setting(file, "memory_limit")
+	if _, err := sink.Rollup(ctx, "r", []string{"t"}, "SELECT current_setting('memory_limit') AS m, current_setting('threads') AS th", 0); err != nil {
+		t.Fatal(err)
+	}
+	var m, th string
+	if err := file.QueryRowContext(ctx, "SELECT m, th FROM r").Scan(&m, &th); err != nil {
+		t.Fatal(err)
+	}
+	if want := limitAt("200MB"); m != want || th != "2" {
+		t.Errorf("the rollup was built at %s on %s threads, want %s on 2", m, th, want)
+	}
+	if got := setting(file, "memory_limit"); got != half {
+		t.Errorf("after the rollup the import's file runs at %s, want %s as before", got, half)
+	}
+
+	// 584,000 groups of 8M stored rows, as a daily rollup of a sales fact: at 72 MB DuckDB's
+	// hash tables do not fit on two threads, and do on one.
+	_, sink, file = sinkFile(t, "96MB")
+	if _, err := file.ExecContext(ctx, `CREATE TABLE f AS SELECT i % 50 AS loja, CASE i % 6 WHEN 0 THEN NULL WHEN 1 THEN 'Cancelada' ELSE 'Ativa' END AS sit,
+		'Canal ' || (i // 3) % 4 AS canal, TIMESTAMP '2024-01-01' + to_minutes((i * 7919) % 1051200) AS data, CAST(i % 99500 AS DECIMAL(18,2)) AS valor,
+		CAST(i % 7 AS BIGINT) AS qtd FROM range(0, 8000000) r(i)`); err != nil {
+		t.Fatal(err)
+	}
+	daily := `SELECT loja, sit, MIN(lower(sit)) AS sf, canal, MIN(lower(canal)) AS cf, date_trunc('day', data) AS d, SUM(valor) AS v, COUNT(valor) AS vn,
+		MIN(valor) AS vmin, MAX(valor) AS vmax, SUM(qtd) AS q, COUNT(qtd) AS qn, MIN(qtd) AS qmin, MAX(qtd) AS qmax, COUNT(*) AS n FROM f GROUP BY loja, sit, canal, date_trunc('day', data)`
+	half = setting(file, "memory_limit")
+	if _, err := file.ExecContext(ctx, "SET GLOBAL memory_limit = '"+columnar.RollupLimit("96MB")+"'"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := file.ExecContext(ctx, "CREATE TABLE tried AS "+daily); err == nil || !query.OutOfMemory(err) {
+		t.Fatalf("the daily rollup fit DuckDB's memory on two threads at the rollups' share (%v): the test no longer proves the retry", err)
+	}
+	if _, err := file.ExecContext(ctx, "SET GLOBAL memory_limit = '"+half+"'"); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := sink.Rollup(ctx, "daily", []string{"t"}, daily, 0)
+	if err != nil {
+		t.Fatalf("the daily rollup failed at the rollups' share, on one thread too: %v", err)
+	}
+	var groups int64
+	if err := file.QueryRowContext(ctx, "SELECT COUNT(*) FROM (SELECT DISTINCT loja, sit, canal, date_trunc('day', data) FROM f)").Scan(&groups); err != nil {
+		t.Fatal(err)
+	}
+	if rows != groups {
+		t.Errorf("the daily rollup holds %d rows, want %d groups", rows, groups)
+	}
+	if got := setting(file, "threads"); got != "2" {
+		t.Errorf("after the rollup the import's file runs on %s threads, want 2", got)
 	}
 }
 

@@ -102,7 +102,7 @@ func execute(ctx context.Context, db Querier, q *Query, plan *Plan, st *Statemen
 // engineError is what a failed statement answers: an overflow or DuckDB's memory limit in
 // words, any other err as it is.
 func engineError(err error) error {
-	if strings.HasPrefix(err.Error(), "Out of Memory Error") {
+	if OutOfMemory(err) {
 		return errorf(CodeMemoryLimit, []string{
 			"Restrinja os filtros, por exemplo com um intervalo de datas ou menos valores.",
 			"Agrupe por menos colunas, ou por colunas com menos valores diferentes.",
@@ -111,6 +111,9 @@ func engineError(err error) error {
 	}
 	return overflowError(err, "")
 }
+
+// OutOfMemory says whether err is DuckDB's refusal past its memory limit.
+func OutOfMemory(err error) bool { return strings.HasPrefix(err.Error(), "Out of Memory Error") }
 
 // overflowError is the answer to a number past float64's range (about 1.8 × 10^308): SQLite's
 // SUM and AVG give ±Inf, PostgreSQL's fail with SQLSTATE 22003. On DuckDB a calculation on exact
