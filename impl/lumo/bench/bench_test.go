@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -11,6 +13,7 @@ import (
 	"time"
 
 	"github.com/lumo-caderninho/mcp/impl/lumo/store/storetest"
+	"github.com/parquet-go/parquet-go"
 )
 
 // The generated workspace imports, and every hand-written query runs on the engine and returns
@@ -160,5 +163,36 @@ func TestSaleAtIsTheCSVRow(t *testing.T) {
 	}
 	if got := string(appendBRL(nil, 5)); got != "0,05" {
 		t.Errorf("appendBRL: %s", got)
+	}
+}
+
+// A Parquet folder holds saleAt's rows in order, part after part, each part at most its bound.
+func TestParquetFolderHoldsEveryRowOnce(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "vendas")
+	if err := writeParquetParts(dir, 25, 10); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []int64
+	for _, e := range entries { // ReadDir sorts by name: part-000, part-001, ...
+		rows, err := parquet.ReadFile[parquetSale](filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rows) > 10 {
+			t.Errorf("%s holds %d rows, more than the part's bound of 10", e.Name(), len(rows))
+		}
+		for _, r := range rows {
+			ids = append(ids, r.ID)
+			if s := saleAt(int(r.ID)); r.CLIENTE != s.client || r.VALOR != int64(s.valueCents) || r.DATA != s.at.UnixMilli() {
+				t.Errorf("row %d: %+v, saleAt %+v", r.ID, r, s)
+			}
+		}
+	}
+	if len(entries) != 3 || len(ids) != 25 || !slices.IsSorted(ids) || ids[0] != 1 || ids[24] != 25 {
+		t.Errorf("%d parts holding ids %v, want 3 parts holding 1 to 25 in order", len(entries), ids)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,6 +18,7 @@ import (
 	"github.com/lib/pq"
 	"github.com/parquet-go/parquet-go"
 	"github.com/xuri/excelize/v2"
+	"golang.org/x/sync/errgroup"
 	"golang.org/x/text/encoding/charmap"
 )
 
@@ -32,6 +34,9 @@ type FormatsConfig struct {
 	PostgresDSN string
 	Lumo        string // the lumo binary
 	Log         io.Writer
+	// Rollups imports the sales app with its four rollups, and FirstAnswer then says how long
+	// the first question took after the import: from the files to an answer.
+	Rollups bool
 }
 
 // FormatReport is one format imported on one engine.
@@ -44,11 +49,15 @@ type FormatReport struct {
 	RowsPerSecond float64 `json:"rowsPerSecond"`
 	PeakRSSMiB    float64 `json:"peakRssMiB"`
 	Detected      string  `json:"detected,omitempty"` // the line the import printed for the file
+	// FirstAnswer is how long `lumo call` took to answer the value by UF once the import ended
+	// (a process of its own: it opens the database and the import's file), with --rollups.
+	FirstAnswer float64 `json:"firstAnswerSeconds,omitempty"`
 }
 
 // FormatsReport is the whole run.
 type FormatsReport struct {
 	Rows    int            `json:"rows"`
+	Rollups bool           `json:"rollups"`
 	CPUs    int            `json:"cpus"`
 	Started time.Time      `json:"started"`
 	Results []FormatReport `json:"results"`
@@ -76,16 +85,20 @@ var fileFormats = map[string]fileFormat{
 	"csv-ptbr": {file: "vendas.csv", words: `pt-BR CSV: ';', "1.234,56", Windows-1252, dd/mm/aaaa HH:mm, detected`, write: writePtBRCSV},
 	"xlsx":     {file: "vendas.xlsx", words: "XLSX written by excelize's stream writer: numbers, inline strings, date cells", write: writeXLSX},
 	"parquet":  {file: "vendas.parquet", words: "Parquet written by parquet-go: Snappy, row groups of 128k rows, decimal(12,2), timestamp(ms), dictionary texts", write: writeParquet},
+	"parquet-folder": {file: "vendas", words: "a folder of Parquet parts of at most 10M rows each (`part-000.parquet`, ...), written as `parquet`'s, two at a time",
+		write: writeParquetFolder},
 	"postgres-source": {words: "a table of another PostgreSQL database (numeric(12,2), timestamp, text), read by postgres: in app.yaml",
 		source: pgSalesSource},
 }
 
 // Formats are the format names the bench knows, in report order.
-func Formats() []string { return []string{"csv", "csv-ptbr", "xlsx", "parquet", "postgres-source"} }
+func Formats() []string {
+	return []string{"csv", "csv-ptbr", "xlsx", "parquet", "parquet-folder", "postgres-source"}
+}
 
 // RunFormats writes each format once and imports it on every engine.
 func RunFormats(ctx context.Context, c FormatsConfig) (*FormatsReport, error) {
-	rep := &FormatsReport{Rows: c.Rows, CPUs: cpus(), Started: time.Now().UTC()}
+	rep := &FormatsReport{Rows: c.Rows, Rollups: c.Rollups, CPUs: cpus(), Started: time.Now().UTC()}
 	for _, name := range c.Formats {
 		f, ok := fileFormats[name]
 		if !ok {
@@ -115,7 +128,7 @@ func runFormat(ctx context.Context, c FormatsConfig, name string, f fileFormat) 
 		}
 		defer src.drop()
 	}
-	size, err := writeFormatWorkspace(dir, f, c.Rows, src)
+	size, err := writeFormatWorkspace(dir, f, c.Rows, src, c.Rollups)
 	if err != nil {
 		return nil, fmt.Errorf("%s: writing: %w", name, err)
 	}
@@ -127,14 +140,17 @@ func runFormat(ctx context.Context, c FormatsConfig, name string, f fileFormat) 
 		}
 		r.Format, r.FileMiB = name, float64(size)/(1<<20)
 		fmt.Fprintf(c.Log, "lumo-bench: %s on %s: %.0f rows/s, peak RSS %.0f MiB\n", name, engine, r.RowsPerSecond, r.PeakRSSMiB)
+		if c.Rollups {
+			fmt.Fprintf(c.Log, "lumo-bench: %s on %s: the first answer %.2f s after the import\n", name, engine, r.FirstAnswer)
+		}
 		out = append(out, r)
 	}
 	return out, nil
 }
 
-// writeFormatWorkspace writes the bench workspace with its sales table in format f; it returns
-// the sales file's size.
-func writeFormatWorkspace(dir string, f fileFormat, rows int, src *dbSource) (int64, error) {
+// writeFormatWorkspace writes the bench workspace with its sales table in format f, with the
+// sales app's rollups or without; it returns the sales file's size.
+func writeFormatWorkspace(dir string, f fileFormat, rows int, src *dbSource, rollups bool) (int64, error) {
 	app := filepath.Join(dir, "apps", "vendas")
 	if err := os.MkdirAll(app, 0o755); err != nil {
 		return 0, err
@@ -143,14 +159,18 @@ func writeFormatWorkspace(dir string, f fileFormat, rows int, src *dbSource) (in
 	if src != nil {
 		ws, table = src.workspace+ws, src.table
 	}
+	// Without rollups by default: their build is the same SQL whatever the format, and would
+	// only blur what reading each format costs.
+	model := salesAppNoRollups
+	if rollups {
+		model = salesAppYAML
+	}
 	files := map[string]string{
 		filepath.Join(dir, "workspace.yaml"): ws,
-		// Without the rollup: its build is the same SQL whatever the format, and would only blur
-		// what reading each format costs.
-		filepath.Join(app, "app.yaml"):     strings.Replace(salesAppNoRollups, "file: vendas.csv", table, 1),
-		filepath.Join(app, "lojas.csv"):    storesCSV(),
-		filepath.Join(app, "produtos.csv"): productsCSV(),
-		filepath.Join(app, "metas.csv"):    targetsCSV(),
+		filepath.Join(app, "app.yaml"):       strings.Replace(model, "file: vendas.csv", table, 1),
+		filepath.Join(app, "lojas.csv"):      storesCSV(),
+		filepath.Join(app, "produtos.csv"):   productsCSV(),
+		filepath.Join(app, "metas.csv"):      targetsCSV(),
 	}
 	for p, data := range files {
 		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
@@ -164,11 +184,18 @@ func writeFormatWorkspace(dir string, f fileFormat, rows int, src *dbSource) (in
 	if err := f.write(p, rows); err != nil {
 		return 0, err
 	}
-	st, err := os.Stat(p)
-	if err != nil {
-		return 0, err
-	}
-	return st.Size(), nil
+	var size int64
+	err := filepath.WalkDir(p, func(_ string, e fs.DirEntry, err error) error {
+		if err == nil && !e.IsDir() {
+			info, err := e.Info()
+			if err != nil {
+				return err
+			}
+			size += info.Size()
+		}
+		return err
+	})
+	return size, err
 }
 
 // importFormat runs `lumo import` of dir's workspace into a fresh database of engine.
@@ -207,6 +234,11 @@ wait:
 	}
 	secs := time.Since(start).Seconds()
 	r := FormatReport{Engine: engine, Rows: c.Rows, Seconds: secs, RowsPerSecond: float64(c.Rows) / secs, PeakRSSMiB: peak}
+	if c.Rollups {
+		if r.FirstAnswer, err = firstAnswer(ctx, c.Lumo, dsn); err != nil {
+			return r, err
+		}
+	}
 	lines := strings.Split(out.String(), "\n")
 	for i, line := range lines { // "  bench/vendas vendas: N linhas", then how it was read
 		if strings.Contains(line, "/"+AppKey+" vendas:") && i+1 < len(lines) {
@@ -215,6 +247,20 @@ wait:
 		}
 	}
 	return r, nil
+}
+
+// firstAnswer is how long `lumo call` takes to answer the value of the sales by UF from the
+// database at dsn, in a process of its own.
+func firstAnswer(ctx context.Context, lumo, dsn string) (float64, error) {
+	cmd := exec.CommandContext(ctx, lumo, "call", "--db", dsn, "--user", Login, "query",
+		`{"appId": 1, "fields": [{"ref": "Lojas.UF"}, {"ref": "Vendas.Valor da venda", "agg": "sum"}]}`)
+	start := time.Now()
+	out, err := cmd.CombinedOutput()
+	secs := time.Since(start).Seconds()
+	if err != nil || !strings.Contains(string(out), "| UF |") {
+		return 0, fmt.Errorf("lumo call query: %v\n%s", err, out)
+	}
+	return secs, nil
 }
 
 // sale is row i (from 1) of the sales table: the values salesRows writes as CSV.
@@ -351,7 +397,33 @@ type parquetSale struct {
 	QTD       int32   `parquet:"QTD"`
 }
 
-func writeParquet(path string, rows int) error {
+func writeParquet(path string, rows int) error { return writeParquetRows(path, 1, rows) }
+
+// partRows bounds the rows of one part of writeParquetFolder.
+const partRows = 10_000_000
+
+// writeParquetFolder writes rows sales as the folder path of Parquet parts of at most partRows
+// rows.
+func writeParquetFolder(path string, rows int) error { return writeParquetParts(path, rows, partRows) }
+
+// writeParquetParts writes rows sales as the folder path of Parquet parts of at most per rows,
+// two at a time.
+func writeParquetParts(path string, rows, per int) error {
+	if err := os.MkdirAll(path, 0o755); err != nil {
+		return err
+	}
+	var g errgroup.Group
+	g.SetLimit(2)
+	for k := 0; k*per < rows; k++ {
+		g.Go(func() error {
+			return writeParquetRows(filepath.Join(path, fmt.Sprintf("part-%03d.parquet", k)), k*per+1, min((k+1)*per, rows))
+		})
+	}
+	return g.Wait()
+}
+
+// writeParquetRows writes sales first to last (saleAt's numbers) as the Parquet file path.
+func writeParquetRows(path string, first, last int) error {
 	file, err := os.Create(path)
 	if err != nil {
 		return err
@@ -359,7 +431,7 @@ func writeParquet(path string, rows int) error {
 	w := bufio.NewWriterSize(file, 1<<20)
 	pw := parquet.NewGenericWriter[parquetSale](w, parquet.MaxRowsPerRowGroup(128<<10), parquet.Compression(&parquet.Snappy))
 	batch := make([]parquetSale, 0, 1024)
-	for i := 1; i <= rows; i++ {
+	for i := first; i <= last; i++ {
 		s := saleAt(i)
 		ps := parquetSale{ID: int64(s.id), DATA: s.at.UnixMilli(), LOJAID: int32(s.store), PRODUTOID: int32(s.product),
 			CLIENTE: s.client, CANAL: s.channel, VALOR: int64(s.valueCents), CUSTO: int64(s.costCents), QTD: int32(s.qty)}
@@ -368,7 +440,7 @@ func writeParquet(path string, rows int) error {
 			ps.SITUACAO = &status
 		}
 		batch = append(batch, ps)
-		if len(batch) == cap(batch) || i == rows {
+		if len(batch) == cap(batch) || i == last {
 			if _, err := pw.Write(batch); err != nil {
 				file.Close()
 				return err
@@ -398,11 +470,24 @@ func writeLines(path string, write func(*bufio.Writer) error) error {
 
 // Markdown writes the report as one table.
 func (r *FormatsReport) Markdown(w io.Writer) {
-	fmt.Fprintf(w, "## lumo-bench --formats: %d sales rows per format, %d CPUs (%s)\n\n", r.Rows, r.CPUs, r.Started.Format(time.RFC3339))
-	fmt.Fprintln(w, "| format | engine | file MiB | import s | rows/s | peak RSS MiB |")
-	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|")
+	model := "without rollups"
+	if r.Rollups {
+		model = "with the four rollups"
+	}
+	fmt.Fprintf(w, "## lumo-bench --formats: %d sales rows per format, %s, %d CPUs (%s)\n\n", r.Rows, model, r.CPUs, r.Started.Format(time.RFC3339))
+	if r.Rollups {
+		fmt.Fprintln(w, "| format | engine | file MiB | import s | rows/s | peak RSS MiB | first answer s | files to first answer s |")
+		fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---:|---:|")
+	} else {
+		fmt.Fprintln(w, "| format | engine | file MiB | import s | rows/s | peak RSS MiB |")
+		fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|")
+	}
 	for _, x := range r.Results {
-		fmt.Fprintf(w, "| %s | %s | %.0f | %.1f | **%.0f** | %.0f |\n", x.Format, x.Engine, x.FileMiB, x.Seconds, x.RowsPerSecond, x.PeakRSSMiB)
+		fmt.Fprintf(w, "| %s | %s | %.0f | %.1f | **%.0f** | %.0f |", x.Format, x.Engine, x.FileMiB, x.Seconds, x.RowsPerSecond, x.PeakRSSMiB)
+		if r.Rollups {
+			fmt.Fprintf(w, " %.2f | **%.1f** |", x.FirstAnswer, x.Seconds+x.FirstAnswer)
+		}
+		fmt.Fprintln(w)
 	}
 	fmt.Fprintln(w)
 	for _, name := range Formats() {
