@@ -12,8 +12,10 @@ import (
 
 	"github.com/lumo-caderninho/mcp/impl/lumo/columnar"
 	"github.com/lumo-caderninho/mcp/impl/lumo/query"
+	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
 	"github.com/lumo-caderninho/mcp/impl/lumo/store"
 	"github.com/lumo-caderninho/mcp/impl/lumo/store/storetest"
+	"github.com/lumo-caderninho/mcp/impl/platform/fold"
 	"github.com/lumo-caderninho/mcp/impl/platform/sqldialect"
 )
 
@@ -257,6 +259,7 @@ func TestRollupRegroupedFromFinerInTheFile(t *testing.T) {
 		dumps := map[string]string{}
 		for _, r := range apps[0].Rollups {
 			dumps[r.Name] = duckDump(t, c.DB(), r.SQLName)
+			checkFoldedCopies(t, c.DB(), r)
 		}
 		return dumps, from
 	}
@@ -272,6 +275,40 @@ func TestRollupRegroupedFromFinerInTheFile(t *testing.T) {
 		if got := regrouped[name]; got != want || want == "" {
 			t.Errorf("%s regrouped:\n%s\ngrouped from the fact:\n%s", name, got, want)
 		}
+	}
+}
+
+// checkFoldedCopies checks that every folded copy of a text dimension of rollup r, built in a
+// DuckDB file, is its dimension's value folded: a group's copy is the text's, however the build
+// groups them.
+func checkFoldedCopies(t *testing.T, db query.Querier, r *semantic.Rollup) {
+	t.Helper()
+	checked := 0
+	for i, c := range r.Dimensions {
+		if c.Type != semantic.TypeString {
+			continue
+		}
+		d := sqldialect.DuckDB{}
+		rows, err := db.QueryContext(ctx, "SELECT "+d.QuoteIdent(semantic.RollupDim(i))+", "+d.QuoteIdent(semantic.RollupDimFold(i))+" FROM "+d.QuoteIdent(r.SQLName))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			var v, f sql.NullString
+			if err := rows.Scan(&v, &f); err != nil {
+				t.Fatal(err)
+			}
+			if v.Valid != f.Valid || f.String != fold.Fold(v.String) {
+				t.Errorf("rollup %s, %s = %q: folded copy %q, want %q", r.Name, c.Label, v.String, f.String, fold.Fold(v.String))
+			}
+			checked++
+		}
+		if err := rows.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if checked == 0 && slices.ContainsFunc(r.Dimensions, func(c *semantic.Column) bool { return c.Type == semantic.TypeString }) {
+		t.Errorf("rollup %s: no folded copy checked", r.Name)
 	}
 }
 
