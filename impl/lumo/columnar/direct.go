@@ -71,13 +71,7 @@ func (k *importSink) ReadCSV(ctx context.Context, name string, cols []store.Sink
 func (k *importSink) readDirect(ctx context.Context, name string, cols []store.SinkColumn, load func(*sql.Conn) (*store.DirectLoad, error)) (*store.DirectLoad, error) {
 	// The load has DuckDB's memory to itself: the memory limit is the database's, and it is
 	// raised for the load where an appender still writing a table read before counts on half.
-	// (Their errors are Commit's to report.)
-	k.mu.Lock()
-	earlier := slices.Clone(k.tables)
-	k.mu.Unlock()
-	for _, t := range earlier {
-		t.wait()
-	}
+	k.waitWriters()
 	db, err := k.file(ctx)
 	if err != nil {
 		return nil, err

@@ -71,16 +71,12 @@ func (k *importSink) Rollup(ctx context.Context, name string, reads []string, se
 	case err != nil:
 		return 0, nil // Commit reports the table
 	}
-	k.mu.Lock()
-	writers := slices.Clone(k.tables)
-	k.mu.Unlock()
-	for _, t := range writers {
-		t.wait() // a writer's error is Commit's to report
-	}
+	k.waitWriters()
+	table := sqldialect.DuckDB{}.QuoteIdent(name)
 	var rows int64
 	err = k.withRollupMemory(ctx, db, func(conn *sql.Conn) error {
 		create := func() error {
-			_, err := conn.ExecContext(ctx, "CREATE TABLE "+sqldialect.DuckDB{}.QuoteIdent(name)+" AS "+selectSQL)
+			_, err := conn.ExecContext(ctx, "CREATE TABLE "+table+" AS "+selectSQL)
 			return err
 		}
 		err := create()
@@ -95,7 +91,6 @@ func (k *importSink) Rollup(ctx context.Context, name string, reads []string, se
 		if err != nil {
 			return err
 		}
-		table := sqldialect.DuckDB{}.QuoteIdent(name)
 		if err := conn.QueryRowContext(ctx, "SELECT COUNT(*) FROM "+table).Scan(&rows); err != nil {
 			return err
 		}
@@ -115,6 +110,17 @@ func (k *importSink) Rollup(ctx context.Context, name string, reads []string, se
 		k.rollups++
 	}
 	return rows, nil
+}
+
+// waitWriters waits for the writers of every table the sink took so far; their errors are
+// Commit's to report.
+func (k *importSink) waitWriters() {
+	k.mu.Lock()
+	writers := slices.Clone(k.tables)
+	k.mu.Unlock()
+	for _, t := range writers {
+		t.wait()
+	}
 }
 
 // rollupShare is the share of the memory limit a rollup is built with: DuckDB's aggregate holds
