@@ -9,8 +9,10 @@ import (
 	"fmt"
 	"io/fs"
 	"math/big"
+	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -933,4 +935,90 @@ func TestRelatedRowsGroupOnlyTheKeysTheBlockReaches(t *testing.T) {
 			}
 		}
 	})
+}
+
+// Filters on an order's distinct suppliers asked of its own line items (the golden requests
+// exists_*, TPC-H Q21's shape) answer alike where DuckDB tests the existence of another item
+// (distinctExists) and where the counts stay grouped: on features/testdata/late, whose orders have
+// one supplier, several, several late, an item of a blank supplier, one of a supplier that is
+// not in Fornecedores (counted, as every filled key), and items whose order is missing; and on
+// the same items without those five, where the import finds both relationships complete and
+// DuckDB needs no filter to know an item's supplier filled. Answers by hand (see
+// features/lumo/related_exists.feature).
+func TestDistinctCountFiltersAsExistence(t *testing.T) {
+	reqs := map[string]query.Request{}
+	for _, g := range query.GoldenRuns(t) {
+		if strings.HasPrefix(g.Name, "exists_") {
+			reqs[g.Name] = g.Req
+		}
+	}
+	lateFS := os.DirFS("../../../features/testdata/late")
+	items, err := fs.ReadFile(lateFS, "apps/pedidos/itens.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept []string
+	for _, line := range strings.SplitAfter(string(items), "\n") {
+		if id, _, _ := strings.Cut(line, ","); !slices.Contains([]string{"11", "13", "16", "24", "25"}, id) {
+			kept = append(kept, line)
+		}
+	}
+	complete := overlay{lateFS, map[string]string{"apps/pedidos/itens.csv": strings.Join(kept, "")}}
+	type want struct {
+		rows   [][]any
+		exists int // EXISTS in DuckDB's statement
+	}
+	cases := []struct {
+		name string
+		fsys fs.FS
+		want map[string]want
+	}{
+		{"late", lateFS, map[string]want{
+			// items 3, 8, 14 (Alfa) and 18 (Beta): late, of an order of two suppliers, one late
+			"exists_semi_anti": {[][]any{{"Alfa", 3.0}, {"Beta", 1.0}}, 2},
+			// late items of an order with one late supplier; 24 and 25 have no order
+			"exists_anti_left": {[][]any{{1.0, 1.0}, {2.0, 1.0}, {3.0, 1.0}, {8.0, 1.0}, {12.0, 1.0}, {14.0, 1.0}, {18.0, 1.0}, {21.0, 1.0}}, 1},
+			// order 9's items: three suppliers, one late
+			"exists_other_counts": {[][]any{{1.0, 1.0}, {2.0, 1.0}, {3.0, 1.0}}, 0},
+			// item 13's supplier is blank: order 6 has two other suppliers, one late
+			"exists_blank_supplier": {[][]any{{1.0, 4.0}, {2.0, 1.0}, {nil, 1.0}}, 0},
+		}},
+		{"complete", complete, map[string]want{
+			"exists_blank_supplier": {[][]any{{1.0, 4.0}, {2.0, 1.0}}, 2},
+		}},
+	}
+	onBothEngines(t, func(t *testing.T, db *store.DB) {
+		for i, c := range cases {
+			src := db
+			if i > 0 {
+				src = freshStore(t, db)
+			}
+			app := importOne(t, src, c.fsys)
+			for _, e := range []engineDB{rowStore(src), duckStore(duckCopy(t, src, app))} {
+				for name, w := range c.want {
+					sql := rowsAndSQL(t, e, app, reqs[name], c.name+", "+name, w.rows)
+					n := strings.Count(sql, "EXISTS (")
+					if e.d.Name() != sqldialect.DuckDBName {
+						w.exists = 0
+					}
+					if n != w.exists {
+						t.Errorf("%s, %s, %s: %d EXISTS, want %d:\n%s", c.name, name, e.d.Name(), n, w.exists, sql)
+					}
+				}
+			}
+		}
+	})
+}
+
+// overlay is fsys with some files' contents replaced.
+type overlay struct {
+	fs.FS
+	files map[string]string
+}
+
+func (o overlay) Open(name string) (fs.File, error) {
+	if data, ok := o.files[name]; ok {
+		return fstest.MapFS{name: {Data: []byte(data)}}.Open(name)
+	}
+	return o.FS.Open(name)
 }

@@ -48,7 +48,7 @@ func GoldenRuns(t testing.TB) []GoldenRun {
 // GoldenFixtures are the workspaces the golden requests' apps come from (see fixtureApp).
 func GoldenFixtures() []fs.FS {
 	fixtures := []fs.FS{demo.Lumo}
-	for _, dir := range []string{"joins", "calc", "rollups", "rollups_auto"} {
+	for _, dir := range []string{"joins", "calc", "rollups", "rollups_auto", "late"} {
 		fixtures = append(fixtures, os.DirFS("../../../features/testdata/"+dir))
 	}
 	fixtures = append(fixtures, wholeFS(), wholeRollupsFS())

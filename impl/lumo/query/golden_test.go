@@ -455,6 +455,49 @@ func goldenCases(t testing.TB) []goldenCase {
 	for name, req := range wholeCases {
 		cases[name] = req
 	}
+	// Filters on an order's distinct suppliers (all, and the late ones) asked of its own line
+	// items, as TPC-H Q21 asks them: on DuckDB an EXISTS of another item of the order with another
+	// supplier (> 1) and a NOT EXISTS of another late one (= 1), where that is the same answer
+	// (see distinctExists); on the row stores, and where that would not be the same answer, the
+	// grouped counts.
+	late := fixtureApp(t, os.DirFS("../../../features/testdata/late"))
+	item := func(ref string) Item { return Item{Ref: ref} }
+	is := func(ref, op string, v any) Filter { return Filter{Item: item(ref), Op: op, Value: v} }
+	lateCases := map[string]Request{
+		// Both rewritten: the items are late, and of a named supplier, so their own supplier is
+		// filled; the order is joined inner (its Situação).
+		"exists_semi_anti": {
+			Fields: []Item{item("Fornecedores.Fornecedor"), {Ref: "Itens.Id", Agg: "count"}},
+			Filters: []Filter{is("Itens.Recebido com atraso", "=", 1.0), is("Pedidos.Fornecedores", ">", 1.0),
+				is("Pedidos.Fornecedores com atraso", "=", 1.0), is("Pedidos.Situação", "=", "F"), is("Fornecedores.Fornecedor", "!=", "")},
+			OrderBy: []Order{{Item: Item{Ref: "Itens.Id", Agg: "count"}, Dir: "desc"}, {Item: item("Fornecedores.Fornecedor"), Dir: "asc"}},
+		},
+		// The anti-join with the order left joined: an item whose order is missing reads a blank
+		// count, which = 1 does not keep, so the NOT EXISTS asks for the order too.
+		"exists_anti_left": {
+			Fields: []Item{item("Itens.Id"), {Ref: "Itens.Fornecedor", Agg: "count"}},
+			Filters: []Filter{is("Itens.Recebido com atraso", "=", 1.0), is("Pedidos.Fornecedores com atraso", "=", 1.0),
+				is("Itens.Fornecedor", ">", 0.0)},
+			OrderBy: []Order{{Item: item("Itens.Id"), Dir: "asc"}},
+		},
+		// Not rewritten: > 2 is no test of one other supplier, and the late suppliers' count is
+		// asked of items not said to be late themselves.
+		"exists_other_counts": {
+			Fields: []Item{item("Itens.Fornecedor"), {Ref: "Itens.Id", Agg: "count"}},
+			Filters: []Filter{is("Itens.Fornecedor", ">", 0.0), is("Pedidos.Fornecedores", ">", 2.0),
+				is("Pedidos.Fornecedores com atraso", "=", 1.0)},
+		},
+		// Not rewritten: an item's supplier may be blank, and then its order's count is of the
+		// other items' suppliers only.
+		"exists_blank_supplier": {
+			Fields: []Item{item("Itens.Fornecedor"), {Ref: "Itens.Id", Agg: "count"}},
+			Filters: []Filter{is("Itens.Recebido com atraso", "=", 1.0), is("Pedidos.Fornecedores", ">", 1.0),
+				is("Pedidos.Fornecedores com atraso", "=", 1.0)},
+		},
+	}
+	for name, req := range lateCases {
+		cases[name] = req
+	}
 	rollupApps["rollup_whole_min"] = fixtureApp(t, wholeRollupsFS())
 	rollupCases["rollup_whole_min"] = Request{
 		Fields:  []Item{{Ref: "Lojas.UF"}, {Ref: "Acima do mínimo"}},
@@ -478,6 +521,9 @@ func goldenCases(t testing.TB) []goldenCase {
 		}
 		if _, ok := copyCases[name]; ok {
 			app = copies
+		}
+		if _, ok := lateCases[name]; ok {
+			app = late
 		}
 		if a := keyApps[name]; a != nil {
 			app = a

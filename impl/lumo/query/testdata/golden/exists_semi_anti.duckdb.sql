@@ -1,0 +1,4 @@
+WITH r AS MATERIALIZED (SELECT NULLIF(t1."c_nome", '') AS g0, COUNT(t0."c_id") AS m0 FROM "t_itens" t0 JOIN "t_fornecedores" t1 ON t0."c_fornecedor_id" = t1."c_id" JOIN "t_pedidos" t2 ON t0."c_pedido_id" = t2."c_id" WHERE ((t0."c_recebimento" > t0."c_compromisso")) AND EXISTS (SELECT 1 FROM "t_itens" s1_0 WHERE s1_0."c_pedido_id" = t2."c_id" AND s1_0."c_fornecedor_id" <> t0."c_fornecedor_id") AND NOT EXISTS (SELECT 1 FROM "t_itens" s2_0 WHERE s2_0."c_pedido_id" = t2."c_id" AND ((s2_0."c_recebimento" > s2_0."c_compromisso")) AND s2_0."c_fornecedor_id" <> t0."c_fornecedor_id") AND (t2."c_situacao" = $1) AND (t1."c_nome" IS NOT NULL AND t1."c_nome" <> '') GROUP BY NULLIF(t1."c_nome", '')),
+  f AS MATERIALIZED (SELECT r.*, g0 AS o0, COALESCE(m0, 0) AS o1 FROM r)
+SELECT o0, o1, z.a0 AS n_total, COALESCE(z.a1, 0) AS s0 FROM f CROSS JOIN (SELECT COUNT(*) AS a0, SUM(m0) AS a1 FROM f) z ORDER BY ROUND(f.o1, 0) DESC NULLS LAST, f.o0 ASC NULLS LAST LIMIT $2
+-- args: [F 10]
