@@ -41,6 +41,10 @@ type lumoWorld struct {
 	// does: the copy reads the tables, rollups and value tables from there.
 	columnar     *columnar.Store
 	columnarPath string
+	// awaitCopy: the scenario's servers wait for the copy's sync as lumo serve does, instead of
+	// syncing it themselves (see copywait_steps.go); stopKeep stops its background sync.
+	awaitCopy bool
+	stopKeep  func()
 }
 
 // importOptions are the options of the scenario's imports: with LUMO_COLUMNAR=on, a sink writing
@@ -66,7 +70,7 @@ func columnarOn() bool { return os.Getenv("LUMO_COLUMNAR") == "on" }
 func (w *lumoWorld) service(svc *lumo.Service) *lumo.Service {
 	svc.DB = w.db
 	if w.columnar != nil {
-		svc.Columnar, svc.ColumnarSyncOnMiss, svc.ColumnarFrom = w.columnar, true, -1
+		svc.Columnar, svc.ColumnarSyncOnMiss = w.columnar, !w.awaitCopy
 	}
 	return svc
 }
@@ -97,6 +101,11 @@ func initLumoSteps(t *testing.T, sc *godog.ScenarioContext) {
 		if w.db != nil {
 			w.db.Close()
 		}
+		if w.stopKeep != nil {
+			w.stopKeep()
+			w.stopKeep = nil
+		}
+		w.awaitCopy = false
 		if w.columnar != nil {
 			w.columnar.Close()
 			w.columnar = nil
@@ -111,6 +120,7 @@ func initLumoSteps(t *testing.T, sc *godog.ScenarioContext) {
 	initCSVSteps(w, sc)
 	initInitSteps(w, sc)
 	initRollupSteps(w, sc)
+	initCopyWaitSteps(w, sc)
 	sc.Step(`^the demo workspace is imported$`, w.demoImported)
 	sc.Step(`^I am connected as "([^"]*)"$`, w.connectedAs)
 	sc.Step(`^the query time limit is (\d+) (nanosecond|seconds)$`, func(n int, unit string) {

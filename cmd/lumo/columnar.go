@@ -8,12 +8,10 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
-	"math"
 	"regexp"
 	"strings"
 	"time"
 
-	"github.com/lumo-caderninho/mcp/impl/lumo"
 	"github.com/lumo-caderninho/mcp/impl/lumo/columnar"
 	"github.com/lumo-caderninho/mcp/impl/lumo/store"
 	"github.com/lumo-caderninho/mcp/impl/platform/ptbr"
@@ -25,7 +23,6 @@ type columnarFlags struct {
 	path    *string
 	memory  *string
 	threads *int
-	from    *int64
 }
 
 func registerColumnarFlags(fs *flag.FlagSet) *columnarFlags {
@@ -34,8 +31,6 @@ func registerColumnarFlags(fs *flag.FlagSet) *columnarFlags {
 			"com PostgreSQL, na pasta de dados do lumo); off = consultas só no banco"),
 		memory:  fs.String("columnar-memory", columnar.DefaultMemoryLimit, "memória máxima do DuckDB (ex.: 256MB, 1GB); o que passar vai para a pasta .tmp ao lado do arquivo"),
 		threads: fs.Int("columnar-threads", columnar.DefaultThreads, "threads do DuckDB por consulta (1 a 64)"),
-		from: fs.Int64("columnar-from", lumo.DefaultColumnarFrom, "0 (o padrão): todo app é copiado e tudo o que se lê dos dados roda na cópia colunar; "+
-			"um número de linhas: só as consultas cuja maior tabela (ou rollup) lida tem esse tanto rodam na cópia, as menores no banco, e um app sem tabela desse tamanho não é copiado"),
 	}
 }
 
@@ -48,9 +43,6 @@ func (f *columnarFlags) check() error {
 	}
 	if *f.threads < 1 || *f.threads > 64 {
 		return fmt.Errorf("--columnar-threads %d: use de 1 a 64", *f.threads)
-	}
-	if *f.from < 0 {
-		return fmt.Errorf("--columnar-from %d: use 0 (todas as consultas na cópia) ou um número de linhas", *f.from)
 	}
 	return nil
 }
@@ -82,10 +74,9 @@ func (f *columnarFlags) basePath(dsn string) (string, error) {
 	return columnar.PathBeside(strings.TrimPrefix(strings.SplitN(dsn, "?", 2)[0], "file:")), nil
 }
 
-// options are the copy's at path. Only the apps whose queries may read it are copied: those with
-// a table or rollup of --columnar-from rows.
+// options are the copy's at path.
 func (f *columnarFlags) options(path string) columnar.Options {
-	return columnar.Options{Path: path, MemoryLimit: *f.memory, Threads: *f.threads, MinRows: *f.from}
+	return columnar.Options{Path: path, MemoryLimit: *f.memory, Threads: *f.threads}
 }
 
 // columnarOffWhy says why openColumnar gave no copy, in the operator's words.
@@ -100,7 +91,7 @@ func columnarOffWhy(f *columnarFlags) string {
 }
 
 // openColumnar is serve's columnar copy of db (dsn), kept synced until ctx ends: DuckDB opens
-// the first of maxSlots files no other process holds once an app reaches --columnar-from rows.
+// the first of maxSlots files no other process holds at the first app to copy.
 // nil, with the reason logged once, when queries read the database only: --columnar off or a
 // build without cgo.
 func openColumnar(ctx context.Context, f *columnarFlags, dsn string, db *store.DB, log *slog.Logger) *columnar.Store {
@@ -119,11 +110,7 @@ func openColumnar(ctx context.Context, f *columnarFlags, dsn string, db *store.D
 	}
 	o := f.options(base)
 	o.Slots, o.Log = maxSlots, log
-	if o.MinRows > 0 {
-		log.Info("columnar copy: DuckDB opens once an app has a table or rollup of --columnar-from rows", "first", base, "columnar_from", o.MinRows)
-	} else {
-		log.Info("columnar copy: DuckDB opens at the first app to copy", "first", base)
-	}
+	log.Info("columnar copy: DuckDB opens at the first app to copy", "first", base)
 	c := columnar.Deferred(o)
 	go c.Keep(ctx, db, time.Second)
 	return c
@@ -147,9 +134,10 @@ func importCopy(f *columnarFlags, dsn string) (*columnar.Store, string) {
 	return columnar.Deferred(o), ""
 }
 
-// callColumnar is lumo call's view of the apps whose rows only their import's file holds: a copy
-// in the first free slot that reads those files (a running server may hold the first), and
-// copies nothing from the database. nil when DuckDB is off or not linked.
+// callColumnar is lumo call's copy, in the first free slot (a running server may hold the first),
+// synced before the call: it reads the import's files, and on PostgreSQL copies what changed
+// since the last call, so a call answers with the server's engine. nil when DuckDB is off or
+// not linked.
 func callColumnar(f *columnarFlags, dsn string) *columnar.Store {
 	if *f.path == "off" || !columnar.Available {
 		return nil
@@ -159,25 +147,24 @@ func callColumnar(f *columnarFlags, dsn string) *columnar.Store {
 		return nil
 	}
 	o := f.options(base)
-	o.Slots, o.MinRows, o.Log = maxSlots, math.MaxInt64, slog.New(slog.DiscardHandler)
+	o.Slots, o.Log = maxSlots, slog.New(slog.DiscardHandler)
 	return columnar.Deferred(o)
 }
 
 // sinkInto has an import write its data tables, rollups and value tables into its own DuckDB
 // file through c, importCopy's copy: on the embedded default that file is the only store of the
-// app rows; PostgreSQL keeps them as the data of record, and a positive --columnar-from leaves
-// small apps to SQLite.
-func sinkInto(opts *store.ImportOptions, c *columnar.Store, f *columnarFlags, dsn string) {
+// app rows; PostgreSQL keeps them as the data of record.
+func sinkInto(opts *store.ImportOptions, c *columnar.Store, dsn string) {
 	opts.Sink = c.ImportSink()
-	opts.SinkOnly = !sqldb.IsPostgres(dsn) && *f.from == 0
+	opts.SinkOnly = !sqldb.IsPostgres(dsn)
 }
 
 // moveRowsOut moves, at a server's start on the embedded default, the rows an earlier lumo kept
 // in SQLite into the files lumo import now writes (store.DB.MoveRowsOut), and logs what it moved.
 // A failure is logged and changes nothing: the server answers from the database's rows, as before.
 func moveRowsOut(ctx context.Context, f *columnarFlags, dsn string, db *store.DB, log *slog.Logger) {
-	if sqldb.IsPostgres(dsn) || *f.from != 0 {
-		return // PostgreSQL keeps the data of record; --columnar-from leaves small apps there
+	if sqldb.IsPostgres(dsn) {
+		return // PostgreSQL keeps the data of record
 	}
 	c, _ := importCopy(f, dsn)
 	if c == nil {
@@ -204,7 +191,7 @@ func importOptions(f *columnarFlags, dsn string) (store.ImportOptions, func()) {
 	if c == nil {
 		return opts, func() {}
 	}
-	sinkInto(&opts, c, f, dsn)
+	sinkInto(&opts, c, dsn)
 	return opts, func() { c.Close() }
 }
 
@@ -226,11 +213,8 @@ func syncAfterImport(ctx context.Context, c *columnar.Store, f *columnarFlags, d
 		return "Cópia colunar não atualizada (o lumo serve a refaz ao iniciar): passou do tempo limite (--timeout)"
 	case err != nil:
 		return "Cópia colunar não atualizada (o lumo serve a refaz ao iniciar): " + err.Error()
-	case c.Path() == "" && *f.from == 0:
-		return "Cópia colunar: nada a copiar, nenhum app importado."
 	case c.Path() == "":
-		return fmt.Sprintf("Cópia colunar: nada a copiar, nenhum app tem tabela com %s ou mais (--columnar-from); as consultas leem o banco.",
-			ptbr.Count(int(*f.from), "linha", "linhas"))
+		return "Cópia colunar: nada a copiar, nenhum app importado."
 	}
 	line := fmt.Sprintf("Cópia colunar atualizada em %s: ", base)
 	if sum.Sunk > 0 {

@@ -33,17 +33,14 @@ import (
 func TestColumnarCopyFromImportToServe(t *testing.T) {
 	ctx := context.Background()
 	bin, dir, ws, dsn := demoBeside(t)
-	// The demo's tables are under --columnar-from 100000: nothing is copied, no DuckDB file is
-	// made, and the rows stay in the database.
-	out, err := lumoCLI(t, bin, "import", "--db", dsn, "--columnar-from", "100000", filepath.Join(ws, "workspace.yaml"))
+	// With --columnar off nothing is copied, no DuckDB file is made, and the rows stay in the
+	// database (as an earlier lumo kept them).
+	out, err := lumoCLI(t, bin, "import", "--db", dsn, "--columnar", "off", filepath.Join(ws, "workspace.yaml"))
 	if err != nil {
 		t.Fatalf("import: %v\n%s", err, out)
 	}
-	if want := "Cópia colunar: nada a copiar, nenhum app tem tabela com 100.000 linhas ou mais (--columnar-from)"; !strings.Contains(out, want) {
-		t.Fatalf("the import's output lacks %q:\n%s", want, out)
-	}
 	if _, err := os.Stat(filepath.Join(dir, "lumo.duckdb")); !errors.Is(err, fs.ErrNotExist) {
-		t.Fatalf("an import with nothing to copy made a DuckDB file: %v", err)
+		t.Fatalf("an import with --columnar off made a DuckDB file: %v", err)
 	}
 	db, err := store.Open(ctx, dsn)
 	if err != nil {
@@ -64,7 +61,7 @@ func TestColumnarCopyFromImportToServe(t *testing.T) {
 		t.Errorf("--columnar off did not run the query on the database:\n%s", off.logs)
 	}
 
-	// By default (--columnar-from 0) the import writes the rows into its own file alone; the
+	// By default the import writes the rows into its own file alone; the
 	// tables the database held go (an upgrade), and SQLite gives their space back.
 	held, err := os.Stat(dsn)
 	if err != nil {
@@ -109,12 +106,10 @@ func TestColumnarCopyFromImportToServe(t *testing.T) {
 		t.Errorf("lumo call after the import: %v\n%s", err, out)
 	}
 
-	// Every server reads the import's file, also one whose --columnar-from leaves small apps to
-	// the database: these apps have no rows there.
+	// Every server reads the import's file.
 	first := startReplica(t, bin, dsn, "--user", "bruno")
 	second := startReplica(t, bin, dsn, "--user", "bruno")
-	small := startReplica(t, bin, dsn, "--user", "bruno", "--columnar-from", "100000")
-	for _, r := range []*replica{first, second, small} {
+	for _, r := range []*replica{first, second} {
 		for deadline := time.Now().Add(30 * time.Second); !strings.Contains(r.logs.String(), `"msg":"columnar copy: synced"`) &&
 			!strings.Contains(r.logs.String(), `"path":"`+filepath.Join(dir, "lumo.duckdb")+`"`); {
 			if time.Now().After(deadline) {
@@ -194,11 +189,11 @@ func restQuery(t *testing.T, base, args string) map[string]any {
 }
 
 // TestServeMovesRowsOut: a database whose rows an earlier lumo kept in SQLite (here an import
-// with --columnar-from) gets them moved into the import's DuckDB file by the first lumo serve on
+// with --columnar off) gets them moved into the import's DuckDB file by the first lumo serve on
 // the embedded default, which says so, and answers as before.
 func TestServeMovesRowsOut(t *testing.T) {
 	bin, _, ws, dsn := demoBeside(t)
-	if out, err := lumoCLI(t, bin, "import", "--db", dsn, "--columnar-from", "100000", filepath.Join(ws, "workspace.yaml")); err != nil {
+	if out, err := lumoCLI(t, bin, "import", "--db", dsn, "--columnar", "off", filepath.Join(ws, "workspace.yaml")); err != nil {
 		t.Fatalf("import: %v\n%s", err, out)
 	}
 	args := `{"appId": 1, "fields": [{"ref": "Lojas.Loja"}, {"ref": "Vendas.Valor da venda", "agg": "sum"}]}`

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"math"
 	"net"
 	"net/http"
 	"os"
@@ -181,7 +180,7 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	moveRowsOut(ctx, f.columnar, *dsn, db, log) // before the copy's first sync, which would copy them
 	if c := openColumnar(ctx, f.columnar, *dsn, db, log); c != nil {
 		defer c.Close()
-		svc.Columnar, svc.ColumnarFrom = c, *f.columnar.from
+		svc.Columnar = c
 	} else if n, err := db.AppsInFile(ctx); err != nil {
 		return err
 	} else if n > 0 {
@@ -323,6 +322,11 @@ func httpHandlerWith(ctx context.Context, svc *lumo.Service, limiter *ratelimit.
 			fmt.Fprintln(w, "banco indisponível ou migrações pendentes")
 			return
 		}
+		if svc.Columnar != nil && !svc.Columnar.FirstSyncEnded() { // its questions would wait for it
+			w.WriteHeader(http.StatusServiceUnavailable)
+			fmt.Fprintln(w, "cópia colunar em preparação: a primeira sincronização deste servidor ainda não terminou")
+			return
+		}
 		fmt.Fprintln(w, "ok")
 	})
 	if ops.metrics != nil {
@@ -401,7 +405,7 @@ func importWorkspace(ctx context.Context, args []string, stdout io.Writer, log *
 	colCopy, copyWhy := importCopy(col, *dsn)
 	if colCopy != nil {
 		defer colCopy.Close()
-		sinkInto(&opts, colCopy, col, *dsn)
+		sinkInto(&opts, colCopy, *dsn)
 	}
 	sum, err := db.ImportWorkspaceWith(ctx, workspace.DirFS(filepath.Dir(abs)), filepath.Base(abs), opts)
 	if err != nil {
@@ -527,9 +531,7 @@ func call(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger
 	svc := &lumo.Service{DB: db, Log: cli.QuietLog(), Identity: lumo.FixedUser(u)}
 	if c := callColumnar(col, *dsn); c != nil {
 		defer c.Close()
-		// Only the apps whose rows are in their import's file alone: the others read the
-		// database, where a one-shot call costs no copy.
-		svc.Columnar, svc.ColumnarSyncOnMiss, svc.ColumnarFrom = c, true, math.MaxInt64
+		svc.Columnar, svc.ColumnarSyncOnMiss = c, true // one engine: the server's
 	}
 	srv, err := lumo.NewServer(svc, lumo.Options{ValidateOutput: true})
 	if err != nil {

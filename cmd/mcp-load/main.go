@@ -36,7 +36,7 @@ func main() {
 	bin := flag.String("bin", "", "folder holding built lumo and caderninho binaries (default: build them)")
 	slow := flag.Int("slowloris", 0, "then attack each server with this many idle and slow connections (0 skips it)")
 	slowFor := flag.Duration("slowloris-for", 10*time.Second, "length of each slowloris attack")
-	lumoArgs := flag.String("lumo-args", "", "more flags for lumo serve, space separated (e.g. \"--columnar-from 0\")")
+	lumoArgs := flag.String("lumo-args", "", "more flags for lumo serve, space separated (e.g. \"--columnar off\")")
 	flag.Parse()
 	if *limited >= time.Minute {
 		fmt.Fprintln(os.Stderr, "mcp-load: -limited must be under a minute, the span the rate limit holds over")

@@ -80,3 +80,20 @@ Feature: query results say how fresh, how empty and how complete they are
     Then the call succeeds
     And "rows" is '[["2026-09", 906]]'
     And the text contains "| set/2026 | 906 |"
+
+  @own-setup @L-G03
+  Scenario: A question waits for this server's columnar copy, and past the wait says so instead of answering from the database
+    Given the app rows are kept in the database and this server's columnar copy has not synced yet
+    And the query time limit is 1 seconds
+    And I am connected as "ana"
+    When I call "query" with '{"appId": "$app:vendas-comercial", "fields": [{"ref": "Vendas.Valor da venda", "agg": "sum"}]}'
+    Then the call fails with code "UNAVAILABLE"
+    And the text contains "Os dados deste app ainda estão sendo copiados para o motor colunar deste servidor"
+    And the text contains "a espera passou de 1 s"
+    And the text contains "Repita a chamada em alguns segundos."
+    Given this server's columnar copy syncs in the background
+    And the query time limit is 30 seconds
+    And I am connected as "ana"
+    When I call "query" with '{"appId": "$app:vendas-comercial", "fields": [{"ref": "Vendas.Valor da venda", "agg": "sum"}]}'
+    Then the call succeeds
+    And the query ran on the columnar copy

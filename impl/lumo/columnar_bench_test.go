@@ -69,7 +69,7 @@ func BenchmarkColumnarAdHoc(b *testing.B) {
 		b.Logf("Vendas grown to %d copies of its rows in %v", times, time.Since(start).Round(time.Second))
 	}
 	svc := &Service{DB: db, Identity: FixedUser(u), Log: slog.New(slog.NewTextHandler(io.Discard, nil)), ResultCacheBytes: -1,
-		QueryTimeout: time.Hour, NoRollups: true, Columnar: col, ColumnarFrom: -1}
+		QueryTimeout: time.Hour, NoRollups: true, Columnar: col}
 	queries, err := bench.Queries(app, sqldialect.DuckDB{})
 	if err != nil {
 		b.Fatal(err)

@@ -86,7 +86,7 @@ func openReplica(t *testing.T, dsn, copyPath string) *replica {
 		t.Fatal(err)
 	}
 	r := &replica{db: db, copy: c}
-	r.svc = &Service{DB: db, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Columnar: c, ColumnarSyncOnMiss: true, ColumnarFrom: -1,
+	r.svc = &Service{DB: db, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Columnar: c, ColumnarSyncOnMiss: true,
 		Identity: func(ctx context.Context, _ *mcp.RequestExtra) (*store.User, error) {
 			return r.db.UserByLogin(ctx, ctx.Value(loginKey{}).(string))
 		}}

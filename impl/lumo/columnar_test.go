@@ -13,20 +13,26 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lumo-caderninho/mcp/gen/lumoapi"
 	"github.com/lumo-caderninho/mcp/impl/lumo/columnar"
 	"github.com/lumo-caderninho/mcp/impl/lumo/query"
 	"github.com/lumo-caderninho/mcp/impl/lumo/store"
 	"github.com/lumo-caderninho/mcp/impl/lumo/store/storetest"
+	"github.com/lumo-caderninho/mcp/impl/platform/mcpserver"
 	"github.com/lumo-caderninho/mcp/impl/platform/sqldialect"
 )
 
 // TestQueriesReadTheColumnarCopy checks where a query reads: the columnar copy when it holds the
-// app at its current import (an edit made only in the copy shows in the answer), the row store
-// after a new import until a sync copies it (never the stale copy), and the copy again after.
+// app at its current import (an edit made only in the copy shows in the answer); before the
+// copy holds it (no sync yet, or a new import) it waits for the copy's sync, never answering from
+// the stale copy or the database: with no sync running it says the copy is being prepared, and
+// with Keep running it answers from the copy as soon as Keep has synced (the digits of DuckDB's
+// decimal sum, not SQLite's double); after a failed sync it reads the database.
 func TestQueriesReadTheColumnarCopy(t *testing.T) {
-	ctx := context.Background()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	db := storetest.Open(t)
 	if _, err := db.ImportWorkspace(ctx, twoTenantsWith("Vendas", "ID,V\n1,10\n2,20\n3,\n"), "workspace.yaml"); err != nil {
 		t.Fatal(err)
@@ -40,8 +46,9 @@ func TestQueriesReadTheColumnarCopy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := &Service{DB: db, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Identity: FixedUser(u), ResultCacheBytes: -1, Columnar: col, ColumnarFrom: -1}
-	sum := func() float64 {
+	svc := &Service{DB: db, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Identity: FixedUser(u), ResultCacheBytes: -1, Columnar: col,
+		QueryTimeout: 100 * time.Millisecond}
+	sumOrErr := func() (float64, error) {
 		t.Helper()
 		apps, err := db.VisibleApps(ctx, u)
 		if err != nil {
@@ -50,9 +57,25 @@ func TestQueriesReadTheColumnarCopy(t *testing.T) {
 		out, err := svc.Query(ctx, &lumoapi.QueryInput{AppId: lumoapi.AppId(apps[0].ID),
 			Fields: []lumoapi.Field{{Ref: "Itens.Valor", Agg: lumoapi.NewOptAgg(lumoapi.AggSum)}}})
 		if err != nil {
+			return 0, err
+		}
+		return out.Rows[0][0].Float64, nil
+	}
+	sum := func() float64 {
+		t.Helper()
+		got, err := sumOrErr()
+		if err != nil {
 			t.Fatal(err)
 		}
-		return out.Rows[0][0].Float64
+		return got
+	}
+	preparing := func(when string) {
+		t.Helper()
+		_, err := sumOrErr()
+		var te *mcpserver.ToolError
+		if !errors.As(err, &te) || te.Code != "UNAVAILABLE" || !strings.Contains(te.Message, "ainda estão sendo copiados para o motor colunar") {
+			t.Fatalf("%s, with no sync running: %v; want UNAVAILABLE, the copy being prepared", when, err)
+		}
 	}
 	// In the copy only: the value column of the app's data table, doubled.
 	double := func() {
@@ -73,9 +96,7 @@ func TestQueriesReadTheColumnarCopy(t *testing.T) {
 		}
 	}
 
-	if got := sum(); got != 30 {
-		t.Fatalf("before any sync the row store answers 30, got %v", got)
-	}
+	preparing("before any sync")
 	synced, err := col.Sync(ctx, db)
 	if err != nil {
 		t.Fatal(err)
@@ -87,15 +108,6 @@ func TestQueriesReadTheColumnarCopy(t *testing.T) {
 	if got := sum(); got != 60 {
 		t.Fatalf("the query did not read the columnar copy: want the copy's 60, got %v", got)
 	}
-	// Tables smaller than a positive ColumnarFrom are read from the database.
-	svc.ColumnarFrom = 100_000
-	if got := sum(); got != 30 {
-		t.Fatalf("a query of 3 rows must read the database under ColumnarFrom 100,000: want 30, got %v", got)
-	}
-	svc.ColumnarFrom = DefaultColumnarFrom // every read on the copy
-	if got := sum(); got != 60 {
-		t.Fatalf("under the default ColumnarFrom the query must read the copy: want 60, got %v", got)
-	}
 	if again, err := col.Sync(ctx, db); err != nil || len(again.Copied) != 0 {
 		t.Fatalf("a sync with nothing imported since copied %v (%v)", again.Copied, err)
 	}
@@ -103,15 +115,45 @@ func TestQueriesReadTheColumnarCopy(t *testing.T) {
 	if _, err := db.ImportWorkspace(ctx, twoTenantsWith("Vendas", "ID,V\n1,1\n2,2\n"), "workspace.yaml"); err != nil {
 		t.Fatal(err)
 	}
-	if got := sum(); got != 3 {
-		t.Fatalf("after a new import the stale copy must not answer: want the row store's 3, got %v", got)
-	}
+	preparing("after a new import")
 	if _, err := col.Sync(ctx, db); err != nil {
 		t.Fatal(err)
 	}
 	double()
 	if got := sum(); got != 6 {
 		t.Fatalf("after the sync the copy answers: want 6, got %v", got)
+	}
+
+	// With Keep running (its poll far off: only the question's wait wakes it), a new import is
+	// answered from the copy once synced: 0.1 + 0.2 summed exactly, where SQLite's doubles give
+	// 0.30000000000000004.
+	if _, err := db.ImportWorkspace(ctx, twoTenantsWith("Vendas", "ID,V\n1,0.1\n2,0.2\n"), "workspace.yaml"); err != nil {
+		t.Fatal(err)
+	}
+	svc.QueryTimeout = time.Minute
+	kept := make(chan struct{})
+	keep, stop := context.WithCancel(ctx)
+	go func() { col.Keep(keep, db, time.Hour); close(kept) }()
+	if got := sum(); got != 0.3 {
+		t.Fatalf("with Keep running the question must wait for the copy's exact sum 0.3, got %v", got)
+	}
+	stop()
+	<-kept
+
+	// A failed sync (here, cancelled) leaves the copy stale: the database answers meanwhile.
+	if _, err := db.ImportWorkspace(ctx, twoTenantsWith("Vendas", "ID,V\n1,4\n"), "workspace.yaml"); err != nil {
+		t.Fatal(err)
+	}
+	cancelled, fail := context.WithCancel(ctx)
+	fail()
+	if _, err := col.Sync(cancelled, db); err == nil {
+		t.Fatal("a cancelled sync succeeded")
+	}
+	if got := sum(); got != 4 {
+		t.Fatalf("after a failed sync the database answers: want 4, got %v", got)
+	}
+	if _, err := col.Sync(ctx, db); err != nil {
+		t.Fatal(err)
 	}
 
 	// A tenant's app no longer imported leaves the copy at the next sync.
@@ -171,7 +213,7 @@ rollups:
 	in := &lumoapi.QueryInput{AppId: lumoapi.AppId(apps[0].ID), Fields: []lumoapi.Field{{Ref: "Itens.Grupo"},
 		{Ref: "Itens.Valor", Agg: lumoapi.NewOptAgg(lumoapi.AggSum)}}}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	svc := &Service{DB: db, Log: log, Identity: FixedUser(u), ResultCacheBytes: -1, Columnar: col, ColumnarFrom: -1}
+	svc := &Service{DB: db, Log: log, Identity: FixedUser(u), ResultCacheBytes: -1, Columnar: col}
 	_, plan, got, err := svc.execQuery(ctx, apps[0], in)
 	if err != nil {
 		t.Fatal(err)
@@ -228,7 +270,7 @@ func TestAQueryPastTheCopysMemoryRunsOnTheDatabase(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := &Service{DB: db, Log: log, Identity: FixedUser(u), ResultCacheBytes: -1, Columnar: col, ColumnarFrom: -1}
+	svc := &Service{DB: db, Log: log, Identity: FixedUser(u), ResultCacheBytes: -1, Columnar: col}
 	got, err := svc.Query(ctx, in)
 	if err != nil {
 		t.Fatalf("past the copy's memory: %v", err)

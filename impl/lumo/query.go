@@ -100,23 +100,17 @@ func (s *Service) execQuery(ctx context.Context, app *semantic.App, in *lumoapi.
 	if err != nil {
 		return nil, nil, nil, queryError(err)
 	}
-	timeout := s.QueryTimeout
-	if timeout <= 0 {
-		timeout = DefaultQueryTimeout
+	duck, err := s.columnarFor(ctx, app) // before the query's own timeout: it may wait for the copy
+	if err != nil {
+		return nil, nil, nil, s.runError(ctx, err, s.queryTimeout())
 	}
+	timeout := s.queryTimeout()
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	checkDB, checkEngine := query.Querier(s.DB), s.DB.Dialect()
 	var tables func(*semantic.Column) string // nil: each column's own table
-	switch {
-	case app.RowsInFile: // the only rows there are
-		duck, err := s.columnarFor(ctx, app, 0)
-		if err != nil {
-			return nil, nil, nil, s.runError(ctx, err, timeout)
-		}
+	if duck != nil {
 		checkDB, checkEngine, tables = duck, sqldialect.DuckDB{}, s.Columnar.ValuesOf(app)
-	case s.Columnar != nil && s.Columnar.Holds(app): // the same rows, at the same import
-		checkDB, checkEngine, tables = s.Columnar.DB(), sqldialect.DuckDB{}, s.Columnar.ValuesOf(app)
 	}
 	if err := query.CheckValues(ctx, checkDB, checkEngine, tables, q); err != nil {
 		return nil, nil, nil, s.runError(ctx, err, timeout)
@@ -137,10 +131,6 @@ func (s *Service) execQuery(ctx context.Context, app *semantic.App, in *lumoapi.
 	engine := s.DB.Dialect()
 	r := query.RendererFor(engine)
 	var walk map[*semantic.Column]bool
-	duck, err := s.columnarFor(ctx, app, plan.LargestRead(q))
-	if err != nil {
-		return nil, nil, nil, s.runError(ctx, err, timeout)
-	}
 	if duck != nil {
 		db, engine = duck, sqldialect.DuckDB{}
 		r = query.RendererFor(engine)
@@ -175,31 +165,53 @@ func (s *Service) execQuery(ctx context.Context, app *semantic.App, in *lumoapi.
 	return q, plan, res, nil
 }
 
-// DefaultColumnarFrom is lumo serve's default --columnar-from: every app is copied and every
-// read of its data goes to the copy, so one engine answers an app whatever its size (the same
-// digits when it grows past a threshold).
-const DefaultColumnarFrom = 0
-
-// columnarFor is the columnar copy when the copy holds app's data at app's import and the query
-// reads a table (or rollup) of at least ColumnarFrom rows, largest, if ColumnarFrom is positive;
-// nil when the query reads the row store. An app whose rows only the import's DuckDB file holds
-// (RowsInFile) is always read there, synced first when the copy does not hold it yet.
-func (s *Service) columnarFor(ctx context.Context, app *semantic.App, largest int64) (query.Querier, error) {
+// columnarFor is the columnar copy that answers app's questions; nil when the row store does:
+// there is no copy (--columnar off, a build without cgo), or its last sync failed and the
+// database holds the same rows. When the copy does not hold app's current import yet, the call
+// waits up to the query timeout for the sync Keep runs (woken by the wait), or, under
+// ColumnarSyncOnMiss or for an app whose rows only its import's file holds, syncs it itself.
+func (s *Service) columnarFor(ctx context.Context, app *semantic.App) (query.Querier, error) {
 	c := s.Columnar
 	switch {
-	case app.RowsInFile && c == nil:
+	case c == nil && app.RowsInFile:
 		return nil, ErrRowsInFile
-	case app.RowsInFile:
-	case c == nil || s.ColumnarFrom > 0 && largest < s.ColumnarFrom:
+	case c == nil:
 		return nil, nil
-	}
-	if c.Holds(app) {
+	case c.Holds(app):
 		return c.DB(), nil
 	}
-	if !s.ColumnarSyncOnMiss && !app.RowsInFile {
-		c.Kick()
-		return nil, nil
+	timeout := s.queryTimeout()
+	wait, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	if s.ColumnarSyncOnMiss || app.RowsInFile {
+		db, err := s.syncFor(wait, c, app)
+		if err != nil && ctx.Err() == nil && wait.Err() != nil {
+			return nil, s.runError(wait, err, timeout)
+		}
+		return db, err
 	}
+	err := c.Await(wait, app)
+	switch {
+	case err == nil:
+		return c.DB(), nil
+	case errors.Is(err, columnar.ErrReplaced):
+		return nil, errReimported
+	case ctx.Err() != nil:
+		return nil, ctx.Err()
+	case wait.Err() != nil:
+		return nil, &mcpserver.ToolError{Code: "UNAVAILABLE",
+			Message: fmt.Sprintf("Os dados deste app ainda estão sendo copiados para o motor colunar deste servidor (ele acabou de iniciar, ou o app foi importado agora), "+
+				"e a espera passou de %s; as respostas saem só da cópia, para que os números não mudem de motor.", durationWords(timeout)),
+			Suggestions: []string{"Repita a chamada em alguns segundos."}}
+	}
+	if s.Log != nil {
+		s.Log.DebugContext(ctx, "the columnar copy's last sync failed; the question reads the database", "app", app.ID, "err", err)
+	}
+	return nil, nil
+}
+
+// syncFor syncs c and returns it once it holds app.
+func (s *Service) syncFor(ctx context.Context, c *columnar.Store, app *semantic.App) (query.Querier, error) {
 	if _, err := c.Sync(ctx, s.DB); err != nil {
 		var missing *columnar.MissingFileError
 		if errors.As(err, &missing) {
@@ -213,10 +225,23 @@ func (s *Service) columnarFor(ctx context.Context, app *semantic.App, largest in
 		}
 		return nil, err
 	}
-	if !c.Holds(app) { // app was replaced meanwhile: the next call reads the new import
-		return nil, fmt.Errorf("the columnar copy does not hold app %d at load %d after a sync", app.ID, app.LoadID)
+	if !c.Holds(app) {
+		return nil, errReimported
 	}
 	return c.DB(), nil
+}
+
+// errReimported answers a call whose app was imported again while it waited for the copy: its
+// model is of the import before.
+var errReimported = &mcpserver.ToolError{Code: "UNAVAILABLE",
+	Message:     "Os dados deste app foram importados de novo enquanto a pergunta esperava; ela não foi respondida.",
+	Suggestions: []string{"Repita a chamada: ela lê a importação nova."}}
+
+func (s *Service) queryTimeout() time.Duration {
+	if s.QueryTimeout > 0 {
+		return s.QueryTimeout
+	}
+	return DefaultQueryTimeout
 }
 
 // ErrRowsInFile is the answer for an app whose rows are in its import's DuckDB file when the

@@ -302,8 +302,8 @@ func rollupsAlike(t *testing.T, db *store.DB, rows int) {
 		if synced, err := col.Sync(ctx, db); err != nil || len(synced.Copied) != 0 {
 			t.Fatalf("the copy's sync copied %v (%v); want every table and rollup read from the import's file", synced.Copied, err)
 		}
-		columnarOn = &Service{DB: db, Identity: FixedUser(u), Log: log, QueryTimeout: time.Minute, Columnar: col, ColumnarSyncOnMiss: true, ColumnarFrom: -1}
-		columnarOff = &Service{DB: db, Identity: FixedUser(u), Log: log, QueryTimeout: time.Minute, Columnar: col, ColumnarSyncOnMiss: true, ColumnarFrom: -1,
+		columnarOn = &Service{DB: db, Identity: FixedUser(u), Log: log, QueryTimeout: time.Minute, Columnar: col, ColumnarSyncOnMiss: true}
+		columnarOff = &Service{DB: db, Identity: FixedUser(u), Log: log, QueryTimeout: time.Minute, Columnar: col, ColumnarSyncOnMiss: true,
 			NoRollups: true}
 		fileOnly, onlyApps = fileOnlyService(t, rows, log)
 		for _, a := range apps {

@@ -71,16 +71,13 @@ type Service struct {
 	// NoRollups sends every query to the base tables, never to a rollup (as LUMO_ROLLUPS=off).
 	NoRollups bool
 
-	// Columnar, when set, answers the queries of the apps whose data it holds at their current
-	// import (columnar.Store.Holds); the others read the row store and wake the copy's sync
-	// (columnar.Store.Keep), or, with ColumnarSyncOnMiss, sync it first (tests, one-shot runs).
+	// Columnar, when set, answers every query, value check and search_values of an app: when it
+	// does not hold the app's current import yet, the call waits for the copy's sync
+	// (columnar.Store.Keep) up to QueryTimeout, or, with ColumnarSyncOnMiss, syncs it first
+	// (tests, one-shot runs). Only a failed sync, or a query past the copy's memory, sends an
+	// app whose rows the database holds to the database.
 	Columnar           *columnar.Store
 	ColumnarSyncOnMiss bool
-	// ColumnarFrom, when positive, is how many rows a query's largest table (or rollup) must hold
-	// for the copy to answer it (query.Plan.LargestRead): below it the database answers, a few
-	// milliseconds sooner (DuckDB plans each statement), in doubles where the copy has decimals.
-	// 0 or negative: every read of an app the copy holds goes to the copy.
-	ColumnarFrom int64
 
 	changes   *changes      // what each session was shown (NewServer)
 	gate      chan struct{} // the calls running (binder)

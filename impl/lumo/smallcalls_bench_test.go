@@ -19,8 +19,8 @@ import (
 
 // BenchmarkSmallCalls times the calls of a small app that read its rows (the demo's 20,000 sales,
 // as mcp-load calls them) on the row store and on the columnar copy, side by side: what a small
-// app pays for lumo serve's default, every read on DuckDB, against a split by size
-// (--columnar-from N) that keeps it on the database. The result cache is off.
+// app pays for one engine, every read on DuckDB, against the database (--columnar off). The
+// result cache is off.
 //
 //	go test -run '^$' -bench SmallCalls ./impl/lumo/
 func BenchmarkSmallCalls(b *testing.B) {

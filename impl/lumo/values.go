@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/lumo-caderninho/mcp/gen/lumoapi"
-	"github.com/lumo-caderninho/mcp/impl/lumo/columnar"
 	"github.com/lumo-caderninho/mcp/impl/lumo/query"
 	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
 	"github.com/lumo-caderninho/mcp/impl/lumo/values"
@@ -72,11 +71,9 @@ func (s *Service) searchValues(ctx context.Context, in *lumoapi.SearchValuesInpu
 	}
 }
 
-// valuesReader reads a's values where its queries read: the columnar copy when a's rows are
-// only in its import's file, or its tables reach ColumnarFrom (synced first under
-// ColumnarSyncOnMiss), the row store otherwise.
+// valuesReader reads a's values where its queries read (columnarFor).
 func (s *Service) valuesReader(ctx context.Context, a *semantic.App) (values.Reader, error) {
-	duck, err := s.columnarFor(ctx, a, columnar.Largest(a))
+	duck, err := s.columnarFor(ctx, a)
 	if err != nil {
 		return values.Reader{}, err
 	}

@@ -16,8 +16,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-
-	"github.com/lumo-caderninho/mcp/impl/lumo/semantic"
 )
 
 // Defaults keep DuckDB within lumo's memory targets under the 8-client load: its buffer pool is
@@ -39,15 +37,15 @@ type Options struct {
 	// TempDir is where DuckDB spills what passes MemoryLimit: "" = Path + ".tmp" beside the
 	// file (or DuckDB's own choice for an in-memory copy).
 	TempDir string
-	// MinRows leaves out of the copy every app none of whose tables and rollups holds MinRows
-	// rows at import: a positive lumo.Service.ColumnarFrom sends their queries to the database
-	// anyway, so a copy would cost memory and never answer. 0 copies every app.
-	MinRows int64
 	Log     *slog.Logger // nil = slog.Default()
 }
 
 // ErrUnavailable is Open's answer in a build without cgo.
 var ErrUnavailable = errors.New("columnar store unavailable: this build of lumo has no cgo, so DuckDB is not linked; queries read the row store")
+
+// ErrReplaced is Await's answer when a sync begun after the wait ended holding a later import of
+// the app than the one asked for: the caller's model of the app is out of date.
+var ErrReplaced = errors.New("the app was imported again while its question waited for the columnar copy")
 
 // A MissingFileError is a Sync's answer when an app's rows are only in its import's file
 // (semantic.App.RowsInFile) and that file, or a table of it, cannot be read: the database has no
@@ -77,18 +75,6 @@ func LoadsDir(base string) string { return strings.TrimSuffix(base, ".duckdb") +
 // loadFile is the file of load loadID's tables in dir.
 func loadFile(dir string, loadID int64) string {
 	return filepath.Join(dir, "load-"+strconv.FormatInt(loadID, 10)+".duckdb")
-}
-
-// Largest is the most rows any data table or rollup of app holds, counted at import.
-func Largest(app *semantic.App) int64 {
-	var most int64
-	for _, t := range app.Tables {
-		most = max(most, t.Rows)
-	}
-	for _, r := range app.Rollups {
-		most = max(most, r.Rows)
-	}
-	return most
 }
 
 // SlotPath is slot i (from 1) of the file base: lumo.duckdb, lumo-2.duckdb, ...

@@ -125,30 +125,95 @@ func TestKeepRetriesAFailedSyncOnceAMinute(t *testing.T) {
 	}
 }
 
-// TestDeferredOpensOnlyForAppsThatReachMinRows: a copy whose apps all stay under MinRows never
-// opens DuckDB (no file, nothing copied); once an app reaches it, the first Sync opens the file
-// and copies that app.
-func TestDeferredOpensOnlyForAppsThatReachMinRows(t *testing.T) {
+// TestDeferredOpensAtTheFirstApp: a copy with no app to copy never opens DuckDB (no file,
+// nothing copied); the first Sync that finds one opens the file and copies the app, however
+// small.
+func TestDeferredOpensAtTheFirstApp(t *testing.T) {
 	ctx := context.Background()
 	db := storetest.Open(t)
-	if _, err := db.ImportWorkspace(ctx, storetest.OneTableWorkspace("Uma", "", "ID\n1\n2\n3\n"), "workspace.yaml"); err != nil {
-		t.Fatal(err)
-	}
 	path := filepath.Join(t.TempDir(), "lumo.duckdb")
-	small := columnar.Deferred(columnar.Options{Path: path, MinRows: 4, Slots: 2})
-	done, err := small.Sync(ctx, db)
-	if err != nil || len(done.Copied) != 0 || small.Path() != "" || small.DB() != nil {
-		t.Fatalf("an app of 3 rows under MinRows 4: copied %v, path %q, err %v; want nothing opened", done.Copied, small.Path(), err)
+	c := columnar.Deferred(columnar.Options{Path: path, Slots: 2})
+	defer c.Close()
+	done, err := c.Sync(ctx, db)
+	if err != nil || len(done.Copied) != 0 || c.Path() != "" || c.DB() != nil {
+		t.Fatalf("no app: copied %v, path %q, err %v; want nothing opened", done.Copied, c.Path(), err)
 	}
 	if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("a copy with nothing to copy made its file: %v", err)
 	}
-	small.Close()
-	c := columnar.Deferred(columnar.Options{Path: path, MinRows: 3, Slots: 2})
-	defer c.Close()
+	if _, err := db.ImportWorkspace(ctx, storetest.OneTableWorkspace("Uma", "", "ID\n1\n2\n3\n"), "workspace.yaml"); err != nil {
+		t.Fatal(err)
+	}
 	done, err = c.Sync(ctx, db)
 	if err != nil || len(done.Copied) != 1 || done.Rows != 3 || c.Path() != path {
-		t.Fatalf("an app of 3 rows at MinRows 3: copied %v (%d rows), path %q, err %v; want its table in %s", done.Copied, done.Rows, c.Path(), err, path)
+		t.Fatalf("an app of 3 rows: copied %v (%d rows), path %q, err %v; want its table in %s", done.Copied, done.Rows, c.Path(), err, path)
+	}
+}
+
+// TestAwaitWaitsForKeep: a question for an app the copy does not hold yet waits for Keep's sync
+// (woken by Await) and then finds it held; with no sync running it gives up at its deadline;
+// after a failed sync it answers the failure at once (the caller reads the database); and when
+// the copy holds a later import of the app it says so after a sync.
+func TestAwaitWaitsForKeep(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	db := storetest.Open(t)
+	if _, err := db.ImportWorkspace(ctx, storetest.OneTableWorkspace("Uma", "", "ID\n1\n2\n"), "workspace.yaml"); err != nil {
+		t.Fatal(err)
+	}
+	first := onlyApp(t, db)
+	c := columnar.Deferred(columnar.Options{})
+	defer c.Close()
+
+	short, stop := context.WithTimeout(ctx, 50*time.Millisecond)
+	defer stop()
+	if err := c.Await(short, first); !errors.Is(err, context.DeadlineExceeded) || c.Holds(first) {
+		t.Fatalf("Await with no sync running: %v, held %v; want its deadline and nothing held", err, c.Holds(first))
+	}
+
+	if c.FirstSyncEnded() {
+		t.Fatal("FirstSyncEnded before any sync: /readyz would call the server ready")
+	}
+	kept := make(chan struct{})
+	go func() { c.Keep(ctx, db, time.Hour); close(kept) }() // no poll: only the kick of a waiter
+	waited := make(chan error, 2)
+	for range 2 {
+		go func() { waited <- c.Await(ctx, first) }()
+	}
+	for range 2 {
+		if err := <-waited; err != nil || !c.Holds(first) {
+			t.Fatalf("Await while Keep runs: %v, held %v; want the app held", err, c.Holds(first))
+		}
+	}
+
+	if _, err := db.ImportWorkspace(ctx, storetest.OneTableWorkspace("Uma", "", "ID\n1\n2\n3\n"), "workspace.yaml"); err != nil {
+		t.Fatal(err)
+	}
+	second := onlyApp(t, db)
+	if !c.FirstSyncEnded() {
+		t.Fatal("FirstSyncEnded false after Keep's sync")
+	}
+	if err := c.Await(ctx, first); err != nil {
+		t.Fatalf("Await of the import the copy still holds: %v; want it answered from there", err)
+	}
+	if err := c.Await(ctx, second); err != nil || !c.Holds(second) {
+		t.Fatalf("Await of the new import: %v, held %v", err, c.Holds(second))
+	}
+	if err := c.Await(ctx, first); !errors.Is(err, columnar.ErrReplaced) {
+		t.Fatalf("Await of an app imported again since: %v; want ErrReplaced after a sync", err)
+	}
+	cancel()
+	<-kept
+
+	if _, err := db.ImportWorkspace(context.Background(), storetest.OneTableWorkspace("Uma", "", "ID\n1\n"), "workspace.yaml"); err != nil {
+		t.Fatal(err)
+	}
+	third := onlyApp(t, db)
+	if _, err := c.Sync(ctx, db); err == nil { // ctx is cancelled: the sync fails
+		t.Fatal("a sync on a cancelled context succeeded")
+	}
+	if err := c.Await(context.Background(), third); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Await after a failed sync, none running: %v; want that sync's error at once", err)
 	}
 }
 

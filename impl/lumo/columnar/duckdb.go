@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -52,6 +51,11 @@ type Store struct {
 
 	syncing sync.Mutex    // one Sync at a time
 	kick    chan struct{} // wakes Keep
+	// The Syncs begun and ended, the error of the last one ended, and a channel closed (and
+	// replaced) at the end of each: Await waits on them. Under mu.
+	began, ended uint64
+	syncErr      error
+	syncEnd      chan struct{}
 }
 
 // Open opens (creating it if missing) the DuckDB copy at o.Path, with DuckDB bounded by o. A
@@ -64,9 +68,9 @@ func Open(ctx context.Context, o Options) (*Store, error) {
 	return s, nil
 }
 
-// Deferred is the copy at o.Path, opened by the first Sync that finds an app to copy (one that
-// reaches o.MinRows), in the first of o.Slots files no other process holds: a server whose apps
-// are all small never starts DuckDB, which costs some 20 MB resident even when empty.
+// Deferred is the copy at o.Path, opened by the first Sync that finds an app to copy, in the
+// first of o.Slots files no other process holds: a server with no app never starts DuckDB,
+// which costs some 20 MB resident even when empty.
 func Deferred(o Options) *Store {
 	if o.MemoryLimit == "" {
 		o.MemoryLimit = DefaultMemoryLimit
@@ -80,7 +84,7 @@ func Deferred(o Options) *Store {
 	if o.Log == nil {
 		o.Log = slog.Default()
 	}
-	return &Store{opts: o, log: o.Log, loads: map[string]int64{}, kick: make(chan struct{}, 1)}
+	return &Store{opts: o, log: o.Log, loads: map[string]int64{}, kick: make(chan struct{}, 1), syncEnd: make(chan struct{})}
 }
 
 // open opens the first slot no other process holds, unless the copy is open.
@@ -239,6 +243,11 @@ func (s *Store) Path() string {
 func (s *Store) Holds(app *semantic.App) bool {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
+	return s.holds(app)
+}
+
+// holds is Holds under mu.
+func (s *Store) holds(app *semantic.App) bool {
 	if !s.bound {
 		return false
 	}
@@ -259,24 +268,72 @@ func (s *Store) Holds(app *semantic.App) bool {
 	return true
 }
 
+// Await waits until the copy holds app at its LoadID, waking Keep (Kick) to sync it, and
+// returns nil then. It returns the sync's error at once when the last sync failed and none runs
+// (Keep tries again a minute later: the caller reads the database meanwhile), ErrReplaced when a sync begun
+// after the wait holds another import of the app, and ctx's error when ctx ends first. Only
+// Keep syncs: a caller that gives up leaves no copy half done.
+func (s *Store) Await(ctx context.Context, app *semantic.App) error {
+	s.mu.RLock()
+	since := s.began
+	s.mu.RUnlock()
+	for {
+		s.mu.RLock()
+		held, began, ended, err, end := s.holds(app), s.began, s.ended, s.syncErr, s.syncEnd
+		s.mu.RUnlock()
+		switch {
+		case held:
+			return nil
+		case err != nil && began == ended: // and none running: Keep waits its minute
+			return err
+		case ended > since:
+			return ErrReplaced
+		}
+		s.Kick()
+		select {
+		case <-end:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// FirstSyncEnded says whether a Sync of this process has ended (whatever its outcome): until then
+// a server's copy holds nothing it has checked, and its questions wait for it.
+func (s *Store) FirstSyncEnded() bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.ended > 0
+}
+
+// syncEnded records the end of the Sync begun last, with its error, and wakes Await.
+func (s *Store) syncEnded(err *error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.ended, s.syncErr = s.began, *err
+	close(s.syncEnd)
+	s.syncEnd = make(chan struct{})
+}
+
 // Sync brings the copy to src's current import: a copy made from another database than src (by
-// its identity) is discarded first; then, of the apps that reach Options.MinRows, it brings
-// every data table and rollup whose stamp is not its app's LoadID to it, reading the models in
+// its identity) is discarded first; then it brings every data table and rollup whose stamp is not its app's LoadID to it, reading the models in
 // one read-only transaction of src: a data table from its import's file (loads.go) when there is
 // one, every other table by copying its rows in the same transaction; and it drops the tables no
 // such app uses and deletes the files of replaced imports. A table is swapped in one DuckDB
 // transaction with its stamp, so a reader sees the old table or the new one.
-func (s *Store) Sync(ctx context.Context, src *store.DB) (Synced, error) {
+func (s *Store) Sync(ctx context.Context, src *store.DB) (done Synced, err error) {
 	s.syncing.Lock()
 	defer s.syncing.Unlock()
-	var done Synced
-	err := src.EveryApp(ctx, func(tx *sql.Tx, apps []*semantic.App) error {
+	s.mu.Lock()
+	s.began++
+	s.mu.Unlock()
+	defer s.syncEnded(&err)
+	err = src.EveryApp(ctx, func(tx *sql.Tx, apps []*semantic.App) error {
 		current := map[int64]bool{}
 		for _, app := range apps {
 			current[app.LoadID] = true
 		}
 		defer s.removeStale(current)
-		apps = slices.DeleteFunc(apps, func(app *semantic.App) bool { return !app.RowsInFile && Largest(app) < s.opts.MinRows })
 		if len(apps) == 0 && s.db == nil {
 			return nil // nothing to copy: DuckDB stays unopened
 		}
@@ -551,7 +608,7 @@ func (s *Store) Keep(ctx context.Context, src *store.DB, poll time.Duration) {
 			case ctx.Err() != nil:
 				return
 			case err != nil:
-				s.log.Error("columnar copy: sync failed; queries read the row store until it succeeds", "err", err)
+				s.log.Error("columnar copy: sync failed; the database answers the apps whose rows it holds until a sync succeeds", "err", err)
 				last, retry = gen, time.Now().Add(time.Minute) // not again at every poll
 			default:
 				last, retry = gen, time.Time{}

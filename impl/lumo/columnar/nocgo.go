@@ -29,6 +29,8 @@ func (*Store) Path() string                                    { return "" }
 func (*Store) Sync(context.Context, *store.DB) (Synced, error) { return Synced{}, ErrUnavailable }
 func (*Store) Keep(context.Context, *store.DB, time.Duration)  {}
 func (*Store) Kick()                                           {}
+func (*Store) FirstSyncEnded() bool                            { return true }
+func (*Store) Await(context.Context, *semantic.App) error      { return ErrUnavailable }
 func (*Store) Close() error                                    { return nil }
 func (*Store) ImportSink() store.DataSink                      { return nil }
 

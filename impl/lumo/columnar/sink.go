@@ -35,9 +35,8 @@ import (
 // stagingPrefix names the files imports are writing; an import removes those no process holds.
 const stagingPrefix = "import-"
 
-// ImportSink is the sink lumo import gives store.ImportOptions: it takes the data tables (with
-// their value tables) and rollups of the apps whose largest table holds at least Options.MinRows
-// rows (as estimated from the files), creating the import's file at the first one. nil in a build
+// ImportSink is the sink lumo import gives store.ImportOptions: it takes every data table (with
+// its value tables) and rollup, creating the import's file at the first one. nil in a build
 // without cgo (see nocgo.go).
 func (s *Store) ImportSink() store.DataSink { return &importSink{s: s} }
 
@@ -170,10 +169,7 @@ func (k *importSink) Reader(ctx context.Context, tables ...string) (*sql.DB, err
 	return db, nil
 }
 
-func (k *importSink) Table(ctx context.Context, name string, cols []store.SinkColumn, largest int64) (store.TableSink, error) {
-	if largest < k.s.opts.MinRows {
-		return nil, nil
-	}
+func (k *importSink) Table(ctx context.Context, name string, cols []store.SinkColumn) (store.TableSink, error) {
 	db, err := k.file(ctx)
 	if err != nil {
 		return nil, err

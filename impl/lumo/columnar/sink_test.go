@@ -411,7 +411,7 @@ func TestImportSinkAbortAfterCommit(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "lumo.duckdb")
 	sink := columnar.Deferred(columnar.Options{Path: path}).ImportSink()
-	tb, err := sink.Table(ctx, "t1", []store.SinkColumn{{Name: "a", Type: semantic.TypeNumber}}, 10)
+	tb, err := sink.Table(ctx, "t1", []store.SinkColumn{{Name: "a", Type: semantic.TypeNumber}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -513,7 +513,7 @@ func catalogueFacts(app *semantic.App) string {
 func TestImportSinkOnlyKeepsNoRow(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	ref := sqliteDB(t) // the rows in the database too, as with --columnar-from
+	ref := sqliteDB(t) // the rows in the database, as on PostgreSQL
 	if _, err := ref.ImportWorkspaceWith(ctx, sinkWorkspace(3000), "workspace.yaml", store.ImportOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -631,7 +631,7 @@ func sinkFile(t *testing.T, limit string) (*columnar.Store, store.DataSink, *sql
 	t.Cleanup(func() { c.Close() })
 	sink := c.ImportSink()
 	t.Cleanup(func() { sink.Abort() })
-	table, err := sink.Table(ctx, "t", []store.SinkColumn{{Name: "n", Type: semantic.TypeNumber}}, 1)
+	table, err := sink.Table(ctx, "t", []store.SinkColumn{{Name: "n", Type: semantic.TypeNumber}})
 	if err != nil {
 		t.Fatal(err)
 	}

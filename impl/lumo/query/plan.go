@@ -35,33 +35,6 @@ type Plan struct {
 	Notes  []string
 }
 
-// LargestRead is the most rows any table the plan reads holds, counted at import: a rollup's
-// rows where a block reads one instead of its tables, and the tables q reads outside the joins
-// (segments, columns of related rows). The caller picks the engine by it.
-func (p *Plan) LargestRead(q *Query) int64 {
-	var most int64
-	read := func(t *semantic.Table) {
-		if t.CopyOf != nil {
-			t = t.CopyOf
-		}
-		most = max(most, t.Rows)
-	}
-	for _, b := range p.Blocks {
-		if b.Rollup != nil {
-			most = max(most, b.Rollup.Rows)
-			continue
-		}
-		read(b.Base)
-		for _, j := range b.Joins {
-			read(j.Table)
-		}
-	}
-	for _, t := range SubqueryTables(q) {
-		read(t)
-	}
-	return most
-}
-
 func reachesAll(via map[*semantic.Table]*semantic.Relationship, tables []*semantic.Table) bool {
 	for _, t := range tables {
 		if _, ok := via[t]; !ok {

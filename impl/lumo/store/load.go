@@ -6,7 +6,6 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -557,7 +556,7 @@ func (im *importer) sinkTable(ctx context.Context, t *pTable) (TableSink, error)
 	if im.sink == nil {
 		return nil, nil
 	}
-	sink, err := im.sink.Table(ctx, t.sqlName, sinkColumns(t), im.largestEstimate(t))
+	sink, err := im.sink.Table(ctx, t.sqlName, sinkColumns(t))
 	switch {
 	case !im.sinkOnly && err != nil:
 		return nil, nil
@@ -577,20 +576,6 @@ func (im *importer) sinkEmpty(ctx context.Context, t *pTable) error {
 		sink.Done(nil)
 	}
 	return err
-}
-
-// largestEstimate is the most rows any data table of t's app holds, as countRows estimated.
-func (im *importer) largestEstimate(t *pTable) int64 {
-	var most int64
-	for _, a := range im.apps {
-		if !slices.Contains(a.tables, t) {
-			continue
-		}
-		for _, o := range a.tables {
-			most = max(most, o.estimate)
-		}
-	}
-	return most
 }
 
 // readCopyRows is readBatches on PostgreSQL: each row goes into the batch as a line of COPY

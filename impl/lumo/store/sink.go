@@ -16,9 +16,8 @@ import (
 // Commit just before the catalogue commits; or Abort when the import fails.
 type DataSink interface {
 	// Table starts taking table name, whose columns are cols (in load order, a text column's
-	// folded copy right after it). largest is the most rows any table of its app holds, as
-	// estimated from the files before loading (0 when unknown). nil, nil: the sink leaves it out.
-	Table(ctx context.Context, name string, cols []SinkColumn, largest int64) (TableSink, error)
+	// folded copy right after it). nil, nil: the sink leaves it out.
+	Table(ctx context.Context, name string, cols []SinkColumn) (TableSink, error)
 	// Rollup builds rollup name from tables the sink took (reads), as query (DuckDB SQL over
 	// them by their names) selects it, once they are written, and returns how many rows it
 	// holds. With maxRows > 0, a rollup of more rows is dropped again (rows > maxRows says so).

@@ -13,7 +13,7 @@ import (
 // failingSink refuses every table, as a columnar copy another process holds does.
 type failingSink struct{ committed, aborted bool }
 
-func (s *failingSink) Table(context.Context, string, []store.SinkColumn, int64) (store.TableSink, error) {
+func (s *failingSink) Table(context.Context, string, []store.SinkColumn) (store.TableSink, error) {
 	return nil, errors.New("held by another process")
 }
 func (s *failingSink) Rollup(context.Context, string, []string, string, int64) (int64, error) {
