@@ -97,7 +97,7 @@ func (k *importSink) Rollup(ctx context.Context, name string, reads []string, se
 			_, err := conn.ExecContext(ctx, "DROP TABLE "+table)
 			return err
 		}
-		return nil
+		return narrowSums(ctx, conn, name)
 	})
 	k.mu.Lock()
 	defer k.mu.Unlock()
@@ -109,6 +109,58 @@ func (k *importSink) Rollup(ctx context.Context, name string, reads []string, se
 		k.rollups++
 	}
 	return rows, nil
+}
+
+// narrowSums gives each DECIMAL(38, scale) column of table (a rollup's sums of exact decimals,
+// as DuckDB's SUM types them) DECIMAL(18, scale) where every value fits, as a copy types them
+// (sumType). DuckDB 1.5 reads a checkpointed 38-digit column bit-packed as HUGEINT some ten
+// times slower: summing a rollup's 18,000 sums took 5.4 ms against 0.35-0.5 ms in 18 digits,
+// most of a small query's time. A sum of them is DECIMAL(38, scale) either way.
+func narrowSums(ctx context.Context, conn *sql.Conn, table string) error {
+	type sum struct {
+		name  string
+		scale int
+	}
+	rows, err := conn.QueryContext(ctx, "SELECT column_name, numeric_scale FROM duckdb_columns() "+
+		"WHERE database_name = current_database() AND schema_name = 'main' AND table_name = ? AND data_type LIKE 'DECIMAL(38,%'", table)
+	if err != nil {
+		return err
+	}
+	var sums []sum
+	for rows.Next() {
+		var s sum
+		if err := rows.Scan(&s.name, &s.scale); err != nil {
+			rows.Close()
+			return err
+		}
+		sums = append(sums, s)
+	}
+	if err := rows.Close(); err != nil {
+		return err
+	}
+	if len(sums) == 0 {
+		return nil
+	}
+	d := sqldialect.DuckDB{}
+	fits, got := make([]string, len(sums)), make([]any, len(sums))
+	for i, s := range sums {
+		// Compared as DOUBLE: a sum within rounding of the bound stays in 38 digits.
+		fits[i] = fmt.Sprintf("COALESCE(MAX(ABS(%s)) < 1e%d, true)", d.QuoteIdent(s.name), 18-s.scale)
+		got[i] = new(bool)
+	}
+	if err := conn.QueryRowContext(ctx, "SELECT "+strings.Join(fits, ", ")+" FROM "+d.QuoteIdent(table)).Scan(got...); err != nil {
+		return err
+	}
+	for i, s := range sums {
+		if !*got[i].(*bool) {
+			continue
+		}
+		alter := fmt.Sprintf("ALTER TABLE %s ALTER %s SET DATA TYPE DECIMAL(18,%d)", d.QuoteIdent(table), d.QuoteIdent(s.name), s.scale)
+		if _, err := conn.ExecContext(ctx, alter); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // waitWriters waits for the writers of every table the sink took so far; their errors are

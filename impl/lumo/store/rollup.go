@@ -222,8 +222,8 @@ func isSinkErr(err error) bool {
 // alone (SinkOnly; checkKeys then checks on the file that the joined keys are unique, and maxRows
 // bounds an automatic rollup). DuckDB gives each column the type a copy gives it (rollupColumns
 // in package columnar): a dimension and a minimum or maximum its column's type, a sum of exact
-// decimals DECIMAL(38, scale), and the counts BIGINT, which a sum of counts (a HUGEINT in
-// DuckDB) is cast back to.
+// decimals DECIMAL(18, scale) where every sum fits and DECIMAL(38, scale) otherwise, and the
+// counts BIGINT, which a sum of counts (a HUGEINT in DuckDB) is cast back to.
 func (im *importer) sinkRollup(ctx context.Context, a *pApp, ri int, r *semantic.Rollup, name string, checkKeys bool, maxRows int64, byTable map[*semantic.Table]*pTable, byColumn map[*semantic.Column]*pColumn) (int64, error) {
 	d := sqldialect.DuckDB{}
 	cols, sel, groups, from, err := im.factColumns(ctx, d, checkKeys, a, ri, r, "", byTable, byColumn)
