@@ -48,9 +48,11 @@ const (
 )
 
 // directShare is the share of --columnar-memory DuckDB has while it reads a Parquet table: with
-// the whole 256MB an import of 10M rows peaked at 397 MiB, over the limit plus 150 MB; with this
-// share 322 MiB, and 387 MiB at 100M rows.
-const directShare = 0.875
+// the whole 256MB an import of 10M rows peaked at 397 MiB, over the limit plus 150 MB. At 100M rows
+// (ten parts, four rollups) DuckDB spills the table's end to its temp folder and reads it back,
+// where RSS peaks: 393-405 MiB at 7/8, 369-370 MiB at 3/4 in the same time (164-165 s; at 10M
+// 295-313 MiB against 326-329, 16.2-16.8 s both).
+const directShare = 0.75
 
 // ReadParquet loads table name from src's files (store.DirectSink).
 func (k *importSink) ReadParquet(ctx context.Context, name string, cols []store.SinkColumn, src *workspace.DirectParquet) (*store.DirectLoad, error) {

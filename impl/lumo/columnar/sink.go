@@ -176,7 +176,7 @@ func (k *importSink) waitWriters() {
 
 // rollupShare is the share of the memory limit a rollup is built with: DuckDB's aggregate holds
 // about 100 MiB outside its limit (a daily rollup of 100M rows peaked at 326 MiB at 224MB), so
-// less than a direct load's, for the import to stay within the limit and 150 MB.
+// 3/4 of it, as a direct load's, for the import to stay within the limit and 150 MB.
 const rollupShare = 0.75
 
 // withRollupMemory runs f on a connection to the import's file db with rollupShare of the
