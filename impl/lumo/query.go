@@ -100,11 +100,11 @@ func (s *Service) execQuery(ctx context.Context, app *semantic.App, in *lumoapi.
 	if err != nil {
 		return nil, nil, nil, queryError(err)
 	}
+	timeout := s.queryTimeout()
 	duck, err := s.columnarFor(ctx, app) // before the query's own timeout: it may wait for the copy
 	if err != nil {
-		return nil, nil, nil, s.runError(ctx, err, s.queryTimeout())
+		return nil, nil, nil, s.runError(ctx, err, timeout)
 	}
-	timeout := s.queryTimeout()
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	checkDB, checkEngine := query.Querier(s.DB), s.DB.Dialect()
