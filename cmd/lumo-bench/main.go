@@ -56,7 +56,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	serverLog := fs.String("server-log", "", "grava o stderr dos servidores neste arquivo (padrão: descartado)")
 	formats := fs.String("formats", "", "em vez das consultas, mede a importação de --rows linhas em cada formato de arquivo, separados por vírgula ("+strings.Join(bench.Formats(), ", ")+", ou all), cada uma num processo lumo import próprio")
 	noRollups := fs.Bool("no-rollups", false, "importa a Aplicação de vendas sem o rollup (para comparar a importação e as consultas)")
-	formatRollups := fs.Bool("rollups", false, "com --formats: importa a Aplicação de vendas com os quatro rollups e mede a primeira resposta depois da importação (dos arquivos à primeira resposta)")
+	formatRollups := fs.Bool("rollups", false, "com --formats: importa a Aplicação de vendas com os quatro rollups")
 	tpch := fs.String("tpch", "", "em vez das consultas de vendas, faz as 22 consultas do TPC-H sobre os CSV desta pasta (gerados com "+bench.TPCHGenerateCommand("/caminho/da/pasta", 1)+"), ao lumo e ao DuckDB, e compara as respostas")
 	tpchSF := fs.Int("tpch-sf", 1, "fator de escala dos dados de --tpch (a fração da Q11 é 0,0001 / SF)")
 	columnar := fs.Bool("columnar", false, "mede também as consultas na cópia colunar (DuckDB) contra o SQL escrito à mão rodando no próprio DuckDB, sobre as mesmas linhas")

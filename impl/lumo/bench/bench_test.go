@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lumo-caderninho/mcp/impl/lumo/columnar"
 	"github.com/lumo-caderninho/mcp/impl/lumo/store/storetest"
 	"github.com/parquet-go/parquet-go"
 )
@@ -194,5 +195,27 @@ func TestParquetFolderHoldsEveryRowOnce(t *testing.T) {
 	}
 	if len(entries) != 3 || len(ids) != 25 || !slices.IsSorted(ids) || ids[0] != 1 || ids[24] != 25 {
 		t.Errorf("%d parts holding ids %v, want 3 parts holding 1 to 25 in order", len(entries), ids)
+	}
+}
+
+// DuckDB alone reads each format it has a reader for from the workspace's files and answers
+// the value by UF: the side the formats bench times lumo's files to first answer against.
+func TestDuckDBAloneAnswersFromTheFiles(t *testing.T) {
+	if !columnar.Available {
+		t.Skip("DuckDB is not linked in a build without cgo")
+	}
+	for _, name := range []string{"csv", "parquet", "parquet-folder"} {
+		dir := t.TempDir()
+		f := fileFormats[name]
+		if f.duckdb == "" {
+			t.Fatalf("%s has no DuckDB reader", name)
+		}
+		if _, err := writeFormatWorkspace(dir, f, 1000, nil, true); err != nil {
+			t.Fatal(err)
+		}
+		secs, err := duckdbAlone(context.Background(), dir, f)
+		if err != nil || secs <= 0 {
+			t.Fatalf("%s: %v s, %v", name, secs, err)
+		}
 	}
 }

@@ -20,6 +20,8 @@ import (
 	"github.com/xuri/excelize/v2"
 	"golang.org/x/sync/errgroup"
 	"golang.org/x/text/encoding/charmap"
+
+	"github.com/lumo-caderninho/mcp/impl/lumo/columnar"
 )
 
 // The import-format bench: the same sales rows written as each file format a user brings, each
@@ -34,8 +36,7 @@ type FormatsConfig struct {
 	PostgresDSN string
 	Lumo        string // the lumo binary
 	Log         io.Writer
-	// Rollups imports the sales app with its four rollups, and FirstAnswer then says how long
-	// the first question took after the import: from the files to an answer.
+	// Rollups imports the sales app with its four rollups (without them by default).
 	Rollups bool
 }
 
@@ -50,8 +51,12 @@ type FormatReport struct {
 	PeakRSSMiB    float64 `json:"peakRssMiB"`
 	Detected      string  `json:"detected,omitempty"` // the line the import printed for the file
 	// FirstAnswer is how long `lumo call` took to answer the value by UF once the import ended
-	// (a process of its own: it opens the database and the import's file), with --rollups.
+	// (a process of its own: it opens the database and the import's file): with Seconds, from
+	// the files to an answer.
 	FirstAnswer float64 `json:"firstAnswerSeconds,omitempty"`
+	// DuckDBAlone is, for a format DuckDB reads itself (CSV, Parquet), how long DuckDB alone took
+	// from the same files to the same answer (see duckdbAlone), in this run; 0 for the others.
+	DuckDBAlone float64 `json:"duckdbAloneSeconds,omitempty"`
 }
 
 // FormatsReport is the whole run.
@@ -70,6 +75,9 @@ type fileFormat struct {
 	words  string // what the file holds, for the report
 	write  func(path string, rows int) error
 	source func(ctx context.Context, c FormatsConfig) (*dbSource, error)
+	// duckdb is DuckDB's own reader of the format ("" when it has none here), and parts the
+	// pattern of a folder's files.
+	duckdb, parts string
 }
 
 // dbSource is a database the sales table is read from: the lines workspace.yaml and the
@@ -81,12 +89,12 @@ type dbSource struct {
 }
 
 var fileFormats = map[string]fileFormat{
-	"csv":      {file: "vendas.csv", words: "CSV: ',' and decimal point, UTF-8, ISO dates", write: writeCSV},
+	"csv":      {file: "vendas.csv", words: "CSV: ',' and decimal point, UTF-8, ISO dates", write: writeCSV, duckdb: "read_csv"},
 	"csv-ptbr": {file: "vendas.csv", words: `pt-BR CSV: ';', "1.234,56", Windows-1252, dd/mm/aaaa HH:mm, detected`, write: writePtBRCSV},
 	"xlsx":     {file: "vendas.xlsx", words: "XLSX written by excelize's stream writer: numbers, inline strings, date cells", write: writeXLSX},
-	"parquet":  {file: "vendas.parquet", words: "Parquet written by parquet-go: Snappy, row groups of 128k rows, decimal(12,2), timestamp(ms), dictionary texts", write: writeParquet},
+	"parquet":  {file: "vendas.parquet", words: "Parquet written by parquet-go: Snappy, row groups of 128k rows, decimal(12,2), timestamp(ms), dictionary texts", write: writeParquet, duckdb: "read_parquet"},
 	"parquet-folder": {file: "vendas", words: "a folder of Parquet parts of at most 10M rows each (`part-000.parquet`, ...), written as `parquet`'s, two at a time",
-		write: writeParquetFolder},
+		write: writeParquetFolder, duckdb: "read_parquet", parts: "*.parquet"},
 	"postgres-source": {words: "a table of another PostgreSQL database (numeric(12,2), timestamp, text), read by postgres: in app.yaml",
 		source: pgSalesSource},
 }
@@ -132,20 +140,69 @@ func runFormat(ctx context.Context, c FormatsConfig, name string, f fileFormat) 
 	if err != nil {
 		return nil, fmt.Errorf("%s: writing: %w", name, err)
 	}
+	var alone float64
+	if f.duckdb != "" && columnar.Available {
+		if alone, err = duckdbAlone(ctx, dir, f); err != nil {
+			return nil, fmt.Errorf("%s, DuckDB alone: %w", name, err)
+		}
+		fmt.Fprintf(c.Log, "lumo-bench: %s, DuckDB alone: from the files to the answer in %.1f s\n", name, alone)
+	}
 	var out []FormatReport
 	for _, engine := range c.Engines {
 		r, err := importFormat(ctx, c, dir, engine)
 		if err != nil {
 			return out, fmt.Errorf("%s on %s: %w", name, engine, err)
 		}
-		r.Format, r.FileMiB = name, float64(size)/(1<<20)
+		r.Format, r.FileMiB, r.DuckDBAlone = name, float64(size)/(1<<20), alone
 		fmt.Fprintf(c.Log, "lumo-bench: %s on %s: %.0f rows/s, peak RSS %.0f MiB\n", name, engine, r.RowsPerSecond, r.PeakRSSMiB)
-		if c.Rollups {
-			fmt.Fprintf(c.Log, "lumo-bench: %s on %s: the first answer %.2f s after the import\n", name, engine, r.FirstAnswer)
-		}
+		fmt.Fprintf(c.Log, "lumo-bench: %s on %s: the first answer %.2f s after the import\n", name, engine, r.FirstAnswer)
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// duckdbAlone is how long DuckDB alone takes from the workspace's files in dir to the answer
+// firstAnswer asks lumo for (the value of the sales by UF): it loads the app's four tables with
+// its own readers (types sniffed) into a new file, with lumo's default memory limit and threads,
+// checkpoints, and answers, in this process.
+func duckdbAlone(ctx context.Context, dir string, f fileFormat) (float64, error) {
+	app := filepath.Join(dir, "apps", "vendas")
+	path := filepath.Join(dir, "alone.duckdb")
+	defer os.Remove(path)
+	defer os.Remove(path + ".wal")
+	start := time.Now()
+	db, err := sql.Open("duckdb", path) // registered by impl/lumo/columnar in cgo builds
+	if err != nil {
+		return 0, err
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	sales := filepath.Join(app, f.file)
+	if f.parts != "" {
+		sales = filepath.Join(sales, f.parts)
+	}
+	stmts := []string{
+		"SET GLOBAL memory_limit = '" + columnar.DefaultMemoryLimit + "'",
+		fmt.Sprintf("SET GLOBAL threads = %d", columnar.DefaultThreads),
+		fmt.Sprintf("CREATE TABLE vendas AS SELECT * FROM %s('%s')", f.duckdb, sales),
+	}
+	for _, t := range []string{"lojas", "produtos", "metas"} {
+		stmts = append(stmts, fmt.Sprintf("CREATE TABLE %s AS SELECT * FROM read_csv('%s')", t, filepath.Join(app, t+".csv")))
+	}
+	stmts = append(stmts, "CHECKPOINT")
+	for _, st := range stmts {
+		if _, err := db.ExecContext(ctx, st); err != nil {
+			return 0, fmt.Errorf("%s: %w", st, err)
+		}
+	}
+	rows, err := sqlAnswer(ctx, db, "SELECT l.UF, SUM(v.VALOR) FROM vendas v LEFT JOIN lojas l ON v.LOJA_ID = l.ID GROUP BY l.UF ORDER BY 1")
+	if err != nil {
+		return 0, err
+	}
+	if len(rows) == 0 {
+		return 0, errors.New("DuckDB alone: no row for the value by UF")
+	}
+	return time.Since(start).Seconds(), nil
 }
 
 // writeFormatWorkspace writes the bench workspace with its sales table in format f, with the
@@ -234,10 +291,8 @@ wait:
 	}
 	secs := time.Since(start).Seconds()
 	r := FormatReport{Engine: engine, Rows: c.Rows, Seconds: secs, RowsPerSecond: float64(c.Rows) / secs, PeakRSSMiB: peak}
-	if c.Rollups {
-		if r.FirstAnswer, err = firstAnswer(ctx, c.Lumo, dsn); err != nil {
-			return r, err
-		}
+	if r.FirstAnswer, err = firstAnswer(ctx, c.Lumo, dsn); err != nil {
+		return r, err
 	}
 	lines := strings.Split(out.String(), "\n")
 	for i, line := range lines { // "  bench/vendas vendas: N linhas", then how it was read
@@ -475,17 +530,15 @@ func (r *FormatsReport) Markdown(w io.Writer) {
 		model = "with the four rollups"
 	}
 	fmt.Fprintf(w, "## lumo-bench --formats: %d sales rows per format, %s, %d CPUs (%s)\n\n", r.Rows, model, r.CPUs, r.Started.Format(time.RFC3339))
-	if r.Rollups {
-		fmt.Fprintln(w, "| format | engine | file MiB | import s | rows/s | peak RSS MiB | first answer s | files to first answer s |")
-		fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---:|---:|")
-	} else {
-		fmt.Fprintln(w, "| format | engine | file MiB | import s | rows/s | peak RSS MiB |")
-		fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|")
-	}
+	fmt.Fprintln(w, "| format | engine | file MiB | import s | rows/s | peak RSS MiB | first answer s | files to first answer s | DuckDB alone s | ratio |")
+	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
 	for _, x := range r.Results {
 		fmt.Fprintf(w, "| %s | %s | %.0f | %.1f | **%.0f** | %.0f |", x.Format, x.Engine, x.FileMiB, x.Seconds, x.RowsPerSecond, x.PeakRSSMiB)
-		if r.Rollups {
-			fmt.Fprintf(w, " %.2f | **%.1f** |", x.FirstAnswer, x.Seconds+x.FirstAnswer)
+		fmt.Fprintf(w, " %.2f | **%.1f** |", x.FirstAnswer, x.Seconds+x.FirstAnswer)
+		if x.DuckDBAlone > 0 {
+			fmt.Fprintf(w, " %.1f | **%.2f** |", x.DuckDBAlone, (x.Seconds+x.FirstAnswer)/x.DuckDBAlone)
+		} else {
+			fmt.Fprint(w, " | |")
 		}
 		fmt.Fprintln(w)
 	}
