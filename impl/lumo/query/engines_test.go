@@ -348,3 +348,40 @@ func TestValueSuggestionsAgreeAcrossEngines(t *testing.T) {
 		}
 	})
 }
+
+// The values of several checked columns are looked up together, a statement per 1,000 values
+// across them: each column's corrections (case, accents) and notes come out as when each was
+// checked alone, also where a column's values straddle two statements.
+func TestValueChecksOfSeveralColumnsInOneLookup(t *testing.T) {
+	names := []any{"ITEM 02"}
+	for range 997 {
+		names = append(names, "item 01")
+	}
+	onBothEngines(t, func(t *testing.T, db *store.DB) {
+		app := engineApp(t, db)
+		q, res, err := runQuery(db, app, query.Request{
+			Fields: []query.Item{{Ref: "Itens.Id", Agg: "count"}},
+			Filters: []query.Filter{
+				{Item: query.Item{Ref: "Itens.Texto"}, Op: "in", Value: []any{"x", "AGUA_FRIA"}},
+				{Item: query.Item{Ref: "Itens.Nome"}, Op: "in", Value: names},
+				{Item: query.Item{Ref: "Itens.Nome"}, Op: "!=", Value: "sao jose"},
+			},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []string{
+			`Itens.Texto: o valor "AGUA_FRIA" foi lido como "ÁGUA_FRIA" (diferença de caixa ou acento).`,
+			`Itens.Nome: o valor "ITEM 02" foi lido como "item 02" (diferença de caixa ou acento).`,
+			`Itens.Nome: o valor "sao jose" foi lido como "São José" (diferença de caixa ou acento).`,
+		}
+		if d := cmp.Diff(want, q.Notes); d != "" {
+			t.Errorf("notes (-want +got):\n%s", d)
+		}
+		// Texto x is row 20, whose Nome is item 41; ÁGUA_FRIA row 18, Nome 1000: neither is item 01
+		// or 02, so no row is counted (and a count over no row is no row).
+		if len(res.Rows) != 0 {
+			t.Errorf("rows: %v, want none", res.Rows)
+		}
+	})
+}
