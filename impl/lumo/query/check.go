@@ -2,6 +2,7 @@ package query
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"slices"
 	"strings"
@@ -78,14 +79,12 @@ func existing(ctx context.Context, db Querier, d sqldialect.Dialect, table func(
 				args = append(args, fold.Fold(v), v)
 			}
 		}
-		held, err := checkedTexts(ctx, db, checks[parts[0].check], sqldialect.Rebind(d, "WITH "+strings.Join(with, ", ")+" "+strings.Join(sel, " UNION ALL ")), args...)
+		held, err := queryRows(ctx, db, checks[parts[0].check].Col, sqldialect.Rebind(d, "WITH "+strings.Join(with, ", ")+" "+strings.Join(sel, " UNION ALL ")), args,
+			func(rows *sql.Rows, h *heldText) error { return rows.Scan(&h.check, &h.value) })
 		if err != nil {
 			return err
 		}
 		for _, h := range held {
-			if h.check < 0 || h.check >= len(checks) {
-				return fmt.Errorf("checking values: check %d of %d", h.check, len(checks))
-			}
 			if found[h.check] == nil {
 				found[h.check] = map[string]bool{}
 			}
@@ -113,42 +112,25 @@ type heldText struct {
 	value string
 }
 
-// checkedTexts runs existing's query: the index of a check and one of its values per row. c names
-// the column an error is about.
-func checkedTexts(ctx context.Context, db Querier, c *TextCheck, query string, args ...any) ([]heldText, error) {
-	rows, err := db.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, fmt.Errorf("checking values of %s: %w", c.Col.Ref(), err)
-	}
-	defer rows.Close()
-	var out []heldText
-	for rows.Next() {
-		var h heldText
-		if err := rows.Scan(&h.check, &h.value); err != nil {
-			return nil, fmt.Errorf("checking values of %s: %w", c.Col.Ref(), err)
-		}
-		out = append(out, h)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("checking values of %s: %w", c.Col.Ref(), err)
-	}
-	return out, nil
-}
-
 // columnTexts runs a query of one text column of c and returns its values.
 func columnTexts(ctx context.Context, db Querier, c *semantic.Column, query string, args ...any) ([]string, error) {
+	return queryRows(ctx, db, c, query, args, func(rows *sql.Rows, v *string) error { return rows.Scan(v) })
+}
+
+// queryRows runs a query that checks c's values and scans each of its rows into a T.
+func queryRows[T any](ctx context.Context, db Querier, c *semantic.Column, query string, args []any, scan func(*sql.Rows, *T) error) ([]T, error) {
 	rows, err := db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("checking values of %s: %w", c.Ref(), err)
 	}
 	defer rows.Close()
-	var out []string
+	var out []T
 	for rows.Next() {
-		var s string
-		if err := rows.Scan(&s); err != nil {
+		var v T
+		if err := scan(rows, &v); err != nil {
 			return nil, fmt.Errorf("checking values of %s: %w", c.Ref(), err)
 		}
-		out = append(out, s)
+		out = append(out, v)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("checking values of %s: %w", c.Ref(), err)

@@ -1426,13 +1426,8 @@ func (b *builder) keyIn(sub *Block, rel *semantic.Related, prefix string, key []
 	}
 	if _, semi := b.e.(decorrelator); semi && len(key) == 1 {
 		alias := prefix + "n"
-		sel, on := make([]string, len(key)), make([]string, len(key))
-		for k := range key {
-			sel[k] = key[k] + " AS n" + itoa(k)
-			on[k] = mine[k] + " = " + alias + ".n" + itoa(k)
-		}
-		return narrowing{join: " JOIN (SELECT DISTINCT " + strings.Join(sel, ", ") + from + whereClause(conds) + ") " + alias +
-			" ON " + strings.Join(on, " AND ")}
+		return narrowing{join: " JOIN (SELECT DISTINCT " + key[0] + " AS n0" + from + whereClause(conds) + ") " + alias +
+			" ON " + mine[0] + " = " + alias + ".n0"}
 	}
 	left := mine[0]
 	if len(mine) > 1 {
