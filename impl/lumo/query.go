@@ -108,11 +108,12 @@ func (s *Service) execQuery(ctx context.Context, app *semantic.App, in *lumoapi.
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	checkDB, checkEngine := query.Querier(s.DB), s.DB.Dialect()
-	var tables func(*semantic.Column) string // nil: each column's own table
+	var values query.ValueSource // each column's own table
 	if duck != nil {
-		checkDB, checkEngine, tables = duck, sqldialect.DuckDB{}, s.Columnar.ValuesOf(app)
+		checkDB, checkEngine = duck, sqldialect.DuckDB{}
+		values = query.ValueSource{Table: s.Columnar.ValuesOf(app), Held: s.Columnar.Held(ctx, app)}
 	}
-	if err := query.CheckValues(ctx, checkDB, checkEngine, tables, q); err != nil {
+	if err := query.CheckValues(ctx, checkDB, checkEngine, values, q); err != nil {
 		return nil, nil, nil, s.runError(ctx, err, timeout)
 	}
 	plan, err := query.PlanQuery(q) // after the checks, so its notes quote corrected values

@@ -37,9 +37,10 @@ type Store struct {
 	log  *slog.Logger
 
 	mu    sync.RWMutex
-	db    *sql.DB          // nil until the copy is opened
-	path  string           // the file open, of opts.Path's slots
-	loads map[string]int64 // copied table → LoadID, as in loadsTable
+	db    *sql.DB               // nil until the copy is opened
+	path  string                // the file open, of opts.Path's slots
+	loads map[string]int64      // copied table → LoadID, as in loadsTable
+	held  map[string]heldValues // value table → its values, read at a load (see Held)
 	// origin is the database the copy was made from, as in originTable; bound says a Sync of this
 	// process has checked it against the database it reads: until then the copy answers nothing.
 	origin string
@@ -84,7 +85,7 @@ func Deferred(o Options) *Store {
 	if o.Log == nil {
 		o.Log = slog.Default()
 	}
-	return &Store{opts: o, log: o.Log, loads: map[string]int64{}, kick: make(chan struct{}, 1), syncEnd: make(chan struct{})}
+	return &Store{opts: o, log: o.Log, loads: map[string]int64{}, held: map[string]heldValues{}, kick: make(chan struct{}, 1), syncEnd: make(chan struct{})}
 }
 
 // open opens the first slot no other process holds, unless the copy is open.
@@ -155,6 +156,7 @@ func (s *Store) openFile(ctx context.Context, path string) error {
 	}
 	s.mu.Lock()
 	s.db, s.path, s.loads, s.origin, s.bound = db, path, loads, origin, false
+	s.held = map[string]heldValues{}
 	s.views, s.attached = map[string]bool{}, map[int64]*attachment{}
 	s.mu.Unlock()
 	s.log.Info("columnar copy", "path", path, "memory_limit", s.opts.MemoryLimit, "threads", s.opts.Threads)
@@ -434,6 +436,7 @@ func (s *Store) discard(ctx context.Context, origin string) error {
 	}
 	s.mu.Lock()
 	s.loads, s.origin, s.views = map[string]int64{}, origin, map[string]bool{}
+	s.held = map[string]heldValues{} // another database's loads may reuse their numbers
 	s.mu.Unlock()
 	s.detachUnread(ctx)
 	if len(names) > 0 {
@@ -578,6 +581,7 @@ func (s *Store) dropTable(ctx context.Context, name string) error {
 	s.unview(name)
 	s.mu.Lock()
 	delete(s.loads, name)
+	delete(s.held, name)
 	s.mu.Unlock()
 	return nil
 }

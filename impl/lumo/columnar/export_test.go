@@ -7,6 +7,9 @@ import "github.com/lumo-caderninho/mcp/impl/lumo/store"
 // ValuesSmallTable lets a test decide which tables count as small (see buildValueTable).
 var ValuesSmallTable = &valuesSmallTable
 
+// HeldMax lets a test decide how many values Held holds.
+var HeldMax = &heldMax
+
 // ValuesTable is valuesTable, for tests.
 var ValuesTable = valuesTable
 

@@ -40,4 +40,9 @@ func (*Store) ValuesOf(*semantic.App) func(*semantic.Column) string {
 }
 
 // RowsMover is never called in a build without cgo (check Available).
+// Held holds no values: there is no copy.
+func (*Store) Held(context.Context, *semantic.App) func(*semantic.Column) map[string]bool {
+	return func(*semantic.Column) map[string]bool { return nil }
+}
+
 func (*Store) RowsMover() store.RowsMover { return nil }

@@ -51,6 +51,88 @@ func (s *Store) ValuesOf(app *semantic.App) func(*semantic.Column) string {
 	}
 }
 
+// heldMax bounds the values of a value table held in memory (see Held).
+var heldMax = 1024
+
+// heldValues are a value table's values as read at a load; nil values: more than heldMax.
+type heldValues struct {
+	loadID int64
+	values map[string]bool
+}
+
+// Held gives, for a text column of app, every value it holds when its value table at app's
+// LoadID holds at most heldMax, read once per load and then held in memory: the check of a
+// dimension's few values (a region, a channel, a status) would otherwise cost a DuckDB statement
+// of 1-3 ms, a tenth of a short question. nil for any other column, or when the read fails (the
+// check then reads the table).
+func (s *Store) Held(ctx context.Context, app *semantic.App) func(*semantic.Column) map[string]bool {
+	return func(c *semantic.Column) map[string]bool {
+		if !hasValues(c) {
+			return nil
+		}
+		name := valuesTable(c)
+		s.mu.RLock()
+		id, h, db := s.loads[name], s.held[name], s.db
+		s.mu.RUnlock()
+		switch {
+		case id != app.LoadID || db == nil:
+			return nil
+		case h.loadID == id:
+			return h.values
+		}
+		values, err := readHeld(ctx, db, name, c.SQLName, id)
+		if err != nil {
+			return nil
+		}
+		s.mu.Lock()
+		if s.loads[name] == id {
+			s.held[name] = heldValues{id, values}
+		}
+		s.mu.Unlock()
+		return values
+	}
+}
+
+// readHeld reads the values of value table name (its column col) when its stamp is loadID, in
+// one snapshot with the stamp: the values of another load are an error. nil when there are more
+// than heldMax.
+func readHeld(ctx context.Context, db *sql.DB, name, col string, loadID int64) (map[string]bool, error) {
+	d := sqldialect.DuckDB{}
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	var stamp int64
+	if err := tx.QueryRowContext(ctx, "SELECT load_id FROM "+loadsTable+" WHERE sql_name = ?", name).Scan(&stamp); err != nil {
+		return nil, err
+	}
+	if stamp != loadID {
+		return nil, fmt.Errorf("the values of %s are of load %d, not %d", name, stamp, loadID)
+	}
+	q := "SELECT " + d.QuoteIdent(col) + " FROM " + d.QuoteIdent(name) + " WHERE " + d.QuoteIdent(col) + " IS NOT NULL LIMIT " + fmt.Sprint(heldMax+1)
+	rows, err := tx.QueryContext(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	values := map[string]bool{}
+	for rows.Next() {
+		var v string
+		if err := rows.Scan(&v); err != nil {
+			return nil, err
+		}
+		values[v] = true
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if len(values) > heldMax {
+		return nil, nil
+	}
+	return values, nil
+}
+
 // buildValues brings the value tables of apps' current tables that lack one at their app's
 // LoadID: from the import's file when it holds one (adding it to done), built otherwise. It adds
 // every value table's name to want.

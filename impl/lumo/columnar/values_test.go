@@ -5,6 +5,7 @@ package columnar_test
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -74,6 +75,69 @@ func TestValueTables(t *testing.T) {
 	again, err := col.Sync(ctx, db)
 	if err != nil || len(again.Copied) != 0 || again.Dropped != 0 {
 		t.Errorf("a sync with nothing new copied %v and dropped %d (err %v)", again.Copied, again.Dropped, err)
+	}
+}
+
+// TestHeldValues: Held gives the values of a column's value table at its app's current import,
+// read once and then from memory; nil for a column with no value table, one with more than
+// HeldMax values, an import not yet synced, and an older import.
+func TestHeldValues(t *testing.T) {
+	ctx := context.Background()
+	defer func(was int64) { *columnar.ValuesSmallTable = was }(*columnar.ValuesSmallTable)
+	defer func(was int) { *columnar.HeldMax = was }(*columnar.HeldMax)
+	*columnar.ValuesSmallTable, *columnar.HeldMax = 10, 4
+	db := storetest.Open(t)
+	cols := `      - {name: CANAL, label: Canal, type: string}
+      - {name: SITUACAO, label: Situação, type: string}
+      - {name: CODIGO, label: Código, type: string}
+`
+	importRows := func(canais ...string) *semantic.App {
+		var csv strings.Builder
+		csv.WriteString("ID,CANAL,SITUACAO,CODIGO\n")
+		for i := range 40 {
+			fmt.Fprintf(&csv, "%d,%s,S%d,C-%d\n", i, canais[i%len(canais)], i%5, i)
+		}
+		if _, err := db.ImportWorkspace(ctx, storetest.OneTableWorkspace("Vendas", cols, csv.String()), "workspace.yaml"); err != nil {
+			t.Fatal(err)
+		}
+		return appOf(t, db)
+	}
+	a := importRows("Loja", "LOJA", "Aplicativo", `\N`, "")
+	col := syncedCopy(t, db)
+	held := col.Held(ctx, a)
+	canal := columnOf(t, a, "Canal")
+	want := map[string]bool{"Loja": true, "LOJA": true, "Aplicativo": true, "": true}
+	if got := held(canal); !maps.Equal(got, want) {
+		t.Fatalf("held values %v, want %v", got, want)
+	}
+	for _, label := range []string{"Situação", "Código"} { // five values; no value table
+		if got := held(columnOf(t, a, label)); got != nil {
+			t.Errorf("%s: held %v, want nil", label, got)
+		}
+	}
+	// Held again from memory: a change of the table behind the copy's back is not read.
+	d := sqldialect.DuckDB{}
+	rows, err := col.DB().QueryContext(ctx, "UPDATE "+d.QuoteIdent(columnar.ValuesTable(canal))+" SET "+d.QuoteIdent(canal.SQLName)+" = 'Outro'")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows.Close()
+	if got := col.Held(ctx, a)(canal); !maps.Equal(got, want) {
+		t.Errorf("held values read again: %v, want %v", got, want)
+	}
+
+	b := importRows("Site", "Loja")
+	if got := col.Held(ctx, b)(columnOf(t, b, "Canal")); got != nil {
+		t.Errorf("before the sync of a new import: held %v, want nil", got)
+	}
+	if _, err := col.Sync(ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := col.Held(ctx, b)(columnOf(t, b, "Canal")), map[string]bool{"Site": true, "Loja": true}; !maps.Equal(got, want) {
+		t.Errorf("after the sync: held %v, want %v", got, want)
+	}
+	if got := col.Held(ctx, a)(canal); got != nil {
+		t.Errorf("the old import's model: held %v, want nil", got)
 	}
 }
 

@@ -13,20 +13,44 @@ import (
 	"github.com/lumo-caderninho/mcp/impl/platform/suggest"
 )
 
+// ValueSource is where CheckValues reads a column's values. Table names the table of its
+// distinct values (see values.Reader.Values; nil: the column's own table). Held, when not nil,
+// gives every value a column holds when they are few enough to be held in memory (a dimension's
+// regions, channels, statuses), and nil for any other column: a value it holds needs no
+// statement, and one it lacks is not held as written.
+type ValueSource struct {
+	Table func(*semantic.Column) string
+	Held  func(*semantic.Column) map[string]bool
+}
+
 // CheckValues checks every text value of =, in, != and not in filters against the column before the query
 // runs: a value that exists only with other case or accents is corrected (and noted); a value
-// that does not exist stops the query with the similar values. tables names the table to read a
-// column's distinct values from (see values.Reader.Values); nil reads the column's own table.
-func CheckValues(ctx context.Context, db Querier, d sqldialect.Dialect, tables func(*semantic.Column) string, q *Query) error {
+// that does not exist stops the query with the similar values.
+func CheckValues(ctx context.Context, db Querier, d sqldialect.Dialect, src ValueSource, q *Query) error {
 	table := func(c *TextCheck) string {
-		if tables != nil {
-			return tables(c.Col)
+		if src.Table != nil {
+			return src.Table(c.Col)
 		}
 		return c.Col.Table.SQLName
 	}
-	present, err := existing(ctx, db, d, table, q.Checks)
+	present := make([]map[string]bool, len(q.Checks))
+	var looked []*TextCheck // the checks whose values no set holds in memory
+	var at []int
+	for i, c := range q.Checks {
+		if src.Held != nil {
+			if held := src.Held(c.Col); held != nil {
+				present[i] = held
+				continue
+			}
+		}
+		looked, at = append(looked, c), append(at, i)
+	}
+	found, err := existing(ctx, db, d, table, looked)
 	if err != nil {
 		return err
+	}
+	for k, i := range at {
+		present[i] = found[k]
 	}
 	for i, c := range q.Checks {
 		for _, v := range c.Values {

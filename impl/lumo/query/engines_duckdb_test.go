@@ -118,7 +118,7 @@ func (e engineDB) runEdited(app *semantic.App, req query.Request, rollups, walk 
 	if err != nil {
 		return answer{err: err}
 	}
-	if err := query.CheckValues(ctx, e.db, e.d, nil, q); err != nil {
+	if err := query.CheckValues(ctx, e.db, e.d, query.ValueSource{}, q); err != nil {
 		return answer{q: q, err: err}
 	}
 	plan, err := query.PlanQuery(q)

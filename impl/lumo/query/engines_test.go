@@ -2,6 +2,7 @@ package query_test
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"os"
@@ -99,7 +100,7 @@ func runQuery(db *store.DB, app *semantic.App, req query.Request) (*query.Query,
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := query.CheckValues(ctx, db.SQL(), db.Dialect(), nil, q); err != nil {
+	if err := query.CheckValues(ctx, db.SQL(), db.Dialect(), query.ValueSource{}, q); err != nil {
 		return nil, nil, err
 	}
 	plan, err := query.PlanQuery(q)
@@ -382,6 +383,57 @@ func TestValueChecksOfSeveralColumnsInOneLookup(t *testing.T) {
 		// or 02, so no row is counted (and a count over no row is no row).
 		if len(res.Rows) != 0 {
 			t.Errorf("rows: %v, want none", res.Rows)
+		}
+	})
+}
+
+// statementCounter counts the statements run through it.
+type statementCounter struct {
+	query.Querier
+	n int
+}
+
+func (c *statementCounter) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	c.n++
+	return c.Querier.QueryContext(ctx, q, args...)
+}
+
+// TestValueChecksOfHeldValues: a value the source holds in memory needs no statement; one it
+// lacks is read from the database and corrected as any other; a column it holds nothing of is
+// looked up.
+func TestValueChecksOfHeldValues(t *testing.T) {
+	onBothEngines(t, func(t *testing.T, db *store.DB) {
+		app := engineApp(t, db)
+		src := query.ValueSource{Held: func(c *semantic.Column) map[string]bool {
+			if c.Ref() == "Itens.Nome" {
+				return map[string]bool{"item 01": true, "item 02": true}
+			}
+			return nil
+		}}
+		check := func(filters ...query.Filter) (*query.Query, int) {
+			t.Helper()
+			q, err := query.Analyze(app, query.Request{Fields: []query.Item{{Ref: "Itens.Id", Agg: "count"}}, Filters: filters})
+			if err != nil {
+				t.Fatal(err)
+			}
+			counter := &statementCounter{Querier: db.SQL()}
+			if err := query.CheckValues(context.Background(), counter, db.Dialect(), src, q); err != nil {
+				t.Fatal(err)
+			}
+			return q, counter.n
+		}
+		nome := query.Item{Ref: "Itens.Nome"}
+		if q, n := check(query.Filter{Item: nome, Op: "in", Value: []any{"item 01", "item 02"}}); n != 0 || len(q.Notes) != 0 {
+			t.Errorf("held values: %d statements, notes %v; want none", n, q.Notes)
+		}
+		q, n := check(query.Filter{Item: nome, Op: "in", Value: []any{"item 01", "ITEM 02"}},
+			query.Filter{Item: query.Item{Ref: "Itens.Texto"}, Op: "=", Value: "x"})
+		want := []string{`Itens.Nome: o valor "ITEM 02" foi lido como "item 02" (diferença de caixa ou acento).`}
+		if d := cmp.Diff(want, q.Notes); d != "" {
+			t.Errorf("notes (-want +got):\n%s", d)
+		}
+		if n != 2 { // Texto's lookup, and ITEM 02's spelling
+			t.Errorf("%d statements, want 2", n)
 		}
 	})
 }
