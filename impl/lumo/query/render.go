@@ -88,6 +88,11 @@ type decimalLiterals interface {
 // faster without one (see likeEscape).
 type escapelessLike interface{ likeWithoutEscape() }
 
+// affixMatcher is an engine with functions that match a text's start, end or part faster than a
+// LIKE of a bound pattern, which its planner cannot rewrite as it rewrites a literal pattern into
+// them: DuckDB (prefix, suffix, contains; TPC-H Q9's statement 138 -> 118 ms).
+type affixMatcher interface{ affixMatch() }
+
 // partialsFilterer is an engine on which an eagerly aggregated block applies the filters on
 // aggregated values to the fact's partial rows before joining them, where each partial row is a
 // group of the answer (see havingFirst): DuckDB, which otherwise joins and groups every partial

@@ -75,3 +75,4 @@ func (e duckdbEngine) times(l, r string) string {
 func (duckdbEngine) filtersPartials() {}
 
 func (duckdbEngine) likeWithoutEscape() {}
+func (duckdbEngine) affixMatch()        {}
