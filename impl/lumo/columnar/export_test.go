@@ -7,8 +7,8 @@ import "github.com/lumo-caderninho/mcp/impl/lumo/store"
 // ValuesSmallTable lets a test decide which tables count as small (see buildValueTable).
 var ValuesSmallTable = &valuesSmallTable
 
-// HeldMax lets a test decide how many values Held holds.
-var HeldMax = &heldMax
+// HeldMax and HeldMaxBytes let a test decide how many values, and bytes, Held holds.
+var HeldMax, HeldMaxBytes = &heldMax, &heldMaxBytes
 
 // ValuesTable is valuesTable, for tests.
 var ValuesTable = valuesTable

@@ -51,8 +51,9 @@ func (s *Store) ValuesOf(app *semantic.App) func(*semantic.Column) string {
 	}
 }
 
-// heldMax bounds the values of a value table held in memory (see Held).
-var heldMax = 1024
+// heldMax and heldMaxBytes bound the values of a value table held in memory (see Held): their
+// number, and their bytes.
+var heldMax, heldMaxBytes = 1024, 64 << 10
 
 // heldValues are a value table's values as read at a load; nil values: more than heldMax.
 type heldValues struct {
@@ -61,7 +62,8 @@ type heldValues struct {
 }
 
 // Held gives, for a text column of app, every value it holds when its value table at app's
-// LoadID holds at most heldMax, read once per load and then held in memory: the check of a
+// LoadID holds at most heldMax of at most heldMaxBytes in all, read once per load and then held
+// in memory: the check of a
 // dimension's few values (a region, a channel, a status) would otherwise cost a DuckDB statement
 // of 1-3 ms, a tenth of a short question. nil for any other column, or when the read fails (the
 // check then reads the table).
@@ -95,7 +97,7 @@ func (s *Store) Held(ctx context.Context, app *semantic.App) func(*semantic.Colu
 
 // readHeld reads the values of value table name (its column col) when its stamp is loadID, in
 // one snapshot with the stamp: the values of another load are an error. nil when there are more
-// than heldMax.
+// than heldMax, or more than heldMaxBytes.
 func readHeld(ctx context.Context, db *sql.DB, name, col string, loadID int64) (map[string]bool, error) {
 	d := sqldialect.DuckDB{}
 	tx, err := db.BeginTx(ctx, nil)
@@ -116,11 +118,14 @@ func readHeld(ctx context.Context, db *sql.DB, name, col string, loadID int64) (
 		return nil, err
 	}
 	defer rows.Close()
-	values := map[string]bool{}
+	values, size := map[string]bool{}, 0
 	for rows.Next() {
 		var v string
 		if err := rows.Scan(&v); err != nil {
 			return nil, err
+		}
+		if size += len(v); size > heldMaxBytes {
+			return nil, nil
 		}
 		values[v] = true
 	}

@@ -80,7 +80,7 @@ func TestValueTables(t *testing.T) {
 
 // TestHeldValues: Held gives the values of a column's value table at its app's current import,
 // read once and then from memory; nil for a column with no value table, one with more than
-// HeldMax values, an import not yet synced, and an older import.
+// HeldMax values or HeldMaxBytes, an import not yet synced, and an older import.
 func TestHeldValues(t *testing.T) {
 	ctx := context.Background()
 	defer func(was int64) { *columnar.ValuesSmallTable = was }(*columnar.ValuesSmallTable)
@@ -138,6 +138,16 @@ func TestHeldValues(t *testing.T) {
 	}
 	if got := col.Held(ctx, a)(canal); got != nil {
 		t.Errorf("the old import's model: held %v, want nil", got)
+	}
+
+	defer func(was int) { *columnar.HeldMaxBytes = was }(*columnar.HeldMaxBytes)
+	*columnar.HeldMaxBytes = 7 // "Site" and "Loja" are 8 bytes
+	c := importRows("Site", "Loja")
+	if _, err := col.Sync(ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	if got := col.Held(ctx, c)(columnOf(t, c, "Canal")); got != nil {
+		t.Errorf("values over the bound of bytes: held %v, want nil", got)
 	}
 }
 
