@@ -55,7 +55,7 @@ func (s *Store) ValuesOf(app *semantic.App) func(*semantic.Column) string {
 // number, and their bytes.
 var heldMax, heldMaxBytes = 1024, 64 << 10
 
-// heldValues are a value table's values as read at a load; nil values: more than heldMax.
+// heldValues are a value table's values as read at a load; nil values: over the bounds.
 type heldValues struct {
 	loadID int64
 	values map[string]bool
@@ -63,10 +63,9 @@ type heldValues struct {
 
 // Held gives, for a text column of app, every value it holds when its value table at app's
 // LoadID holds at most heldMax of at most heldMaxBytes in all, read once per load and then held
-// in memory: the check of a
-// dimension's few values (a region, a channel, a status) would otherwise cost a DuckDB statement
-// of 1-3 ms, a tenth of a short question. nil for any other column, or when the read fails (the
-// check then reads the table).
+// in memory: the check of a dimension's few values (a region, a channel, a status) would
+// otherwise cost a DuckDB statement of 1-3 ms, a tenth of a short question. nil for any other
+// column, or when the read fails (the check then reads the table).
 func (s *Store) Held(ctx context.Context, app *semantic.App) func(*semantic.Column) map[string]bool {
 	return func(c *semantic.Column) map[string]bool {
 		if !hasValues(c) {
